@@ -1,0 +1,37 @@
+//! Arguments shared by several subcommands.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use crate::game::{Convention, GameSpec};
+
+/// `--game G [--misere]`.
+#[derive(Debug, Clone, Args)]
+pub struct GameArgs {
+    /// The game: nim, kayles, dawson, lines, grundy, subtraction:1,2,3 or octal:CODE.
+    #[arg(long, short = 'g', value_parser = parse_game)]
+    pub game: GameSpec,
+    /// Play the misère convention (the last move loses).
+    #[arg(long)]
+    pub misere: bool,
+}
+
+impl GameArgs {
+    /// The convention picked by `--misere`.
+    pub fn convention(&self) -> Convention {
+        Convention::from_misere(self.misere)
+    }
+}
+
+fn parse_game(s: &str) -> Result<GameSpec, String> {
+    s.parse()
+}
+
+/// `--db FILE`, defaulting to `$NIMDB_DB` or `nimdb.sqlite`.
+#[derive(Debug, Clone, Args)]
+pub struct DbArg {
+    /// The database file [default: $NIMDB_DB, else nimdb.sqlite].
+    #[arg(long, env = "NIMDB_DB", default_value = "nimdb.sqlite")]
+    pub db: PathBuf,
+}

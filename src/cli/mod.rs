@@ -1,0 +1,68 @@
+//! The command-line interface: one module per subcommand, each a thin layer over the library.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod args;
+mod explain;
+mod heaps;
+mod info;
+mod play;
+mod query;
+mod solve;
+mod tree;
+mod verify;
+
+pub use args::{DbArg, GameArgs};
+
+/// nimdb: solve Nim-family games into a position database and look up perfect play.
+#[derive(Debug, Parser)]
+#[command(name = "nimdb", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Solve a game's universe of positions into the database, tier by tier.
+    Solve(solve::SolveArgs),
+    /// Look up a position's outcome, remoteness and best move.
+    Query(query::QueryArgs),
+    /// List the stored solves.
+    Info(info::InfoArgs),
+    /// Check a stored solve against theory (Bouton, Sprague–Grundy, misère Nim).
+    Verify(verify::VerifyArgs),
+    /// Single-heap nim-values, misère values, genus and periodicity.
+    Heaps(heaps::HeapsArgs),
+    /// Play a game in the terminal against the computer.
+    Play(play::PlayArgs),
+    /// Print the complete game tree with minimax values.
+    Tree(tree::TreeArgs),
+    /// Explain Nim's binary-column rule for a position.
+    Explain(explain::ExplainArgs),
+}
+
+/// Runs the command line and turns any error into one line on stderr and exit status 1.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Solve(a) => solve::run(a),
+        Command::Query(a) => query::run(a),
+        Command::Info(a) => info::run(a),
+        Command::Verify(a) => verify::run(a),
+        Command::Heaps(a) => heaps::run(a),
+        Command::Play(a) => play::run(a),
+        Command::Tree(a) => tree::run(a),
+        Command::Explain(a) => explain::run(a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            let msg = format!("{e:#}").replace('\n', " ");
+            eprintln!("nimdb: error: {msg}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,1 @@
+//! The binary-column explanation of Nim (safe and unsafe positions).

@@ -1,0 +1,145 @@
+//! Positions: canonical multisets of heap sizes, written largest first.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// The largest heap accepted from user input. Anything larger is refused as absurd: no
+/// database could cover it, and theory answers for it would be meaningless to print.
+pub const MAX_INPUT_HEAP: u32 = 1_000_000;
+
+/// The most heaps accepted from user input.
+const MAX_INPUT_HEAPS: usize = 10_000;
+
+/// A position: the multiset of heap sizes, sorted largest first, with no zero heaps.
+/// `[]` is the empty (terminal in every game) position.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Position(Vec<u32>);
+
+impl Position {
+    /// The canonical position holding these heaps (zeros dropped, sorted largest first).
+    pub fn new(mut heaps: Vec<u32>) -> Self {
+        heaps.retain(|&h| h != 0);
+        heaps.sort_unstable_by(|a, b| b.cmp(a));
+        Position(heaps)
+    }
+
+    /// Wraps heaps already sorted largest first with no zeros.
+    pub fn from_sorted(heaps: Vec<u32>) -> Self {
+        debug_assert!(heaps.windows(2).all(|w| w[0] >= w[1]) && heaps.last() != Some(&0));
+        Position(heaps)
+    }
+
+    /// The heaps, largest first.
+    pub fn heaps(&self) -> &[u32] {
+        &self.0
+    }
+
+    /// The number of heaps.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether there are no heaps.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The total number of tokens.
+    pub fn total(&self) -> u64 {
+        self.0.iter().map(|&h| h as u64).sum()
+    }
+
+    /// The largest heap, 0 for the empty position.
+    pub fn largest(&self) -> u32 {
+        self.0.first().copied().unwrap_or(0)
+    }
+
+    /// Parses a heap list from command-line words: `3 4 7`, `3,4,7` or `[3,4,7]` (or any
+    /// mix of spaces and commas). Zero heaps are dropped.
+    pub fn parse_words<S: AsRef<str>>(words: &[S]) -> Result<Self, String> {
+        let joined: Vec<&str> = words.iter().map(|w| w.as_ref()).collect();
+        joined.join(" ").parse()
+    }
+}
+
+impl FromStr for Position {
+    type Err = String;
+
+    fn from_str(raw: &str) -> Result<Self, String> {
+        let s = raw.trim();
+        let inner = match (s.strip_prefix('['), s.strip_suffix(']')) {
+            (Some(_), Some(_)) => &s[1..s.len() - 1],
+            (None, None) => s,
+            _ => return Err(format!("bad heap list '{raw}': unbalanced brackets")),
+        };
+        let mut heaps = Vec::new();
+        for item in inner.split(|c: char| c == ',' || c.is_whitespace()).filter(|w| !w.is_empty()) {
+            if item.starts_with('-') && item[1..].chars().all(|c| c.is_ascii_digit()) && item.len() > 1 {
+                return Err(format!("bad heap list: heap sizes cannot be negative ({item})"));
+            }
+            if !item.chars().all(|c| c.is_ascii_digit()) {
+                return Err(format!("bad heap list: '{item}' is not a heap size (a whole number)"));
+            }
+            let n: u64 = item.parse().unwrap_or(u64::MAX);
+            if n > MAX_INPUT_HEAP as u64 {
+                return Err(format!(
+                    "bad heap list: heap {item} is larger than the limit of {MAX_INPUT_HEAP}"
+                ));
+            }
+            heaps.push(n as u32);
+            if heaps.len() > MAX_INPUT_HEAPS {
+                return Err(format!("bad heap list: more than {MAX_INPUT_HEAPS} heaps"));
+            }
+        }
+        Ok(Position::new(heaps))
+    }
+}
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("[")?;
+        for (i, h) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(",")?;
+            }
+            write!(f, "{h}")?;
+        }
+        f.write_str("]")
+    }
+}
+
+impl serde::Serialize for Position {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_every_form() {
+        let want = Position::new(vec![7, 4, 3]);
+        for s in ["3 4 7", "3,4,7", "[3,4,7]", " [ 7, 3 ,4 ] ", "3 0 4 7", "3, 4, 7"] {
+            assert_eq!(s.parse::<Position>().unwrap(), want, "{s}");
+        }
+        assert_eq!(Position::parse_words(&["3", "4,7"]).unwrap(), want);
+        assert_eq!("[]".parse::<Position>().unwrap(), Position::default());
+        assert_eq!(want.to_string(), "[7,4,3]");
+    }
+
+    #[test]
+    fn refuses_bad_heaps() {
+        for (s, needle) in [
+            ("3 -1", "negative"),
+            ("3 x", "'x'"),
+            ("99999999999999999999", "larger"),
+            ("[3,4", "brackets"),
+            ("2.5", "'2.5'"),
+        ] {
+            let err = s.parse::<Position>().unwrap_err();
+            assert!(err.contains(needle), "{s}: {err}");
+        }
+    }
+}

@@ -1,0 +1,225 @@
+//! Counting, ranking and unranking restricted partitions.
+
+/// The most table entries a [`PartitionTable`] may hold (8 bytes each).
+const MAX_TABLE_ENTRIES: u64 = 40_000_000;
+
+/// `count(s, j, p)`: the number of partitions of `s` into exactly `j` parts, each at most `p`,
+/// for `s ≤ max_total`, `j ≤ max_parts`, `p ≤ max_part`.
+///
+/// The rank of a partition `p1 ≥ p2 ≥ … ≥ pk` of `t` among all partitions of `t` into `k`
+/// parts in lexicographic order is `Σ_i count(s_i, k−i+1, p_i − 1)`, where `s_i` is what
+/// remains of `t` before part `i`: the partitions that agree on the first `i−1` parts and
+/// have a smaller part `i` are exactly those whose remaining parts are all below `p_i`.
+/// A cap on the part size does not change the rank, only the tier size.
+#[derive(Clone, Debug)]
+pub struct PartitionTable {
+    max_total: u32,
+    max_parts: u32,
+    max_part: u32,
+    counts: Vec<u64>,
+}
+
+impl PartitionTable {
+    /// Entries the table for these bounds would hold.
+    pub fn entries(max_total: u32, max_parts: u32, max_part: u32) -> u64 {
+        (max_parts as u64 + 1) * (max_total as u64 + 1) * (max_part as u64 + 1)
+    }
+
+    /// Builds the table, or explains why the bounds are too wide for it.
+    pub fn new(max_total: u32, max_parts: u32, max_part: u32) -> Result<Self, String> {
+        let entries = Self::entries(max_total, max_parts, max_part);
+        if entries > MAX_TABLE_ENTRIES {
+            return Err(format!(
+                "the universe is too wide to index: its partition table would need {entries} entries (limit {MAX_TABLE_ENTRIES}); lower --max-heap or --max-heaps"
+            ));
+        }
+        let mut t = PartitionTable { max_total, max_parts, max_part, counts: vec![0; entries as usize] };
+        for j in 0..=max_parts {
+            for s in 0..=max_total {
+                for p in 0..=max_part {
+                    let v = if j == 0 {
+                        u64::from(s == 0)
+                    } else if p == 0 {
+                        0
+                    } else {
+                        // Largest part below p, or exactly p (then drop one part of size p).
+                        let below = t.counts[t.index(j, s, p - 1)];
+                        let with_p = if s >= p { t.counts[t.index(j - 1, s - p, p)] } else { 0 };
+                        below.saturating_add(with_p)
+                    };
+                    let i = t.index(j, s, p);
+                    t.counts[i] = v;
+                }
+            }
+        }
+        Ok(t)
+    }
+
+    #[inline]
+    fn index(&self, j: u32, s: u32, p: u32) -> usize {
+        ((j as usize * (self.max_total as usize + 1)) + s as usize) * (self.max_part as usize + 1)
+            + p as usize
+    }
+
+    /// The most parts covered.
+    pub fn max_parts(&self) -> u32 {
+        self.max_parts
+    }
+
+    /// The largest part size covered.
+    pub fn max_part(&self) -> u32 {
+        self.max_part
+    }
+
+    /// The number of partitions of `s` into exactly `j` parts, each at most `p`.
+    #[inline]
+    pub fn count(&self, s: u32, j: u32, p: u32) -> u64 {
+        self.counts[self.index(j, s, p.min(self.max_part))]
+    }
+
+    /// The number of positions in tier (`total`, `heaps`) with every heap ≤ `max_part`.
+    pub fn tier_size(&self, total: u32, heaps: u32) -> u64 {
+        self.count(total, heaps, self.max_part)
+    }
+
+    /// The rank of `heaps` (sorted largest first, nonzero) within its tier.
+    #[inline]
+    pub fn rank(&self, heaps: &[u32]) -> u64 {
+        let mut s: u32 = heaps.iter().sum();
+        let k = heaps.len() as u32;
+        let mut r = 0;
+        for (i, &p) in heaps.iter().enumerate() {
+            r += self.counts[self.index(k - i as u32, s, p - 1)];
+            s -= p;
+        }
+        r
+    }
+
+    /// Writes into `out` the heaps of the position of rank `rank` in tier (`total`, `heaps`).
+    pub fn unrank(&self, total: u32, heaps: u32, mut rank: u64, out: &mut Vec<u32>) {
+        out.clear();
+        let mut s = total;
+        let mut cap = self.max_part.min(total);
+        for i in 0..heaps {
+            let j = heaps - i;
+            // The largest p ≤ cap with count(s, j, p − 1) ≤ rank.
+            let (mut lo, mut hi) = (1u32, cap.min(s));
+            while lo < hi {
+                let mid = lo + (hi - lo).div_ceil(2);
+                if self.counts[self.index(j, s, mid - 1)] <= rank {
+                    lo = mid;
+                } else {
+                    hi = mid - 1;
+                }
+            }
+            rank -= self.counts[self.index(j, s, lo - 1)];
+            out.push(lo);
+            s -= lo;
+            cap = lo;
+        }
+        debug_assert_eq!(s, 0);
+    }
+}
+
+/// Walks the positions of one tier in rank order, cheaper than unranking each.
+#[derive(Clone, Debug)]
+pub struct TierWalk {
+    heaps: Vec<u32>,
+    max_part: u32,
+    started: bool,
+    done: bool,
+}
+
+impl TierWalk {
+    /// A walk over tier (`total`, `heaps`) with every heap ≤ `max_part`.
+    pub fn new(total: u32, heaps: u32, max_part: u32) -> Self {
+        let mut walk = TierWalk { heaps: vec![0; heaps as usize], max_part, started: false, done: false };
+        if heaps == 0 {
+            walk.done = total != 0;
+            return walk;
+        }
+        if total < heaps || total > heaps * max_part {
+            walk.done = true;
+            return walk;
+        }
+        fill_flat(&mut walk.heaps, total);
+        walk
+    }
+
+    /// The next position, or `None` after the last one.
+    #[allow(clippy::should_implement_trait)]
+    pub fn next(&mut self) -> Option<&[u32]> {
+        if self.done {
+            return None;
+        }
+        if !self.started {
+            self.started = true;
+            return Some(&self.heaps);
+        }
+        let k = self.heaps.len();
+        let mut suffix: u32 = self.heaps[k.saturating_sub(1)..].iter().sum();
+        for i in (0..k.saturating_sub(1)).rev() {
+            suffix += self.heaps[i];
+            let raised = self.heaps[i] + 1;
+            let cap = if i == 0 { self.max_part } else { self.heaps[i - 1] };
+            let rest = suffix - raised;
+            let count = (k - 1 - i) as u32;
+            if raised <= cap && rest >= count && rest <= count * raised {
+                self.heaps[i] = raised;
+                fill_flat(&mut self.heaps[i + 1..], rest);
+                return Some(&self.heaps);
+            }
+        }
+        self.done = true;
+        None
+    }
+}
+
+/// Fills `parts` with the lexicographically smallest partition of `sum` (the flattest one).
+fn fill_flat(parts: &mut [u32], sum: u32) {
+    let k = parts.len() as u32;
+    if k == 0 {
+        return;
+    }
+    let (q, r) = (sum / k, sum % k);
+    for (i, p) in parts.iter_mut().enumerate() {
+        *p = q + u32::from((i as u32) < r);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_match_known_partition_numbers() {
+        let t = PartitionTable::new(30, 30, 30).unwrap();
+        let p: Vec<u64> = (0..=30).map(|n| (0..=n).map(|k| t.count(n, k, 30)).sum()).collect();
+        assert_eq!(&p[..11], &[1, 1, 2, 3, 5, 7, 11, 15, 22, 30, 42]);
+        assert_eq!(p[30], 5604);
+    }
+
+    #[test]
+    fn rank_unrank_and_walk_agree() {
+        let t = PartitionTable::new(24, 6, 9).unwrap();
+        let mut buf = Vec::new();
+        for total in 0..=24 {
+            for k in 0..=6 {
+                let size = t.tier_size(total, k);
+                let mut walk = TierWalk::new(total, k, 9);
+                for r in 0..size {
+                    t.unrank(total, k, r, &mut buf);
+                    assert_eq!(t.rank(&buf), r);
+                    assert_eq!(walk.next().unwrap(), &buf[..], "tier ({total},{k}) rank {r}");
+                    assert!(buf.iter().all(|&h| h <= 9) && buf.windows(2).all(|w| w[0] >= w[1]));
+                }
+                assert!(walk.next().is_none(), "tier ({total},{k}) walk too long");
+            }
+        }
+    }
+
+    #[test]
+    fn refuses_huge_tables() {
+        assert!(PartitionTable::new(100_000, 2, 50_000).is_err());
+    }
+}

@@ -1,0 +1,199 @@
+//! Universes of positions closed under moves, and their tiers in solve order.
+
+use std::fmt;
+
+use crate::game::{HeapRules, Position};
+
+use super::partition::PartitionTable;
+
+/// A tier: every position with `total` tokens in `heaps` heaps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+pub struct TierId {
+    /// Tokens in every position of the tier.
+    pub total: u32,
+    /// Heaps in every position of the tier.
+    pub heaps: u32,
+}
+
+impl TierId {
+    /// The tier of `position`.
+    pub fn of(position: &Position) -> Self {
+        TierId { total: position.total() as u32, heaps: position.len() as u32 }
+    }
+
+    /// The key that orders tiers children-first: total ascending, then heap count
+    /// descending (a split that removes nothing keeps the total and adds a heap).
+    pub fn solve_order(self) -> (u32, std::cmp::Reverse<u32>) {
+        (self.total, std::cmp::Reverse(self.heaps))
+    }
+}
+
+impl fmt::Display for TierId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "({},{})", self.total, self.heaps)
+    }
+}
+
+/// Why a universe cannot be solved.
+#[derive(Debug, thiserror::Error)]
+pub enum UniverseError {
+    /// A cap on heap count with a game that splits heaps.
+    #[error(
+        "--max-heaps cannot be used with {0}: its moves can split a heap in two, so a position with the most heaps allowed would have children with more, and the universe would not be closed under moves"
+    )]
+    HeapCapWithSplits(String),
+    /// No bound makes the universe finite.
+    #[error("give --max-total, or both --max-heap and --max-heaps, to bound the universe")]
+    Unbounded,
+    /// The bounds are too wide to index.
+    #[error("{0}")]
+    TooWide(String),
+}
+
+/// The positions a solve covers: every position with at most `max_total` tokens, optionally
+/// with every heap at most `max_heap` and at most `max_heaps` heaps. Closed under moves
+/// (the heap-count cap only for games that never split).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub struct Universe {
+    /// The most tokens in a position.
+    pub max_total: u32,
+    /// The largest heap, if capped below `max_total`.
+    pub max_heap: Option<u32>,
+    /// The most heaps, if capped below `max_total`.
+    pub max_heaps: Option<u32>,
+}
+
+impl Universe {
+    /// A universe from command-line bounds. Without `--max-total`, both caps must be given
+    /// and the total is their product. Caps at or above the total are dropped, since they
+    /// do not restrict anything, so the same positions always give the same universe.
+    pub fn new<R: HeapRules + ?Sized>(
+        rules: &R,
+        game_name: &str,
+        max_total: Option<u32>,
+        max_heap: Option<u32>,
+        max_heaps: Option<u32>,
+    ) -> Result<Self, UniverseError> {
+        if max_heaps.is_some() && rules.splits() {
+            return Err(UniverseError::HeapCapWithSplits(game_name.to_string()));
+        }
+        let max_total = match (max_total, max_heap, max_heaps) {
+            (Some(t), _, _) => t,
+            (None, Some(n), Some(h)) => n.checked_mul(h).ok_or(UniverseError::Unbounded)?,
+            _ => return Err(UniverseError::Unbounded),
+        };
+        let u = Universe {
+            max_total,
+            max_heap: max_heap.filter(|&n| n < max_total),
+            max_heaps: max_heaps.filter(|&h| h < max_total),
+        };
+        Ok(u)
+    }
+
+    /// The largest heap any position may have.
+    pub fn part_cap(&self) -> u32 {
+        self.max_heap.unwrap_or(self.max_total).min(self.max_total)
+    }
+
+    /// The most heaps any position may have.
+    pub fn heaps_cap(&self) -> u32 {
+        self.max_heaps.unwrap_or(self.max_total).min(self.max_total)
+    }
+
+    /// The partition table that ranks this universe's tiers.
+    pub fn table(&self) -> Result<PartitionTable, UniverseError> {
+        PartitionTable::new(self.max_total, self.heaps_cap(), self.part_cap()).map_err(UniverseError::TooWide)
+    }
+
+    /// Whether `position` lies in this universe.
+    pub fn contains(&self, position: &Position) -> bool {
+        position.total() <= self.max_total as u64
+            && position.largest() <= self.part_cap()
+            && position.len() as u32 <= self.heaps_cap()
+    }
+
+    /// Whether tier `tier` has positions in this universe (regardless of table bounds).
+    pub fn has_tier(&self, tier: TierId) -> bool {
+        if tier.total == 0 {
+            return tier.heaps == 0;
+        }
+        tier.total <= self.max_total
+            && tier.heaps >= 1
+            && tier.heaps <= self.heaps_cap()
+            && tier.total as u64 <= tier.heaps as u64 * self.part_cap() as u64
+            && tier.heaps <= tier.total
+    }
+
+    /// The nonempty tiers of total `total`, in solve order (heap count descending).
+    pub fn tiers_of_total(&self, total: u32) -> impl Iterator<Item = TierId> + '_ {
+        let top = if total == 0 { 0 } else { self.heaps_cap().min(total) };
+        let bottom = u32::from(total > 0);
+        (bottom..=top).rev().map(move |heaps| TierId { total, heaps }).filter(|&t| self.has_tier(t))
+    }
+
+    /// Every nonempty tier, in solve order: children before parents.
+    pub fn tiers(&self) -> Vec<TierId> {
+        (0..=self.max_total).flat_map(|t| self.tiers_of_total(t).collect::<Vec<_>>()).collect()
+    }
+
+    /// The number of positions.
+    pub fn positions(&self, table: &PartitionTable) -> u64 {
+        self.tiers().iter().map(|t| table.tier_size(t.total, t.heaps)).sum()
+    }
+
+    /// The `nimdb solve` bounds that name this universe, e.g. `--max-total 20 --max-heap 7`.
+    pub fn flags(&self) -> String {
+        let mut s = format!("--max-total {}", self.max_total);
+        if let Some(n) = self.max_heap {
+            s += &format!(" --max-heap {n}");
+        }
+        if let Some(h) = self.max_heaps {
+            s += &format!(" --max-heaps {h}");
+        }
+        s
+    }
+}
+
+impl fmt::Display for Universe {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "total ≤ {}", self.max_total)?;
+        if let Some(n) = self.max_heap {
+            write!(f, ", heap ≤ {n}")?;
+        }
+        if let Some(h) = self.max_heaps {
+            write!(f, ", heaps ≤ {h}")?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::GameSpec;
+
+    #[test]
+    fn nim_8x32_has_the_published_count() {
+        let nim = GameSpec::nim();
+        let u = Universe::new(nim.rules(), "nim", None, Some(32), Some(8)).unwrap();
+        assert_eq!(u.max_total, 256);
+        assert_eq!(u.positions(&u.table().unwrap()), 76_904_685);
+    }
+
+    #[test]
+    fn heap_cap_refused_for_splitting_games() {
+        let lines: GameSpec = "lines".parse().unwrap();
+        let err = Universe::new(lines.rules(), "lines", Some(10), None, Some(3)).unwrap_err();
+        assert!(err.to_string().contains("split"));
+    }
+
+    #[test]
+    fn tiers_run_children_first() {
+        let nim = GameSpec::nim();
+        let u = Universe::new(nim.rules(), "nim", Some(6), None, None).unwrap();
+        let tiers = u.tiers();
+        assert_eq!(tiers[0], TierId { total: 0, heaps: 0 });
+        assert!(tiers.windows(2).all(|w| w[0].solve_order() < w[1].solve_order()));
+        assert_eq!(u.positions(&u.table().unwrap()), 1 + 1 + 2 + 3 + 5 + 7 + 11);
+    }
+}

@@ -1,0 +1,15 @@
+//! nimdb: a retrograde-analysis solver with a persistent position database for impartial
+//! heap games (Nim, subtraction games, octal take-and-break games, Grundy's game), under
+//! normal and misère play.
+//!
+//! The crate is layered like a tablebase generator: [`game`] says what the rules are,
+//! [`index`] ranks positions densely within tiers, [`solve`] computes outcomes and
+//! remoteness tier by tier, and [`store`] keeps the results in SQLite for instant lookup.
+
+pub mod cli;
+pub mod explain;
+pub mod game;
+pub mod index;
+pub mod play;
+pub mod theory;
+pub mod tree;

@@ -1,0 +1,1 @@
+//! Interactive play against the computer.

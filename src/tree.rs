@@ -1,0 +1,1 @@
+//! Complete game trees with minimax and alpha-beta values.
