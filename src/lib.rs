@@ -11,5 +11,6 @@ pub mod explain;
 pub mod game;
 pub mod index;
 pub mod play;
+pub mod solve;
 pub mod theory;
 pub mod tree;

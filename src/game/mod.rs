@@ -14,5 +14,5 @@ mod spec;
 pub use convention::Convention;
 pub use moves::{HeapResult, Move, MoveTable, all_moves, heap_results};
 pub use position::{MAX_INPUT_HEAP, Position};
-pub use rules::{GrundyRules, HeapRules, OctalCode, Rules};
+pub use rules::{GrundyRules, HeapRules, OctalCode, Rules, RulesVisitor};
 pub use spec::GameSpec;

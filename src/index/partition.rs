@@ -146,6 +146,11 @@ impl TierWalk {
         walk
     }
 
+    /// A walk that starts at `heaps` (a position of the tier) instead of its first position.
+    pub fn starting_at(heaps: Vec<u32>, max_part: u32) -> Self {
+        TierWalk { heaps, max_part, started: false, done: false }
+    }
+
     /// The next position, or `None` after the last one.
     #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> Option<&[u32]> {

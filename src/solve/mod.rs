@@ -1,0 +1,182 @@
+//! The solver: outcome and remoteness of every position of a universe, tier by tier.
+//!
+//! Two strategies share one driver contract ([`TierStore`] in, [`SolvedTier`] out):
+//! - [`Strategy::Retrograde`] (the default) works back from the losses. A position is a win
+//!   as soon as one child is a loss, and losses are rare, so each loss marks its parents
+//!   (un-moves) with a win remoteness; the unmarked positions of a finished tier are the
+//!   losses, and only they read their children, to find how long they can delay.
+//! - [`Strategy::Sweep`] visits every child of every position. It is the plain baseline the
+//!   benchmarks compare against, and the only way to get nim-values, which need every edge.
+//!
+//! [`reference`] holds an independent forward search (memoized minimax) that the tests
+//! compare both against.
+
+mod edges;
+pub mod reference;
+mod retrograde;
+mod sweep;
+mod window;
+
+use std::collections::{BTreeSet, HashMap};
+use std::time::Instant;
+
+pub use edges::{ParentBounds, for_each_child, for_each_parent};
+
+use crate::game::{Convention, GameSpec, HeapRules, RulesVisitor};
+use crate::index::{PartitionTable, TierId, Universe};
+
+/// The remoteness value of a position not yet known.
+pub const UNKNOWN: u16 = u16::MAX;
+
+/// A solved tier: one remoteness (and optionally nim-value) per position, in rank order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SolvedTier {
+    /// Which tier.
+    pub tier: TierId,
+    /// Remoteness by rank. The outcome follows from its parity (see [`Convention::is_win`]).
+    pub remoteness: Vec<u16>,
+    /// Nim-values by rank (misère nim-values under misère play), when computed.
+    pub nim_values: Option<Vec<u16>>,
+    /// Seconds spent solving this tier.
+    pub seconds: f64,
+}
+
+impl SolvedTier {
+    /// The number of losses for the player to move.
+    pub fn losses(&self, convention: Convention) -> u64 {
+        self.remoteness.iter().filter(|&&r| !convention.is_win(r as u32)).count() as u64
+    }
+
+    /// The greatest remoteness in the tier.
+    pub fn max_remoteness(&self) -> u16 {
+        self.remoteness.iter().copied().max().unwrap_or(0)
+    }
+}
+
+/// Where solved tiers go, and where a resumed solve finds the ones already done.
+pub trait TierStore {
+    /// The tiers already solved and stored.
+    fn solved_tiers(&mut self) -> anyhow::Result<BTreeSet<TierId>>;
+    /// A stored tier's values (remoteness and nim-values if any).
+    fn load(&mut self, tier: TierId) -> anyhow::Result<SolvedTier>;
+    /// Stores a newly solved tier (durably, before the solver goes on).
+    fn save(&mut self, solved: &SolvedTier) -> anyhow::Result<()>;
+}
+
+/// Tiers kept in memory: for tests, benchmarks and throwaway solves.
+#[derive(Clone, Debug, Default)]
+pub struct MemoryStore {
+    /// The solved tiers.
+    pub tiers: HashMap<TierId, SolvedTier>,
+}
+
+impl TierStore for MemoryStore {
+    fn solved_tiers(&mut self) -> anyhow::Result<BTreeSet<TierId>> {
+        Ok(self.tiers.keys().copied().collect())
+    }
+    fn load(&mut self, tier: TierId) -> anyhow::Result<SolvedTier> {
+        self.tiers.get(&tier).cloned().ok_or_else(|| anyhow::anyhow!("tier {tier} is not stored"))
+    }
+    fn save(&mut self, solved: &SolvedTier) -> anyhow::Result<()> {
+        self.tiers.insert(solved.tier, solved.clone());
+        Ok(())
+    }
+}
+
+/// How to solve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Strategy {
+    /// Work back from the losses (fast; outcome and remoteness only).
+    #[default]
+    Retrograde,
+    /// Visit every child of every position (the baseline; required for nim-values).
+    Sweep,
+}
+
+/// What to solve and how.
+#[derive(Clone, Copy, Debug)]
+pub struct SolveOptions {
+    /// The play convention.
+    pub convention: Convention,
+    /// The universe of positions.
+    pub universe: Universe,
+    /// Also compute nim-values (forces [`Strategy::Sweep`]).
+    pub nim_values: bool,
+    /// The strategy (ignored when `nim_values` is set).
+    pub strategy: Strategy,
+}
+
+/// Hears about progress: the CLI draws a progress bar from it.
+pub trait Progress {
+    /// The solve starts: `positions` in all, `done` of them already stored.
+    fn start(&self, _positions: u64, _done: u64) {}
+    /// A tier was solved and stored.
+    fn tier_done(&self, _tier: TierId, _positions: u64) {}
+}
+
+/// No progress reporting.
+pub struct Silent;
+impl Progress for Silent {}
+
+/// Figures from one solve run.
+#[derive(Clone, Copy, Debug, Default, serde::Serialize)]
+pub struct SolveReport {
+    /// Positions in the universe.
+    pub positions: u64,
+    /// Positions solved in this run (the rest were already stored).
+    pub solved_now: u64,
+    /// Losses for the player to move among the positions solved in this run.
+    pub losses_now: u64,
+    /// Tiers solved in this run.
+    pub tiers_now: u64,
+    /// Edges (child or parent links) the solver followed in this run.
+    pub edges: u64,
+    /// Wall-clock seconds of this run.
+    pub seconds: f64,
+    /// Peak bytes of tier arrays held in memory.
+    pub peak_window_bytes: u64,
+}
+
+/// Solves `game` over `options.universe` into `store`, resuming from the tiers it holds.
+pub fn solve(
+    game: &GameSpec,
+    options: &SolveOptions,
+    store: &mut dyn TierStore,
+    progress: &dyn Progress,
+) -> anyhow::Result<SolveReport> {
+    let table = options.universe.table()?;
+    game.rules().with(Job { options, table: &table, store, progress })
+}
+
+struct Job<'a> {
+    options: &'a SolveOptions,
+    table: &'a PartitionTable,
+    store: &'a mut dyn TierStore,
+    progress: &'a dyn Progress,
+}
+
+impl RulesVisitor for Job<'_> {
+    type Output = anyhow::Result<SolveReport>;
+    fn visit<R: HeapRules>(self, rules: &R) -> anyhow::Result<SolveReport> {
+        let started = Instant::now();
+        let mut report = if self.options.nim_values || self.options.strategy == Strategy::Sweep {
+            sweep::run(rules, self.options, self.table, self.store, self.progress)?
+        } else {
+            retrograde::run(rules, self.options, self.table, self.store, self.progress)?
+        };
+        report.seconds = started.elapsed().as_secs_f64();
+        Ok(report)
+    }
+}
+
+/// How far apart in total a position and its children can be in this universe.
+pub(crate) fn reach<R: HeapRules>(rules: &R, universe: &Universe) -> u32 {
+    rules.max_take().unwrap_or(u32::MAX).min(universe.part_cap())
+}
+
+/// Solves `game` entirely in memory and returns the tiers (for tests and small jobs).
+pub fn solve_in_memory(game: &GameSpec, options: &SolveOptions) -> anyhow::Result<MemoryStore> {
+    let mut store = MemoryStore::default();
+    solve(game, options, &mut store, &Silent)?;
+    Ok(store)
+}
