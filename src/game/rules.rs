@@ -24,6 +24,11 @@ pub trait HeapRules: Send + Sync {
     /// Whether any move leaves two heaps. A cap on the number of heaps is only closed under
     /// moves for games that never split.
     fn splits(&self) -> bool;
+    /// Whether some move that removes exactly `taken` tokens may leave two heaps. Lets the
+    /// solver skip whole families of splits; the default is [`splits`](HeapRules::splits).
+    fn splits_taking(&self, _taken: u32) -> bool {
+        self.splits()
+    }
     /// The most tokens one move can remove, or `None` when unbounded (a heap may vanish or
     /// shrink by any amount). Bounds how far apart in total a position and its children are.
     fn max_take(&self) -> Option<u32>;
@@ -159,6 +164,10 @@ impl HeapRules for OctalCode {
     fn max_take(&self) -> Option<u32> {
         self.last_nonzero()
     }
+    #[inline]
+    fn splits_taking(&self, taken: u32) -> bool {
+        self.digit(taken) & 4 != 0
+    }
 }
 
 /// Grundy's game: split one heap into two unequal nonempty heaps.
@@ -183,6 +192,10 @@ impl HeapRules for GrundyRules {
     }
     fn max_take(&self) -> Option<u32> {
         Some(0)
+    }
+    #[inline]
+    fn splits_taking(&self, taken: u32) -> bool {
+        taken == 0
     }
 }
 
@@ -246,6 +259,12 @@ impl HeapRules for Rules {
         match self {
             Rules::Octal(c) => c.max_take(),
             Rules::Grundy(g) => g.max_take(),
+        }
+    }
+    fn splits_taking(&self, taken: u32) -> bool {
+        match self {
+            Rules::Octal(c) => c.splits_taking(taken),
+            Rules::Grundy(g) => g.splits_taking(taken),
         }
     }
 }

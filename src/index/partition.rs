@@ -16,7 +16,13 @@ pub struct PartitionTable {
     max_total: u32,
     max_parts: u32,
     max_part: u32,
-    counts: Vec<u64>,
+    /// Index stride of one more part: `(max_total + 1) * (max_part + 1)`.
+    stride_parts: usize,
+    /// Index stride of one more token: `max_part + 1`.
+    stride_total: usize,
+    /// Counts, kept in 32 bits so the table stays in cache (every tier must hold fewer
+    /// than 2³² positions, which no feasible universe exceeds).
+    counts: Vec<u32>,
 }
 
 impl PartitionTable {
@@ -33,22 +39,35 @@ impl PartitionTable {
                 "the universe is too wide to index: its partition table would need {entries} entries (limit {MAX_TABLE_ENTRIES}); lower --max-heap or --max-heaps"
             ));
         }
-        let mut t = PartitionTable { max_total, max_parts, max_part, counts: vec![0; entries as usize] };
+        let stride_total = max_part as usize + 1;
+        let stride_parts = (max_total as usize + 1) * stride_total;
+        let mut t = PartitionTable {
+            max_total,
+            max_parts,
+            max_part,
+            stride_parts,
+            stride_total,
+            counts: vec![0; entries as usize],
+        };
         for j in 0..=max_parts {
             for s in 0..=max_total {
                 for p in 0..=max_part {
-                    let v = if j == 0 {
+                    let v: u64 = if j == 0 {
                         u64::from(s == 0)
                     } else if p == 0 {
                         0
                     } else {
                         // Largest part below p, or exactly p (then drop one part of size p).
-                        let below = t.counts[t.index(j, s, p - 1)];
-                        let with_p = if s >= p { t.counts[t.index(j - 1, s - p, p)] } else { 0 };
-                        below.saturating_add(with_p)
+                        let below = t.counts[t.index(j, s, p - 1)] as u64;
+                        let with_p = if s >= p { t.counts[t.index(j - 1, s - p, p)] as u64 } else { 0 };
+                        below + with_p
                     };
                     let i = t.index(j, s, p);
-                    t.counts[i] = v;
+                    t.counts[i] = u32::try_from(v).map_err(|_| {
+                        format!(
+                            "a tier of this universe (total {s}, {j} heaps) holds more than 2^32 positions"
+                        )
+                    })?;
                 }
             }
         }
@@ -57,8 +76,12 @@ impl PartitionTable {
 
     #[inline]
     fn index(&self, j: u32, s: u32, p: u32) -> usize {
-        ((j as usize * (self.max_total as usize + 1)) + s as usize) * (self.max_part as usize + 1)
-            + p as usize
+        j as usize * self.stride_parts + s as usize * self.stride_total + p as usize
+    }
+
+    /// The largest total covered.
+    pub fn max_total(&self) -> u32 {
+        self.max_total
     }
 
     /// The most parts covered.
@@ -74,7 +97,7 @@ impl PartitionTable {
     /// The number of partitions of `s` into exactly `j` parts, each at most `p`.
     #[inline]
     pub fn count(&self, s: u32, j: u32, p: u32) -> u64 {
-        self.counts[self.index(j, s, p.min(self.max_part))]
+        self.counts[self.index(j, s, p.min(self.max_part))] as u64
     }
 
     /// The number of positions in tier (`total`, `heaps`) with every heap ≤ `max_part`.
@@ -85,12 +108,13 @@ impl PartitionTable {
     /// The rank of `heaps` (sorted largest first, nonzero) within its tier.
     #[inline]
     pub fn rank(&self, heaps: &[u32]) -> u64 {
-        let mut s: u32 = heaps.iter().sum();
-        let k = heaps.len() as u32;
-        let mut r = 0;
-        for (i, &p) in heaps.iter().enumerate() {
-            r += self.counts[self.index(k - i as u32, s, p - 1)];
-            s -= p;
+        let s: u32 = heaps.iter().sum();
+        // Index of count(s, k, ·); each part moves it one part and p tokens down.
+        let mut base = self.index(heaps.len() as u32, s, 0);
+        let mut r = 0u64;
+        for &p in heaps {
+            r += self.counts[base + p as usize - 1] as u64;
+            base -= self.stride_parts + p as usize * self.stride_total;
         }
         r
     }
@@ -106,13 +130,13 @@ impl PartitionTable {
             let (mut lo, mut hi) = (1u32, cap.min(s));
             while lo < hi {
                 let mid = lo + (hi - lo).div_ceil(2);
-                if self.counts[self.index(j, s, mid - 1)] <= rank {
+                if self.counts[self.index(j, s, mid - 1)] as u64 <= rank {
                     lo = mid;
                 } else {
                     hi = mid - 1;
                 }
             }
-            rank -= self.counts[self.index(j, s, lo - 1)];
+            rank -= self.counts[self.index(j, s, lo - 1)] as u64;
             out.push(lo);
             s -= lo;
             cap = lo;

@@ -16,6 +16,24 @@ pub fn insert_sorted(heaps: &mut Vec<u32>, v: u32) {
 #[inline]
 pub fn child_into(heaps: &[u32], i: usize, result: HeapResult, out: &mut Vec<u32>) {
     out.clear();
+    if let HeapResult::One(a) = result {
+        // One pass: copy, dropping heaps[i] and placing a (≤ heaps[i]) where it belongs.
+        let mut placed = false;
+        for (j, &h) in heaps.iter().enumerate() {
+            if j == i {
+                continue;
+            }
+            if !placed && j > i && h < a {
+                out.push(a);
+                placed = true;
+            }
+            out.push(h);
+        }
+        if !placed {
+            out.push(a);
+        }
+        return;
+    }
     out.extend_from_slice(&heaps[..i]);
     out.extend_from_slice(&heaps[i + 1..]);
     match result {
@@ -53,68 +71,132 @@ pub fn for_each_child(
     n
 }
 
+/// Calls `visit(child)` for every child of `heaps` reached by a move that removes exactly
+/// `taken` tokens, one per distinct heap size and result. Returns the number of children.
+#[inline]
+pub fn children_taking<R: HeapRules>(
+    rules: &R,
+    heaps: &[u32],
+    taken: u32,
+    buf: &mut Vec<u32>,
+    mut visit: impl FnMut(&[u32]),
+) -> u64 {
+    let mut n = 0;
+    let mut last = 0;
+    let splits = rules.splits_taking(taken);
+    for (i, &h) in heaps.iter().enumerate() {
+        if h == last || h < taken {
+            continue;
+        }
+        last = h;
+        if h == taken {
+            if rules.vanishes(h) {
+                child_into(heaps, i, HeapResult::Vanish, buf);
+                visit(buf);
+                n += 1;
+            }
+            continue;
+        }
+        let left = h - taken;
+        if rules.leaves_one(h, left) {
+            child_into(heaps, i, HeapResult::One(left), buf);
+            visit(buf);
+            n += 1;
+        }
+        if splits {
+            for b in 1..=left / 2 {
+                if rules.leaves_two(h, left - b, b) {
+                    child_into(heaps, i, HeapResult::Two(left - b, b), buf);
+                    visit(buf);
+                    n += 1;
+                }
+            }
+        }
+    }
+    n
+}
+
 /// Bounds on the parents the solver may generate.
 #[derive(Clone, Copy, Debug)]
 pub struct ParentBounds {
-    /// Parents may have at most this many more tokens than the child.
-    pub extra_tokens: u32,
     /// The largest heap allowed.
     pub max_heap: u32,
     /// The most heaps allowed.
     pub max_heaps: u32,
 }
 
-/// Calls `visit(parent, tokens_added)` for every parent of `heaps` (every position with a move to it) in
-/// the bounds: a heap added that may vanish, one heap grown, or two heaps joined (with
-/// tokens added) into one. Returns the number of parents visited.
+/// Which un-moves to follow: each changes the heap count differently, so each lands in its
+/// own tier.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnMoves {
+    /// Every kind.
+    All,
+    /// Only a heap added that vanishes (the parent has one more heap).
+    Vanish,
+    /// Only a heap grown (the parent has as many heaps).
+    Grow,
+    /// Only two heaps joined (the parent has one heap fewer).
+    Join,
+}
+
+/// Calls `visit(parent)` for every parent of `heaps` (a position with a move to it) that has
+/// exactly `added` more tokens, within the bounds: a heap of size `added` that may vanish,
+/// one heap grown by `added`, or two heaps joined with `added` more into one (restricted to
+/// the kinds `kinds`). Returns the number of parents visited.
 #[inline]
-pub fn for_each_parent<R: HeapRules>(
+pub fn parents_adding<R: HeapRules>(
     rules: &R,
     heaps: &[u32],
+    added: u32,
+    kinds: UnMoves,
     bounds: ParentBounds,
     buf: &mut Vec<u32>,
-    mut visit: impl FnMut(&[u32], u32),
+    mut visit: impl FnMut(&[u32]),
 ) -> u64 {
     let mut n = 0;
     let k = heaps.len();
     let top = bounds.max_heap;
-    // A heap h that vanishes entirely.
-    if (k as u32) < bounds.max_heaps {
-        for h in 1..=top.min(bounds.extra_tokens) {
-            if rules.vanishes(h) {
+    let all = kinds == UnMoves::All;
+    if added >= 1 {
+        // A heap that vanishes entirely.
+        if (all || kinds == UnMoves::Vanish)
+            && (k as u32) < bounds.max_heaps
+            && added <= top
+            && rules.vanishes(added)
+        {
+            buf.clear();
+            buf.extend_from_slice(heaps);
+            insert_sorted(buf, added);
+            visit(buf);
+            n += 1;
+        }
+        // Heap a grown to h = a + added, which may be reduced to a.
+        let mut last = 0;
+        let grow = all || kinds == UnMoves::Grow;
+        for i in 0..k * usize::from(grow) {
+            let a = heaps[i];
+            let h = a + added;
+            if a == last || h > top {
+                last = a;
+                continue;
+            }
+            last = a;
+            if rules.leaves_one(h, a) {
                 buf.clear();
                 buf.extend_from_slice(heaps);
-                insert_sorted(buf, h);
-                visit(buf, h);
+                let mut at = i;
+                while at > 0 && buf[at - 1] < h {
+                    buf[at] = buf[at - 1];
+                    at -= 1;
+                }
+                buf[at] = h;
+                visit(buf);
                 n += 1;
             }
         }
     }
-    // Heap a grown to h, which may be reduced to a. Grow in place, sliding h leftwards.
-    let mut last = 0;
-    for i in 0..k {
-        let a = heaps[i];
-        if a == last {
-            continue;
-        }
-        last = a;
-        buf.clear();
-        buf.extend_from_slice(heaps);
-        let mut at = i;
-        for h in a + 1..=top.min(a + bounds.extra_tokens) {
-            while at > 0 && buf[at - 1] < h {
-                buf[at] = buf[at - 1];
-                at -= 1;
-            }
-            buf[at] = h;
-            if rules.leaves_one(h, a) {
-                visit(buf, h - a);
-                n += 1;
-            }
-        }
-    }
-    // Heaps a ≥ b joined into h, which may be split into a and b.
-    if rules.splits() && k >= 2 {
+    // Heaps a ≥ b joined into h = a + b + added, which may be split into a and b.
+    if (all || kinds == UnMoves::Join) && k >= 2 && rules.splits_taking(added) {
         let mut last_a = 0;
         for i in 0..k {
             let a = heaps[i];
@@ -129,21 +211,33 @@ pub fn for_each_parent<R: HeapRules>(
                     continue;
                 }
                 last_b = b;
-                for h in a + b..=top.min(a + b + bounds.extra_tokens) {
-                    if rules.leaves_two(h, a, b) {
-                        buf.clear();
-                        buf.extend(
-                            heaps.iter().enumerate().filter(|&(x, _)| x != i && x != j).map(|(_, &v)| v),
-                        );
-                        insert_sorted(buf, h);
-                        visit(buf, h - a - b);
-                        n += 1;
-                    }
+                let h = a + b + added;
+                if h <= top && rules.leaves_two(h, a, b) {
+                    buf.clear();
+                    buf.extend(heaps.iter().enumerate().filter(|&(x, _)| x != i && x != j).map(|(_, &v)| v));
+                    insert_sorted(buf, h);
+                    visit(buf);
+                    n += 1;
                 }
             }
         }
     }
     n
+}
+
+/// Calls `visit(parent, tokens_added)` for every parent of `heaps` with at most
+/// `extra_tokens` more tokens. Returns the number of parents visited.
+pub fn for_each_parent<R: HeapRules>(
+    rules: &R,
+    heaps: &[u32],
+    extra_tokens: u32,
+    bounds: ParentBounds,
+    buf: &mut Vec<u32>,
+    mut visit: impl FnMut(&[u32], u32),
+) -> u64 {
+    (0..=extra_tokens)
+        .map(|added| parents_adding(rules, heaps, added, UnMoves::All, bounds, buf, |p| visit(p, added)))
+        .sum()
 }
 
 #[cfg(test)]
@@ -177,9 +271,9 @@ mod tests {
             let mut buf = Vec::new();
             for child in &all {
                 let t: u32 = child.iter().sum();
-                let bounds = ParentBounds { extra_tokens: max - t, max_heap: max, max_heaps: max };
+                let bounds = ParentBounds { max_heap: max, max_heaps: max };
                 let mut found = BTreeSet::new();
-                for_each_parent(rules, child, bounds, &mut buf, |p, added| {
+                for_each_parent(rules, child, max - t, bounds, &mut buf, |p, added| {
                     assert_eq!(p.iter().sum::<u32>(), t + added);
                     assert!(found.insert(p.to_vec()), "{game}: parent {p:?} of {child:?} twice");
                 });
@@ -200,6 +294,14 @@ mod tests {
                 let want: BTreeSet<Vec<u32>> =
                     all_moves(rules, &pos).iter().map(|m| m.apply(&pos).heaps().to_vec()).collect();
                 assert_eq!(kids, want, "{game}: children of {child:?}");
+                let mut by_take = BTreeSet::new();
+                for taken in 0..=t {
+                    children_taking(rules, child, taken, &mut buf, |c| {
+                        assert_eq!(c.iter().sum::<u32>() + taken, t);
+                        assert!(by_take.insert(c.to_vec()), "{game}: child {c:?} twice");
+                    });
+                }
+                assert_eq!(by_take, want, "{game}: children of {child:?} by tokens taken");
             }
         }
     }

@@ -20,7 +20,7 @@ mod window;
 use std::collections::{BTreeSet, HashMap};
 use std::time::Instant;
 
-pub use edges::{ParentBounds, for_each_child, for_each_parent};
+pub use edges::{ParentBounds, UnMoves, children_taking, for_each_child, for_each_parent, parents_adding};
 
 use crate::game::{Convention, GameSpec, HeapRules, RulesVisitor};
 use crate::index::{PartitionTable, TierId, Universe};

@@ -1,21 +1,31 @@
 //! Retrograde solving driven by the losses.
 //!
-//! Tiers are finished in solve order (children first). When a tier comes up, every win in
-//! it has already been marked by its losing children with `1 + least loss remoteness`;
-//! the unmarked positions are losses (or terminals), and only they read their children to
-//! find the greatest remoteness among them. The new losses then mark their parents in later
-//! tiers. The work is proportional to the losses' children and parents, not to all edges.
+//! Tiers are finished in solve order (children first). A position is a win as soon as one
+//! child is a loss, and losses are rare, so when a tier comes up it is first *marked*: every
+//! loss in the tiers below it offers each of its parents in this tier a win one move longer
+//! than itself, and each position keeps the least offer. The unmarked positions are the
+//! losses (or terminals); only they read their children, to find the longest. The work is
+//! proportional to the losses' parents and children, not to all edges.
+//!
+//! Marking gathers into one tier at a time (rather than scattering each loss's parents over
+//! the many tiers above it), so the array written stays in cache. Reading children loops
+//! over the tokens taken outside and the positions inside, so each pass reads two or three
+//! tiers, and skips child tiers whose greatest remoteness cannot beat the best found.
+//! Because marks come from stored losses, a killed solve resumes with nothing to replay.
 
 use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::game::{HeapRules, MoveTable};
-use crate::index::{PartitionTable, TierId};
+use crate::game::{Convention, HeapRules};
+use crate::index::{PartitionTable, TierId, Universe};
 
-use super::edges::{ParentBounds, for_each_child, for_each_parent};
-use super::window::{TierValues, Window};
+use super::edges::{ParentBounds, UnMoves, children_taking, parents_adding};
+use super::window::{LossList, TierValues, Window};
 use super::{Progress, SolveOptions, SolveReport, SolvedTier, TierStore, UNKNOWN, reach};
+
+/// Unmarked positions per parallel work unit when reading children.
+const PULL_CHUNK: usize = 512;
 
 pub(super) fn run<R: HeapRules>(
     rules: &R,
@@ -37,27 +47,14 @@ pub(super) fn run<R: HeapRules>(
         return Ok(report);
     }
 
-    let reach = reach(rules, universe);
-    let moves = MoveTable::new(rules, universe.part_cap());
+    let solver = Retrograde { rules, table, universe, convention, reach: reach(rules, universe) };
     let mut window = Window::new(universe);
-    let marker = Marker {
-        rules,
-        table,
-        universe_total: universe.max_total,
-        reach,
-        bounds_heap: universe.part_cap(),
-        bounds_heaps: universe.heaps_cap(),
-    };
-
-    // Resume: reload the stored tiers later tiers need as children, and let their losses
-    // mark their parents again (those marks were in memory only).
+    // Resume: reload the stored tiers that later tiers read as children or are marked from.
     let resume_total = tiers[first].total;
     for &tier in &tiers[..first] {
-        if tier.total + reach >= resume_total {
+        if tier.total + solver.reach >= resume_total {
             let values = store.load(tier)?;
-            report.edges +=
-                marker.mark_parents(tier, &values.remoteness, convention, &mut window, Some(&stored));
-            window.put(tier, TierValues { remoteness: values.remoteness, nim_values: None });
+            window.put(tier, solver.keep(tier, values.remoteness));
         }
     }
 
@@ -65,100 +62,153 @@ pub(super) fn run<R: HeapRules>(
     for &tier in &tiers[first..] {
         if tier.total != current_total {
             current_total = tier.total;
-            window.evict_below(current_total.saturating_sub(reach));
+            window.evict_below(current_total.saturating_sub(solver.reach));
         }
         let started = Instant::now();
-        let mut values =
-            window.take(tier).map(|v| v.remoteness).unwrap_or_else(|| vec![UNKNOWN; size(tier) as usize]);
-
-        // Unmarked positions are losses (or terminals): each delays as long as it can.
-        let unmarked: Vec<u64> =
-            (0..values.len() as u64).filter(|&r| values[r as usize] == UNKNOWN).collect();
-        let window_ref = &window;
-        let settled: Vec<(u16, u64)> = unmarked
-            .par_iter()
-            .map_init(
-                || (Vec::new(), Vec::new()),
-                |(heaps, buf), &rank| {
-                    table.unrank(tier.total, tier.heaps, rank, heaps);
-                    let mut longest = None::<u16>;
-                    let edges = for_each_child(&moves, heaps, buf, |child, taken| {
-                        let child_tier = TierId { total: tier.total - taken, heaps: child.len() as u32 };
-                        let r = window_ref.get(child_tier).expect("child tier in memory").remoteness
-                            [table.rank(child) as usize];
-                        debug_assert!(
-                            convention.is_win(r as u32),
-                            "unmarked position {heaps:?} has a losing child {child:?}"
-                        );
-                        longest = Some(longest.map_or(r, |l| l.max(r)));
-                    });
-                    (longest.map_or(0, |l| l + 1), edges)
-                },
-            )
-            .collect();
-        for (&rank, &(r, edges)) in unmarked.iter().zip(&settled) {
-            values[rank as usize] = r;
-            report.edges += edges;
-        }
-
-        let solved = SolvedTier { tier, remoteness: values, nim_values: None, seconds: 0.0 };
-        report.edges += marker.mark_parents(tier, &solved.remoteness, convention, &mut window, None);
-        let solved = SolvedTier { seconds: started.elapsed().as_secs_f64(), ..solved };
+        let mut values = vec![UNKNOWN; size(tier) as usize];
+        report.edges += solver.mark(tier, &mut values, &window);
+        report.edges += solver.settle_unmarked(tier, &mut values, &window);
+        let solved = SolvedTier {
+            tier,
+            remoteness: values,
+            nim_values: None,
+            seconds: started.elapsed().as_secs_f64(),
+        };
         store.save(&solved)?;
         report.solved_now += solved.remoteness.len() as u64;
         report.losses_now += solved.losses(convention);
         report.tiers_now += 1;
         progress.tier_done(tier, solved.remoteness.len() as u64);
-        window.put(tier, TierValues { remoteness: solved.remoteness, nim_values: None });
+        window.put(tier, solver.keep(tier, solved.remoteness));
     }
     report.peak_window_bytes = window.peak_bytes();
     Ok(report)
 }
 
-/// Marks the parents of a tier's losses as wins.
-struct Marker<'a, R> {
+struct Retrograde<'a, R> {
     rules: &'a R,
     table: &'a PartitionTable,
-    universe_total: u32,
+    universe: &'a Universe,
+    convention: Convention,
     reach: u32,
-    bounds_heap: u32,
-    bounds_heaps: u32,
 }
 
-impl<R: HeapRules> Marker<'_, R> {
-    /// Every loss in `values` (tier `tier`) offers its parents a win of remoteness one more
-    /// than its own; each parent keeps the least. With `skip`, parents in those (already
-    /// stored) tiers are left alone. Returns the number of parent links followed.
-    fn mark_parents(
-        &self,
-        tier: TierId,
-        values: &[u16],
-        convention: crate::game::Convention,
-        window: &mut Window,
-        skip: Option<&std::collections::BTreeSet<TierId>>,
-    ) -> u64 {
-        let bounds = ParentBounds {
-            extra_tokens: self.reach.min(self.universe_total - tier.total),
-            max_heap: self.bounds_heap,
-            max_heaps: self.bounds_heaps,
-        };
-        let mut heaps = Vec::new();
+impl<R: HeapRules> Retrograde<'_, R> {
+    /// A solved tier as the window keeps it: its values and its losses, unranked.
+    fn keep(&self, tier: TierId, remoteness: Vec<u16>) -> TierValues {
+        let mut losses = LossList::default();
+        let mut one = Vec::new();
+        for (rank, &r) in remoteness.iter().enumerate() {
+            if !self.convention.is_win(r as u32) {
+                self.table.unrank(tier.total, tier.heaps, rank as u64, &mut one);
+                losses.heaps.extend_from_slice(&one);
+                losses.offers.push(r + 1);
+            }
+        }
+        TierValues { losses: Some(losses), ..TierValues::solved(remoteness, None) }
+    }
+
+    /// Marks the wins of `tier`: each loss in the tiers `added` tokens below whose parents
+    /// can fall in `tier` offers them `1 + its remoteness`; a position keeps the least offer.
+    /// Returns the number of parent links followed.
+    fn mark(&self, tier: TierId, values: &mut [u16], window: &Window) -> u64 {
+        let bounds =
+            ParentBounds { max_heap: self.universe.part_cap(), max_heaps: self.universe.heaps_cap() };
         let mut buf = Vec::new();
         let mut edges = 0;
-        for (rank, &r) in values.iter().enumerate() {
-            if convention.is_win(r as u32) {
-                continue;
-            }
-            self.table.unrank(tier.total, tier.heaps, rank as u64, &mut heaps);
-            let offer = r + 1;
-            edges += for_each_parent(self.rules, &heaps, bounds, &mut buf, |parent, added| {
-                let parent_tier = TierId { total: tier.total + added, heaps: parent.len() as u32 };
-                if skip.is_some_and(|s| s.contains(&parent_tier)) {
-                    return;
+        for added in 0..=self.reach.min(tier.total) {
+            let total = tier.total - added;
+            // Parents with one more heap (vanish), as many (grow), or one fewer (join).
+            for (heaps, kinds) in [
+                (tier.heaps.wrapping_sub(1), UnMoves::Vanish),
+                (tier.heaps, UnMoves::Grow),
+                (tier.heaps + 1, UnMoves::Join),
+            ] {
+                let source = TierId { total, heaps };
+                if source == tier {
+                    continue;
                 }
-                let slot = &mut window.pending_mut(parent_tier, self.table)[self.table.rank(parent) as usize];
-                *slot = (*slot).min(offer);
-            });
+                let Some(losses) = window.get(source).and_then(|v| v.losses.as_ref()) else {
+                    continue;
+                };
+                let k = heaps as usize;
+                for (i, &offer) in losses.offers.iter().enumerate() {
+                    let loss = &losses.heaps[i * k..(i + 1) * k];
+                    edges += parents_adding(self.rules, loss, added, kinds, bounds, &mut buf, |parent| {
+                        let slot = &mut values[self.table.rank(parent) as usize];
+                        *slot = (*slot).min(offer);
+                    });
+                }
+            }
+        }
+        edges
+    }
+
+    /// Gives every unmarked position of `tier` its value: a terminal has remoteness 0; any
+    /// other unmarked position has only winning children and is a loss that lasts one move
+    /// longer than its longest child. Returns the number of child links read.
+    fn settle_unmarked(&self, tier: TierId, values: &mut [u16], window: &Window) -> u64 {
+        let unmarked: Vec<u64> =
+            (0..values.len() as u64).filter(|&r| values[r as usize] == UNKNOWN).collect();
+        let k = tier.heaps as usize;
+        // bounds[d]: the greatest remoteness among the child tiers d or more tokens down.
+        let steps = self.reach.min(tier.total) as usize + 1;
+        let mut bounds = vec![0u16; steps];
+        let mut running = 0;
+        for taken in (0..steps).rev() {
+            let total = tier.total - taken as u32;
+            for heaps in [tier.heaps.wrapping_sub(1), tier.heaps, tier.heaps + 1] {
+                if let Some(v) = window.get(TierId { total, heaps }) {
+                    running = running.max(v.max_remoteness);
+                }
+            }
+            bounds[taken] = running;
+        }
+        let settled: Vec<(u16, u64)> = unmarked
+            .par_chunks(PULL_CHUNK)
+            .flat_map_iter(|chunk| {
+                let mut heaps = Vec::with_capacity(chunk.len() * k);
+                let mut one = Vec::new();
+                for &rank in chunk {
+                    self.table.unrank(tier.total, tier.heaps, rank, &mut one);
+                    heaps.extend_from_slice(&one);
+                }
+                let mut longest = vec![None::<u16>; chunk.len()];
+                let mut edges = 0;
+                let mut buf = Vec::new();
+                for (taken, &bound) in bounds.iter().enumerate() {
+                    let taken = taken as u32;
+                    let total = tier.total - taken;
+                    for (i, slot) in longest.iter_mut().enumerate() {
+                        // No child from here on can last longer than the best found.
+                        if slot.is_some_and(|l| l >= bound) {
+                            continue;
+                        }
+                        let position = &heaps[i * k..(i + 1) * k];
+                        edges += children_taking(self.rules, position, taken, &mut buf, |child| {
+                            let child_tier = TierId { total, heaps: child.len() as u32 };
+                            let values = &window.get(child_tier).expect("child tier in memory").remoteness;
+                            let r = values[self.table.rank(child) as usize];
+                            debug_assert!(
+                                self.convention.is_win(r as u32),
+                                "{position:?} has a losing child {child:?}"
+                            );
+                            *slot = Some(slot.map_or(r, |l| l.max(r)));
+                        });
+                    }
+                }
+                let per = edges / chunk.len().max(1) as u64;
+                let rest = edges - per * chunk.len() as u64;
+                longest
+                    .into_iter()
+                    .enumerate()
+                    .map(move |(i, l)| (l.map_or(0, |l| l + 1), per + u64::from(i == 0) * rest))
+            })
+            .collect();
+        let mut edges = 0;
+        for (&rank, &(r, e)) in unmarked.iter().zip(&settled) {
+            values[rank as usize] = r;
+            edges += e;
         }
         edges
     }

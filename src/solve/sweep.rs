@@ -46,7 +46,7 @@ pub(super) fn run<R: HeapRules>(
             if want_values && v.nim_values.is_none() {
                 anyhow::bail!("stored tier {tier} has no nim-values to resume from");
             }
-            window.put(tier, TierValues { remoteness: v.remoteness, nim_values: v.nim_values });
+            window.put(tier, TierValues::solved(v.remoteness, v.nim_values));
         }
     }
 
@@ -113,7 +113,7 @@ pub(super) fn run<R: HeapRules>(
         report.losses_now += solved.losses(convention);
         report.tiers_now += 1;
         progress.tier_done(tier, n as u64);
-        window.put(tier, TierValues { remoteness: solved.remoteness, nim_values: solved.nim_values });
+        window.put(tier, TierValues::solved(solved.remoteness, solved.nim_values));
     }
     report.peak_window_bytes = window.peak_bytes();
     Ok(report)

@@ -1,9 +1,6 @@
-//! The tiers a solver holds in memory: solved tiers still needed as children, and pending
-//! tiers whose positions are being marked by their children.
+//! The solved tiers a solver holds in memory while later tiers may still need them.
 
-use crate::index::{PartitionTable, TierId, Universe};
-
-use super::UNKNOWN;
+use crate::index::{TierId, Universe};
 
 /// One tier's arrays, indexed by rank.
 #[derive(Clone, Debug)]
@@ -12,6 +9,27 @@ pub struct TierValues {
     pub remoteness: Vec<u16>,
     /// Nim-values, for sweeps that compute them.
     pub nim_values: Option<Vec<u16>>,
+    /// The greatest remoteness in the tier.
+    pub max_remoteness: u16,
+    /// The tier's losses, unranked (for the retrograde solver to mark their parents).
+    pub losses: Option<LossList>,
+}
+
+/// The losses of one tier: their heaps, and the win remoteness each offers its parents.
+#[derive(Clone, Debug, Default)]
+pub struct LossList {
+    /// Heaps of every loss, `heaps` per loss, back to back.
+    pub heaps: Vec<u32>,
+    /// One more than each loss's remoteness.
+    pub offers: Vec<u16>,
+}
+
+impl TierValues {
+    /// A solved tier's values.
+    pub fn solved(remoteness: Vec<u16>, nim_values: Option<Vec<u16>>) -> Self {
+        let max_remoteness = remoteness.iter().copied().max().unwrap_or(0);
+        TierValues { remoteness, nim_values, max_remoteness, losses: None }
+    }
 }
 
 /// Tier arrays by tier, with a byte count and its peak.
@@ -38,29 +56,10 @@ impl Window {
     /// The arrays of `tier`, if held.
     #[inline]
     pub fn get(&self, tier: TierId) -> Option<&TierValues> {
-        self.slots[self.slot(tier)].as_ref()
-    }
-
-    /// The remoteness array of `tier`, created full of [`UNKNOWN`] if not held.
-    #[inline]
-    pub fn pending_mut(&mut self, tier: TierId, table: &PartitionTable) -> &mut [u16] {
-        let slot = self.slot(tier);
-        if self.slots[slot].is_none() {
-            let size = table.tier_size(tier.total, tier.heaps) as usize;
-            self.note_bytes(size as i64 * 2);
-            self.slots[slot] = Some(TierValues { remoteness: vec![UNKNOWN; size], nim_values: None });
+        if tier.heaps as usize >= self.stride {
+            return None;
         }
-        &mut self.slots[slot].as_mut().unwrap().remoteness
-    }
-
-    /// Takes `tier`'s arrays out (to finish it while reading others).
-    pub fn take(&mut self, tier: TierId) -> Option<TierValues> {
-        let slot = self.slot(tier);
-        let v = self.slots[slot].take();
-        if let Some(v) = &v {
-            self.note_bytes(-(Self::size_of(v) as i64));
-        }
-        v
+        self.slots.get(self.slot(tier))?.as_ref()
     }
 
     /// Puts `tier`'s arrays in.
@@ -88,7 +87,8 @@ impl Window {
     }
 
     fn size_of(v: &TierValues) -> u64 {
-        2 * (v.remoteness.len() + v.nim_values.as_ref().map_or(0, |n| n.len())) as u64
+        let losses = v.losses.as_ref().map_or(0, |l| 4 * l.heaps.len() + 2 * l.offers.len());
+        (2 * (v.remoteness.len() + v.nim_values.as_ref().map_or(0, |n| n.len())) + losses) as u64
     }
 
     fn note_bytes(&mut self, delta: i64) {
