@@ -19,9 +19,11 @@ CREATE TABLE solves (
     solve_seconds   REAL    NOT NULL DEFAULT 0,
     solver_version  TEXT    NOT NULL,
     created_at      TEXT    NOT NULL DEFAULT (datetime('now')),
-    updated_at      TEXT    NOT NULL DEFAULT (datetime('now')),
-    UNIQUE (game, convention, max_heap, max_heaps, nim_values)
+    updated_at      TEXT    NOT NULL DEFAULT (datetime('now'))
 );
+-- One solve per key; NULL caps compare equal here (a plain UNIQUE would let them repeat).
+CREATE UNIQUE INDEX solves_key
+    ON solves (game, convention, IFNULL(max_heap, -1), IFNULL(max_heaps, -1), nim_values);
 
 -- One row per solved tier (total, heaps). The payload holds one fixed-width record per
 -- position, in rank order: remoteness (little-endian, remoteness_bytes wide; the outcome

@@ -11,6 +11,8 @@ pub mod explain;
 pub mod game;
 pub mod index;
 pub mod play;
+pub mod query;
 pub mod solve;
+pub mod store;
 pub mod theory;
 pub mod tree;

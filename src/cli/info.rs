@@ -4,11 +4,61 @@ use std::process::ExitCode;
 
 use clap::Args;
 
+use crate::store::{Database, SolveStatus};
+
+use super::DbArg;
+use super::solve::mb;
+
 /// Arguments of `nimdb info`.
 #[derive(Debug, Args)]
-pub struct InfoArgs {}
+pub struct InfoArgs {
+    #[command(flatten)]
+    db: DbArg,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
 
 /// Runs `nimdb info`.
-pub fn run(_args: InfoArgs) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("nimdb info is not built yet")
+pub fn run(args: InfoArgs) -> anyhow::Result<ExitCode> {
+    let db = Database::open_existing(&args.db.db)?;
+    let solves = db.solves()?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&solves)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!("{}: {} solve(s)", db.path().display(), solves.len());
+    if solves.is_empty() {
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!(
+        "{:>3}  {:<20} {:<7} {:<30} {:<26} {:>12} {:>10} {:>9} {:>9}",
+        "id", "game", "conv", "bounds", "status", "positions", "losses", "disk", "time"
+    );
+    for s in &solves {
+        let status = match s.status {
+            SolveStatus::Complete => "complete".to_string(),
+            SolveStatus::Partial => match s.last_tier {
+                Some(t) => format!("partial up to tier {t}"),
+                None => "partial, nothing stored".to_string(),
+            },
+        };
+        let mut bounds = s.target_universe().to_string();
+        if s.nim_values {
+            bounds += ", nim-values";
+        }
+        println!(
+            "{:>3}  {:<20} {:<7} {:<30} {:<26} {:>12} {:>10} {:>9} {:>8.2}s",
+            s.id,
+            s.game,
+            s.convention.as_str(),
+            bounds,
+            status,
+            s.positions,
+            s.losses,
+            mb(s.bytes),
+            s.solve_seconds
+        );
+    }
+    Ok(ExitCode::SUCCESS)
 }

@@ -9,6 +9,7 @@ mod explain;
 mod heaps;
 mod info;
 mod play;
+mod progress;
 mod query;
 mod solve;
 mod tree;

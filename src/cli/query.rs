@@ -4,11 +4,78 @@ use std::process::ExitCode;
 
 use clap::Args;
 
+use crate::game::Position;
+use crate::query::{AUTO_SOLVE_LIMIT, Answer, query};
+use crate::store::Database;
+
+use super::{DbArg, GameArgs};
+
 /// Arguments of `nimdb query`.
 #[derive(Debug, Args)]
-pub struct QueryArgs {}
+pub struct QueryArgs {
+    #[command(flatten)]
+    game: GameArgs,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+    /// List every move with its value.
+    #[arg(long)]
+    moves: bool,
+    #[command(flatten)]
+    db: DbArg,
+    /// The heaps: `3 4 7`, `3,4,7` or `[3,4,7]`.
+    #[arg(allow_hyphen_values = true, num_args = 0..)]
+    heaps: Vec<String>,
+}
 
 /// Runs `nimdb query`.
-pub fn run(_args: QueryArgs) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("nimdb query is not built yet")
+pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
+    let position = Position::parse_words(&args.heaps).map_err(anyhow::Error::msg)?;
+    let mut db = Database::open(&args.db.db)?;
+    let answer = query(&mut db, &args.game.game, args.game.convention(), &position, AUTO_SOLVE_LIMIT)?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&answer)?);
+    } else {
+        print!("{}", render(&answer, args.moves));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The answer in words.
+pub fn render(a: &Answer, all_moves: bool) -> String {
+    let mut out = String::new();
+    let remoteness = a.remoteness.map_or("unknown".to_string(), |r| r.to_string());
+    let conv = if a.convention == crate::game::Convention::Misere { ", misère" } else { "" };
+    out += &format!("{} ({}{conv}): {} for the player to move", a.position, a.game, a.outcome);
+    out += &format!(", remoteness {remoteness}");
+    if let Some(g) = a.nim_value {
+        out += &format!(", nim-value {g}");
+    }
+    out += "\n";
+    match &a.best_move {
+        None => out += "no moves: the game is over\n",
+        Some(m) => {
+            let why = match a.outcome {
+                crate::query::Outcome::Win => "wins fastest",
+                crate::query::Outcome::Loss => "loses slowest",
+            };
+            out += &format!("best move ({why}): {}\n", m.description);
+        }
+    }
+    if all_moves {
+        out += &format!("moves ({}):\n", a.moves.len());
+        for m in &a.moves {
+            let r = m.remoteness.map_or("?".to_string(), |r| r.to_string());
+            out += &format!("  {:<48} opponent {} in {r}\n", m.description, m.outcome);
+        }
+    }
+    out += &format!(
+        "source: {}\n",
+        match a.source {
+            crate::query::Source::Database => "database",
+            crate::query::Source::Solved => "solved now and stored",
+            crate::query::Source::Theory => "theory",
+        }
+    );
+    out
 }

@@ -4,11 +4,121 @@ use std::process::ExitCode;
 
 use clap::Args;
 
+use crate::index::Universe;
+use crate::solve::{SolveOptions, reach};
+use crate::store::Database;
+
+use super::progress::SolveBar;
+use super::{DbArg, GameArgs};
+
 /// Arguments of `nimdb solve`.
 #[derive(Debug, Args)]
-pub struct SolveArgs {}
+pub struct SolveArgs {
+    #[command(flatten)]
+    game: GameArgs,
+    /// Solve every position with at most this many tokens [default: max-heap × max-heaps].
+    #[arg(long, short = 't')]
+    max_total: Option<u32>,
+    /// Only positions whose heaps are all at most this size.
+    #[arg(long)]
+    max_heap: Option<u32>,
+    /// Only positions with at most this many heaps (games that never split only).
+    #[arg(long)]
+    max_heaps: Option<u32>,
+    #[command(flatten)]
+    db: DbArg,
+    /// Print the positions and the memory and disk estimates, and write nothing.
+    #[arg(long)]
+    dry_run: bool,
+    /// No progress bar and no summary.
+    #[arg(long, short = 'q')]
+    quiet: bool,
+    /// Also store nim-values (misère nim-values under --misere); visits every edge.
+    #[arg(long)]
+    nim_values: bool,
+}
+
+/// The largest total a solve accepts (remoteness must fit in 16 bits).
+const MAX_SOLVE_TOTAL: u32 = 30_000;
 
 /// Runs `nimdb solve`.
-pub fn run(_args: SolveArgs) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("nimdb solve is not built yet")
+pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
+    let game = &args.game.game;
+    let convention = args.game.convention();
+    let universe =
+        Universe::new(game.rules(), &game.canonical(), args.max_total, args.max_heap, args.max_heaps)?;
+    if universe.max_total > MAX_SOLVE_TOTAL {
+        anyhow::bail!("--max-total {} is too large (at most {MAX_SOLVE_TOTAL})", universe.max_total);
+    }
+    let table = universe.table()?;
+    if args.dry_run {
+        let options =
+            SolveOptions { convention, universe, nim_values: args.nim_values, strategy: Default::default() };
+        let estimate = crate::solve::estimate(game, &options, &table);
+        println!("game:        {game}{}", if args.game.misere { " --misere" } else { "" });
+        println!("universe:    {universe}");
+        println!("tiers:       {}", estimate.tiers);
+        println!("positions:   {}", estimate.positions);
+        println!(
+            "memory:      ~{} (tiers within {} tokens of the one being solved)",
+            mb(estimate.memory_bytes),
+            reach(game.rules(), &universe)
+        );
+        println!(
+            "disk:        ~{} ({} byte(s) per position)",
+            mb(estimate.disk_bytes),
+            estimate.record_bytes
+        );
+        println!("dry run: nothing written");
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut db = Database::open(&args.db.db)?;
+    let bar = SolveBar::new(!args.quiet);
+    let result = db.solve(game, convention, universe, args.nim_values, &bar);
+    bar.finish();
+    let (solve, report) = result?;
+    if !args.quiet {
+        let rate = |n: u64| if report.seconds > 0.0 { n as f64 / report.seconds } else { 0.0 };
+        println!(
+            "solved {game} ({convention}, {universe}) into {}: solve #{}, {}",
+            db.path().display(),
+            solve.id,
+            if report.tiers_now == 0 {
+                "already stored".to_string()
+            } else {
+                format!("{} new tiers", report.tiers_now)
+            }
+        );
+        println!(
+            "positions: {} in the universe, {} solved now ({} losses) in {:.2} s — {:.2} M positions/s, {:.2} M edges/s",
+            report.positions,
+            report.solved_now,
+            report.losses_now,
+            report.seconds,
+            rate(report.solved_now) / 1e6,
+            rate(report.edges) / 1e6
+        );
+        println!(
+            "stored: {} positions, {} losses, {} on disk, status {}",
+            solve.positions,
+            solve.losses,
+            mb(solve.bytes),
+            match solve.status {
+                crate::store::SolveStatus::Complete => "complete",
+                crate::store::SolveStatus::Partial => "partial",
+            }
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Bytes in human units.
+pub(super) fn mb(bytes: u64) -> String {
+    if bytes >= 10 << 20 {
+        format!("{:.0} MB", bytes as f64 / (1 << 20) as f64)
+    } else if bytes >= 1 << 20 {
+        format!("{:.1} MB", bytes as f64 / (1 << 20) as f64)
+    } else {
+        format!("{:.1} KB", bytes as f64 / 1024.0)
+    }
 }

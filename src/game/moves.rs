@@ -88,24 +88,26 @@ pub struct MoveTable {
     results: Vec<Vec<HeapResult>>,
 }
 
-/// The results a heap of size `heap` may become, in a fixed order: vanish, then one heap
-/// largest first, then two heaps by larger part descending.
+/// The results a heap of size `heap` may become, in a fixed order: fewest tokens taken
+/// first; for the same number taken, one heap before two, and two heaps by larger part
+/// descending; taking the whole heap comes last. This order breaks ties between equally
+/// good moves everywhere in nimdb.
 pub fn heap_results<R: HeapRules + ?Sized>(rules: &R, heap: u32) -> Vec<HeapResult> {
     let mut out = Vec::new();
-    if heap == 0 {
-        return out;
-    }
-    if rules.vanishes(heap) {
-        out.push(HeapResult::Vanish);
-    }
-    for a in (1..heap).rev() {
-        if rules.leaves_one(heap, a) {
-            out.push(HeapResult::One(a));
+    for taken in 0..=heap {
+        let left = heap - taken;
+        if left == 0 {
+            if taken > 0 && rules.vanishes(heap) {
+                out.push(HeapResult::Vanish);
+            }
+            continue;
         }
-    }
-    if rules.splits() {
-        for a in (1..heap).rev() {
-            for b in (1..=a.min(heap - a)).rev() {
+        if taken > 0 && rules.leaves_one(heap, left) {
+            out.push(HeapResult::One(left));
+        }
+        if rules.splits() {
+            for b in 1..=left / 2 {
+                let a = left - b;
                 if rules.leaves_two(heap, a, b) {
                     out.push(HeapResult::Two(a, b));
                 }
@@ -174,6 +176,7 @@ mod tests {
     #[test]
     fn grundy_splits_unequal() {
         assert_eq!(children("grundy", "6"), ["[5,1]", "[4,2]"]);
+        assert_eq!(children("nim", "3"), ["[2]", "[1]", "[]"]);
         assert!(children("grundy", "2 1").is_empty());
     }
 

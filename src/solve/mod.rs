@@ -169,8 +169,9 @@ impl RulesVisitor for Job<'_> {
     }
 }
 
-/// How far apart in total a position and its children can be in this universe.
-pub(crate) fn reach<R: HeapRules>(rules: &R, universe: &Universe) -> u32 {
+/// How far apart in total a position and its children can be in this universe: the most
+/// tokens one move can take.
+pub fn reach<R: HeapRules>(rules: &R, universe: &Universe) -> u32 {
     rules.max_take().unwrap_or(u32::MAX).min(universe.part_cap())
 }
 
@@ -179,4 +180,57 @@ pub fn solve_in_memory(game: &GameSpec, options: &SolveOptions) -> anyhow::Resul
     let mut store = MemoryStore::default();
     solve(game, options, &mut store, &Silent)?;
     Ok(store)
+}
+
+/// What a solve will take, before it runs (`nimdb solve --dry-run`).
+#[derive(Clone, Copy, Debug, serde::Serialize)]
+pub struct Estimate {
+    /// Nonempty tiers.
+    pub tiers: u64,
+    /// Positions.
+    pub positions: u64,
+    /// Peak bytes of memory: the rank table plus the tiers held at once.
+    pub memory_bytes: u64,
+    /// Bytes on disk (records plus about 5% for checksums and SQLite pages).
+    pub disk_bytes: u64,
+    /// Bytes per stored record (the worst case of the remoteness width).
+    pub record_bytes: u64,
+}
+
+/// Estimates the size of a solve without running it.
+pub fn estimate(game: &GameSpec, options: &SolveOptions, table: &PartitionTable) -> Estimate {
+    let universe = &options.universe;
+    let reach = reach(game.rules(), universe);
+    let tiers = universe.tiers();
+    let size = |t: &TierId| table.tier_size(t.total, t.heaps);
+    let mut per_total = vec![0u64; universe.max_total as usize + 1];
+    for t in &tiers {
+        per_total[t.total as usize] += size(t);
+    }
+    // Held at once: the tiers within `reach` tokens below the one being solved, 2 bytes a
+    // position (4 with nim-values), plus the unranked losses (a generous 10% of positions).
+    let per_position =
+        if options.nim_values { 4 } else { 2 } + (4 * universe.heaps_cap().min(64) as u64 + 2) / 10;
+    let mut window = 0u64;
+    let mut peak = 0u64;
+    for t in 0..per_total.len() {
+        window += per_total[t];
+        if t > reach as usize {
+            window -= per_total[t - reach as usize - 1];
+        }
+        peak = peak.max(window);
+    }
+    let table_bytes =
+        4 * PartitionTable::entries(universe.max_total, universe.heaps_cap(), universe.part_cap());
+    // Remoteness is below 2 × total (a move removes a token or adds a heap).
+    let remoteness_bytes = if 2 * universe.max_total < 255 { 1 } else { 2 };
+    let record_bytes = remoteness_bytes + if options.nim_values { 1 } else { 0 };
+    let positions: u64 = per_total.iter().sum();
+    Estimate {
+        tiers: tiers.len() as u64,
+        positions,
+        memory_bytes: table_bytes + peak * per_position,
+        disk_bytes: positions * record_bytes * 105 / 100,
+        record_bytes,
+    }
 }

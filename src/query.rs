@@ -1,0 +1,236 @@
+//! Queries: a position's outcome, remoteness, best move and every move's value.
+//!
+//! A query is a lookup in a stored solve that covers the position. When none does and the
+//! smallest universe that would is small, it is solved on the spot and stored; otherwise
+//! the answer says which `nimdb solve` command would cover it.
+
+use std::fmt;
+
+use crate::game::{Convention, GameSpec, HeapRules, Move, MoveTable, Position};
+use crate::index::Universe;
+use crate::solve::Silent;
+use crate::store::{Database, Prober, SolveRecord};
+
+/// The largest universe a query solves on the spot, in positions.
+pub const AUTO_SOLVE_LIMIT: u64 = 5_000_000;
+
+/// Win or loss for the player to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    /// A forced win (an N-position).
+    Win,
+    /// A forced loss (a P-position).
+    Loss,
+}
+
+impl Outcome {
+    /// The outcome of a position with this remoteness under `convention`.
+    pub fn from_remoteness(convention: Convention, remoteness: u32) -> Self {
+        if convention.is_win(remoteness) { Outcome::Win } else { Outcome::Loss }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Outcome::Win => "win",
+            Outcome::Loss => "loss",
+        })
+    }
+}
+
+/// Where an answer came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Source {
+    /// A stored solve.
+    Database,
+    /// A universe solved on the spot for this query (and stored).
+    Solved,
+    /// Theory (Bouton, Sprague–Grundy); remoteness unknown.
+    Theory,
+}
+
+/// One move and the value of the position it leads to.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct MoveValue {
+    /// The move.
+    #[serde(skip)]
+    pub mv: Move,
+    /// The position after it.
+    pub to: Position,
+    /// The size of the heap moved in.
+    pub heap: u32,
+    /// Tokens taken.
+    pub taken: u32,
+    /// The move in words.
+    pub description: String,
+    /// The outcome for the player to move after it (the opponent).
+    pub outcome: Outcome,
+    /// Its remoteness, when known.
+    pub remoteness: Option<u32>,
+}
+
+/// The answer to a query.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Answer {
+    /// Canonical game.
+    pub game: String,
+    /// Convention.
+    pub convention: Convention,
+    /// The position asked about.
+    pub position: Position,
+    /// The outcome for the player to move.
+    pub outcome: Outcome,
+    /// Moves to the end under optimal play, when known.
+    pub remoteness: Option<u32>,
+    /// The nim-value (misère nim-value under misère), when stored or known.
+    pub nim_value: Option<u32>,
+    /// The best move (`None` at a terminal position).
+    pub best_move: Option<MoveValue>,
+    /// Every move, in move order.
+    pub moves: Vec<MoveValue>,
+    /// Where the answer came from.
+    pub source: Source,
+    /// The stored solve used, if any.
+    pub solve_id: Option<i64>,
+}
+
+/// Picks the best move among `moves`: from a win, a move to a loss of least remoteness;
+/// from a loss, a move to the child of greatest remoteness. Ties go to the first move in
+/// move order (larger heap first, then fewer tokens taken). Unknown remoteness counts as
+/// equal.
+pub fn best_move(moves: &[MoveValue]) -> Option<&MoveValue> {
+    let winning = moves.iter().filter(|m| m.outcome == Outcome::Loss);
+    if let Some(best) = winning.clone().next() {
+        let least = winning.clone().filter_map(|m| m.remoteness).min();
+        return Some(winning.clone().find(|m| m.remoteness == least).unwrap_or(best));
+    }
+    let most = moves.iter().filter_map(|m| m.remoteness).max();
+    moves.iter().find(|m| m.remoteness == most).or(moves.first())
+}
+
+/// Answers from a stored solve, or `None` if `solve` does not cover `position`.
+pub fn answer_from_solve(
+    db: &Database,
+    game: &GameSpec,
+    convention: Convention,
+    solve: &SolveRecord,
+    position: &Position,
+    source: Source,
+) -> anyhow::Result<Option<Answer>> {
+    let mut prober = Prober::new(db, solve.clone())?;
+    let Some(record) = prober.record(position)? else {
+        return Ok(None);
+    };
+    let table = MoveTable::new(game.rules(), position.largest());
+    let mut moves = Vec::new();
+    for mv in table.moves(position) {
+        let to = mv.apply(position);
+        let child = prober.record(&to)?.ok_or_else(|| {
+            anyhow::anyhow!(
+                "solve #{} is missing the child {to} of {position}; the database is inconsistent",
+                solve.id
+            )
+        })?;
+        moves.push(MoveValue {
+            description: mv.describe(position),
+            heap: mv.heap,
+            taken: mv.taken(),
+            outcome: Outcome::from_remoteness(convention, child.remoteness as u32),
+            remoteness: Some(child.remoteness as u32),
+            mv,
+            to,
+        });
+    }
+    let outcome = Outcome::from_remoteness(convention, record.remoteness as u32);
+    let best = best_move(&moves).cloned();
+    Ok(Some(Answer {
+        game: game.canonical(),
+        convention,
+        position: position.clone(),
+        outcome,
+        remoteness: Some(record.remoteness as u32),
+        nim_value: record.nim_value.map(u32::from),
+        best_move: best,
+        moves,
+        source,
+        solve_id: Some(solve.id),
+    }))
+}
+
+/// The smallest universe that covers `position`: every position with at most its total,
+/// and, for games that never split a heap, no larger heaps and no more heaps than it has.
+pub fn smallest_universe<R: HeapRules + ?Sized>(rules: &R, position: &Position) -> Universe {
+    let total = position.total() as u32;
+    if rules.splits() {
+        Universe { max_total: total, max_heap: None, max_heaps: None }
+    } else {
+        let cap = |c: u32| Some(c).filter(|&c| c < total);
+        Universe {
+            max_total: total,
+            max_heap: cap(position.largest()),
+            max_heaps: cap(position.len() as u32),
+        }
+    }
+}
+
+/// Why a query could not be answered.
+#[derive(Debug, thiserror::Error)]
+pub enum QueryError {
+    /// No stored solve covers the position and it is too big to solve on the spot.
+    #[error(
+        "{position} is not covered by any stored solve of {game}{misere}, and the smallest universe covering it has {positions} positions (more than the {limit} solved on the spot); run: nimdb solve --game {game}{misere} {flags}"
+    )]
+    NotCovered {
+        /// The position.
+        position: Position,
+        /// Canonical game.
+        game: String,
+        /// " --misere" or "".
+        misere: &'static str,
+        /// Positions in the smallest covering universe.
+        positions: u64,
+        /// The on-the-spot limit.
+        limit: u64,
+        /// The solve flags that would cover it.
+        flags: String,
+    },
+}
+
+/// Answers a query from the database, solving a small covering universe on the spot when
+/// nothing stored covers the position.
+pub fn query(
+    db: &mut Database,
+    game: &GameSpec,
+    convention: Convention,
+    position: &Position,
+    auto_solve_limit: u64,
+) -> anyhow::Result<Answer> {
+    for solve in db.solves_of(game, convention)? {
+        if let Some(answer) = answer_from_solve(db, game, convention, &solve, position, Source::Database)? {
+            return Ok(answer);
+        }
+    }
+    let universe = smallest_universe(game.rules(), position);
+    let misere = if convention == Convention::Misere { " --misere" } else { "" };
+    let positions = match universe.table() {
+        Ok(table) => universe.positions(&table),
+        Err(_) => u64::MAX,
+    };
+    if positions > auto_solve_limit {
+        return Err(QueryError::NotCovered {
+            position: position.clone(),
+            game: game.canonical(),
+            misere,
+            positions,
+            limit: auto_solve_limit,
+            flags: universe.flags(),
+        }
+        .into());
+    }
+    let (solve, _) = db.solve(game, convention, universe, false, &Silent)?;
+    answer_from_solve(db, game, convention, &solve, position, Source::Solved)?
+        .ok_or_else(|| anyhow::anyhow!("the solve just run does not cover {position}"))
+}

@@ -1,0 +1,19 @@
+//! The SQLite position database.
+//!
+//! The schema lives in `migrations/NNNN_name.sql` and is applied when a database is opened.
+//! A file that is not a nimdb database, or one written by a newer nimdb, is refused without
+//! being touched. Solves live in `solves`, one row per solved tier in `tiers`, each tier
+//! committed in its own transaction (so a killed solve resumes from the last one) with a
+//! payload of fixed-width records read by offset through SQLite's incremental BLOB I/O.
+
+pub mod codec;
+mod lookup;
+mod open;
+mod run;
+mod solves;
+mod tiers;
+
+pub use lookup::{Prober, TierMeta};
+pub use open::{Database, SCHEMA_VERSION, StoreError};
+pub use solves::{SolveKey, SolveRecord, SolveStatus};
+pub use tiers::SqliteTierStore;

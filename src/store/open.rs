@@ -1,0 +1,161 @@
+//! Opening a database: file checks, migrations and connection settings.
+
+use std::path::{Path, PathBuf};
+
+use rusqlite::{Connection, OpenFlags};
+use rusqlite_migration::{M, Migrations};
+
+/// The `application_id` that marks a nimdb database ('NIMD').
+const APPLICATION_ID: i64 = 0x4E49_4D44;
+
+/// The schema migrations, in order. The database's `user_version` is how many are applied.
+const MIGRATIONS: &[&str] = &[include_str!("../../migrations/0001_solves_and_tiers.sql")];
+
+/// The schema version this nimdb writes.
+pub const SCHEMA_VERSION: usize = MIGRATIONS.len();
+
+/// Why a database cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The file exists but is not SQLite, or is SQLite but not nimdb's.
+    #[error("{0} is not a nimdb database ({1})")]
+    NotNimdb(PathBuf, String),
+    /// Written by a newer nimdb.
+    #[error(
+        "{path} has schema version {found}, newer than this nimdb understands ({known}); upgrade nimdb — the file was not touched"
+    )]
+    TooNew {
+        /// The file.
+        path: PathBuf,
+        /// Its schema version.
+        found: i64,
+        /// This binary's schema version.
+        known: usize,
+    },
+    /// There is no database file where one was required.
+    #[error("no nimdb database at {0} (run `nimdb solve` first, or pass --db)")]
+    Missing(PathBuf),
+    /// A stored tier failed its checksum or has the wrong size.
+    #[error("{0}")]
+    Corrupt(String),
+    /// SQLite failed.
+    #[error("database error: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    /// A migration failed.
+    #[error("could not apply the schema: {0}")]
+    Migration(#[from] rusqlite_migration::Error),
+}
+
+/// An open nimdb database.
+pub struct Database {
+    pub(crate) conn: Connection,
+    path: PathBuf,
+}
+
+impl Database {
+    /// Opens (creating if needed) the database at `path` and brings its schema up to date.
+    pub fn open(path: &Path) -> Result<Self, StoreError> {
+        check_file(path)?;
+        let mut conn = Connection::open(path)?;
+        let db_path = path.to_path_buf();
+        check_identity(&conn, &db_path)?;
+        conn.busy_timeout(std::time::Duration::from_secs(10))?;
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        let migrations = Migrations::new(MIGRATIONS.iter().map(|sql| M::up(sql)).collect());
+        migrations.to_latest(&mut conn)?;
+        Ok(Database { conn, path: db_path })
+    }
+
+    /// Opens an existing database, refusing to create one.
+    pub fn open_existing(path: &Path) -> Result<Self, StoreError> {
+        if !path.exists() {
+            return Err(StoreError::Missing(path.to_path_buf()));
+        }
+        Self::open(path)
+    }
+
+    /// Opens an existing database read-only (no migration; the schema must be current).
+    pub fn open_read_only(path: &Path) -> Result<Self, StoreError> {
+        if !path.exists() {
+            return Err(StoreError::Missing(path.to_path_buf()));
+        }
+        check_file(path)?;
+        let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)?;
+        check_identity(&conn, path)?;
+        Ok(Database { conn, path: path.to_path_buf() })
+    }
+
+    /// The underlying connection (for theory caches and research queries).
+    pub fn conn(&self) -> &Connection {
+        &self.conn
+    }
+
+    /// The file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+/// Refuses a file that exists, is not empty and does not start with SQLite's header.
+fn check_file(path: &Path) -> Result<(), StoreError> {
+    use std::io::Read;
+    let Ok(mut file) = std::fs::File::open(path) else {
+        return Ok(());
+    };
+    let mut header = [0u8; 16];
+    let n = file.read(&mut header).unwrap_or(0);
+    if n == 0 {
+        return Ok(());
+    }
+    if n < 16 || &header != b"SQLite format 3\0" {
+        return Err(StoreError::NotNimdb(path.to_path_buf(), "it is not an SQLite file".into()));
+    }
+    Ok(())
+}
+
+/// Refuses SQLite files that belong to something else, or to a newer nimdb.
+fn check_identity(conn: &Connection, path: &Path) -> Result<(), StoreError> {
+    let app: i64 = conn.pragma_query_value(None, "application_id", |r| r.get(0))?;
+    let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+    let tables: i64 = conn.query_row("SELECT COUNT(*) FROM sqlite_schema", [], |r| r.get(0))?;
+    if app != APPLICATION_ID && (tables > 0 || version != 0) {
+        return Err(StoreError::NotNimdb(
+            path.to_path_buf(),
+            "it is an SQLite file of another program".into(),
+        ));
+    }
+    if version > SCHEMA_VERSION as i64 {
+        return Err(StoreError::TooNew { path: path.to_path_buf(), found: version, known: SCHEMA_VERSION });
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refuses_foreign_and_newer_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = dir.path().join("notes.txt");
+        std::fs::write(&text, "hello, this is not a database at all").unwrap();
+        assert!(matches!(Database::open(&text), Err(StoreError::NotNimdb(..))));
+        assert_eq!(std::fs::read(&text).unwrap(), b"hello, this is not a database at all");
+
+        let other = dir.path().join("other.sqlite");
+        Connection::open(&other).unwrap().execute_batch("CREATE TABLE t(x);").unwrap();
+        assert!(matches!(Database::open(&other), Err(StoreError::NotNimdb(..))));
+
+        let newer = dir.path().join("newer.sqlite");
+        drop(Database::open(&newer).unwrap());
+        Connection::open(&newer).unwrap().pragma_update(None, "user_version", 99).unwrap();
+        let err = Database::open(&newer).err().unwrap();
+        assert!(matches!(err, StoreError::TooNew { found: 99, .. }), "{err}");
+
+        let fresh = dir.path().join("fresh.sqlite");
+        drop(Database::open(&fresh).unwrap());
+        drop(Database::open(&fresh).unwrap());
+    }
+}
