@@ -310,6 +310,31 @@ mod tests {
     }
 
     #[test]
+    fn graph_minimax_agrees_with_minimax_value_at_every_node() {
+        for game in ["nim", "subtraction:1,2,3", "kayles", "dawson", "grundy", "octal:4.7", "lines"] {
+            let spec: GameSpec = game.parse().unwrap();
+            for convention in [Convention::Normal, Convention::Misere] {
+                let mut search = MinimaxSearch::new(spec.rules(), convention);
+                for heaps in [vec![7], vec![4, 3], vec![3, 2, 1], vec![2, 2, 2]] {
+                    for shape in [Shape::Tree, Shape::Dag] {
+                        let g =
+                            GameGraph::build(spec.rules(), convention, &Position::new(heaps.clone()), shape);
+                        for n in g.nodes() {
+                            let mover_wins = search.is_win(&n.position);
+                            let want = if (n.player == Player::A) == mover_wins { 1 } else { -1 };
+                            assert_eq!(
+                                n.value, want,
+                                "{game} {convention} {heaps:?} {} {}",
+                                n.position, n.player
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn summary_counts() {
         let v = view(vec![6], TreeOptions { alpha_beta: true, ..Default::default() }).unwrap();
         assert_eq!(
