@@ -239,6 +239,9 @@ fn bad_input_is_one_line() {
     assert!(err(&["tree", "-g", "nim", "3", "-1"]).contains("negative"));
     assert!(err(&["tree", "-g", "nim", "3", "x"]).contains("'x'"));
     assert!(err(&["tree", "-g", "nim"]).contains("heaps"));
+    // Flags after the heaps are still flags.
+    assert!(ok(&["tree", "-g", "nim", "2", "--dag"]).contains("Game DAG of [2]"));
+    assert!(ok(&["tree", "-g", "nim", "[2,1]", "--format", "dot"]).starts_with("digraph"));
     let (success, _, _) = nimdb(&["tree", "-g", "chess", "3"]);
     assert!(!success);
 }
