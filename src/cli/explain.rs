@@ -1,14 +1,42 @@
-//! `nimdb explain`.
+//! `nimdb explain`: Nim's binary-column rule for one position, normal or misère.
 
 use std::process::ExitCode;
 
 use clap::Args;
 
+use crate::explain::{explain, parse_heaps_in_order};
+use crate::game::{Convention, GameSpec};
+
 /// Arguments of `nimdb explain`.
 #[derive(Debug, Args)]
-pub struct ExplainArgs {}
+pub struct ExplainArgs {
+    /// The game; only nim is explained by binary columns.
+    #[arg(long, short = 'g', value_parser = parse_game, default_value = "nim")]
+    game: GameSpec,
+    /// Explain misère Nim (the last move loses).
+    #[arg(long)]
+    misere: bool,
+    /// The heaps, in the order to show them: `3 4 7`, `3,4,7` or `[3,4,7]`.
+    #[arg(value_name = "HEAPS", num_args = 0.., allow_negative_numbers = true)]
+    heaps: Vec<String>,
+}
+
+fn parse_game(s: &str) -> Result<GameSpec, String> {
+    s.parse()
+}
 
 /// Runs `nimdb explain`.
-pub fn run(_args: ExplainArgs) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("nimdb explain is not built yet")
+pub fn run(args: ExplainArgs) -> anyhow::Result<ExitCode> {
+    if !args.game.is_nim() {
+        anyhow::bail!(
+            "explain covers Nim only (the binary-column rule is Bouton's theorem for Nim), not {}; \
+             try nimdb tree --game {} HEAPS",
+            args.game,
+            args.game
+        );
+    }
+    let heaps = parse_heaps_in_order(&args.heaps).map_err(anyhow::Error::msg)?;
+    let explanation = explain(&heaps, Convention::from_misere(args.misere)).map_err(anyhow::Error::msg)?;
+    print!("{explanation}");
+    Ok(ExitCode::SUCCESS)
 }

@@ -1,14 +1,60 @@
-//! `nimdb tree`.
+//! `nimdb tree`: the complete game tree with minimax values, as text or Graphviz DOT.
 
 use std::process::ExitCode;
 
-use clap::Args;
+use clap::{Args, ValueEnum};
+
+use crate::cli::GameArgs;
+use crate::game::Position;
+use crate::tree::{DEFAULT_MAX_NODES, Shape, TreeOptions, TreeView};
+
+/// How to print the tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TreeFormat {
+    /// An indented tree, one node per line.
+    Text,
+    /// Graphviz DOT (render with `dot -Tsvg`).
+    Dot,
+}
 
 /// Arguments of `nimdb tree`.
 #[derive(Debug, Args)]
-pub struct TreeArgs {}
+pub struct TreeArgs {
+    #[command(flatten)]
+    game: GameArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = TreeFormat::Text)]
+    format: TreeFormat,
+    /// Also run alpha-beta, mark the pruned subtrees and compare node counts with minimax.
+    #[arg(long)]
+    alpha_beta: bool,
+    /// Merge nodes with equal position and player to move into a DAG.
+    #[arg(long)]
+    dag: bool,
+    /// Refuse trees (or DAGs, with --dag) with more nodes than this.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_NODES)]
+    max_nodes: u64,
+    /// The root position's heaps: `6`, `3 4 7`, `3,4,7` or `[3,4,7]`.
+    #[arg(value_name = "HEAPS", num_args = 0.., allow_negative_numbers = true)]
+    heaps: Vec<String>,
+}
 
 /// Runs `nimdb tree`.
-pub fn run(_args: TreeArgs) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("nimdb tree is not built yet")
+pub fn run(args: TreeArgs) -> anyhow::Result<ExitCode> {
+    if args.heaps.is_empty() {
+        anyhow::bail!("give the root position's heaps, e.g. nimdb tree --game nim 3 2");
+    }
+    let root = Position::parse_words(&args.heaps).map_err(anyhow::Error::msg)?;
+    let options = TreeOptions {
+        shape: if args.dag { Shape::Dag } else { Shape::Tree },
+        alpha_beta: args.alpha_beta,
+        max_nodes: args.max_nodes,
+    };
+    let spec = &args.game.game;
+    let view = TreeView::new(spec.rules(), &spec.canonical(), args.game.convention(), &root, &options)?;
+    match args.format {
+        TreeFormat::Text => print!("{}", view.to_text()),
+        TreeFormat::Dot => print!("{}", view.to_dot()),
+    }
+    Ok(ExitCode::SUCCESS)
 }

@@ -1,1 +1,0 @@
-//! Complete game trees with minimax and alpha-beta values.

@@ -1,0 +1,348 @@
+//! Complete game trees with minimax and alpha-beta values (`nimdb tree`).
+//!
+//! This is the textbook view of a game (figure 5.17 of Horowitz and Sahni: take-1..3 from
+//! six, the last mover loses): every node is a position with a player to move, A at the
+//! root and at even depths, B at odd depths; leaves get the payoff for A (+1 when A wins,
+//! −1 when B does), and minimax takes the maximum at A's nodes and the minimum at B's.
+//!
+//! - [`order`]: the move order every tie-break refers to (heaps largest first, then fewest
+//!   tokens taken first).
+//! - [`minimax`]: the memoized forward search over positions ([`minimax_value`]), the
+//!   reference the retrograde solver is checked against.
+//! - [`size`]: counting the tree, the DAG and the distinct positions without building them.
+//! - [`graph`]: the explicit tree or DAG with values and the principal line.
+//! - [`alpha_beta`]: alpha-beta over the explicit graph, recording what it prunes.
+//! - [`render`]: text and Graphviz DOT.
+//!
+//! [`TreeView`] ties them together for the command line.
+
+pub mod alpha_beta;
+pub mod graph;
+pub mod minimax;
+pub mod order;
+pub mod render;
+pub mod size;
+
+use std::fmt;
+
+pub use alpha_beta::{AlphaBetaRun, alpha_beta};
+pub use graph::{Edge, GameGraph, Node, NodeId, Player, Shape, Value};
+pub use minimax::{MinimaxSearch, minimax_value};
+pub use order::{TreeMoves, move_label};
+pub use size::{MeasureStopped, TreeSize, format_count, measure};
+
+use crate::game::{Convention, HeapRules, Position};
+
+/// The default `--max-nodes`.
+pub const DEFAULT_MAX_NODES: u64 = 10_000;
+
+/// Measuring examines up to this many moves per node allowed (and at least
+/// [`MIN_MEASURE_BUDGET`]) before giving up, so that a refusal can usually give the exact size
+/// of the tree, yet a hopeless one (Nim with heaps of hundreds) is refused in a moment.
+const MEASURE_MOVES_PER_NODE: u64 = 10;
+
+/// The least measuring budget, in moves.
+const MIN_MEASURE_BUDGET: u64 = 1_000_000;
+
+/// What to draw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TreeOptions {
+    /// The complete tree, or the DAG merging equal (position, player to move) pairs.
+    pub shape: Shape,
+    /// Whether to run alpha-beta and mark what it prunes.
+    pub alpha_beta: bool,
+    /// The most nodes to draw (of the tree, or of the DAG with [`Shape::Dag`]).
+    pub max_nodes: u64,
+}
+
+impl Default for TreeOptions {
+    fn default() -> Self {
+        TreeOptions { shape: Shape::Tree, alpha_beta: false, max_nodes: DEFAULT_MAX_NODES }
+    }
+}
+
+/// Why a tree was not drawn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TreeError {
+    /// The tree (or DAG) has more nodes than allowed.
+    TooLarge {
+        /// The root position.
+        root: Position,
+        /// What was measured.
+        shape: Shape,
+        /// Its sizes.
+        size: TreeSize,
+        /// The limit (`--max-nodes`).
+        limit: u64,
+    },
+    /// Measuring itself gave up (see [`MeasureStopped`]).
+    MeasureStopped {
+        /// The root position.
+        root: Position,
+        /// What was to be drawn.
+        shape: Shape,
+        /// Why measuring stopped.
+        reason: MeasureStopped,
+        /// The limit (`--max-nodes`).
+        limit: u64,
+    },
+}
+
+impl fmt::Display for TreeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TreeError::TooLarge { root, shape: Shape::Tree, size, limit } => {
+                write!(
+                    f,
+                    "the game tree of {root} has {} nodes, more than the limit of {limit}; \
+                     raise --max-nodes to draw it",
+                    format_count(size.tree)
+                )?;
+                if size.dag <= *limit {
+                    write!(f, " (or use --dag: its DAG has {} nodes)", size.dag)?;
+                }
+                Ok(())
+            }
+            TreeError::TooLarge { root, shape: Shape::Dag, size, limit } => write!(
+                f,
+                "the game DAG of {root} has {} nodes, more than the limit of {limit}; \
+                 raise --max-nodes to draw it",
+                size.dag
+            ),
+            TreeError::MeasureStopped {
+                root,
+                reason: MeasureStopped::HeapMoves { heap, bound },
+                limit,
+                ..
+            } => {
+                write!(
+                    f,
+                    "the game tree of {root} is too large to measure: a heap of {heap} may have up \
+                     to {bound} moves, far more than the limit of {limit} nodes; raise --max-nodes \
+                     to draw it"
+                )
+            }
+            TreeError::MeasureStopped {
+                root,
+                shape: Shape::Tree,
+                reason: MeasureStopped::Moves { budget },
+                limit,
+            } => write!(
+                f,
+                "the game tree of {root} has more than {budget} nodes (counting stopped there), \
+                 more than the limit of {limit}; raise --max-nodes to draw it"
+            ),
+            TreeError::MeasureStopped {
+                root,
+                shape: Shape::Dag,
+                reason: MeasureStopped::Moves { budget },
+                limit,
+            } => write!(
+                f,
+                "the game DAG of {root} has more than {budget} edges (counting stopped there), \
+                 too many to draw within the limit of {limit} nodes; raise --max-nodes to draw it"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for TreeError {}
+
+/// `count` followed by `noun`, with an `s` unless the count is 1.
+fn plural(count: &str, noun: &str) -> String {
+    if count == "1" { format!("1 {noun}") } else { format!("{count} {noun}s") }
+}
+
+/// A measured, built and solved game tree (or DAG), ready to print.
+#[derive(Clone, Debug)]
+pub struct TreeView {
+    game: String,
+    graph: GameGraph,
+    size: TreeSize,
+    alpha_beta: Option<AlphaBetaRun>,
+}
+
+impl TreeView {
+    /// Measures the tree below `root` under `rules` (named `game` in the output), refuses
+    /// it if it is over `options.max_nodes`, else builds it, runs minimax and, if asked,
+    /// alpha-beta.
+    pub fn new<R: HeapRules + ?Sized>(
+        rules: &R,
+        game: &str,
+        convention: Convention,
+        root: &Position,
+        options: &TreeOptions,
+    ) -> Result<Self, TreeError> {
+        let limit = options.max_nodes;
+        let budget = limit.saturating_mul(MEASURE_MOVES_PER_NODE).max(MIN_MEASURE_BUDGET);
+        let size = measure(rules, root, budget).map_err(|reason| TreeError::MeasureStopped {
+            root: root.clone(),
+            shape: options.shape,
+            reason,
+            limit,
+        })?;
+        let drawn = match options.shape {
+            Shape::Tree => size.tree,
+            Shape::Dag => size.dag as u128,
+        };
+        if drawn > limit as u128 {
+            return Err(TreeError::TooLarge { root: root.clone(), shape: options.shape, size, limit });
+        }
+        let graph = GameGraph::build(rules, convention, root, options.shape);
+        debug_assert_eq!(graph.len() as u128, drawn);
+        let alpha_beta = options.alpha_beta.then(|| alpha_beta(&graph));
+        Ok(TreeView { game: game.to_string(), graph, size, alpha_beta })
+    }
+
+    /// The tree or DAG.
+    pub fn graph(&self) -> &GameGraph {
+        &self.graph
+    }
+
+    /// The measured sizes.
+    pub fn size(&self) -> TreeSize {
+        self.size
+    }
+
+    /// The alpha-beta run, if one was asked for.
+    pub fn alpha_beta(&self) -> Option<&AlphaBetaRun> {
+        self.alpha_beta.as_ref()
+    }
+
+    /// The heading: game, convention and root.
+    pub fn title(&self) -> String {
+        let rule = match self.graph.convention() {
+            Convention::Normal => "normal play: the last move wins",
+            Convention::Misere => "misère play: the last move loses",
+        };
+        let what = match self.graph.shape() {
+            Shape::Tree => "Game tree",
+            Shape::Dag => "Game DAG",
+        };
+        format!("{what} of {} in {} ({rule})", self.graph.node(0).position, self.game)
+    }
+
+    /// The closing counts: tree vs DAG size and, with alpha-beta, the visited-node counts,
+    /// e.g. `tree: 52 nodes, DAG: 12 nodes (7 distinct positions)` and
+    /// `minimax visited 52 nodes; alpha-beta visited 23 (29 pruned)`.
+    pub fn summary(&self) -> Vec<String> {
+        let s = self.size;
+        let mut lines = vec![format!(
+            "tree: {}, DAG: {} ({})",
+            plural(&format_count(s.tree), "node"),
+            plural(&s.dag.to_string(), "node"),
+            plural(&s.positions.to_string(), "distinct position")
+        )];
+        if let Some(ab) = &self.alpha_beta {
+            let unit = match self.graph.shape() {
+                Shape::Tree => "node",
+                Shape::Dag => "DAG node",
+            };
+            lines.push(format!(
+                "minimax visited {}; alpha-beta visited {} ({} pruned)",
+                plural(&self.graph.len().to_string(), unit),
+                ab.visited_count(),
+                ab.pruned_count()
+            ));
+        }
+        lines
+    }
+
+    /// The text rendering: title, legend, the indented tree, the summary.
+    pub fn to_text(&self) -> String {
+        let mut out = self.title();
+        out.push('\n');
+        out.push_str(
+            "A moves at the root and every even depth, B at odd depths. Values are minimax\n\
+             values for A: +1 A wins, -1 B wins. '*' marks the principal line (optimal play;\n\
+             ties go to the first move in order: largest heap first, fewest tokens first).\n",
+        );
+        if self.graph.shape() == Shape::Dag {
+            out.push_str(
+                "Nodes with the same position and player to move are merged: each is printed\n\
+                 once with its #id, later references say '= shown above'.\n",
+            );
+        }
+        if self.alpha_beta.is_some() {
+            out.push_str("[pruned] marks moves alpha-beta never searched (window -1..+1, moves in order).\n");
+        }
+        out.push('\n');
+        out.push_str(&render::render_text(&self.graph, self.alpha_beta.as_ref()));
+        out.push('\n');
+        for line in self.summary() {
+            out.push_str(&line);
+            out.push('\n');
+        }
+        out
+    }
+
+    /// The Graphviz DOT rendering, with the title and summary as its label.
+    pub fn to_dot(&self) -> String {
+        let mut title = vec![self.title()];
+        title.extend(self.summary());
+        render::render_dot(&self.graph, self.alpha_beta.as_ref(), &title)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::GameSpec;
+
+    fn view(heaps: Vec<u32>, options: TreeOptions) -> Result<TreeView, TreeError> {
+        let spec: GameSpec = "subtraction:1,2,3".parse().unwrap();
+        TreeView::new(spec.rules(), "subtraction:1,2,3", Convention::Misere, &Position::new(heaps), &options)
+    }
+
+    #[test]
+    fn refuses_trees_over_the_limit() {
+        let err = view(vec![6], TreeOptions { max_nodes: 51, ..Default::default() }).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "the game tree of [6] has 52 nodes, more than the limit of 51; raise --max-nodes to \
+             draw it (or use --dag: its DAG has 12 nodes)"
+        );
+        assert!(view(vec![6], TreeOptions { max_nodes: 52, ..Default::default() }).is_ok());
+        let dag = TreeOptions { shape: Shape::Dag, max_nodes: 12, ..Default::default() };
+        assert_eq!(view(vec![6], dag).unwrap().graph().len(), 12);
+        let err = view(vec![6], TreeOptions { max_nodes: 11, ..dag }).unwrap_err();
+        assert!(err.to_string().starts_with("the game DAG of [6] has 12 nodes"), "{err}");
+    }
+
+    #[test]
+    fn graph_minimax_agrees_with_minimax_value_at_every_node() {
+        for game in ["nim", "subtraction:1,2,3", "kayles", "dawson", "grundy", "octal:4.7", "lines"] {
+            let spec: GameSpec = game.parse().unwrap();
+            for convention in [Convention::Normal, Convention::Misere] {
+                let mut search = MinimaxSearch::new(spec.rules(), convention);
+                for heaps in [vec![7], vec![4, 3], vec![3, 2, 1], vec![2, 2, 2]] {
+                    for shape in [Shape::Tree, Shape::Dag] {
+                        let g =
+                            GameGraph::build(spec.rules(), convention, &Position::new(heaps.clone()), shape);
+                        for n in g.nodes() {
+                            let mover_wins = search.is_win(&n.position);
+                            let want = if (n.player == Player::A) == mover_wins { 1 } else { -1 };
+                            assert_eq!(
+                                n.value, want,
+                                "{game} {convention} {heaps:?} {} {}",
+                                n.position, n.player
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn summary_counts() {
+        let v = view(vec![6], TreeOptions { alpha_beta: true, ..Default::default() }).unwrap();
+        assert_eq!(
+            v.summary(),
+            [
+                "tree: 52 nodes, DAG: 12 nodes (7 distinct positions)",
+                "minimax visited 52 nodes; alpha-beta visited 23 (29 pruned)"
+            ]
+        );
+    }
+}

@@ -1,0 +1,157 @@
+//! Move order for the tree view, and short move labels.
+//!
+//! The tree lists a position's moves heap by heap, largest heap first (the order of
+//! [`MoveTable::moves`](crate::game::MoveTable::moves)), and within one heap by the number
+//! of tokens taken, fewest first; results that take the same number keep the heap-rule
+//! order (one heap before two, larger part first). So in take-1..3 the children of `[6]`
+//! are `take 1`, `take 2`, `take 3`, as in the textbook figure. Everything that breaks ties
+//! "by move order" (the principal line, alpha-beta's visiting order) means this order.
+
+use std::collections::HashMap;
+
+use crate::game::{HeapResult, HeapRules, Move, Position, heap_results};
+
+/// A move generator in tree order that computes each heap size's results once, on demand.
+///
+/// Unlike a [`MoveTable`](crate::game::MoveTable), it never tabulates heap sizes the search
+/// does not meet, so a huge heap costs only its own results.
+pub struct TreeMoves<'a, R: HeapRules + ?Sized> {
+    rules: &'a R,
+    results: HashMap<u32, Vec<HeapResult>>,
+}
+
+impl<'a, R: HeapRules + ?Sized> TreeMoves<'a, R> {
+    /// A generator for `rules`, with an empty cache.
+    pub fn new(rules: &'a R) -> Self {
+        TreeMoves { rules, results: HashMap::new() }
+    }
+
+    /// Every move from `position`, in tree order (see the module docs).
+    pub fn moves(&mut self, position: &Position) -> Vec<Move> {
+        let mut out = Vec::new();
+        let mut last = 0;
+        for &heap in position.heaps() {
+            if heap == last {
+                continue;
+            }
+            last = heap;
+            let rules = self.rules;
+            let results = self.results.entry(heap).or_insert_with(|| ordered_results(rules, heap));
+            out.extend(results.iter().map(|&result| Move { heap, result }));
+        }
+        out
+    }
+}
+
+/// The results a heap of size `heap` may become, in tree order: by tokens taken, fewest
+/// first; then one heap before two; two heaps by larger part descending.
+///
+/// When the rules bound the tokens one move takes ([`HeapRules::max_take`]), only those
+/// results are tried, so the cost is O(max take) per heap instead of O(heap) (O(heap²) for
+/// splitting games): a subtraction game's chain of a million heap sizes stays linear.
+pub fn ordered_results<R: HeapRules + ?Sized>(rules: &R, heap: u32) -> Vec<HeapResult> {
+    let Some(k) = rules.max_take() else {
+        let mut results = heap_results(rules, heap);
+        results.sort_by_key(|r| heap - r.tokens());
+        return results;
+    };
+    let mut out = Vec::new();
+    let splits = rules.splits();
+    for taken in 0..=k.min(heap) {
+        let left = heap - taken;
+        if left == 0 {
+            if rules.vanishes(heap) {
+                out.push(HeapResult::Vanish);
+            }
+            continue;
+        }
+        if taken > 0 && rules.leaves_one(heap, left) {
+            out.push(HeapResult::One(left));
+        }
+        if splits {
+            for a in (left.div_ceil(2)..left).rev() {
+                if rules.leaves_two(heap, a, left - a) {
+                    out.push(HeapResult::Two(a, left - a));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// An upper bound on the number of results of a heap of size `heap` (so on the moves of any
+/// heap no larger), computed without enumerating them.
+pub fn result_bound<R: HeapRules + ?Sized>(rules: &R, heap: u32) -> u128 {
+    let h = heap as u128;
+    let k = rules.max_take().map_or(h, |k| (k as u128).min(h));
+    let mut bound = k + 1;
+    if rules.splits() {
+        // At most left/2 ways to split `left` tokens, for each of the k + 1 amounts taken.
+        bound += (k + 1) * (h / 2);
+    }
+    bound
+}
+
+/// A short label for `mv` played from `from`, e.g. `take 1`, `take 2 from 7`,
+/// `split 6 into 4+2`, `take 1 from 9, leaving 5+3`.
+///
+/// The heap is named only when the position has heaps of different sizes; equal heaps are
+/// interchangeable, so `take 1` from `[3,3]` is unambiguous.
+pub fn move_label(mv: &Move, from: &Position) -> String {
+    let single = from.heaps().iter().all(|&h| h == mv.heap);
+    let from_heap = if single { String::new() } else { format!(" from {}", mv.heap) };
+    match mv.result {
+        HeapResult::Vanish | HeapResult::One(_) => format!("take {}{from_heap}", mv.taken()),
+        HeapResult::Two(a, b) if mv.taken() == 0 => format!("split {} into {a}+{b}", mv.heap),
+        HeapResult::Two(a, b) => format!("take {}{from_heap}, leaving {a}+{b}", mv.taken()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::GameSpec;
+
+    fn labels(game: &str, pos: &str) -> Vec<String> {
+        let spec: GameSpec = game.parse().unwrap();
+        let p: Position = pos.parse().unwrap();
+        let mut moves_gen = TreeMoves::new(spec.rules());
+        moves_gen.moves(&p).iter().map(|m| format!("{} → {}", move_label(m, &p), m.apply(&p))).collect()
+    }
+
+    #[test]
+    fn bounded_takes_give_the_same_results_as_the_heap_rules() {
+        for game in [
+            "nim",
+            "subtraction:1,2,3",
+            "subtraction:2,5",
+            "kayles",
+            "dawson",
+            "octal:4.7",
+            "octal:0.4",
+            "grundy",
+            "lines",
+            "octal:0.137",
+        ] {
+            let spec: GameSpec = game.parse().unwrap();
+            for heap in 0..40 {
+                let mut want = heap_results(spec.rules(), heap);
+                want.sort_by_key(|r| heap - r.tokens());
+                assert_eq!(ordered_results(spec.rules(), heap), want, "{game} {heap}");
+                assert!(result_bound(spec.rules(), heap) >= want.len() as u128, "{game} {heap}");
+            }
+        }
+    }
+
+    #[test]
+    fn fewest_tokens_first_within_a_heap() {
+        assert_eq!(labels("subtraction:1,2,3", "3"), ["take 1 → [2]", "take 2 → [1]", "take 3 → []"]);
+        assert_eq!(labels("kayles", "3"), ["take 1 → [2]", "take 1, leaving 1+1 → [1,1]", "take 2 → [1]"]);
+        assert_eq!(
+            labels("nim", "2 1"),
+            ["take 1 from 2 → [1,1]", "take 2 from 2 → [1]", "take 1 from 1 → [2]"]
+        );
+        assert_eq!(labels("grundy", "6"), ["split 6 into 5+1 → [5,1]", "split 6 into 4+2 → [4,2]"]);
+        assert_eq!(labels("nim", "2 2"), ["take 1 → [2,1]", "take 2 → [2]"]);
+    }
+}
