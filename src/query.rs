@@ -6,10 +6,10 @@
 
 use std::fmt;
 
-use crate::game::{Convention, GameSpec, HeapRules, Move, MoveTable, Position};
+use crate::game::{Convention, GameSpec, HeapRules, Move, Position, all_moves};
 use crate::index::Universe;
 use crate::solve::Silent;
-use crate::store::{Database, Prober, SolveRecord};
+use crate::store::{Database, Prober, SolveRecord, SolveStatus};
 
 /// The largest universe a query solves on the spot, in positions.
 pub const AUTO_SOLVE_LIMIT: u64 = 5_000_000;
@@ -124,9 +124,8 @@ pub fn answer_from_solve(
     let Some(record) = prober.record(position)? else {
         return Ok(None);
     };
-    let table = MoveTable::new(game.rules(), position.largest());
     let mut moves = Vec::new();
-    for mv in table.moves(position) {
+    for mv in all_moves(game.rules(), position) {
         let to = mv.apply(position);
         let child = prober.record(&to)?.ok_or_else(|| {
             anyhow::anyhow!(
@@ -181,7 +180,7 @@ pub fn smallest_universe<R: HeapRules + ?Sized>(rules: &R, position: &Position) 
 pub enum QueryError {
     /// No stored solve covers the position and it is too big to solve on the spot.
     #[error(
-        "{position} is not covered by any stored solve of {game}{misere}, and the smallest universe covering it has {positions} positions (more than the {limit} solved on the spot); run: nimdb solve --game {game}{misere} {flags}"
+        "{position} is not covered by any stored solve of {game}{misere}{partial}; covering it means solving {positions} more positions (more than the {limit} solved on the spot); run: nimdb solve --game {game}{misere} {flags}"
     )]
     NotCovered {
         /// The position.
@@ -190,8 +189,10 @@ pub enum QueryError {
         game: String,
         /// " --misere" or "".
         misere: &'static str,
-        /// Positions in the smallest covering universe.
-        positions: u64,
+        /// A note on an interrupted solve that could be resumed, or "".
+        partial: String,
+        /// Positions left to solve in the cheapest covering universe.
+        positions: String,
         /// The on-the-spot limit.
         limit: u64,
         /// The solve flags that would cover it.
@@ -199,8 +200,43 @@ pub enum QueryError {
     },
 }
 
+/// A way to cover a position: a universe and the positions still to solve in it.
+struct Cover {
+    universe: Universe,
+    cost: Option<u64>,
+    partial: Option<SolveRecord>,
+}
+
+/// The universes that would cover `position`: the smallest one, and each stored solve of the
+/// game whose caps allow it, raised to the position's total (reusing its stored tiers).
+fn covers(
+    db: &Database,
+    game: &GameSpec,
+    convention: Convention,
+    position: &Position,
+) -> anyhow::Result<Vec<Cover>> {
+    let total = position.total() as u32;
+    let count = |u: &Universe| u.table().ok().map(|t| u.positions(&t));
+    let smallest = smallest_universe(game.rules(), position);
+    let mut out = vec![Cover { universe: smallest, cost: count(&smallest), partial: None }];
+    for solve in db.solves_of(game, convention)? {
+        if solve.nim_values {
+            continue;
+        }
+        let universe = Universe { max_total: total.max(solve.target_total), ..solve.target_universe() };
+        let at_total = Universe { max_total: total, ..solve.target_universe() };
+        if !at_total.contains(position) {
+            continue;
+        }
+        let cost = count(&universe).map(|n| n.saturating_sub(solve.positions));
+        let partial = (solve.status == SolveStatus::Partial).then(|| solve.clone());
+        out.push(Cover { universe, cost, partial });
+    }
+    Ok(out)
+}
+
 /// Answers a query from the database, solving a small covering universe on the spot when
-/// nothing stored covers the position.
+/// nothing stored covers the position (or resuming an interrupted solve that would).
 pub fn query(
     db: &mut Database,
     game: &GameSpec,
@@ -213,24 +249,29 @@ pub fn query(
             return Ok(answer);
         }
     }
-    let universe = smallest_universe(game.rules(), position);
+    let options = covers(db, game, convention, position)?;
+    let cheapest =
+        options.into_iter().min_by_key(|c| c.cost.unwrap_or(u64::MAX)).expect("the smallest universe");
     let misere = if convention == Convention::Misere { " --misere" } else { "" };
-    let positions = match universe.table() {
-        Ok(table) => universe.positions(&table),
-        Err(_) => u64::MAX,
-    };
-    if positions > auto_solve_limit {
+    if cheapest.cost.is_none_or(|c| c > auto_solve_limit) {
         return Err(QueryError::NotCovered {
             position: position.clone(),
             game: game.canonical(),
             misere,
-            positions,
+            partial: cheapest.partial.as_ref().map_or(String::new(), |s| {
+                format!(
+                    " (solve #{} was interrupted{}; rerunning its solve command resumes it)",
+                    s.id,
+                    s.last_tier.map_or(String::new(), |t| format!(" after tier {t}"))
+                )
+            }),
+            positions: cheapest.cost.map_or("too many".to_string(), |c| c.to_string()),
             limit: auto_solve_limit,
-            flags: universe.flags(),
+            flags: cheapest.universe.flags(),
         }
         .into());
     }
-    let (solve, _) = db.solve(game, convention, universe, false, &Silent)?;
+    let (solve, _) = db.solve(game, convention, cheapest.universe, false, &Silent)?;
     answer_from_solve(db, game, convention, &solve, position, Source::Solved)?
         .ok_or_else(|| anyhow::anyhow!("the solve just run does not cover {position}"))
 }

@@ -24,7 +24,7 @@ pub struct QueryArgs {
     #[command(flatten)]
     db: DbArg,
     /// The heaps: `3 4 7`, `3,4,7` or `[3,4,7]`.
-    #[arg(allow_hyphen_values = true, num_args = 0..)]
+    #[arg(allow_negative_numbers = true, num_args = 0..)]
     heaps: Vec<String>,
 }
 

@@ -94,7 +94,8 @@ pub struct MoveTable {
 /// good moves everywhere in nimdb.
 pub fn heap_results<R: HeapRules + ?Sized>(rules: &R, heap: u32) -> Vec<HeapResult> {
     let mut out = Vec::new();
-    for taken in 0..=heap {
+    let most = rules.max_take().map_or(heap, |m| m.min(heap));
+    for taken in 0..=most {
         let left = heap - taken;
         if left == 0 {
             if taken > 0 && rules.vanishes(heap) {
@@ -105,7 +106,7 @@ pub fn heap_results<R: HeapRules + ?Sized>(rules: &R, heap: u32) -> Vec<HeapResu
         if taken > 0 && rules.leaves_one(heap, left) {
             out.push(HeapResult::One(left));
         }
-        if rules.splits() {
+        if rules.splits_taking(taken) {
             for b in 1..=left / 2 {
                 let a = left - b;
                 if rules.leaves_two(heap, a, b) {
@@ -150,9 +151,18 @@ impl MoveTable {
     }
 }
 
-/// Every move from `position` under `rules`, without a precomputed table.
+/// Every move from `position` under `rules`, without a precomputed table (only the
+/// position's own heap sizes are expanded), in the order of [`MoveTable::moves`].
 pub fn all_moves<R: HeapRules + ?Sized>(rules: &R, position: &Position) -> Vec<Move> {
-    MoveTable::new(rules, position.largest()).moves(position)
+    let mut out = Vec::new();
+    let mut last = 0;
+    for &h in position.heaps() {
+        if h != last {
+            last = h;
+            out.extend(heap_results(rules, h).into_iter().map(|result| Move { heap: h, result }));
+        }
+    }
+    out
 }
 
 #[cfg(test)]

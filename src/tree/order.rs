@@ -36,47 +36,11 @@ impl<'a, R: HeapRules + ?Sized> TreeMoves<'a, R> {
             }
             last = heap;
             let rules = self.rules;
-            let results = self.results.entry(heap).or_insert_with(|| ordered_results(rules, heap));
+            let results = self.results.entry(heap).or_insert_with(|| heap_results(rules, heap));
             out.extend(results.iter().map(|&result| Move { heap, result }));
         }
         out
     }
-}
-
-/// The results a heap of size `heap` may become, in tree order: by tokens taken, fewest
-/// first; then one heap before two; two heaps by larger part descending.
-///
-/// When the rules bound the tokens one move takes ([`HeapRules::max_take`]), only those
-/// results are tried, so the cost is O(max take) per heap instead of O(heap) (O(heap²) for
-/// splitting games): a subtraction game's chain of a million heap sizes stays linear.
-pub fn ordered_results<R: HeapRules + ?Sized>(rules: &R, heap: u32) -> Vec<HeapResult> {
-    let Some(k) = rules.max_take() else {
-        let mut results = heap_results(rules, heap);
-        results.sort_by_key(|r| heap - r.tokens());
-        return results;
-    };
-    let mut out = Vec::new();
-    let splits = rules.splits();
-    for taken in 0..=k.min(heap) {
-        let left = heap - taken;
-        if left == 0 {
-            if rules.vanishes(heap) {
-                out.push(HeapResult::Vanish);
-            }
-            continue;
-        }
-        if taken > 0 && rules.leaves_one(heap, left) {
-            out.push(HeapResult::One(left));
-        }
-        if splits {
-            for a in (left.div_ceil(2)..left).rev() {
-                if rules.leaves_two(heap, a, left - a) {
-                    out.push(HeapResult::Two(a, left - a));
-                }
-            }
-        }
-    }
-    out
 }
 
 /// An upper bound on the number of results of a heap of size `heap` (so on the moves of any
@@ -137,7 +101,7 @@ mod tests {
             for heap in 0..40 {
                 let mut want = heap_results(spec.rules(), heap);
                 want.sort_by_key(|r| heap - r.tokens());
-                assert_eq!(ordered_results(spec.rules(), heap), want, "{game} {heap}");
+                assert_eq!(heap_results(spec.rules(), heap), want, "{game} {heap}");
                 assert!(result_bound(spec.rules(), heap) >= want.len() as u128, "{game} {heap}");
             }
         }
