@@ -33,7 +33,7 @@ impl TierStore for Discard {
 
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().collect();
-    let convention = Convention::from_misere(args.get(1).map_or(true, |a| a != "normal"));
+    let convention = Convention::from_misere(args.get(1).is_none_or(|a| a != "normal"));
     let which = args.get(2).map_or("retrograde", |s| s.as_str());
     let nim = GameSpec::nim();
     let universe = Universe::new(nim.rules(), "nim", None, Some(32), Some(8))?;

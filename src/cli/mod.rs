@@ -47,7 +47,18 @@ enum Command {
 
 /// Runs the command line and turns any error into one line on stderr and exit status 1.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if !e.use_stderr() => e.exit(), // --help, --version
+        Err(e) => {
+            // clap's message, on one line, without its usage footer.
+            let text = e.to_string();
+            let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("bad arguments");
+            let first = first.trim_start_matches("error: ");
+            eprintln!("nimdb: error: {first} (see nimdb --help)");
+            return ExitCode::from(2);
+        }
+    };
     let result = match cli.command {
         Command::Solve(a) => solve::run(a),
         Command::Query(a) => query::run(a),

@@ -1,0 +1,178 @@
+//! Bad input gets one clear error line and a non-zero exit, and leaves the database as it was.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::{assert_one_line_error, dump, nimdb};
+use nimdb::game::{Convention, GameSpec};
+use nimdb::index::{TierId, Universe};
+use nimdb::solve::{Silent, SolveOptions, SolvedTier, Strategy, TierStore, solve};
+use nimdb::store::{Database, SolveKey, SqliteTierStore};
+
+/// A database holding a small complete solve.
+fn seeded() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("seeded.sqlite");
+    nimdb()
+        .args(["solve", "--game", "kayles", "--max-total", "10", "--quiet", "--db"])
+        .arg(&db)
+        .assert()
+        .success();
+    (dir, db)
+}
+
+/// Runs `args` against `db`, expects one error line containing `needle`, and checks the
+/// database file and its contents did not change.
+fn refused(db: &Path, args: &[&str], needle: &str) {
+    let bytes = std::fs::read(db).unwrap();
+    let before = dump(db);
+    let out = nimdb().args(args).arg("--db").arg(db).output().unwrap();
+    assert_one_line_error(&out, needle);
+    assert_eq!(std::fs::read(db).unwrap(), bytes, "{args:?} changed the database file");
+    assert_eq!(dump(db), before, "{args:?} changed the database");
+}
+
+#[test]
+fn bad_game_specs() {
+    let (_dir, db) = seeded();
+    refused(&db, &["solve", "--game", "chess", "--max-total", "5"], "unknown game");
+    refused(&db, &["solve", "--game", "octal:0.8", "--max-total", "5"], "not an octal digit");
+    refused(&db, &["solve", "--game", "octal:2.7", "--max-total", "5"], "0 or 4");
+    refused(&db, &["solve", "--game", "subtraction:1,x", "--max-total", "5"], "'x'");
+    refused(&db, &["solve", "--game", "subtraction:0", "--max-total", "5"], "may not contain 0");
+    refused(&db, &["query", "--game", "foo:1", "3"], "unknown game family");
+}
+
+#[test]
+fn bad_bounds() {
+    let (_dir, db) = seeded();
+    refused(&db, &["solve", "--game", "lines", "--max-total", "10", "--max-heaps", "3"], "split");
+    refused(&db, &["solve", "--game", "grundy", "--max-total", "10", "--max-heaps", "3"], "split");
+    refused(&db, &["solve", "--game", "nim"], "--max-total");
+    refused(&db, &["solve", "--game", "nim", "--max-total", "1000000"], "too large");
+    refused(&db, &["solve", "--game", "nim", "--max-total", "-3"], "");
+}
+
+#[test]
+fn bad_heap_lists() {
+    let (_dir, db) = seeded();
+    refused(&db, &["query", "--game", "kayles", "3", "-1"], "negative");
+    refused(&db, &["query", "--game", "kayles", "3", "x"], "'x'");
+    refused(&db, &["query", "--game", "kayles", "99999999999"], "larger than");
+    refused(&db, &["query", "--game", "kayles", "[3,4"], "brackets");
+    refused(&db, &["query", "--game", "kayles", "2.5"], "'2.5'");
+}
+
+#[test]
+fn position_outside_the_solved_range_names_the_solve_command() {
+    let (_dir, db) = seeded();
+    refused(
+        &db,
+        &["query", "--game", "kayles", "--misere", "40", "30", "20"],
+        "run: nimdb solve --game kayles --misere --max-total 90",
+    );
+}
+
+#[test]
+fn files_that_are_not_nimdb_databases() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = dir.path().join("notes.txt");
+    std::fs::write(&text, "not a database, just some notes\n").unwrap();
+    refused(&text, &["query", "--game", "nim", "3"], "not a nimdb database");
+    refused(&text, &["info"], "not a nimdb database");
+    refused(&text, &["solve", "--game", "nim", "--max-total", "4"], "not a nimdb database");
+
+    let other = dir.path().join("other.sqlite");
+    rusqlite::Connection::open(&other)
+        .unwrap()
+        .execute_batch("CREATE TABLE notes(x); INSERT INTO notes VALUES (1);")
+        .unwrap();
+    let bytes = std::fs::read(&other).unwrap();
+    let out =
+        nimdb().args(["solve", "--game", "nim", "--max-total", "4", "--db"]).arg(&other).output().unwrap();
+    assert_one_line_error(&out, "another program");
+    assert_eq!(std::fs::read(&other).unwrap(), bytes);
+
+    let missing = dir.path().join("missing.sqlite");
+    let out = nimdb().args(["info", "--db"]).arg(&missing).output().unwrap();
+    assert_one_line_error(&out, "no nimdb database");
+    assert!(!missing.exists());
+}
+
+#[test]
+fn database_from_a_newer_schema_is_refused_untouched() {
+    let (_dir, db) = seeded();
+    rusqlite::Connection::open(&db).unwrap().pragma_update(None, "user_version", 99).unwrap();
+    refused(&db, &["info"], "newer");
+    refused(&db, &["query", "--game", "kayles", "3"], "newer");
+    refused(&db, &["solve", "--game", "kayles", "--max-total", "12"], "newer");
+}
+
+/// Stores tiers until it is told to fail: an interrupted solve.
+struct FailAfter<'a> {
+    inner: SqliteTierStore<'a>,
+    left: usize,
+}
+
+impl TierStore for FailAfter<'_> {
+    fn solved_tiers(&mut self) -> anyhow::Result<std::collections::BTreeSet<TierId>> {
+        self.inner.solved_tiers()
+    }
+    fn load(&mut self, tier: TierId) -> anyhow::Result<SolvedTier> {
+        self.inner.load(tier)
+    }
+    fn save(&mut self, solved: &SolvedTier) -> anyhow::Result<()> {
+        if self.left == 0 {
+            anyhow::bail!("interrupted");
+        }
+        self.left -= 1;
+        self.inner.save(solved)
+    }
+}
+
+#[test]
+fn interrupted_solve_is_named_and_resumable() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("i.sqlite");
+    let nim = GameSpec::nim();
+    let universe = Universe::new(nim.rules(), "nim", None, Some(32), Some(8)).unwrap();
+    {
+        let mut db = Database::open(&path).unwrap();
+        let key = SolveKey::new(&nim, Convention::Misere, &universe, false);
+        let row = db.begin_solve(&key, universe.max_total).unwrap();
+        let mut store = FailAfter { inner: SqliteTierStore::new(&mut db, &row, universe), left: 40 };
+        let options = SolveOptions {
+            convention: Convention::Misere,
+            universe,
+            nim_values: false,
+            strategy: Strategy::Retrograde,
+        };
+        assert!(solve(&nim, &options, &mut store, &Silent).is_err());
+    }
+    let info = nimdb().args(["info", "--db"]).arg(&path).output().unwrap();
+    let info = String::from_utf8_lossy(&info.stdout);
+    assert!(info.contains("partial up to tier"), "{info}");
+    // Stored positions still answer; a position past the interruption names the resume command.
+    nimdb()
+        .args(["query", "--game", "nim", "--misere", "--db"])
+        .arg(&path)
+        .args(["2", "1"])
+        .assert()
+        .success();
+    refused(
+        &path,
+        &["query", "--game", "nim", "--misere", "32", "32", "32", "32", "32", "32", "32", "32"],
+        "was interrupted after tier",
+    );
+    let out = nimdb()
+        .args(["query", "--game", "nim", "--misere", "32", "32", "32", "32", "32", "32", "32", "32", "--db"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let msg = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        msg.contains("nimdb solve --game nim --misere --max-total 256 --max-heap 32 --max-heaps 8"),
+        "{msg}"
+    );
+}

@@ -1,0 +1,64 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use std::path::Path;
+
+use assert_cmd::Command;
+
+/// The `nimdb` binary under test.
+pub fn nimdb() -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_nimdb"));
+    cmd.env_remove("NIMDB_DB");
+    cmd
+}
+
+/// Every row of `solves` and `tiers` (payloads included), as text, to compare databases.
+/// (Empty for files that are not nimdb databases.)
+pub fn dump(path: &Path) -> Vec<String> {
+    let Ok(conn) = rusqlite::Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+    else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let Ok(mut stmt) = conn.prepare("SELECT id, game, convention, max_heap, max_heaps, target_total, solved_total, status, positions, losses FROM solves ORDER BY id") else {
+        return Vec::new();
+    };
+    let rows = stmt
+        .query_map([], |r| {
+            Ok(format!(
+                "solve {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, Option<i64>>(3)?,
+                r.get::<_, Option<i64>>(4)?,
+                r.get::<_, i64>(5)?,
+                r.get::<_, i64>(6)?,
+                r.get::<_, String>(7)?,
+                r.get::<_, i64>(8)?,
+                r.get::<_, i64>(9)?
+            ))
+        })
+        .unwrap();
+    out.extend(rows.map(Result::unwrap));
+    out.extend(tier_payloads(&conn).into_iter().map(|(t, k, p)| format!("tier {t} {k} {p:?}")));
+    out
+}
+
+/// (total, heaps, payload) of every tier of every solve, in order.
+pub fn tier_payloads(conn: &rusqlite::Connection) -> Vec<(i64, i64, Vec<u8>)> {
+    let mut stmt =
+        conn.prepare("SELECT total, heaps, payload FROM tiers ORDER BY solve_id, total, heaps").unwrap();
+    stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).unwrap().map(Result::unwrap).collect()
+}
+
+/// Asserts a failed run printed exactly one line, starting `nimdb: error:` and containing
+/// `needle`.
+pub fn assert_one_line_error(output: &std::process::Output, needle: &str) {
+    assert!(!output.status.success(), "expected failure, got {:?}", output.status);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
+    assert_eq!(lines.len(), 1, "expected one error line, got: {stderr}");
+    assert!(lines[0].starts_with("nimdb: error:"), "{stderr}");
+    assert!(lines[0].to_lowercase().contains(&needle.to_lowercase()), "expected '{needle}' in: {stderr}");
+}

@@ -1,0 +1,156 @@
+//! Solves survive the process: reopened in a new process they give the same answers, a
+//! killed solve resumes to the same result, raising the total reuses stored tiers, and a
+//! payload altered by hand is caught by its checksum.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::{assert_one_line_error, dump, nimdb, tier_payloads};
+use nimdb::game::{Convention, GameSpec, Position};
+use nimdb::index::Universe;
+use nimdb::solve::{SolveOptions, Strategy, solve_in_memory};
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let out = nimdb().args(args).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn reopened_in_a_new_process_gives_identical_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("p.sqlite");
+    let db = db.to_str().unwrap();
+    nimdb()
+        .args(["solve", "--game", "kayles", "--misere", "--max-total", "14", "--quiet", "--db", db])
+        .assert()
+        .success();
+    let spec: GameSpec = "kayles".parse().unwrap();
+    let universe = Universe::new(spec.rules(), "kayles", Some(14), None, None).unwrap();
+    let options = SolveOptions {
+        convention: Convention::Misere,
+        universe,
+        nim_values: false,
+        strategy: Strategy::Sweep,
+    };
+    let memory = solve_in_memory(&spec, &options).unwrap();
+    let table = universe.table().unwrap();
+    let mut heaps = Vec::new();
+    let mut asked = 0;
+    for tier in universe.tiers() {
+        for rank in (0..table.tier_size(tier.total, tier.heaps)).step_by(7) {
+            table.unrank(tier.total, tier.heaps, rank, &mut heaps);
+            let position = Position::from_sorted(heaps.clone()).to_string();
+            let v = json(&["query", "--game", "kayles", "--misere", "--json", "--db", db, &position]);
+            let want = memory.tiers[&tier].remoteness[rank as usize] as u64;
+            assert_eq!(v["remoteness"].as_u64(), Some(want), "{position}");
+            assert_eq!(v["source"], "database");
+            assert_eq!(v["outcome"], if Convention::Misere.is_win(want as u32) { "win" } else { "loss" });
+            asked += 1;
+        }
+    }
+    assert!(asked > 50);
+}
+
+#[test]
+fn killed_solve_resumes_to_the_uninterrupted_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let killed = dir.path().join("killed.sqlite");
+    let clean = dir.path().join("clean.sqlite");
+    let args =
+        ["solve", "--game", "nim", "--misere", "--max-heaps", "8", "--max-heap", "24", "--quiet", "--db"];
+    let mut child =
+        std::process::Command::new(env!("CARGO_BIN_EXE_nimdb")).args(args).arg(&killed).spawn().unwrap();
+    // Wait until some tiers are committed, then SIGKILL it mid-way.
+    let started = Instant::now();
+    let mut stored = 0;
+    while started.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(20));
+        if let Ok(conn) =
+            rusqlite::Connection::open_with_flags(&killed, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+        {
+            stored = conn.query_row("SELECT COUNT(*) FROM tiers", [], |r| r.get::<_, i64>(0)).unwrap_or(0);
+            if stored >= 300 {
+                break;
+            }
+        }
+    }
+    child.kill().unwrap();
+    let status = child.wait().unwrap();
+    assert!(!status.success(), "the solve finished before it could be killed");
+    assert!(stored >= 300, "no tiers were committed before the kill");
+    {
+        let conn = rusqlite::Connection::open(&killed).unwrap();
+        let status: String = conn.query_row("SELECT status FROM solves", [], |r| r.get(0)).unwrap();
+        assert_eq!(status, "partial");
+    }
+    let info = nimdb().args(["info", "--db"]).arg(&killed).output().unwrap();
+    assert!(String::from_utf8_lossy(&info.stdout).contains("partial up to tier"));
+
+    nimdb().args(args).arg(&killed).assert().success();
+    nimdb().args(args).arg(&clean).assert().success();
+    let a = tier_payloads(&rusqlite::Connection::open(&killed).unwrap());
+    let b = tier_payloads(&rusqlite::Connection::open(&clean).unwrap());
+    assert_eq!(a.len(), b.len());
+    assert!(a == b, "resumed tiers differ from the uninterrupted solve");
+    let status: String = rusqlite::Connection::open(&killed)
+        .unwrap()
+        .query_row("SELECT status || ' ' || positions FROM solves", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(status, "complete 10518300");
+}
+
+#[test]
+fn raising_the_total_reuses_stored_tiers() {
+    let dir = tempfile::tempdir().unwrap();
+    let grown = dir.path().join("grown.sqlite");
+    let direct = dir.path().join("direct.sqlite");
+    let solve = |db: &std::path::Path, total: &str| {
+        let out = nimdb()
+            .args(["solve", "--game", "lines", "--max-total", total, "--db"])
+            .arg(db)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    solve(&grown, "20");
+    let before = tier_payloads(&rusqlite::Connection::open(&grown).unwrap());
+    let report = solve(&grown, "25");
+    // Tiers of totals 21..=25: one per heap count.
+    let new_tiers: usize = (21..=25).sum();
+    assert!(report.contains(&format!("{new_tiers} new tiers")), "{report}");
+    solve(&direct, "25");
+    let after = tier_payloads(&rusqlite::Connection::open(&grown).unwrap());
+    assert_eq!(&after[..before.len()], &before[..], "stored tiers were rewritten");
+    assert_eq!(after, tier_payloads(&rusqlite::Connection::open(&direct).unwrap()));
+}
+
+#[test]
+fn altered_payload_is_caught_by_its_checksum() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("c.sqlite");
+    nimdb()
+        .args(["solve", "--game", "nim", "--max-total", "12", "--quiet", "--db"])
+        .arg(&db)
+        .assert()
+        .success();
+    nimdb().args(["query", "--game", "nim", "--db"]).arg(&db).args(["5", "4", "3"]).assert().success();
+    {
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        // Change the first record of [5,4,3]'s tier by hand, keeping the payload's length.
+        let mut payload: Vec<u8> = conn
+            .query_row("SELECT payload FROM tiers WHERE total = 12 AND heaps = 3", [], |r| r.get(0))
+            .unwrap();
+        payload[0] ^= 2;
+        let changed =
+            conn.execute("UPDATE tiers SET payload = ?1 WHERE total = 12 AND heaps = 3", [payload]).unwrap();
+        assert_eq!(changed, 1);
+    }
+    let before = dump(&db);
+    let out =
+        nimdb().args(["query", "--game", "nim", "--db"]).arg(&db).args(["5", "4", "3"]).output().unwrap();
+    assert_one_line_error(&out, "checksum");
+    assert_eq!(dump(&db), before);
+}
