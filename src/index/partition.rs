@@ -100,6 +100,12 @@ impl PartitionTable {
         self.counts[self.index(j, s, p.min(self.max_part))] as u64
     }
 
+    /// `count(s, j, p)` for `p ≤ max_part`, without clamping: the solver's inner loops.
+    #[inline]
+    pub fn count_within(&self, s: u32, j: u32, p: u32) -> u32 {
+        self.counts[self.index(j, s, p)]
+    }
+
     /// The number of positions in tier (`total`, `heaps`) with every heap ≤ `max_part`.
     pub fn tier_size(&self, total: u32, heaps: u32) -> u64 {
         self.count(total, heaps, self.max_part)

@@ -98,11 +98,22 @@ impl<R: HeapRules> Retrograde<'_, R> {
     fn keep(&self, tier: TierId, remoteness: Vec<u16>) -> TierValues {
         let mut losses = LossList::default();
         let mut one = Vec::new();
+        let k = tier.heaps as usize;
         for (rank, &r) in remoteness.iter().enumerate() {
             if !self.convention.is_win(r as u32) {
                 self.table.unrank(tier.total, tier.heaps, rank as u64, &mut one);
                 losses.heaps.extend_from_slice(&one);
                 losses.offers.push(r + 1);
+                // tails[j] = Σ_{m ≥ j} count(S_m, k − m, L[m] − 1), S_m the heaps from m on.
+                let start = losses.tails.len();
+                losses.tails.resize(start + k + 1, 0);
+                let mut suffix = 0;
+                for j in (0..k).rev() {
+                    suffix += one[j];
+                    losses.tails[start + j] = losses.tails[start + j + 1]
+                        + self.table.count_within(suffix, (k - j) as u32, one[j] - 1);
+                }
+                debug_assert_eq!(losses.tails[start] as u64, rank as u64);
             }
         }
         TierValues { losses: Some(losses), ..TierValues::solved(remoteness, None) }
@@ -132,6 +143,10 @@ impl<R: HeapRules> Retrograde<'_, R> {
                     continue;
                 };
                 let k = heaps as usize;
+                if kinds == UnMoves::Grow && added > 0 {
+                    edges += self.mark_grown(losses, k, added, values);
+                    continue;
+                }
                 for (i, &offer) in losses.offers.iter().enumerate() {
                     let loss = &losses.heaps[i * k..(i + 1) * k];
                     edges += parents_adding(self.rules, loss, added, kinds, bounds, &mut buf, |parent| {
@@ -139,6 +154,69 @@ impl<R: HeapRules> Retrograde<'_, R> {
                         *slot = (*slot).min(offer);
                     });
                 }
+            }
+        }
+        edges
+    }
+
+    /// Marks the parents that grow one heap of a loss (with `k` heaps) by `added` tokens.
+    ///
+    /// Growing heap `i` from `a` to `h = a + added` moves it left to index `q`. The rank of
+    /// the parent then shares the loss's terms after `i` (`tails`), shares with every other
+    /// grown parent the terms before `q` (the loss's heaps with `added` more tokens after
+    /// them, `prefix`), and needs fresh terms only for `h` and the heaps it passed.
+    fn mark_grown(&self, losses: &LossList, k: usize, added: u32, values: &mut [u16]) -> u64 {
+        let table = self.table;
+        let top = self.universe.part_cap();
+        let kk = k as u32;
+        let mut suffix = vec![0u32; k + 1];
+        let mut prefix = vec![0u64; k + 1];
+        let mut edges = 0;
+        for (n, &offer) in losses.offers.iter().enumerate() {
+            let loss = &losses.heaps[n * k..(n + 1) * k];
+            let tails = &losses.tails[n * (k + 1)..(n + 1) * (k + 1)];
+            if loss[k - 1] + added > top {
+                continue; // not even the smallest heap can grow this much
+            }
+            for j in (0..k).rev() {
+                suffix[j] = suffix[j + 1] + loss[j];
+            }
+            for j in 0..k {
+                prefix[j + 1] =
+                    prefix[j] + table.count_within(suffix[j] + added, kk - j as u32, loss[j] - 1) as u64;
+            }
+            let mut last = 0;
+            let mut q = 0;
+            for i in 0..k {
+                let a = loss[i];
+                let h = a + added;
+                if a == last || h > top {
+                    last = a;
+                    continue;
+                }
+                last = a;
+                if !self.rules.leaves_one(h, a) {
+                    continue;
+                }
+                // q: where h goes (the first heap smaller than h); heaps only get smaller
+                // along the loss, so q only moves right as i does.
+                while q < i && loss[q] >= h {
+                    q += 1;
+                }
+                let mut rank = prefix[q] + table.count_within(suffix[q] + added, kk - q as u32, h - 1) as u64;
+                for j in q..i {
+                    rank += table.count_within(suffix[j] - a, kk - 1 - j as u32, loss[j] - 1) as u64;
+                }
+                rank += tails[i + 1] as u64;
+                debug_assert_eq!(rank, {
+                    let mut p = loss.to_vec();
+                    p[i] = h;
+                    p.sort_unstable_by(|x, y| y.cmp(x));
+                    table.rank(&p)
+                });
+                let slot = &mut values[rank as usize];
+                *slot = (*slot).min(offer);
+                edges += 1;
             }
         }
         edges

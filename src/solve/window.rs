@@ -22,6 +22,10 @@ pub struct LossList {
     pub heaps: Vec<u32>,
     /// One more than each loss's remoteness.
     pub offers: Vec<u16>,
+    /// For each loss, its rank's terms summed from each heap index to the end (`heaps + 1`
+    /// values per loss; see [`PartitionTable`](crate::index::PartitionTable)), so a parent
+    /// that differs in a few heaps is ranked by recomputing only those terms.
+    pub tails: Vec<u32>,
 }
 
 impl TierValues {
@@ -87,7 +91,8 @@ impl Window {
     }
 
     fn size_of(v: &TierValues) -> u64 {
-        let losses = v.losses.as_ref().map_or(0, |l| 4 * l.heaps.len() + 2 * l.offers.len());
+        let losses =
+            v.losses.as_ref().map_or(0, |l| 4 * (l.heaps.len() + l.tails.len()) + 2 * l.offers.len());
         (2 * (v.remoteness.len() + v.nim_values.as_ref().map_or(0, |n| n.len())) + losses) as u64
     }
 
