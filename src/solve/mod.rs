@@ -59,8 +59,13 @@ pub trait TierStore {
     fn solved_tiers(&mut self) -> anyhow::Result<BTreeSet<TierId>>;
     /// A stored tier's values (remoteness and nim-values if any).
     fn load(&mut self, tier: TierId) -> anyhow::Result<SolvedTier>;
-    /// Stores a newly solved tier (durably, before the solver goes on).
+    /// Stores a newly solved tier. Tiers arrive in solve order; a store may write them in
+    /// the background, but must keep that order and commit each tier whole.
     fn save(&mut self, solved: &SolvedTier) -> anyhow::Result<()>;
+    /// Waits until every saved tier is stored, and reports any failure.
+    fn finish(&mut self) -> anyhow::Result<()> {
+        Ok(())
+    }
 }
 
 /// Tiers kept in memory: for tests, benchmarks and throwaway solves.
@@ -164,6 +169,7 @@ impl RulesVisitor for Job<'_> {
         } else {
             retrograde::run(rules, self.options, self.table, self.store, self.progress)?
         };
+        self.store.finish()?;
         report.seconds = started.elapsed().as_secs_f64();
         Ok(report)
     }
