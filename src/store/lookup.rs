@@ -3,6 +3,7 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
+use rusqlite::blob::Blob;
 use rusqlite::{MAIN_DB, OptionalExtension, params};
 
 use crate::game::Position;
@@ -33,6 +34,9 @@ pub struct Prober<'a> {
     table: PartitionTable,
     metas: HashMap<TierId, Option<Rc<TierMeta>>>,
     blocks: HashMap<(i64, usize), Rc<Vec<u8>>>,
+    /// Open BLOB handles by tier row: SQLite caches a handle's overflow pages, so reads by
+    /// offset into a large payload stay cheap after the first.
+    blobs: HashMap<i64, Blob<'a>>,
 }
 
 impl<'a> Prober<'a> {
@@ -40,12 +44,17 @@ impl<'a> Prober<'a> {
     pub fn new(db: &'a Database, solve: SolveRecord) -> Result<Self, StoreError> {
         let universe = solve.target_universe();
         let table = universe.table().map_err(|e| StoreError::Corrupt(e.to_string()))?;
-        Ok(Prober { db, solve, table, metas: HashMap::new(), blocks: HashMap::new() })
+        Ok(Prober { db, solve, table, metas: HashMap::new(), blocks: HashMap::new(), blobs: HashMap::new() })
     }
 
     /// The solve probed.
     pub fn solve(&self) -> &SolveRecord {
         &self.solve
+    }
+
+    /// Forgets the blocks read so far (the next lookups read from the database again).
+    pub fn clear_block_cache(&mut self) {
+        self.blocks.clear();
     }
 
     /// Whether the solve covers `position` (its caps allow it and its tier is stored).
@@ -63,23 +72,22 @@ impl<'a> Prober<'a> {
         let meta = self
             .db
             .conn
-            .query_row(
+            .prepare_cached(
                 "SELECT id, positions, remoteness_bytes, nim_value_bytes, block_records, block_checksums
                  FROM tiers WHERE solve_id = ?1 AND total = ?2 AND heaps = ?3",
-                params![self.solve.id, tier.total, tier.heaps],
-                |r| {
-                    Ok(TierMeta {
-                        row_id: r.get(0)?,
-                        positions: r.get::<_, i64>(1)? as u64,
-                        layout: RecordLayout {
-                            remoteness_bytes: r.get::<_, i64>(2)? as usize,
-                            nim_value_bytes: r.get::<_, i64>(3)? as usize,
-                            block_records: r.get::<_, i64>(4)? as usize,
-                        },
-                        block_checksums: r.get(5)?,
-                    })
-                },
-            )
+            )?
+            .query_row(params![self.solve.id, tier.total, tier.heaps], |r| {
+                Ok(TierMeta {
+                    row_id: r.get(0)?,
+                    positions: r.get::<_, i64>(1)? as u64,
+                    layout: RecordLayout {
+                        remoteness_bytes: r.get::<_, i64>(2)? as usize,
+                        nim_value_bytes: r.get::<_, i64>(3)? as usize,
+                        block_records: r.get::<_, i64>(4)? as usize,
+                    },
+                    block_checksums: r.get(5)?,
+                })
+            })
             .optional()?
             .map(Rc::new);
         self.metas.insert(tier, meta.clone());
@@ -110,7 +118,11 @@ impl<'a> Prober<'a> {
         let bytes = match self.blocks.get(&(meta.row_id, block)) {
             Some(b) => b.clone(),
             None => {
-                let blob = self.db.conn.blob_open(MAIN_DB, c"tiers", c"payload", meta.row_id, true)?;
+                if !self.blobs.contains_key(&meta.row_id) {
+                    let blob = self.db.conn.blob_open(MAIN_DB, c"tiers", c"payload", meta.row_id, true)?;
+                    self.blobs.insert(meta.row_id, blob);
+                }
+                let blob = &self.blobs[&meta.row_id];
                 let expected = meta.positions as usize * layout.width();
                 if blob.len() != expected {
                     return Err(corrupt(format!(

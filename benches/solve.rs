@@ -1,0 +1,62 @@
+//! Solve throughput: the retrograde solver against the plain sweep that visits every child
+//! of every position, on the same universes in the same run. Throughput is in positions;
+//! the edges each strategy follows are printed once before the timings.
+
+use std::collections::BTreeSet;
+use std::hint::black_box;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use nimdb::game::{Convention, GameSpec};
+use nimdb::index::{TierId, Universe};
+use nimdb::solve::{Silent, SolveOptions, SolveReport, SolvedTier, Strategy, TierStore, solve};
+
+/// Keeps nothing: measures the solver alone.
+struct Discard;
+
+impl TierStore for Discard {
+    fn solved_tiers(&mut self) -> anyhow::Result<BTreeSet<TierId>> {
+        Ok(BTreeSet::new())
+    }
+    fn load(&mut self, tier: TierId) -> anyhow::Result<SolvedTier> {
+        anyhow::bail!("nothing stored for {tier}")
+    }
+    fn save(&mut self, solved: &SolvedTier) -> anyhow::Result<()> {
+        black_box(solved.remoteness.len());
+        Ok(())
+    }
+}
+
+fn run(game: &GameSpec, options: &SolveOptions) -> SolveReport {
+    solve(game, options, &mut Discard, &Silent).unwrap()
+}
+
+fn bench_universe(c: &mut Criterion, name: &str, game: &str, convention: Convention, universe: Universe) {
+    let spec: GameSpec = game.parse().unwrap();
+    let mut group = c.benchmark_group(format!("solve/{name}"));
+    group.sample_size(10);
+    for strategy in [Strategy::Retrograde, Strategy::Sweep] {
+        let options = SolveOptions { convention, universe, nim_values: false, strategy };
+        let report = run(&spec, &options);
+        eprintln!(
+            "{name} {strategy:?}: {} positions, {} edges ({:.1} edges/position)",
+            report.positions,
+            report.edges,
+            report.edges as f64 / report.positions as f64
+        );
+        group.throughput(Throughput::Elements(report.positions));
+        group.bench_function(format!("{strategy:?}").to_lowercase(), |b| b.iter(|| run(&spec, &options)));
+    }
+    group.finish();
+}
+
+fn solve_benches(c: &mut Criterion) {
+    let nim = GameSpec::nim();
+    let nim_8x16 = Universe::new(nim.rules(), "nim", None, Some(16), Some(8)).unwrap();
+    bench_universe(c, "nim_misere_8x16", "nim", Convention::Misere, nim_8x16);
+    let lines = "lines".parse::<GameSpec>().unwrap();
+    let lines_36 = Universe::new(lines.rules(), "lines", Some(36), None, None).unwrap();
+    bench_universe(c, "lines_misere_36", "lines", Convention::Misere, lines_36);
+}
+
+criterion_group!(benches, solve_benches);
+criterion_main!(benches);
