@@ -1,0 +1,101 @@
+//! `nimdb solve`, `query` and `info` from the command line.
+
+mod common;
+
+use common::nimdb;
+
+#[test]
+fn dry_run_estimates_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("d.sqlite");
+    let out = nimdb()
+        .args([
+            "solve",
+            "--game",
+            "nim",
+            "--misere",
+            "--max-heaps",
+            "8",
+            "--max-heap",
+            "32",
+            "--dry-run",
+            "--db",
+        ])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("positions:   76904685"), "{text}");
+    assert!(text.contains("memory:") && text.contains("disk:"), "{text}");
+    assert!(!db.exists(), "a dry run created the database");
+}
+
+#[test]
+fn nim_values_are_stored_and_shown() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("v.sqlite");
+    nimdb()
+        .args(["solve", "--game", "kayles", "--max-total", "12", "--nim-values", "--quiet", "--db"])
+        .arg(&db)
+        .assert()
+        .success();
+    let out = nimdb()
+        .args(["query", "--game", "kayles", "--json", "--db"])
+        .arg(&db)
+        .args(["4", "3"])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    // Kayles g(4) = 1, g(3) = 3: the sum has nim-value 1 ^ 3 = 2.
+    assert_eq!(v["nim_value"], 2);
+    assert_eq!(v["outcome"], "win");
+    assert_eq!(v["source"], "database");
+    let out = nimdb().args(["query", "--game", "kayles", "--db"]).arg(&db).args(["4", "1"]).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("loss for the player to move") && text.contains("nim-value 0"), "{text}");
+}
+
+#[test]
+fn query_json_has_the_documented_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("j.sqlite");
+    let out =
+        nimdb().args(["query", "--game", "nim", "--json", "--db"]).arg(&db).args(["3,4,7"]).output().unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for key in ["game", "convention", "position", "outcome", "remoteness", "best_move", "moves", "source"] {
+        assert!(v.get(key).is_some(), "missing {key}: {v}");
+    }
+    assert_eq!(v["position"], serde_json::json!([7, 4, 3]));
+    assert_eq!(v["outcome"], "loss");
+    assert_eq!(v["source"], "solved");
+    assert_eq!(v["moves"].as_array().unwrap().len(), 14);
+    assert!(v["best_move"]["to"].is_array());
+    // The empty position: no best move.
+    let out = nimdb().args(["query", "--game", "nim", "--json", "--db"]).arg(&db).arg("[]").output().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["best_move"].is_null());
+    assert_eq!(v["remoteness"], 0);
+}
+
+#[test]
+fn info_lists_solves() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("i.sqlite");
+    nimdb()
+        .args(["solve", "--game", "dawson", "--misere", "--max-total", "20", "--quiet", "--db"])
+        .arg(&db)
+        .assert()
+        .success();
+    let out = nimdb().args(["info", "--json", "--db"]).arg(&db).output().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let s = &v[0];
+    assert_eq!(s["game"], "dawson");
+    assert_eq!(s["convention"], "misere");
+    assert_eq!(s["status"], "complete");
+    assert_eq!(s["target_total"], 20);
+    assert!(s["positions"].as_u64().unwrap() > 2000);
+    let text = String::from_utf8(nimdb().args(["info", "--db"]).arg(&db).output().unwrap().stdout).unwrap();
+    assert!(text.contains("dawson") && text.contains("complete"), "{text}");
+}
