@@ -205,22 +205,7 @@ pub fn resolve_move(request: &MoveRequest, game: &GameSpec, position: &Position)
                     }
                     result_of(parts)?
                 }
-                None if taken == 0 => return Err("a move must take at least one token".to_string()),
-                None if taken == heap => HeapResult::Vanish,
-                None => {
-                    let one = HeapResult::One(heap - taken);
-                    let splits = heap_results(game.rules(), heap)
-                        .into_iter()
-                        .filter(|r| matches!(r, HeapResult::Two(..)) && r.tokens() == heap - taken);
-                    if splits.count() > 0 && !heap_results(game.rules(), heap).contains(&one) {
-                        return Err(format!(
-                            "in {game}, taking {taken} from the {heap}-heap splits it: say which heaps are left, e.g. 'take {taken} from {heap} leaving {} {}'",
-                            (heap - taken) / 2,
-                            heap - taken - (heap - taken) / 2
-                        ));
-                    }
-                    one
-                }
+                None => unnamed_take(game, heap, taken)?,
             }
         }
     };
@@ -233,6 +218,29 @@ pub fn resolve_move(request: &MoveRequest, game: &GameSpec, position: &Position)
     } else {
         Err(format!("{game} does not allow {mv}; {}", legal_from(game, heap)))
     }
+}
+
+/// What taking `taken` tokens from `heap` leaves when the player did not name the heaps
+/// left: nothing when it is the whole heap, else one heap; when the rules only allow a
+/// split there, asks for the parts with an example.
+fn unnamed_take(game: &GameSpec, heap: u32, taken: u32) -> Result<HeapResult, String> {
+    if taken == 0 {
+        return Err("a move must take at least one token".to_string());
+    }
+    if taken == heap {
+        return Ok(HeapResult::Vanish);
+    }
+    let one = HeapResult::One(heap - taken);
+    let results = heap_results(game.rules(), heap);
+    if !results.contains(&one)
+        && let Some(HeapResult::Two(a, b)) =
+            results.into_iter().find(|r| matches!(r, HeapResult::Two(..)) && r.tokens() == heap - taken)
+    {
+        return Err(format!(
+            "in {game}, taking {taken} from the {heap}-heap splits it: say which heaps are left, e.g. 'take {taken} from {heap} leaving {b} {a}'"
+        ));
+    }
+    Ok(one)
 }
 
 /// One example of each kind of move legal from `position` (one heap left, heap removed,

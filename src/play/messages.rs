@@ -9,29 +9,25 @@ use crate::game::Convention;
 use super::seats::{Controller, Players, Seat, capitalized};
 use super::session::Session;
 
-/// Said when a human beats the computer.
+/// Said when a human beats the computer (after the verdict, which names the winner).
 pub const HUMAN_WINS: &[&str] = &[
     "Well played: you beat the database!",
-    "Congratulations, you won!",
+    "Congratulations!",
     "A flawless finish. The computer tips its hat.",
-    "You win! Bouton would be proud.",
+    "Bouton would be proud.",
 ];
 
 /// Said when the computer beats a human.
 pub const COMPUTER_WINS: &[&str] = &[
-    "The computer wins. Try 'hint' next time.",
-    "Perfect play prevails: the computer wins.",
-    "The database saw this coming. The computer wins.",
-    "Better luck next game: the computer wins.",
+    "Perfect play prevails.",
+    "The database saw this coming.",
+    "Better luck next game; 'hint' is there when you are stuck.",
+    "Every position was already solved. Try again?",
 ];
 
 /// Said when one of two humans (or two computers) wins; `{name}` is the winner.
-pub const PLAYER_WINS: &[&str] = &[
-    "{name} wins. Well played!",
-    "Congratulations, {name}!",
-    "{name} takes the game.",
-    "Victory for {name}!",
-];
+pub const PLAYER_WINS: &[&str] =
+    &["Well played, {name}!", "Congratulations, {name}!", "The game goes to {name}.", "Victory for {name}!"];
 
 /// The verdict of a finished game, e.g. "Game over: the computer made the last move, and
 /// under normal play the last move wins. The computer wins." `None` while moves remain.
