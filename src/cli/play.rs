@@ -1,14 +1,59 @@
-//! `nimdb play`.
+//! `nimdb play`: a game in the terminal against the computer (or another human).
 
+use std::io::{self, IsTerminal};
 use std::process::ExitCode;
 
 use clap::Args;
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+
+use crate::game::Position;
+use crate::play::{Advisor, Console, Players, Session, play};
+use crate::store::Database;
+
+use super::{DbArg, GameArgs};
 
 /// Arguments of `nimdb play`.
 #[derive(Debug, Args)]
-pub struct PlayArgs {}
+pub struct PlayArgs {
+    #[command(flatten)]
+    game: GameArgs,
+    /// Who plays, first mover first: human-computer, computer-human, human-human or
+    /// computer-computer.
+    #[arg(long, value_name = "WHO", default_value = "human-computer")]
+    players: String,
+    /// Seed for the winner messages [default: from the system's entropy].
+    #[arg(long, value_name = "N")]
+    seed: Option<u64>,
+    #[command(flatten)]
+    db: DbArg,
+    /// The starting heaps: `3 4 5`, `3,4,5` or `[3,4,5]`.
+    #[arg(value_name = "HEAPS", num_args = 0.., allow_negative_numbers = true)]
+    heaps: Vec<String>,
+}
 
 /// Runs `nimdb play`.
-pub fn run(_args: PlayArgs) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("nimdb play is not built yet")
+pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
+    let players: Players = args.players.parse().map_err(anyhow::Error::msg)?;
+    if args.heaps.is_empty() {
+        anyhow::bail!("give the starting heaps, e.g. nimdb play --game nim 3 4 5");
+    }
+    let start = Position::parse_words(&args.heaps).map_err(anyhow::Error::msg)?;
+    let game = args.game.game.clone();
+    let convention = args.game.convention();
+    let mut session = Session::new(game.clone(), convention, players, start).map_err(anyhow::Error::msg)?;
+    let db = Database::open(&args.db.db)?;
+    let mut advisor = Advisor::new(db, game, convention);
+    // Fail before the first move when the start can be neither looked up, solved nor
+    // answered by theory; every later position is a descendant and is covered with it.
+    advisor.answer(session.start())?;
+    let mut rng = match args.seed {
+        Some(seed) => StdRng::seed_from_u64(seed),
+        None => rand::make_rng(),
+    };
+    let stdin = io::stdin();
+    let echo = !stdin.is_terminal();
+    let mut console = Console::new(stdin.lock(), io::stdout().lock(), echo);
+    play(&mut session, &mut advisor, &mut rng, &mut console)?;
+    Ok(ExitCode::SUCCESS)
 }

@@ -1,1 +1,0 @@
-//! Interactive play against the computer.

@@ -1,0 +1,405 @@
+//! What the player types: commands and moves, parsed and then checked against the rules.
+//!
+//! Heaps are named by their size. A move says what one heap becomes:
+//!
+//! * `7 5`, `7 -> 5` or `7 → 5`: the 7-heap becomes a 5-heap;
+//! * `take 2 from 7` (also `take 2 from the 7-heap`), `take all from 7`, `7 0`, `7 -> 0`;
+//! * `9 -> 3 5` or `9 3 5`: the 9-heap becomes heaps of 3 and 5 (splitting games), and the
+//!   words of [`Move::describe`]: `take 1 from the 9-heap, leaving 3 and 5`,
+//!   `split 9 into 4 and 5`.
+//!
+//! Parsing ([`parse_request`]) only reads the words; [`resolve_move`] then checks the move
+//! against the position and the rules, with a message that says what is wrong.
+
+use crate::game::{GameSpec, HeapResult, Move, Position, all_moves, heap_results};
+
+/// A line of input, read but not yet checked against the position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Request {
+    /// A move.
+    Move(MoveRequest),
+    /// Show the database's best move and why.
+    Hint,
+    /// Take back the last human move (and the computer's reply).
+    Undo,
+    /// Leave the game.
+    Quit,
+    /// Show the commands.
+    Help,
+    /// A blank line.
+    Nothing,
+}
+
+/// How many tokens a `take` move removes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Amount {
+    /// The whole heap.
+    All,
+    /// This many tokens.
+    Count(u32),
+}
+
+/// A move as typed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveRequest {
+    /// The heap of size `heap` becomes exactly the heaps `parts` (zeros mean nothing).
+    Becomes {
+        /// The heap moved in, by size.
+        heap: u32,
+        /// What it becomes.
+        parts: Vec<u32>,
+    },
+    /// Take tokens from the heap of size `heap`, optionally naming the heaps left.
+    Take {
+        /// The heap moved in, by size.
+        heap: u32,
+        /// How many tokens.
+        amount: Amount,
+        /// The heaps left behind, when named (`leaving 3 and 5`).
+        leaving: Option<Vec<u32>>,
+    },
+}
+
+/// Words that carry no meaning in a move (`take 2 from the 7-heap`).
+const FILLER: &[&str] = &["the", "and", "heap", "heaps", "token", "tokens", "of", "a", "pile", "piles"];
+/// Words that separate a heap from what it becomes.
+const ARROWS: &[&str] = &["->", "→", "leaving", "into", "to", "becomes", "=>"];
+
+/// Reads one line of input.
+pub fn parse_request(line: &str) -> Result<Request, String> {
+    let words = words(line);
+    let Some(first) = words.first() else {
+        return Ok(Request::Nothing);
+    };
+    let single =
+        |r: Request| if words.len() == 1 { Ok(r) } else { Err(format!("'{first}' takes no arguments")) };
+    match first.as_str() {
+        "hint" | "h" => single(Request::Hint),
+        "undo" | "u" => single(Request::Undo),
+        "quit" | "exit" | "q" => single(Request::Quit),
+        "help" | "?" => single(Request::Help),
+        "take" | "remove" => parse_take(&words[1..]).map(Request::Move),
+        "split" => parse_split(&words[1..]).map(Request::Move),
+        _ => parse_becomes(&words).map(Request::Move),
+    }
+}
+
+/// Lower-cased words, with `->`/`→` split off, commas and `-heap` suffixes dropped, and
+/// filler words removed.
+fn words(line: &str) -> Vec<String> {
+    let spaced = line.to_lowercase().replace("->", " -> ").replace('→', " → ").replace("=>", " => ");
+    spaced
+        .split(|c: char| c.is_whitespace() || c == ',' || c == ':' || c == '[' || c == ']')
+        .map(|w| w.strip_suffix("-heap").unwrap_or(w).trim_end_matches(['.', '!']))
+        .filter(|w| !w.is_empty() && !FILLER.contains(w))
+        .map(str::to_string)
+        .collect()
+}
+
+fn is_arrow(word: &str) -> bool {
+    ARROWS.contains(&word)
+}
+
+/// A heap size or part as typed.
+fn number(word: &str) -> Result<u32, String> {
+    if word.chars().all(|c| c.is_ascii_digit()) {
+        word.parse().map_err(|_| format!("{word} is far too large"))
+    } else if word.starts_with('-') && word[1..].chars().all(|c| c.is_ascii_digit()) && word.len() > 1 {
+        Err(format!("heap sizes are never negative ({word})"))
+    } else {
+        let word = word.escape_debug();
+        Err(format!("I don't understand '{word}'; type 'help' for the commands and the ways to write a move"))
+    }
+}
+
+/// The numbers after an optional arrow: what a heap becomes.
+fn parts(words: &[String], heap: u32) -> Result<Vec<u32>, String> {
+    let rest = match words.first() {
+        Some(w) if is_arrow(w) => &words[1..],
+        _ => words,
+    };
+    if rest.is_empty() {
+        return Err(format!("say what the {heap}-heap becomes, e.g. '{heap} {}'", heap.saturating_sub(1)));
+    }
+    rest.iter().map(|w| number(w)).collect()
+}
+
+/// `H [->] A [B]`.
+fn parse_becomes(words: &[String]) -> Result<MoveRequest, String> {
+    let heap = number(&words[0])?;
+    Ok(MoveRequest::Becomes { heap, parts: parts(&words[1..], heap)? })
+}
+
+/// `split H into A B`.
+fn parse_split(words: &[String]) -> Result<MoveRequest, String> {
+    let Some(first) = words.first() else {
+        return Err("split which heap? e.g. 'split 9 into 4 5'".to_string());
+    };
+    let heap = number(first).map_err(|_| format!("split which heap? '{first}' is not a heap size"))?;
+    Ok(MoveRequest::Becomes { heap, parts: parts(&words[1..], heap)? })
+}
+
+/// `take N from H [leaving A B]`, `take all [N] from H`.
+fn parse_take(words: &[String]) -> Result<MoveRequest, String> {
+    const USAGE: &str = "write 'take 2 from 7' or 'take all from 7'";
+    let from = words.iter().position(|w| w == "from").ok_or_else(|| USAGE.to_string())?;
+    let amount = match &words[..from] {
+        [all] if all == "all" => Amount::All,
+        [all, n] if all == "all" => {
+            number(n)?;
+            Amount::All
+        }
+        [n] => Amount::Count(number(n)?),
+        _ => return Err(USAGE.to_string()),
+    };
+    let after = &words[from + 1..];
+    let Some(heap_word) = after.first() else {
+        return Err(USAGE.to_string());
+    };
+    let heap = number(heap_word)?;
+    let leaving = match after.get(1) {
+        None => None,
+        Some(_) => Some(parts(&after[1..], heap)?),
+    };
+    Ok(MoveRequest::Take { heap, amount, leaving })
+}
+
+/// The heap result for heaps `parts` (zeros dropped): nothing, one heap or two.
+fn result_of(parts: &[u32]) -> Result<HeapResult, String> {
+    let mut left: Vec<u32> = parts.iter().copied().filter(|&p| p > 0).collect();
+    left.sort_unstable_by(|a, b| b.cmp(a));
+    match left[..] {
+        [] => Ok(HeapResult::Vanish),
+        [a] => Ok(HeapResult::One(a)),
+        [a, b] => Ok(HeapResult::Two(a, b)),
+        _ => Err("one move turns a heap into at most two heaps".to_string()),
+    }
+}
+
+/// Checks a typed move against the position and the rules, and returns the move it means.
+pub fn resolve_move(request: &MoveRequest, game: &GameSpec, position: &Position) -> Result<Move, String> {
+    let heap = match request {
+        MoveRequest::Becomes { heap, .. } | MoveRequest::Take { heap, .. } => *heap,
+    };
+    if !position.heaps().contains(&heap) {
+        return Err(format!("there is no {heap}-heap; the heaps are {position} (name a heap by its size)"));
+    }
+    let result = match request {
+        MoveRequest::Becomes { parts, .. } => result_of(parts)?,
+        MoveRequest::Take { amount, leaving, .. } => {
+            let taken = match *amount {
+                Amount::All => heap,
+                Amount::Count(n) if n > heap => {
+                    return Err(format!("cannot take {n} from the {heap}-heap: it has only {heap}"));
+                }
+                Amount::Count(n) => n,
+            };
+            match leaving {
+                Some(parts) => {
+                    let sum: u64 = parts.iter().map(|&p| p as u64).sum();
+                    if sum != (heap - taken) as u64 {
+                        return Err(format!(
+                            "taking {taken} from the {heap}-heap leaves {} tokens, not {sum}",
+                            heap - taken
+                        ));
+                    }
+                    result_of(parts)?
+                }
+                None => unnamed_take(game, heap, taken)?,
+            }
+        }
+    };
+    let mv = Move { heap, result };
+    if result.tokens() >= heap && !matches!(result, HeapResult::Two(..)) {
+        return Err(format!("a move must make the {heap}-heap smaller"));
+    }
+    if all_moves(game.rules(), position).contains(&mv) {
+        Ok(mv)
+    } else {
+        Err(format!("{game} does not allow {mv}; {}", legal_from(game, heap)))
+    }
+}
+
+/// What taking `taken` tokens from `heap` leaves when the player did not name the heaps
+/// left: nothing when it is the whole heap, else one heap; when the rules only allow a
+/// split there, asks for the parts with an example.
+fn unnamed_take(game: &GameSpec, heap: u32, taken: u32) -> Result<HeapResult, String> {
+    if taken == 0 {
+        return Err("a move must take at least one token".to_string());
+    }
+    if taken == heap {
+        return Ok(HeapResult::Vanish);
+    }
+    let one = HeapResult::One(heap - taken);
+    let results = heap_results(game.rules(), heap);
+    if !results.contains(&one)
+        && let Some(HeapResult::Two(a, b)) =
+            results.into_iter().find(|r| matches!(r, HeapResult::Two(..)) && r.tokens() == heap - taken)
+    {
+        return Err(format!(
+            "in {game}, taking {taken} from the {heap}-heap splits it: say which heaps are left, e.g. 'take {taken} from {heap} leaving {b} {a}'"
+        ));
+    }
+    Ok(one)
+}
+
+/// One example of each kind of move legal from `position` (one heap left, heap removed,
+/// two heaps left), each as the ways to type it and what it does, e.g.
+/// `("7 6  or  7 -> 6  or  take 1 from 7", "the 7-heap becomes one heap of 6")`.
+pub fn move_examples(game: &GameSpec, position: &Position) -> Vec<(String, String)> {
+    let moves = all_moves(game.rules(), position);
+    let first = |kind: fn(&HeapResult) -> bool| moves.iter().find(|m| kind(&m.result)).copied();
+    let kinds: [fn(&HeapResult) -> bool; 3] = [
+        |r| matches!(r, HeapResult::One(_)),
+        |r| matches!(r, HeapResult::Vanish),
+        |r| matches!(r, HeapResult::Two(..)),
+    ];
+    kinds
+        .into_iter()
+        .filter_map(first)
+        .map(|m| {
+            let (h, k) = (m.heap, m.taken());
+            match m.result {
+                HeapResult::One(a) => (
+                    format!("{h} {a}  or  {h} -> {a}  or  take {k} from {h}"),
+                    format!("the {h}-heap becomes one heap of {a}"),
+                ),
+                HeapResult::Vanish => {
+                    (format!("{h} 0  or  take all from {h}"), format!("the {h}-heap is removed"))
+                }
+                HeapResult::Two(a, b) => {
+                    let words = if k == 0 {
+                        format!("split {h} into {b} {a}")
+                    } else {
+                        format!("take {k} from {h} leaving {b} {a}")
+                    };
+                    (
+                        format!("{h} -> {b} {a}  or  {words}"),
+                        format!("the {h}-heap becomes heaps of {b} and {a}"),
+                    )
+                }
+            }
+        })
+        .collect()
+}
+
+/// The legal moves from a heap, briefly: "from the 7-heap you may play 7 -> 6, 7 -> 5, …".
+fn legal_from(game: &GameSpec, heap: u32) -> String {
+    const SHOWN: usize = 8;
+    let moves: Vec<String> = heap_results(game.rules(), heap)
+        .into_iter()
+        .map(|result| Move { heap, result }.to_string())
+        .collect();
+    match moves.len() {
+        0 => format!("the {heap}-heap has no moves"),
+        n if n <= SHOWN => format!("from the {heap}-heap you may play {}", moves.join(", ")),
+        n => format!("from the {heap}-heap you may play {}, … ({n} moves)", moves[..SHOWN].join(", ")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn resolve(game: &str, position: &str, line: &str) -> Result<String, String> {
+        let game: GameSpec = game.parse().unwrap();
+        let position: Position = position.parse().unwrap();
+        match parse_request(line)? {
+            Request::Move(m) => resolve_move(&m, &game, &position).map(|mv| mv.to_string()),
+            other => Ok(format!("{other:?}")),
+        }
+    }
+
+    #[test]
+    fn reads_commands() {
+        assert_eq!(parse_request("  HINT ").unwrap(), Request::Hint);
+        assert_eq!(parse_request("undo").unwrap(), Request::Undo);
+        assert_eq!(parse_request("quit").unwrap(), Request::Quit);
+        assert_eq!(parse_request("help").unwrap(), Request::Help);
+        assert_eq!(parse_request("   ").unwrap(), Request::Nothing);
+        assert!(parse_request("hint 3").is_err());
+    }
+
+    #[test]
+    fn reads_every_way_to_write_a_move() {
+        for line in ["7 5", "7 -> 5", "7→5", "7->5", "take 2 from 7", "take 2 from the 7-heap", "7: 5"] {
+            assert_eq!(resolve("nim", "7 4 3", line).unwrap(), "7 -> 5", "{line}");
+        }
+        for line in ["7 0", "7 -> 0", "take all from 7", "take all 7 from the 7-heap", "take 7 from 7"] {
+            assert_eq!(resolve("nim", "7 4 3", line).unwrap(), "7 -> 0", "{line}");
+        }
+        for line in
+            ["9 -> 3 5", "9 5 3", "9 -> 5, 3", "take 1 from the 9-heap, leaving 3 and 5", "9 -> [3,5]"]
+        {
+            assert_eq!(resolve("lines", "9", line).unwrap(), "9 -> 3 5", "{line}");
+        }
+        assert_eq!(resolve("grundy", "9", "split 9 into 4 and 5").unwrap(), "9 -> 4 5");
+        assert_eq!(resolve("grundy", "9", "9 -> 4 5").unwrap(), "9 -> 4 5");
+        assert_eq!(resolve("subtraction:1,2,3", "6", "take 1 from 6").unwrap(), "6 -> 5");
+    }
+
+    #[test]
+    fn says_what_is_wrong() {
+        for (game, position, line, needle) in [
+            ("nim", "7 4 3", "9 9", "there is no 9-heap"),
+            ("nim", "7 4 2", "take 5 from 2", "cannot take 5 from the 2-heap"),
+            ("nim", "7 4 3", "3 -> 1 1", "nim does not allow 3 -> 1 1"),
+            ("nim", "7 4 3", "banana", "I don't understand 'banana'"),
+            ("nim", "7 4 3", "7 7", "must make the 7-heap smaller"),
+            ("nim", "7 4 3", "7 8", "must make the 7-heap smaller"),
+            ("nim", "7 4 3", "7 -> 1 1 1", "at most two heaps"),
+            ("nim", "7 4 3", "7", "say what the 7-heap becomes"),
+            ("nim", "7 4 3", "take 2", "take 2 from 7"),
+            ("nim", "7 4 3", "7 -2", "never negative"),
+            ("nim", "7 4 3", "99999999999 1", "far too large"),
+            ("subtraction:1,2,3", "6", "6 1", "from the 6-heap you may play 6 -> 5, 6 -> 4, 6 -> 3"),
+            ("kayles", "7", "7 -> 2", "kayles does not allow 7 -> 2"),
+            ("kayles", "7", "take 1 from 9", "there is no 9-heap"),
+            ("lines", "9", "take 1 from 9 leaving 3 4", "leaves 8 tokens, not 7"),
+            ("grundy", "6", "6 -> 3 3", "grundy does not allow 6 -> 3 3"),
+            ("grundy", "6", "take 1 from 6", "grundy does not allow 6 -> 5"),
+        ] {
+            let err = resolve(game, position, line).unwrap_err();
+            assert!(err.contains(needle), "{line}: {err}");
+        }
+    }
+
+    #[test]
+    fn examples_are_legal_moves_of_each_kind() {
+        let nim: GameSpec = "nim".parse().unwrap();
+        let examples = move_examples(&nim, &"7 4".parse().unwrap());
+        assert_eq!(examples[0].0, "7 6  or  7 -> 6  or  take 1 from 7");
+        assert_eq!(
+            examples[1],
+            ("7 0  or  take all from 7".to_string(), "the 7-heap is removed".to_string())
+        );
+        assert_eq!(examples.len(), 2);
+        let grundy: GameSpec = "grundy".parse().unwrap();
+        let examples = move_examples(&grundy, &"9".parse().unwrap());
+        assert_eq!(
+            examples,
+            [(
+                "9 -> 1 8  or  split 9 into 1 8".to_string(),
+                "the 9-heap becomes heaps of 1 and 8".to_string()
+            )]
+        );
+        for game in ["kayles", "lines", "grundy", "dawson", "subtraction:1,2,3"] {
+            let game: GameSpec = game.parse().unwrap();
+            let position: Position = "9 5 2".parse().unwrap();
+            for (forms, _) in move_examples(&game, &position) {
+                for form in forms.split("  or  ") {
+                    let Ok(Request::Move(m)) = parse_request(form) else { panic!("{form}") };
+                    resolve_move(&m, &game, &position).unwrap_or_else(|e| panic!("{game} {form}: {e}"));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn asks_which_heaps_a_split_leaves() {
+        // In octal 0.4 (take one token and split the rest in two) taking 1 always splits.
+        let err = resolve("octal:0.4", "7", "take 1 from 7").unwrap_err();
+        assert!(err.contains("say which heaps are left"), "{err}");
+        assert_eq!(resolve("octal:0.4", "7", "take 1 from 7 leaving 2 4").unwrap(), "7 -> 2 4");
+    }
+}
