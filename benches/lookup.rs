@@ -42,7 +42,7 @@ fn lookups(c: &mut Criterion) {
     let mut group = c.benchmark_group("lookup/nim_misere_8x24");
     group.throughput(Throughput::Elements(1));
     let mut i = 0;
-    let mut prober = Prober::new(&db, solve.clone()).unwrap();
+    let mut prober = Prober::new(&db, solve.clone(), u32::MAX).unwrap();
     group.bench_function("probe_cold_block", |b| {
         b.iter(|| {
             // Every lookup reads and checks its block from the database.
@@ -54,7 +54,7 @@ fn lookups(c: &mut Criterion) {
     group.bench_function("probe_new_prober", |b| {
         b.iter(|| {
             // A one-off query: a new prober (rank table, tier metadata) per lookup.
-            let mut prober = Prober::new(&db, solve.clone()).unwrap();
+            let mut prober = Prober::new(&db, solve.clone(), u32::MAX).unwrap();
             i = (i + 1) % positions.len();
             black_box(prober.record(&positions[i]).unwrap())
         })

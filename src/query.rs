@@ -8,7 +8,7 @@ use std::fmt;
 
 use crate::game::{Convention, GameSpec, HeapRules, Move, Position, all_moves};
 use crate::index::Universe;
-use crate::solve::Silent;
+use crate::solve::{MAX_SOLVE_TOTAL, Silent};
 use crate::store::{Database, Prober, SolveRecord, SolveStatus};
 
 /// The largest universe a query solves on the spot, in positions.
@@ -120,7 +120,10 @@ pub fn answer_from_solve(
     position: &Position,
     source: Source,
 ) -> anyhow::Result<Option<Answer>> {
-    let mut prober = Prober::new(db, solve.clone())?;
+    if !solve.target_universe().contains(position) {
+        return Ok(None);
+    }
+    let mut prober = Prober::new(db, solve.clone(), position.total() as u32)?;
     let Some(record) = prober.record(position)? else {
         return Ok(None);
     };
@@ -178,6 +181,14 @@ pub fn smallest_universe<R: HeapRules + ?Sized>(rules: &R, position: &Position) 
 /// Why a query could not be answered.
 #[derive(Debug, thiserror::Error)]
 pub enum QueryError {
+    /// The position has more tokens than any solve can hold.
+    #[error("{position} has {total} tokens, more than nimdb can solve (at most {MAX_SOLVE_TOTAL})")]
+    TooLarge {
+        /// The position.
+        position: Position,
+        /// Its total.
+        total: u64,
+    },
     /// No stored solve covers the position and it is too big to solve on the spot.
     #[error(
         "{position} is not covered by any stored solve of {game}{misere}{partial}; covering it means solving {positions} more positions (more than the {limit} solved on the spot); run: nimdb solve --game {game}{misere} {flags}"
@@ -208,7 +219,7 @@ struct Cover {
 }
 
 /// The universes that would cover `position`: the smallest one, and each stored solve of the
-/// game whose caps allow it, raised to the position's total (reusing its stored tiers).
+/// game whose caps allow it, extended to the position's total (reusing its stored tiers).
 fn covers(
     db: &Database,
     game: &GameSpec,
@@ -220,15 +231,12 @@ fn covers(
     let smallest = smallest_universe(game.rules(), position);
     let mut out = vec![Cover { universe: smallest, cost: count(&smallest), partial: None }];
     for solve in db.solves_of(game, convention)? {
-        if solve.nim_values {
+        let universe = Universe { max_total: total, ..solve.target_universe() };
+        if solve.nim_values || !universe.contains(position) {
             continue;
         }
-        let universe = Universe { max_total: total.max(solve.target_total), ..solve.target_universe() };
-        let at_total = Universe { max_total: total, ..solve.target_universe() };
-        if !at_total.contains(position) {
-            continue;
-        }
-        let cost = count(&universe).map(|n| n.saturating_sub(solve.positions));
+        let stored = db.positions_stored(solve.id, total)?;
+        let cost = count(&universe).map(|n| n.saturating_sub(stored));
         let partial = (solve.status == SolveStatus::Partial).then(|| solve.clone());
         out.push(Cover { universe, cost, partial });
     }
@@ -248,6 +256,9 @@ pub fn query(
         if let Some(answer) = answer_from_solve(db, game, convention, &solve, position, Source::Database)? {
             return Ok(answer);
         }
+    }
+    if position.total() > MAX_SOLVE_TOTAL as u64 {
+        return Err(QueryError::TooLarge { position: position.clone(), total: position.total() }.into());
     }
     let options = covers(db, game, convention, position)?;
     let cheapest =

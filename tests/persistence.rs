@@ -154,3 +154,46 @@ fn altered_payload_is_caught_by_its_checksum() {
     assert_one_line_error(&out, "checksum");
     assert_eq!(dump(&db), before);
 }
+
+#[test]
+fn concurrent_solves_of_the_same_universe_agree() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("c.sqlite");
+    let spawn = || {
+        std::process::Command::new(env!("CARGO_BIN_EXE_nimdb"))
+            .args(["solve", "--game", "kayles", "--misere", "--max-total", "34", "--quiet", "--db"])
+            .arg(&db)
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let (a, b) = (spawn(), spawn());
+    for child in [a, b] {
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let (status, positions, tiers): (String, i64, i64) = conn
+        .query_row("SELECT status, positions, (SELECT COUNT(*) FROM tiers) FROM solves", [], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+        })
+        .unwrap();
+    let spec: GameSpec = "kayles".parse().unwrap();
+    let universe = Universe::new(spec.rules(), "kayles", Some(34), None, None).unwrap();
+    assert_eq!(status, "complete");
+    assert_eq!(positions as u64, universe.positions(&universe.table().unwrap()), "positions counted twice");
+    assert_eq!(tiers as usize, universe.tiers().len());
+}
+
+#[test]
+fn a_total_beyond_the_caps_completes() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("t.sqlite");
+    let out = nimdb()
+        .args(["solve", "--game", "nim", "--max-total", "300", "--max-heap", "5", "--max-heaps", "3", "--db"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("total ≤ 15, heap ≤ 5, heaps ≤ 3") && text.contains("status complete"), "{text}");
+}

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use crate::index::Universe;
-use crate::solve::{SolveOptions, reach};
+use crate::solve::{MAX_SOLVE_TOTAL, SolveOptions, reach};
 use crate::store::Database;
 
 use super::progress::SolveBar;
@@ -37,9 +37,6 @@ pub struct SolveArgs {
     #[arg(long)]
     nim_values: bool,
 }
-
-/// The largest total a solve accepts (remoteness must fit in 16 bits).
-const MAX_SOLVE_TOTAL: u32 = 30_000;
 
 /// Runs `nimdb solve`.
 pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {

@@ -77,10 +77,16 @@ impl Universe {
         if max_heaps.is_some() && rules.splits() {
             return Err(UniverseError::HeapCapWithSplits(game_name.to_string()));
         }
-        let max_total = match (max_total, max_heap, max_heaps) {
-            (Some(t), _, _) => t,
-            (None, Some(n), Some(h)) => n.checked_mul(h).ok_or(UniverseError::Unbounded)?,
-            _ => return Err(UniverseError::Unbounded),
+        let product = match (max_heap, max_heaps) {
+            (Some(n), Some(h)) => Some(n.checked_mul(h).ok_or(UniverseError::Unbounded)?),
+            _ => None,
+        };
+        // No position has more tokens than N × H, so a larger total adds nothing.
+        let max_total = match (max_total, product) {
+            (Some(t), Some(p)) => t.min(p),
+            (Some(t), None) => t,
+            (None, Some(p)) => p,
+            (None, None) => return Err(UniverseError::Unbounded),
         };
         let u = Universe {
             max_total,

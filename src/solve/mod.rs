@@ -25,6 +25,10 @@ pub use edges::{ParentBounds, UnMoves, children_taking, for_each_child, for_each
 use crate::game::{Convention, GameSpec, HeapRules, RulesVisitor};
 use crate::index::{PartitionTable, TierId, Universe};
 
+/// The largest total a solve accepts: remoteness is below twice the total and must fit,
+/// with room for the solver's markers, in 16 bits.
+pub const MAX_SOLVE_TOTAL: u32 = 30_000;
+
 /// The remoteness value of a position not yet known.
 pub const UNKNOWN: u16 = u16::MAX;
 
@@ -149,6 +153,12 @@ pub fn solve(
     store: &mut dyn TierStore,
     progress: &dyn Progress,
 ) -> anyhow::Result<SolveReport> {
+    if options.universe.max_total > MAX_SOLVE_TOTAL {
+        anyhow::bail!(
+            "a total of {} is too large to solve (at most {MAX_SOLVE_TOTAL})",
+            options.universe.max_total
+        );
+    }
     let table = options.universe.table()?;
     game.rules().with(Job { options, table: &table, store, progress })
 }
@@ -173,6 +183,22 @@ impl RulesVisitor for Job<'_> {
         report.seconds = started.elapsed().as_secs_f64();
         Ok(report)
     }
+}
+
+/// Loads a stored tier and checks it holds the positions its tier has.
+pub(crate) fn load_checked(
+    store: &mut dyn TierStore,
+    tier: TierId,
+    positions: u64,
+) -> anyhow::Result<SolvedTier> {
+    let solved = store.load(tier)?;
+    if solved.remoteness.len() as u64 != positions {
+        anyhow::bail!(
+            "stored tier {tier} is corrupt: it holds {} positions, expected {positions}",
+            solved.remoteness.len()
+        );
+    }
+    Ok(solved)
 }
 
 /// How far apart in total a position and its children can be in this universe: the most

@@ -22,7 +22,7 @@ use crate::index::{PartitionTable, TierId, Universe};
 
 use super::edges::{ParentBounds, UnMoves, children_taking, parents_adding};
 use super::window::{LossList, TierValues, Window};
-use super::{Progress, SolveOptions, SolveReport, SolvedTier, TierStore, UNKNOWN, reach};
+use super::{Progress, SolveOptions, SolveReport, SolvedTier, TierStore, UNKNOWN, load_checked, reach};
 
 /// Unmarked positions per parallel work unit when reading children.
 const PULL_CHUNK: usize = 512;
@@ -39,7 +39,8 @@ pub(super) fn run<R: HeapRules>(
     let tiers = universe.tiers();
     let size = |t: TierId| table.tier_size(t.total, t.heaps);
     let stored = store.solved_tiers()?;
-    // Stored tiers are a prefix of the solve order: each is committed before the next starts.
+    // Stored tiers are normally a prefix of the solve order (each is committed before the
+    // next starts); any stored after a gap are loaded rather than solved again.
     let first = tiers.iter().position(|t| !stored.contains(t)).unwrap_or(tiers.len());
     let mut report = SolveReport { positions: tiers.iter().map(|&t| size(t)).sum(), ..Default::default() };
     progress.start(report.positions, tiers[..first].iter().map(|&t| size(t)).sum());
@@ -53,7 +54,7 @@ pub(super) fn run<R: HeapRules>(
     let resume_total = tiers[first].total;
     for &tier in &tiers[..first] {
         if tier.total + solver.reach >= resume_total {
-            let values = store.load(tier)?;
+            let values = load_checked(store, tier, size(tier))?;
             window.put(tier, solver.keep(tier, values.remoteness));
         }
     }
@@ -63,6 +64,13 @@ pub(super) fn run<R: HeapRules>(
         if tier.total != current_total {
             current_total = tier.total;
             window.evict_below(current_total.saturating_sub(solver.reach));
+        }
+        if stored.contains(&tier) {
+            // Stored by another run after a gap (or concurrently): reuse it.
+            let values = load_checked(store, tier, size(tier))?;
+            window.put(tier, solver.keep(tier, values.remoteness));
+            progress.tier_done(tier, size(tier));
+            continue;
         }
         let started = Instant::now();
         let mut values = vec![UNKNOWN; size(tier) as usize];

@@ -12,7 +12,7 @@ use crate::index::{PartitionTable, TierId, TierWalk};
 
 use super::edges::for_each_child;
 use super::window::{TierValues, Window};
-use super::{Progress, SolveOptions, SolveReport, SolvedTier, TierStore, reach};
+use super::{Progress, SolveOptions, SolveReport, SolvedTier, TierStore, load_checked, reach};
 
 /// Positions per parallel work unit.
 const CHUNK: usize = 2048;
@@ -42,7 +42,7 @@ pub(super) fn run<R: HeapRules>(
     let resume_total = tiers[first].total;
     for &tier in &tiers[..first] {
         if tier.total + reach >= resume_total {
-            let v = store.load(tier)?;
+            let v = load_checked(store, tier, size(tier))?;
             if want_values && v.nim_values.is_none() {
                 anyhow::bail!("stored tier {tier} has no nim-values to resume from");
             }
@@ -55,6 +55,13 @@ pub(super) fn run<R: HeapRules>(
         if tier.total != current_total {
             current_total = tier.total;
             window.evict_below(current_total.saturating_sub(reach));
+        }
+        if stored.contains(&tier) {
+            // Stored by another run after a gap (or concurrently): reuse it.
+            let v = load_checked(store, tier, size(tier))?;
+            window.put(tier, TierValues::solved(v.remoteness, v.nim_values));
+            progress.tier_done(tier, size(tier));
+            continue;
         }
         let started = Instant::now();
         let n = size(tier) as usize;

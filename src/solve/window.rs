@@ -38,7 +38,7 @@ impl TierValues {
 
 /// Tier arrays by tier, with a byte count and its peak.
 pub struct Window {
-    slots: Vec<Option<TierValues>>,
+    slots: Vec<Option<Box<TierValues>>>,
     stride: usize,
     bytes: u64,
     peak: u64,
@@ -63,14 +63,14 @@ impl Window {
         if tier.heaps as usize >= self.stride {
             return None;
         }
-        self.slots.get(self.slot(tier))?.as_ref()
+        self.slots.get(self.slot(tier))?.as_deref()
     }
 
     /// Puts `tier`'s arrays in.
     pub fn put(&mut self, tier: TierId, values: TierValues) {
         let slot = self.slot(tier);
         self.note_bytes(Self::size_of(&values) as i64);
-        if let Some(old) = self.slots[slot].replace(values) {
+        if let Some(old) = self.slots[slot].replace(Box::new(values)) {
             self.note_bytes(-(Self::size_of(&old) as i64));
         }
     }

@@ -40,10 +40,14 @@ pub struct Prober<'a> {
 }
 
 impl<'a> Prober<'a> {
-    /// A prober of `solve` (its universe must be indexable).
-    pub fn new(db: &'a Database, solve: SolveRecord) -> Result<Self, StoreError> {
+    /// A prober of `solve` for positions with at most `up_to_total` tokens (the rank table is
+    /// built only that far).
+    pub fn new(db: &'a Database, solve: SolveRecord, up_to_total: u32) -> Result<Self, StoreError> {
         let universe = solve.target_universe();
-        let table = universe.table().map_err(|e| StoreError::Corrupt(e.to_string()))?;
+        let total = up_to_total.min(universe.max_total);
+        let table =
+            PartitionTable::new(total, universe.heaps_cap().min(total), universe.part_cap().min(total))
+                .map_err(StoreError::Corrupt)?;
         Ok(Prober { db, solve, table, metas: HashMap::new(), blocks: HashMap::new(), blobs: HashMap::new() })
     }
 
@@ -97,7 +101,7 @@ impl<'a> Prober<'a> {
     /// The stored record of `position`, or `None` when its tier is not stored.
     pub fn record(&mut self, position: &Position) -> Result<Option<Record>, StoreError> {
         let tier = TierId::of(position);
-        if !self.solve.target_universe().contains(position) {
+        if !self.solve.target_universe().contains(position) || tier.total > self.table.max_total() {
             return Ok(None);
         }
         let Some(meta) = self.meta(tier)? else {
@@ -114,6 +118,12 @@ impl<'a> Prober<'a> {
             )));
         }
         let layout = meta.layout;
+        if layout.block_records == 0
+            || !(1..=2).contains(&layout.remoteness_bytes)
+            || layout.nim_value_bytes > 2
+        {
+            return Err(corrupt("its record layout is invalid".into()));
+        }
         let block = rank / layout.block_records;
         let bytes = match self.blocks.get(&(meta.row_id, block)) {
             Some(b) => b.clone(),

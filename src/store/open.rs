@@ -43,7 +43,7 @@ pub enum StoreError {
     Sqlite(#[from] rusqlite::Error),
     /// A migration failed.
     #[error("could not apply the schema: {0}")]
-    Migration(#[from] rusqlite_migration::Error),
+    Migration(String),
 }
 
 /// An open nimdb database.
@@ -64,7 +64,13 @@ impl Database {
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         let migrations = Migrations::new(MIGRATIONS.iter().map(|sql| M::up(sql)).collect());
-        migrations.to_latest(&mut conn)?;
+        if let Err(e) = migrations.to_latest(&mut conn) {
+            // Another process may have created or upgraded the schema at the same moment.
+            let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+            if version != SCHEMA_VERSION as i64 {
+                return Err(StoreError::Migration(short_migration_error(&e)));
+            }
+        }
         Ok(Database { conn, path: db_path })
     }
 
@@ -95,6 +101,14 @@ impl Database {
     /// The file.
     pub fn path(&self) -> &Path {
         &self.path
+    }
+}
+
+/// A migration error without the migration's SQL text.
+fn short_migration_error(e: &rusqlite_migration::Error) -> String {
+    match e {
+        rusqlite_migration::Error::RusqliteError { err, .. } => err.to_string(),
+        other => other.to_string().lines().next().unwrap_or("unknown error").chars().take(200).collect(),
     }
 }
 

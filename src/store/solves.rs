@@ -158,7 +158,8 @@ impl Database {
     /// The solve with this key, created if missing, with its target total raised to
     /// `target_total` if lower (its status goes back to partial when there is more to do).
     pub fn begin_solve(&mut self, key: &SolveKey, target_total: u32) -> Result<SolveRecord, StoreError> {
-        let tx = self.conn.transaction()?;
+        // IMMEDIATE: take the write lock before reading, so two processes cannot both insert.
+        let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         let existing: Option<i64> = tx
             .query_row(
                 "SELECT id FROM solves WHERE game = ?1 AND convention = ?2 AND max_heap IS ?3 AND max_heaps IS ?4

@@ -95,11 +95,13 @@ fn write_tier(
     let losses = solved.losses(convention);
     // The last tier of a total, in solve order, completes that total.
     let completes_total = universe.tiers_of_total(tier.total).last() == Some(tier);
-    let tx = conn.transaction()?;
-    tx.execute(
+    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    // A tier another process stored meanwhile is the same tier: keep the stored one.
+    let inserted = tx.execute(
         "INSERT INTO tiers (solve_id, total, heaps, positions, losses, max_remoteness, remoteness_bytes,
                             nim_value_bytes, block_records, checksum, solve_seconds, block_checksums, payload)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
+         ON CONFLICT (solve_id, total, heaps) DO NOTHING",
         params![
             solve_id,
             tier.total,
@@ -116,6 +118,9 @@ fn write_tier(
             enc.payload,
         ],
     )?;
+    if inserted == 0 {
+        return Ok(());
+    }
     tx.execute(
         "UPDATE solves SET positions = positions + ?2, losses = losses + ?3,
             solved_total = CASE WHEN ?4 THEN ?5 ELSE solved_total END,
@@ -129,7 +134,7 @@ fn write_tier(
 }
 
 impl Database {
-    /// Loads a whole stored tier of a solve, verifying its checksums.
+    /// Loads a whole stored tier of a solve, verifying its layout and checksums.
     pub fn load_tier(&self, solve_id: i64, tier: TierId) -> Result<SolvedTier, StoreError> {
         let (positions, rb, vb, block_records, checksum, blocks, payload): (i64, i64, i64, i64, i64, Vec<u8>, Vec<u8>) =
             self.conn.query_row(
@@ -146,6 +151,12 @@ impl Database {
         let corrupt = |what: String| {
             StoreError::Corrupt(format!("tier {tier} of solve #{solve_id} is corrupt: {what}"))
         };
+        if layout.block_records == 0
+            || !(1..=2).contains(&layout.remoteness_bytes)
+            || layout.nim_value_bytes > 2
+        {
+            return Err(corrupt("its record layout is invalid".into()));
+        }
         if payload.len() != positions as usize * layout.width() {
             return Err(corrupt(format!(
                 "its payload has {} bytes, expected {}",
@@ -163,6 +174,16 @@ impl Database {
         }
         let (remoteness, nim_values) = codec::decode_all(&layout, &payload);
         Ok(SolvedTier { tier, remoteness, nim_values, seconds: 0.0 })
+    }
+
+    /// Positions stored for a solve in tiers with at most `total` tokens.
+    pub fn positions_stored(&self, solve_id: i64, total: u32) -> Result<u64, StoreError> {
+        let n: i64 = self.conn.query_row(
+            "SELECT COALESCE(SUM(positions), 0) FROM tiers WHERE solve_id = ?1 AND total <= ?2",
+            params![solve_id, total],
+            |r| r.get(0),
+        )?;
+        Ok(n as u64)
     }
 
     /// The tiers stored for a solve.
