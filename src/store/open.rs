@@ -60,15 +60,27 @@ impl Database {
         let db_path = path.to_path_buf();
         check_identity(&conn, &db_path)?;
         conn.busy_timeout(std::time::Duration::from_secs(10))?;
-        conn.pragma_update(None, "journal_mode", "WAL")?;
+        retry_busy(|| conn.pragma_update(None, "journal_mode", "WAL"))?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         let migrations = Migrations::new(MIGRATIONS.iter().map(|sql| M::up(sql)).collect());
-        if let Err(e) = migrations.to_latest(&mut conn) {
-            // Another process may have created or upgraded the schema at the same moment.
-            let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
-            if version != SCHEMA_VERSION as i64 {
-                return Err(StoreError::Migration(short_migration_error(&e)));
+        // Another process may be creating or upgrading the schema at the same moment: SQLite
+        // then answers BUSY at once (a lock upgrade inside a transaction skips the busy
+        // handler), or the tables turn out to exist. Wait and look again.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        loop {
+            match migrations.to_latest(&mut conn) {
+                Ok(()) => break,
+                Err(e) => {
+                    let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+                    if version == SCHEMA_VERSION as i64 {
+                        break;
+                    }
+                    if std::time::Instant::now() > deadline {
+                        return Err(StoreError::Migration(short_migration_error(&e)));
+                    }
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                }
             }
         }
         Ok(Database { conn, path: db_path })
@@ -101,6 +113,24 @@ impl Database {
     /// The file.
     pub fn path(&self) -> &Path {
         &self.path
+    }
+}
+
+/// Runs `f` again while SQLite answers BUSY or LOCKED, for up to 20 seconds.
+fn retry_busy<T>(mut f: impl FnMut() -> rusqlite::Result<T>) -> rusqlite::Result<T> {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        match f() {
+            Err(rusqlite::Error::SqliteFailure(e, _))
+                if matches!(
+                    e.code,
+                    rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked
+                ) && std::time::Instant::now() < deadline =>
+            {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+            other => return other,
+        }
     }
 }
 
