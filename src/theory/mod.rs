@@ -11,6 +11,8 @@
 //! * [`report`]: everything about a game's heaps up to N, as `nimdb heaps` prints it.
 
 pub mod bouton;
+pub mod genus;
+pub mod misere;
 pub mod period;
 pub mod sequence;
 pub mod shape;
