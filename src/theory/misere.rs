@@ -238,7 +238,7 @@ impl<'r, R: HeapRules + ?Sized> MisereSolver<'r, R> {
     /// The normal-play nim-value of a keyed position, given the single-heap sequence `g`.
     pub fn normal_value(&self, p: MixedPosition, g: &[u32]) -> u32 {
         let heaps = self.parts[p.part as usize].iter().fold(0, |x, &h| x ^ g[h as usize]);
-        heaps ^ (p.ones as u32 & 1) ^ 2 * (p.twos as u32 & 1)
+        heaps ^ (p.ones as u32 & 1) ^ (2 * (p.twos as u32 & 1))
     }
 
     /// The game heaps of a keyed position with its *1 and *2 counts, for display.

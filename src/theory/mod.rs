@@ -11,9 +11,11 @@
 //! * [`report`]: everything about a game's heaps up to N, as `nimdb heaps` prints it.
 
 pub mod bouton;
+pub mod cache;
 pub mod genus;
 pub mod misere;
 pub mod period;
+pub mod report;
 pub mod sequence;
 pub mod shape;
 pub mod sparse;
