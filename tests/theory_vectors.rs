@@ -185,7 +185,8 @@ fn misere_nim_rule_matches_search() {
     let nim = spec("nim");
     let mut memo = HashMap::new();
     let mut solver = MisereSolver::new(nim.rules());
-    for heaps in [vec![1], vec![1, 1], vec![2, 2], vec![3, 2, 1], vec![4, 4, 1], vec![5, 1, 1], vec![7, 6, 1]] {
+    for heaps in [vec![1], vec![1, 1], vec![2, 2], vec![3, 2, 1], vec![4, 4, 1], vec![5, 1, 1], vec![7, 6, 1]]
+    {
         let p = Position::new(heaps.clone());
         let loss = misere_loss(nim.rules(), &p, &mut memo);
         assert_eq!(misere_nim_loss(&heaps), loss, "{heaps:?}");
@@ -262,7 +263,10 @@ fn cli_json_and_cache() {
     assert_eq!(v["game"], "kayles");
     assert_eq!(v["values"].as_array().unwrap().len(), 201);
     assert_eq!(v["values"][27], 8);
-    assert_eq!((v["period"].as_u64(), v["preperiod"].as_u64(), v["proven"].as_bool()), (Some(12), Some(71), Some(true)));
+    assert_eq!(
+        (v["period"].as_u64(), v["preperiod"].as_u64(), v["proven"].as_bool()),
+        (Some(12), Some(71), Some(true))
+    );
     assert_eq!(v["genus"][5], "4^146");
     assert_eq!(v["misere_values"][0], 1);
     assert!(v["misere_values"][31].is_null());
@@ -275,12 +279,20 @@ fn cli_json_and_cache() {
 
 #[test]
 fn cli_csv_and_errors() {
-    let out = nimdb().args(["heaps", "--game", "nim", "--up-to", "3", "--csv", "--no-cache"]).output().unwrap();
-    assert_eq!(String::from_utf8(out.stdout).unwrap(), "n,nim_value,misere_value,genus\n0,0,1,0^120\n1,1,0,1^031\n2,2,2,2^20\n3,3,3,3^31\n");
-    let out = nimdb().args(["heaps", "--game", "kayles", "--up-to", "200000000", "--no-cache"]).output().unwrap();
+    let out =
+        nimdb().args(["heaps", "--game", "nim", "--up-to", "3", "--csv", "--no-cache"]).output().unwrap();
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "n,nim_value,misere_value,genus\n0,0,1,0^120\n1,1,0,1^031\n2,2,2,2^20\n3,3,3,3^31\n"
+    );
+    let out =
+        nimdb().args(["heaps", "--game", "kayles", "--up-to", "200000000", "--no-cache"]).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8(out.stderr).unwrap();
-    assert!(err.starts_with("nimdb: error:") && err.contains("too large") && err.lines().count() == 1, "{err}");
+    assert!(
+        err.starts_with("nimdb: error:") && err.contains("too large") && err.lines().count() == 1,
+        "{err}"
+    );
     let out = nimdb().args(["heaps", "--game", "chess", "--no-cache"]).output().unwrap();
     assert!(!out.status.success());
     assert!(String::from_utf8(out.stderr).unwrap().contains("unknown game"));

@@ -16,7 +16,7 @@ use crate::game::{HeapRules, Rules};
 
 use super::mex::StampSet;
 use super::shape::HeapShape;
-use super::sparse::{self, EngineStats, SplitMethod};
+use super::sparse::{EngineStats, MethodChoice, SplitMethod, compute_with};
 
 /// The reference nim-value sequence g(0..=up_to), by a plain mex over every move of every
 /// heap, using only the [`HeapRules`] predicates.
@@ -71,7 +71,7 @@ pub fn nim_values(rules: &Rules, up_to: u32) -> Vec<u32> {
 /// longer than needed is truncated.
 pub fn nim_values_with_info(rules: &Rules, up_to: u32, known: &[u32]) -> (Vec<u32>, SequenceInfo) {
     let shape = HeapShape::of(rules);
-    let (values, method, stats) = sparse::compute(&shape, up_to, known, None);
+    let (values, method, stats) = compute_with(&shape, up_to, known, MethodChoice::Auto);
     (values, SequenceInfo { method, stats })
 }
 

@@ -22,7 +22,7 @@
 //! probe prefix, and falls back to the plain method when no mask makes them rare.
 //!
 //! Repeated digits (`0.[3]`, `0.[7]`) add options for every removal from some point on;
-//! those are kept in insert-only sets that grow with n (see [`GrowingSet`]). A repeated
+//! those are kept in insert-only sets that grow with n. A repeated
 //! splitting digit costs O(n²) in all; [`HeapShape::quadratic`] says so.
 
 use super::mex::{GrowingSet, StampSet};
@@ -149,18 +149,14 @@ pub fn sparse_values(shape: &HeapShape, up_to: u32) -> (Vec<u32>, SplitMethod) {
     (g, method)
 }
 
-/// g(0..=up_to) by the fastest method, continuing from the known prefix `known`.
-pub(crate) fn compute(
-    shape: &HeapShape,
-    up_to: u32,
-    known: &[u32],
-    choice: Option<MethodChoice>,
-) -> (Vec<u32>, SplitMethod, EngineStats) {
-    compute_with(shape, up_to, known, choice.unwrap_or(MethodChoice::Auto))
-}
-
 /// g(0..=up_to) by the chosen method, continuing from `known = g(0..=m)` (truncated if longer
 /// than needed), with the method used and work counters.
+///
+/// [`MethodChoice::Auto`] also takes the periodicity shortcut for finite codes: at heap
+/// counts 128, 256, 512, … it looks for a period certified by Guy–Smith (or the window rule
+/// for codes that never split) and, once one is found, copies every later value from one
+/// period earlier ([`EngineStats::certified_at`] says where). The certificate is a theorem,
+/// so the copied values are exact.
 pub fn compute_with(
     shape: &HeapShape,
     up_to: u32,
