@@ -49,12 +49,14 @@ CREATE TABLE tiers (
 );
 
 -- Single-heap values, computed from each heap's own moves (theory, not the database).
+-- Misère values and genus are exact but computed only for small heaps (NULL beyond).
 CREATE TABLE heap_values (
     game          TEXT    NOT NULL,                  -- canonical game spec
     n             INTEGER NOT NULL,                  -- heap size
     nim_value     INTEGER NOT NULL,                  -- normal-play nim-value g(n)
-    misere_value  INTEGER NOT NULL,                  -- misère nim-value of the single heap
-    genus         TEXT,                              -- Conway's genus, e.g. '0^120', when computed
+    misere_value  INTEGER,                           -- misère nim-value of the single heap
+    genus         TEXT,                              -- Conway's genus, e.g. '0^120'
+    tame          INTEGER CHECK (tame IN (0, 1)),    -- 1: the heap and all its followers are tame
     PRIMARY KEY (game, n)
 ) WITHOUT ROWID;
 

@@ -9,7 +9,10 @@ use rusqlite_migration::{M, Migrations};
 const APPLICATION_ID: i64 = 0x4E49_4D44;
 
 /// The schema migrations, in order. The database's `user_version` is how many are applied.
-const MIGRATIONS: &[&str] = &[include_str!("../../migrations/0001_solves_and_tiers.sql")];
+const MIGRATIONS: &[&str] = &[
+    include_str!("../../migrations/0001_solves_and_tiers.sql"),
+    include_str!("../../migrations/0002_theory.sql"),
+];
 
 /// The schema version this nimdb writes.
 pub const SCHEMA_VERSION: usize = MIGRATIONS.len();

@@ -1,1 +1,38 @@
 //! Theory: Bouton's rule, single-heap nim-value sequences, periodicity and misère genus.
+//!
+//! Everything here is computed from a heap's own moves, independently of the position
+//! database, so that the database can be checked against it:
+//! * [`bouton`]: normal and misère Nim, Sprague–Grundy on nim-values;
+//! * [`sequence`]: nim-value sequences g(0..=N) (reference mex and the fast engines);
+//! * [`shape`], [`sparse`]: the move shape and the rare/common method behind the fast engine;
+//! * [`period`]: periods and preperiods, with the Guy–Smith certificate;
+//! * [`misere`], [`genus`]: misère nim-values of positions and Conway's genus of heaps;
+//! * [`cache`]: the `heap_values` table;
+//! * [`report`]: everything about a game's heaps up to N, as `nimdb heaps` prints it.
+//!
+//! Speed: finite octal codes stop computing as soon as the values carry a Guy–Smith
+//! certificate (Kayles and Dawson's Kayles at heap 256) and copy the rest, which the theorem
+//! makes exact; before that, and for games with no period (Grundy's game), the rare/common
+//! method of [`sparse`] does the work (Kayles to 10⁶ in about 0.1 s without the shortcut).
+
+pub mod bouton;
+pub mod cache;
+pub mod genus;
+pub mod misere;
+pub mod period;
+pub mod report;
+pub mod sequence;
+pub mod shape;
+pub mod sparse;
+
+mod mex;
+
+pub use bouton::{
+    NimMove, misere_nim_loss, misere_nim_move, nim_sum, normal_nim_loss, normal_nim_move, position_nim_value,
+    sprague_grundy_loss, tame_misere_loss,
+};
+pub use genus::{Genus, GenusSolver, tame_sum_loss};
+pub use misere::MisereSolver;
+pub use period::{Periodicity, analyse};
+pub use report::{HeapOptions, HeapReport, heap_report};
+pub use sequence::{mex_values, nim_values};

@@ -1,0 +1,232 @@
+//! Everything about a game's single heaps up to N: nim-values, misère values, genus,
+//! tameness and periodicity, reusing and extending the `heap_values` cache. This is what
+//! `nimdb heaps` prints.
+
+use anyhow::{Context, bail};
+use rusqlite::Connection;
+
+use crate::game::{GameSpec, Rules};
+
+use super::cache::{StoredSequence, load_prefix, store_sequence};
+use super::genus::{DEFAULT_DEPTH, Genus, GenusSolver};
+use super::period::{Periodicity, analyse};
+use super::sequence::nim_values_with_info;
+use super::shape::HeapShape;
+
+/// The largest N accepted for games computed in (near) linear time.
+pub const MAX_UP_TO: u32 = 100_000_000;
+/// The largest N for codes whose repeated digit splits (O(N²): 10⁵ takes a few seconds).
+pub const MAX_UP_TO_QUADRATIC: u32 = 100_000;
+/// The largest N for Grundy's game (the sparse method with long witness scans: 10⁵ takes a
+/// few seconds, 10⁶ about a minute).
+pub const MAX_UP_TO_GRUNDY: u32 = 1_000_000;
+/// By default misère values and genus are computed for heaps up to this size.
+pub const DEFAULT_MISERE_UP_TO: u32 = 30;
+/// The misère solver stops extending to larger heaps once it holds this many positions.
+pub const DEFAULT_STATE_BUDGET: usize = 2_000_000;
+
+/// What to compute.
+#[derive(Clone, Debug)]
+pub struct HeapOptions {
+    /// N: nim-values for heaps 0..=N.
+    pub up_to: u32,
+    /// Misère values, genus and tameness for heaps up to this (capped by N and the budget).
+    pub misere_up_to: u32,
+    /// The genus depth: γ0..=γ(depth).
+    pub genus_depth: u16,
+    /// The most positions the misère solver may memoize before it stops at the current heap.
+    pub state_budget: usize,
+}
+
+impl HeapOptions {
+    /// The defaults for heaps up to `up_to`.
+    pub fn new(up_to: u32) -> Self {
+        HeapOptions {
+            up_to,
+            misere_up_to: DEFAULT_MISERE_UP_TO,
+            genus_depth: DEFAULT_DEPTH,
+            state_budget: DEFAULT_STATE_BUDGET,
+        }
+    }
+}
+
+/// A game's single-heap values up to N.
+#[derive(Clone, Debug)]
+pub struct HeapReport {
+    /// The game.
+    pub game: GameSpec,
+    /// g(0..=N).
+    pub values: Vec<u32>,
+    /// Misère values (γ0) of single heaps; `None` beyond where they were computed.
+    pub misere: Vec<Option<u32>>,
+    /// Genus of single heaps; `None` beyond where it was computed.
+    pub genus: Vec<Option<Genus>>,
+    /// Whether each heap is tame (it and every follower has a fickle or firm genus).
+    pub tame: Vec<Option<bool>>,
+    /// The genus depth used.
+    pub genus_depth: u16,
+    /// Periodicity of g(0..=N).
+    pub periodicity: Periodicity,
+    /// How the nim-values were obtained, in words.
+    pub method: String,
+    /// Why misère values stop before the requested heap, if they do.
+    pub misere_note: Option<String>,
+}
+
+impl HeapReport {
+    /// The largest heap with a misère value.
+    pub fn misere_up_to(&self) -> Option<u32> {
+        self.misere.iter().take_while(|v| v.is_some()).count().checked_sub(1).map(|n| n as u32)
+    }
+}
+
+/// Refuses an N that the game's method cannot reach in reasonable time and memory.
+pub fn check_up_to(spec: &GameSpec, up_to: u64) -> anyhow::Result<u32> {
+    let shape = HeapShape::of(spec.rules());
+    let (limit, why) = if matches!(spec.rules(), Rules::Grundy(_)) {
+        (MAX_UP_TO_GRUNDY, "Grundy's game has no known period and its values take long scans")
+    } else if shape.quadratic() {
+        (MAX_UP_TO_QUADRATIC, "a repeated splitting digit makes every heap cost O(n)")
+    } else {
+        (MAX_UP_TO, "larger tables are not useful")
+    };
+    if up_to > limit as u64 {
+        bail!("--up-to {up_to} is too large for {spec}: the limit is {limit} ({why})");
+    }
+    Ok(up_to as u32)
+}
+
+/// Builds the report, reading and extending the cache when a connection is given.
+pub fn heap_report(
+    spec: &GameSpec,
+    opts: &HeapOptions,
+    cache: Option<&Connection>,
+) -> anyhow::Result<HeapReport> {
+    let game = spec.to_string();
+    let n = check_up_to(spec, opts.up_to as u64)?;
+    let stored = match cache {
+        Some(conn) => load_prefix(conn, &game).context("reading heap_values")?.unwrap_or_default(),
+        None => StoredSequence::default(),
+    };
+
+    // Nim-values: read back if the cache covers N, else computed on from the cached prefix.
+    let (values, method) = if stored.up_to() >= Some(n) {
+        (stored.values[..=n as usize].to_vec(), format!("read from the database (heaps 0..={n})"))
+    } else {
+        let (values, info) = nim_values_with_info(spec.rules(), n, &stored.values);
+        let mut method = info.method.to_string();
+        if !stored.values.is_empty() {
+            method = format!("heaps 0..={} from the database, then {method}", stored.values.len() - 1);
+        }
+        if let Some(at) = info.stats.certified_at {
+            method.push_str(&format!("; heaps ≥ {at} copied from the period certified at that point"));
+        }
+        (values, method)
+    };
+
+    // Misère values, genus and tameness of small heaps.
+    let want = opts.misere_up_to.min(n);
+    let len = n as usize + 1;
+    let mut misere = vec![None; len];
+    let mut genus = vec![None; len];
+    let mut tame = vec![None; len];
+    let mut misere_note = None;
+    let cached_ok = stored.genus_up_to() >= Some(want) && stored.genus_depth == Some(opts.genus_depth);
+    if cached_ok {
+        let k = want as usize + 1;
+        misere[..k].copy_from_slice(&stored.misere[..k]);
+        genus[..k].clone_from_slice(&stored.genus[..k]);
+        tame[..k].copy_from_slice(&stored.tame[..k]);
+    } else {
+        let mut solver = GenusSolver::new(spec.rules(), opts.genus_depth);
+        for h in 0..=want {
+            if solver.misere().positions() > opts.state_budget {
+                misere_note = Some(format!(
+                    "misère values stop at heap {} ({} positions memoized, budget {})",
+                    h - 1,
+                    solver.misere().positions(),
+                    opts.state_budget
+                ));
+                break;
+            }
+            let ge = solver.genus(&[h], &values);
+            misere[h as usize] = Some(ge.misere_value());
+            tame[h as usize] = Some(solver.is_tame(&[h], &values));
+            genus[h as usize] = Some(ge);
+        }
+    }
+
+    let periodicity = analyse(&values, &HeapShape::of(spec.rules()));
+    let report = HeapReport {
+        game: spec.clone(),
+        values,
+        misere,
+        genus,
+        tame,
+        genus_depth: opts.genus_depth,
+        periodicity,
+        method,
+        misere_note,
+    };
+    if let Some(conn) = cache {
+        let seq = StoredSequence {
+            values: report.values.clone(),
+            misere: report.misere.clone(),
+            genus: report.genus.clone(),
+            tame: report.tame.clone(),
+            genus_depth: Some(opts.genus_depth),
+        };
+        store_sequence(conn, &game, &seq, &report.periodicity, &report.method)
+            .context("writing heap_values")?;
+    }
+    Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn db() -> Connection {
+        let conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch(include_str!("../../migrations/0001_solves_and_tiers.sql")).unwrap();
+        conn.execute_batch(include_str!("../../migrations/0002_theory.sql")).unwrap();
+        conn
+    }
+
+    #[test]
+    fn reuses_and_extends_the_cache() {
+        let conn = db();
+        let kayles: GameSpec = "kayles".parse().unwrap();
+        let mut opts = HeapOptions::new(200);
+        opts.misere_up_to = 12;
+        let first = heap_report(&kayles, &opts, Some(&conn)).unwrap();
+        assert!(first.periodicity.proven);
+        assert_eq!(first.genus[5].as_ref().unwrap().to_string(), "4^146");
+        let again = heap_report(&kayles, &HeapOptions { up_to: 150, ..opts.clone() }, Some(&conn)).unwrap();
+        assert!(again.method.starts_with("read from the database"), "{}", again.method);
+        assert_eq!(again.values[..], first.values[..=150]);
+        assert_eq!(again.genus[..13], first.genus[..13]);
+        let longer = heap_report(&kayles, &HeapOptions { up_to: 5000, ..opts }, Some(&conn)).unwrap();
+        assert!(longer.method.starts_with("heaps 0..=200 from the database"), "{}", longer.method);
+        assert_eq!(longer.values, heap_report(&kayles, &HeapOptions::new(5000), None).unwrap().values);
+    }
+
+    #[test]
+    fn refuses_absurd_sizes() {
+        let kayles: GameSpec = "kayles".parse().unwrap();
+        assert!(check_up_to(&kayles, 100_000_001).unwrap_err().to_string().contains("too large"));
+        let lines: GameSpec = "lines".parse().unwrap();
+        assert!(check_up_to(&lines, 200_000).is_err());
+        assert!(check_up_to(&lines, 1000).is_ok());
+    }
+
+    #[test]
+    fn budget_stops_the_misere_solver() {
+        let lines: GameSpec = "lines".parse().unwrap();
+        let opts = HeapOptions { state_budget: 2000, ..HeapOptions::new(40) };
+        let r = heap_report(&lines, &opts, None).unwrap();
+        let m = r.misere_up_to().unwrap();
+        assert!(m < 40 && r.misere_note.is_some());
+        assert!(r.misere[m as usize + 1..].iter().all(Option::is_none));
+    }
+}

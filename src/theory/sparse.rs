@@ -1,0 +1,530 @@
+//! The rare/common ("sparse space") method for nim-value sequences of splitting games.
+//!
+//! A split option of a heap of size n is worth g(a) ⊕ g(b) for each pair of parts a + b = s
+//! (s = n − k for each splitting removal k): O(n) pairs per heap, O(n²) in all. Berlekamp,
+//! Conway and Guy (Winning Ways, "Sparse space spells speed") observed that for most octal
+//! games the values split into two classes by the parity of the bits under a fixed mask
+//! `m`: write P(v) = popcount(v & m) mod 2. Then P(x ⊕ y) = P(x) ⊕ P(y). Flammenkamp
+//! generalised the classes to positions: class(n) = P(g(n)) ⊕ δ·(n mod 2) for δ ∈ {0, 1}.
+//! One class, the *rare* one, turns out to hold only finitely many (or very few) heaps.
+//!
+//! For a pair a + b = s: P(g(a) ⊕ g(b)) = class(a) ⊕ class(b) ⊕ δ·(s mod 2). So a value v with
+//! P(v) = 1 ⊕ δ·(s mod 2) can only come from a pair with exactly one rare part; a value with
+//! P(v) = δ·(s mod 2) comes from two parts of the same class. For each heap the engine
+//! 1. marks every single-heap option and every pair with a rare part: O(#rare) per split;
+//! 2. runs the mex: a candidate not yet marked whose parity allows a same-class pair is looked
+//!    up by scanning pairs until a witness turns up (these are common, so the scan stops
+//!    early); a candidate whose parity needs a rare part is absent at once.
+//!
+//! Only when the mex itself needs a full scan is the work O(n), and that happens exactly when
+//! the new heap is rare. The answer never depends on the mask (a bad mask is only slower),
+//! so the engine picks the mask and δ that make the fewest rare heaps on a plainly computed
+//! probe prefix, and falls back to the plain method when no mask makes them rare.
+//!
+//! Repeated digits (`0.[3]`, `0.[7]`) add options for every removal from some point on;
+//! those are kept in insert-only sets that grow with n. A repeated
+//! splitting digit costs O(n²) in all; [`HeapShape::quadratic`] says so.
+
+use super::mex::{GrowingSet, StampSet};
+use super::period::{CertificateRule, certificate_rule, proven_period};
+use super::shape::HeapShape;
+
+/// Heaps computed by the plain method before the sparse space is chosen.
+pub const PROBE: u32 = 2048;
+
+/// The largest share of rare heaps in the probe's second half for which the sparse method is
+/// used (beyond it, the plain method is as fast).
+const MAX_RARE_SHARE: f64 = 0.25;
+
+/// A split of values into rare and common classes: class(n) = popcount(g(n) & mask) mod 2,
+/// xor (n mod 2) when `domain` is set; heaps of class `rare_class` are rare.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SparseSpace {
+    /// The bit mask.
+    pub mask: u32,
+    /// Whether the heap size's parity enters the class (Flammenkamp's "domain" variant).
+    pub domain: bool,
+    /// The class (0 or 1) of the rare heaps.
+    pub rare_class: u8,
+}
+
+impl SparseSpace {
+    #[inline]
+    fn parity(self, v: u32) -> u32 {
+        (v & self.mask).count_ones() & 1
+    }
+
+    /// The class (0 or 1) of a heap of size `n` with nim-value `v`.
+    #[inline]
+    pub fn class(self, n: u32, v: u32) -> u8 {
+        (self.parity(v) ^ (self.domain as u32 & n & 1)) as u8
+    }
+
+    /// Whether a heap of size `n` with nim-value `v` is rare.
+    #[inline]
+    pub fn is_rare(self, n: u32, v: u32) -> bool {
+        self.class(n, v) == self.rare_class
+    }
+
+    /// The mask as an infinite bitstring, e.g. `...1110` (all higher bits set).
+    pub fn bitstring(self) -> String {
+        let low = 32 - (!self.mask).leading_zeros();
+        if low == 0 {
+            return "...1".to_string();
+        }
+        let bits = self.mask & ((1u32 << low) - 1);
+        format!("...1{bits:0low$b}", low = low as usize)
+    }
+
+    /// Whether the value `v` can come from a pair of parts of the same class adding to `s`.
+    #[inline]
+    fn same_class_pair(self, v: u32, s: u32) -> bool {
+        self.parity(v) == (self.domain as u32 & s & 1)
+    }
+}
+
+/// Which method computed the splitting moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SplitMethod {
+    /// The game has no finite splitting moves: every heap's options are listed directly.
+    Direct,
+    /// Every pair of parts of every heap (O(n²)).
+    Plain,
+    /// The rare/common method with this space.
+    Sparse(SparseSpace),
+}
+
+impl std::fmt::Display for SplitMethod {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SplitMethod::Direct => f.write_str("direct mex"),
+            SplitMethod::Plain => f.write_str("plain mex over all splits"),
+            SplitMethod::Sparse(s) => write!(
+                f,
+                "sparse space (mask {}{}, rare class {})",
+                s.bitstring(),
+                if s.domain { ", by heap parity" } else { "" },
+                s.rare_class
+            ),
+        }
+    }
+}
+
+/// Which method to use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MethodChoice {
+    /// The fastest that applies.
+    Auto,
+    /// The plain method (the benchmark baseline).
+    Plain,
+    /// The sparse method even where it does not pay (for tests).
+    Sparse,
+}
+
+/// Work counters of one computation.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EngineStats {
+    /// Heaps computed (not read from a known prefix).
+    pub heaps: u64,
+    /// Rare heaps found (sparse method only).
+    pub rare: u64,
+    /// Candidate values looked up by scanning pairs (sparse method only).
+    pub scans: u64,
+    /// Pairs examined by those scans.
+    pub scan_steps: u64,
+    /// When a certified period was found (Guy–Smith or window rule, see
+    /// [`period`](super::period)): the heap count at that point. Every later value was
+    /// copied from one period earlier, which the certificate proves exact.
+    pub certified_at: Option<u32>,
+}
+
+/// g(0..=up_to) by the plain method: every option of every heap.
+pub fn plain_values(shape: &HeapShape, up_to: u32) -> Vec<u32> {
+    compute_with(shape, up_to, &[], MethodChoice::Plain).0
+}
+
+/// g(0..=up_to) by the sparse method (after a plain probe prefix), and the space used.
+pub fn sparse_values(shape: &HeapShape, up_to: u32) -> (Vec<u32>, SplitMethod) {
+    let (g, method, _) = compute_with(shape, up_to, &[], MethodChoice::Sparse);
+    (g, method)
+}
+
+/// g(0..=up_to) by the chosen method, continuing from `known = g(0..=m)` (truncated if longer
+/// than needed), with the method used and work counters.
+///
+/// [`MethodChoice::Auto`] also takes the periodicity shortcut for finite codes: at heap
+/// counts 128, 256, 512, … it looks for a period certified by Guy–Smith (or the window rule
+/// for codes that never split) and, once one is found, copies every later value from one
+/// period earlier ([`EngineStats::certified_at`] says where). The certificate is a theorem,
+/// so the copied values are exact.
+pub fn compute_with(
+    shape: &HeapShape,
+    up_to: u32,
+    known: &[u32],
+    choice: MethodChoice,
+) -> (Vec<u32>, SplitMethod, EngineStats) {
+    let mut e = Engine::new(shape, up_to, known);
+    // Only the automatic choice takes the periodicity shortcut; the forced methods are there
+    // to measure and test the methods themselves.
+    e.rule = if choice == MethodChoice::Auto { certificate_rule(shape) } else { None };
+    if shape.split.is_empty() {
+        e.run(up_to, up_to, None);
+        return (e.g, SplitMethod::Direct, e.stats);
+    }
+    if choice == MethodChoice::Plain {
+        e.run(up_to, up_to, None);
+        return (e.g, SplitMethod::Plain, e.stats);
+    }
+    let probe_to = up_to.min(PROBE);
+    e.run(probe_to, up_to, None);
+    if e.done(up_to) || (choice == MethodChoice::Auto && up_to <= probe_to) {
+        return (e.g, SplitMethod::Plain, e.stats);
+    }
+    let space = match choose_space(&e.g, shape) {
+        Some((space, share)) if share <= MAX_RARE_SHARE || choice == MethodChoice::Sparse => space,
+        _ => {
+            e.run(up_to, up_to, None);
+            return (e.g, SplitMethod::Plain, e.stats);
+        }
+    };
+    e.rare = (1..e.g.len() as u32).filter(|&n| space.is_rare(n, e.g[n as usize])).collect();
+    e.run(up_to, up_to, Some(space));
+    (e.g, SplitMethod::Sparse(space), e.stats)
+}
+
+/// The space with the fewest rare heaps in the second half of `g` (ties: fewest overall,
+/// then no domain variant, then the smaller mask), with that share; `None` if `g` is too
+/// short to judge.
+pub fn choose_space(g: &[u32], shape: &HeapShape) -> Option<(SparseSpace, f64)> {
+    if g.len() < 16 || shape.split.is_empty() {
+        return None;
+    }
+    let ks = &shape.split;
+    let same_parity = ks.iter().all(|k| k & 1 == ks[0] & 1);
+    let max = g.iter().copied().max().unwrap_or(0);
+    let bits = (32 - max.leading_zeros()).clamp(1, 12);
+    let half = g.len() / 2;
+    let mut best: Option<((usize, usize), SparseSpace)> = None;
+    for domain in [false, true] {
+        if domain && !same_parity {
+            continue;
+        }
+        let rare_class = if domain { (ks[0] & 1) as u8 } else { 0 };
+        for low in 1..(1u32 << bits) {
+            // The bits above those seen in the probe are set, as in Winning Ways' infinite
+            // bitstrings ...1110 (values met later are classed by all their bits).
+            let mask = low | (u32::MAX << bits);
+            let space = SparseSpace { mask, domain, rare_class };
+            let mut late = 0;
+            let mut all = 0;
+            for (n, &v) in g.iter().enumerate().skip(1) {
+                if space.is_rare(n as u32, v) {
+                    all += 1;
+                    if n >= half {
+                        late += 1;
+                    }
+                }
+            }
+            if best.is_none_or(|(score, _)| (late, all) < score) {
+                best = Some(((late, all), space));
+            }
+        }
+    }
+    best.map(|((late, _), space)| (space, late as f64 / (g.len() - half) as f64))
+}
+
+struct Engine<'s> {
+    shape: &'s HeapShape,
+    g: Vec<u32>,
+    seen: StampSet,
+    /// g(a) for 1 ≤ a ≤ n − take_one_from.
+    ones: GrowingSet,
+    /// g(a) ⊕ g(b) for a + b ≤ n − split_from.
+    pairs: GrowingSet,
+    /// The rare heaps so far, ascending (sparse method only).
+    rare: Vec<u32>,
+    /// The certificate rule for the periodicity shortcut, when it is taken.
+    rule: Option<CertificateRule>,
+    /// The next heap count at which to look for a certified period.
+    next_check: u32,
+    stats: EngineStats,
+}
+
+impl<'s> Engine<'s> {
+    fn new(shape: &'s HeapShape, up_to: u32, known: &[u32]) -> Self {
+        let keep = known.len().min(up_to as usize + 1).max(1);
+        let mut g = Vec::with_capacity(up_to as usize + 1);
+        g.extend_from_slice(&known[..keep.min(known.len())]);
+        if g.is_empty() {
+            g.push(0);
+        }
+        let mut e = Engine {
+            shape,
+            g,
+            seen: StampSet::new(),
+            ones: GrowingSet::new(),
+            pairs: GrowingSet::new(),
+            rare: Vec::new(),
+            rule: None,
+            next_check: 128,
+            stats: EngineStats::default(),
+        };
+        for n in 1..e.g.len() as u32 {
+            e.advance_sets(n);
+        }
+        e
+    }
+
+    /// Brings the repeated-digit sets up to date for heap `n` (g must be known below n).
+    fn advance_sets(&mut self, n: u32) {
+        let g = &self.g;
+        if let Some(f) = self.shape.take_one_from
+            && n > f
+        {
+            self.ones.insert(g[(n - f) as usize]);
+        }
+        if let Some(f) = self.shape.split_from
+            && n >= f + 2
+        {
+            let s = n - f;
+            for b in 1..=s / 2 {
+                let a = s - b;
+                if a != b || self.shape.equal_parts {
+                    self.pairs.insert(g[a as usize] ^ g[b as usize]);
+                }
+            }
+        }
+    }
+
+    /// Whether every heap up to `up_to` is known.
+    fn done(&self, up_to: u32) -> bool {
+        self.g.len() as u32 > up_to
+    }
+
+    /// Computes every heap up to `target`, by the sparse method when `space` is given. With a
+    /// certificate rule, looks for a certified period at doubling heap counts and, once one
+    /// is found, fills in every heap up to `up_to` from it.
+    fn run(&mut self, target: u32, up_to: u32, space: Option<SparseSpace>) {
+        while !self.done(target) {
+            if let Some(rule) = self.rule
+                && self.g.len() as u32 >= self.next_check
+            {
+                self.next_check = self.next_check.saturating_mul(2);
+                if let Some((p, _, _)) = proven_period(&self.g, rule) {
+                    self.stats.certified_at = Some(self.g.len() as u32);
+                    while !self.done(up_to) {
+                        let v = self.g[self.g.len() - p as usize];
+                        self.g.push(v);
+                    }
+                    return;
+                }
+            }
+            let n = self.g.len() as u32;
+            self.advance_sets(n);
+            let v = self.mex(n, space);
+            self.g.push(v);
+            self.stats.heaps += 1;
+            if let Some(space) = space
+                && space.is_rare(n, v)
+            {
+                self.rare.push(n);
+                self.stats.rare += 1;
+            }
+        }
+    }
+
+    fn mex(&mut self, n: u32, space: Option<SparseSpace>) -> u32 {
+        let Engine { shape, g, seen, ones, pairs, rare, stats, .. } = self;
+        seen.clear();
+        if shape.vanishes(n) {
+            seen.insert(0);
+        }
+        for &k in &shape.take_one {
+            if k >= n {
+                break;
+            }
+            seen.insert(g[(n - k) as usize]);
+        }
+        for &k in &shape.split {
+            if k + 2 > n {
+                break;
+            }
+            let s = n - k;
+            match space {
+                None => {
+                    for b in 1..=s / 2 {
+                        let a = s - b;
+                        if a != b || shape.equal_parts {
+                            seen.insert(g[a as usize] ^ g[b as usize]);
+                        }
+                    }
+                }
+                Some(_) => {
+                    for &r in rare.iter() {
+                        if r >= s {
+                            break;
+                        }
+                        let b = s - r;
+                        if b != r || shape.equal_parts {
+                            seen.insert(g[r as usize] ^ g[b as usize]);
+                        }
+                    }
+                }
+            }
+        }
+        let mut v = 0;
+        loop {
+            if seen.contains(v) {
+                v += 1;
+            } else if ones.contains(v) {
+                v = ones.next_absent(v);
+            } else if pairs.contains(v) {
+                v = pairs.next_absent(v);
+            } else if let Some(space) = space
+                && witness(shape, g, space, n, v, stats)
+            {
+                v += 1;
+            } else {
+                return v;
+            }
+        }
+    }
+}
+
+/// Whether some pair of same-class parts of a split of heap `n` is worth `v`.
+///
+/// The scans of the different splits are interleaved, so that a value made by only one of
+/// them is found as fast as if that split were scanned alone.
+fn witness(
+    shape: &HeapShape,
+    g: &[u32],
+    space: SparseSpace,
+    n: u32,
+    v: u32,
+    stats: &mut EngineStats,
+) -> bool {
+    let mut sums = [0u32; 8];
+    let mut count = 0;
+    let mut longest = 0;
+    for &k in &shape.split {
+        if k + 2 > n {
+            break;
+        }
+        let s = n - k;
+        if space.same_class_pair(v, s) {
+            if count == sums.len() {
+                // More splits than the fast path holds: scan the rest one by one.
+                if scan(shape, g, s, v, stats) {
+                    return true;
+                }
+                continue;
+            }
+            sums[count] = s;
+            count += 1;
+            longest = longest.max(s / 2);
+        }
+    }
+    if count == 0 {
+        return false;
+    }
+    stats.scans += 1;
+    let sums = &sums[..count];
+    // Scan each split from both ends at once: small parts reach the preperiod's exceptional
+    // values, parts near the middle are large heaps whose values are spread like the
+    // candidate's. Whichever end holds a witness first, it is found within twice the steps.
+    for step in 0..longest.div_ceil(2) {
+        for &s in sums {
+            let half = s / 2;
+            let low = 1 + step;
+            if low > half - step {
+                continue;
+            }
+            for b in [low, half - step] {
+                let a = s - b;
+                if g[a as usize] ^ g[b as usize] == v && (a != b || shape.equal_parts) {
+                    stats.scan_steps += 2 * step as u64 + 1;
+                    return true;
+                }
+            }
+        }
+    }
+    stats.scan_steps += longest as u64;
+    false
+}
+
+fn scan(shape: &HeapShape, g: &[u32], s: u32, v: u32, stats: &mut EngineStats) -> bool {
+    stats.scans += 1;
+    for b in (1..=s / 2).rev() {
+        let a = s - b;
+        if g[a as usize] ^ g[b as usize] == v && (a != b || shape.equal_parts) {
+            stats.scan_steps += (s / 2 - b + 1) as u64;
+            return true;
+        }
+    }
+    stats.scan_steps += (s / 2) as u64;
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::GameSpec;
+    use crate::theory::sequence::mex_values;
+
+    fn shape(game: &str) -> HeapShape {
+        HeapShape::of(game.parse::<GameSpec>().unwrap().rules())
+    }
+
+    #[test]
+    fn sparse_equals_plain_past_the_probe() {
+        for game in ["kayles", "dawson", "octal:0.137", "octal:4.7", "grundy", "octal:0.16"] {
+            let s = shape(game);
+            let plain = plain_values(&s, 4000);
+            let (sparse, method) = sparse_values(&s, 4000);
+            assert!(matches!(method, SplitMethod::Sparse(_)), "{game}");
+            assert_eq!(plain, sparse, "{game}");
+        }
+    }
+
+    #[test]
+    fn resumes_from_a_known_prefix() {
+        for game in ["kayles", "nim", "lines", "grundy", "subtraction:2,3,7"] {
+            let s = shape(game);
+            let full = compute_with(&s, 3000, &[], MethodChoice::Auto).0;
+            for cut in [0usize, 1, 7, 500, 2500] {
+                let again = compute_with(&s, 3000, &full[..=cut], MethodChoice::Auto).0;
+                assert_eq!(again, full, "{game} from {cut}");
+            }
+            assert_eq!(compute_with(&s, 100, &full, MethodChoice::Auto).0, full[..=100].to_vec());
+        }
+    }
+
+    #[test]
+    fn kayles_rare_heaps_are_finite() {
+        let (g, method, stats) = compute_with(&shape("kayles"), 100_000, &[], MethodChoice::Sparse);
+        let SplitMethod::Sparse(space) = method else { panic!("{method:?}") };
+        assert_eq!(stats.certified_at, None);
+        assert_eq!(stats.rare, 0, "no rare Kayles heap after the probe");
+        assert!(g[2049..].iter().enumerate().all(|(i, &v)| !space.is_rare(2049 + i as u32, v)));
+        assert_eq!(space.bitstring(), "...1");
+        assert_eq!(&g[..12], mex_values(&crate::game::OctalCode::new(0, &[7, 7], None).unwrap(), 11));
+    }
+
+    #[test]
+    fn certified_shortcut_is_exact() {
+        for game in ["kayles", "dawson", "octal:0.137", "subtraction:2,3,7", "octal:0.51", "octal:4.7"] {
+            let s = shape(game);
+            let (auto, _, stats) = compute_with(&s, 6000, &[], MethodChoice::Auto);
+            assert!(stats.certified_at.is_some(), "{game}");
+            assert_eq!(auto, plain_values(&s, 6000), "{game}");
+        }
+    }
+
+    #[test]
+    fn grundy_sparse_space_is_winning_ways_bitstring() {
+        let (_, method, stats) = compute_with(&shape("grundy"), 5000, &[], MethodChoice::Auto);
+        let SplitMethod::Sparse(space) = method else { panic!("{method:?}") };
+        assert_eq!(space.bitstring(), "...10");
+        assert!(stats.rare < 500, "{stats:?}");
+    }
+}
