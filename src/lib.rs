@@ -16,3 +16,4 @@ pub mod solve;
 pub mod store;
 pub mod theory;
 pub mod tree;
+pub mod verify;

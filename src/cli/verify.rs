@@ -4,11 +4,93 @@ use std::process::ExitCode;
 
 use clap::Args;
 
+use crate::store::Database;
+use crate::verify::{VerifyReport, verify};
+
+use super::{DbArg, GameArgs};
+
 /// Arguments of `nimdb verify`.
 #[derive(Debug, Args)]
-pub struct VerifyArgs {}
+pub struct VerifyArgs {
+    #[command(flatten)]
+    game: GameArgs,
+    #[command(flatten)]
+    db: DbArg,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+    /// Positions to recompute from their children's stored values.
+    #[arg(long, default_value_t = 10_000)]
+    sample: u64,
+    /// Seed of the random sample.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
 
-/// Runs `nimdb verify`.
-pub fn run(_args: VerifyArgs) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("nimdb verify is not built yet")
+/// Runs `nimdb verify`: exit status 1 when a theorem is contradicted or the database is
+/// inconsistent; wild positions under misère play are findings, not failures.
+pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
+    let db = Database::open_existing(&args.db.db)?;
+    let report = verify(&db, &args.game.game, args.game.convention(), args.sample, args.seed)?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print!("{}", render(&report));
+    }
+    Ok(if report.failed() { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+}
+
+fn list(positions: &[crate::game::Position]) -> String {
+    positions.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(" ")
+}
+
+fn render(r: &VerifyReport) -> String {
+    let mut out = String::new();
+    let ids: Vec<String> = r.solves.iter().map(|i| format!("#{i}")).collect();
+    out += &format!("verify {} ({}), solve {}\n", r.game, r.convention, ids.join(", "));
+    out += &format!("theory: {}\n", r.theory.describe());
+    let pct = |n: u64| if r.checked > 0 { 100.0 * n as f64 / r.checked as f64 } else { 0.0 };
+    out += &format!(
+        "checked {} positions: {} agree ({:.2}%), {} disagree\n",
+        r.checked,
+        r.agree,
+        pct(r.agree),
+        r.mismatches
+    );
+    if r.mismatches > 0 {
+        let what = if r.theorem { "contradictions of the theorem" } else { "smallest wild positions" };
+        out += &format!("{what}: {}\n", list(&r.first_mismatches));
+    }
+    if r.nim_values_checked > 0 {
+        out += &format!(
+            "nim-values: {} checked, {} disagree{}\n",
+            r.nim_values_checked,
+            r.nim_value_mismatches,
+            if r.nim_value_mismatches > 0 {
+                format!(" ({})", list(&r.first_nim_value_mismatches))
+            } else {
+                String::new()
+            }
+        );
+    }
+    out += &format!(
+        "self-consistency: {} sampled positions recomputed from their children: {}\n",
+        r.sampled,
+        if r.consistent {
+            "consistent".to_string()
+        } else {
+            format!("INCONSISTENT — {}", r.problems.join("; "))
+        }
+    );
+    out += &format!(
+        "verdict: {}\n",
+        if r.failed() {
+            "FAILED"
+        } else if r.mismatches > 0 {
+            "ok (the database shows where the tame prediction stops)"
+        } else {
+            "ok"
+        }
+    );
+    out
 }

@@ -1,0 +1,323 @@
+//! Checking stored solves against theory, and against themselves.
+//!
+//! Every stored position of every solve of a game is checked against the theory that
+//! applies: Bouton's rule (normal Nim), the misère-Nim rule (misère Nim), Sprague–Grundy with
+//! heap nim-values computed from each heap's own moves (any game, normal play), and, under
+//! misère play of other games, the *tame prediction*: the misère-Nim rule applied to the heap
+//! nim-values. The first three are theorems, so a disagreement means the database is wrong;
+//! the last is not, and the positions where it fails (the *wild* ones) are a research finding.
+//! Stored nim-values are checked too: normal ones against the XOR of the heap values, misère
+//! ones against an independent misère search. Finally a random sample of positions is
+//! recomputed from its children's stored values, as GamesCrafters' tier-solver test does.
+
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+
+use crate::game::{Convention, GameSpec, Position, all_moves};
+use crate::index::{PartitionTable, TierWalk};
+use crate::store::{Database, Prober, SolveRecord};
+use crate::theory::{
+    MisereSolver, misere_nim_loss, nim_values, normal_nim_loss, position_nim_value, tame_misere_loss,
+};
+
+/// How many mismatching positions a report lists.
+pub const LISTED: usize = 10;
+
+/// Misère positions the independent misère search may memoize while checking nim-values.
+const MISERE_SEARCH_BUDGET: usize = 2_000_000;
+
+/// Which theory a check used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Theory {
+    /// Normal Nim: a loss iff the XOR of the heaps is 0.
+    Bouton,
+    /// Misère Nim: a loss iff (some heap ≥ 2 and XOR 0) or (all heaps ≤ 1 and XOR 1).
+    MisereNim,
+    /// Normal play: a loss iff the XOR of the heaps' nim-values is 0.
+    SpragueGrundy,
+    /// Misère play: the misère-Nim rule on the heaps' nim-values (exact only for tame games).
+    TamePrediction,
+}
+
+impl Theory {
+    /// The theory for a game and convention.
+    pub fn for_game(game: &GameSpec, convention: Convention) -> Self {
+        match (game.is_nim(), convention) {
+            (true, Convention::Normal) => Theory::Bouton,
+            (true, Convention::Misere) => Theory::MisereNim,
+            (false, Convention::Normal) => Theory::SpragueGrundy,
+            (false, Convention::Misere) => Theory::TamePrediction,
+        }
+    }
+
+    /// Whether the theory is a theorem (a disagreement means the database is wrong).
+    pub fn is_theorem(self) -> bool {
+        self != Theory::TamePrediction
+    }
+
+    /// A short description.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Theory::Bouton => "Bouton's rule: a loss iff the XOR of the heaps is 0",
+            Theory::MisereNim => {
+                "the misère-Nim rule: a loss iff (some heap ≥ 2 and XOR 0) or (every heap ≤ 1 and XOR 1)"
+            }
+            Theory::SpragueGrundy => "Sprague–Grundy: a loss iff the XOR of the heaps' nim-values is 0",
+            Theory::TamePrediction => {
+                "the tame prediction: the misère-Nim rule on the heaps' nim-values (not a theorem: where it fails, the position is wild)"
+            }
+        }
+    }
+}
+
+/// The result of verifying one game and convention.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct VerifyReport {
+    /// Canonical game.
+    pub game: String,
+    /// Convention.
+    pub convention: Convention,
+    /// The theory applied.
+    pub theory: Theory,
+    /// Whether that theory is a theorem.
+    pub theorem: bool,
+    /// The solves checked.
+    pub solves: Vec<i64>,
+    /// Positions checked against the theory.
+    pub checked: u64,
+    /// Positions where the database and the theory agree.
+    pub agree: u64,
+    /// Positions where they disagree.
+    pub mismatches: u64,
+    /// The smallest disagreeing positions (by total, then heap count, then heaps largest
+    /// first): wild positions under the tame prediction.
+    pub first_mismatches: Vec<Position>,
+    /// Stored nim-values checked (against XOR of heap values, or the misère search).
+    pub nim_values_checked: u64,
+    /// Stored nim-values that disagree.
+    pub nim_value_mismatches: u64,
+    /// The first positions whose stored nim-value disagrees.
+    pub first_nim_value_mismatches: Vec<Position>,
+    /// Positions recomputed from their children's stored values.
+    pub sampled: u64,
+    /// Whether every tier passed its checksums and every sampled position matched its children.
+    pub consistent: bool,
+    /// What was inconsistent, if anything.
+    pub problems: Vec<String>,
+}
+
+impl VerifyReport {
+    /// Whether a theorem was contradicted or the database is inconsistent (the exit status).
+    pub fn failed(&self) -> bool {
+        !self.consistent || (self.theorem && (self.mismatches > 0 || self.nim_value_mismatches > 0))
+    }
+}
+
+/// Verifies every stored solve of `game` under `convention`, recomputing `sample` random
+/// positions from their children (seeded by `seed`).
+pub fn verify(
+    db: &Database,
+    game: &GameSpec,
+    convention: Convention,
+    sample: u64,
+    seed: u64,
+) -> anyhow::Result<VerifyReport> {
+    let theory = Theory::for_game(game, convention);
+    let mut report = VerifyReport {
+        game: game.canonical(),
+        convention,
+        theory,
+        theorem: theory.is_theorem(),
+        solves: Vec::new(),
+        checked: 0,
+        agree: 0,
+        mismatches: 0,
+        first_mismatches: Vec::new(),
+        nim_values_checked: 0,
+        nim_value_mismatches: 0,
+        first_nim_value_mismatches: Vec::new(),
+        sampled: 0,
+        consistent: true,
+        problems: Vec::new(),
+    };
+    let solves = db.solves_of(game, convention)?;
+    if solves.is_empty() {
+        anyhow::bail!(
+            "no stored solve of {game}{} to verify (run nimdb solve first)",
+            if convention == Convention::Misere { " --misere" } else { "" }
+        );
+    }
+    let mut rng = StdRng::seed_from_u64(seed);
+    for solve in &solves {
+        report.solves.push(solve.id);
+        check_against_theory(db, game, convention, solve, &mut report)?;
+        check_children(db, game, convention, solve, sample, &mut rng, &mut report)?;
+    }
+    report.first_mismatches.sort_by_key(smallest_first);
+    report.first_mismatches.truncate(LISTED);
+    report.first_nim_value_mismatches.sort_by_key(smallest_first);
+    report.first_nim_value_mismatches.truncate(LISTED);
+    Ok(report)
+}
+
+/// The order in which mismatches are listed: by total, then fewer heaps, then heaps largest
+/// first.
+fn smallest_first(p: &Position) -> (u64, usize, Vec<u32>) {
+    (p.total(), p.len(), p.heaps().to_vec())
+}
+
+fn check_against_theory(
+    db: &Database,
+    game: &GameSpec,
+    convention: Convention,
+    solve: &SolveRecord,
+    report: &mut VerifyReport,
+) -> anyhow::Result<()> {
+    let universe = solve.target_universe();
+    let g = nim_values(game.rules(), universe.part_cap());
+    let mut misere = MisereSolver::new(game.rules());
+    let mut misere_budget_left = true;
+    let stored = db.stored_tiers(solve.id)?;
+    let table = universe.table()?;
+    for tier in universe.tiers().into_iter().filter(|t| stored.contains(t)) {
+        let solved = match db.load_tier(solve.id, tier) {
+            Ok(s) => s,
+            Err(e) => {
+                report.consistent = false;
+                report.problems.push(e.to_string());
+                continue;
+            }
+        };
+        if solved.remoteness.len() as u64 != table.tier_size(tier.total, tier.heaps) {
+            report.consistent = false;
+            report
+                .problems
+                .push(format!("tier {tier} of solve #{} has the wrong number of positions", solve.id));
+            continue;
+        }
+        let mut walk = TierWalk::new(tier.total, tier.heaps, universe.part_cap());
+        for (rank, &r) in solved.remoteness.iter().enumerate() {
+            let heaps = walk.next().expect("walk covers the tier");
+            let stored_loss = !convention.is_win(r as u32);
+            let values: Vec<u32> = heaps.iter().map(|&h| g[h as usize]).collect();
+            let predicted_loss = match report.theory {
+                Theory::Bouton => normal_nim_loss(heaps),
+                Theory::MisereNim => misere_nim_loss(heaps),
+                Theory::SpragueGrundy => position_nim_value(&g, heaps) == 0,
+                Theory::TamePrediction => tame_misere_loss(&values),
+            };
+            report.checked += 1;
+            if predicted_loss == stored_loss {
+                report.agree += 1;
+            } else {
+                report.mismatches += 1;
+                keep_smallest(&mut report.first_mismatches, Position::from_sorted(heaps.to_vec()));
+            }
+            if let Some(stored_values) = &solved.nim_values {
+                let stored_value = stored_values[rank] as u32;
+                let expected = match convention {
+                    Convention::Normal => Some(position_nim_value(&g, heaps)),
+                    Convention::Misere if misere_budget_left => {
+                        let v = misere.value(heaps);
+                        misere_budget_left = misere.positions() < MISERE_SEARCH_BUDGET;
+                        Some(v)
+                    }
+                    Convention::Misere => None,
+                };
+                if let Some(expected) = expected {
+                    report.nim_values_checked += 1;
+                    if expected != stored_value || (stored_value == 0) != stored_loss {
+                        report.nim_value_mismatches += 1;
+                        keep_smallest(
+                            &mut report.first_nim_value_mismatches,
+                            Position::from_sorted(heaps.to_vec()),
+                        );
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Keeps at most a few hundred candidates, so the smallest can be listed at the end.
+fn keep_smallest(list: &mut Vec<Position>, p: Position) {
+    if list.len() < 20 * LISTED {
+        list.push(p);
+    }
+}
+
+fn check_children(
+    db: &Database,
+    game: &GameSpec,
+    convention: Convention,
+    solve: &SolveRecord,
+    sample: u64,
+    rng: &mut StdRng,
+    report: &mut VerifyReport,
+) -> anyhow::Result<()> {
+    let universe = solve.target_universe();
+    let stored: Vec<_> = db.stored_tiers(solve.id)?.into_iter().filter(|t| universe.has_tier(*t)).collect();
+    if stored.is_empty() {
+        return Ok(());
+    }
+    let table: PartitionTable = universe.table()?;
+    let mut prober = Prober::new(db, solve.clone(), universe.max_total)?;
+    let mut heaps = Vec::new();
+    for _ in 0..sample {
+        let tier = stored[rng.random_range(0..stored.len())];
+        let rank = rng.random_range(0..table.tier_size(tier.total, tier.heaps));
+        table.unrank(tier.total, tier.heaps, rank, &mut heaps);
+        let position = Position::from_sorted(heaps.clone());
+        let problem = match recompute(&mut prober, game, convention, &position) {
+            Ok(None) => None,
+            Ok(Some(p)) => Some(p),
+            Err(e) => Some(e.to_string()),
+        };
+        report.sampled += 1;
+        if let Some(p) = problem {
+            report.consistent = false;
+            if report.problems.len() < LISTED {
+                report.problems.push(p);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Recomputes a position's remoteness from its children's stored values; a description of
+/// the disagreement, if any.
+fn recompute(
+    prober: &mut Prober<'_>,
+    game: &GameSpec,
+    convention: Convention,
+    position: &Position,
+) -> anyhow::Result<Option<String>> {
+    let Some(record) = prober.record(position)? else {
+        return Ok(Some(format!("{position} is missing from its stored tier")));
+    };
+    let mut fastest_win = None::<u32>;
+    let mut longest = None::<u32>;
+    for mv in all_moves(game.rules(), position) {
+        let child = mv.apply(position);
+        let Some(c) = prober.record(&child)? else {
+            return Ok(Some(format!("{position}: its child {child} is not stored")));
+        };
+        let r = c.remoteness as u32;
+        if convention.is_win(r) {
+            longest = Some(longest.map_or(r, |l: u32| l.max(r)));
+        } else {
+            fastest_win = Some(fastest_win.map_or(r, |f: u32| f.min(r)));
+        }
+    }
+    let expected = match (fastest_win, longest) {
+        (Some(f), _) => f + 1,
+        (None, Some(l)) => l + 1,
+        (None, None) => 0,
+    };
+    let stored = record.remoteness as u32;
+    let terminal_ok = expected != 0 || convention.is_win(0) == convention.is_win(stored);
+    Ok((stored != expected || !terminal_ok)
+        .then(|| format!("{position}: stored remoteness {stored}, but its children give {expected}")))
+}

@@ -1,0 +1,153 @@
+//! `nimdb verify`: theory agrees with every normal-play solve and misère Nim; corrupted
+//! payloads fail; wild positions and misère nim-values match an independent computation.
+
+mod common;
+
+use std::path::Path;
+
+use common::nimdb;
+use nimdb::game::{GameSpec, Position};
+use nimdb::index::Universe;
+use nimdb::theory::{MisereSolver, nim_values, tame_misere_loss};
+
+fn verify_json(db: &Path, game: &str, misere: bool) -> (bool, serde_json::Value) {
+    let mut cmd = nimdb();
+    cmd.args(["verify", "--game", game, "--json", "--sample", "500", "--db"]).arg(db);
+    if misere {
+        cmd.arg("--misere");
+    }
+    let out = cmd.output().unwrap();
+    (out.status.success(), serde_json::from_slice(&out.stdout).unwrap_or(serde_json::Value::Null))
+}
+
+fn solve(db: &Path, game: &str, total: u32, misere: bool, nim_values: bool) {
+    let mut cmd = nimdb();
+    cmd.args(["solve", "--game", game, "--max-total", &total.to_string(), "--quiet", "--db"]).arg(db);
+    if misere {
+        cmd.arg("--misere");
+    }
+    if nim_values {
+        cmd.arg("--nim-values");
+    }
+    cmd.assert().success();
+}
+
+#[test]
+fn normal_play_solves_and_misere_nim_have_no_mismatches() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("v.sqlite");
+    for (game, total) in [
+        ("nim", 18),
+        ("subtraction:1,2,3", 30),
+        ("subtraction:2,3,7", 30),
+        ("kayles", 18),
+        ("dawson", 18),
+        ("lines", 16),
+        ("grundy", 20),
+        ("octal:0.137", 16),
+        ("octal:4.7", 14),
+    ] {
+        solve(&db, game, total, false, true);
+        let (ok, v) = verify_json(&db, game, false);
+        assert!(ok, "{game}: {v}");
+        assert_eq!(v["mismatches"], 0, "{game}: {v}");
+        assert_eq!(v["agree"], v["checked"]);
+        assert_eq!(v["nim_value_mismatches"], 0, "{game}");
+        assert!(v["nim_values_checked"].as_u64().unwrap() > 0);
+        assert_eq!(v["consistent"], true);
+        assert_eq!(v["theory"], if game == "nim" { "bouton" } else { "sprague-grundy" });
+    }
+    solve(&db, "nim", 24, true, false);
+    let (ok, v) = verify_json(&db, "nim", true);
+    assert!(ok && v["mismatches"] == 0 && v["theory"] == "misere-nim", "{v}");
+}
+
+/// Rewrites the first record of a tier with `f`, with or without fixing the checksums.
+fn tamper(db: &Path, total: u32, heaps: u32, fix_checksums: bool, f: impl Fn(&mut Vec<u8>)) {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    let (mut payload, block_records, width): (Vec<u8>, i64, i64) = conn
+        .query_row(
+            "SELECT payload, block_records, remoteness_bytes + nim_value_bytes FROM tiers WHERE total = ?1 AND heaps = ?2",
+            [total, heaps],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .unwrap();
+    f(&mut payload);
+    conn.execute(
+        "UPDATE tiers SET payload = ?1 WHERE total = ?2 AND heaps = ?3",
+        rusqlite::params![payload, total, heaps],
+    )
+    .unwrap();
+    if fix_checksums {
+        let blocks: Vec<u8> = payload
+            .chunks((block_records * width) as usize)
+            .flat_map(|b| crc32fast::hash(b).to_le_bytes())
+            .collect();
+        conn.execute(
+            "UPDATE tiers SET block_checksums = ?1, checksum = ?2 WHERE total = ?3 AND heaps = ?4",
+            rusqlite::params![blocks, crc32fast::hash(&payload) as i64, total, heaps],
+        )
+        .unwrap();
+    }
+}
+
+#[test]
+fn a_corrupted_payload_fails_verification() {
+    let dir = tempfile::tempdir().unwrap();
+    // Caught by the checksum.
+    let db = dir.path().join("a.sqlite");
+    solve(&db, "nim", 12, false, false);
+    assert!(verify_json(&db, "nim", false).0);
+    tamper(&db, 12, 3, false, |p| p[0] ^= 1);
+    let (ok, v) = verify_json(&db, "nim", false);
+    assert!(!ok, "{v}");
+    assert_eq!(v["consistent"], false);
+    assert!(v["problems"][0].as_str().unwrap().contains("checksum"), "{v}");
+
+    // Checksums recomputed, so only theory and the children can tell: [4,4,4] is a win in
+    // normal Nim (XOR 4), stored here as a loss of remoteness 0.
+    let db = dir.path().join("b.sqlite");
+    solve(&db, "nim", 12, false, false);
+    tamper(&db, 12, 3, true, |p| p[0] = 0);
+    let (ok, v) = verify_json(&db, "nim", false);
+    assert!(!ok, "{v}");
+    assert_eq!(v["mismatches"], 1);
+    assert_eq!(v["first_mismatches"], serde_json::json!([[4, 4, 4]]));
+}
+
+#[test]
+fn wild_positions_and_misere_values_match_an_independent_computation() {
+    for game in ["kayles", "dawson", "octal:0.137"] {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("w.sqlite");
+        let total = 16;
+        solve(&db, game, total, true, true);
+        let (ok, v) = verify_json(&db, game, true);
+        assert!(ok, "wild positions are findings, not failures: {v}");
+        assert_eq!(v["nim_value_mismatches"], 0, "{game}: stored misère nim-values vs the misère search");
+
+        // Wild positions from theory alone: the misère search's outcome against the tame
+        // prediction, over the same universe, without reading the database.
+        let spec: GameSpec = game.parse().unwrap();
+        let universe = Universe::new(spec.rules(), game, Some(total), None, None).unwrap();
+        let table = universe.table().unwrap();
+        let g = nim_values(spec.rules(), total);
+        let mut misere = MisereSolver::new(spec.rules());
+        let mut wild = Vec::new();
+        let mut heaps = Vec::new();
+        for tier in universe.tiers() {
+            for rank in 0..table.tier_size(tier.total, tier.heaps) {
+                table.unrank(tier.total, tier.heaps, rank, &mut heaps);
+                let values: Vec<u32> = heaps.iter().map(|&h| g[h as usize]).collect();
+                if (misere.value(&heaps) == 0) != tame_misere_loss(&values) {
+                    wild.push(Position::from_sorted(heaps.clone()));
+                }
+            }
+        }
+        wild.sort_by_key(|p| (p.total(), p.len(), p.heaps().to_vec()));
+        assert_eq!(v["mismatches"].as_u64().unwrap(), wild.len() as u64, "{game}");
+        let listed: Vec<Vec<u32>> = serde_json::from_value(v["first_mismatches"].clone()).unwrap();
+        let want: Vec<Vec<u32>> = wild.iter().take(10).map(|p| p.heaps().to_vec()).collect();
+        assert_eq!(listed, want, "{game}");
+    }
+}
