@@ -6,10 +6,11 @@
 
 use std::fmt;
 
-use crate::game::{Convention, GameSpec, HeapRules, Move, Position, all_moves};
+use crate::game::{Convention, GameSpec, HeapRules, Move, Position, all_moves, heap_results};
 use crate::index::Universe;
 use crate::solve::{MAX_SOLVE_TOTAL, Silent};
 use crate::store::{Database, Prober, SolveRecord, SolveStatus};
+use crate::theory;
 
 /// The largest universe a query solves on the spot, in positions.
 pub const AUTO_SOLVE_LIMIT: u64 = 5_000_000;
@@ -38,6 +39,10 @@ impl fmt::Display for Outcome {
             Outcome::Loss => "loss",
         })
     }
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// Where an answer came from.
@@ -89,8 +94,11 @@ pub struct Answer {
     pub nim_value: Option<u32>,
     /// The best move (`None` at a terminal position).
     pub best_move: Option<MoveValue>,
-    /// Every move, in move order.
+    /// Every move, in move order (empty when there are too many to list).
     pub moves: Vec<MoveValue>,
+    /// How many moves were left out of `moves` (about, when there were too many to list).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub moves_omitted: u64,
     /// Where the answer came from.
     pub source: Source,
     /// The stored solve used, if any.
@@ -157,8 +165,101 @@ pub fn answer_from_solve(
         nim_value: record.nim_value.map(u32::from),
         best_move: best,
         moves,
+        moves_omitted: 0,
         source,
         solve_id: Some(solve.id),
+    }))
+}
+
+/// The most moves a theory answer lists; beyond it only the best move is given.
+pub const THEORY_MOVE_LIMIT: u128 = 100_000;
+
+/// The most moves a theory answer examines.
+pub const THEORY_MOVE_SEARCH_LIMIT: u128 = 200_000_000;
+
+/// Answers from theory, where a theorem applies: Sprague–Grundy under normal play (heap
+/// nim-values computed from each heap's own moves), the misère-Nim rule for misère Nim.
+/// Remoteness is not known. The best move from a win is the first move in move order to a
+/// loss (the XOR rule's move); from a loss, the first move. Positions with more than
+/// [`THEORY_MOVE_LIMIT`] moves get the best move but no move list. `None` when no theorem
+/// applies (misère play of games other than Nim).
+pub fn answer_from_theory(
+    game: &GameSpec,
+    convention: Convention,
+    position: &Position,
+) -> anyhow::Result<Option<Answer>> {
+    let rules = game.rules();
+    if convention == Convention::Misere && !game.is_nim() {
+        return Ok(None);
+    }
+    let mut distinct = position.heaps().to_vec();
+    distinct.dedup();
+    let bound: u128 = distinct.iter().map(|&h| crate::game::result_bound(rules, h)).sum();
+    if bound > THEORY_MOVE_SEARCH_LIMIT {
+        anyhow::bail!(
+            "{position} has too many moves to search (about {bound}; at most {THEORY_MOVE_SEARCH_LIMIT})"
+        );
+    }
+    let listing = bound <= THEORY_MOVE_LIMIT;
+    let g = match convention {
+        Convention::Normal => theory::nim_values(rules, position.largest()),
+        Convention::Misere => Vec::new(),
+    };
+    let loses = |p: &Position| match convention {
+        Convention::Normal => theory::position_nim_value(&g, p.heaps()) == 0,
+        Convention::Misere => theory::misere_nim_loss(p.heaps()),
+    };
+    let outcome_of = |p: &Position| if loses(p) { Outcome::Loss } else { Outcome::Win };
+    let value_of = |mv: Move| {
+        let to = mv.apply(position);
+        MoveValue {
+            description: mv.describe(position),
+            heap: mv.heap,
+            taken: mv.taken(),
+            outcome: outcome_of(&to),
+            remoteness: None,
+            mv,
+            to,
+        }
+    };
+    let outcome = outcome_of(position);
+    let mut moves = Vec::new();
+    let mut best = None;
+    let mut omitted = 0u64;
+    'heaps: for &h in &distinct {
+        for result in heap_results(rules, h) {
+            let mv = value_of(Move { heap: h, result });
+            let winning = mv.outcome == Outcome::Loss;
+            if best.is_none() && (winning || outcome == Outcome::Loss) {
+                best = Some(mv.clone());
+            }
+            if listing {
+                moves.push(mv);
+            } else {
+                omitted += 1;
+                if best.is_some() {
+                    break 'heaps;
+                }
+            }
+        }
+    }
+    if !listing {
+        omitted = bound.min(u64::MAX as u128) as u64;
+    }
+    let nim_value =
+        (convention == Convention::Normal).then(|| theory::position_nim_value(&g, position.heaps()));
+    Ok(Some(Answer {
+        game: game.canonical(),
+        convention,
+        position: position.clone(),
+        outcome,
+        remoteness: None,
+        nim_value,
+        best_move: best,
+        moves,
+        moves_omitted: omitted,
+        source: Source::Theory,
+        solve_id: None,
     }))
 }
 
@@ -258,6 +359,9 @@ pub fn query(
         }
     }
     if position.total() > MAX_SOLVE_TOTAL as u64 {
+        if let Some(answer) = answer_from_theory(game, convention, position)? {
+            return Ok(answer);
+        }
         return Err(QueryError::TooLarge { position: position.clone(), total: position.total() }.into());
     }
     let options = covers(db, game, convention, position)?;
@@ -265,6 +369,9 @@ pub fn query(
         options.into_iter().min_by_key(|c| c.cost.unwrap_or(u64::MAX)).expect("the smallest universe");
     let misere = if convention == Convention::Misere { " --misere" } else { "" };
     if cheapest.cost.is_none_or(|c| c > auto_solve_limit) {
+        if let Some(answer) = answer_from_theory(game, convention, position)? {
+            return Ok(answer);
+        }
         return Err(QueryError::NotCovered {
             position: position.clone(),
             game: game.canonical(),

@@ -55,14 +55,18 @@ pub fn render(a: &Answer, all_moves: bool) -> String {
     match &a.best_move {
         None => out += "no moves: the game is over\n",
         Some(m) => {
-            let why = match a.outcome {
-                crate::query::Outcome::Win => "wins fastest",
-                crate::query::Outcome::Loss => "loses slowest",
+            let why = match (a.outcome, a.remoteness.is_some()) {
+                (crate::query::Outcome::Win, true) => "wins fastest",
+                (crate::query::Outcome::Loss, true) => "loses slowest",
+                (crate::query::Outcome::Win, false) => "wins",
+                (crate::query::Outcome::Loss, false) => "every move loses against perfect play",
             };
             out += &format!("best move ({why}): {}\n", m.description);
         }
     }
-    if all_moves {
+    if all_moves && a.moves_omitted > 0 {
+        out += &format!("moves: {} (too many to list)\n", a.moves_omitted);
+    } else if all_moves {
         out += &format!("moves ({}):\n", a.moves.len());
         for m in &a.moves {
             let r = m.remoteness.map_or("?".to_string(), |r| r.to_string());

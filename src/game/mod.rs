@@ -12,7 +12,7 @@ mod rules;
 mod spec;
 
 pub use convention::Convention;
-pub use moves::{HeapResult, Move, MoveTable, all_moves, heap_results};
+pub use moves::{HeapResult, Move, MoveTable, all_moves, heap_results, result_bound};
 pub use position::{MAX_INPUT_HEAP, Position};
 pub use rules::{GrundyRules, HeapRules, OctalCode, Rules, RulesVisitor};
 pub use spec::GameSpec;

@@ -118,6 +118,19 @@ pub fn heap_results<R: HeapRules + ?Sized>(rules: &R, heap: u32) -> Vec<HeapResu
     out
 }
 
+/// An upper bound on the number of results of a heap of size `heap` (so on the moves of any
+/// heap no larger), computed without enumerating them.
+pub fn result_bound<R: HeapRules + ?Sized>(rules: &R, heap: u32) -> u128 {
+    let h = heap as u128;
+    let k = rules.max_take().map_or(h, |k| (k as u128).min(h));
+    let mut bound = k + 1;
+    if rules.splits() {
+        // At most left/2 ways to split `left` tokens, for each of the k + 1 amounts taken.
+        bound += (k + 1) * (h / 2);
+    }
+    bound
+}
+
 impl MoveTable {
     /// The results of every heap size `0..=max_heap`.
     pub fn new<R: HeapRules + ?Sized>(rules: &R, max_heap: u32) -> Self {

@@ -43,19 +43,6 @@ impl<'a, R: HeapRules + ?Sized> TreeMoves<'a, R> {
     }
 }
 
-/// An upper bound on the number of results of a heap of size `heap` (so on the moves of any
-/// heap no larger), computed without enumerating them.
-pub fn result_bound<R: HeapRules + ?Sized>(rules: &R, heap: u32) -> u128 {
-    let h = heap as u128;
-    let k = rules.max_take().map_or(h, |k| (k as u128).min(h));
-    let mut bound = k + 1;
-    if rules.splits() {
-        // At most left/2 ways to split `left` tokens, for each of the k + 1 amounts taken.
-        bound += (k + 1) * (h / 2);
-    }
-    bound
-}
-
 /// A short label for `mv` played from `from`, e.g. `take 1`, `take 2 from 7`,
 /// `split 6 into 4+2`, `take 1 from 9, leaving 5+3`.
 ///
@@ -102,7 +89,7 @@ mod tests {
                 let mut want = heap_results(spec.rules(), heap);
                 want.sort_by_key(|r| heap - r.tokens());
                 assert_eq!(heap_results(spec.rules(), heap), want, "{game} {heap}");
-                assert!(result_bound(spec.rules(), heap) >= want.len() as u128, "{game} {heap}");
+                assert!(crate::game::result_bound(spec.rules(), heap) >= want.len() as u128, "{game} {heap}");
             }
         }
     }

@@ -9,7 +9,8 @@
 
 use std::collections::HashMap;
 
-use super::order::{TreeMoves, result_bound};
+use super::order::TreeMoves;
+use crate::game::result_bound;
 use crate::game::{HeapRules, Position};
 
 /// The sizes of the game tree below a root.
