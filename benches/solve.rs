@@ -2,32 +2,13 @@
 //! of every position, on the same universes in the same run. Throughput is in positions;
 //! the edges each strategy follows are printed once before the timings.
 
-use std::collections::BTreeSet;
-use std::hint::black_box;
-
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use nimdb::game::{Convention, GameSpec};
-use nimdb::index::{TierId, Universe};
-use nimdb::solve::{Silent, SolveOptions, SolveReport, SolvedTier, Strategy, TierStore, solve};
-
-/// Keeps nothing: measures the solver alone.
-struct Discard;
-
-impl TierStore for Discard {
-    fn solved_tiers(&mut self) -> anyhow::Result<BTreeSet<TierId>> {
-        Ok(BTreeSet::new())
-    }
-    fn load(&mut self, tier: TierId) -> anyhow::Result<SolvedTier> {
-        anyhow::bail!("nothing stored for {tier}")
-    }
-    fn save(&mut self, solved: &SolvedTier) -> anyhow::Result<()> {
-        black_box(solved.remoteness.len());
-        Ok(())
-    }
-}
+use nimdb::index::Universe;
+use nimdb::solve::{DiscardStore, Silent, SolveOptions, SolveReport, Strategy, solve};
 
 fn run(game: &GameSpec, options: &SolveOptions) -> SolveReport {
-    solve(game, options, &mut Discard, &Silent).unwrap()
+    solve(game, options, &mut DiscardStore::new(options.convention), &Silent).unwrap()
 }
 
 fn bench_universe(c: &mut Criterion, name: &str, game: &str, convention: Convention, universe: Universe) {

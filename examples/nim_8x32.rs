@@ -3,33 +3,9 @@
 //!
 //! `cargo run --release --example nim_8x32 -- [normal|misere] [retrograde|sweep|both]`
 
-use std::collections::BTreeSet;
-
 use nimdb::game::{Convention, GameSpec};
-use nimdb::index::{TierId, Universe};
-use nimdb::solve::{SolveOptions, SolvedTier, Strategy, TierStore, solve};
-
-/// Counts what it is given and keeps nothing.
-#[derive(Default)]
-struct Discard {
-    positions: u64,
-    losses: u64,
-    convention: Option<Convention>,
-}
-
-impl TierStore for Discard {
-    fn solved_tiers(&mut self) -> anyhow::Result<BTreeSet<TierId>> {
-        Ok(BTreeSet::new())
-    }
-    fn load(&mut self, tier: TierId) -> anyhow::Result<SolvedTier> {
-        anyhow::bail!("nothing stored for {tier}")
-    }
-    fn save(&mut self, solved: &SolvedTier) -> anyhow::Result<()> {
-        self.positions += solved.remoteness.len() as u64;
-        self.losses += solved.losses(self.convention.unwrap());
-        Ok(())
-    }
-}
+use nimdb::index::Universe;
+use nimdb::solve::{DiscardStore, SolveOptions, Strategy, solve};
 
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().collect();
@@ -42,7 +18,7 @@ fn main() -> anyhow::Result<()> {
         if which != "both" && which != name {
             continue;
         }
-        let mut store = Discard { convention: Some(convention), ..Default::default() };
+        let mut store = DiscardStore::new(convention);
         let options = SolveOptions { convention, universe, nim_values: false, strategy };
         let report = solve(&nim, &options, &mut store, &nimdb::solve::Silent)?;
         println!(

@@ -92,6 +92,39 @@ impl TierStore for MemoryStore {
     }
 }
 
+/// Keeps nothing, counting what it is given: for benchmarks and for checks that look at
+/// each tier once as it is solved.
+#[derive(Clone, Copy, Debug)]
+pub struct DiscardStore {
+    /// The convention, to count losses.
+    pub convention: Convention,
+    /// Positions saved.
+    pub positions: u64,
+    /// Losses among them.
+    pub losses: u64,
+}
+
+impl DiscardStore {
+    /// An empty counter.
+    pub fn new(convention: Convention) -> Self {
+        DiscardStore { convention, positions: 0, losses: 0 }
+    }
+}
+
+impl TierStore for DiscardStore {
+    fn solved_tiers(&mut self) -> anyhow::Result<BTreeSet<TierId>> {
+        Ok(BTreeSet::new())
+    }
+    fn load(&mut self, tier: TierId) -> anyhow::Result<SolvedTier> {
+        anyhow::bail!("tier {tier} was not kept")
+    }
+    fn save(&mut self, solved: &SolvedTier) -> anyhow::Result<()> {
+        self.positions += solved.remoteness.len() as u64;
+        self.losses += solved.losses(self.convention);
+        Ok(())
+    }
+}
+
 /// How to solve.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Strategy {
@@ -182,6 +215,35 @@ impl RulesVisitor for Job<'_> {
         self.store.finish()?;
         report.seconds = started.elapsed().as_secs_f64();
         Ok(report)
+    }
+}
+
+/// Where a solve run starts: the universe's tiers in solve order, the ones already stored,
+/// and the index of the first one missing.
+pub(crate) struct Plan {
+    pub tiers: Vec<TierId>,
+    pub stored: BTreeSet<TierId>,
+    pub first: usize,
+}
+
+impl Plan {
+    /// Reads what `store` holds and tells `progress`. Stored tiers are normally a prefix of
+    /// the solve order (each is committed before the next starts); any stored after a gap
+    /// are loaded by the drivers rather than solved again. Returns the plan and the report
+    /// to fill, or `None` (with the finished report) when everything is stored.
+    pub fn new(
+        options: &SolveOptions,
+        table: &PartitionTable,
+        store: &mut dyn TierStore,
+        progress: &dyn Progress,
+    ) -> anyhow::Result<(Self, SolveReport)> {
+        let tiers = options.universe.tiers();
+        let size = |t: &TierId| table.tier_size(t.total, t.heaps);
+        let stored = store.solved_tiers()?;
+        let first = tiers.iter().position(|t| !stored.contains(t)).unwrap_or(tiers.len());
+        let report = SolveReport { positions: tiers.iter().map(size).sum(), ..Default::default() };
+        progress.start(report.positions, tiers[..first].iter().map(size).sum());
+        Ok((Plan { tiers, stored, first }, report))
     }
 }
 

@@ -22,7 +22,7 @@ use crate::index::{PartitionTable, TierId, Universe};
 
 use super::edges::{ParentBounds, UnMoves, children_taking, parents_adding};
 use super::window::{LossList, TierValues, Window};
-use super::{Progress, SolveOptions, SolveReport, SolvedTier, TierStore, UNKNOWN, load_checked, reach};
+use super::{Plan, Progress, SolveOptions, SolveReport, SolvedTier, TierStore, UNKNOWN, load_checked, reach};
 
 /// Unmarked positions per parallel work unit when reading children.
 const PULL_CHUNK: usize = 512;
@@ -36,14 +36,8 @@ pub(super) fn run<R: HeapRules>(
 ) -> anyhow::Result<SolveReport> {
     let universe = &options.universe;
     let convention = options.convention;
-    let tiers = universe.tiers();
     let size = |t: TierId| table.tier_size(t.total, t.heaps);
-    let stored = store.solved_tiers()?;
-    // Stored tiers are normally a prefix of the solve order (each is committed before the
-    // next starts); any stored after a gap are loaded rather than solved again.
-    let first = tiers.iter().position(|t| !stored.contains(t)).unwrap_or(tiers.len());
-    let mut report = SolveReport { positions: tiers.iter().map(|&t| size(t)).sum(), ..Default::default() };
-    progress.start(report.positions, tiers[..first].iter().map(|&t| size(t)).sum());
+    let (Plan { tiers, stored, first }, mut report) = Plan::new(options, table, store, progress)?;
     if first == tiers.len() {
         return Ok(report);
     }

@@ -12,7 +12,7 @@ use crate::index::{PartitionTable, TierId, TierWalk};
 
 use super::edges::for_each_child;
 use super::window::{TierValues, Window};
-use super::{Progress, SolveOptions, SolveReport, SolvedTier, TierStore, load_checked, reach};
+use super::{Plan, Progress, SolveOptions, SolveReport, SolvedTier, TierStore, load_checked, reach};
 
 /// Positions per parallel work unit.
 const CHUNK: usize = 2048;
@@ -27,12 +27,8 @@ pub(super) fn run<R: HeapRules>(
     let universe = &options.universe;
     let convention = options.convention;
     let want_values = options.nim_values;
-    let tiers = universe.tiers();
     let size = |t: TierId| table.tier_size(t.total, t.heaps);
-    let stored = store.solved_tiers()?;
-    let first = tiers.iter().position(|t| !stored.contains(t)).unwrap_or(tiers.len());
-    let mut report = SolveReport { positions: tiers.iter().map(|&t| size(t)).sum(), ..Default::default() };
-    progress.start(report.positions, tiers[..first].iter().map(|&t| size(t)).sum());
+    let (Plan { tiers, stored, first }, mut report) = Plan::new(options, table, store, progress)?;
     if first == tiers.len() {
         return Ok(report);
     }
