@@ -10,9 +10,10 @@
 //! or 1, the safe positions are those with an *odd* number of 1-heaps, so a move that would
 //! leave only heaps of 0 or 1 must leave an odd number of 1-heaps.
 //!
-//! When the position is already safe there is no good move; the computer then does what the
-//! seed program does: it takes one token from the largest heap (the first such heap in the
-//! input order) and waits for a mistake. Against perfect play every move loses anyway.
+//! When the position is already safe there is no good move, and the binary rule prefers
+//! none; the explanation then does what the seed program does: it takes one token from the
+//! largest heap (the first such heap in the input order) and waits for a mistake. (`nimdb
+//! play` instead asks the database for the move of greatest remoteness.)
 
 use std::fmt;
 
@@ -275,8 +276,9 @@ pub fn explain(heaps: &[u32], convention: Convention) -> Result<Explanation, Str
             }
         }
         reasoning.push(
-            "No move makes it safe, so the computer delays: it takes 1 from the largest heap and \
-             waits for a mistake."
+            "No move makes it safe, and the binary rule prefers none, so (as seed 001's program \
+             does) the computer takes 1 from the largest heap and waits for a mistake. \
+             `nimdb play` goes further: it asks the database for the move that holds out longest."
                 .to_string(),
         );
         delay

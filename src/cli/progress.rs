@@ -26,9 +26,12 @@ impl SolveBar {
         );
         bar.set_style(
             ProgressStyle::with_template(
-                "{spinner} tier {msg:>9} [{bar:32}] {human_pos}/{human_len} positions  {per_sec}  ETA {eta}",
+                "{spinner} tier {msg:>9} [{bar:32}] {human_pos}/{human_len} positions  {rate}  ETA {eta}",
             )
             .expect("valid template")
+            .with_key("rate", |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{:.2} M positions/s", state.per_sec() / 1e6);
+            })
             .progress_chars("=> "),
         );
         SolveBar { bar }
