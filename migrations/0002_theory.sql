@@ -12,5 +12,6 @@ CREATE TABLE heap_sequences (
     proven        INTEGER NOT NULL DEFAULT 0 CHECK (proven IN (0, 1)),
     certificate   TEXT,                              -- the range checked and the theorem used
     method        TEXT,                              -- how the nim-values were computed
+    engine        TEXT    NOT NULL DEFAULT '',       -- version of the engine that wrote the rows
     updated_at    TEXT    NOT NULL DEFAULT (datetime('now'))
 );

@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use crate::game::{Convention, GameSpec, HeapRules, Move, Position, all_moves, heap_results};
+use crate::game::{Convention, GameSpec, HeapResult, HeapRules, Move, Position, all_moves, heap_results};
 use crate::index::Universe;
 use crate::solve::{MAX_SOLVE_TOTAL, Silent};
 use crate::store::{Database, Prober, SolveRecord, SolveStatus};
@@ -174,15 +174,23 @@ pub fn answer_from_solve(
 /// The most moves a theory answer lists; beyond it only the best move is given.
 pub const THEORY_MOVE_LIMIT: u128 = 100_000;
 
+/// The most heap values a theory answer's move list may hold (moves × heaps per position).
+const THEORY_LISTING_CELLS: u128 = 20_000_000;
+
+/// The largest heap a theory answer computes nim-values up to for games with no period to
+/// shortcut them (Grundy's game, repeated splitting digits): about two seconds.
+pub const THEORY_SLOW_HEAP_LIMIT: u32 = 50_000;
+
 /// The most moves a theory answer examines.
 pub const THEORY_MOVE_SEARCH_LIMIT: u128 = 200_000_000;
 
 /// Answers from theory, where a theorem applies: Sprague–Grundy under normal play (heap
 /// nim-values computed from each heap's own moves), the misère-Nim rule for misère Nim.
 /// Remoteness is not known. The best move from a win is the first move in move order to a
-/// loss (the XOR rule's move); from a loss, the first move. Positions with more than
-/// [`THEORY_MOVE_LIMIT`] moves get the best move but no move list. `None` when no theorem
-/// applies (misère play of games other than Nim).
+/// loss (the XOR rule's move); from a loss, the first move. Each move's outcome comes from
+/// the position's nim-sum in constant time; positions with more moves than can be listed
+/// get the best move only. `None` when no theorem applies (misère play of games other than
+/// Nim).
 pub fn answer_from_theory(
     game: &GameSpec,
     convention: Convention,
@@ -200,54 +208,76 @@ pub fn answer_from_theory(
             "{position} has too many moves to search (about {bound}; at most {THEORY_MOVE_SEARCH_LIMIT})"
         );
     }
-    let listing = bound <= THEORY_MOVE_LIMIT;
+    let listing = bound <= THEORY_MOVE_LIMIT && bound * position.len() as u128 <= THEORY_LISTING_CELLS;
+    // Normal play: the heaps' nim-values and the position's nim-value.
     let g = match convention {
-        Convention::Normal => theory::nim_values(rules, position.largest()),
+        Convention::Normal => {
+            theory::report::check_up_to(game, position.largest() as u64)?;
+            // Games without a proven period take O(n²) to reach heap n: keep answers quick.
+            let slow = matches!(rules, crate::game::Rules::Grundy(_))
+                || theory::shape::HeapShape::of(rules).quadratic();
+            if slow && position.largest() > THEORY_SLOW_HEAP_LIMIT {
+                anyhow::bail!(
+                    "{game} has no shortcut to the nim-value of a {}-heap; theory answers go up to heaps of {THEORY_SLOW_HEAP_LIMIT} (nimdb heaps --game {game} --up-to N computes further)",
+                    position.largest()
+                );
+            }
+            theory::nim_values(rules, position.largest())
+        }
         Convention::Misere => Vec::new(),
     };
-    let loses = |p: &Position| match convention {
-        Convention::Normal => theory::position_nim_value(&g, p.heaps()) == 0,
-        Convention::Misere => theory::misere_nim_loss(p.heaps()),
-    };
-    let outcome_of = |p: &Position| if loses(p) { Outcome::Loss } else { Outcome::Win };
-    let value_of = |mv: Move| {
-        let to = mv.apply(position);
-        MoveValue {
-            description: mv.describe(position),
-            heap: mv.heap,
-            taken: mv.taken(),
-            outcome: outcome_of(&to),
-            remoteness: None,
-            mv,
-            to,
+    let nim_value =
+        (convention == Convention::Normal).then(|| theory::position_nim_value(&g, position.heaps()));
+    // Misère Nim: a loss iff (some heap ≥ 2 and nim-sum 0) or (none and nim-sum 1).
+    let x = theory::nim_sum(position.heaps());
+    let big = position.heaps().iter().filter(|&&h| h >= 2).count();
+    let misere_loss = |x: u32, big: usize| if big > 0 { x == 0 } else { x == 1 };
+    // Whether the child where heap h became `result` is a loss, from the parent's summary.
+    let loses_after = |h: u32, result: HeapResult| match nim_value {
+        Some(v) => {
+            let left = match result {
+                HeapResult::Vanish => 0,
+                HeapResult::One(a) => g[a as usize],
+                HeapResult::Two(a, b) => g[a as usize] ^ g[b as usize],
+            };
+            v ^ g[h as usize] ^ left == 0
+        }
+        None => {
+            let a = result.tokens();
+            misere_loss(x ^ h ^ a, big - usize::from(h >= 2) + usize::from(a >= 2))
         }
     };
-    let outcome = outcome_of(position);
+    let loses = match nim_value {
+        Some(v) => v == 0,
+        None => misere_loss(x, big),
+    };
+    let outcome = if loses { Outcome::Loss } else { Outcome::Win };
+    let value_of = |mv: Move, loses: bool| MoveValue {
+        description: mv.describe(position),
+        heap: mv.heap,
+        taken: mv.taken(),
+        outcome: if loses { Outcome::Loss } else { Outcome::Win },
+        remoteness: None,
+        to: mv.apply(position),
+        mv,
+    };
     let mut moves = Vec::new();
     let mut best = None;
-    let mut omitted = 0u64;
     'heaps: for &h in &distinct {
         for result in heap_results(rules, h) {
-            let mv = value_of(Move { heap: h, result });
-            let winning = mv.outcome == Outcome::Loss;
-            if best.is_none() && (winning || outcome == Outcome::Loss) {
-                best = Some(mv.clone());
-            }
-            if listing {
-                moves.push(mv);
-            } else {
-                omitted += 1;
-                if best.is_some() {
+            let loses = loses_after(h, result);
+            let mv = Move { heap: h, result };
+            if best.is_none() && (loses || outcome == Outcome::Loss) {
+                best = Some(value_of(mv, loses));
+                if !listing {
                     break 'heaps;
                 }
             }
+            if listing {
+                moves.push(value_of(mv, loses));
+            }
         }
     }
-    if !listing {
-        omitted = bound.min(u64::MAX as u128) as u64;
-    }
-    let nim_value =
-        (convention == Convention::Normal).then(|| theory::position_nim_value(&g, position.heaps()));
     Ok(Some(Answer {
         game: game.canonical(),
         convention,
@@ -257,7 +287,7 @@ pub fn answer_from_theory(
         nim_value,
         best_move: best,
         moves,
-        moves_omitted: omitted,
+        moves_omitted: if listing { 0 } else { bound.min(u64::MAX as u128) as u64 },
         source: Source::Theory,
         solve_id: None,
     }))

@@ -92,6 +92,27 @@ fn tamper(db: &Path, total: u32, heaps: u32, fix_checksums: bool, f: impl Fn(&mu
 }
 
 #[test]
+fn large_heaps_and_missing_tiers() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("h.sqlite");
+    // Heaps beyond the misère search's reach (255) are checked by outcome, not by value.
+    nimdb()
+        .args(["solve", "--game", "subtraction:1,2,3", "--misere", "--max-total", "300", "--max-heaps", "1"])
+        .args(["--nim-values", "--quiet", "--db"])
+        .arg(&db)
+        .assert()
+        .success();
+    let (ok, v) = verify_json(&db, "subtraction:1,2,3", true);
+    assert!(ok, "{v}");
+    assert_eq!(v["checked"], 301);
+    // A tier deleted from a complete solve is reported.
+    rusqlite::Connection::open(&db).unwrap().execute("DELETE FROM tiers WHERE total = 100", []).unwrap();
+    let (ok, v) = verify_json(&db, "subtraction:1,2,3", true);
+    assert!(!ok && v["consistent"] == false, "{v}");
+    assert!(v["problems"][0].as_str().unwrap().contains("(100,1)"), "{v}");
+}
+
+#[test]
 fn a_corrupted_payload_fails_verification() {
     let dir = tempfile::tempdir().unwrap();
     // Caught by the checksum.

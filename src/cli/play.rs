@@ -41,12 +41,17 @@ pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
     let start = Position::parse_words(&args.heaps).map_err(anyhow::Error::msg)?;
     let game = args.game.game.clone();
     let convention = args.game.convention();
-    let mut session = Session::new(game.clone(), convention, players, start).map_err(anyhow::Error::msg)?;
+    if start.is_empty() {
+        // Session::new says why in words; say it before opening the database.
+        Session::new(game.clone(), convention, players, start.clone()).map_err(anyhow::Error::msg)?;
+    }
     let db = Database::open(&args.db.db)?;
-    let mut advisor = Advisor::new(db, game, convention);
-    // Fail before the first move when the start can be neither looked up, solved nor
-    // answered by theory; every later position is a descendant and is covered with it.
-    advisor.answer(session.start())?;
+    let mut advisor = Advisor::new(db, game.clone(), convention);
+    // Fail before the first move (and before listing any moves) when the start can be
+    // neither looked up, solved nor answered by theory; every later position is a
+    // descendant and is covered with it.
+    advisor.answer(&start)?;
+    let mut session = Session::new(game, convention, players, start).map_err(anyhow::Error::msg)?;
     let mut rng = match args.seed {
         Some(seed) => StdRng::seed_from_u64(seed),
         None => rand::make_rng(),

@@ -57,12 +57,19 @@ impl StoredSequence {
     }
 }
 
-/// Everything stored for `game`, if anything.
+/// The version of the engines (nim-values, periodicity, misère values, genus) that wrote a
+/// game's rows. Rows written by another version are not trusted: they are recomputed and
+/// replaced. Bump it whenever an engine's results could change.
+pub const ENGINE_VERSION: &str = "2";
+
+/// Everything stored for `game` by this engine version, if anything.
 pub fn load_prefix(conn: &Connection, game: &str) -> rusqlite::Result<Option<StoredSequence>> {
     let summary: Option<(u32, Option<u16>)> = conn
-        .query_row("SELECT up_to, genus_depth FROM heap_sequences WHERE game = ?1", [game], |r| {
-            Ok((r.get(0)?, r.get(1)?))
-        })
+        .query_row(
+            "SELECT up_to, genus_depth FROM heap_sequences WHERE game = ?1 AND engine = ?2",
+            [game, ENGINE_VERSION],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
         .optional()?;
     let Some((up_to, genus_depth)) = summary else { return Ok(None) };
     let mut stmt = conn.prepare(
@@ -125,7 +132,13 @@ pub fn store_sequence(
     if !grows {
         return Ok(());
     }
+    let values_grew = seq.values.len() > before.values.len();
     let tx = conn.unchecked_transaction()?;
+    // Rows of another engine version (or with no summary) are replaced, not merged.
+    if before.values.is_empty() {
+        tx.execute("DELETE FROM heap_values WHERE game = ?1", [game])?;
+        tx.execute("DELETE FROM heap_sequences WHERE game = ?1", [game])?;
+    }
     {
         let mut upsert = tx.prepare(
             "INSERT INTO heap_values (game, n, nim_value, misere_value, genus, tame) \
@@ -154,12 +167,16 @@ pub fn store_sequence(
         if seq.genus_up_to() >= before.genus_up_to() { seq.genus_depth } else { before.genus_depth };
     tx.execute(
         "INSERT INTO heap_sequences (game, up_to, misere_up_to, genus_up_to, genus_depth, period, preperiod, \
-           proven, certificate, method, updated_at) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, datetime('now')) \
+           proven, certificate, method, engine, updated_at) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?12, datetime('now')) \
          ON CONFLICT (game) DO UPDATE SET up_to = excluded.up_to, misere_up_to = excluded.misere_up_to, \
-           genus_up_to = excluded.genus_up_to, genus_depth = excluded.genus_depth, period = excluded.period, \
-           preperiod = excluded.preperiod, proven = excluded.proven, certificate = excluded.certificate, \
-           method = excluded.method, updated_at = excluded.updated_at",
+           genus_up_to = excluded.genus_up_to, genus_depth = excluded.genus_depth, \
+           period = CASE WHEN ?11 THEN excluded.period ELSE heap_sequences.period END, \
+           preperiod = CASE WHEN ?11 THEN excluded.preperiod ELSE heap_sequences.preperiod END, \
+           proven = CASE WHEN ?11 THEN excluded.proven ELSE heap_sequences.proven END, \
+           certificate = CASE WHEN ?11 THEN excluded.certificate ELSE heap_sequences.certificate END, \
+           method = CASE WHEN ?11 THEN excluded.method ELSE heap_sequences.method END, \
+           engine = excluded.engine, updated_at = excluded.updated_at",
         params![
             game,
             up_to,
@@ -170,7 +187,9 @@ pub fn store_sequence(
             periodicity.preperiod,
             periodicity.proven,
             cert,
-            method
+            method,
+            values_grew,
+            ENGINE_VERSION
         ],
     )?;
     tx.commit()
@@ -202,6 +221,24 @@ mod tests {
         seq.tame = (0..len).map(|i| (i <= 1).then_some(true)).collect();
         seq.genus_depth = Some(8);
         (seq, p)
+    }
+
+    #[test]
+    fn rows_of_another_engine_are_replaced() {
+        let conn = db();
+        let (seq, p) = kayles(100);
+        store_sequence(&conn, "kayles", &seq, &p, "test").unwrap();
+        // As if an older engine had written a wrong value and a misère value.
+        conn.execute("UPDATE heap_sequences SET engine = '1'", []).unwrap();
+        conn.execute("UPDATE heap_values SET nim_value = 99, misere_value = 7 WHERE n = 50", []).unwrap();
+        assert_eq!(load_prefix(&conn, "kayles").unwrap(), None, "old rows must not be trusted");
+        let (mut fresh, p) = kayles(60);
+        fresh.misere = vec![None; fresh.values.len()];
+        store_sequence(&conn, "kayles", &fresh, &p, "test").unwrap();
+        let back = load_prefix(&conn, "kayles").unwrap().unwrap();
+        assert_eq!(back.values, fresh.values);
+        assert_eq!(back.misere[50], None, "the old engine's misère value was kept");
+        assert_eq!(back.values.len(), 61, "the old engine's longer rows were kept");
     }
 
     #[test]

@@ -138,7 +138,10 @@ pub fn certificate_rule(shape: &HeapShape) -> Option<CertificateRule> {
 pub fn certify(g: &[u32], rule: CertificateRule, p: u32, e: u32) -> Option<Certificate> {
     let n_max = g.len() as u64 - 1;
     let to = match rule {
-        CertificateRule::GuySmith { k } => 2 * e as u64 + p as u64 + k as u64,
+        // Guy–Smith's bound 2e + p + k, with e at least 1: the proof shortens the larger part
+        // of a split by p and needs it to stay a nonempty heap (with e = 0 it could vanish,
+        // which a last digit without bit 2 does not allow: 0.04 has g = 0,0,0,0,1).
+        CertificateRule::GuySmith { k } => 2 * e.max(1) as u64 + p as u64 + k as u64,
         CertificateRule::Window { k } => (e as u64 + k as u64).max(k as u64 + 1),
     };
     // Checked n < to needs g up to to − 1 + p.

@@ -125,7 +125,8 @@ pub fn heap_report(
     };
 
     // Misère values, genus and tameness of small heaps.
-    let want = opts.misere_up_to.min(n);
+    // The exact misère search holds heaps of at most MAX_HEAP tokens.
+    let want = opts.misere_up_to.min(n).min(crate::theory::misere::MAX_HEAP);
     let len = n as usize + 1;
     let mut misere = vec![None; len];
     let mut genus = vec![None; len];

@@ -180,7 +180,9 @@ pub fn compute_with(
     if e.done(up_to) || (choice == MethodChoice::Auto && up_to <= probe_to) {
         return (e.g, SplitMethod::Plain, e.stats);
     }
-    let space = match choose_space(&e.g, shape) {
+    // Choose the space on the probe only: a long cached prefix adds cost, not information.
+    let probe = &e.g[..e.g.len().min(PROBE as usize + 1)];
+    let space = match choose_space(probe, shape) {
         Some((space, share)) if share <= MAX_RARE_SHARE || choice == MethodChoice::Sparse => space,
         _ => {
             e.run(up_to, up_to, None);
@@ -436,8 +438,8 @@ fn witness(
         for &s in sums {
             let half = s / 2;
             let low = 1 + step;
-            if low > half - step {
-                continue;
+            if low + step > half {
+                continue; // this split's two ends have met
             }
             for b in [low, half - step] {
                 let a = s - b;
@@ -518,6 +520,23 @@ mod tests {
             assert!(stats.certified_at.is_some(), "{game}");
             assert_eq!(auto, plain_values(&s, 6000), "{game}");
         }
+    }
+
+    /// Codes whose only splitting digit lacks bit 2 start with a run of zeros that looks
+    /// periodic from 0; Guy–Smith needs e ≥ 1 there (0.04: g = 0,0,0,0,1,…).
+    #[test]
+    fn zero_preperiod_is_not_certified_too_early() {
+        let long_zero_run = format!("octal:0.{}4", "0".repeat(125));
+        for game in ["octal:0.04", "octal:0.004", "octal:0.05", "octal:0.0045", "octal:4.04", &long_zero_run]
+        {
+            let s = shape(game);
+            let (auto, _, _) = compute_with(&s, 3000, &[], MethodChoice::Auto);
+            assert_eq!(auto, plain_values(&s, 3000), "{game}");
+        }
+        // g(0..=3) of 0.04 is 0,0,0,0: no period may be proven from it (g(4) = 1).
+        let s = shape("octal:0.04");
+        let (g, _, _) = compute_with(&s, 3, &[], MethodChoice::Auto);
+        assert!(!crate::theory::analyse(&g, &s).proven, "0.04 proven periodic from g(0..=3)");
     }
 
     #[test]
