@@ -12,37 +12,29 @@ pub fn insert_sorted(heaps: &mut Vec<u32>, v: u32) {
     heaps.insert(at, v);
 }
 
-/// Writes into `out` the child of `heaps` where the heap at index `i` became `result`.
+/// Writes into `out` the child of `heaps` where the heap at index `i` became `result`, in
+/// one merging pass (the new heaps are no larger than the old one, so they go after it).
 #[inline]
 pub fn child_into(heaps: &[u32], i: usize, result: HeapResult, out: &mut Vec<u32>) {
     out.clear();
-    if let HeapResult::One(a) = result {
-        // One pass: copy, dropping heaps[i] and placing a (≤ heaps[i]) where it belongs.
-        let mut placed = false;
-        for (j, &h) in heaps.iter().enumerate() {
-            if j == i {
-                continue;
-            }
-            if !placed && j > i && h < a {
-                out.push(a);
-                placed = true;
-            }
-            out.push(h);
-        }
-        if !placed {
-            out.push(a);
-        }
-        return;
-    }
     out.extend_from_slice(&heaps[..i]);
-    out.extend_from_slice(&heaps[i + 1..]);
-    match result {
-        HeapResult::Vanish => {}
-        HeapResult::One(a) => insert_sorted(out, a),
-        HeapResult::Two(a, b) => {
-            insert_sorted(out, a);
-            insert_sorted(out, b);
+    // The new heaps, largest first: at most two.
+    let (pending, count) = match result {
+        HeapResult::Vanish => ([0, 0], 0),
+        HeapResult::One(a) => ([a, 0], 1),
+        HeapResult::Two(a, b) => ([a, b], 2),
+    };
+    let mut next = 0;
+    for &h in &heaps[i + 1..] {
+        while next < count && pending[next] > h {
+            out.push(pending[next]);
+            next += 1;
         }
+        out.push(h);
+    }
+    while next < count {
+        out.push(pending[next]);
+        next += 1;
     }
 }
 
