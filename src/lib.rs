@@ -1,3 +1,4 @@
+#![warn(missing_docs)]
 //! nimdb: a retrograde-analysis solver with a persistent position database for impartial
 //! heap games (Nim, subtraction games, octal take-and-break games, Grundy's game), under
 //! normal and misère play.
