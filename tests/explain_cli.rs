@@ -1,25 +1,8 @@
 //! `nimdb explain`: seed 001's binary-column tables, the XOR reasoning, misère Nim and errors.
 
-use assert_cmd::cargo::cargo_bin_cmd;
+mod common;
 
-fn nimdb(args: &[&str]) -> (bool, String, String) {
-    let out = cargo_bin_cmd!("nimdb").args(args).output().unwrap();
-    (out.status.success(), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
-}
-
-fn ok(args: &[&str]) -> String {
-    let (success, stdout, stderr) = nimdb(args);
-    assert!(success, "nimdb {args:?} failed: {stderr}");
-    stdout
-}
-
-fn err(args: &[&str]) -> String {
-    let (success, _, stderr) = nimdb(args);
-    assert!(!success, "nimdb {args:?} should fail");
-    assert!(stderr.starts_with("nimdb: error: "), "{stderr}");
-    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
-    stderr
-}
+use common::{err, ok};
 
 /// Each line with its runs of spaces collapsed.
 fn lines(text: &str) -> Vec<String> {

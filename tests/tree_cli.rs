@@ -6,27 +6,9 @@ use std::collections::HashSet;
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use assert_cmd::cargo::cargo_bin_cmd;
+mod common;
 
-fn nimdb(args: &[&str]) -> (bool, String, String) {
-    let out = cargo_bin_cmd!("nimdb").args(args).output().unwrap();
-    (out.status.success(), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
-}
-
-fn ok(args: &[&str]) -> String {
-    let (success, stdout, stderr) = nimdb(args);
-    assert!(success, "nimdb {args:?} failed: {stderr}");
-    stdout
-}
-
-/// A one-line error and a failing exit status.
-fn err(args: &[&str]) -> String {
-    let (success, _, stderr) = nimdb(args);
-    assert!(!success, "nimdb {args:?} should fail");
-    assert!(stderr.starts_with("nimdb: error: "), "{stderr}");
-    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
-    stderr
-}
+use common::{err, ok, run as nimdb};
 
 /// One parsed node line of the text tree.
 #[derive(Debug, PartialEq, Eq, Clone)]

@@ -62,3 +62,25 @@ pub fn assert_one_line_error(output: &std::process::Output, needle: &str) {
     assert!(lines[0].starts_with("nimdb: error:"), "{stderr}");
     assert!(lines[0].to_lowercase().contains(&needle.to_lowercase()), "expected '{needle}' in: {stderr}");
 }
+
+/// Runs `nimdb args`: (success, stdout, stderr).
+pub fn run(args: &[&str]) -> (bool, String, String) {
+    let out = nimdb().args(args).output().unwrap();
+    (out.status.success(), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
+}
+
+/// Runs `nimdb args`, expects success, returns stdout.
+pub fn ok(args: &[&str]) -> String {
+    let (success, stdout, stderr) = run(args);
+    assert!(success, "nimdb {args:?} failed: {stderr}");
+    stdout
+}
+
+/// Runs `nimdb args`, expects a one-line error and a failing exit status, returns stderr.
+pub fn err(args: &[&str]) -> String {
+    let (success, _, stderr) = run(args);
+    assert!(!success, "nimdb {args:?} should fail");
+    assert!(stderr.starts_with("nimdb: error: "), "{stderr}");
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+    stderr
+}
