@@ -197,3 +197,54 @@ fn a_total_beyond_the_caps_completes() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("total ≤ 15, heap ≤ 5, heaps ≤ 3") && text.contains("status complete"), "{text}");
 }
+
+#[test]
+fn queries_run_while_a_solve_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("w.sqlite");
+    let mut solver = std::process::Command::new(env!("CARGO_BIN_EXE_nimdb"))
+        .args([
+            "solve",
+            "--game",
+            "nim",
+            "--misere",
+            "--max-heaps",
+            "8",
+            "--max-heap",
+            "24",
+            "--quiet",
+            "--db",
+        ])
+        .arg(&db)
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    let mut answered = 0;
+    let mut while_running = 0;
+    while started.elapsed() < Duration::from_secs(60) && answered < 5 {
+        std::thread::sleep(Duration::from_millis(30));
+        let stored = rusqlite::Connection::open_with_flags(&db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .and_then(|c| c.query_row("SELECT COUNT(*) FROM tiers", [], |r| r.get::<_, i64>(0)))
+            .unwrap_or(0);
+        if stored < 50 {
+            continue;
+        }
+        let running = solver.try_wait().unwrap().is_none();
+        let out = nimdb()
+            .args(["query", "--game", "nim", "--misere", "--json", "--db"])
+            .arg(&db)
+            .args(["3", "2", "1"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!((v["source"].as_str(), v["outcome"].as_str()), (Some("database"), Some("loss")));
+        answered += 1;
+        if running && solver.try_wait().unwrap().is_none() {
+            while_running += 1;
+        }
+    }
+    assert!(solver.wait().unwrap().success());
+    assert_eq!(answered, 5);
+    assert!(while_running > 0, "no query was answered while the solve was writing");
+}
