@@ -66,27 +66,17 @@ impl Database {
         retry_busy(|| conn.pragma_update(None, "journal_mode", "WAL"))?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
-        let migrations = Migrations::new(MIGRATIONS.iter().map(|sql| M::up(sql)).collect());
-        // Another process may be creating or upgrading the schema at the same moment: SQLite
-        // then answers BUSY at once (a lock upgrade inside a transaction skips the busy
-        // handler), or the tables turn out to exist. Wait and look again.
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-        loop {
-            match migrations.to_latest(&mut conn) {
-                Ok(()) => break,
-                Err(e) => {
-                    let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
-                    if version == SCHEMA_VERSION as i64 {
-                        break;
-                    }
-                    if std::time::Instant::now() > deadline {
-                        return Err(StoreError::Migration(short_migration_error(&e)));
-                    }
-                    std::thread::sleep(std::time::Duration::from_millis(50));
-                }
-            }
-        }
+        migrate(&mut conn)?;
         Ok(Database { conn, path: db_path })
+    }
+
+    /// A new database in memory with the current schema, migrated the same way as a file
+    /// (for tests and throwaway work).
+    pub fn open_in_memory() -> Result<Self, StoreError> {
+        let mut conn = Connection::open_in_memory()?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        migrate(&mut conn)?;
+        Ok(Database { conn, path: PathBuf::from(":memory:") })
     }
 
     /// Opens an existing database, refusing to create one.
@@ -117,6 +107,31 @@ impl Database {
     pub fn path(&self) -> &Path {
         &self.path
     }
+}
+
+/// Applies the schema migrations, tolerating another process applying them at the same time.
+fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
+    let migrations = Migrations::new(MIGRATIONS.iter().map(|sql| M::up(sql)).collect());
+    // Another process may be creating or upgrading the schema at the same moment: SQLite
+    // then answers BUSY at once (a lock upgrade inside a transaction skips the busy
+    // handler), or the tables turn out to exist. Wait and look again.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        match migrations.to_latest(conn) {
+            Ok(()) => break,
+            Err(e) => {
+                let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+                if version == SCHEMA_VERSION as i64 {
+                    break;
+                }
+                if std::time::Instant::now() > deadline {
+                    return Err(StoreError::Migration(short_migration_error(&e)));
+                }
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Runs `f` again while SQLite answers BUSY or LOCKED, for up to 20 seconds.

@@ -203,11 +203,8 @@ mod tests {
     use crate::theory::sequence::nim_values;
     use crate::theory::shape::HeapShape;
 
-    fn db() -> Connection {
-        let conn = Connection::open_in_memory().unwrap();
-        conn.execute_batch(include_str!("../../migrations/0001_solves_and_tiers.sql")).unwrap();
-        conn.execute_batch(include_str!("../../migrations/0002_theory.sql")).unwrap();
-        conn
+    fn db() -> crate::store::Database {
+        crate::store::Database::open_in_memory().unwrap()
     }
 
     fn kayles(n: u32) -> (StoredSequence, Periodicity) {
@@ -225,17 +222,18 @@ mod tests {
 
     #[test]
     fn rows_of_another_engine_are_replaced() {
-        let conn = db();
+        let store = db();
+        let conn = store.conn();
         let (seq, p) = kayles(100);
-        store_sequence(&conn, "kayles", &seq, &p, "test").unwrap();
+        store_sequence(conn, "kayles", &seq, &p, "test").unwrap();
         // As if an older engine had written a wrong value and a misère value.
         conn.execute("UPDATE heap_sequences SET engine = '1'", []).unwrap();
         conn.execute("UPDATE heap_values SET nim_value = 99, misere_value = 7 WHERE n = 50", []).unwrap();
-        assert_eq!(load_prefix(&conn, "kayles").unwrap(), None, "old rows must not be trusted");
+        assert_eq!(load_prefix(conn, "kayles").unwrap(), None, "old rows must not be trusted");
         let (mut fresh, p) = kayles(60);
         fresh.misere = vec![None; fresh.values.len()];
-        store_sequence(&conn, "kayles", &fresh, &p, "test").unwrap();
-        let back = load_prefix(&conn, "kayles").unwrap().unwrap();
+        store_sequence(conn, "kayles", &fresh, &p, "test").unwrap();
+        let back = load_prefix(conn, "kayles").unwrap().unwrap();
         assert_eq!(back.values, fresh.values);
         assert_eq!(back.misere[50], None, "the old engine's misère value was kept");
         assert_eq!(back.values.len(), 61, "the old engine's longer rows were kept");
@@ -243,18 +241,19 @@ mod tests {
 
     #[test]
     fn round_trip_and_extension() {
-        let conn = db();
-        assert_eq!(load_prefix(&conn, "kayles").unwrap(), None);
+        let store = db();
+        let conn = store.conn();
+        assert_eq!(load_prefix(conn, "kayles").unwrap(), None);
         let (seq, p) = kayles(100);
-        store_sequence(&conn, "kayles", &seq, &p, "test").unwrap();
-        assert_eq!(load_sequence(&conn, "kayles", 100).unwrap().as_ref(), Some(&seq));
-        assert_eq!(load_sequence(&conn, "kayles", 40).unwrap(), Some(seq.truncated(40)));
-        assert_eq!(load_sequence(&conn, "kayles", 101).unwrap(), None);
+        store_sequence(conn, "kayles", &seq, &p, "test").unwrap();
+        assert_eq!(load_sequence(conn, "kayles", 100).unwrap().as_ref(), Some(&seq));
+        assert_eq!(load_sequence(conn, "kayles", 40).unwrap(), Some(seq.truncated(40)));
+        assert_eq!(load_sequence(conn, "kayles", 101).unwrap(), None);
         // A longer run extends the rows; a shorter one changes nothing.
         let (long, p) = kayles(300);
-        store_sequence(&conn, "kayles", &long, &p, "test").unwrap();
-        store_sequence(&conn, "kayles", &seq, &p, "test").unwrap();
-        let back = load_prefix(&conn, "kayles").unwrap().unwrap();
+        store_sequence(conn, "kayles", &long, &p, "test").unwrap();
+        store_sequence(conn, "kayles", &seq, &p, "test").unwrap();
+        let back = load_prefix(conn, "kayles").unwrap().unwrap();
         assert_eq!(back, long);
         assert_eq!(back.misere_up_to(), Some(3));
         assert_eq!(back.genus_up_to(), Some(1));
@@ -268,7 +267,8 @@ mod tests {
 
     #[test]
     fn misere_values_may_be_null() {
-        let conn = db();
+        let store = db();
+        let conn = store.conn();
         conn.execute("INSERT INTO heap_values (game, n, nim_value) VALUES ('nim', 0, 0)", []).unwrap();
     }
 }

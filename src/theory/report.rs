@@ -187,27 +187,25 @@ pub fn heap_report(
 mod tests {
     use super::*;
 
-    fn db() -> Connection {
-        let conn = Connection::open_in_memory().unwrap();
-        conn.execute_batch(include_str!("../../migrations/0001_solves_and_tiers.sql")).unwrap();
-        conn.execute_batch(include_str!("../../migrations/0002_theory.sql")).unwrap();
-        conn
+    fn db() -> crate::store::Database {
+        crate::store::Database::open_in_memory().unwrap()
     }
 
     #[test]
     fn reuses_and_extends_the_cache() {
-        let conn = db();
+        let store = db();
+        let conn = store.conn();
         let kayles: GameSpec = "kayles".parse().unwrap();
         let mut opts = HeapOptions::new(200);
         opts.misere_up_to = 12;
-        let first = heap_report(&kayles, &opts, Some(&conn)).unwrap();
+        let first = heap_report(&kayles, &opts, Some(conn)).unwrap();
         assert!(first.periodicity.proven);
         assert_eq!(first.genus[5].as_ref().unwrap().to_string(), "4^146");
-        let again = heap_report(&kayles, &HeapOptions { up_to: 150, ..opts.clone() }, Some(&conn)).unwrap();
+        let again = heap_report(&kayles, &HeapOptions { up_to: 150, ..opts.clone() }, Some(conn)).unwrap();
         assert!(again.method.starts_with("read from the database"), "{}", again.method);
         assert_eq!(again.values[..], first.values[..=150]);
         assert_eq!(again.genus[..13], first.genus[..13]);
-        let longer = heap_report(&kayles, &HeapOptions { up_to: 5000, ..opts }, Some(&conn)).unwrap();
+        let longer = heap_report(&kayles, &HeapOptions { up_to: 5000, ..opts }, Some(conn)).unwrap();
         assert!(longer.method.starts_with("heaps 0..=200 from the database"), "{}", longer.method);
         assert_eq!(longer.values, heap_report(&kayles, &HeapOptions::new(5000), None).unwrap().values);
     }
