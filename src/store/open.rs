@@ -179,9 +179,15 @@ fn check_file(path: &Path) -> Result<(), StoreError> {
 
 /// Refuses SQLite files that belong to something else, or to a newer nimdb.
 fn check_identity(conn: &Connection, path: &Path) -> Result<(), StoreError> {
-    let app: i64 = conn.pragma_query_value(None, "application_id", |r| r.get(0))?;
-    let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
-    let tables: i64 = conn.query_row("SELECT COUNT(*) FROM sqlite_schema", [], |r| r.get(0))?;
+    // One statement, so one snapshot: another process may commit the schema (tables, id
+    // and version together) between separate reads.
+    let (app, version, tables): (i64, i64, i64) = conn.query_row(
+        "SELECT (SELECT application_id FROM pragma_application_id()),
+                (SELECT user_version FROM pragma_user_version()),
+                (SELECT COUNT(*) FROM sqlite_schema)",
+        [],
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+    )?;
     if app != APPLICATION_ID && (tables > 0 || version != 0) {
         return Err(StoreError::NotNimdb(
             path.to_path_buf(),
