@@ -7,12 +7,15 @@
 //! [`index`] ranks positions densely within tiers, [`solve`] computes outcomes and
 //! remoteness tier by tier, and [`store`] keeps the results in SQLite for instant lookup.
 
+pub mod batch;
 pub mod cli;
 pub mod explain;
 pub mod game;
 pub mod index;
 pub mod play;
 pub mod query;
+#[cfg(feature = "server")]
+pub mod server;
 pub mod solve;
 pub mod store;
 pub mod theory;

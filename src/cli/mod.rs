@@ -5,12 +5,16 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod args;
+mod batch;
 mod explain;
+mod export;
 mod heaps;
 mod info;
 mod play;
 mod progress;
 mod query;
+#[cfg(feature = "server")]
+mod serve;
 mod solve;
 mod tree;
 mod verify;
@@ -43,6 +47,11 @@ enum Command {
     Tree(tree::TreeArgs),
     /// Explain Nim's binary-column rule for a position.
     Explain(explain::ExplainArgs),
+    /// Stream every stored position of a solve as CSV or JSON lines.
+    Export(export::ExportArgs),
+    /// Serve the JSON API and the web explorer over HTTP (read-only).
+    #[cfg(feature = "server")]
+    Serve(serve::ServeArgs),
 }
 
 /// Runs the command line and turns any error into one line on stderr and exit status 1.
@@ -68,6 +77,9 @@ pub fn main() -> ExitCode {
         Command::Play(a) => play::run(a),
         Command::Tree(a) => tree::run(a),
         Command::Explain(a) => explain::run(a),
+        Command::Export(a) => export::run(a),
+        #[cfg(feature = "server")]
+        Command::Serve(a) => serve::run(a),
     };
     match result {
         Ok(code) => code,

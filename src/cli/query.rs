@@ -4,17 +4,24 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use crate::game::Position;
+use crate::game::{Convention, GameSpec, Position};
 use crate::query::{AUTO_SOLVE_LIMIT, Answer, query};
 use crate::store::Database;
 
-use super::{DbArg, GameArgs};
+use super::DbArg;
 
 /// Arguments of `nimdb query`.
 #[derive(Debug, Args)]
 pub struct QueryArgs {
-    #[command(flatten)]
-    game: GameArgs,
+    /// The game: nim, kayles, dawson, lines, grundy, subtraction:1,2,3 or octal:CODE.
+    #[arg(long, short = 'g', value_parser = parse_game, default_value = "nim")]
+    game: GameSpec,
+    /// Play the misère convention (the last move loses).
+    #[arg(long)]
+    misere: bool,
+    /// Read positions from stdin, one a line, and write one JSON object a line.
+    #[arg(long, conflicts_with_all = ["heaps", "json"])]
+    batch: bool,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
@@ -30,15 +37,29 @@ pub struct QueryArgs {
 
 /// Runs `nimdb query`.
 pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
+    let convention = Convention::from_misere(args.misere);
+    if args.batch {
+        return super::batch::run(&args.game, convention, &args.db.db, args.moves);
+    }
+    if args.heaps.is_empty() {
+        anyhow::bail!(
+            "no position given: pass the heaps (`nimdb query 7 5 3`, `[]` for the empty position), \
+             or --batch to read positions from stdin"
+        );
+    }
     let position = Position::parse_words(&args.heaps).map_err(anyhow::Error::msg)?;
     let mut db = Database::open(&args.db.db)?;
-    let answer = query(&mut db, &args.game.game, args.game.convention(), &position, AUTO_SOLVE_LIMIT)?;
+    let answer = query(&mut db, &args.game, convention, &position, AUTO_SOLVE_LIMIT)?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&answer)?);
     } else {
         print!("{}", render(&answer, args.moves));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn parse_game(s: &str) -> Result<GameSpec, String> {
+    s.parse()
 }
 
 /// The answer in words.

@@ -7,13 +7,17 @@
 //! payload of fixed-width records read by offset through SQLite's incremental BLOB I/O.
 
 pub mod codec;
+mod export;
 mod lookup;
 mod open;
+mod reader;
 mod run;
 mod solves;
 mod tiers;
 
+pub use export::ExportFilter;
 pub use lookup::{Prober, TierMeta};
 pub use open::{Database, SCHEMA_VERSION, StoreError};
+pub use reader::Reader;
 pub use solves::{SolveKey, SolveRecord, SolveStatus};
 pub use tiers::SqliteTierStore;
