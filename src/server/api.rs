@@ -197,7 +197,9 @@ pub fn parse_batch_request(raw_query: Option<&str>, body: &[u8]) -> Result<Batch
             }
         }
         _ => {
-            return Err(ApiError::bad("the body must be an array of positions or an object with 'positions'"));
+            return Err(ApiError::bad(
+                "the body must be an array of positions or an object with 'positions'",
+            ));
         }
     };
     if items.len() > MAX_BATCH {
