@@ -44,14 +44,22 @@ fn json_body() -> impl Strategy<Value = Vec<u8>> {
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..8).prop_map(serde_json::Value::from),
             prop::collection::btree_map(
-                prop_oneof![Just("game".to_string()), Just("positions".to_string()), Just("convention".to_string()), "[a-z]{1,5}"],
+                prop_oneof![
+                    Just("game".to_string()),
+                    Just("positions".to_string()),
+                    Just("convention".to_string()),
+                    "[a-z]{1,5}"
+                ],
                 inner,
                 0..4
             )
             .prop_map(|m| serde_json::Value::Object(m.into_iter().collect())),
         ]
     });
-    prop_oneof![value.prop_map(|v| serde_json::to_vec(&v).unwrap()), prop::collection::vec(any::<u8>(), 0..64),]
+    prop_oneof![
+        value.prop_map(|v| serde_json::to_vec(&v).unwrap()),
+        prop::collection::vec(any::<u8>(), 0..64),
+    ]
 }
 
 proptest! {
