@@ -66,13 +66,13 @@ pub fn parse_line(line: &str) -> Result<Option<Position>, String> {
 /// Cached lookups through one open database (see the module documentation).
 pub struct Session<'a> {
     db: &'a Database,
-    reader: Reader,
+    reader: Reader<'a>,
 }
 
 impl<'a> Session<'a> {
     /// A session over `db`.
     pub fn new(db: &'a Database) -> Self {
-        Session { db, reader: Reader::new() }
+        Session { db, reader: Reader::new(db) }
     }
 
     /// The database.
@@ -82,7 +82,7 @@ impl<'a> Session<'a> {
 
     /// Picks up what other connections committed since the last call (new solves, tiers).
     pub fn refresh(&mut self) -> Result<(), StoreError> {
-        self.reader.refresh(self.db).map(|_| ())
+        self.reader.refresh().map(|_| ())
     }
 
     fn not_covered(game: &GameSpec, convention: Convention, position: &Position) -> LookupError {
@@ -102,10 +102,9 @@ impl<'a> Session<'a> {
         convention: Convention,
         position: &Position,
     ) -> Result<Lookup, LookupError> {
-        let db = self.db;
-        let solves = self.reader.solves_of(db, game, convention)?.to_vec();
-        for solve in &solves {
-            if let Some(record) = self.reader.record(db, solve, position)? {
+        let solves = self.reader.solves_of(game, convention)?;
+        for solve in solves.iter() {
+            if let Some(record) = self.reader.record(solve, position)? {
                 let remoteness = record.remoteness as u32;
                 return Ok(Lookup {
                     position: position.clone(),
@@ -147,16 +146,15 @@ impl<'a> Session<'a> {
         convention: Convention,
         position: &Position,
     ) -> Result<Answer, LookupError> {
-        let db = self.db;
-        let solves = self.reader.solves_of(db, game, convention)?.to_vec();
-        for solve in &solves {
-            let Some(record) = self.reader.record(db, solve, position)? else {
+        let solves = self.reader.solves_of(game, convention)?;
+        for solve in solves.iter() {
+            let Some(record) = self.reader.record(solve, position)? else {
                 continue;
             };
             let mut moves = Vec::new();
             for mv in all_moves(game.rules(), position) {
                 let to = mv.apply(position);
-                let child = self.reader.record(db, solve, &to)?.ok_or_else(|| {
+                let child = self.reader.record(solve, &to)?.ok_or_else(|| {
                     StoreError::Corrupt(format!(
                         "solve #{} is missing the child {to} of {position}; the database is inconsistent",
                         solve.id

@@ -1,12 +1,16 @@
 //! Many lookups through one connection: stored solves, rank tables, tier metadata and
 //! verified blocks are kept between lookups, and dropped when another connection commits.
 //!
-//! Unlike [`Prober`](super::Prober), a [`Reader`] borrows no connection and keeps no BLOB
-//! handle open between calls, so it holds no read transaction: a long-lived reader (a batch,
-//! a server worker) sees tiers that a running solve commits, and never pins the WAL.
+//! A reader keeps its BLOB handles open between lookups (SQLite then remembers where a
+//! large payload's overflow pages are, so reads by offset stay cheap), which holds a read
+//! transaction. [`Reader::refresh`] closes them first, then drops the caches if another
+//! connection committed: a long-lived reader (a batch between lines, a server worker
+//! between requests) sees tiers a running solve commits and does not pin the WAL.
 
 use std::collections::HashMap;
+use std::rc::Rc;
 
+use rusqlite::blob::Blob;
 use rusqlite::{MAIN_DB, OptionalExtension, params};
 
 use crate::game::{Convention, GameSpec, Position};
@@ -20,26 +24,43 @@ use super::solves::SolveRecord;
 /// The most bytes of verified blocks a reader keeps before starting afresh.
 const BLOCK_CACHE_BYTES: usize = 128 << 20;
 
+/// How much of the file a reader's connection maps into memory.
+const MMAP_BYTES: i64 = 1 << 30;
+
 /// Cached lookups in the solves of one database (see the module documentation).
-#[derive(Default)]
-pub struct Reader {
+pub struct Reader<'a> {
+    db: &'a Database,
+    blobs: HashMap<i64, Blob<'a>>,
     version: Option<i64>,
-    solves: HashMap<(String, Convention), Vec<SolveRecord>>,
+    solves: Vec<(GameSpec, Convention, Rc<[SolveRecord]>)>,
     tables: HashMap<i64, PartitionTable>,
-    metas: HashMap<(i64, TierId), Option<TierMeta>>,
+    metas: HashMap<(i64, TierId), Option<Rc<TierMeta>>>,
     blocks: HashMap<(i64, usize), Vec<u8>>,
     block_bytes: usize,
 }
 
-impl Reader {
-    /// An empty reader.
-    pub fn new() -> Self {
-        Self::default()
+impl<'a> Reader<'a> {
+    /// A reader of `db`, with nothing cached.
+    pub fn new(db: &'a Database) -> Self {
+        // Map the file: cold blocks then cost a page fault, not a read call.
+        let _ = db.conn.pragma_update(None, "mmap_size", MMAP_BYTES);
+        Reader {
+            db,
+            blobs: HashMap::new(),
+            version: None,
+            solves: Vec::new(),
+            tables: HashMap::new(),
+            metas: HashMap::new(),
+            blocks: HashMap::new(),
+            block_bytes: 0,
+        }
     }
 
     /// Drops everything cached if another connection has committed since the last call
     /// (SQLite's `data_version`). Returns whether it did.
-    pub fn refresh(&mut self, db: &Database) -> Result<bool, StoreError> {
+    pub fn refresh(&mut self) -> Result<bool, StoreError> {
+        self.blobs.clear();
+        let db = self.db;
         let version: i64 = db.conn.query_row("PRAGMA data_version", [], |r| r.get(0))?;
         if self.version == Some(version) {
             return Ok(false);
@@ -56,23 +77,24 @@ impl Reader {
     /// The stored solves of a game and convention (as [`Database::solves_of`]).
     pub fn solves_of(
         &mut self,
-        db: &Database,
         game: &GameSpec,
         convention: Convention,
-    ) -> Result<&[SolveRecord], StoreError> {
-        let key = (game.canonical(), convention);
-        if !self.solves.contains_key(&key) {
-            let solves = db.solves_of(game, convention)?;
-            self.solves.insert(key.clone(), solves);
+    ) -> Result<Rc<[SolveRecord]>, StoreError> {
+        // A few games at most: a scan beats hashing a game spec.
+        if let Some((_, _, solves)) = self.solves.iter().find(|(g, c, _)| *c == convention && g == game) {
+            return Ok(solves.clone());
         }
-        Ok(&self.solves[&key])
+        let solves: Rc<[SolveRecord]> = self.db.solves_of(game, convention)?.into();
+        self.solves.push((game.clone(), convention, solves.clone()));
+        Ok(solves)
     }
 
-    fn meta(&mut self, db: &Database, solve_id: i64, tier: TierId) -> Result<Option<TierMeta>, StoreError> {
+    fn meta(&mut self, solve_id: i64, tier: TierId) -> Result<Option<Rc<TierMeta>>, StoreError> {
         if let Some(m) = self.metas.get(&(solve_id, tier)) {
             return Ok(m.clone());
         }
-        let meta = db
+        let meta = self
+            .db
             .conn
             .prepare_cached(
                 "SELECT id, positions, remoteness_bytes, nim_value_bytes, block_records, block_checksums
@@ -90,7 +112,8 @@ impl Reader {
                     block_checksums: r.get(5)?,
                 })
             })
-            .optional()?;
+            .optional()?
+            .map(Rc::new);
         self.metas.insert((solve_id, tier), meta.clone());
         Ok(meta)
     }
@@ -113,17 +136,12 @@ impl Reader {
     }
 
     /// The stored record of `position` in `solve`, or `None` when the solve does not hold it.
-    pub fn record(
-        &mut self,
-        db: &Database,
-        solve: &SolveRecord,
-        position: &Position,
-    ) -> Result<Option<Record>, StoreError> {
+    pub fn record(&mut self, solve: &SolveRecord, position: &Position) -> Result<Option<Record>, StoreError> {
         if !solve.target_universe().contains(position) {
             return Ok(None);
         }
         let tier = TierId::of(position);
-        let Some(meta) = self.meta(db, solve.id, tier)? else {
+        let Some(meta) = self.meta(solve.id, tier)? else {
             return Ok(None);
         };
         let rank = self.rank(solve, position)? as usize;
@@ -148,7 +166,11 @@ impl Reader {
         if let Some(bytes) = self.blocks.get(&(meta.row_id, block)) {
             return Ok(Some(layout.decode(bytes, offset)));
         }
-        let blob = db.conn.blob_open(MAIN_DB, c"tiers", c"payload", meta.row_id, true)?;
+        if !self.blobs.contains_key(&meta.row_id) {
+            let blob = self.db.conn.blob_open(MAIN_DB, c"tiers", c"payload", meta.row_id, true)?;
+            self.blobs.insert(meta.row_id, blob);
+        }
+        let blob = &self.blobs[&meta.row_id];
         let expected = meta.positions as usize * layout.width();
         if blob.len() != expected {
             return Err(corrupt(format!("its payload has {} bytes, expected {expected}", blob.len())));
@@ -157,7 +179,6 @@ impl Reader {
         let len = layout.block_bytes().min(expected - start);
         let mut buf = vec![0u8; len];
         blob.read_at_exact(&mut buf, start)?;
-        drop(blob);
         if codec::block_checksum(&meta.block_checksums, block) != Some(crc32fast::hash(&buf)) {
             return Err(corrupt(format!("block {block} fails its checksum")));
         }
