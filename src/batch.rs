@@ -85,6 +85,11 @@ impl<'a> Session<'a> {
         self.reader.refresh().map(|_| ())
     }
 
+    /// Ends the read transaction the session's open BLOB handles hold (call when idle).
+    pub fn release(&mut self) {
+        self.reader.release();
+    }
+
     fn not_covered(game: &GameSpec, convention: Convention, position: &Position) -> LookupError {
         LookupError::NotCovered {
             position: position.clone(),

@@ -88,6 +88,8 @@ impl Pool {
         let job: Job = Box::new(move |session| {
             let result =
                 session.refresh().map_err(|e| LookupError::Store(e).into()).and_then(|()| f(session));
+            // Hold no read transaction between requests (a solve may be checkpointing).
+            session.release();
             let _ = tx.send(result);
         });
         let sent = self.jobs.lock().ok().and_then(|j| j.as_ref().map(|tx| tx.send(job).is_ok()));

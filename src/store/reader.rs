@@ -74,6 +74,12 @@ impl<'a> Reader<'a> {
         Ok(true)
     }
 
+    /// Closes the BLOB handles kept open, ending the read transaction they hold (the caches
+    /// stay).
+    pub fn release(&mut self) {
+        self.blobs.clear();
+    }
+
     /// The stored solves of a game and convention (as [`Database::solves_of`]).
     pub fn solves_of(
         &mut self,
