@@ -180,7 +180,7 @@ fn endpoints_errors_read_only_and_shutdown() {
     );
     assert_eq!(status, 200, "{body}");
     let v: Vec<Value> = serde_json::from_str(&body).unwrap();
-    assert_eq!(v[0]["outcome"].as_str().is_some(), true);
+    assert!(v[0]["outcome"].as_str().is_some());
     assert_eq!(v[1]["status"], 404);
 
     // Theory answers beyond the solves (normal-play Nim).
