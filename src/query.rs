@@ -405,7 +405,7 @@ pub enum QueryError {
     },
     /// No stored solve covers the position and it is too big to solve on the spot.
     #[error(
-        "{position} is not covered by any stored solve of {game}{misere}{partial}; covering it means solving {positions} more positions (more than the {limit} solved on the spot); run: nimdb solve --game {game}{misere} {flags}"
+        "{position} is not covered by any stored solve of {game}{misere}{partial}{theory}; covering it means solving {positions} more positions (more than the {limit} solved on the spot); run: nimdb solve --game {game}{misere} {flags}"
     )]
     NotCovered {
         /// The position.
@@ -416,6 +416,8 @@ pub enum QueryError {
         misere: &'static str,
         /// A note on an interrupted solve that could be resumed, or "".
         partial: String,
+        /// Why theory gives no answer, where the family declares no theorem for it, or "".
+        theory: String,
         /// Positions left to solve in the cheapest covering universe.
         positions: String,
         /// The on-the-spot limit.
@@ -423,6 +425,19 @@ pub enum QueryError {
         /// The solve flags that would cover it.
         flags: String,
     },
+}
+
+/// Why no theorem answers for `position`, for families that are not sums of heaps.
+fn no_theory_note(game: &GameSpec, position: &Position) -> String {
+    let theory = game.rules().theory();
+    match theory.formula {
+        Some(Formula::Wythoff) if position.len() > 2 => format!(
+            ", and no theorem gives its outcome (Wythoff's pairs decide positions of at most two heaps; {} heaps is an open problem)",
+            position.len()
+        ),
+        None if !theory.sum_of_heaps => format!(", and no theorem gives outcomes in {game}"),
+        _ => String::new(),
+    }
 }
 
 /// A way to cover a position: a universe and the positions still to solve in it.
@@ -496,6 +511,7 @@ pub fn query(
                     s.last_tier.map_or(String::new(), |t| format!(" after tier {t}"))
                 )
             }),
+            theory: no_theory_note(game, position),
             positions: cheapest.cost.map_or("too many".to_string(), |c| c.to_string()),
             limit: auto_solve_limit,
             flags: cheapest.universe.flags(),

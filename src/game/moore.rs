@@ -166,15 +166,17 @@ impl GameRules for MooreRules {
     }
 
     fn move_bound(&self, position: &Position) -> u128 {
-        // Choose at most k heaps and a new size for each: Σ over subsets ≤ Π (h + 1).
-        let mut bound: u128 = 1;
+        // Choose j ≤ k heaps and a smaller size for each: Σ_j e_j(h_1, …, h_n), the
+        // elementary symmetric sums of the heap sizes, by the usual recurrence.
+        let k = self.k as usize;
+        let mut e = vec![0u128; k + 1];
+        e[0] = 1;
         for &h in position.heaps() {
-            bound = bound.saturating_mul(h as u128 + 1);
-            if bound > u64::MAX as u128 {
-                return bound;
+            for j in (1..=k).rev() {
+                e[j] = e[j].saturating_add(e[j - 1].saturating_mul(h as u128));
             }
         }
-        bound
+        e[1..].iter().fold(0u128, |acc, &x| acc.saturating_add(x))
     }
 
     fn max_take(&self) -> Option<u32> {
