@@ -118,6 +118,8 @@ pub struct VerifyReport {
     pub agree: u64,
     /// Positions where they disagree.
     pub mismatches: u64,
+    /// Stored positions no theorem of the family covers (checked for self-consistency only).
+    pub no_theorem: u64,
     /// The smallest disagreeing positions (by total, then heap count, then heaps largest
     /// first): wild positions under the tame prediction.
     pub first_mismatches: Vec<Position>,
@@ -163,6 +165,7 @@ pub fn verify(
         checked: 0,
         agree: 0,
         mismatches: 0,
+        no_theorem: 0,
         first_mismatches: Vec::new(),
         nim_values_checked: 0,
         nim_value_mismatches: 0,
@@ -251,6 +254,9 @@ fn check_against_theory(
                 Theory::Wythoff => wythoff_loss(heaps, convention),
                 Theory::None => None,
             };
+            if predicted_loss.is_none() {
+                report.no_theorem += 1;
+            }
             if let Some(predicted_loss) = predicted_loss {
                 report.checked += 1;
                 if predicted_loss == stored_loss {

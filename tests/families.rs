@@ -194,6 +194,8 @@ fn queries_answer_new_families_from_the_database_and_verify_runs() {
     assert_eq!(r["theorem"], true);
     let report = ok(&["verify", "--db", db, "--game", "wythoff"]);
     assert!(report.contains("Wythoff"), "{report}");
+    // [10,6,3] has three heaps: positions of three heaps are beyond Wythoff's pairs.
+    assert!(report.contains("no theorem applies; self-consistency only"), "{report}");
 }
 
 #[test]
