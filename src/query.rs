@@ -6,7 +6,10 @@
 
 use std::fmt;
 
-use crate::game::{Convention, GameSpec, HeapResult, HeapRules, Move, Position, all_moves, heap_results};
+use crate::game::{
+    Convention, Formula, GameRules, GameSpec, HeapFamily, HeapResult, Move, Position, all_moves,
+    heap_results, result_bound,
+};
 use crate::index::Universe;
 use crate::solve::{MAX_SOLVE_TOTAL, Silent};
 use crate::store::{Database, Prober, SolveRecord, SolveStatus};
@@ -53,7 +56,7 @@ pub enum Source {
     Database,
     /// A universe solved on the spot for this query (and stored).
     Solved,
-    /// Theory (Bouton, Sprague–Grundy); remoteness unknown.
+    /// Theory (Bouton, Sprague–Grundy, Moore, Wythoff); remoteness unknown.
     Theory,
 }
 
@@ -146,7 +149,7 @@ pub fn answer_from_solve(
         })?;
         moves.push(MoveValue {
             description: mv.describe(position),
-            heap: mv.heap,
+            heap: mv.heap(),
             taken: mv.taken(),
             outcome: Outcome::from_remoteness(convention, child.remoteness as u32),
             remoteness: Some(child.remoteness as u32),
@@ -184,25 +187,109 @@ pub const THEORY_SLOW_HEAP_LIMIT: u32 = 50_000;
 /// The most moves a theory answer examines.
 pub const THEORY_MOVE_SEARCH_LIMIT: u128 = 200_000_000;
 
-/// Answers from theory, where a theorem applies: Sprague–Grundy under normal play (heap
-/// nim-values computed from each heap's own moves), the misère-Nim rule for misère Nim.
-/// Remoteness is not known. The best move from a win is the first move in move order to a
-/// loss (the XOR rule's move); from a loss, the first move. Each move's outcome comes from
-/// the position's nim-sum in constant time; positions with more moves than can be listed
-/// get the best move only. `None` when no theorem applies (misère play of games other than
-/// Nim).
+/// Answers from theory, where a theorem the family declares applies (see
+/// [`Theory`](crate::game::Theory)): Sprague–Grundy under normal play for sums of heaps
+/// (heap nim-values computed from each heap's own moves), the misère-Nim rule for misère
+/// Nim, Moore's theorem for Nim_k, Wythoff's pairs for two-heap Wythoff. Remoteness is not
+/// known. The best move from a win is the first move in move order to a loss; from a loss,
+/// the first move. Positions with more moves than can be listed get the best move only.
+/// `None` when no theorem applies.
 pub fn answer_from_theory(
     game: &GameSpec,
     convention: Convention,
     position: &Position,
 ) -> anyhow::Result<Option<Answer>> {
-    let rules = game.rules();
+    let theory = game.rules().theory();
+    match theory.formula {
+        Some(Formula::Moore { k }) => {
+            let loses = |p: &Position| theory::moore_loss(p.heaps(), k, convention);
+            return formula_answer(game, convention, position, &loses);
+        }
+        Some(Formula::Wythoff) => {
+            if position.len() > 2 {
+                return Ok(None);
+            }
+            let loses =
+                |p: &Position| theory::wythoff_loss(p.heaps(), convention).expect("two heaps at most");
+            return formula_answer(game, convention, position, &loses);
+        }
+        _ => {}
+    }
+    match game.heap_rules() {
+        Some(rules) if theory.sum_of_heaps => heap_theory_answer(game, rules, convention, position),
+        _ => Ok(None),
+    }
+}
+
+/// A theory answer from an outcome rule for whole positions: each move's outcome is the
+/// rule applied to the position it leads to.
+fn formula_answer(
+    game: &GameSpec,
+    convention: Convention,
+    position: &Position,
+    loses: &dyn Fn(&Position) -> bool,
+) -> anyhow::Result<Option<Answer>> {
+    let outcome = if loses(position) { Outcome::Loss } else { Outcome::Win };
+    let bound = game.rules().move_bound(position);
+    if bound > THEORY_MOVE_SEARCH_LIMIT {
+        anyhow::bail!(
+            "{position} has too many moves to search (about {bound}; at most {THEORY_MOVE_SEARCH_LIMIT})"
+        );
+    }
+    let listing = bound <= THEORY_MOVE_LIMIT && bound * position.len() as u128 <= THEORY_LISTING_CELLS;
+    let mut moves = Vec::new();
+    let mut best = None;
+    for mv in all_moves(game.rules(), position) {
+        let to = mv.apply(position);
+        let child_loses = loses(&to);
+        let value = MoveValue {
+            description: mv.describe(position),
+            heap: mv.heap(),
+            taken: mv.taken(),
+            outcome: if child_loses { Outcome::Loss } else { Outcome::Win },
+            remoteness: None,
+            to,
+            mv,
+        };
+        if best.is_none() && (child_loses || outcome == Outcome::Loss) {
+            best = Some(value.clone());
+            if !listing {
+                break;
+            }
+        }
+        if listing {
+            moves.push(value);
+        }
+    }
+    Ok(Some(Answer {
+        game: game.canonical(),
+        convention,
+        position: position.clone(),
+        outcome,
+        remoteness: None,
+        nim_value: None,
+        best_move: best,
+        moves,
+        moves_omitted: if listing { 0 } else { bound.min(u64::MAX as u128) as u64 },
+        source: Source::Theory,
+        solve_id: None,
+    }))
+}
+
+/// Theory answers for sums of heaps: Sprague–Grundy under normal play, the misère-Nim rule
+/// for misère Nim (`None` for the misère play of other heap games).
+fn heap_theory_answer(
+    game: &GameSpec,
+    rules: &HeapFamily,
+    convention: Convention,
+    position: &Position,
+) -> anyhow::Result<Option<Answer>> {
     if convention == Convention::Misere && !game.is_nim() {
         return Ok(None);
     }
     let mut distinct = position.heaps().to_vec();
     distinct.dedup();
-    let bound: u128 = distinct.iter().map(|&h| crate::game::result_bound(rules, h)).sum();
+    let bound: u128 = distinct.iter().map(|&h| result_bound(rules, h)).sum();
     if bound > THEORY_MOVE_SEARCH_LIMIT {
         anyhow::bail!(
             "{position} has too many moves to search (about {bound}; at most {THEORY_MOVE_SEARCH_LIMIT})"
@@ -214,8 +301,8 @@ pub fn answer_from_theory(
         Convention::Normal => {
             theory::report::check_up_to(game, position.largest() as u64)?;
             // Games without a proven period take O(n²) to reach heap n: keep answers quick.
-            let slow = matches!(rules, crate::game::Rules::Grundy(_))
-                || theory::shape::HeapShape::of(rules).quadratic();
+            let shape = theory::shape::HeapShape::of(rules);
+            let slow = matches!(rules, HeapFamily::Grundy(_)) || shape.quadratic() || shape.three_way;
             if slow && position.largest() > THEORY_SLOW_HEAP_LIMIT {
                 anyhow::bail!(
                     "{game} has no shortcut to the nim-value of a {}-heap; theory answers go up to heaps of {THEORY_SLOW_HEAP_LIMIT} (nimdb heaps --game {game} --up-to N computes further)",
@@ -235,11 +322,7 @@ pub fn answer_from_theory(
     // Whether the child where heap h became `result` is a loss, from the parent's summary.
     let loses_after = |h: u32, result: HeapResult| match nim_value {
         Some(v) => {
-            let left = match result {
-                HeapResult::Vanish => 0,
-                HeapResult::One(a) => g[a as usize],
-                HeapResult::Two(a, b) => g[a as usize] ^ g[b as usize],
-            };
+            let left = result.parts().iter().fold(0, |acc, &a| acc ^ g[a as usize]);
             v ^ g[h as usize] ^ left == 0
         }
         None => {
@@ -254,7 +337,7 @@ pub fn answer_from_theory(
     let outcome = if loses { Outcome::Loss } else { Outcome::Win };
     let value_of = |mv: Move, loses: bool| MoveValue {
         description: mv.describe(position),
-        heap: mv.heap,
+        heap: mv.heap(),
         taken: mv.taken(),
         outcome: if loses { Outcome::Loss } else { Outcome::Win },
         remoteness: None,
@@ -266,9 +349,9 @@ pub fn answer_from_theory(
     'heaps: for &h in &distinct {
         for result in heap_results(rules, h) {
             let loses = loses_after(h, result);
-            let mv = Move { heap: h, result };
+            let mv = Move::single(h, result);
             if best.is_none() && (loses || outcome == Outcome::Loss) {
-                best = Some(value_of(mv, loses));
+                best = Some(value_of(mv.clone(), loses));
                 if !listing {
                     break 'heaps;
                 }
@@ -295,9 +378,9 @@ pub fn answer_from_theory(
 
 /// The smallest universe that covers `position`: every position with at most its total,
 /// and, for games that never split a heap, no larger heaps and no more heaps than it has.
-pub fn smallest_universe<R: HeapRules + ?Sized>(rules: &R, position: &Position) -> Universe {
+pub fn smallest_universe<R: GameRules + ?Sized>(rules: &R, position: &Position) -> Universe {
     let total = position.total() as u32;
-    if rules.splits() {
+    if !rules.heap_cap_closed() {
         Universe { max_total: total, max_heap: None, max_heaps: None }
     } else {
         let cap = |c: u32| Some(c).filter(|&c| c < total);
@@ -322,7 +405,7 @@ pub enum QueryError {
     },
     /// No stored solve covers the position and it is too big to solve on the spot.
     #[error(
-        "{position} is not covered by any stored solve of {game}{misere}{partial}; covering it means solving {positions} more positions (more than the {limit} solved on the spot); run: nimdb solve --game {game}{misere} {flags}"
+        "{position} is not covered by any stored solve of {game}{misere}{partial}{theory}; covering it means solving {positions} more positions (more than the {limit} solved on the spot); run: nimdb solve --game {game}{misere} {flags}"
     )]
     NotCovered {
         /// The position.
@@ -333,6 +416,8 @@ pub enum QueryError {
         misere: &'static str,
         /// A note on an interrupted solve that could be resumed, or "".
         partial: String,
+        /// Why theory gives no answer, where the family declares no theorem for it, or "".
+        theory: String,
         /// Positions left to solve in the cheapest covering universe.
         positions: String,
         /// The on-the-spot limit.
@@ -340,6 +425,19 @@ pub enum QueryError {
         /// The solve flags that would cover it.
         flags: String,
     },
+}
+
+/// Why no theorem answers for `position`, for families that are not sums of heaps.
+fn no_theory_note(game: &GameSpec, position: &Position) -> String {
+    let theory = game.rules().theory();
+    match theory.formula {
+        Some(Formula::Wythoff) if position.len() > 2 => format!(
+            ", and no theorem gives its outcome (Wythoff's pairs decide positions of at most two heaps; {} heaps is an open problem)",
+            position.len()
+        ),
+        None if !theory.sum_of_heaps => format!(", and no theorem gives outcomes in {game}"),
+        _ => String::new(),
+    }
 }
 
 /// A way to cover a position: a universe and the positions still to solve in it.
@@ -413,6 +511,7 @@ pub fn query(
                     s.last_tier.map_or(String::new(), |t| format!(" after tier {t}"))
                 )
             }),
+            theory: no_theory_note(game, position),
             positions: cheapest.cost.map_or("too many".to_string(), |c| c.to_string()),
             limit: auto_solve_limit,
             flags: cheapest.universe.flags(),

@@ -209,8 +209,8 @@ mod tests {
 
     fn kayles(n: u32) -> (StoredSequence, Periodicity) {
         let spec: GameSpec = "kayles".parse().unwrap();
-        let values = nim_values(spec.rules(), n);
-        let p = analyse(&values, &HeapShape::of(spec.rules()));
+        let values = nim_values(spec.heap_rules().unwrap(), n);
+        let p = analyse(&values, &HeapShape::of(spec.heap_rules().unwrap()));
         let len = values.len();
         let mut seq = StoredSequence { values, ..Default::default() };
         seq.misere = (0..len).map(|i| (i <= 3).then_some([1, 0, 2, 3][i.min(3)])).collect();

@@ -5,7 +5,7 @@
 use anyhow::{Context, bail};
 use rusqlite::Connection;
 
-use crate::game::{GameSpec, Rules};
+use crate::game::{GameSpec, HeapFamily};
 
 use super::cache::{StoredSequence, load_prefix, store_sequence};
 use super::genus::{DEFAULT_DEPTH, Genus, GenusSolver};
@@ -20,6 +20,8 @@ pub const MAX_UP_TO_QUADRATIC: u32 = 100_000;
 /// The largest N for Grundy's game (the sparse method with long witness scans: 10⁵ takes a
 /// few seconds, 10⁶ about a minute).
 pub const MAX_UP_TO_GRUNDY: u32 = 1_000_000;
+/// The largest N for hexadecimal codes (a heap that splits in three has O(n²) options).
+pub const MAX_UP_TO_THREE_WAY: u32 = 3_000;
 /// By default misère values and genus are computed for heaps up to this size.
 pub const DEFAULT_MISERE_UP_TO: u32 = 30;
 /// The misère solver stops extending to larger heaps once it holds this many positions.
@@ -80,11 +82,24 @@ impl HeapReport {
     }
 }
 
+/// The heap rules of a game whose positions are sums of heaps; refuses the others, whose
+/// positions single-heap values do not determine.
+pub fn heap_rules(spec: &GameSpec) -> anyhow::Result<&HeapFamily> {
+    match spec.heap_rules() {
+        Some(rules) => Ok(rules),
+        None => bail!(
+            "{spec} is not a sum of independent heaps (a move may change several heaps), so heap values do not determine its positions"
+        ),
+    }
+}
+
 /// Refuses an N that the game's method cannot reach in reasonable time and memory.
 pub fn check_up_to(spec: &GameSpec, up_to: u64) -> anyhow::Result<u32> {
-    let shape = HeapShape::of(spec.rules());
-    let (limit, why) = if matches!(spec.rules(), Rules::Grundy(_)) {
+    let shape = HeapShape::of(heap_rules(spec)?);
+    let (limit, why) = if matches!(spec.heap_rules(), Some(HeapFamily::Grundy(_))) {
         (MAX_UP_TO_GRUNDY, "Grundy's game has no known period and its values take long scans")
+    } else if shape.three_way {
+        (MAX_UP_TO_THREE_WAY, "a heap that splits in three has O(n²) options, so the plain mex costs O(n³)")
     } else if shape.quadratic() {
         (MAX_UP_TO_QUADRATIC, "a repeated splitting digit makes every heap cost O(n)")
     } else {
@@ -104,6 +119,7 @@ pub fn heap_report(
 ) -> anyhow::Result<HeapReport> {
     let game = spec.to_string();
     let n = check_up_to(spec, opts.up_to as u64)?;
+    let rules = heap_rules(spec)?;
     let stored = match cache {
         Some(conn) => load_prefix(conn, &game).context("reading heap_values")?.unwrap_or_default(),
         None => StoredSequence::default(),
@@ -113,7 +129,7 @@ pub fn heap_report(
     let (values, method) = if stored.up_to() >= Some(n) {
         (stored.values[..=n as usize].to_vec(), format!("read from the database (heaps 0..={n})"))
     } else {
-        let (values, info) = nim_values_with_info(spec.rules(), n, &stored.values);
+        let (values, info) = nim_values_with_info(rules, n, &stored.values);
         let mut method = info.method.to_string();
         if !stored.values.is_empty() {
             method = format!("heaps 0..={} from the database, then {method}", stored.values.len() - 1);
@@ -139,7 +155,7 @@ pub fn heap_report(
         genus[..k].clone_from_slice(&stored.genus[..k]);
         tame[..k].copy_from_slice(&stored.tame[..k]);
     } else {
-        let mut solver = GenusSolver::new(spec.rules(), opts.genus_depth);
+        let mut solver = GenusSolver::new(rules, opts.genus_depth);
         for h in 0..=want {
             if solver.misere().positions() > opts.state_budget {
                 misere_note = Some(format!(
@@ -157,7 +173,7 @@ pub fn heap_report(
         }
     }
 
-    let periodicity = analyse(&values, &HeapShape::of(spec.rules()));
+    let periodicity = analyse(&values, &HeapShape::of(rules));
     let report = HeapReport {
         game: spec.clone(),
         values,
