@@ -167,7 +167,7 @@ impl<'a> Session<'a> {
                 })?;
                 moves.push(MoveValue {
                     description: mv.describe(position),
-                    heap: mv.heap,
+                    heap: mv.heap(),
                     taken: mv.taken(),
                     outcome: Outcome::from_remoteness(convention, child.remoteness as u32),
                     remoteness: Some(child.remoteness as u32),

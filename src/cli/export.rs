@@ -46,7 +46,7 @@ pub struct ExportArgs {
 }
 
 fn parse_game(s: &str) -> Result<GameSpec, String> {
-    s.parse()
+    s.parse().map_err(|e: crate::game::SpecError| e.to_string())
 }
 
 fn pick_solve(db: &Database, args: &ExportArgs) -> anyhow::Result<SolveRecord> {

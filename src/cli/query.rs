@@ -59,7 +59,7 @@ pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn parse_game(s: &str) -> Result<GameSpec, String> {
-    s.parse()
+    s.parse().map_err(|e: crate::game::SpecError| e.to_string())
 }
 
 /// The answer in words.
