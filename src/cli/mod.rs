@@ -23,7 +23,7 @@ pub use args::{DbArg, GameArgs};
 
 /// nimdb: solve Nim-family games into a position database and look up perfect play.
 #[derive(Debug, Parser)]
-#[command(name = "nimdb", version, about, long_about = None)]
+#[command(name = "nimdb", version, about, long_about = None, arg_required_else_help = true)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -58,13 +58,16 @@ enum Command {
 pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(e) if !e.use_stderr() => e.exit(), // --help, --version
+        // --help, --version, and `nimdb` alone (usage).
+        Err(e)
+            if !e.use_stderr()
+                || e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand =>
+        {
+            e.exit()
+        }
         Err(e) => {
-            // clap's message, on one line, without its usage footer.
-            let text = e.to_string();
-            let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("bad arguments");
-            let first = first.trim_start_matches("error: ");
-            eprintln!("nimdb: error: {first} (see nimdb --help)");
+            let msg = format!("{} (see nimdb --help)", clap_message(&e.to_string()));
+            report_error(&msg);
             return ExitCode::from(2);
         }
     };
@@ -84,9 +87,32 @@ pub fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            let msg = format!("{e:#}").replace('\n', " ");
-            eprintln!("nimdb: error: {msg}");
+            report_error(&format!("{e:#}").replace('\n', " "));
             ExitCode::FAILURE
         }
     }
+}
+
+/// Prints an error on stderr: one line `nimdb: error: …`, or `{"error": …}` when `--json`
+/// was asked for (so programs reading JSON get JSON).
+fn report_error(msg: &str) {
+    if std::env::args().skip(1).any(|a| a == "--json") {
+        eprintln!("{}", serde_json::json!({ "error": msg }));
+    } else {
+        eprintln!("nimdb: error: {msg}");
+    }
+}
+
+/// clap's message on one line: what is wrong, the argument it names, its allowed values and
+/// any "did you mean" tip, without the usage footer.
+fn clap_message(text: &str) -> String {
+    let useful: Vec<&str> = text
+        .lines()
+        .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let joined = useful.join(" ");
+    let joined = joined.trim_start_matches("error: ").replace(": tip:", ";").replace(" tip:", ";");
+    if joined.is_empty() { "bad arguments".to_string() } else { joined }
 }
