@@ -198,7 +198,7 @@ impl TreeView {
         let limit = asked.min(MAX_DRAWN_NODES);
         // A drawable tree has fewer edges than nodes, so twice the drawable cap is enough.
         let budget =
-            limit.saturating_mul(MEASURE_MOVES_PER_NODE).max(MIN_MEASURE_BUDGET).min(2 * MAX_DRAWN_NODES);
+            limit.saturating_mul(MEASURE_MOVES_PER_NODE).clamp(MIN_MEASURE_BUDGET, 2 * MAX_DRAWN_NODES);
         let size = measure(rules, root, budget).map_err(|reason| {
             if asked > MAX_DRAWN_NODES {
                 TreeError::BeyondDrawable { root: root.clone(), shape: options.shape, nodes: None }
