@@ -16,6 +16,7 @@ pub mod play;
 pub mod query;
 #[cfg(feature = "server")]
 pub mod server;
+pub mod resources;
 pub mod solve;
 pub mod store;
 pub mod theory;

@@ -309,7 +309,7 @@ fn heap_theory_answer(
                     position.largest()
                 );
             }
-            theory::nim_values(rules, position.largest())
+            values_within_budget(game, rules, position.largest())?
         }
         Convention::Misere => Vec::new(),
     };
@@ -374,6 +374,35 @@ fn heap_theory_answer(
         source: Source::Theory,
         solve_id: None,
     }))
+}
+
+/// Heaps computed first, to see how the nim-values of a game grow in cost.
+const THEORY_PROBE_HEAP: u32 = 20_000;
+
+/// The most pair-scan steps a theory answer may predict for its nim-values (about five
+/// seconds on this project's machine).
+const THEORY_SCAN_BUDGET: f64 = 2.0e9;
+
+/// The nim-values g(0..=n) for a theory answer, or a refusal that says what they would
+/// cost. The first [`THEORY_PROBE_HEAP`] heaps are computed to measure the work per heap:
+/// a certified period makes the rest free; otherwise the pair scans grow about as n², and
+/// an answer predicted to need more than [`THEORY_SCAN_BUDGET`] of them is refused.
+fn values_within_budget(game: &GameSpec, rules: &HeapFamily, n: u32) -> anyhow::Result<Vec<u32>> {
+    if n <= THEORY_PROBE_HEAP {
+        return Ok(theory::nim_values(rules, n));
+    }
+    let (probe, info) = theory::sequence::nim_values_with_info(rules, THEORY_PROBE_HEAP, &[]);
+    if info.stats.certified_at.is_none() {
+        let scale = n as f64 / THEORY_PROBE_HEAP as f64;
+        let predicted = info.stats.scan_steps as f64 * scale * scale;
+        if predicted > THEORY_SCAN_BUDGET {
+            anyhow::bail!(
+                "{game} has no proven period by heap {THEORY_PROBE_HEAP}, and the nim-value of a {n}-heap would take about {:.0e} pair scans (the budget for an answer is {THEORY_SCAN_BUDGET:.0e}); nimdb heaps --game {game} --up-to {n} computes them",
+                predicted
+            );
+        }
+    }
+    Ok(theory::sequence::nim_values_with_info(rules, n, &probe).0)
 }
 
 /// The smallest universe that covers `position`: every position with at most its total,

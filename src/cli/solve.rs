@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use crate::index::Universe;
+use crate::resources::{Bytes, MemoryBudget};
 use crate::solve::{MAX_SOLVE_TOTAL, SolveOptions, reach};
 use crate::store::Database;
 
@@ -36,6 +37,10 @@ pub struct SolveArgs {
     /// Also store nim-values (misère nim-values under --misere); visits every edge.
     #[arg(long)]
     nim_values: bool,
+    /// Refuse to start if the solve's estimated peak memory is over SIZE (e.g. 4G)
+    /// [default: 80% of the memory available now].
+    #[arg(long, value_name = "SIZE", value_parser = crate::resources::parse_size)]
+    memory_limit: Option<u64>,
 }
 
 /// Runs `nimdb solve`.
@@ -48,10 +53,11 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         anyhow::bail!("--max-total {} is too large (at most {MAX_SOLVE_TOTAL})", universe.max_total);
     }
     let table = universe.table()?;
+    let options =
+        SolveOptions { convention, universe, nim_values: args.nim_values, strategy: Default::default() };
+    let estimate = crate::solve::estimate(game, &options, &table);
+    let budget = MemoryBudget::new(args.memory_limit);
     if args.dry_run {
-        let options =
-            SolveOptions { convention, universe, nim_values: args.nim_values, strategy: Default::default() };
-        let estimate = crate::solve::estimate(game, &options, &table);
         println!("game:        {game}{}", if args.game.misere { " --misere" } else { "" });
         println!("universe:    {universe}");
         println!("tiers:       {}", estimate.tiers);
@@ -66,9 +72,17 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
             mb(estimate.disk_bytes),
             estimate.record_bytes
         );
+        match budget.check("this solve", estimate.memory_bytes) {
+            Ok(()) => println!("budget:      {} ({}): fits", Bytes(budget.bytes), budget.source),
+            Err(e) => println!("budget:      would be refused: {e}"),
+        }
         println!("dry run: nothing written");
         return Ok(ExitCode::SUCCESS);
     }
+    // Refuse before touching the file: a solve that cannot fit would only abort later.
+    budget
+        .check(&format!("solving {game} ({universe})"), estimate.memory_bytes)
+        .map_err(|e| anyhow::anyhow!("{e}; nothing was written (--memory-limit SIZE sets the budget)"))?;
     let mut db = Database::open(&args.db.db)?;
     let bar = SolveBar::new(!args.quiet);
     let result = db.solve(game, convention, universe, args.nim_values, &bar);
