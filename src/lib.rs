@@ -14,9 +14,9 @@ pub mod game;
 pub mod index;
 pub mod play;
 pub mod query;
+pub mod resources;
 #[cfg(feature = "server")]
 pub mod server;
-pub mod resources;
 pub mod solve;
 pub mod store;
 pub mod theory;
