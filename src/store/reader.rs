@@ -61,7 +61,7 @@ impl<'a> Reader<'a> {
     pub fn refresh(&mut self) -> Result<bool, StoreError> {
         self.blobs.clear();
         let db = self.db;
-        let version: i64 = db.conn.query_row("PRAGMA data_version", [], |r| r.get(0))?;
+        let version: i64 = db.conn.prepare_cached("PRAGMA data_version")?.query_row([], |r| r.get(0))?;
         if self.version == Some(version) {
             return Ok(false);
         }
