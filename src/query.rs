@@ -1,16 +1,17 @@
 //! Queries: a position's outcome, remoteness, best move and every move's value.
 //!
 //! A query is a lookup in a stored solve that covers the position. When none does and the
-//! smallest universe that would is small, it is solved on the spot and stored; otherwise
-//! the answer says which `nimdb solve` command would cover it.
+//! smallest universe that would is small, it is solved on the spot through the solve driver
+//! and stored; otherwise the error names the universe that would cover it.
 
 use std::fmt;
 
 use crate::game::{Convention, GameSpec, HeapResult, HeapRules, Move, Position, all_moves, heap_results};
-use crate::index::Universe;
+use crate::driver::{DriverError, solve_into};
+use crate::index::{TierId, Universe};
 use crate::solve::{MAX_SOLVE_TOTAL, Silent};
-use crate::store::{Database, Prober, SolveRecord, SolveStatus};
-use crate::theory;
+use crate::store::{Database, Prober, SolveRecord, SolveStatus, StoreError};
+use crate::theory::{self, TheoryError};
 
 /// The largest universe a query solves on the spot, in positions.
 pub const AUTO_SOLVE_LIMIT: u64 = 5_000_000;
@@ -127,7 +128,7 @@ pub fn answer_from_solve(
     solve: &SolveRecord,
     position: &Position,
     source: Source,
-) -> anyhow::Result<Option<Answer>> {
+) -> Result<Option<Answer>, QueryError> {
     if !solve.target_universe().contains(position) {
         return Ok(None);
     }
@@ -138,11 +139,10 @@ pub fn answer_from_solve(
     let mut moves = Vec::new();
     for mv in all_moves(game.rules(), position) {
         let to = mv.apply(position);
-        let child = prober.record(&to)?.ok_or_else(|| {
-            anyhow::anyhow!(
-                "solve #{} is missing the child {to} of {position}; the database is inconsistent",
-                solve.id
-            )
+        let child = prober.record(&to)?.ok_or_else(|| QueryError::MissingChild {
+            solve_id: solve.id,
+            child: to.clone(),
+            position: position.clone(),
         })?;
         moves.push(MoveValue {
             description: mv.describe(position),
@@ -195,7 +195,7 @@ pub fn answer_from_theory(
     game: &GameSpec,
     convention: Convention,
     position: &Position,
-) -> anyhow::Result<Option<Answer>> {
+) -> Result<Option<Answer>, QueryError> {
     let rules = game.rules();
     if convention == Convention::Misere && !game.is_nim() {
         return Ok(None);
@@ -204,9 +204,7 @@ pub fn answer_from_theory(
     distinct.dedup();
     let bound: u128 = distinct.iter().map(|&h| crate::game::result_bound(rules, h)).sum();
     if bound > THEORY_MOVE_SEARCH_LIMIT {
-        anyhow::bail!(
-            "{position} has too many moves to search (about {bound}; at most {THEORY_MOVE_SEARCH_LIMIT})"
-        );
+        return Err(QueryError::TooManyMoves { position: position.clone(), bound });
     }
     let listing = bound <= THEORY_MOVE_LIMIT && bound * position.len() as u128 <= THEORY_LISTING_CELLS;
     // Normal play: the heaps' nim-values and the position's nim-value.
@@ -217,10 +215,7 @@ pub fn answer_from_theory(
             let slow = matches!(rules, crate::game::Rules::Grundy(_))
                 || theory::shape::HeapShape::of(rules).quadratic();
             if slow && position.largest() > THEORY_SLOW_HEAP_LIMIT {
-                anyhow::bail!(
-                    "{game} has no shortcut to the nim-value of a {}-heap; theory answers go up to heaps of {THEORY_SLOW_HEAP_LIMIT} (nimdb heaps --game {game} --up-to N computes further)",
-                    position.largest()
-                );
+                return Err(QueryError::NoShortcut { game: game.canonical(), heap: position.largest() });
             }
             theory::nim_values(rules, position.largest())
         }
@@ -322,24 +317,75 @@ pub enum QueryError {
     },
     /// No stored solve covers the position and it is too big to solve on the spot.
     #[error(
-        "{position} is not covered by any stored solve of {game}{misere}{partial}; covering it means solving {positions} more positions (more than the {limit} solved on the spot); run: nimdb solve --game {game}{misere} {flags}"
+        "{position} is not covered by any stored solve of {game}{}{}; covering it means solving {} more positions (more than the {limit} solved on the spot)",
+        misere_words(*.convention),
+        interrupted_words(.interrupted),
+        .positions.map_or("too many".to_string(), |c| c.to_string())
     )]
     NotCovered {
         /// The position.
         position: Position,
         /// Canonical game.
         game: String,
-        /// " --misere" or "".
-        misere: &'static str,
-        /// A note on an interrupted solve that could be resumed, or "".
-        partial: String,
-        /// Positions left to solve in the cheapest covering universe.
-        positions: String,
+        /// The convention.
+        convention: Convention,
+        /// An interrupted solve that would cover it if resumed: its id and last tier.
+        interrupted: Option<(i64, Option<TierId>)>,
+        /// Positions left to solve in the cheapest covering universe (`None`: too many to
+        /// count).
+        positions: Option<u64>,
         /// The on-the-spot limit.
         limit: u64,
-        /// The solve flags that would cover it.
-        flags: String,
+        /// The cheapest universe that covers it.
+        universe: Universe,
     },
+    /// Theory would have to examine too many moves.
+    #[error("{position} has too many moves to search (about {bound}; at most {THEORY_MOVE_SEARCH_LIMIT})")]
+    TooManyMoves {
+        /// The position.
+        position: Position,
+        /// About how many moves it has.
+        bound: u128,
+    },
+    /// The game's heap values have no shortcut that reaches this heap quickly.
+    #[error(
+        "{game} has no shortcut to the nim-value of a {heap}-heap; theory answers go up to heaps of {THEORY_SLOW_HEAP_LIMIT}"
+    )]
+    NoShortcut {
+        /// Canonical game.
+        game: String,
+        /// The largest heap of the position.
+        heap: u32,
+    },
+    /// A stored solve covers a position but not one of its children.
+    #[error("solve #{solve_id} is missing the child {child} of {position}; the database is inconsistent")]
+    MissingChild {
+        /// The solve.
+        solve_id: i64,
+        /// The child missing.
+        child: Position,
+        /// The position.
+        position: Position,
+    },
+    /// The database failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// Solving on the spot failed.
+    #[error(transparent)]
+    Solve(#[from] DriverError),
+    /// The theory cannot answer.
+    #[error(transparent)]
+    Theory(#[from] TheoryError),
+}
+
+fn misere_words(convention: Convention) -> &'static str {
+    if convention == Convention::Misere { " under misère play" } else { "" }
+}
+
+fn interrupted_words(interrupted: &Option<(i64, Option<TierId>)>) -> String {
+    interrupted.map_or(String::new(), |(id, last)| {
+        format!(" (solve #{id} was interrupted{})", last.map_or(String::new(), |t| format!(" after tier {t}")))
+    })
 }
 
 /// A way to cover a position: a universe and the positions still to solve in it.
@@ -356,7 +402,7 @@ fn covers(
     game: &GameSpec,
     convention: Convention,
     position: &Position,
-) -> anyhow::Result<Vec<Cover>> {
+) -> Result<Vec<Cover>, StoreError> {
     let total = position.total() as u32;
     let count = |u: &Universe| u.table().ok().map(|t| u.positions(&t));
     let smallest = smallest_universe(game.rules(), position);
@@ -382,7 +428,7 @@ pub fn query(
     convention: Convention,
     position: &Position,
     auto_solve_limit: u64,
-) -> anyhow::Result<Answer> {
+) -> Result<Answer, QueryError> {
     for solve in db.solves_of(game, convention)? {
         if let Some(answer) = answer_from_solve(db, game, convention, &solve, position, Source::Database)? {
             return Ok(answer);
@@ -392,12 +438,11 @@ pub fn query(
         if let Some(answer) = answer_from_theory(game, convention, position)? {
             return Ok(answer);
         }
-        return Err(QueryError::TooLarge { position: position.clone(), total: position.total() }.into());
+        return Err(QueryError::TooLarge { position: position.clone(), total: position.total() });
     }
     let options = covers(db, game, convention, position)?;
     let cheapest =
         options.into_iter().min_by_key(|c| c.cost.unwrap_or(u64::MAX)).expect("the smallest universe");
-    let misere = if convention == Convention::Misere { " --misere" } else { "" };
     if cheapest.cost.is_none_or(|c| c > auto_solve_limit) {
         if let Some(answer) = answer_from_theory(game, convention, position)? {
             return Ok(answer);
@@ -405,21 +450,15 @@ pub fn query(
         return Err(QueryError::NotCovered {
             position: position.clone(),
             game: game.canonical(),
-            misere,
-            partial: cheapest.partial.as_ref().map_or(String::new(), |s| {
-                format!(
-                    " (solve #{} was interrupted{}; rerunning its solve command resumes it)",
-                    s.id,
-                    s.last_tier.map_or(String::new(), |t| format!(" after tier {t}"))
-                )
-            }),
-            positions: cheapest.cost.map_or("too many".to_string(), |c| c.to_string()),
+            convention,
+            interrupted: cheapest.partial.as_ref().map(|s| (s.id, s.last_tier)),
+            positions: cheapest.cost,
             limit: auto_solve_limit,
-            flags: cheapest.universe.flags(),
-        }
-        .into());
+            universe: cheapest.universe,
+        });
     }
-    let (solve, _) = db.solve(game, convention, cheapest.universe, false, &Silent)?;
-    answer_from_solve(db, game, convention, &solve, position, Source::Solved)?
-        .ok_or_else(|| anyhow::anyhow!("the solve just run does not cover {position}"))
+    let (solve, _) = solve_into(db, game, convention, cheapest.universe, false, &Silent)?;
+    answer_from_solve(db, game, convention, &solve, position, Source::Solved)?.ok_or_else(|| {
+        QueryError::Store(StoreError::Corrupt(format!("the solve just stored does not cover {position}")))
+    })
 }

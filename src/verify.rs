@@ -15,7 +15,7 @@ use rand::{RngExt, SeedableRng};
 
 use crate::game::{Convention, GameSpec, Position, all_moves};
 use crate::index::{PartitionTable, TierWalk};
-use crate::store::{Database, Prober, SolveRecord};
+use crate::store::{Database, Prober, SolveRecord, StoreError};
 use crate::theory::{
     MisereSolver, misere_nim_loss, nim_values, normal_nim_loss, position_nim_value, tame_misere_loss,
 };
@@ -119,6 +119,25 @@ impl VerifyReport {
     }
 }
 
+/// Why a verification could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum VerifyError {
+    /// Nothing stored to verify.
+    #[error("no stored solve of {game} ({convention}) to verify")]
+    NoSolve {
+        /// Canonical game.
+        game: String,
+        /// The convention.
+        convention: Convention,
+    },
+    /// The database failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// A stored solve's universe cannot be indexed.
+    #[error(transparent)]
+    Universe(#[from] crate::index::UniverseError),
+}
+
 /// Verifies every stored solve of `game` under `convention`, recomputing `sample` random
 /// positions from their children (seeded by `seed`).
 pub fn verify(
@@ -127,7 +146,7 @@ pub fn verify(
     convention: Convention,
     sample: u64,
     seed: u64,
-) -> anyhow::Result<VerifyReport> {
+) -> Result<VerifyReport, VerifyError> {
     let theory = Theory::for_game(game, convention);
     let mut report = VerifyReport {
         game: game.canonical(),
@@ -148,10 +167,7 @@ pub fn verify(
     };
     let solves = db.solves_of(game, convention)?;
     if solves.is_empty() {
-        anyhow::bail!(
-            "no stored solve of {game}{} to verify (run nimdb solve first)",
-            if convention == Convention::Misere { " --misere" } else { "" }
-        );
+        return Err(VerifyError::NoSolve { game: game.canonical(), convention });
     }
     let mut rng = StdRng::seed_from_u64(seed);
     for solve in &solves {
@@ -178,7 +194,7 @@ fn check_against_theory(
     convention: Convention,
     solve: &SolveRecord,
     report: &mut VerifyReport,
-) -> anyhow::Result<()> {
+) -> Result<(), VerifyError> {
     let universe = solve.target_universe();
     let g = nim_values(game.rules(), universe.part_cap());
     let mut misere = MisereSolver::new(game.rules());
@@ -271,7 +287,7 @@ fn check_children(
     sample: u64,
     rng: &mut StdRng,
     report: &mut VerifyReport,
-) -> anyhow::Result<()> {
+) -> Result<(), VerifyError> {
     let universe = solve.target_universe();
     let stored: Vec<_> = db.stored_tiers(solve.id)?.into_iter().filter(|t| universe.has_tier(*t)).collect();
     if stored.is_empty() {
@@ -308,7 +324,7 @@ fn recompute(
     game: &GameSpec,
     convention: Convention,
     position: &Position,
-) -> anyhow::Result<Option<String>> {
+) -> Result<Option<String>, StoreError> {
     let Some(record) = prober.record(position)? else {
         return Ok(Some(format!("{position} is missing from its stored tier")));
     };

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::game::{Convention, GameSpec};
+use nimdb::game::{Convention, GameSpec};
 
 /// `--game G [--misere]`.
 #[derive(Debug, Clone, Args)]

@@ -4,8 +4,8 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use crate::explain::{explain, parse_heaps_in_order};
-use crate::game::{Convention, GameSpec};
+use nimdb::explain::{explain, parse_heaps_in_order};
+use nimdb::game::{Convention, GameSpec};
 
 /// Arguments of `nimdb explain`.
 #[derive(Debug, Args)]

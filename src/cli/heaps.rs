@@ -9,9 +9,9 @@ use clap::Args;
 use serde_json::{Value, json};
 
 use crate::cli::{DbArg, GameArgs};
-use crate::store::Database;
-use crate::theory::period::CertificateRule;
-use crate::theory::report::{DEFAULT_MISERE_UP_TO, HeapOptions, HeapReport, check_up_to, heap_report};
+use nimdb::store::Database;
+use nimdb::theory::period::CertificateRule;
+use nimdb::theory::report::{DEFAULT_MISERE_UP_TO, HeapOptions, HeapReport, check_up_to, heap_report};
 
 /// Arguments of `nimdb heaps`.
 #[derive(Debug, Args)]

@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use crate::store::{Database, SolveStatus};
+use nimdb::store::{Database, SolveStatus};
 
 use super::DbArg;
 use super::solve::mb;

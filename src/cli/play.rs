@@ -7,9 +7,9 @@ use clap::Args;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
-use crate::game::Position;
-use crate::play::{Advisor, Console, Players, Session, play};
-use crate::store::Database;
+use nimdb::game::Position;
+use nimdb::play::{Advisor, Console, Players, Session, play};
+use nimdb::store::Database;
 
 use super::{DbArg, GameArgs};
 

@@ -4,9 +4,9 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use crate::index::Universe;
-use crate::solve::{MAX_SOLVE_TOTAL, SolveOptions, reach};
-use crate::store::Database;
+use nimdb::index::Universe;
+use nimdb::solve::{MAX_SOLVE_TOTAL, SolveOptions, reach};
+use nimdb::store::Database;
 
 use super::progress::SolveBar;
 use super::{DbArg, GameArgs};
@@ -51,7 +51,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     if args.dry_run {
         let options =
             SolveOptions { convention, universe, nim_values: args.nim_values, strategy: Default::default() };
-        let estimate = crate::solve::estimate(game, &options, &table);
+        let estimate = nimdb::solve::estimate(game, &options, &table);
         println!("game:        {game}{}", if args.game.misere { " --misere" } else { "" });
         println!("universe:    {universe}");
         println!("tiers:       {}", estimate.tiers);
@@ -101,8 +101,8 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
             solve.losses,
             mb(solve.bytes),
             match solve.status {
-                crate::store::SolveStatus::Complete => "complete",
-                crate::store::SolveStatus::Partial => "partial",
+                nimdb::store::SolveStatus::Complete => "complete",
+                nimdb::store::SolveStatus::Partial => "partial",
             }
         );
     }

@@ -5,8 +5,8 @@ use std::process::ExitCode;
 use clap::{Args, ValueEnum};
 
 use crate::cli::GameArgs;
-use crate::game::Position;
-use crate::tree::{DEFAULT_MAX_NODES, Shape, TreeOptions, TreeView};
+use nimdb::game::Position;
+use nimdb::tree::{DEFAULT_MAX_NODES, Shape, TreeOptions, TreeView};
 
 /// How to print the tree.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

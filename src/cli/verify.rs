@@ -4,8 +4,8 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use crate::store::Database;
-use crate::verify::{VerifyReport, verify};
+use nimdb::store::Database;
+use nimdb::verify::{VerifyReport, verify};
 
 use super::{DbArg, GameArgs};
 
@@ -40,7 +40,7 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     Ok(if report.failed() { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }
 
-fn list(positions: &[crate::game::Position]) -> String {
+fn list(positions: &[nimdb::game::Position]) -> String {
     positions.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(" ")
 }
 

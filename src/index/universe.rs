@@ -39,11 +39,13 @@ impl fmt::Display for TierId {
 pub enum UniverseError {
     /// A cap on heap count with a game that splits heaps.
     #[error(
-        "--max-heaps cannot be used with {0}: its moves can split a heap in two, so a position with the most heaps allowed would have children with more, and the universe would not be closed under moves"
+        "a cap on the number of heaps cannot be used with {0}: its moves can split a heap in two, so a position with the most heaps allowed would have children with more, and the universe would not be closed under moves"
     )]
     HeapCapWithSplits(String),
     /// No bound makes the universe finite.
-    #[error("give --max-total, or both --max-heap and --max-heaps, to bound the universe")]
+    #[error(
+        "the universe is unbounded: it needs a cap on the total, or caps on both the heap size and the number of heaps"
+    )]
     Unbounded,
     /// The bounds are too wide to index.
     #[error("{0}")]
@@ -64,8 +66,8 @@ pub struct Universe {
 }
 
 impl Universe {
-    /// A universe from command-line bounds. Without `--max-total`, both caps must be given
-    /// and the total is their product. Caps at or above the total are dropped, since they
+    /// A universe from its bounds. Without a total, both caps must be given and the total
+    /// is their product. Caps at or above the total are dropped, since they
     /// do not restrict anything, so the same positions always give the same universe.
     pub fn new<R: HeapRules + ?Sized>(
         rules: &R,
@@ -145,18 +147,6 @@ impl Universe {
     /// The number of positions.
     pub fn positions(&self, table: &PartitionTable) -> u64 {
         self.tiers().iter().map(|t| table.tier_size(t.total, t.heaps)).sum()
-    }
-
-    /// The `nimdb solve` bounds that name this universe, e.g. `--max-total 20 --max-heap 7`.
-    pub fn flags(&self) -> String {
-        let mut s = format!("--max-total {}", self.max_total);
-        if let Some(n) = self.max_heap {
-            s += &format!(" --max-heap {n}");
-        }
-        if let Some(h) = self.max_heaps {
-            s += &format!(" --max-heaps {h}");
-        }
-        s
     }
 }
 

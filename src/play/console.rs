@@ -5,7 +5,8 @@ use std::io::{self, BufRead, Write};
 
 use rand::Rng;
 
-use crate::game::Convention;
+use crate::game::{Convention, Position};
+use crate::query::QueryError;
 
 use super::advisor::{Advisor, computer_choice, hint_text};
 use super::board::render_board;
@@ -132,6 +133,23 @@ fn list_taken_back(players: Players, back: &[PlayedMove]) -> String {
     items.join(" and ")
 }
 
+/// Why a game stopped with an error.
+#[derive(Debug, thiserror::Error)]
+pub enum PlayError {
+    /// Reading or writing the console failed.
+    #[error(transparent)]
+    Io(#[from] io::Error),
+    /// The computer could not look its move up.
+    #[error(transparent)]
+    Query(#[from] QueryError),
+    /// The answer for a position that is not over has no best move.
+    #[error("no best move from {0}")]
+    NoBestMove(Position),
+    /// The session refused a move.
+    #[error("{0}")]
+    Refused(String),
+}
+
 /// Plays `session` to its end (or until a player quits or the input runs out), asking the
 /// `advisor` for the computer's moves and for hints, and drawing winner messages with `rng`.
 ///
@@ -142,7 +160,7 @@ pub fn play<R: BufRead, W: Write, G: Rng + ?Sized>(
     advisor: &mut Advisor,
     rng: &mut G,
     console: &mut Console<R, W>,
-) -> anyhow::Result<Ending> {
+) -> Result<Ending, PlayError> {
     let players = session.players();
     console.say(&introduction(session))?;
     console.say(render_board(session.position()).trim_end())?;
@@ -161,9 +179,9 @@ pub fn play<R: BufRead, W: Write, G: Rng + ?Sized>(
         if players.controller(seat) == Controller::Computer {
             let answer = advisor.answer(session.position())?;
             let choice = computer_choice(answer)
-                .ok_or_else(|| anyhow::anyhow!("no best move from {}", session.position()))?;
+                .ok_or_else(|| PlayError::NoBestMove(session.position().clone()))?;
             let (mv, description) = (choice.mv, choice.description.clone());
-            session.play(mv).map_err(anyhow::Error::msg)?;
+            session.play(mv).map_err(PlayError::Refused)?;
             console.say(&format!("{label}: {description}"))?;
             board_shown = false;
             continue;
@@ -211,7 +229,7 @@ pub fn play<R: BufRead, W: Write, G: Rng + ?Sized>(
                 Err(message) => console.say(&message)?,
                 Ok(mv) => {
                     let description = mv.describe(session.position());
-                    session.play(mv).map_err(anyhow::Error::msg)?;
+                    session.play(mv).map_err(PlayError::Refused)?;
                     console.say(&format!("{label}: {description}"))?;
                     board_shown = false;
                 }

@@ -7,7 +7,7 @@
 //! * [`shape`], [`sparse`]: the move shape and the rare/common method behind the fast engine;
 //! * [`period`]: periods and preperiods, with the Guy–Smith certificate;
 //! * [`misere`], [`genus`]: misère nim-values of positions and Conway's genus of heaps;
-//! * [`cache`]: the `heap_values` table;
+//! * [`cache`]: what a cache of single-heap values holds (the table itself is the store's);
 //! * [`report`]: everything about a game's heaps up to N, as `nimdb heaps` prints it.
 //!
 //! Speed: finite octal codes stop computing as soon as the values carry a Guy–Smith
@@ -34,5 +34,5 @@ pub use bouton::{
 pub use genus::{Genus, GenusSolver, tame_sum_loss};
 pub use misere::MisereSolver;
 pub use period::{Periodicity, analyse};
-pub use report::{HeapOptions, HeapReport, heap_report};
+pub use report::{HeapOptions, HeapReport, TheoryError, heap_report, heap_report_from};
 pub use sequence::{mex_values, nim_values};
