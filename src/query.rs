@@ -6,8 +6,8 @@
 
 use std::fmt;
 
-use crate::game::{Convention, GameSpec, HeapResult, HeapRules, Move, Position, all_moves, heap_results};
 use crate::driver::{DriverError, solve_into};
+use crate::game::{Convention, GameSpec, HeapResult, HeapRules, Move, Position, all_moves, heap_results};
 use crate::index::{TierId, Universe};
 use crate::solve::{MAX_SOLVE_TOTAL, Silent};
 use crate::store::{Database, Prober, SolveRecord, SolveStatus, StoreError};
@@ -384,7 +384,10 @@ fn misere_words(convention: Convention) -> &'static str {
 
 fn interrupted_words(interrupted: &Option<(i64, Option<TierId>)>) -> String {
     interrupted.map_or(String::new(), |(id, last)| {
-        format!(" (solve #{id} was interrupted{})", last.map_or(String::new(), |t| format!(" after tier {t}")))
+        format!(
+            " (solve #{id} was interrupted{})",
+            last.map_or(String::new(), |t| format!(" after tier {t}"))
+        )
     })
 }
 

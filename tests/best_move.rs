@@ -16,7 +16,8 @@ fn check(game: &str, max_total: u32) {
     let spec: GameSpec = game.parse().unwrap();
     for convention in [Convention::Normal, Convention::Misere] {
         let universe = Universe::new(spec.rules(), game, Some(max_total), None, None).unwrap();
-        let (solve, _) = db.solve(&spec, convention, universe, false, &Silent).unwrap();
+        let (solve, _) =
+            nimdb::driver::solve_into(&mut db, &spec, convention, universe, false, &Silent).unwrap();
         let table = universe.table().unwrap();
         let mut reference = ReferenceSearch::new(spec.rules(), convention);
         let mut heaps = Vec::new();

@@ -26,7 +26,8 @@ fn theory_answers_agree_with_the_database() {
     ] {
         let spec: GameSpec = game.parse().unwrap();
         let universe = Universe::new(spec.rules(), game, Some(total), None, None).unwrap();
-        let (solve, _) = db.solve(&spec, convention, universe, false, &Silent).unwrap();
+        let (solve, _) =
+            nimdb::driver::solve_into(&mut db, &spec, convention, universe, false, &Silent).unwrap();
         let table = universe.table().unwrap();
         let mut heaps = Vec::new();
         for tier in universe.tiers() {

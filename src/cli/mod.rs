@@ -14,6 +14,7 @@ mod query;
 mod solve;
 mod tree;
 mod verify;
+mod words;
 
 pub use args::{DbArg, GameArgs};
 

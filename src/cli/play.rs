@@ -11,7 +11,7 @@ use nimdb::game::Position;
 use nimdb::play::{Advisor, Console, Players, Session, play};
 use nimdb::store::Database;
 
-use super::{DbArg, GameArgs};
+use super::{DbArg, GameArgs, words};
 
 /// Arguments of `nimdb play`.
 #[derive(Debug, Args)]
@@ -45,12 +45,12 @@ pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
         // Session::new says why in words; say it before opening the database.
         Session::new(game.clone(), convention, players, start.clone()).map_err(anyhow::Error::msg)?;
     }
-    let db = Database::open(&args.db.db)?;
+    let db = Database::open(&args.db.db).map_err(words::store)?;
     let mut advisor = Advisor::new(db, game.clone(), convention);
     // Fail before the first move (and before listing any moves) when the start can be
     // neither looked up, solved nor answered by theory; every later position is a
     // descendant and is covered with it.
-    advisor.answer(&start)?;
+    advisor.answer(&start).map_err(words::query)?;
     let mut session = Session::new(game, convention, players, start).map_err(anyhow::Error::msg)?;
     let mut rng = match args.seed {
         Some(seed) => StdRng::seed_from_u64(seed),
@@ -59,6 +59,6 @@ pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
     let stdin = io::stdin();
     let echo = !stdin.is_terminal();
     let mut console = Console::new(stdin.lock(), io::stdout().lock(), echo);
-    play(&mut session, &mut advisor, &mut rng, &mut console)?;
+    play(&mut session, &mut advisor, &mut rng, &mut console).map_err(words::play)?;
     Ok(ExitCode::SUCCESS)
 }

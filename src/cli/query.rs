@@ -8,7 +8,7 @@ use nimdb::game::Position;
 use nimdb::query::{AUTO_SOLVE_LIMIT, Answer, query};
 use nimdb::store::Database;
 
-use super::{DbArg, GameArgs};
+use super::{DbArg, GameArgs, words};
 
 /// Arguments of `nimdb query`.
 #[derive(Debug, Args)]
@@ -31,8 +31,9 @@ pub struct QueryArgs {
 /// Runs `nimdb query`.
 pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
     let position = Position::parse_words(&args.heaps).map_err(anyhow::Error::msg)?;
-    let mut db = Database::open(&args.db.db)?;
-    let answer = query(&mut db, &args.game.game, args.game.convention(), &position, AUTO_SOLVE_LIMIT)?;
+    let mut db = Database::open(&args.db.db).map_err(words::store)?;
+    let answer = query(&mut db, &args.game.game, args.game.convention(), &position, AUTO_SOLVE_LIMIT)
+        .map_err(words::query)?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&answer)?);
     } else {

@@ -4,12 +4,13 @@ use std::process::ExitCode;
 
 use clap::Args;
 
+use nimdb::driver::solve_into;
 use nimdb::index::Universe;
 use nimdb::solve::{MAX_SOLVE_TOTAL, SolveOptions, reach};
 use nimdb::store::Database;
 
 use super::progress::SolveBar;
-use super::{DbArg, GameArgs};
+use super::{DbArg, GameArgs, words};
 
 /// Arguments of `nimdb solve`.
 #[derive(Debug, Args)]
@@ -43,11 +44,12 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     let game = &args.game.game;
     let convention = args.game.convention();
     let universe =
-        Universe::new(game.rules(), &game.canonical(), args.max_total, args.max_heap, args.max_heaps)?;
+        Universe::new(game.rules(), &game.canonical(), args.max_total, args.max_heap, args.max_heaps)
+            .map_err(words::universe)?;
     if universe.max_total > MAX_SOLVE_TOTAL {
         anyhow::bail!("--max-total {} is too large (at most {MAX_SOLVE_TOTAL})", universe.max_total);
     }
-    let table = universe.table()?;
+    let table = universe.table().map_err(words::universe)?;
     if args.dry_run {
         let options =
             SolveOptions { convention, universe, nim_values: args.nim_values, strategy: Default::default() };
@@ -69,11 +71,11 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         println!("dry run: nothing written");
         return Ok(ExitCode::SUCCESS);
     }
-    let mut db = Database::open(&args.db.db)?;
+    let mut db = Database::open(&args.db.db).map_err(words::store)?;
     let bar = SolveBar::new(!args.quiet);
-    let result = db.solve(game, convention, universe, args.nim_values, &bar);
+    let result = solve_into(&mut db, game, convention, universe, args.nim_values, &bar);
     bar.finish();
-    let (solve, report) = result?;
+    let (solve, report) = result.map_err(words::driver)?;
     if !args.quiet {
         let rate = |n: u64| if report.seconds > 0.0 { n as f64 / report.seconds } else { 0.0 };
         println!(

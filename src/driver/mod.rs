@@ -15,7 +15,9 @@ pub use heaps::heap_report;
 
 use crate::game::{Convention, GameSpec};
 use crate::index::{TierId, Universe};
-use crate::solve::{Progress, SinkError, SolveError, SolveOptions, SolveReport, SolvedTier, Strategy, TierStore};
+use crate::solve::{
+    Progress, SinkError, SolveError, SolveOptions, SolveReport, SolvedTier, Strategy, TierStore,
+};
 use crate::store::{Database, SolveKey, SolveRecord, StoreError, StoredTier, TierWriter};
 
 /// Why a solve into a database failed.
@@ -120,16 +122,18 @@ mod tests {
         let mut db = Database::open_in_memory().unwrap();
         let nim = GameSpec::nim();
         let universe = Universe::new(nim.rules(), "nim", Some(12), None, None).unwrap();
-        let (solve, report) = solve_into(&mut db, &nim, Convention::Normal, universe, false, &Silent).unwrap();
+        let (solve, report) =
+            solve_into(&mut db, &nim, Convention::Normal, universe, false, &Silent).unwrap();
         assert_eq!(solve.status, crate::store::SolveStatus::Complete);
         assert_eq!(solve.positions, report.positions);
         assert_eq!(db.stored_tiers(solve.id).unwrap().len(), universe.tiers().len());
         // Resuming finds everything stored, and lookups read it back.
-        let (again, report) = solve_into(&mut db, &nim, Convention::Normal, universe, false, &Silent).unwrap();
+        let (again, report) =
+            solve_into(&mut db, &nim, Convention::Normal, universe, false, &Silent).unwrap();
         assert_eq!((again.id, report.tiers_now), (solve.id, 0));
         let mut prober = crate::store::Prober::new(&db, again, 12).unwrap();
-        let loss = crate::game::Position::from_sorted(vec![7, 4, 3]);
-        let win = crate::game::Position::from_sorted(vec![7, 4, 1]);
+        let loss = crate::game::Position::from_sorted(vec![3, 2, 1]);
+        let win = crate::game::Position::from_sorted(vec![3, 2, 2]);
         assert!(!Convention::Normal.is_win(prober.record(&loss).unwrap().unwrap().remoteness as u32));
         assert!(Convention::Normal.is_win(prober.record(&win).unwrap().unwrap().remoteness as u32));
     }

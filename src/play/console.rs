@@ -141,13 +141,19 @@ pub enum PlayError {
     Io(#[from] io::Error),
     /// The computer could not look its move up.
     #[error(transparent)]
-    Query(#[from] QueryError),
+    Query(Box<QueryError>),
     /// The answer for a position that is not over has no best move.
     #[error("no best move from {0}")]
     NoBestMove(Position),
     /// The session refused a move.
     #[error("{0}")]
     Refused(String),
+}
+
+impl From<QueryError> for PlayError {
+    fn from(e: QueryError) -> Self {
+        PlayError::Query(Box::new(e))
+    }
 }
 
 /// Plays `session` to its end (or until a player quits or the input runs out), asking the
@@ -178,8 +184,8 @@ pub fn play<R: BufRead, W: Write, G: Rng + ?Sized>(
         let label = players.label(seat);
         if players.controller(seat) == Controller::Computer {
             let answer = advisor.answer(session.position())?;
-            let choice = computer_choice(answer)
-                .ok_or_else(|| PlayError::NoBestMove(session.position().clone()))?;
+            let choice =
+                computer_choice(answer).ok_or_else(|| PlayError::NoBestMove(session.position().clone()))?;
             let (mv, description) = (choice.mv, choice.description.clone());
             session.play(mv).map_err(PlayError::Refused)?;
             console.say(&format!("{label}: {description}"))?;

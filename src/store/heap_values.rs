@@ -83,7 +83,12 @@ impl Database {
     /// Stores `rows` for `game` (heaps up to [`HEAP_ROWS_LIMIT`]) with `facts`, in one
     /// transaction. Never shrinks what is stored: rows are upserted, a column's existing
     /// value is kept where `rows` has none, and the recorded ranges only grow.
-    pub fn store_heap_rows(&self, game: &str, rows: &HeapRows, facts: &SequenceFacts) -> Result<(), StoreError> {
+    pub fn store_heap_rows(
+        &self,
+        game: &str,
+        rows: &HeapRows,
+        facts: &SequenceFacts,
+    ) -> Result<(), StoreError> {
         Ok(store_rows(&self.conn, game, rows, facts)?)
     }
 }

@@ -51,4 +51,3 @@ impl StoredSequence {
 /// game's rows. Rows written by another version are not trusted: they are recomputed and
 /// replaced. Bump it whenever an engine's results could change.
 pub const ENGINE_VERSION: &str = "2";
-

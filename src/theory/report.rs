@@ -81,7 +81,7 @@ impl HeapReport {
 #[derive(Debug, thiserror::Error)]
 pub enum TheoryError {
     /// Heaps this large are beyond the game's method.
-    #[error("heaps up to {up_to} are too many for {game}: the limit is {limit} ({why})")]
+    #[error("a heap of {up_to} is too large for {game}: the limit is {limit} ({why})")]
     TooLarge {
         /// The largest heap asked for.
         up_to: u64,
