@@ -83,7 +83,7 @@ impl ColumnTable {
 
     /// The XOR of all heaps: the sum of the odd columns' values.
     pub fn xor(&self) -> u32 {
-        self.heaps.iter().fold(0, |x, &h| x ^ h)
+        crate::theory::nim_sum(&self.heaps)
     }
 
     /// The table as text, in the textbook's layout, with `verdict` beside the sums.
@@ -186,14 +186,7 @@ pub struct Explanation {
 
 /// Whether a Nim position (heaps of any order) is safe, i.e. a loss for the player to move.
 pub fn is_safe(heaps: &[u32], convention: Convention) -> bool {
-    let xor = heaps.iter().fold(0, |x, &h| x ^ h);
-    match convention {
-        Convention::Normal => xor == 0,
-        Convention::Misere if heaps.iter().all(|&h| h <= 1) => {
-            heaps.iter().filter(|&&h| h == 1).count() % 2 == 1
-        }
-        Convention::Misere => xor == 0,
-    }
+    crate::theory::nim_loss(heaps, convention)
 }
 
 fn join(heaps: &[u32]) -> String {

@@ -226,7 +226,7 @@ pub fn answer_from_theory(
     // Misère Nim: a loss iff (some heap ≥ 2 and nim-sum 0) or (none and nim-sum 1).
     let x = theory::nim_sum(position.heaps());
     let big = position.heaps().iter().filter(|&&h| h >= 2).count();
-    let misere_loss = |x: u32, big: usize| if big > 0 { x == 0 } else { x == 1 };
+    let misere_loss = |x: u32, big: usize| theory::misere_nim_rule(x, big > 0);
     // Whether the child where heap h became `result` is a loss, from the parent's summary.
     let loses_after = |h: u32, result: HeapResult| match nim_value {
         Some(v) => {

@@ -14,7 +14,7 @@ use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
 use crate::game::{Convention, GameSpec, Position, all_moves};
-use crate::index::{PartitionTable, TierWalk};
+use crate::index::PartitionTable;
 use crate::store::{Database, Prober, SolveRecord, StoreError};
 use crate::theory::{
     MisereSolver, misere_nim_loss, nim_values, normal_nim_loss, position_nim_value, tame_misere_loss,
@@ -217,14 +217,14 @@ fn check_against_theory(
                 continue;
             }
         };
-        if solved.remoteness.len() as u64 != table.tier_size(tier.total, tier.heaps) {
+        if solved.remoteness.len() as u64 != table.size(tier) {
             report.consistent = false;
             report
                 .problems
                 .push(format!("tier {tier} of solve #{} has the wrong number of positions", solve.id));
             continue;
         }
-        let mut walk = TierWalk::new(tier.total, tier.heaps, universe.part_cap());
+        let mut walk = table.walk(tier);
         for (rank, &r) in solved.remoteness.iter().enumerate() {
             let heaps = walk.next().expect("walk covers the tier");
             let stored_loss = !convention.is_win(r as u32);
@@ -298,8 +298,8 @@ fn check_children(
     let mut heaps = Vec::new();
     for _ in 0..sample {
         let tier = stored[rng.random_range(0..stored.len())];
-        let rank = rng.random_range(0..table.tier_size(tier.total, tier.heaps));
-        table.unrank(tier.total, tier.heaps, rank, &mut heaps);
+        let rank = rng.random_range(0..table.size(tier));
+        table.unrank_into(tier, rank, &mut heaps);
         let position = Position::from_sorted(heaps.clone());
         let problem = match recompute(&mut prober, game, convention, &position) {
             Ok(None) => None,

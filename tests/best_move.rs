@@ -20,11 +20,8 @@ fn check(game: &str, max_total: u32) {
             nimdb::driver::solve_into(&mut db, &spec, convention, universe, false, &Silent).unwrap();
         let table = universe.table().unwrap();
         let mut reference = ReferenceSearch::new(spec.rules(), convention);
-        let mut heaps = Vec::new();
         for tier in universe.tiers() {
-            for rank in 0..table.tier_size(tier.total, tier.heaps) {
-                table.unrank(tier.total, tier.heaps, rank, &mut heaps);
-                let position = Position::from_sorted(heaps.clone());
+            for position in table.positions(tier) {
                 let a = answer_from_solve(&db, &spec, convention, &solve, &position, Source::Database)
                     .unwrap()
                     .unwrap();

@@ -45,7 +45,7 @@ pub fn universe(e: UniverseError) -> anyhow::Error {
         UniverseError::Unbounded => {
             anyhow::anyhow!("give --max-total, or both --max-heap and --max-heaps, to bound the universe")
         }
-        other => other.into(),
+        UniverseError::TooWide(e) => anyhow::anyhow!("{e}; lower --max-heap or --max-heaps"),
     }
 }
 

@@ -8,5 +8,5 @@
 mod partition;
 mod universe;
 
-pub use partition::{PartitionTable, TierWalk};
+pub use partition::{PartitionTable, TableError, TierWalk};
 pub use universe::{TierId, Universe, UniverseError};

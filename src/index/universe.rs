@@ -4,7 +4,7 @@ use std::fmt;
 
 use crate::game::{HeapRules, Position};
 
-use super::partition::PartitionTable;
+use super::partition::{PartitionTable, TableError};
 
 /// A tier: every position with `total` tokens in `heaps` heaps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
@@ -48,8 +48,8 @@ pub enum UniverseError {
     )]
     Unbounded,
     /// The bounds are too wide to index.
-    #[error("{0}")]
-    TooWide(String),
+    #[error(transparent)]
+    TooWide(#[from] TableError),
 }
 
 /// The positions a solve covers: every position with at most `max_total` tokens, optionally
@@ -110,7 +110,14 @@ impl Universe {
 
     /// The partition table that ranks this universe's tiers.
     pub fn table(&self) -> Result<PartitionTable, UniverseError> {
-        PartitionTable::new(self.max_total, self.heaps_cap(), self.part_cap()).map_err(UniverseError::TooWide)
+        self.table_to(self.max_total)
+    }
+
+    /// The partition table that ranks this universe's tiers of at most `total` tokens: the
+    /// one place a universe's table is built.
+    pub fn table_to(&self, total: u32) -> Result<PartitionTable, UniverseError> {
+        let total = total.min(self.max_total);
+        Ok(PartitionTable::new(total, self.heaps_cap().min(total), self.part_cap().min(total))?)
     }
 
     /// Whether `position` lies in this universe.
@@ -146,7 +153,7 @@ impl Universe {
 
     /// The number of positions.
     pub fn positions(&self, table: &PartitionTable) -> u64 {
-        self.tiers().iter().map(|t| table.tier_size(t.total, t.heaps)).sum()
+        self.tiers().iter().map(|&t| table.size(t)).sum()
     }
 }
 

@@ -273,7 +273,7 @@ impl Plan {
         progress: &dyn Progress,
     ) -> anyhow::Result<(Self, SolveReport)> {
         let tiers = options.universe.tiers();
-        let size = |t: &TierId| table.tier_size(t.total, t.heaps);
+        let size = |&t: &TierId| table.size(t);
         let stored = store.solved_tiers()?;
         let first = tiers.iter().position(|t| !stored.contains(t)).unwrap_or(tiers.len());
         let report = SolveReport { positions: tiers.iter().map(size).sum(), ..Default::default() };
@@ -331,7 +331,7 @@ pub fn estimate(game: &GameSpec, options: &SolveOptions, table: &PartitionTable)
     let universe = &options.universe;
     let reach = reach(game.rules(), universe);
     let tiers = universe.tiers();
-    let size = |t: &TierId| table.tier_size(t.total, t.heaps);
+    let size = |&t: &TierId| table.size(t);
     let mut per_total = vec![0u64; universe.max_total as usize + 1];
     for t in &tiers {
         per_total[t.total as usize] += size(t);

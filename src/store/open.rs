@@ -47,6 +47,9 @@ pub enum StoreError {
     /// A migration failed.
     #[error("could not apply the schema: {0}")]
     Migration(String),
+    /// A stored solve's universe cannot be indexed.
+    #[error(transparent)]
+    Universe(#[from] crate::index::UniverseError),
     /// The tier writer failed to start or stopped.
     #[error("{0}")]
     Writer(String),
@@ -100,11 +103,6 @@ impl Database {
         let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)?;
         check_identity(&conn, path)?;
         Ok(Database { conn, path: path.to_path_buf(), in_memory: false })
-    }
-
-    /// The underlying connection (for theory caches and research queries).
-    pub fn conn(&self) -> &Connection {
-        &self.conn
     }
 
     /// The file (`:memory:` for a database in memory).

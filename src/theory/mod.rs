@@ -28,8 +28,8 @@ pub mod sparse;
 mod mex;
 
 pub use bouton::{
-    NimMove, misere_nim_loss, misere_nim_move, nim_sum, normal_nim_loss, normal_nim_move, position_nim_value,
-    sprague_grundy_loss, tame_misere_loss,
+    NimMove, misere_nim_loss, misere_nim_move, misere_nim_rule, nim_loss, nim_sum, normal_nim_loss,
+    normal_nim_move, position_nim_value, sprague_grundy_loss, tame_misere_loss,
 };
 pub use genus::{Genus, GenusSolver, tame_sum_loss};
 pub use misere::MisereSolver;
