@@ -146,8 +146,8 @@ pub struct Suggestion {
 impl Suggestion {
     /// The move as a [`Move`] of the game module.
     pub fn as_move(&self) -> Move {
-        let result = if self.leave == 0 { HeapResult::Vanish } else { HeapResult::One(self.leave) };
-        Move { heap: self.heap, result }
+        let result = if self.leave == 0 { HeapResult::VANISH } else { HeapResult::one(self.leave) };
+        Move::single(self.heap, result)
     }
 
     /// The number of tokens taken.

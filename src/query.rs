@@ -7,7 +7,10 @@
 use std::fmt;
 
 use crate::driver::{DriverError, solve_into};
-use crate::game::{Convention, GameSpec, HeapResult, HeapRules, Move, Position, all_moves, heap_results};
+use crate::game::{
+    Convention, Formula, GameRules, GameSpec, HeapFamily, HeapResult, Move, Position, all_moves,
+    heap_results, result_bound,
+};
 use crate::index::{TierId, Universe};
 use crate::solve::{MAX_SOLVE_TOTAL, Silent};
 use crate::store::{Database, Prober, SolveRecord, SolveStatus, StoreError};
@@ -54,7 +57,7 @@ pub enum Source {
     Database,
     /// A universe solved on the spot for this query (and stored).
     Solved,
-    /// Theory (Bouton, Sprague–Grundy); remoteness unknown.
+    /// Theory (Bouton, Sprague–Grundy, Moore, Wythoff); remoteness unknown.
     Theory,
 }
 
@@ -146,7 +149,7 @@ pub fn answer_from_solve(
         })?;
         moves.push(MoveValue {
             description: mv.describe(position),
-            heap: mv.heap,
+            heap: mv.heap(),
             taken: mv.taken(),
             outcome: Outcome::from_remoteness(convention, child.remoteness as u32),
             remoteness: Some(child.remoteness as u32),
@@ -184,25 +187,107 @@ pub const THEORY_SLOW_HEAP_LIMIT: u32 = 50_000;
 /// The most moves a theory answer examines.
 pub const THEORY_MOVE_SEARCH_LIMIT: u128 = 200_000_000;
 
-/// Answers from theory, where a theorem applies: Sprague–Grundy under normal play (heap
-/// nim-values computed from each heap's own moves), the misère-Nim rule for misère Nim.
-/// Remoteness is not known. The best move from a win is the first move in move order to a
-/// loss (the XOR rule's move); from a loss, the first move. Each move's outcome comes from
-/// the position's nim-sum in constant time; positions with more moves than can be listed
-/// get the best move only. `None` when no theorem applies (misère play of games other than
-/// Nim).
+/// Answers from theory, where a theorem the family declares applies (see
+/// [`Theory`](crate::game::Theory)): Sprague–Grundy under normal play for sums of heaps
+/// (heap nim-values computed from each heap's own moves), the misère-Nim rule for misère
+/// Nim, Moore's theorem for Nim_k, Wythoff's pairs for two-heap Wythoff. Remoteness is not
+/// known. The best move from a win is the first move in move order to a loss; from a loss,
+/// the first move. Positions with more moves than can be listed get the best move only.
+/// `None` when no theorem applies.
 pub fn answer_from_theory(
     game: &GameSpec,
     convention: Convention,
     position: &Position,
 ) -> Result<Option<Answer>, QueryError> {
-    let rules = game.rules();
+    let theory = game.rules().theory();
+    match theory.formula {
+        Some(Formula::Moore { k }) => {
+            let loses = |p: &Position| theory::moore_loss(p.heaps(), k, convention);
+            return formula_answer(game, convention, position, &loses);
+        }
+        Some(Formula::Wythoff) => {
+            if position.len() > 2 {
+                return Ok(None);
+            }
+            let loses =
+                |p: &Position| theory::wythoff_loss(p.heaps(), convention).expect("two heaps at most");
+            return formula_answer(game, convention, position, &loses);
+        }
+        _ => {}
+    }
+    match game.heap_rules() {
+        Some(rules) if theory.sum_of_heaps => heap_theory_answer(game, rules, convention, position),
+        _ => Ok(None),
+    }
+}
+
+/// A theory answer from an outcome rule for whole positions: each move's outcome is the
+/// rule applied to the position it leads to.
+fn formula_answer(
+    game: &GameSpec,
+    convention: Convention,
+    position: &Position,
+    loses: &dyn Fn(&Position) -> bool,
+) -> Result<Option<Answer>, QueryError> {
+    let outcome = if loses(position) { Outcome::Loss } else { Outcome::Win };
+    let bound = game.rules().move_bound(position);
+    if bound > THEORY_MOVE_SEARCH_LIMIT {
+        return Err(QueryError::TooManyMoves { position: position.clone(), bound });
+    }
+    let listing = bound <= THEORY_MOVE_LIMIT && bound * position.len() as u128 <= THEORY_LISTING_CELLS;
+    let mut moves = Vec::new();
+    let mut best = None;
+    for mv in all_moves(game.rules(), position) {
+        let to = mv.apply(position);
+        let child_loses = loses(&to);
+        let value = MoveValue {
+            description: mv.describe(position),
+            heap: mv.heap(),
+            taken: mv.taken(),
+            outcome: if child_loses { Outcome::Loss } else { Outcome::Win },
+            remoteness: None,
+            to,
+            mv,
+        };
+        if best.is_none() && (child_loses || outcome == Outcome::Loss) {
+            best = Some(value.clone());
+            if !listing {
+                break;
+            }
+        }
+        if listing {
+            moves.push(value);
+        }
+    }
+    Ok(Some(Answer {
+        game: game.canonical(),
+        convention,
+        position: position.clone(),
+        outcome,
+        remoteness: None,
+        nim_value: None,
+        best_move: best,
+        moves,
+        moves_omitted: if listing { 0 } else { bound.min(u64::MAX as u128) as u64 },
+        source: Source::Theory,
+        solve_id: None,
+    }))
+}
+
+/// Theory answers for sums of heaps: Sprague–Grundy under normal play, the misère-Nim rule
+/// for misère Nim (`None` for the misère play of other heap games).
+fn heap_theory_answer(
+    game: &GameSpec,
+    rules: &HeapFamily,
+    convention: Convention,
+    position: &Position,
+) -> Result<Option<Answer>, QueryError> {
     if convention == Convention::Misere && !game.is_nim() {
         return Ok(None);
     }
     let mut distinct = position.heaps().to_vec();
     distinct.dedup();
-    let bound: u128 = distinct.iter().map(|&h| crate::game::result_bound(rules, h)).sum();
+    let bound: u128 = distinct.iter().map(|&h| result_bound(rules, h)).sum();
     if bound > THEORY_MOVE_SEARCH_LIMIT {
         return Err(QueryError::TooManyMoves { position: position.clone(), bound });
     }
@@ -212,8 +297,8 @@ pub fn answer_from_theory(
         Convention::Normal => {
             theory::report::check_up_to(game, position.largest() as u64)?;
             // Games without a proven period take O(n²) to reach heap n: keep answers quick.
-            let slow = matches!(rules, crate::game::Rules::Grundy(_))
-                || theory::shape::HeapShape::of(rules).quadratic();
+            let shape = theory::shape::HeapShape::of(rules);
+            let slow = matches!(rules, HeapFamily::Grundy(_)) || shape.quadratic() || shape.three_way;
             if slow && position.largest() > THEORY_SLOW_HEAP_LIMIT {
                 return Err(QueryError::NoShortcut { game: game.canonical(), heap: position.largest() });
             }
@@ -230,11 +315,7 @@ pub fn answer_from_theory(
     // Whether the child where heap h became `result` is a loss, from the parent's summary.
     let loses_after = |h: u32, result: HeapResult| match nim_value {
         Some(v) => {
-            let left = match result {
-                HeapResult::Vanish => 0,
-                HeapResult::One(a) => g[a as usize],
-                HeapResult::Two(a, b) => g[a as usize] ^ g[b as usize],
-            };
+            let left = theory::position_nim_value(&g, result.parts());
             v ^ g[h as usize] ^ left == 0
         }
         None => {
@@ -249,7 +330,7 @@ pub fn answer_from_theory(
     let outcome = if loses { Outcome::Loss } else { Outcome::Win };
     let value_of = |mv: Move, loses: bool| MoveValue {
         description: mv.describe(position),
-        heap: mv.heap,
+        heap: mv.heap(),
         taken: mv.taken(),
         outcome: if loses { Outcome::Loss } else { Outcome::Win },
         remoteness: None,
@@ -261,9 +342,9 @@ pub fn answer_from_theory(
     'heaps: for &h in &distinct {
         for result in heap_results(rules, h) {
             let loses = loses_after(h, result);
-            let mv = Move { heap: h, result };
+            let mv = Move::single(h, result);
             if best.is_none() && (loses || outcome == Outcome::Loss) {
-                best = Some(value_of(mv, loses));
+                best = Some(value_of(mv.clone(), loses));
                 if !listing {
                     break 'heaps;
                 }
@@ -290,9 +371,9 @@ pub fn answer_from_theory(
 
 /// The smallest universe that covers `position`: every position with at most its total,
 /// and, for games that never split a heap, no larger heaps and no more heaps than it has.
-pub fn smallest_universe<R: HeapRules + ?Sized>(rules: &R, position: &Position) -> Universe {
+pub fn smallest_universe<R: GameRules + ?Sized>(rules: &R, position: &Position) -> Universe {
     let total = position.total() as u32;
-    if rules.splits() {
+    if !rules.heap_cap_closed() {
         Universe { max_total: total, max_heap: None, max_heaps: None }
     } else {
         let cap = |c: u32| Some(c).filter(|&c| c < total);
@@ -316,29 +397,8 @@ pub enum QueryError {
         total: u64,
     },
     /// No stored solve covers the position and it is too big to solve on the spot.
-    #[error(
-        "{position} is not covered by any stored solve of {game}{}{}; covering it means solving {} more positions (more than the {limit} solved on the spot)",
-        misere_words(*.convention),
-        interrupted_words(.interrupted),
-        .positions.map_or("too many".to_string(), |c| c.to_string())
-    )]
-    NotCovered {
-        /// The position.
-        position: Position,
-        /// Canonical game.
-        game: String,
-        /// The convention.
-        convention: Convention,
-        /// An interrupted solve that would cover it if resumed: its id and last tier.
-        interrupted: Option<(i64, Option<TierId>)>,
-        /// Positions left to solve in the cheapest covering universe (`None`: too many to
-        /// count).
-        positions: Option<u64>,
-        /// The on-the-spot limit.
-        limit: u64,
-        /// The cheapest universe that covers it.
-        universe: Universe,
-    },
+    #[error("{0}")]
+    NotCovered(Box<Uncovered>),
     /// Theory would have to examine too many moves.
     #[error("{position} has too many moves to search (about {bound}; at most {THEORY_MOVE_SEARCH_LIMIT})")]
     TooManyMoves {
@@ -378,6 +438,44 @@ pub enum QueryError {
     Theory(#[from] TheoryError),
 }
 
+/// A position no stored solve covers, too big to solve on the spot.
+#[derive(Debug, Clone)]
+pub struct Uncovered {
+    /// The position.
+    pub position: Position,
+    /// Canonical game.
+    pub game: String,
+    /// The convention.
+    pub convention: Convention,
+    /// An interrupted solve that would cover it if resumed: its id and last tier.
+    pub interrupted: Option<(i64, Option<TierId>)>,
+    /// Why theory gives no answer, where the family declares no theorem for it, or "".
+    pub theory: String,
+    /// Positions left to solve in the cheapest covering universe (`None`: too many to
+    /// count).
+    pub positions: Option<u64>,
+    /// The on-the-spot limit.
+    pub limit: u64,
+    /// The cheapest universe that covers it.
+    pub universe: Universe,
+}
+
+impl fmt::Display for Uncovered {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} is not covered by any stored solve of {}{}{}{}; covering it means solving {} more positions (more than the {} solved on the spot)",
+            self.position,
+            self.game,
+            misere_words(self.convention),
+            interrupted_words(&self.interrupted),
+            self.theory,
+            self.positions.map_or("too many".to_string(), |c| c.to_string()),
+            self.limit
+        )
+    }
+}
+
 fn misere_words(convention: Convention) -> &'static str {
     if convention == Convention::Misere { " under misère play" } else { "" }
 }
@@ -389,6 +487,19 @@ fn interrupted_words(interrupted: &Option<(i64, Option<TierId>)>) -> String {
             last.map_or(String::new(), |t| format!(" after tier {t}"))
         )
     })
+}
+
+/// Why no theorem answers for `position`, for families that are not sums of heaps.
+fn no_theory_note(game: &GameSpec, position: &Position) -> String {
+    let theory = game.rules().theory();
+    match theory.formula {
+        Some(Formula::Wythoff) if position.len() > 2 => format!(
+            ", and no theorem gives its outcome (Wythoff's pairs decide positions of at most two heaps; {} heaps is an open problem)",
+            position.len()
+        ),
+        None if !theory.sum_of_heaps => format!(", and no theorem gives outcomes in {game}"),
+        _ => String::new(),
+    }
 }
 
 /// A way to cover a position: a universe and the positions still to solve in it.
@@ -450,15 +561,16 @@ pub fn query(
         if let Some(answer) = answer_from_theory(game, convention, position)? {
             return Ok(answer);
         }
-        return Err(QueryError::NotCovered {
+        return Err(QueryError::NotCovered(Box::new(Uncovered {
             position: position.clone(),
             game: game.canonical(),
             convention,
             interrupted: cheapest.partial.as_ref().map(|s| (s.id, s.last_tier)),
+            theory: no_theory_note(game, position),
             positions: cheapest.cost,
             limit: auto_solve_limit,
             universe: cheapest.universe,
-        });
+        })));
     }
     let (solve, _) = solve_into(db, game, convention, cheapest.universe, false, &Silent)?;
     answer_from_solve(db, game, convention, &solve, position, Source::Solved)?.ok_or_else(|| {

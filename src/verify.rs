@@ -1,5 +1,8 @@
 //! Checking stored solves against theory, and against themselves.
 //!
+//! Which theory applies is what the game's family declares ([`crate::game::Theory`]):
+//! Moore's theorem for Nim_k, Wythoff's pairs for two-heap Wythoff positions, and for sums
+//! of heaps the following; families with no theorem are checked for self-consistency only.
 //! Every stored position of every solve of a game is checked against the theory that
 //! applies: Bouton's rule (normal Nim), the misère-Nim rule (misère Nim), Sprague–Grundy with
 //! heap nim-values computed from each heap's own moves (any game, normal play), and, under
@@ -13,11 +16,12 @@
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
-use crate::game::{Convention, GameSpec, Position, all_moves};
+use crate::game::{Convention, Formula, GameRules, GameSpec, Position, all_moves};
 use crate::index::PartitionTable;
 use crate::store::{Database, Prober, SolveRecord, StoreError};
 use crate::theory::{
-    MisereSolver, misere_nim_loss, nim_values, normal_nim_loss, position_nim_value, tame_misere_loss,
+    MisereSolver, misere_nim_loss, moore_loss, nim_values, normal_nim_loss, position_nim_value,
+    tame_misere_loss, wythoff_loss,
 };
 
 /// How many mismatching positions a report lists.
@@ -41,22 +45,36 @@ pub enum Theory {
     SpragueGrundy,
     /// Misère play: the misère-Nim rule on the heaps' nim-values (exact only for tame games).
     TamePrediction,
+    /// Moore's theorem for Nim_k (binary column sums modulo k + 1).
+    Moore {
+        /// The most heaps a move changes.
+        k: u32,
+    },
+    /// Wythoff's pairs, on the positions of at most two heaps.
+    Wythoff,
+    /// No theorem applies to the family: only the database's self-consistency is checked.
+    None,
 }
 
 impl Theory {
     /// The theory for a game and convention.
+    /// The theory for a game and convention, as the game's family declares it.
     pub fn for_game(game: &GameSpec, convention: Convention) -> Self {
-        match (game.is_nim(), convention) {
-            (true, Convention::Normal) => Theory::Bouton,
-            (true, Convention::Misere) => Theory::MisereNim,
-            (false, Convention::Normal) => Theory::SpragueGrundy,
-            (false, Convention::Misere) => Theory::TamePrediction,
+        let declared = game.rules().theory();
+        match (declared.formula, convention) {
+            (Some(Formula::Bouton), Convention::Normal) => Theory::Bouton,
+            (Some(Formula::Bouton), Convention::Misere) => Theory::MisereNim,
+            (Some(Formula::Moore { k }), _) => Theory::Moore { k },
+            (Some(Formula::Wythoff), _) => Theory::Wythoff,
+            (None, _) if !declared.sum_of_heaps => Theory::None,
+            (None, Convention::Normal) => Theory::SpragueGrundy,
+            (None, Convention::Misere) => Theory::TamePrediction,
         }
     }
 
     /// Whether the theory is a theorem (a disagreement means the database is wrong).
     pub fn is_theorem(self) -> bool {
-        self != Theory::TamePrediction
+        !matches!(self, Theory::TamePrediction | Theory::None)
     }
 
     /// A short description.
@@ -70,6 +88,13 @@ impl Theory {
             Theory::TamePrediction => {
                 "the tame prediction: the misère-Nim rule on the heaps' nim-values (not a theorem: where it fails, the position is wild)"
             }
+            Theory::Moore { .. } => {
+                "Moore's theorem: a loss iff every binary column sum is divisible by k + 1 (misère: when every heap is ≤ 1, iff the number of heaps is ≡ 1 mod k + 1)"
+            }
+            Theory::Wythoff => {
+                "Wythoff's pairs: a two-heap position is a loss iff it is (⌊nφ⌋, ⌊nφ²⌋) (misère: with (0,1) and (2,2) for n = 0, 1); positions of three or more heaps have no theorem and are not checked"
+            }
+            Theory::None => "no theorem applies; self-consistency only",
         }
     }
 }
@@ -93,6 +118,8 @@ pub struct VerifyReport {
     pub agree: u64,
     /// Positions where they disagree.
     pub mismatches: u64,
+    /// Stored positions no theorem of the family covers (checked for self-consistency only).
+    pub no_theorem: u64,
     /// The smallest disagreeing positions (by total, then heap count, then heaps largest
     /// first): wild positions under the tame prediction.
     pub first_mismatches: Vec<Position>,
@@ -157,6 +184,7 @@ pub fn verify(
         checked: 0,
         agree: 0,
         mismatches: 0,
+        no_theorem: 0,
         first_mismatches: Vec::new(),
         nim_values_checked: 0,
         nim_value_mismatches: 0,
@@ -196,8 +224,10 @@ fn check_against_theory(
     report: &mut VerifyReport,
 ) -> Result<(), VerifyError> {
     let universe = solve.target_universe();
-    let g = nim_values(game.rules(), universe.part_cap());
-    let mut misere = MisereSolver::new(game.rules());
+    // Heap values, for sums of heaps only.
+    let heap_rules = game.heap_rules().filter(|_| game.is_sum_of_heaps());
+    let g = heap_rules.map_or_else(Vec::new, |rules| nim_values(rules, universe.part_cap()));
+    let mut misere = heap_rules.map(MisereSolver::new);
     let mut misere_budget_left = true;
     let stored = db.stored_tiers(solve.id)?;
     let table = universe.table()?;
@@ -228,25 +258,37 @@ fn check_against_theory(
         for (rank, &r) in solved.remoteness.iter().enumerate() {
             let heaps = walk.next().expect("walk covers the tier");
             let stored_loss = !convention.is_win(r as u32);
-            let values: Vec<u32> = heaps.iter().map(|&h| g[h as usize]).collect();
             let predicted_loss = match report.theory {
-                Theory::Bouton => normal_nim_loss(heaps),
-                Theory::MisereNim => misere_nim_loss(heaps),
-                Theory::SpragueGrundy => position_nim_value(&g, heaps) == 0,
-                Theory::TamePrediction => tame_misere_loss(&values),
+                Theory::Bouton => Some(normal_nim_loss(heaps)),
+                Theory::MisereNim => Some(misere_nim_loss(heaps)),
+                Theory::SpragueGrundy => Some(position_nim_value(&g, heaps) == 0),
+                Theory::TamePrediction => {
+                    let values: Vec<u32> = heaps.iter().map(|&h| g[h as usize]).collect();
+                    Some(tame_misere_loss(&values))
+                }
+                Theory::Moore { k } => Some(moore_loss(heaps, k, convention)),
+                Theory::Wythoff => wythoff_loss(heaps, convention),
+                Theory::None => None,
             };
-            report.checked += 1;
-            if predicted_loss == stored_loss {
-                report.agree += 1;
-            } else {
-                report.mismatches += 1;
-                keep_smallest(&mut report.first_mismatches, Position::from_sorted(heaps.to_vec()));
+            if predicted_loss.is_none() {
+                report.no_theorem += 1;
+            }
+            if let Some(predicted_loss) = predicted_loss {
+                report.checked += 1;
+                if predicted_loss == stored_loss {
+                    report.agree += 1;
+                } else {
+                    report.mismatches += 1;
+                    keep_smallest(&mut report.first_mismatches, Position::from_sorted(heaps.to_vec()));
+                }
             }
             if let Some(stored_values) = &solved.nim_values {
                 let stored_value = stored_values[rank] as u32;
-                let expected = match convention {
-                    Convention::Normal => Some(position_nim_value(&g, heaps)),
-                    Convention::Misere
+                let expected = match (convention, misere.as_mut()) {
+                    // Not a sum of heaps: no independent value to compare with.
+                    (_, None) => None,
+                    (Convention::Normal, Some(_)) => Some(position_nim_value(&g, heaps)),
+                    (Convention::Misere, Some(misere))
                         if misere_budget_left
                             && heaps.first().is_none_or(|&h| h <= MISERE_SEARCH_MAX_HEAP) =>
                     {
@@ -254,7 +296,7 @@ fn check_against_theory(
                         misere_budget_left = misere.positions() < MISERE_SEARCH_BUDGET;
                         Some(v)
                     }
-                    Convention::Misere => None,
+                    (Convention::Misere, Some(_)) => None,
                 };
                 if let Some(expected) = expected {
                     report.nim_values_checked += 1;

@@ -64,7 +64,8 @@ fn large_positions_are_answered_from_theory() {
     let v = json(&["query", "--game", "kayles", "--json", "100", "90", "80"]);
     assert_eq!(v["source"], "theory");
     assert!(v["remoteness"].is_null());
-    let g = nimdb::theory::mex_values(&"kayles".parse::<GameSpec>().unwrap().rules().clone(), 100);
+    let g =
+        nimdb::theory::mex_values(&"kayles".parse::<GameSpec>().unwrap().heap_rules().unwrap().clone(), 100);
     let x = g[100] ^ g[90] ^ g[80];
     assert_eq!(v["nim_value"], x);
     assert_eq!(v["outcome"], if x == 0 { "loss" } else { "win" });

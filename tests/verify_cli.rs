@@ -150,10 +150,10 @@ fn wild_positions_and_misere_values_match_an_independent_computation() {
         // Wild positions from theory alone: the misère search's outcome against the tame
         // prediction, over the same universe, without reading the database.
         let spec: GameSpec = game.parse().unwrap();
-        let universe = Universe::new(spec.rules(), game, Some(total), None, None).unwrap();
+        let universe = Universe::new(spec.heap_rules().unwrap(), game, Some(total), None, None).unwrap();
         let table = universe.table().unwrap();
-        let g = nim_values(spec.rules(), total);
-        let mut misere = MisereSolver::new(spec.rules());
+        let g = nim_values(spec.heap_rules().unwrap(), total);
+        let mut misere = MisereSolver::new(spec.heap_rules().unwrap());
         let mut wild = Vec::new();
         for tier in universe.tiers() {
             for position in table.positions(tier) {

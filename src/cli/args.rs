@@ -25,7 +25,7 @@ impl GameArgs {
 }
 
 fn parse_game(s: &str) -> Result<GameSpec, String> {
-    s.parse()
+    s.parse().map_err(|e: nimdb::game::SpecError| e.to_string())
 }
 
 /// `--db FILE`, defaulting to `$NIMDB_DB` or `nimdb.sqlite`.

@@ -22,7 +22,7 @@ pub struct ExplainArgs {
 }
 
 fn parse_game(s: &str) -> Result<GameSpec, String> {
-    s.parse()
+    s.parse().map_err(|e: nimdb::game::SpecError| e.to_string())
 }
 
 /// Runs `nimdb explain`.

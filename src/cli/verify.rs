@@ -60,6 +60,9 @@ fn render(r: &VerifyReport) -> String {
         pct(r.agree),
         r.mismatches
     );
+    if r.no_theorem > 0 {
+        out += &format!("{} positions: no theorem applies; self-consistency only\n", r.no_theorem);
+    }
     if r.mismatches > 0 {
         let what = if r.theorem { "contradictions of the theorem" } else { "smallest wild positions" };
         out += &format!("{what}: {}\n", list(&r.first_mismatches));

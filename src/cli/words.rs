@@ -5,7 +5,7 @@ use nimdb::driver::DriverError;
 use nimdb::game::Convention;
 use nimdb::index::{Universe, UniverseError};
 use nimdb::play::PlayError;
-use nimdb::query::QueryError;
+use nimdb::query::{QueryError, Uncovered};
 use nimdb::store::StoreError;
 use nimdb::theory::TheoryError;
 use nimdb::verify::VerifyError;
@@ -55,6 +55,7 @@ pub fn theory(e: TheoryError) -> anyhow::Error {
         TheoryError::TooLarge { up_to, game, limit, why } => {
             anyhow::anyhow!("--up-to {up_to} is too large for {game}: the limit is {limit} ({why})")
         }
+        other => other.into(),
     }
 }
 
@@ -70,7 +71,9 @@ pub fn driver(e: DriverError) -> anyhow::Error {
 /// A query error, naming the command that would cover an uncovered position.
 pub fn query(e: QueryError) -> anyhow::Error {
     match e {
-        QueryError::NotCovered { position, game, convention, interrupted, positions, limit, universe } => {
+        QueryError::NotCovered(uncovered) => {
+            let Uncovered { position, game, convention, interrupted, theory, positions, limit, universe } =
+                *uncovered;
             let misere = misere_flag(convention);
             let partial = interrupted.map_or(String::new(), |(id, last)| {
                 format!(
@@ -80,7 +83,7 @@ pub fn query(e: QueryError) -> anyhow::Error {
             });
             let positions = positions.map_or("too many".to_string(), |c| c.to_string());
             anyhow::anyhow!(
-                "{position} is not covered by any stored solve of {game}{misere}{partial}; covering it means solving {positions} more positions (more than the {limit} solved on the spot); run: nimdb solve --game {game}{misere} {}",
+                "{position} is not covered by any stored solve of {game}{misere}{partial}{theory}; covering it means solving {positions} more positions (more than the {limit} solved on the spot); run: nimdb solve --game {game}{misere} {}",
                 universe_flags(&universe)
             )
         }

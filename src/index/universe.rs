@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::game::{HeapRules, Position};
+use crate::game::{GameRules, Position};
 
 use super::partition::{PartitionTable, TableError};
 
@@ -69,14 +69,14 @@ impl Universe {
     /// A universe from its bounds. Without a total, both caps must be given and the total
     /// is their product. Caps at or above the total are dropped, since they
     /// do not restrict anything, so the same positions always give the same universe.
-    pub fn new<R: HeapRules + ?Sized>(
+    pub fn new<R: GameRules + ?Sized>(
         rules: &R,
         game_name: &str,
         max_total: Option<u32>,
         max_heap: Option<u32>,
         max_heaps: Option<u32>,
     ) -> Result<Self, UniverseError> {
-        if max_heaps.is_some() && rules.splits() {
+        if max_heaps.is_some() && !rules.heap_cap_closed() {
             return Err(UniverseError::HeapCapWithSplits(game_name.to_string()));
         }
         let product = match (max_heap, max_heaps) {

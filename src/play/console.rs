@@ -186,7 +186,7 @@ pub fn play<R: BufRead, W: Write, G: Rng + ?Sized>(
             let answer = advisor.answer(session.position())?;
             let choice =
                 computer_choice(answer).ok_or_else(|| PlayError::NoBestMove(session.position().clone()))?;
-            let (mv, description) = (choice.mv, choice.description.clone());
+            let (mv, description) = (choice.mv.clone(), choice.description.clone());
             session.play(mv).map_err(PlayError::Refused)?;
             console.say(&format!("{label}: {description}"))?;
             board_shown = false;

@@ -149,7 +149,7 @@ mod tests {
     }
 
     fn to(heap: u32, left: u32) -> Move {
-        Move { heap, result: if left == 0 { HeapResult::Vanish } else { HeapResult::One(left) } }
+        Move::single(heap, if left == 0 { HeapResult::VANISH } else { HeapResult::one(left) })
     }
 
     #[test]

@@ -11,7 +11,6 @@
 //! [`reference`] holds an independent forward search (memoized minimax) that the tests
 //! compare both against.
 
-mod edges;
 pub mod reference;
 mod retrograde;
 mod sweep;
@@ -20,9 +19,7 @@ mod window;
 use std::collections::{BTreeSet, HashMap};
 use std::time::Instant;
 
-pub use edges::{ParentBounds, UnMoves, children_taking, for_each_child, for_each_parent, parents_adding};
-
-use crate::game::{Convention, GameSpec, HeapRules, RulesVisitor};
+use crate::game::{Convention, GameRules, GameSpec, RulesVisitor, TierRules};
 use crate::index::{PartitionTable, TierId, Universe};
 
 /// The largest total a solve accepts: remoteness is below twice the total and must fit,
@@ -240,7 +237,7 @@ struct Job<'a> {
 
 impl RulesVisitor for Job<'_> {
     type Output = anyhow::Result<SolveReport>;
-    fn visit<R: HeapRules>(self, rules: &R) -> anyhow::Result<SolveReport> {
+    fn visit<G: TierRules>(self, rules: &G) -> anyhow::Result<SolveReport> {
         let started = Instant::now();
         let mut report = if self.options.nim_values || self.options.strategy == Strategy::Sweep {
             sweep::run(rules, self.options, self.table, self.store, self.progress)?
@@ -300,8 +297,11 @@ pub(crate) fn load_checked(
 
 /// How far apart in total a position and its children can be in this universe: the most
 /// tokens one move can take.
-pub fn reach<R: HeapRules>(rules: &R, universe: &Universe) -> u32 {
-    rules.max_take().unwrap_or(u32::MAX).min(universe.part_cap())
+pub fn reach<G: GameRules + ?Sized>(rules: &G, universe: &Universe) -> u32 {
+    let most = rules.max_take().unwrap_or(u32::MAX);
+    // A move changes at most `fewer` heaps when it takes (each heap at most `part_cap`).
+    let by_heaps = universe.part_cap().saturating_mul(rules.heap_change().fewer.max(1));
+    most.min(by_heaps).min(universe.max_total)
 }
 
 /// Solves `game` entirely in memory and returns the tiers (for tests and small jobs).

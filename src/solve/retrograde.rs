@@ -17,17 +17,16 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::game::{Convention, HeapRules};
+use crate::game::{Convention, ParentBounds, TierRules};
 use crate::index::{PartitionTable, TierId, Universe};
 
-use super::edges::{ParentBounds, UnMoves, children_taking, parents_adding};
 use super::window::{LossList, TierValues, Window};
 use super::{Plan, Progress, SolveOptions, SolveReport, SolvedTier, TierStore, UNKNOWN, load_checked, reach};
 
 /// Unmarked positions per parallel work unit when reading children.
 const PULL_CHUNK: usize = 512;
 
-pub(super) fn run<R: HeapRules>(
+pub(super) fn run<R: TierRules>(
     rules: &R,
     options: &SolveOptions,
     table: &PartitionTable,
@@ -95,7 +94,7 @@ struct Retrograde<'a, R> {
     reach: u32,
 }
 
-impl<R: HeapRules> Retrograde<'_, R> {
+impl<R: TierRules> Retrograde<'_, R> {
     /// A solved tier as the window keeps it: its values and its losses, unranked.
     fn keep(&self, tier: TierId, remoteness: Vec<u16>) -> TierValues {
         let mut losses = LossList::default();
@@ -127,16 +126,14 @@ impl<R: HeapRules> Retrograde<'_, R> {
     fn mark(&self, tier: TierId, values: &mut [u16], window: &Window) -> u64 {
         let bounds =
             ParentBounds { max_heap: self.universe.part_cap(), max_heaps: self.universe.heaps_cap() };
+        let change = self.rules.heap_change();
         let mut buf = Vec::new();
         let mut edges = 0;
         for added in 0..=self.reach.min(tier.total) {
             let total = tier.total - added;
-            // Parents with one more heap (vanish), as many (grow), or one fewer (join).
-            for (heaps, kinds) in [
-                (tier.heaps.wrapping_sub(1), UnMoves::Vanish),
-                (tier.heaps, UnMoves::Grow),
-                (tier.heaps + 1, UnMoves::Join),
-            ] {
+            // Children with up to `fewer` heaps fewer (heaps vanished) to `more` heaps more
+            // (heaps split) than this tier's positions.
+            for heaps in tier.heaps.saturating_sub(change.fewer)..=tier.heaps + change.more {
                 let source = TierId { total, heaps };
                 if source == tier {
                     continue;
@@ -145,13 +142,13 @@ impl<R: HeapRules> Retrograde<'_, R> {
                     continue;
                 };
                 let k = heaps as usize;
-                if kinds == UnMoves::Grow && added > 0 {
+                if R::ONE_HEAP_MOVES && heaps == tier.heaps {
                     edges += self.mark_grown(losses, k, added, values);
                     continue;
                 }
                 for (i, &offer) in losses.offers.iter().enumerate() {
                     let loss = &losses.heaps[i * k..(i + 1) * k];
-                    edges += parents_adding(self.rules, loss, added, kinds, bounds, &mut buf, |parent| {
+                    edges += self.rules.parents_adding(loss, added, tier.heaps, bounds, &mut buf, |parent| {
                         let slot = &mut values[self.table.rank(parent) as usize];
                         *slot = (*slot).min(offer);
                     });
@@ -197,7 +194,7 @@ impl<R: HeapRules> Retrograde<'_, R> {
                     continue;
                 }
                 last = a;
-                if !self.rules.leaves_one(h, a) {
+                if !self.rules.shrinks_to(h, a) {
                     continue;
                 }
                 // q: where h goes (the first heap smaller than h); heaps only get smaller
@@ -237,7 +234,8 @@ impl<R: HeapRules> Retrograde<'_, R> {
         let mut running = 0;
         for taken in (0..steps).rev() {
             let total = tier.total - taken as u32;
-            for heaps in [tier.heaps.wrapping_sub(1), tier.heaps, tier.heaps + 1] {
+            let change = self.rules.heap_change();
+            for heaps in tier.heaps.saturating_sub(change.fewer)..=tier.heaps + change.more {
                 if let Some(v) = window.get(TierId { total, heaps }) {
                     running = running.max(v.max_remoteness);
                 }
@@ -265,7 +263,7 @@ impl<R: HeapRules> Retrograde<'_, R> {
                             continue;
                         }
                         let position = &heaps[i * k..(i + 1) * k];
-                        edges += children_taking(self.rules, position, taken, &mut buf, |child| {
+                        edges += self.rules.children_taking(position, taken, &mut buf, |child| {
                             let child_tier = TierId { total, heaps: child.len() as u32 };
                             let values = &window.get(child_tier).expect("child tier in memory").remoteness;
                             let r = values[self.table.rank(child) as usize];

@@ -8,7 +8,9 @@
 //! * [`period`]: periods and preperiods, with the Guy–Smith certificate;
 //! * [`misere`], [`genus`]: misère nim-values of positions and Conway's genus of heaps;
 //! * [`cache`]: what a cache of single-heap values holds (the table itself is the store's);
-//! * [`report`]: everything about a game's heaps up to N, as `nimdb heaps` prints it.
+//! * [`report`]: everything about a game's heaps up to N, as `nimdb heaps` prints it;
+//! * [`moore`], [`wythoff`]: the outcome rules of the families that are not sums of heaps
+//!   (Moore's theorem for Nim_k, Wythoff's pairs for two heaps).
 //!
 //! Speed: finite octal codes stop computing as soon as the values carry a Guy–Smith
 //! certificate (Kayles and Dawson's Kayles at heap 256) and copy the rest, which the theorem
@@ -19,11 +21,13 @@ pub mod bouton;
 pub mod cache;
 pub mod genus;
 pub mod misere;
+pub mod moore;
 pub mod period;
 pub mod report;
 pub mod sequence;
 pub mod shape;
 pub mod sparse;
+pub mod wythoff;
 
 mod mex;
 
@@ -33,6 +37,8 @@ pub use bouton::{
 };
 pub use genus::{Genus, GenusSolver, tame_sum_loss};
 pub use misere::MisereSolver;
+pub use moore::moore_loss;
 pub use period::{Periodicity, analyse};
 pub use report::{HeapOptions, HeapReport, TheoryError, heap_report, heap_report_from};
 pub use sequence::{mex_values, nim_values};
+pub use wythoff::wythoff_loss;

@@ -2,7 +2,7 @@
 //! tameness and periodicity, continuing from values a cache already holds. This is what
 //! `nimdb heaps` prints; the driver reads and extends the database's cache around it.
 
-use crate::game::{GameSpec, Rules};
+use crate::game::{GameSpec, HeapFamily};
 
 use super::cache::StoredSequence;
 use super::genus::{DEFAULT_DEPTH, Genus, GenusSolver};
@@ -17,6 +17,8 @@ pub const MAX_UP_TO_QUADRATIC: u32 = 100_000;
 /// The largest N for Grundy's game (the sparse method with long witness scans: 10⁵ takes a
 /// few seconds, 10⁶ about a minute).
 pub const MAX_UP_TO_GRUNDY: u32 = 1_000_000;
+/// The largest N for hexadecimal codes (a heap that splits in three has O(n²) options).
+pub const MAX_UP_TO_THREE_WAY: u32 = 3_000;
 /// By default misère values and genus are computed for heaps up to this size.
 pub const DEFAULT_MISERE_UP_TO: u32 = 30;
 /// The misère solver stops extending to larger heaps once it holds this many positions.
@@ -92,13 +94,26 @@ pub enum TheoryError {
         /// Why, in words.
         why: &'static str,
     },
+    /// The game is not a sum of independent heaps, so heap values say nothing of it.
+    #[error(
+        "{0} is not a sum of independent heaps (a move may change several heaps), so heap values do not determine its positions"
+    )]
+    NotSumOfHeaps(String),
+}
+
+/// The heap rules of a game whose positions are sums of heaps; refuses the others, whose
+/// positions single-heap values do not determine.
+pub fn heap_rules(spec: &GameSpec) -> Result<&HeapFamily, TheoryError> {
+    spec.heap_rules().ok_or_else(|| TheoryError::NotSumOfHeaps(spec.to_string()))
 }
 
 /// Refuses an N that the game's method cannot reach in reasonable time and memory.
 pub fn check_up_to(spec: &GameSpec, up_to: u64) -> Result<u32, TheoryError> {
-    let shape = HeapShape::of(spec.rules());
-    let (limit, why) = if matches!(spec.rules(), Rules::Grundy(_)) {
+    let shape = HeapShape::of(heap_rules(spec)?);
+    let (limit, why) = if matches!(spec.heap_rules(), Some(HeapFamily::Grundy(_))) {
         (MAX_UP_TO_GRUNDY, "Grundy's game has no known period and its values take long scans")
+    } else if shape.three_way {
+        (MAX_UP_TO_THREE_WAY, "a heap that splits in three has O(n²) options, so the plain mex costs O(n³)")
     } else if shape.quadratic() {
         (MAX_UP_TO_QUADRATIC, "a repeated splitting digit makes every heap cost O(n)")
     } else {
@@ -123,12 +138,13 @@ pub fn heap_report_from(
     stored: &StoredSequence,
 ) -> Result<HeapReport, TheoryError> {
     let n = check_up_to(spec, opts.up_to as u64)?;
+    let rules = heap_rules(spec)?;
 
     // Nim-values: read back if the cache covers N, else computed on from the cached prefix.
     let (values, method) = if stored.up_to() >= Some(n) {
         (stored.values[..=n as usize].to_vec(), format!("read from the database (heaps 0..={n})"))
     } else {
-        let (values, info) = nim_values_with_info(spec.rules(), n, &stored.values);
+        let (values, info) = nim_values_with_info(rules, n, &stored.values);
         let mut method = info.method.to_string();
         if !stored.values.is_empty() {
             method = format!("heaps 0..={} from the database, then {method}", stored.values.len() - 1);
@@ -154,7 +170,7 @@ pub fn heap_report_from(
         genus[..k].clone_from_slice(&stored.genus[..k]);
         tame[..k].copy_from_slice(&stored.tame[..k]);
     } else {
-        let mut solver = GenusSolver::new(spec.rules(), opts.genus_depth);
+        let mut solver = GenusSolver::new(rules, opts.genus_depth);
         for h in 0..=want {
             if solver.misere().positions() > opts.state_budget {
                 misere_note = Some(format!(
@@ -172,7 +188,7 @@ pub fn heap_report_from(
         }
     }
 
-    let periodicity = analyse(&values, &HeapShape::of(spec.rules()));
+    let periodicity = analyse(&values, &HeapShape::of(rules));
     let report = HeapReport {
         game: spec.clone(),
         values,

@@ -31,7 +31,7 @@ pub use minimax::{MinimaxSearch, minimax_value};
 pub use order::{TreeMoves, move_label};
 pub use size::{MeasureStopped, TreeSize, format_count, measure};
 
-use crate::game::{Convention, HeapRules, Position};
+use crate::game::{Convention, GameRules, Position};
 
 /// The default `--max-nodes`.
 pub const DEFAULT_MAX_NODES: u64 = 10_000;
@@ -166,7 +166,7 @@ impl TreeView {
     /// Measures the tree below `root` under `rules` (named `game` in the output), refuses
     /// it if it is over `options.max_nodes`, else builds it, runs minimax and, if asked,
     /// alpha-beta.
-    pub fn new<R: HeapRules + ?Sized>(
+    pub fn new<R: GameRules + ?Sized>(
         rules: &R,
         game: &str,
         convention: Convention,
