@@ -2,7 +2,7 @@
 
 use crate::game::Position;
 
-use super::universe::TierId;
+use super::tier::TierId;
 
 /// Why a partition table cannot be built.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
