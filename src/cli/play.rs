@@ -34,7 +34,7 @@ pub struct PlayArgs {
 
 /// Runs `nimdb play`.
 pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
-    let players: Players = args.players.parse().map_err(anyhow::Error::msg)?;
+    let players: Players = args.players.parse().map_err(words::players)?;
     if args.heaps.is_empty() {
         anyhow::bail!("give the starting heaps, e.g. nimdb play --game nim 3 4 5");
     }
@@ -43,7 +43,7 @@ pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
     let convention = args.game.convention();
     if start.is_empty() {
         // Session::new says why in words; say it before opening the database.
-        Session::new(game.clone(), convention, players, start.clone()).map_err(anyhow::Error::msg)?;
+        Session::new(game.clone(), convention, players, start.clone()).map_err(words::session)?;
     }
     let db = Database::open(&args.db.db).map_err(words::store)?;
     let mut advisor = Advisor::new(db, game.clone(), convention);
@@ -51,7 +51,7 @@ pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
     // neither looked up, solved nor answered by theory; every later position is a
     // descendant and is covered with it.
     advisor.answer(&start).map_err(words::query)?;
-    let mut session = Session::new(game, convention, players, start).map_err(anyhow::Error::msg)?;
+    let mut session = Session::new(game, convention, players, start).map_err(words::session)?;
     let mut rng = match args.seed {
         Some(seed) => StdRng::seed_from_u64(seed),
         None => rand::make_rng(),

@@ -4,7 +4,7 @@
 use nimdb::driver::DriverError;
 use nimdb::game::Convention;
 use nimdb::index::{Universe, UniverseError};
-use nimdb::play::PlayError;
+use nimdb::play::{PlayError, SessionError, UnknownPlayers};
 use nimdb::query::{QueryError, Uncovered};
 use nimdb::store::StoreError;
 use nimdb::theory::TheoryError;
@@ -111,10 +111,24 @@ pub fn verify(e: VerifyError) -> anyhow::Error {
     }
 }
 
+/// An unknown `--players` value.
+pub fn players(e: UnknownPlayers) -> anyhow::Error {
+    anyhow::anyhow!("unknown --players value '{}' (expected one of: {})", e.given, e.expected)
+}
+
+/// A game that cannot start.
+pub fn session(e: SessionError) -> anyhow::Error {
+    match e {
+        SessionError::NoHeaps => anyhow::anyhow!("{e}; give some, e.g. 3 4 5"),
+        other => other.into(),
+    }
+}
+
 /// A game that stopped with an error.
 pub fn play(e: PlayError) -> anyhow::Error {
     match e {
         PlayError::Query(e) => query(*e),
+        PlayError::Refused(e) => session(e),
         other => other.into(),
     }
 }

@@ -14,7 +14,7 @@ use super::input::{Request, move_examples, parse_request, resolve_move};
 use super::messages::{verdict, winner_message};
 use super::rules_text::rules_in_words;
 use super::seats::{Controller, Players, Seat, capitalized};
-use super::session::{PlayedMove, Session};
+use super::session::{PlayedMove, Session, SessionError};
 
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -146,8 +146,8 @@ pub enum PlayError {
     #[error("no best move from {0}")]
     NoBestMove(Position),
     /// The session refused a move.
-    #[error("{0}")]
-    Refused(String),
+    #[error(transparent)]
+    Refused(#[from] SessionError),
 }
 
 impl From<QueryError> for PlayError {
@@ -187,7 +187,7 @@ pub fn play<R: BufRead, W: Write, G: Rng + ?Sized>(
             let choice =
                 computer_choice(answer).ok_or_else(|| PlayError::NoBestMove(session.position().clone()))?;
             let (mv, description) = (choice.mv.clone(), choice.description.clone());
-            session.play(mv).map_err(PlayError::Refused)?;
+            session.play(mv)?;
             console.say(&format!("{label}: {description}"))?;
             board_shown = false;
             continue;
@@ -207,7 +207,7 @@ pub fn play<R: BufRead, W: Write, G: Rng + ?Sized>(
             return Ok(Ending::EndOfInput);
         };
         match parse_request(&line) {
-            Err(message) => console.say(&message)?,
+            Err(message) => console.say(&message.to_string())?,
             Ok(Request::Nothing) => {}
             Ok(Request::Help) => console.say(&help_text(session))?,
             Ok(Request::Quit) => {
@@ -232,10 +232,10 @@ pub fn play<R: BufRead, W: Write, G: Rng + ?Sized>(
                 }
             }
             Ok(Request::Move(request)) => match resolve_move(&request, session.game(), session.position()) {
-                Err(message) => console.say(&message)?,
+                Err(message) => console.say(&message.to_string())?,
                 Ok(mv) => {
                     let description = mv.describe(session.position());
-                    session.play(mv).map_err(PlayError::Refused)?;
+                    session.play(mv)?;
                     console.say(&format!("{label}: {description}"))?;
                     board_shown = false;
                 }
