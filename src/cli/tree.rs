@@ -51,7 +51,8 @@ pub fn run(args: TreeArgs) -> anyhow::Result<ExitCode> {
         max_nodes: args.max_nodes,
     };
     let spec = &args.game.game;
-    let view = TreeView::new(spec.rules(), &spec.canonical(), args.game.convention(), &root, &options)?;
+    let view = TreeView::new(spec.rules(), &spec.canonical(), args.game.convention(), &root, &options)
+        .map_err(super::words::tree)?;
     match args.format {
         TreeFormat::Text => print!("{}", view.to_text()),
         TreeFormat::Dot => print!("{}", view.to_dot()),

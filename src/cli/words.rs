@@ -8,6 +8,7 @@ use nimdb::play::{PlayError, SessionError, UnknownPlayers};
 use nimdb::query::{QueryError, Uncovered};
 use nimdb::store::StoreError;
 use nimdb::theory::TheoryError;
+use nimdb::tree::TreeError;
 use nimdb::verify::VerifyError;
 
 /// The `nimdb solve` bounds that name `universe`, e.g. `--max-total 20 --max-heap 7`.
@@ -95,6 +96,12 @@ pub fn query(e: QueryError) -> anyhow::Error {
         QueryError::Solve(e) => driver(e),
         other => other.into(),
     }
+}
+
+/// A tree too large to draw, with the flags that draw it.
+pub fn tree(e: TreeError) -> anyhow::Error {
+    let dag = e.dag_that_fits().map_or(String::new(), |n| format!(" (or use --dag: its DAG has {n} nodes)"));
+    anyhow::anyhow!("{e}; raise --max-nodes to draw it{dag}")
 }
 
 /// A verification error, with the way out when nothing is stored.
