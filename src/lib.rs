@@ -15,6 +15,7 @@ pub mod game;
 pub mod index;
 pub mod play;
 pub mod query;
+pub mod resources;
 pub mod solve;
 pub mod store;
 pub mod theory;

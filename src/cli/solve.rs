@@ -6,6 +6,7 @@ use clap::Args;
 
 use nimdb::driver::solve_into;
 use nimdb::index::Universe;
+use nimdb::resources::{Bytes, MemoryBudget};
 use nimdb::solve::{MAX_SOLVE_TOTAL, SolveOptions, reach};
 use nimdb::store::Database;
 
@@ -37,6 +38,10 @@ pub struct SolveArgs {
     /// Also store nim-values (misère nim-values under --misere); visits every edge.
     #[arg(long)]
     nim_values: bool,
+    /// Refuse to start if the solve's estimated peak memory is over SIZE (e.g. 4G)
+    /// [default: 80% of the memory available now].
+    #[arg(long, value_name = "SIZE", value_parser = nimdb::resources::parse_size)]
+    memory_limit: Option<u64>,
 }
 
 /// Runs `nimdb solve`.
@@ -50,10 +55,11 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         anyhow::bail!("--max-total {} is too large (at most {MAX_SOLVE_TOTAL})", universe.max_total);
     }
     let table = universe.table().map_err(words::universe)?;
+    let options =
+        SolveOptions { convention, universe, nim_values: args.nim_values, strategy: Default::default() };
+    let estimate = nimdb::solve::estimate(game, &options, &table);
+    let budget = MemoryBudget::new(args.memory_limit);
     if args.dry_run {
-        let options =
-            SolveOptions { convention, universe, nim_values: args.nim_values, strategy: Default::default() };
-        let estimate = nimdb::solve::estimate(game, &options, &table);
         println!("game:        {game}{}", if args.game.misere { " --misere" } else { "" });
         println!("universe:    {universe}");
         println!("tiers:       {}", estimate.tiers);
@@ -68,9 +74,17 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
             mb(estimate.disk_bytes),
             estimate.record_bytes
         );
+        match budget.check("this solve", estimate.memory_bytes) {
+            Ok(()) => println!("budget:      {} ({}): fits", Bytes(budget.bytes), budget.source),
+            Err(e) => println!("budget:      would be refused: {e}"),
+        }
         println!("dry run: nothing written");
         return Ok(ExitCode::SUCCESS);
     }
+    // Refuse before touching the file: a solve that cannot fit would only abort later.
+    budget
+        .check(&format!("solving {game} ({universe})"), estimate.memory_bytes)
+        .map_err(|e| anyhow::anyhow!("{e}; nothing was written (--memory-limit SIZE sets the budget)"))?;
     let mut db = Database::open(&args.db.db).map_err(words::store)?;
     let bar = SolveBar::new(!args.quiet);
     let result = solve_into(&mut db, game, convention, universe, args.nim_values, &bar);

@@ -100,6 +100,9 @@ pub fn query(e: QueryError) -> anyhow::Error {
 
 /// A tree too large to draw, with the flags that draw it.
 pub fn tree(e: TreeError) -> anyhow::Error {
+    if matches!(e, TreeError::BeyondDrawable { .. }) {
+        return e.into();
+    }
     let dag = e.dag_that_fits().map_or(String::new(), |n| format!(" (or use --dag: its DAG has {n} nodes)"));
     anyhow::anyhow!("{e}; raise --max-nodes to draw it{dag}")
 }
