@@ -302,7 +302,7 @@ fn heap_theory_answer(
             if slow && position.largest() > THEORY_SLOW_HEAP_LIMIT {
                 return Err(QueryError::NoShortcut { game: game.canonical(), heap: position.largest() });
             }
-            theory::nim_values(rules, position.largest())
+            values_within_budget(game, rules, position.largest())?
         }
         Convention::Misere => Vec::new(),
     };
@@ -369,6 +369,32 @@ fn heap_theory_answer(
     }))
 }
 
+/// Heaps computed first, to see how the nim-values of a game grow in cost.
+const THEORY_PROBE_HEAP: u32 = 20_000;
+
+/// The most pair-scan steps a theory answer may predict for its nim-values (about five
+/// seconds on this project's machine).
+const THEORY_SCAN_BUDGET: f64 = 2.0e9;
+
+/// The nim-values g(0..=n) for a theory answer, or a refusal that says what they would
+/// cost. The first [`THEORY_PROBE_HEAP`] heaps are computed to measure the work per heap:
+/// a certified period makes the rest free; otherwise the pair scans grow about as n², and
+/// an answer predicted to need more than [`THEORY_SCAN_BUDGET`] of them is refused.
+fn values_within_budget(game: &GameSpec, rules: &HeapFamily, n: u32) -> Result<Vec<u32>, QueryError> {
+    if n <= THEORY_PROBE_HEAP {
+        return Ok(theory::nim_values(rules, n));
+    }
+    let (probe, info) = theory::sequence::nim_values_with_info(rules, THEORY_PROBE_HEAP, &[]);
+    if info.stats.certified_at.is_none() {
+        let scale = n as f64 / THEORY_PROBE_HEAP as f64;
+        let predicted = info.stats.scan_steps as f64 * scale * scale;
+        if predicted > THEORY_SCAN_BUDGET {
+            return Err(QueryError::TooCostly { game: game.canonical(), heap: n, predicted });
+        }
+    }
+    Ok(theory::sequence::nim_values_with_info(rules, n, &probe).0)
+}
+
 /// The smallest universe that covers `position`: every position with at most its total,
 /// and, for games that never split a heap, no larger heaps and no more heaps than it has.
 pub fn smallest_universe<R: GameRules + ?Sized>(rules: &R, position: &Position) -> Universe {
@@ -416,6 +442,18 @@ pub enum QueryError {
         game: String,
         /// The largest heap of the position.
         heap: u32,
+    },
+    /// The game's nim-values up to the position's largest heap would take too long.
+    #[error(
+        "{game} has no proven period by heap {THEORY_PROBE_HEAP}, and the nim-value of a {heap}-heap would take about {predicted:.0e} pair scans (the budget for an answer is {THEORY_SCAN_BUDGET:.0e})"
+    )]
+    TooCostly {
+        /// Canonical game.
+        game: String,
+        /// The largest heap of the position.
+        heap: u32,
+        /// The pair scans predicted.
+        predicted: f64,
     },
     /// A stored solve covers a position but not one of its children.
     #[error("solve #{solve_id} is missing the child {child} of {position}; the database is inconsistent")]

@@ -34,3 +34,14 @@ fn a_tree_beyond_drawing_is_refused_at_once() {
     let e = err(&["tree", "--game", "nim", "--max-nodes", "18446744073709551615", "20", "20"]);
     assert!(e.contains("231408671323516023 nodes") && e.contains("at most 10000000"), "{e}");
 }
+
+#[test]
+fn a_theory_answer_that_would_take_minutes_is_refused_with_its_cost() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("q.sqlite");
+    let e = err(&["query", "--db", db.to_str().unwrap(), "--game", "octal:0.1337", "1000000", "3"]);
+    assert!(e.contains("pair scans") && e.contains("no proven period"), "{e}");
+    // A game whose period is proven answers at any size.
+    let out = ok(&["query", "--db", db.to_str().unwrap(), "--game", "kayles", "1000000", "3"]);
+    assert!(out.contains("source: theory"), "{out}");
+}

@@ -92,6 +92,10 @@ pub fn query(e: QueryError) -> anyhow::Error {
             let game = game.clone();
             anyhow::anyhow!("{e} (nimdb heaps --game {game} --up-to N computes further)")
         }
+        QueryError::TooCostly { ref game, heap, .. } => {
+            let (game, heap) = (game.clone(), heap);
+            anyhow::anyhow!("{e}; nimdb heaps --game {game} --up-to {heap} computes them")
+        }
         QueryError::Store(e) => store(e),
         QueryError::Solve(e) => driver(e),
         other => other.into(),
