@@ -44,7 +44,7 @@ fn database(dir: &Path) -> PathBuf {
     let mut db = Database::open(&path).unwrap();
     let nim = GameSpec::nim();
     let universe = Universe::new(nim.rules(), "nim", None, Some(32), Some(8)).unwrap();
-    db.solve(&nim, Convention::Misere, universe, false, &Silent).unwrap();
+    nimdb::driver::solve_into(&mut db, &nim, Convention::Misere, universe, false, &Silent).unwrap();
     path
 }
 

@@ -25,12 +25,10 @@ fn main() -> anyhow::Result<()> {
     };
     let solved = solve_in_memory(&game, &options)?;
     let mut losses: Vec<Vec<u32>> = Vec::new();
-    let mut heaps = Vec::new();
     for tier in universe.tiers().into_iter().filter(|t| t.heaps == 3) {
-        for (rank, &r) in solved.tiers[&tier].remoteness.iter().enumerate() {
+        for (position, &r) in table.positions(tier).zip(&solved.tiers[&tier].remoteness) {
             if r % 2 == 0 {
-                table.unrank(tier.total, tier.heaps, rank as u64, &mut heaps);
-                losses.push(heaps.clone());
+                losses.push(position.heaps().to_vec());
             }
         }
     }

@@ -53,6 +53,18 @@ pub struct Lookup {
     pub solve_id: Option<i64>,
 }
 
+/// A universe as `nimdb solve` flags.
+fn flags(u: &crate::index::Universe) -> String {
+    let mut out = format!("--max-total {}", u.max_total);
+    if let Some(h) = u.max_heap {
+        out += &format!(" --max-heap {h}");
+    }
+    if let Some(k) = u.max_heaps {
+        out += &format!(" --max-heaps {k}");
+    }
+    out
+}
+
 /// Parses one batch line: `7 5 3`, `7,5,3` or `[7,5,3]`. `None` for a blank line or a
 /// `#` comment.
 pub fn parse_line(line: &str) -> Result<Option<Position>, String> {
@@ -95,7 +107,7 @@ impl<'a> Session<'a> {
             position: position.clone(),
             game: game.canonical(),
             misere: if convention == Convention::Misere { " --misere" } else { "" },
-            flags: smallest_universe(game.rules(), position).flags(),
+            flags: flags(&smallest_universe(game.rules(), position)),
         }
     }
 

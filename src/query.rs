@@ -1,19 +1,20 @@
 //! Queries: a position's outcome, remoteness, best move and every move's value.
 //!
 //! A query is a lookup in a stored solve that covers the position. When none does and the
-//! smallest universe that would is small, it is solved on the spot and stored; otherwise
-//! the answer says which `nimdb solve` command would cover it.
+//! smallest universe that would is small, it is solved on the spot through the solve driver
+//! and stored; otherwise the error names the universe that would cover it.
 
 use std::fmt;
 
+use crate::driver::{DriverError, solve_into};
 use crate::game::{
     Convention, Formula, GameRules, GameSpec, HeapFamily, HeapResult, Move, Position, all_moves,
     heap_results, result_bound,
 };
-use crate::index::Universe;
+use crate::index::{TierId, Universe};
 use crate::solve::{MAX_SOLVE_TOTAL, Silent};
-use crate::store::{Database, Prober, SolveRecord, SolveStatus};
-use crate::theory;
+use crate::store::{Database, Prober, SolveRecord, SolveStatus, StoreError};
+use crate::theory::{self, TheoryError};
 
 /// The largest universe a query solves on the spot, in positions.
 pub const AUTO_SOLVE_LIMIT: u64 = 5_000_000;
@@ -130,7 +131,7 @@ pub fn answer_from_solve(
     solve: &SolveRecord,
     position: &Position,
     source: Source,
-) -> anyhow::Result<Option<Answer>> {
+) -> Result<Option<Answer>, QueryError> {
     if !solve.target_universe().contains(position) {
         return Ok(None);
     }
@@ -141,11 +142,10 @@ pub fn answer_from_solve(
     let mut moves = Vec::new();
     for mv in all_moves(game.rules(), position) {
         let to = mv.apply(position);
-        let child = prober.record(&to)?.ok_or_else(|| {
-            anyhow::anyhow!(
-                "solve #{} is missing the child {to} of {position}; the database is inconsistent",
-                solve.id
-            )
+        let child = prober.record(&to)?.ok_or_else(|| QueryError::MissingChild {
+            solve_id: solve.id,
+            child: to.clone(),
+            position: position.clone(),
         })?;
         moves.push(MoveValue {
             description: mv.describe(position),
@@ -198,7 +198,7 @@ pub fn answer_from_theory(
     game: &GameSpec,
     convention: Convention,
     position: &Position,
-) -> anyhow::Result<Option<Answer>> {
+) -> Result<Option<Answer>, QueryError> {
     let theory = game.rules().theory();
     match theory.formula {
         Some(Formula::Moore { k }) => {
@@ -228,13 +228,11 @@ fn formula_answer(
     convention: Convention,
     position: &Position,
     loses: &dyn Fn(&Position) -> bool,
-) -> anyhow::Result<Option<Answer>> {
+) -> Result<Option<Answer>, QueryError> {
     let outcome = if loses(position) { Outcome::Loss } else { Outcome::Win };
     let bound = game.rules().move_bound(position);
     if bound > THEORY_MOVE_SEARCH_LIMIT {
-        anyhow::bail!(
-            "{position} has too many moves to search (about {bound}; at most {THEORY_MOVE_SEARCH_LIMIT})"
-        );
+        return Err(QueryError::TooManyMoves { position: position.clone(), bound });
     }
     let listing = bound <= THEORY_MOVE_LIMIT && bound * position.len() as u128 <= THEORY_LISTING_CELLS;
     let mut moves = Vec::new();
@@ -283,7 +281,7 @@ fn heap_theory_answer(
     rules: &HeapFamily,
     convention: Convention,
     position: &Position,
-) -> anyhow::Result<Option<Answer>> {
+) -> Result<Option<Answer>, QueryError> {
     if convention == Convention::Misere && !game.is_nim() {
         return Ok(None);
     }
@@ -291,9 +289,7 @@ fn heap_theory_answer(
     distinct.dedup();
     let bound: u128 = distinct.iter().map(|&h| result_bound(rules, h)).sum();
     if bound > THEORY_MOVE_SEARCH_LIMIT {
-        anyhow::bail!(
-            "{position} has too many moves to search (about {bound}; at most {THEORY_MOVE_SEARCH_LIMIT})"
-        );
+        return Err(QueryError::TooManyMoves { position: position.clone(), bound });
     }
     let listing = bound <= THEORY_MOVE_LIMIT && bound * position.len() as u128 <= THEORY_LISTING_CELLS;
     // Normal play: the heaps' nim-values and the position's nim-value.
@@ -304,10 +300,7 @@ fn heap_theory_answer(
             let shape = theory::shape::HeapShape::of(rules);
             let slow = matches!(rules, HeapFamily::Grundy(_)) || shape.quadratic() || shape.three_way;
             if slow && position.largest() > THEORY_SLOW_HEAP_LIMIT {
-                anyhow::bail!(
-                    "{game} has no shortcut to the nim-value of a {}-heap; theory answers go up to heaps of {THEORY_SLOW_HEAP_LIMIT} (nimdb heaps --game {game} --up-to N computes further)",
-                    position.largest()
-                );
+                return Err(QueryError::NoShortcut { game: game.canonical(), heap: position.largest() });
             }
             values_within_budget(game, rules, position.largest())?
         }
@@ -318,11 +311,11 @@ fn heap_theory_answer(
     // Misère Nim: a loss iff (some heap ≥ 2 and nim-sum 0) or (none and nim-sum 1).
     let x = theory::nim_sum(position.heaps());
     let big = position.heaps().iter().filter(|&&h| h >= 2).count();
-    let misere_loss = |x: u32, big: usize| if big > 0 { x == 0 } else { x == 1 };
+    let misere_loss = |x: u32, big: usize| theory::misere_nim_rule(x, big > 0);
     // Whether the child where heap h became `result` is a loss, from the parent's summary.
     let loses_after = |h: u32, result: HeapResult| match nim_value {
         Some(v) => {
-            let left = result.parts().iter().fold(0, |acc, &a| acc ^ g[a as usize]);
+            let left = theory::position_nim_value(&g, result.parts());
             v ^ g[h as usize] ^ left == 0
         }
         None => {
@@ -387,7 +380,7 @@ const THEORY_SCAN_BUDGET: f64 = 2.0e9;
 /// cost. The first [`THEORY_PROBE_HEAP`] heaps are computed to measure the work per heap:
 /// a certified period makes the rest free; otherwise the pair scans grow about as n², and
 /// an answer predicted to need more than [`THEORY_SCAN_BUDGET`] of them is refused.
-fn values_within_budget(game: &GameSpec, rules: &HeapFamily, n: u32) -> anyhow::Result<Vec<u32>> {
+fn values_within_budget(game: &GameSpec, rules: &HeapFamily, n: u32) -> Result<Vec<u32>, QueryError> {
     if n <= THEORY_PROBE_HEAP {
         return Ok(theory::nim_values(rules, n));
     }
@@ -396,10 +389,7 @@ fn values_within_budget(game: &GameSpec, rules: &HeapFamily, n: u32) -> anyhow::
         let scale = n as f64 / THEORY_PROBE_HEAP as f64;
         let predicted = info.stats.scan_steps as f64 * scale * scale;
         if predicted > THEORY_SCAN_BUDGET {
-            anyhow::bail!(
-                "{game} has no proven period by heap {THEORY_PROBE_HEAP}, and the nim-value of a {n}-heap would take about {:.0e} pair scans (the budget for an answer is {THEORY_SCAN_BUDGET:.0e}); nimdb heaps --game {game} --up-to {n} computes them",
-                predicted
-            );
+            return Err(QueryError::TooCostly { game: game.canonical(), heap: n, predicted });
         }
     }
     Ok(theory::sequence::nim_values_with_info(rules, n, &probe).0)
@@ -433,27 +423,108 @@ pub enum QueryError {
         total: u64,
     },
     /// No stored solve covers the position and it is too big to solve on the spot.
-    #[error(
-        "{position} is not covered by any stored solve of {game}{misere}{partial}{theory}; covering it means solving {positions} more positions (more than the {limit} solved on the spot); run: nimdb solve --game {game}{misere} {flags}"
-    )]
-    NotCovered {
+    #[error("{0}")]
+    NotCovered(Box<Uncovered>),
+    /// Theory would have to examine too many moves.
+    #[error("{position} has too many moves to search (about {bound}; at most {THEORY_MOVE_SEARCH_LIMIT})")]
+    TooManyMoves {
         /// The position.
         position: Position,
+        /// About how many moves it has.
+        bound: u128,
+    },
+    /// The game's heap values have no shortcut that reaches this heap quickly.
+    #[error(
+        "{game} has no shortcut to the nim-value of a {heap}-heap; theory answers go up to heaps of {THEORY_SLOW_HEAP_LIMIT}"
+    )]
+    NoShortcut {
         /// Canonical game.
         game: String,
-        /// " --misere" or "".
-        misere: &'static str,
-        /// A note on an interrupted solve that could be resumed, or "".
-        partial: String,
-        /// Why theory gives no answer, where the family declares no theorem for it, or "".
-        theory: String,
-        /// Positions left to solve in the cheapest covering universe.
-        positions: String,
-        /// The on-the-spot limit.
-        limit: u64,
-        /// The solve flags that would cover it.
-        flags: String,
+        /// The largest heap of the position.
+        heap: u32,
     },
+    /// The game's nim-values up to the position's largest heap would take too long.
+    #[error(
+        "{game} has no proven period by heap {THEORY_PROBE_HEAP}, and the nim-value of a {heap}-heap would take about {predicted:.0e} pair scans (the budget for an answer is {THEORY_SCAN_BUDGET:.0e})"
+    )]
+    TooCostly {
+        /// Canonical game.
+        game: String,
+        /// The largest heap of the position.
+        heap: u32,
+        /// The pair scans predicted.
+        predicted: f64,
+    },
+    /// A stored solve covers a position but not one of its children.
+    #[error("solve #{solve_id} is missing the child {child} of {position}; the database is inconsistent")]
+    MissingChild {
+        /// The solve.
+        solve_id: i64,
+        /// The child missing.
+        child: Position,
+        /// The position.
+        position: Position,
+    },
+    /// The database failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// Solving on the spot failed.
+    #[error(transparent)]
+    Solve(#[from] DriverError),
+    /// The theory cannot answer.
+    #[error(transparent)]
+    Theory(#[from] TheoryError),
+}
+
+/// A position no stored solve covers, too big to solve on the spot.
+#[derive(Debug, Clone)]
+pub struct Uncovered {
+    /// The position.
+    pub position: Position,
+    /// Canonical game.
+    pub game: String,
+    /// The convention.
+    pub convention: Convention,
+    /// An interrupted solve that would cover it if resumed: its id and last tier.
+    pub interrupted: Option<(i64, Option<TierId>)>,
+    /// Why theory gives no answer, where the family declares no theorem for it, or "".
+    pub theory: String,
+    /// Positions left to solve in the cheapest covering universe (`None`: too many to
+    /// count).
+    pub positions: Option<u64>,
+    /// The on-the-spot limit.
+    pub limit: u64,
+    /// The cheapest universe that covers it.
+    pub universe: Universe,
+}
+
+impl fmt::Display for Uncovered {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} is not covered by any stored solve of {}{}{}{}; covering it means solving {} more positions (more than the {} solved on the spot)",
+            self.position,
+            self.game,
+            misere_words(self.convention),
+            interrupted_words(&self.interrupted),
+            self.theory,
+            self.positions.map_or("too many".to_string(), |c| c.to_string()),
+            self.limit
+        )
+    }
+}
+
+fn misere_words(convention: Convention) -> &'static str {
+    if convention == Convention::Misere { " under misère play" } else { "" }
+}
+
+fn interrupted_words(interrupted: &Option<(i64, Option<TierId>)>) -> String {
+    interrupted.map_or(String::new(), |(id, last)| {
+        format!(
+            " (solve #{id} was interrupted{})",
+            last.map_or(String::new(), |t| format!(" after tier {t}"))
+        )
+    })
 }
 
 /// Why no theorem answers for `position`, for families that are not sums of heaps.
@@ -483,7 +554,7 @@ fn covers(
     game: &GameSpec,
     convention: Convention,
     position: &Position,
-) -> anyhow::Result<Vec<Cover>> {
+) -> Result<Vec<Cover>, StoreError> {
     let total = position.total() as u32;
     let count = |u: &Universe| u.table().ok().map(|t| u.positions(&t));
     let smallest = smallest_universe(game.rules(), position);
@@ -509,7 +580,7 @@ pub fn query(
     convention: Convention,
     position: &Position,
     auto_solve_limit: u64,
-) -> anyhow::Result<Answer> {
+) -> Result<Answer, QueryError> {
     for solve in db.solves_of(game, convention)? {
         if let Some(answer) = answer_from_solve(db, game, convention, &solve, position, Source::Database)? {
             return Ok(answer);
@@ -519,35 +590,28 @@ pub fn query(
         if let Some(answer) = answer_from_theory(game, convention, position)? {
             return Ok(answer);
         }
-        return Err(QueryError::TooLarge { position: position.clone(), total: position.total() }.into());
+        return Err(QueryError::TooLarge { position: position.clone(), total: position.total() });
     }
     let options = covers(db, game, convention, position)?;
     let cheapest =
         options.into_iter().min_by_key(|c| c.cost.unwrap_or(u64::MAX)).expect("the smallest universe");
-    let misere = if convention == Convention::Misere { " --misere" } else { "" };
     if cheapest.cost.is_none_or(|c| c > auto_solve_limit) {
         if let Some(answer) = answer_from_theory(game, convention, position)? {
             return Ok(answer);
         }
-        return Err(QueryError::NotCovered {
+        return Err(QueryError::NotCovered(Box::new(Uncovered {
             position: position.clone(),
             game: game.canonical(),
-            misere,
-            partial: cheapest.partial.as_ref().map_or(String::new(), |s| {
-                format!(
-                    " (solve #{} was interrupted{}; rerunning its solve command resumes it)",
-                    s.id,
-                    s.last_tier.map_or(String::new(), |t| format!(" after tier {t}"))
-                )
-            }),
+            convention,
+            interrupted: cheapest.partial.as_ref().map(|s| (s.id, s.last_tier)),
             theory: no_theory_note(game, position),
-            positions: cheapest.cost.map_or("too many".to_string(), |c| c.to_string()),
+            positions: cheapest.cost,
             limit: auto_solve_limit,
-            flags: cheapest.universe.flags(),
-        }
-        .into());
+            universe: cheapest.universe,
+        })));
     }
-    let (solve, _) = db.solve(game, convention, cheapest.universe, false, &Silent)?;
-    answer_from_solve(db, game, convention, &solve, position, Source::Solved)?
-        .ok_or_else(|| anyhow::anyhow!("the solve just run does not cover {position}"))
+    let (solve, _) = solve_into(db, game, convention, cheapest.universe, false, &Silent)?;
+    answer_from_solve(db, game, convention, &solve, position, Source::Solved)?.ok_or_else(|| {
+        QueryError::Store(StoreError::Corrupt(format!("the solve just stored does not cover {position}")))
+    })
 }

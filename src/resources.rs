@@ -90,9 +90,14 @@ fn cgroup_room() -> Option<u64> {
     Some(max.saturating_sub(current))
 }
 
+/// A text that is not a size.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct BadSize(String);
+
 /// Parses a size such as `512M`, `4G`, `4GB`, `1.5g`, `1000000` (bytes); units are powers
 /// of 1024.
-pub fn parse_size(text: &str) -> Result<u64, String> {
+pub fn parse_size(text: &str) -> Result<u64, BadSize> {
     let t = text.trim().to_ascii_lowercase();
     let t = t.strip_suffix("ib").or_else(|| t.strip_suffix('b')).unwrap_or(&t);
     let (number, unit) = match t.char_indices().find(|(_, c)| c.is_ascii_alphabetic()) {
@@ -105,14 +110,14 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
         "m" => 1 << 20,
         "g" => 1 << 30,
         "t" => 1 << 40,
-        _ => return Err(format!("'{}' is not a size (write e.g. 512M, 4G or 1.5T)", shorten(text))),
+        _ => return Err(BadSize(format!("'{}' is not a size (write e.g. 512M, 4G or 1.5T)", shorten(text)))),
     };
     let value: f64 = number
         .trim()
         .parse()
-        .map_err(|_| format!("'{}' is not a size (write e.g. 512M, 4G or 1.5T)", shorten(text)))?;
+        .map_err(|_| BadSize(format!("'{}' is not a size (write e.g. 512M, 4G or 1.5T)", shorten(text))))?;
     if !value.is_finite() || value <= 0.0 || value * scale as f64 >= u64::MAX as f64 {
-        return Err(format!("'{}' is not a usable size", shorten(text)));
+        return Err(BadSize(format!("'{}' is not a usable size", shorten(text))));
     }
     Ok((value * scale as f64) as u64)
 }

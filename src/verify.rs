@@ -17,8 +17,8 @@ use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
 use crate::game::{Convention, Formula, GameRules, GameSpec, Position, all_moves};
-use crate::index::{PartitionTable, TierWalk};
-use crate::store::{Database, Prober, SolveRecord};
+use crate::index::PartitionTable;
+use crate::store::{Database, Prober, SolveRecord, StoreError};
 use crate::theory::{
     MisereSolver, misere_nim_loss, moore_loss, nim_values, normal_nim_loss, position_nim_value,
     tame_misere_loss, wythoff_loss,
@@ -146,6 +146,25 @@ impl VerifyReport {
     }
 }
 
+/// Why a verification could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum VerifyError {
+    /// Nothing stored to verify.
+    #[error("no stored solve of {game} ({convention}) to verify")]
+    NoSolve {
+        /// Canonical game.
+        game: String,
+        /// The convention.
+        convention: Convention,
+    },
+    /// The database failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// A stored solve's universe cannot be indexed.
+    #[error(transparent)]
+    Universe(#[from] crate::index::UniverseError),
+}
+
 /// Verifies every stored solve of `game` under `convention`, recomputing `sample` random
 /// positions from their children (seeded by `seed`).
 pub fn verify(
@@ -154,7 +173,7 @@ pub fn verify(
     convention: Convention,
     sample: u64,
     seed: u64,
-) -> anyhow::Result<VerifyReport> {
+) -> Result<VerifyReport, VerifyError> {
     let theory = Theory::for_game(game, convention);
     let mut report = VerifyReport {
         game: game.canonical(),
@@ -176,10 +195,7 @@ pub fn verify(
     };
     let solves = db.solves_of(game, convention)?;
     if solves.is_empty() {
-        anyhow::bail!(
-            "no stored solve of {game}{} to verify (run nimdb solve first)",
-            if convention == Convention::Misere { " --misere" } else { "" }
-        );
+        return Err(VerifyError::NoSolve { game: game.canonical(), convention });
     }
     let mut rng = StdRng::seed_from_u64(seed);
     for solve in &solves {
@@ -206,7 +222,7 @@ fn check_against_theory(
     convention: Convention,
     solve: &SolveRecord,
     report: &mut VerifyReport,
-) -> anyhow::Result<()> {
+) -> Result<(), VerifyError> {
     let universe = solve.target_universe();
     // Heap values, for sums of heaps only.
     let heap_rules = game.heap_rules().filter(|_| game.is_sum_of_heaps());
@@ -231,14 +247,14 @@ fn check_against_theory(
                 continue;
             }
         };
-        if solved.remoteness.len() as u64 != table.tier_size(tier.total, tier.heaps) {
+        if solved.remoteness.len() as u64 != table.size(tier) {
             report.consistent = false;
             report
                 .problems
                 .push(format!("tier {tier} of solve #{} has the wrong number of positions", solve.id));
             continue;
         }
-        let mut walk = TierWalk::new(tier.total, tier.heaps, universe.part_cap());
+        let mut walk = table.walk(tier);
         for (rank, &r) in solved.remoteness.iter().enumerate() {
             let heaps = walk.next().expect("walk covers the tier");
             let stored_loss = !convention.is_win(r as u32);
@@ -313,7 +329,7 @@ fn check_children(
     sample: u64,
     rng: &mut StdRng,
     report: &mut VerifyReport,
-) -> anyhow::Result<()> {
+) -> Result<(), VerifyError> {
     let universe = solve.target_universe();
     let stored: Vec<_> = db.stored_tiers(solve.id)?.into_iter().filter(|t| universe.has_tier(*t)).collect();
     if stored.is_empty() {
@@ -324,8 +340,8 @@ fn check_children(
     let mut heaps = Vec::new();
     for _ in 0..sample {
         let tier = stored[rng.random_range(0..stored.len())];
-        let rank = rng.random_range(0..table.tier_size(tier.total, tier.heaps));
-        table.unrank(tier.total, tier.heaps, rank, &mut heaps);
+        let rank = rng.random_range(0..table.size(tier));
+        table.unrank_into(tier, rank, &mut heaps);
         let position = Position::from_sorted(heaps.clone());
         let problem = match recompute(&mut prober, game, convention, &position) {
             Ok(None) => None,
@@ -350,7 +366,7 @@ fn recompute(
     game: &GameSpec,
     convention: Convention,
     position: &Position,
-) -> anyhow::Result<Option<String>> {
+) -> Result<Option<String>, StoreError> {
     let Some(record) = prober.record(position)? else {
         return Ok(Some(format!("{position} is missing from its stored tier")));
     };

@@ -34,21 +34,18 @@ fn agree(spec: &GameSpec, universe: Universe) -> u64 {
         .unwrap();
         let mut reference = ReferenceSearch::new(spec.rules(), convention);
         let mut values = HashMap::new();
-        let mut heaps = Vec::new();
         for tier in universe.tiers() {
-            for rank in 0..table.tier_size(tier.total, tier.heaps) {
-                table.unrank(tier.total, tier.heaps, rank, &mut heaps);
-                let p = Position::from_sorted(heaps.clone());
+            for (rank, p) in table.positions(tier).enumerate() {
                 let (win, remoteness) = reference.solve(&p);
-                let r = retro.tiers[&tier].remoteness[rank as usize] as u32;
-                let s = sweep.tiers[&tier].remoteness[rank as usize] as u32;
+                let r = retro.tiers[&tier].remoteness[rank] as u32;
+                let s = sweep.tiers[&tier].remoteness[rank] as u32;
                 assert_eq!(
                     (convention.is_win(r), r),
                     (win, remoteness),
                     "{spec} {convention} {p}: retrograde"
                 );
                 assert_eq!(s, remoteness, "{spec} {convention} {p}: sweep");
-                let g = sweep.tiers[&tier].nim_values.as_ref().unwrap()[rank as usize] as u32;
+                let g = sweep.tiers[&tier].nim_values.as_ref().unwrap()[rank] as u32;
                 assert_eq!(g, reference.nim_value(&p, &mut values), "{spec} {convention} {p}: nim-value");
                 checked += 1;
             }
@@ -126,11 +123,9 @@ fn every_position(spec: &GameSpec, universe: Universe, convention: Convention) -
     )
     .unwrap();
     let mut out = Vec::new();
-    let mut heaps = Vec::new();
     for tier in universe.tiers() {
-        for (rank, &r) in solved.tiers[&tier].remoteness.iter().enumerate() {
-            table.unrank(tier.total, tier.heaps, rank as u64, &mut heaps);
-            out.push((Position::from_sorted(heaps.clone()), !convention.is_win(r as u32)));
+        for (p, &r) in table.positions(tier).zip(&solved.tiers[&tier].remoteness) {
+            out.push((p, !convention.is_win(r as u32)));
         }
     }
     out

@@ -435,7 +435,7 @@ mod library {
     fn advisor(dir: &Path, game: &GameSpec, convention: Convention, total: u32) -> Advisor {
         let mut db = Database::open(&dir.join(format!("{game}-{convention}.sqlite"))).unwrap();
         let universe = Universe { max_total: total, max_heap: None, max_heaps: None };
-        db.solve(game, convention, universe, false, &Silent).unwrap();
+        nimdb::driver::solve_into(&mut db, game, convention, universe, false, &Silent).unwrap();
         Advisor::new(db, game.clone(), convention)
     }
 

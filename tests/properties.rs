@@ -29,13 +29,10 @@ proptest! {
         let options = SolveOptions { convention, universe, nim_values: false, strategy: SolveStrategy::Retrograde };
         let solved = solve_in_memory(&spec, &options).unwrap();
         let mut reference = ReferenceSearch::new(spec.rules(), convention);
-        let mut heaps = Vec::new();
         for tier in universe.tiers() {
-            for rank in 0..table.tier_size(tier.total, tier.heaps) {
-                table.unrank(tier.total, tier.heaps, rank, &mut heaps);
-                let p = Position::from_sorted(heaps.clone());
+            for (rank, p) in table.positions(tier).enumerate() {
                 let (_, r) = reference.solve(&p);
-                prop_assert_eq!(solved.tiers[&tier].remoteness[rank as usize] as u32, r, "{} {} {}", spec, convention, p);
+                prop_assert_eq!(solved.tiers[&tier].remoteness[rank] as u32, r, "{} {} {}", spec, convention, p);
             }
         }
     }

@@ -5,9 +5,9 @@ use std::io::{BufRead, BufWriter, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
-use crate::batch::{Session, parse_line};
-use crate::game::{Convention, GameSpec};
-use crate::store::Database;
+use nimdb::batch::{Session, parse_line};
+use nimdb::game::{Convention, GameSpec};
+use nimdb::store::Database;
 
 /// Answers every line of stdin in order. Each object carries its input line number; a bad
 /// line gets `{"line":N,"error":"…"}` and the run goes on (exit status 1 at the end). Blank

@@ -6,8 +6,8 @@ use std::process::ExitCode;
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::game::{Convention, GameSpec};
-use crate::store::{Database, ExportFilter, SolveRecord};
+use nimdb::game::{Convention, GameSpec};
+use nimdb::store::{Database, ExportFilter, SolveRecord};
 
 use super::DbArg;
 
@@ -46,7 +46,7 @@ pub struct ExportArgs {
 }
 
 fn parse_game(s: &str) -> Result<GameSpec, String> {
-    s.parse().map_err(|e: crate::game::SpecError| e.to_string())
+    s.parse().map_err(|e: nimdb::game::SpecError| e.to_string())
 }
 
 fn pick_solve(db: &Database, args: &ExportArgs) -> anyhow::Result<SolveRecord> {

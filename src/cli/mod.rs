@@ -18,6 +18,7 @@ mod serve;
 mod solve;
 mod tree;
 mod verify;
+mod words;
 
 pub use args::{DbArg, GameArgs};
 

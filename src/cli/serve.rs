@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use crate::server::{Config, serve};
+use nimdb::server::{Config, serve};
 
 use super::DbArg;
 

@@ -4,13 +4,14 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use crate::index::Universe;
-use crate::resources::{Bytes, MemoryBudget};
-use crate::solve::{MAX_SOLVE_TOTAL, SolveOptions, reach};
-use crate::store::Database;
+use nimdb::driver::solve_into;
+use nimdb::index::Universe;
+use nimdb::resources::{Bytes, MemoryBudget};
+use nimdb::solve::{MAX_SOLVE_TOTAL, SolveOptions, reach};
+use nimdb::store::Database;
 
 use super::progress::SolveBar;
-use super::{DbArg, GameArgs};
+use super::{DbArg, GameArgs, words};
 
 /// Arguments of `nimdb solve`.
 #[derive(Debug, Args)]
@@ -39,7 +40,7 @@ pub struct SolveArgs {
     nim_values: bool,
     /// Refuse to start if the solve's estimated peak memory is over SIZE (e.g. 4G)
     /// [default: 80% of the memory available now].
-    #[arg(long, value_name = "SIZE", value_parser = crate::resources::parse_size)]
+    #[arg(long, value_name = "SIZE", value_parser = nimdb::resources::parse_size)]
     memory_limit: Option<u64>,
 }
 
@@ -48,14 +49,15 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     let game = &args.game.game;
     let convention = args.game.convention();
     let universe =
-        Universe::new(game.rules(), &game.canonical(), args.max_total, args.max_heap, args.max_heaps)?;
+        Universe::new(game.rules(), &game.canonical(), args.max_total, args.max_heap, args.max_heaps)
+            .map_err(words::universe)?;
     if universe.max_total > MAX_SOLVE_TOTAL {
         anyhow::bail!("--max-total {} is too large (at most {MAX_SOLVE_TOTAL})", universe.max_total);
     }
-    let table = universe.table()?;
+    let table = universe.table().map_err(words::universe)?;
     let options =
         SolveOptions { convention, universe, nim_values: args.nim_values, strategy: Default::default() };
-    let estimate = crate::solve::estimate(game, &options, &table);
+    let estimate = nimdb::solve::estimate(game, &options, &table);
     let budget = MemoryBudget::new(args.memory_limit);
     if args.dry_run {
         println!("game:        {game}{}", if args.game.misere { " --misere" } else { "" });
@@ -83,11 +85,11 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     budget
         .check(&format!("solving {game} ({universe})"), estimate.memory_bytes)
         .map_err(|e| anyhow::anyhow!("{e}; nothing was written (--memory-limit SIZE sets the budget)"))?;
-    let mut db = Database::open(&args.db.db)?;
+    let mut db = Database::open(&args.db.db).map_err(words::store)?;
     let bar = SolveBar::new(!args.quiet);
-    let result = db.solve(game, convention, universe, args.nim_values, &bar);
+    let result = solve_into(&mut db, game, convention, universe, args.nim_values, &bar);
     bar.finish();
-    let (solve, report) = result?;
+    let (solve, report) = result.map_err(words::driver)?;
     if !args.quiet {
         let rate = |n: u64| if report.seconds > 0.0 { n as f64 / report.seconds } else { 0.0 };
         println!(
@@ -115,8 +117,8 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
             solve.losses,
             mb(solve.bytes),
             match solve.status {
-                crate::store::SolveStatus::Complete => "complete",
-                crate::store::SolveStatus::Partial => "partial",
+                nimdb::store::SolveStatus::Complete => "complete",
+                nimdb::store::SolveStatus::Partial => "partial",
             }
         );
     }

@@ -70,13 +70,23 @@ const FILLER: &[&str] = &["the", "and", "heap", "heaps", "token", "tokens", "of"
 /// Words that separate a heap from what it becomes.
 const ARROWS: &[&str] = &["->", "→", "leaving", "into", "to", "becomes", "=>"];
 
+/// Why a line typed by a player is not a request or not a legal move: one sentence for the
+/// player, in the game's voice.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct InputError(pub String);
+
 /// Reads one line of input.
-pub fn parse_request(line: &str) -> Result<Request, String> {
+pub fn parse_request(line: &str) -> Result<Request, InputError> {
+    parse_line(line).map_err(InputError)
+}
+
+fn parse_line(line: &str) -> Result<Request, String> {
     if line.contains(';') {
         let parts: Vec<&str> = line.split(';').filter(|p| !p.trim().is_empty()).collect();
         let mut changes = Vec::with_capacity(parts.len());
         for part in parts {
-            match parse_request(part)? {
+            match parse_line(part)? {
                 Request::Move(m @ (MoveRequest::Becomes { .. } | MoveRequest::Take { .. })) => {
                     changes.push(m)
                 }
@@ -192,7 +202,11 @@ fn result_of(parts: &[u32]) -> Result<HeapResult, String> {
 }
 
 /// Checks a typed move against the position and the rules, and returns the move it means.
-pub fn resolve_move(request: &MoveRequest, game: &GameSpec, position: &Position) -> Result<Move, String> {
+pub fn resolve_move(request: &MoveRequest, game: &GameSpec, position: &Position) -> Result<Move, InputError> {
+    resolve_request(request, game, position).map_err(InputError)
+}
+
+fn resolve_request(request: &MoveRequest, game: &GameSpec, position: &Position) -> Result<Move, String> {
     let MoveRequest::Several(requests) = request else {
         let change = resolve_change(request, game, position)?;
         return legal(Move::single(change.heap, change.result), game, position);
@@ -372,8 +386,8 @@ mod tests {
     fn resolve(game: &str, position: &str, line: &str) -> Result<String, String> {
         let game: GameSpec = game.parse().unwrap();
         let position: Position = position.parse().unwrap();
-        match parse_request(line)? {
-            Request::Move(m) => resolve_move(&m, &game, &position).map(|mv| mv.to_string()),
+        match parse_request(line).map_err(|e| e.0)? {
+            Request::Move(m) => resolve_move(&m, &game, &position).map(|mv| mv.to_string()).map_err(|e| e.0),
             other => Ok(format!("{other:?}")),
         }
     }

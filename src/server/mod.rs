@@ -240,7 +240,7 @@ async fn get_heaps(RawQuery(raw): RawQuery) -> Response {
     };
     let report = tokio::task::spawn_blocking(move || {
         let opts = HeapOptions::new(up_to as u32);
-        heap_report(&game, &opts, None).map_err(|e| ApiError { status: 422, message: format!("{e:#}") })
+        heap_report(&game, &opts).map_err(|e| ApiError { status: 422, message: format!("{e:#}") })
     })
     .await;
     match report {

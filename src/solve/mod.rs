@@ -54,17 +54,55 @@ impl SolvedTier {
     }
 }
 
+/// Why a [`TierStore`] failed: the sink's own error, boxed.
+#[derive(Debug, thiserror::Error)]
+#[error(transparent)]
+pub struct SinkError(pub Box<dyn std::error::Error + Send + Sync + 'static>);
+
+impl SinkError {
+    /// Wraps a sink's error.
+    pub fn new(error: impl Into<Box<dyn std::error::Error + Send + Sync + 'static>>) -> Self {
+        SinkError(error.into())
+    }
+}
+
+/// Why a solve failed.
+#[derive(Debug, thiserror::Error)]
+pub enum SolveError {
+    /// The universe's total is beyond what remoteness can hold.
+    #[error("a total of {0} is too large to solve (at most {MAX_SOLVE_TOTAL})")]
+    TooLarge(u32),
+    /// The universe cannot be indexed.
+    #[error(transparent)]
+    Universe(#[from] crate::index::UniverseError),
+    /// The tier store failed.
+    #[error(transparent)]
+    Sink(#[from] SinkError),
+    /// The solver found something wrong (e.g. a stored tier of the wrong size).
+    #[error("{0}")]
+    Solver(String),
+}
+
+impl From<anyhow::Error> for SolveError {
+    fn from(e: anyhow::Error) -> Self {
+        match e.downcast::<SinkError>() {
+            Ok(sink) => SolveError::Sink(sink),
+            Err(e) => SolveError::Solver(format!("{e:#}")),
+        }
+    }
+}
+
 /// Where solved tiers go, and where a resumed solve finds the ones already done.
 pub trait TierStore {
     /// The tiers already solved and stored.
-    fn solved_tiers(&mut self) -> anyhow::Result<BTreeSet<TierId>>;
+    fn solved_tiers(&mut self) -> Result<BTreeSet<TierId>, SinkError>;
     /// A stored tier's values (remoteness and nim-values if any).
-    fn load(&mut self, tier: TierId) -> anyhow::Result<SolvedTier>;
+    fn load(&mut self, tier: TierId) -> Result<SolvedTier, SinkError>;
     /// Stores a newly solved tier. Tiers arrive in solve order; a store may write them in
     /// the background, but must keep that order and commit each tier whole.
-    fn save(&mut self, solved: &SolvedTier) -> anyhow::Result<()>;
+    fn save(&mut self, solved: &SolvedTier) -> Result<(), SinkError>;
     /// Waits until every saved tier is stored, and reports any failure.
-    fn finish(&mut self) -> anyhow::Result<()> {
+    fn finish(&mut self) -> Result<(), SinkError> {
         Ok(())
     }
 }
@@ -77,13 +115,13 @@ pub struct MemoryStore {
 }
 
 impl TierStore for MemoryStore {
-    fn solved_tiers(&mut self) -> anyhow::Result<BTreeSet<TierId>> {
+    fn solved_tiers(&mut self) -> Result<BTreeSet<TierId>, SinkError> {
         Ok(self.tiers.keys().copied().collect())
     }
-    fn load(&mut self, tier: TierId) -> anyhow::Result<SolvedTier> {
-        self.tiers.get(&tier).cloned().ok_or_else(|| anyhow::anyhow!("tier {tier} is not stored"))
+    fn load(&mut self, tier: TierId) -> Result<SolvedTier, SinkError> {
+        self.tiers.get(&tier).cloned().ok_or_else(|| SinkError::new(format!("tier {tier} is not stored")))
     }
-    fn save(&mut self, solved: &SolvedTier) -> anyhow::Result<()> {
+    fn save(&mut self, solved: &SolvedTier) -> Result<(), SinkError> {
         self.tiers.insert(solved.tier, solved.clone());
         Ok(())
     }
@@ -109,13 +147,13 @@ impl DiscardStore {
 }
 
 impl TierStore for DiscardStore {
-    fn solved_tiers(&mut self) -> anyhow::Result<BTreeSet<TierId>> {
+    fn solved_tiers(&mut self) -> Result<BTreeSet<TierId>, SinkError> {
         Ok(BTreeSet::new())
     }
-    fn load(&mut self, tier: TierId) -> anyhow::Result<SolvedTier> {
-        anyhow::bail!("tier {tier} was not kept")
+    fn load(&mut self, tier: TierId) -> Result<SolvedTier, SinkError> {
+        Err(SinkError::new(format!("tier {tier} was not kept")))
     }
-    fn save(&mut self, solved: &SolvedTier) -> anyhow::Result<()> {
+    fn save(&mut self, solved: &SolvedTier) -> Result<(), SinkError> {
         self.positions += solved.remoteness.len() as u64;
         self.losses += solved.losses(self.convention);
         Ok(())
@@ -182,15 +220,12 @@ pub fn solve(
     options: &SolveOptions,
     store: &mut dyn TierStore,
     progress: &dyn Progress,
-) -> anyhow::Result<SolveReport> {
+) -> Result<SolveReport, SolveError> {
     if options.universe.max_total > MAX_SOLVE_TOTAL {
-        anyhow::bail!(
-            "a total of {} is too large to solve (at most {MAX_SOLVE_TOTAL})",
-            options.universe.max_total
-        );
+        return Err(SolveError::TooLarge(options.universe.max_total));
     }
     let table = options.universe.table()?;
-    game.rules().with(Job { options, table: &table, store, progress })
+    Ok(game.rules().with(Job { options, table: &table, store, progress })?)
 }
 
 struct Job<'a> {
@@ -235,7 +270,7 @@ impl Plan {
         progress: &dyn Progress,
     ) -> anyhow::Result<(Self, SolveReport)> {
         let tiers = options.universe.tiers();
-        let size = |t: &TierId| table.tier_size(t.total, t.heaps);
+        let size = |&t: &TierId| table.size(t);
         let stored = store.solved_tiers()?;
         let first = tiers.iter().position(|t| !stored.contains(t)).unwrap_or(tiers.len());
         let report = SolveReport { positions: tiers.iter().map(size).sum(), ..Default::default() };
@@ -270,7 +305,7 @@ pub fn reach<G: GameRules + ?Sized>(rules: &G, universe: &Universe) -> u32 {
 }
 
 /// Solves `game` entirely in memory and returns the tiers (for tests and small jobs).
-pub fn solve_in_memory(game: &GameSpec, options: &SolveOptions) -> anyhow::Result<MemoryStore> {
+pub fn solve_in_memory(game: &GameSpec, options: &SolveOptions) -> Result<MemoryStore, SolveError> {
     let mut store = MemoryStore::default();
     solve(game, options, &mut store, &Silent)?;
     Ok(store)
@@ -296,7 +331,7 @@ pub fn estimate(game: &GameSpec, options: &SolveOptions, table: &PartitionTable)
     let universe = &options.universe;
     let reach = reach(game.rules(), universe);
     let tiers = universe.tiers();
-    let size = |t: &TierId| table.tier_size(t.total, t.heaps);
+    let size = |&t: &TierId| table.size(t);
     let mut per_total = vec![0u64; universe.max_total as usize + 1];
     for t in &tiers {
         per_total[t.total as usize] += size(t);

@@ -8,16 +8,17 @@
 
 pub mod codec;
 mod export;
+mod heap_values;
 mod lookup;
 mod open;
 mod reader;
-mod run;
 mod solves;
 mod tiers;
 
 pub use export::ExportFilter;
+pub use heap_values::{HEAP_ROWS_LIMIT, HeapRows, SequenceFacts};
 pub use lookup::{Prober, TierMeta};
 pub use open::{Database, SCHEMA_VERSION, StoreError};
 pub use reader::Reader;
 pub use solves::{SolveKey, SolveRecord, SolveStatus};
-pub use tiers::SqliteTierStore;
+pub use tiers::{QUEUE, StoredTier, TierWriter};

@@ -133,9 +133,7 @@ impl<'a> Reader<'a> {
             // Rank tables grow to the largest total asked about, never past the solve's.
             let total = total.max(self.tables.get(&solve.id).map_or(0, |t| t.max_total()));
             let total = total.max(32).min(universe.max_total);
-            let table =
-                PartitionTable::new(total, universe.heaps_cap().min(total), universe.part_cap().min(total))
-                    .map_err(StoreError::Corrupt)?;
+            let table = universe.table_to(total)?;
             self.tables.insert(solve.id, table);
         }
         Ok(self.tables[&solve.id].rank(position.heaps()))

@@ -21,7 +21,7 @@ use std::rc::Rc;
 
 use crate::game::{HeapResult, HeapRules, heap_results};
 
-use super::mex::FxHashMap;
+use super::mex::{FxHashMap, mex};
 
 /// The largest heap the misère solver accepts.
 pub const MAX_HEAP: u32 = 255;
@@ -250,19 +250,6 @@ impl<'r, R: HeapRules + ?Sized> MisereSolver<'r, R> {
 fn result_heaps(r: HeapResult) -> impl Iterator<Item = u32> {
     let parts = r.parts().to_vec();
     parts.into_iter()
-}
-
-fn mex(values: &mut [u32]) -> u32 {
-    values.sort_unstable();
-    let mut m = 0;
-    for &v in values.iter() {
-        if v == m {
-            m += 1;
-        } else if v > m {
-            break;
-        }
-    }
-    m
 }
 
 #[cfg(test)]

@@ -79,12 +79,11 @@ mod tests {
     use crate::game::GameSpec;
 
     fn bouton(p: &Position) -> bool {
-        p.heaps().iter().fold(0, |x, &h| x ^ h) != 0
+        !crate::theory::normal_nim_loss(p.heaps())
     }
 
     fn misere_bouton(p: &Position) -> bool {
-        let x = p.heaps().iter().fold(0, |x, &h| x ^ h);
-        if p.heaps().iter().all(|&h| h <= 1) { x == 0 } else { x != 0 }
+        !crate::theory::misere_nim_loss(p.heaps())
     }
 
     #[test]

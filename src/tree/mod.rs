@@ -115,21 +115,13 @@ impl fmt::Display for TreeError {
             TreeError::TooLarge { root, shape: Shape::Tree, size, limit } => {
                 write!(
                     f,
-                    "the game tree of {root} has {} nodes, more than the limit of {limit}; \
-                     raise --max-nodes to draw it",
+                    "the game tree of {root} has {} nodes, more than the limit of {limit}",
                     format_count(size.tree)
-                )?;
-                if size.dag <= *limit {
-                    write!(f, " (or use --dag: its DAG has {} nodes)", size.dag)?;
-                }
-                Ok(())
+                )
             }
-            TreeError::TooLarge { root, shape: Shape::Dag, size, limit } => write!(
-                f,
-                "the game DAG of {root} has {} nodes, more than the limit of {limit}; \
-                 raise --max-nodes to draw it",
-                size.dag
-            ),
+            TreeError::TooLarge { root, shape: Shape::Dag, size, limit } => {
+                write!(f, "the game DAG of {root} has {} nodes, more than the limit of {limit}", size.dag)
+            }
             TreeError::MeasureStopped {
                 root,
                 reason: MeasureStopped::HeapMoves { heap, bound },
@@ -139,8 +131,7 @@ impl fmt::Display for TreeError {
                 write!(
                     f,
                     "the game tree of {root} is too large to measure: a heap of {heap} may have up \
-                     to {bound} moves, far more than the limit of {limit} nodes; raise --max-nodes \
-                     to draw it"
+                     to {bound} moves, far more than the limit of {limit} nodes"
                 )
             }
             TreeError::MeasureStopped {
@@ -151,7 +142,7 @@ impl fmt::Display for TreeError {
             } => write!(
                 f,
                 "the game tree of {root} has more than {budget} nodes (counting stopped there), \
-                 more than the limit of {limit}; raise --max-nodes to draw it"
+                 more than the limit of {limit}"
             ),
             TreeError::MeasureStopped {
                 root,
@@ -161,13 +152,26 @@ impl fmt::Display for TreeError {
             } => write!(
                 f,
                 "the game DAG of {root} has more than {budget} edges (counting stopped there), \
-                 too many to draw within the limit of {limit} nodes; raise --max-nodes to draw it"
+                 too many to draw within the limit of {limit} nodes"
             ),
         }
     }
 }
 
 impl std::error::Error for TreeError {}
+
+impl TreeError {
+    /// The node count of the position's DAG when the tree is too large but its DAG fits
+    /// within the limit (drawing the DAG instead would work).
+    pub fn dag_that_fits(&self) -> Option<u64> {
+        match self {
+            TreeError::TooLarge { shape: Shape::Tree, size, limit, .. } if size.dag <= *limit => {
+                Some(size.dag)
+            }
+            _ => None,
+        }
+    }
+}
 
 /// `count` followed by `noun`, with an `s` unless the count is 1.
 fn plural(count: &str, noun: &str) -> String {
@@ -329,11 +333,8 @@ mod tests {
     #[test]
     fn refuses_trees_over_the_limit() {
         let err = view(vec![6], TreeOptions { max_nodes: 51, ..Default::default() }).unwrap_err();
-        assert_eq!(
-            err.to_string(),
-            "the game tree of [6] has 52 nodes, more than the limit of 51; raise --max-nodes to \
-             draw it (or use --dag: its DAG has 12 nodes)"
-        );
+        assert_eq!(err.to_string(), "the game tree of [6] has 52 nodes, more than the limit of 51");
+        assert_eq!(err.dag_that_fits(), Some(12));
         assert!(view(vec![6], TreeOptions { max_nodes: 52, ..Default::default() }).is_ok());
         // However high the limit, a tree beyond what can be drawn is refused at once.
         let err = view(vec![20, 20], TreeOptions { max_nodes: u64::MAX, ..Default::default() }).unwrap_err();
