@@ -33,6 +33,22 @@ pub const PAGE: &str = include_str!("page.html");
 /// The most positions `--solve-up-to` may allow a single request to solve.
 pub const MAX_SOLVE_UP_TO: u64 = crate::query::AUTO_SOLVE_LIMIT;
 
+/// Why the server could not start or stopped with an error.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// `--solve-up-to` above [`MAX_SOLVE_UP_TO`].
+    #[error(
+        "on-the-spot solves of {0} positions are too large: they are bounded by {MAX_SOLVE_UP_TO} positions"
+    )]
+    SolveBoundTooLarge(u64),
+    /// The database could not be opened.
+    #[error(transparent)]
+    Store(#[from] crate::store::StoreError),
+    /// Binding, serving or starting a thread failed.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
 /// How `nimdb serve` runs.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -56,7 +72,7 @@ struct Pool {
 }
 
 impl Pool {
-    fn start(config: &Config) -> anyhow::Result<Pool> {
+    fn start(config: &Config) -> Result<Pool, ServeError> {
         let (tx, rx) = mpsc::channel::<Job>();
         let rx = Arc::new(Mutex::new(rx));
         let mut threads = Vec::new();
@@ -286,12 +302,9 @@ async fn shutdown_signal() {
 /// Serves until SIGINT or SIGTERM, then finishes the requests under way and returns.
 /// Prints `listening on http://ADDR` (the bound address, so port 0 picks a free one) on
 /// stdout once it accepts connections.
-pub fn serve(config: Config) -> anyhow::Result<()> {
-    if let Some(n) = config.solve_up_to {
-        anyhow::ensure!(
-            n <= MAX_SOLVE_UP_TO,
-            "--solve-up-to {n} is too large: on-the-spot solves are bounded by {MAX_SOLVE_UP_TO} positions"
-        );
+pub fn serve(config: Config) -> Result<(), ServeError> {
+    if let Some(n) = config.solve_up_to.filter(|&n| n > MAX_SOLVE_UP_TO) {
+        return Err(ServeError::SolveBoundTooLarge(n));
     }
     let solver = match config.solve_up_to {
         Some(n) => Some((Mutex::new(Database::open(&config.db)?), n)),
@@ -310,7 +323,7 @@ pub fn serve(config: Config) -> anyhow::Result<()> {
             out.flush()?;
         }
         axum::serve(listener, router(state.clone())).with_graceful_shutdown(shutdown_signal()).await?;
-        anyhow::Ok(())
+        Ok::<(), ServeError>(())
     });
     state.pool.stop();
     eprintln!("nimdb serve: stopped");
