@@ -251,13 +251,10 @@ fn retry_busy<T>(mut f: impl FnMut() -> rusqlite::Result<T>) -> rusqlite::Result
 /// tables at the same moment.
 fn is_contention(e: &rusqlite_migration::Error) -> bool {
     match e {
-        rusqlite_migration::Error::RusqliteError { err, .. } => match err {
-            rusqlite::Error::SqliteFailure(f, msg) => {
-                matches!(f.code, rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
-                    || msg.as_deref().is_some_and(|m| m.contains("already exists"))
-            }
-            _ => false,
-        },
+        rusqlite_migration::Error::RusqliteError { err: rusqlite::Error::SqliteFailure(f, msg), .. } => {
+            matches!(f.code, rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+                || msg.as_deref().is_some_and(|m| m.contains("already exists"))
+        }
         _ => false,
     }
 }
