@@ -27,6 +27,9 @@ fn refusals_and_reads_leave_the_directory_as_it_was() {
     // A query that is refused (too big to solve, no theorem) creates no database.
     err(&["query", "--db", new, "--game", "kayles", "--misere", "40", "30", "20"]);
     err(&["query", "--db", new, "--game", "wythoff", "500", "300", "100"]);
+    // Nor does a game that cannot start, or one whose start cannot be covered.
+    err(&["play", "--db", new, "--game", "octal:0.1", "9", "7", "2"]);
+    err(&["play", "--db", new, "--game", "kayles", "--misere", "40", "30", "20"]);
     // A theory answer needs no database either.
     ok(&["query", "--db", new, "--game", "kayles", "100", "90", "80"]);
     assert!(snapshot(dir.path()).is_empty(), "{:?}", snapshot(dir.path()));
