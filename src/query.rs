@@ -550,7 +550,7 @@ struct Cover {
 /// The universes that would cover `position`: the smallest one, and each stored solve of the
 /// game whose caps allow it, extended to the position's total (reusing its stored tiers).
 fn covers(
-    db: &Database,
+    db: Option<&Database>,
     game: &GameSpec,
     convention: Convention,
     position: &Position,
@@ -559,6 +559,9 @@ fn covers(
     let count = |u: &Universe| u.table().ok().map(|t| u.positions(&t));
     let smallest = smallest_universe(game.rules(), position);
     let mut out = vec![Cover { universe: smallest, cost: count(&smallest), partial: None }];
+    let Some(db) = db else {
+        return Ok(out);
+    };
     for solve in db.solves_of(game, convention)? {
         let universe = Universe { max_total: total, ..solve.target_universe() };
         if solve.nim_values || !universe.contains(position) {
@@ -572,23 +575,38 @@ fn covers(
     Ok(out)
 }
 
-/// Answers a query from the database, solving a small covering universe on the spot when
-/// nothing stored covers the position (or resuming an interrupted solve that would).
-pub fn query(
-    db: &mut Database,
+/// What a query needs, found without writing anything: the answer, or the universe to
+/// solve on the spot first.
+#[derive(Clone, Debug)]
+pub enum Plan {
+    /// Answered from the database or from theory.
+    Answered(Box<Answer>),
+    /// No stored solve covers the position, and this universe (within the on-the-spot
+    /// limit) would: solve it, then answer from it.
+    Solve(Universe),
+}
+
+/// Answers a query from the database (`None`: there is none yet) or from theory, or says
+/// which small universe to solve on the spot. Reads only: nothing is written, so a refused
+/// query leaves the file system as it was.
+pub fn plan_query(
+    db: Option<&Database>,
     game: &GameSpec,
     convention: Convention,
     position: &Position,
     auto_solve_limit: u64,
-) -> Result<Answer, QueryError> {
-    for solve in db.solves_of(game, convention)? {
-        if let Some(answer) = answer_from_solve(db, game, convention, &solve, position, Source::Database)? {
-            return Ok(answer);
+) -> Result<Plan, QueryError> {
+    if let Some(db) = db {
+        for solve in db.solves_of(game, convention)? {
+            if let Some(answer) = answer_from_solve(db, game, convention, &solve, position, Source::Database)?
+            {
+                return Ok(Plan::Answered(Box::new(answer)));
+            }
         }
     }
     if position.total() > MAX_SOLVE_TOTAL as u64 {
         if let Some(answer) = answer_from_theory(game, convention, position)? {
-            return Ok(answer);
+            return Ok(Plan::Answered(Box::new(answer)));
         }
         return Err(QueryError::TooLarge { position: position.clone(), total: position.total() });
     }
@@ -597,7 +615,7 @@ pub fn query(
         options.into_iter().min_by_key(|c| c.cost.unwrap_or(u64::MAX)).expect("the smallest universe");
     if cheapest.cost.is_none_or(|c| c > auto_solve_limit) {
         if let Some(answer) = answer_from_theory(game, convention, position)? {
-            return Ok(answer);
+            return Ok(Plan::Answered(Box::new(answer)));
         }
         return Err(QueryError::NotCovered(Box::new(Uncovered {
             position: position.clone(),
@@ -610,8 +628,34 @@ pub fn query(
             universe: cheapest.universe,
         })));
     }
-    let (solve, _) = solve_into(db, game, convention, cheapest.universe, false, &Silent)?;
+    Ok(Plan::Solve(cheapest.universe))
+}
+
+/// Solves `universe` (chosen by [`plan_query`]) into `db` and answers from it.
+pub fn answer_after_solving(
+    db: &mut Database,
+    game: &GameSpec,
+    convention: Convention,
+    position: &Position,
+    universe: Universe,
+) -> Result<Answer, QueryError> {
+    let (solve, _) = solve_into(db, game, convention, universe, false, &Silent)?;
     answer_from_solve(db, game, convention, &solve, position, Source::Solved)?.ok_or_else(|| {
         QueryError::Store(StoreError::Corrupt(format!("the solve just stored does not cover {position}")))
     })
+}
+
+/// Answers a query from the database, solving a small covering universe on the spot when
+/// nothing stored covers the position (or resuming an interrupted solve that would).
+pub fn query(
+    db: &mut Database,
+    game: &GameSpec,
+    convention: Convention,
+    position: &Position,
+    auto_solve_limit: u64,
+) -> Result<Answer, QueryError> {
+    match plan_query(Some(db), game, convention, position, auto_solve_limit)? {
+        Plan::Answered(answer) => Ok(*answer),
+        Plan::Solve(universe) => answer_after_solving(db, game, convention, position, universe),
+    }
 }

@@ -98,9 +98,9 @@ pub fn main() -> ExitCode {
 /// was asked for (so programs reading JSON get JSON).
 fn report_error(msg: &str) {
     if std::env::args().skip(1).any(|a| a == "--json") {
-        eprintln!("{}", serde_json::json!({ "error": msg }));
+        eprintln!("{}", serde_json::json!({ "error": cap_echoes(msg) }));
     } else {
-        eprintln!("nimdb: error: {msg}");
+        eprintln!("nimdb: error: {}", cap_echoes(msg));
     }
 }
 
@@ -116,4 +116,37 @@ fn clap_message(text: &str) -> String {
     let joined = useful.join(" ");
     let joined = joined.trim_start_matches("error: ").replace(": tip:", ";").replace(" tip:", ";");
     if joined.is_empty() { "bad arguments".to_string() } else { joined }
+}
+
+/// The longest word of user input an error message repeats whole.
+const ECHO_LIMIT: usize = 80;
+
+/// Shortens every word of `message` longer than [`ECHO_LIMIT`] characters (an echoed
+/// argument, typically), so that an error stays one readable line whatever was typed.
+fn cap_echoes(message: &str) -> String {
+    message
+        .split(' ')
+        .map(|word| {
+            let n = word.chars().count();
+            if n <= ECHO_LIMIT {
+                word.to_string()
+            } else {
+                let head: String = word.chars().take(ECHO_LIMIT - 20).collect();
+                format!("{head}…({n} characters)")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn long_echoes_are_capped() {
+        let long = "x".repeat(10_000);
+        let msg = super::cap_echoes(&format!("invalid value '{long}' for '--game'"));
+        assert!(msg.len() < 150, "{msg}");
+        assert!(msg.contains("(10002 characters)"), "{msg}");
+        assert_eq!(super::cap_echoes("short words stay"), "short words stay");
+    }
 }
