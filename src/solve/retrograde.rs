@@ -35,8 +35,9 @@ const PULL_CHUNK: usize = 512;
 /// Losses per parallel work unit when marking.
 const MARK_CHUNK: usize = 1024;
 
-/// The smallest tier marked in parallel (smaller ones are not worth the atomics).
-const PARALLEL_MARK_MIN: usize = 1 << 12;
+/// The fewest losses (over every source tier) marked in parallel: below it, the atomics
+/// and the thread hand-off cost more than they save.
+const PARALLEL_MARK_MIN: usize = 1 << 13;
 
 pub(super) fn run<R: TierRules>(
     rules: &R,
@@ -157,7 +158,8 @@ impl<R: TierRules> Retrograde<'_, R> {
                 }
             }
         }
-        let parallel = rayon::current_num_threads() > 1 && values.len() >= PARALLEL_MARK_MIN;
+        let offers: usize = sources.iter().map(|(l, _, _)| l.offers.len()).sum();
+        let parallel = rayon::current_num_threads() > 1 && offers >= PARALLEL_MARK_MIN;
         if parallel && std::mem::align_of::<AtomicU16>() == std::mem::align_of::<u16>() {
             // SAFETY: `values` is borrowed exclusively for this call, and `AtomicU16` has the
             // size and bit validity of `u16` (and, checked above, its alignment).
@@ -169,26 +171,27 @@ impl<R: TierRules> Retrograde<'_, R> {
                     cell.fetch_min(offer, Ordering::Relaxed);
                 }
             };
-            sources
+            // One parallel loop per tier, over chunks of every source's losses.
+            let work: Vec<(usize, Range<usize>)> = sources
                 .iter()
-                .map(|&(losses, k, added)| {
+                .enumerate()
+                .flat_map(|(s, (losses, _, _))| {
                     let n = losses.offers.len();
-                    (0..n.div_ceil(MARK_CHUNK))
-                        .into_par_iter()
-                        .map(|c| {
-                            let range = c * MARK_CHUNK..(n.min((c + 1) * MARK_CHUNK));
-                            self.mark_from(tier, losses, k, added, range, &offer)
-                        })
-                        .sum::<u64>()
+                    (0..n.div_ceil(MARK_CHUNK)).map(move |c| (s, c * MARK_CHUNK..n.min((c + 1) * MARK_CHUNK)))
+                })
+                .collect();
+            work.into_par_iter()
+                .map(|(s, range)| {
+                    let (losses, k, added) = sources[s];
+                    self.mark_from(tier, losses, k, added, range, &offer)
                 })
                 .sum()
         } else {
             let cells = Cell::from_mut(values).as_slice_of_cells();
             let offer = |rank: usize, offer: u16| {
+                // Branch-free: whether an offer improves is unpredictable.
                 let cell = &cells[rank];
-                if offer < cell.get() {
-                    cell.set(offer);
-                }
+                cell.set(cell.get().min(offer));
             };
             sources
                 .iter()
