@@ -8,7 +8,9 @@
 //! * [`period`]: periods and preperiods, with the Guy–Smith certificate;
 //! * [`misere`], [`genus`]: misère nim-values of positions and Conway's genus of heaps;
 //! * [`cache`]: the `heap_values` table;
-//! * [`report`]: everything about a game's heaps up to N, as `nimdb heaps` prints it.
+//! * [`report`]: everything about a game's heaps up to N, as `nimdb heaps` prints it;
+//! * [`quotient`]: misère quotients (Plambeck–Siegel), computed, certified and used to answer
+//!   misère positions of any size.
 //!
 //! Speed: finite octal codes stop computing as soon as the values carry a Guy–Smith
 //! certificate (Kayles and Dawson's Kayles at heap 256) and copy the rest, which the theorem
@@ -20,6 +22,7 @@ pub mod cache;
 pub mod genus;
 pub mod misere;
 pub mod period;
+pub mod quotient;
 pub mod report;
 pub mod sequence;
 pub mod shape;
