@@ -11,6 +11,7 @@ mod info;
 mod play;
 mod progress;
 mod query;
+mod quotient;
 mod solve;
 mod tree;
 mod verify;
@@ -43,6 +44,8 @@ enum Command {
     Tree(tree::TreeArgs),
     /// Explain Nim's binary-column rule for a position.
     Explain(explain::ExplainArgs),
+    /// The misère quotient (Plambeck–Siegel) of an octal game.
+    Quotient(quotient::QuotientArgs),
 }
 
 /// Runs the command line and turns any error into one line on stderr and exit status 1.
@@ -68,6 +71,7 @@ pub fn main() -> ExitCode {
         Command::Play(a) => play::run(a),
         Command::Tree(a) => tree::run(a),
         Command::Explain(a) => explain::run(a),
+        Command::Quotient(a) => quotient::run(a),
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,155 @@
+//! `nimdb quotient`: the misère quotient (Plambeck–Siegel) of an octal game, with its
+//! presentation, heap images, periodicity certificate and tameness.
+
+use std::io::{IsTerminal, Write as _};
+use std::process::ExitCode;
+
+use anyhow::{Context, bail};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde_json::{Value, json};
+
+use crate::game::GameSpec;
+use crate::theory::quotient::{DEFAULT_CAP, Quotient, QuotientOptions, compute_quotient};
+
+/// Arguments of `nimdb quotient`.
+#[derive(Debug, Args)]
+pub struct QuotientArgs {
+    /// The game: an octal code (kayles, dawson, lines, nim, subtraction:1,2,3, octal:0.137).
+    #[arg(long, short = 'g')]
+    game: String,
+    /// Compute the quotient of heaps 1..=N [default: grow until a period is proven, up to
+    /// 1000].
+    #[arg(long, value_name = "N")]
+    max_heap: Option<u64>,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+    /// No progress display.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// Runs `nimdb quotient`.
+pub fn run(args: QuotientArgs) -> anyhow::Result<ExitCode> {
+    let spec: GameSpec = args.game.parse().map_err(|e: String| anyhow::anyhow!(e))?;
+    let Some(code) = spec.octal() else {
+        bail!(
+            "{spec} is not an octal game: misère quotients are computed for octal codes only \
+             (its heaps must split by an octal rule)"
+        );
+    };
+    let opts = match args.max_heap {
+        Some(n) => QuotientOptions::to_heap(n)?,
+        None => QuotientOptions::default(),
+    };
+    let bar = ProgressBar::with_draw_target(
+        None,
+        if !args.quiet && std::io::stderr().is_terminal() {
+            ProgressDrawTarget::stderr()
+        } else {
+            ProgressDrawTarget::hidden()
+        },
+    );
+    bar.set_style(ProgressStyle::with_template("{spinner} heap {pos} |Q| = {msg}").expect("valid template"));
+    let q = compute_quotient(code, opts, &mut |heap, size| {
+        bar.set_position(heap as u64);
+        bar.set_message(size.to_string());
+        true
+    });
+    bar.finish_and_clear();
+    let q = q.with_context(|| format!("no misère quotient for {spec}"))?;
+    let out = if args.json {
+        serde_json::to_string(&to_json(&spec, &q))? + "\n"
+    } else {
+        to_text(&spec, &q, args.max_heap.is_none())
+    };
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(out.as_bytes()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+        r => r.context("writing the quotient")?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The JSON object printed by `nimdb quotient --json`.
+pub fn to_json(spec: &GameSpec, q: &Quotient) -> Value {
+    let pres = q.presentation();
+    let c = q.certificate;
+    json!({
+        "game": spec.canonical(),
+        "size": q.size(),
+        "p_count": q.p_count(),
+        "heap_elements": q.heap_images,
+        "heap_words": q.heap_images.iter().map(|&x| pres.words[x as usize].clone()).collect::<Vec<_>>(),
+        "p_elements": q.monoid.p_elements(),
+        "table": q.monoid.rows(),
+        "presentation": {
+            "generators": pres.generators.iter().zip(&pres.generator_heaps)
+                .map(|(g, h)| json!({"name": g, "heap": h})).collect::<Vec<_>>(),
+            "relations": pres.relations,
+            "words": pres.words,
+        },
+        "period": c.map(|c| c.period),
+        "preperiod": c.map(|c| c.from),
+        "proven": c.is_some(),
+        "certificate": c.map(|c| json!({
+            "text": c.to_string(), "detail": c,
+        })),
+        "apparent_period": q.apparent.map(|(p, e)| json!({"period": p, "preperiod": e})),
+        "closure_check_states": q.check.states,
+        "tame": q.tame,
+        "max_heap": q.max_heap,
+    })
+}
+
+fn to_text(spec: &GameSpec, q: &Quotient, open_ended: bool) -> String {
+    let pres = q.presentation();
+    let mut s = String::new();
+    let w = |x: u32| pres.words[x as usize].clone();
+    s += &format!("misère quotient of {spec} ({}), heaps 1..{}\n", q.code, q.max_heap);
+    s += &format!("|Q| = {}, |P| = {}\n", q.size(), q.p_count());
+    let gens: Vec<String> =
+        pres.generators.iter().zip(&pres.generator_heaps).map(|(g, h)| format!("{g} = heap {h}")).collect();
+    s += &format!("generators: {}\n", if gens.is_empty() { "none".to_string() } else { gens.join(", ") });
+    if pres.relations.is_empty() {
+        s += "relations: none\n";
+    } else {
+        s += "relations:\n";
+        for r in &pres.relations {
+            s += &format!("  {r}\n");
+        }
+    }
+    let ps: Vec<String> = q.monoid.p_elements().into_iter().map(w).collect();
+    s += &format!("P = {{{}}}\n", ps.join(", "));
+    s += "heap images:\n";
+    let imgs: Vec<String> =
+        (1..=q.max_heap).map(|n| format!("{n}:{}", w(q.heap_images[n as usize]))).collect();
+    for chunk in imgs.chunks(10) {
+        s += &format!("  {}\n", chunk.join("  "));
+    }
+    match (q.certificate, q.apparent) {
+        (Some(c), _) => {
+            s += &format!(
+                "period {}, preperiod {}, proven: the quotient holds for every heap size\n",
+                c.period, c.from
+            );
+            s += &format!("  certificate: {c}\n");
+        }
+        (None, Some((p, e))) => {
+            s +=
+                &format!("no period proven (apparent period {p}, preperiod {e} in heaps 1..{})\n", q.max_heap)
+        }
+        (None, None) if open_ended && q.max_heap >= DEFAULT_CAP => {
+            s += &format!("no period proven up to the cap, heap {DEFAULT_CAP}\n")
+        }
+        (None, None) => s += &format!("no period proven in heaps 1..{}\n", q.max_heap),
+    }
+    s += &format!(
+        "closure check: {} states; every position of the closure of heaps 1..{} has the outcome its element predicts\n",
+        q.check.states, q.max_heap
+    );
+    s +=
+        if q.tame { "tame: yes (the misère Nim quotient of its nim-values)\n" } else { "tame: no (wild)\n" };
+    s
+}

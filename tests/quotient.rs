@@ -1,0 +1,179 @@
+//! Misère quotients: sizes, P-counts and certified periods for a dozen octal codes, each
+//! prediction checked against the forward reference search on every position of total ≤ 22,
+//! the structure theorems the literature proves, and the `nimdb quotient` command line.
+
+mod common;
+
+use nimdb::game::{Convention, GameSpec, Position, all_moves};
+use nimdb::solve::reference::ReferenceSearch;
+use nimdb::theory::quotient::{Quotient, QuotientOptions, compute_quotient};
+
+fn quotient(game: &str, max_heap: Option<u32>) -> Quotient {
+    let spec: GameSpec = game.parse().unwrap();
+    let opts = QuotientOptions { max_heap, ..Default::default() };
+    compute_quotient(spec.octal().unwrap(), opts, &mut |_, _| true).unwrap()
+}
+
+fn partitions(max_total: u32) -> Vec<Vec<u32>> {
+    fn rec(left: u32, max: u32, cur: &mut Vec<u32>, out: &mut Vec<Vec<u32>>) {
+        out.push(cur.clone());
+        for h in (1..=max.min(left)).rev() {
+            cur.push(h);
+            rec(left - h, h, cur, out);
+            cur.pop();
+        }
+    }
+    let mut out = Vec::new();
+    rec(max_total, max_total, &mut Vec::new(), &mut out);
+    out
+}
+
+/// Every position of total ≤ `total`: the quotient's outcome and winning move agree with
+/// the forward search.
+fn agrees_with_search(game: &str, q: &Quotient, total: u32) {
+    let spec: GameSpec = game.parse().unwrap();
+    let mut search = ReferenceSearch::new(spec.rules(), Convention::Misere);
+    for heaps in partitions(total) {
+        let p = Position::new(heaps.clone());
+        let (win, _) = search.solve(&p);
+        assert_eq!(q.is_p(&heaps).unwrap(), !win, "{game} {heaps:?}");
+        let m = q.winning_move(&p).unwrap();
+        let terminal = all_moves(spec.rules(), &p).is_empty();
+        assert_eq!(m.is_some(), win && !terminal, "{game} {heaps:?}");
+        if let Some(m) = m {
+            assert!(!search.solve(&m.apply(&p)).0, "{game} {heaps:?}: {m} is not winning");
+        }
+    }
+}
+
+/// (game, |Q|, |P|, period, preperiod) of the quotient for every heap size, as nimdb
+/// computes and certifies it. Every row is checked against the forward search below and
+/// against the structure theorems of the literature (even order; |P| = 2 ⇒ |Q| = 2ⁿ + 2 or
+/// 2ⁿ + 4, Siegel, "The structure and classification of misère quotients", arXiv
+/// math/0703070).
+const TABLE: &[(&str, usize, usize, u32, u32)] = &[
+    ("kayles", 40, 9, 12, 71),
+    ("octal:0.75", 8, 2, 2, 8),
+    ("octal:0.71", 36, 9, 6, 3),
+    ("octal:0.15", 42, 12, 10, 66),
+    ("octal:0.53", 16, 3, 9, 21),
+    ("octal:0.72", 24, 5, 4, 16),
+    ("octal:0.34", 12, 3, 8, 7),
+    ("octal:0.31", 6, 2, 2, 3),
+    ("octal:0.52", 6, 2, 4, 6),
+    ("octal:0.73", 6, 2, 4, 2),
+    ("octal:0.51", 2, 1, 1, 1),
+    ("subtraction:1,2,3", 6, 2, 4, 1),
+    ("subtraction:1,3,4", 6, 2, 7, 1),
+];
+
+#[test]
+fn certified_quotients_agree_with_forward_search() {
+    for &(game, size, p, period, pre) in TABLE {
+        let q = quotient(game, None);
+        let c = q.certificate.unwrap_or_else(|| panic!("{game}: no certificate"));
+        assert_eq!((q.size(), q.p_count(), c.period, c.from), (size, p, period, pre), "{game}");
+        assert!(q.max_heap >= c.needs, "{game}");
+        agrees_with_search(game, &q, 22);
+    }
+}
+
+#[test]
+fn structure_theorems_hold() {
+    for &(game, size, p, _, _) in TABLE {
+        assert_eq!(size % 2, 0, "{game}: misère quotients have even order");
+        if p == 2 {
+            let ok = (1..12).any(|n| size == (1 << n) + 2 || size == (1 << n) + 4);
+            assert!(ok, "{game}: |P| = 2 needs |Q| = 2^n + 2 or 2^n + 4, not {size}");
+        }
+    }
+}
+
+#[test]
+fn order_eight_is_r8() {
+    // Siegel (arXiv math/0703070) proves there is exactly one misère quotient of order 8; it
+    // is the quotient of 0.75 in Plambeck's "Taming the wild in impartial combinatorial
+    // games" (INTEGERS 5, 2005).
+    let q = quotient("octal:0.75", None);
+    let pres = q.presentation();
+    assert_eq!(pres.generator_heaps, [1, 2, 5]);
+    assert_eq!(pres.relations, ["a^2 = 1", "bc = ab", "c^2 = b^2", "b^3 = b"]);
+    let p: Vec<&str> = q.monoid.p_elements().iter().map(|&x| pres.words[x as usize].as_str()).collect();
+    assert_eq!(p, ["a", "b^2"]);
+}
+
+#[test]
+fn tame_games_are_named() {
+    for (game, tame) in [("nim", true), ("subtraction:1,2,3", true), ("kayles", false), ("octal:0.75", false)]
+    {
+        let q = quotient(game, Some(12));
+        assert_eq!(q.tame, tame, "{game}");
+    }
+    // Lines (0.[7]) has nim-values g(n) = n and is tame: the quotient of heaps up to 2ⁿ − 1
+    // is misère Nim's, of order 2ⁿ + 2.
+    let q = quotient("lines", Some(31));
+    assert!(q.tame);
+    assert_eq!(q.size(), 34);
+    agrees_with_search("lines", &q, 20);
+    agrees_with_search("nim", &quotient("nim", Some(20)), 20);
+}
+
+#[test]
+fn kayles_answers_far_beyond_any_database() {
+    let q = quotient("kayles", None);
+    let p = Position::new(vec![100, 90, 80, 7]);
+    let loss = q.is_p(p.heaps()).unwrap();
+    let m = q.winning_move(&p).unwrap();
+    assert_eq!(m.is_some(), !loss);
+    if let Some(m) = m {
+        assert!(q.is_p(m.apply(&p).heaps()).unwrap());
+    }
+    // Heaps past the computed range follow the certified period.
+    assert_eq!(q.image(1_000_003).unwrap(), q.image(1_000_003 - 12 * 80_000).unwrap());
+}
+
+#[test]
+fn cli_prints_the_quotient_as_json() {
+    let out = common::ok(&["quotient", "--game", "kayles", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    for key in [
+        "game",
+        "size",
+        "p_count",
+        "heap_elements",
+        "p_elements",
+        "table",
+        "presentation",
+        "period",
+        "preperiod",
+        "proven",
+        "certificate",
+        "tame",
+        "max_heap",
+    ] {
+        assert!(v.get(key).is_some(), "missing {key}");
+    }
+    assert_eq!(v["size"], 40);
+    assert_eq!(v["period"], 12);
+    assert_eq!(v["proven"], true);
+    let out = common::ok(&["quotient", "--game", "octal:0.75", "--max-heap", "4", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["max_heap"], 4);
+    assert_eq!(v["heap_elements"].as_array().unwrap().len(), 5);
+    assert_eq!(v["period"], serde_json::Value::Null);
+}
+
+#[test]
+fn cli_refuses_bad_input_in_one_line() {
+    for (args, needle) in [
+        (vec!["quotient", "--game", "grundy"], "not an octal game"),
+        (vec!["quotient", "--game", "kayles", "--max-heap", "0"], "--max-heap must be between 1"),
+        (vec!["quotient", "--game", "kayles", "--max-heap", "99999999999"], "--max-heap must be between 1"),
+        (vec!["quotient", "--game", "octal:0.9"], "not an octal digit"),
+        (vec!["quotient", "--game", "octal:077"], "needs a point"),
+    ] {
+        let err = common::err(&args);
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+    }
+}
