@@ -133,8 +133,11 @@ fn kayles_answers_far_beyond_any_database() {
 }
 
 #[test]
-fn cli_prints_the_quotient_as_json() {
-    let out = common::ok(&["quotient", "--game", "kayles", "--json"]);
+fn cli_prints_stores_and_reuses_the_quotient() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("q.sqlite");
+    let db = db.to_str().unwrap();
+    let out = common::ok(&["quotient", "--game", "kayles", "--json", "--db", db]);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     for key in [
         "game",
@@ -156,7 +159,14 @@ fn cli_prints_the_quotient_as_json() {
     assert_eq!(v["size"], 40);
     assert_eq!(v["period"], 12);
     assert_eq!(v["proven"], true);
-    let out = common::ok(&["quotient", "--game", "octal:0.75", "--max-heap", "4", "--json"]);
+    assert_eq!(v["reused"], false);
+    let again: serde_json::Value =
+        serde_json::from_str(&common::ok(&["quotient", "--game", "kayles", "--json", "--db", db])).unwrap();
+    assert_eq!(again["reused"], true);
+    assert_eq!(again["table"], v["table"]);
+    let info = common::ok(&["info", "--db", db]);
+    assert!(info.contains("1 stored misère quotient(s)") && info.contains("kayles"), "{info}");
+    let out = common::ok(&["quotient", "--game", "octal:0.75", "--max-heap", "4", "--json", "--db", db]);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["max_heap"], 4);
     assert_eq!(v["heap_elements"].as_array().unwrap().len(), 5);
@@ -165,15 +175,19 @@ fn cli_prints_the_quotient_as_json() {
 
 #[test]
 fn cli_refuses_bad_input_in_one_line() {
-    for (args, needle) in [
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("untouched.sqlite");
+    for (mut args, needle) in [
         (vec!["quotient", "--game", "grundy"], "not an octal game"),
         (vec!["quotient", "--game", "kayles", "--max-heap", "0"], "--max-heap must be between 1"),
         (vec!["quotient", "--game", "kayles", "--max-heap", "99999999999"], "--max-heap must be between 1"),
         (vec!["quotient", "--game", "octal:0.9"], "not an octal digit"),
         (vec!["quotient", "--game", "octal:077"], "needs a point"),
     ] {
+        args.extend(["--db", db.to_str().unwrap()]);
         let err = common::err(&args);
         assert!(err.contains(needle), "{args:?}: {err}");
         assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(!db.exists(), "a refusal must not create or touch the database");
     }
 }

@@ -10,6 +10,10 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{Value, json};
 
 use crate::game::GameSpec;
+use crate::store::Database;
+use crate::store::quotients::{list_quotients, load_quotient, save_quotient};
+
+use super::DbArg;
 use crate::theory::quotient::{DEFAULT_CAP, Quotient, QuotientOptions, compute_quotient};
 
 /// Arguments of `nimdb quotient`.
@@ -28,6 +32,8 @@ pub struct QuotientArgs {
     /// No progress display.
     #[arg(long)]
     quiet: bool,
+    #[command(flatten)]
+    db: DbArg,
 }
 
 /// Runs `nimdb quotient`.
@@ -43,9 +49,48 @@ pub fn run(args: QuotientArgs) -> anyhow::Result<ExitCode> {
         Some(n) => QuotientOptions::to_heap(n)?,
         None => QuotientOptions::default(),
     };
+    let game = spec.canonical();
+    let db = Database::open(&args.db.db)?;
+    let stored =
+        load_quotient(db.conn(), &game, opts.max_heap)?.filter(|q| opts.max_heap.is_some() || q.proven());
+    let reused = stored.is_some();
+    let q = match stored {
+        Some(q) => q,
+        None => {
+            let q =
+                compute(code, opts, args.quiet)?.with_context(|| format!("no misère quotient for {spec}"))?;
+            save_quotient(db.conn(), &game, &q)?;
+            q
+        }
+    };
+    let out = if args.json {
+        let mut v = to_json(&spec, &q);
+        v["reused"] = json!(reused);
+        serde_json::to_string(&v)? + "\n"
+    } else {
+        let mut t = to_text(&spec, &q, args.max_heap.is_none());
+        if reused {
+            t += "(read from the database)\n";
+        }
+        t
+    };
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(out.as_bytes()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+        r => r.context("writing the quotient")?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Computes a quotient with a progress spinner on stderr (when it is a terminal).
+fn compute(
+    code: &crate::game::OctalCode,
+    opts: QuotientOptions,
+    quiet: bool,
+) -> anyhow::Result<Result<Quotient, crate::theory::quotient::QuotientError>> {
     let bar = ProgressBar::with_draw_target(
         None,
-        if !args.quiet && std::io::stderr().is_terminal() {
+        if !quiet && std::io::stderr().is_terminal() {
             ProgressDrawTarget::stderr()
         } else {
             ProgressDrawTarget::hidden()
@@ -58,18 +103,35 @@ pub fn run(args: QuotientArgs) -> anyhow::Result<ExitCode> {
         true
     });
     bar.finish_and_clear();
-    let q = q.with_context(|| format!("no misère quotient for {spec}"))?;
-    let out = if args.json {
-        serde_json::to_string(&to_json(&spec, &q))? + "\n"
-    } else {
-        to_text(&spec, &q, args.max_heap.is_none())
-    };
-    let mut stdout = std::io::stdout().lock();
-    match stdout.write_all(out.as_bytes()) {
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
-        r => r.context("writing the quotient")?,
+    Ok(q)
+}
+
+/// Prints the stored quotients, for `nimdb info`.
+pub fn print_stored(db: &Database) -> anyhow::Result<()> {
+    let rows = list_quotients(db.conn())?;
+    if rows.is_empty() {
+        return Ok(());
     }
-    Ok(ExitCode::SUCCESS)
+    println!("{} stored misère quotient(s)", rows.len());
+    println!(
+        "  {:<20} {:>8} {:<7} {:>6} {:>5} {:>7} {:>10} tame",
+        "game", "heaps", "status", "|Q|", "|P|", "period", "preperiod"
+    );
+    let o = |v: Option<u32>| v.map_or("-".to_string(), |v| v.to_string());
+    for r in rows {
+        println!(
+            "  {:<20} {:>8} {:<7} {:>6} {:>5} {:>7} {:>10} {}",
+            r.game,
+            format!("1..{}", r.max_heap),
+            r.status,
+            o(r.size),
+            o(r.p_count),
+            o(r.period),
+            o(r.preperiod),
+            r.tame.map_or("-", |t| if t { "yes" } else { "no" })
+        );
+    }
+    Ok(())
 }
 
 /// The JSON object printed by `nimdb quotient --json`.

@@ -9,6 +9,7 @@
 pub mod codec;
 mod lookup;
 mod open;
+pub mod quotients;
 mod run;
 mod solves;
 mod tiers;

@@ -4,12 +4,12 @@
 use std::collections::{HashMap, VecDeque};
 use std::fmt;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::monoid::{BipartiteMonoid, ElementSet};
 
 /// The result of [`closure_check`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ClosureCheck {
     /// The distinct (image, option images) states met; every position of the closure has
     /// one of them.
@@ -85,7 +85,7 @@ pub fn closure_check(
 }
 
 /// Which theorem certifies the period of the heap images.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "rule", rename_all = "kebab-case")]
 pub enum PeriodRule {
     /// Plambeck–Siegel's periodicity theorem for misère quotients of finite octal games
@@ -103,7 +103,7 @@ pub enum PeriodRule {
 
 /// A proof that the heap images are periodic: Φ(H_{n+p}) = Φ(H_n) was checked for every
 /// `from ≤ n < to` in the verified quotient of heaps 1..=`needs`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PeriodCertificate {
     /// The theorem used.
     #[serde(flatten)]

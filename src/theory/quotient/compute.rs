@@ -66,6 +66,8 @@ pub struct QuotientBuilder {
     rep_weight: Vec<u64>,
     /// Identification signatures of known positions → their element.
     sigs: HashMap<ElementSet, u32>,
+    /// For each element o, the contexts w with o·w ∈ P.
+    p_over: Vec<ElementSet>,
     generators: Vec<u32>,
 }
 
@@ -90,6 +92,7 @@ impl QuotientBuilder {
             rep_opts: vec![Vec::new()],
             rep_weight: vec![0],
             sigs: HashMap::new(),
+            p_over: Vec::new(),
             generators: Vec::new(),
         };
         b.rebuild_signatures();
@@ -141,11 +144,7 @@ impl QuotientBuilder {
         let n = self.q.size();
         let mut s = ElementSet::new(n + 1);
         for &o in opts {
-            for w in 0..n as u32 {
-                if self.q.is_p(self.q.mul(o, w)) {
-                    s.insert(w);
-                }
-            }
+            s.union_with(&self.p_over[o as usize]);
         }
         if opts.is_empty() {
             s.insert(n as u32);
@@ -154,6 +153,18 @@ impl QuotientBuilder {
     }
 
     fn rebuild_signatures(&mut self) {
+        let n = self.q.size();
+        self.p_over = (0..n as u32)
+            .map(|o| {
+                let mut s = ElementSet::new(n + 1);
+                for w in 0..n as u32 {
+                    if self.q.is_p(self.q.mul(o, w)) {
+                        s.insert(w);
+                    }
+                }
+                s
+            })
+            .collect();
         let mut sigs = HashMap::new();
         for (y, opts) in self.rep_opts.iter().enumerate() {
             sigs.entry(self.signature(opts)).or_insert(y as u32);

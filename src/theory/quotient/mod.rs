@@ -316,3 +316,69 @@ impl Quotient {
 
 #[cfg(test)]
 mod tests;
+
+/// A quotient as plain data, for storage: everything but the code is numbers.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct QuotientData {
+    /// The octal code, as `0.77`.
+    pub code: String,
+    /// |Q|.
+    pub size: usize,
+    /// The multiplication table, row-major.
+    pub table: Vec<u32>,
+    /// The P marks.
+    pub p: Vec<bool>,
+    /// Heap images 0..=max_heap.
+    pub heap_images: Vec<u32>,
+    /// Option images of each heap.
+    pub heap_options: Vec<Vec<u32>>,
+    /// The certificate, if proven.
+    pub certificate: Option<PeriodCertificate>,
+    /// The apparent period and preperiod, if any.
+    pub apparent: Option<(u32, u32)>,
+    /// States of the closure check.
+    pub check_states: usize,
+    /// Tame.
+    pub tame: bool,
+}
+
+impl Quotient {
+    /// The quotient as plain data.
+    pub fn to_data(&self) -> QuotientData {
+        QuotientData {
+            code: self.code.to_string(),
+            size: self.monoid.size(),
+            table: self.monoid.table().to_vec(),
+            p: self.monoid.p_marks().to_vec(),
+            heap_images: self.heap_images.clone(),
+            heap_options: self.heap_options.clone(),
+            certificate: self.certificate,
+            apparent: self.apparent,
+            check_states: self.check.states,
+            tame: self.tame,
+        }
+    }
+
+    /// Rebuilds a quotient from plain data, checking its shape (not re-running the check).
+    pub fn from_data(d: QuotientData) -> Result<Self, QuotientError> {
+        let spec: crate::game::GameSpec =
+            format!("octal:{}", d.code).parse().map_err(QuotientError::Internal)?;
+        let code = spec.octal().cloned().ok_or_else(|| QuotientError::Internal("not octal".into()))?;
+        let monoid = BipartiteMonoid::from_table(d.size, d.table, d.p).map_err(QuotientError::Internal)?;
+        let n = d.heap_images.len();
+        if n == 0 || d.heap_options.len() != n || d.heap_images.iter().any(|&x| x as usize >= d.size) {
+            return Err(QuotientError::Internal("heap images do not fit the table".into()));
+        }
+        Ok(Quotient {
+            code,
+            monoid,
+            heap_images: d.heap_images,
+            heap_options: d.heap_options,
+            max_heap: n as u32 - 1,
+            certificate: d.certificate,
+            apparent: d.apparent,
+            check: ClosureCheck { states: d.check_states },
+            tame: d.tame,
+        })
+    }
+}

@@ -178,6 +178,13 @@ impl ElementSet {
         self.words[x as usize / 64] >> (x % 64) & 1 == 1
     }
 
+    /// Adds every element of `other` (of the same or smaller capacity).
+    pub fn union_with(&mut self, other: &ElementSet) {
+        for (a, b) in self.words.iter_mut().zip(&other.words) {
+            *a |= b;
+        }
+    }
+
     /// Whether the set is empty.
     pub fn is_empty(&self) -> bool {
         self.words.iter().all(|&w| w == 0)
