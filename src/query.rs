@@ -55,6 +55,8 @@ pub enum Source {
     Solved,
     /// Theory (Bouton, Sprague–Grundy); remoteness unknown.
     Theory,
+    /// A misère quotient (Plambeck–Siegel); remoteness unknown.
+    Quotient,
 }
 
 /// One move and the value of the position it leads to.
@@ -389,6 +391,9 @@ pub fn query(
         }
     }
     if position.total() > MAX_SOLVE_TOTAL as u64 {
+        if let Some(answer) = answer_from_quotient(db, game, convention, position)? {
+            return Ok(answer);
+        }
         if let Some(answer) = answer_from_theory(game, convention, position)? {
             return Ok(answer);
         }
@@ -399,6 +404,9 @@ pub fn query(
         options.into_iter().min_by_key(|c| c.cost.unwrap_or(u64::MAX)).expect("the smallest universe");
     let misere = if convention == Convention::Misere { " --misere" } else { "" };
     if cheapest.cost.is_none_or(|c| c > auto_solve_limit) {
+        if let Some(answer) = answer_from_quotient(db, game, convention, position)? {
+            return Ok(answer);
+        }
         if let Some(answer) = answer_from_theory(game, convention, position)? {
             return Ok(answer);
         }
@@ -423,3 +431,81 @@ pub fn query(
     answer_from_solve(db, game, convention, &solve, position, Source::Solved)?
         .ok_or_else(|| anyhow::anyhow!("the solve just run does not cover {position}"))
 }
+
+/// Answers a misère position of an octal game from its misère quotient: the stored one, or
+/// one computed now within small limits (and stored). `None` when the game is not octal,
+/// the convention is normal, or no quotient covers every heap of the position. The outcome
+/// is the mark of the position's element; the best move is the first move (in move order)
+/// to a P-element, or from a loss the first move; remoteness is unknown.
+pub fn answer_from_quotient(
+    db: &Database,
+    game: &GameSpec,
+    convention: Convention,
+    position: &Position,
+) -> anyhow::Result<Option<Answer>> {
+    use crate::theory::quotient::{Limits, covering_quotient};
+    let Some(code) = game.octal() else { return Ok(None) };
+    if convention != Convention::Misere {
+        return Ok(None);
+    }
+    let name = game.canonical();
+    let covers = |q: &crate::theory::quotient::Quotient| position.heaps().iter().all(|&h| q.covers(h));
+    let q = match crate::store::quotients::load_quotient(db.conn(), &name, None)? {
+        Some(q) if covers(&q) => q,
+        _ => {
+            let limits = Limits { max_elements: 256, ..Limits::default() };
+            match covering_quotient(code, position.largest(), QUOTIENT_ON_THE_SPOT_CAP, limits) {
+                Ok(q) if covers(&q) => {
+                    crate::store::quotients::save_quotient(db.conn(), &name, &q)?;
+                    q
+                }
+                _ => return Ok(None),
+            }
+        }
+    };
+    let loss = q.is_p(position.heaps())?;
+    let outcome = if loss { Outcome::Loss } else { Outcome::Win };
+    let value_of = |mv: Move| -> anyhow::Result<MoveValue> {
+        let to = mv.apply(position);
+        let child_loss = q.is_p(to.heaps())?;
+        Ok(MoveValue {
+            description: mv.describe(position),
+            heap: mv.heap,
+            taken: mv.taken(),
+            outcome: if child_loss { Outcome::Loss } else { Outcome::Win },
+            remoteness: None,
+            to,
+            mv,
+        })
+    };
+    let best = match q.winning_move(position)? {
+        Some(mv) => Some(value_of(mv)?),
+        None => match all_moves(&q.code, position).first() {
+            Some(&mv) => Some(value_of(mv)?),
+            None => None,
+        },
+    };
+    let all = all_moves(&q.code, position);
+    let listing = all.len() as u128 <= THEORY_MOVE_LIMIT && all.len() <= 5_000;
+    let moves = if listing {
+        all.iter().map(|&m| value_of(m)).collect::<anyhow::Result<Vec<_>>>()?
+    } else {
+        Vec::new()
+    };
+    Ok(Some(Answer {
+        game: name,
+        convention,
+        position: position.clone(),
+        outcome,
+        remoteness: None,
+        nim_value: None,
+        best_move: best,
+        moves,
+        moves_omitted: if listing { 0 } else { all.len() as u64 },
+        source: Source::Quotient,
+        solve_id: None,
+    }))
+}
+
+/// How far a quotient computed for a query may go looking for a period.
+const QUOTIENT_ON_THE_SPOT_CAP: u32 = 400;

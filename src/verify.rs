@@ -108,6 +108,30 @@ pub struct VerifyReport {
     pub consistent: bool,
     /// What was inconsistent, if anything.
     pub problems: Vec<String>,
+    /// Misère octal games: every stored outcome checked against the misère quotient.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub quotient: Option<QuotientCrossCheck>,
+}
+
+/// The cross-check of stored misère outcomes against the misère quotient (Plambeck–Siegel).
+/// The quotient passed its exact closure check, so a disagreement contradicts a theorem.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct QuotientCrossCheck {
+    /// The quotient's heap range (heaps 1..=max_heap).
+    pub max_heap: u32,
+    /// |Q|.
+    pub size: usize,
+    /// Whether its heap images are certified periodic (so it covers every heap).
+    pub proven: bool,
+    /// Positions checked.
+    pub checked: u64,
+    /// Positions whose stored outcome disagrees with the quotient.
+    pub mismatches: u64,
+    /// The smallest disagreeing positions.
+    pub first_mismatches: Vec<Position>,
+    /// Why no quotient was available, when none was.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unavailable: Option<String>,
 }
 
 impl VerifyReport {
@@ -115,7 +139,10 @@ impl VerifyReport {
     pub fn failed(&self) -> bool {
         // A stored nim-value that disagrees with its own definition is an error under any
         // convention; a disagreement with the tame prediction is not.
-        !self.consistent || self.nim_value_mismatches > 0 || (self.theorem && self.mismatches > 0)
+        !self.consistent
+            || self.nim_value_mismatches > 0
+            || (self.theorem && self.mismatches > 0)
+            || self.quotient.as_ref().is_some_and(|q| q.mismatches > 0)
     }
 }
 
@@ -145,6 +172,7 @@ pub fn verify(
         sampled: 0,
         consistent: true,
         problems: Vec::new(),
+        quotient: None,
     };
     let solves = db.solves_of(game, convention)?;
     if solves.is_empty() {
@@ -158,6 +186,13 @@ pub fn verify(
         report.solves.push(solve.id);
         check_against_theory(db, game, convention, solve, &mut report)?;
         check_children(db, game, convention, solve, sample, &mut rng, &mut report)?;
+        if convention == Convention::Misere && game.octal().is_some() {
+            check_against_quotient(db, game, solve, &mut report)?;
+        }
+    }
+    if let Some(q) = report.quotient.as_mut() {
+        q.first_mismatches.sort_by_key(smallest_first);
+        q.first_mismatches.truncate(LISTED);
     }
     report.first_mismatches.sort_by_key(smallest_first);
     report.first_mismatches.truncate(LISTED);
@@ -335,4 +370,61 @@ fn recompute(
     let terminal_ok = expected != 0 || convention.is_win(0) == convention.is_win(stored);
     Ok((stored != expected || !terminal_ok)
         .then(|| format!("{position}: stored remoteness {stored}, but its children give {expected}")))
+}
+
+/// Checks every stored misère outcome of `solve` against the game's misère quotient: the
+/// stored one when it covers the solve's heaps, else one computed for them (and stored).
+fn check_against_quotient(
+    db: &Database,
+    game: &GameSpec,
+    solve: &SolveRecord,
+    report: &mut VerifyReport,
+) -> anyhow::Result<()> {
+    let universe = solve.target_universe();
+    let top = universe.part_cap();
+    let name = game.canonical();
+    let stored = crate::store::quotients::load_quotient(db.conn(), &name, None)?;
+    let q = match stored {
+        Some(q) if q.covers(top) => Ok(q),
+        _ => {
+            let code = game.octal().expect("octal");
+            let q = crate::theory::quotient::covering_quotient(code, top, 1000, Default::default());
+            if let Ok(q) = &q {
+                crate::store::quotients::save_quotient(db.conn(), &name, q)?;
+            }
+            q
+        }
+    };
+    let entry = report.quotient.get_or_insert(QuotientCrossCheck {
+        max_heap: 0,
+        size: 0,
+        proven: false,
+        checked: 0,
+        mismatches: 0,
+        first_mismatches: Vec::new(),
+        unavailable: None,
+    });
+    let q = match q {
+        Ok(q) => q,
+        Err(e) => {
+            entry.unavailable = Some(e.to_string());
+            return Ok(());
+        }
+    };
+    (entry.max_heap, entry.size, entry.proven) = (q.max_heap, q.size(), q.proven());
+    let stored = db.stored_tiers(solve.id)?;
+    for tier in universe.tiers().into_iter().filter(|t| stored.contains(t)) {
+        let Ok(solved) = db.load_tier(solve.id, tier) else { continue };
+        let mut walk = TierWalk::new(tier.total, tier.heaps, top);
+        for &r in solved.remoteness.iter() {
+            let heaps = walk.next().expect("walk covers the tier");
+            let stored_loss = !Convention::Misere.is_win(r as u32);
+            entry.checked += 1;
+            if q.is_p(heaps)? != stored_loss {
+                entry.mismatches += 1;
+                keep_smallest(&mut entry.first_mismatches, Position::from_sorted(heaps.to_vec()));
+            }
+        }
+    }
+    Ok(())
 }

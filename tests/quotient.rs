@@ -191,3 +191,85 @@ fn cli_refuses_bad_input_in_one_line() {
         assert!(!db.exists(), "a refusal must not create or touch the database");
     }
 }
+
+fn solve(db: &str, game: &str, total: u32) {
+    common::ok(&[
+        "solve",
+        "--game",
+        game,
+        "--misere",
+        "--max-total",
+        &total.to_string(),
+        "--db",
+        db,
+        "--quiet",
+    ]);
+}
+
+#[test]
+fn verify_cross_checks_every_stored_position_against_the_quotient() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("v.sqlite");
+    let db = db.to_str().unwrap();
+    for game in ["kayles", "lines", "octal:0.75", "octal:0.71", "octal:0.15"] {
+        solve(db, game, 40);
+        let out = common::ok(&["verify", "--game", game, "--misere", "--db", db, "--json"]);
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let q = &v["quotient"];
+        assert!(q["checked"].as_u64().unwrap() > 10_000, "{game}: {q}");
+        assert_eq!(q["mismatches"], 0, "{game}: {q}");
+    }
+}
+
+#[test]
+fn verify_catches_a_corrupted_quotient_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("m.sqlite");
+    let db = path.to_str().unwrap();
+    solve(db, "kayles", 30);
+    common::ok(&["quotient", "--game", "kayles", "--db", db]);
+    // Corrupt the table (a checksum-consistent rewrite: the mark of heap 5's element flips).
+    {
+        let store = nimdb::store::Database::open(&path).unwrap();
+        let mut q = nimdb::store::quotients::load_quotient(store.conn(), "kayles", None).unwrap().unwrap();
+        let mut d = q.to_data();
+        let x = d.heap_images[5] as usize;
+        d.p[x] = !d.p[x];
+        q = Quotient::from_data(d).unwrap();
+        nimdb::store::quotients::save_quotient(store.conn(), "kayles", &q).unwrap();
+    }
+    let (ok, out, _) = common::run(&["verify", "--game", "kayles", "--misere", "--db", db]);
+    assert!(!ok, "a corrupted quotient must fail verify: {out}");
+    assert!(out.contains("contradictions"), "{out}");
+    // Corrupting the stored bytes instead is caught by the checksum.
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.execute("UPDATE quotients SET data = replace(data, '\"tame\":false', '\"tame\":true')", []).unwrap();
+    let (ok, _, err) = common::run(&["query", "--game", "kayles", "--misere", "--db", db, "200", "100"]);
+    assert!(!ok && err.contains("checksum"), "{err}");
+}
+
+#[test]
+fn query_answers_huge_misere_positions_from_the_quotient() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("q.sqlite");
+    let db = db.to_str().unwrap();
+    let out =
+        common::ok(&["query", "--game", "kayles", "--misere", "--json", "--db", db, "100", "90", "80", "7"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["source"], "quotient");
+    assert_eq!(v["remoteness"], serde_json::Value::Null);
+    let q = quotient("kayles", None);
+    let loss = q.is_p(&[100, 90, 80, 7]).unwrap();
+    assert_eq!(v["outcome"], if loss { "loss" } else { "win" });
+    let to: Vec<u32> = serde_json::from_value(v["best_move"]["to"].clone()).unwrap();
+    assert_eq!(q.is_p(&to).unwrap(), !loss || q.is_p(&to).unwrap());
+    if !loss {
+        assert_eq!(v["best_move"]["outcome"], "loss");
+    }
+    // Thousands of tokens.
+    let out = common::ok(&[
+        "query", "--game", "kayles", "--misere", "--json", "--db", db, "3000", "2999", "1500", "7",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["source"], "quotient");
+}

@@ -79,6 +79,7 @@ pub fn render(a: &Answer, all_moves: bool) -> String {
             crate::query::Source::Database => "database",
             crate::query::Source::Solved => "solved now and stored",
             crate::query::Source::Theory => "theory",
+            crate::query::Source::Quotient => "misère quotient",
         }
     );
     out

@@ -382,3 +382,24 @@ impl Quotient {
         })
     }
 }
+
+/// A quotient that answers every heap up to `top`: for finite codes, the open-ended
+/// computation (up to heap `cap`, a certified period covers every heap); otherwise, or when
+/// that proves no period, the quotient of heaps 1..=top.
+pub fn covering_quotient(
+    code: &OctalCode,
+    top: u32,
+    cap: u32,
+    limits: Limits,
+) -> Result<Quotient, QuotientError> {
+    if code.last_nonzero().is_some() {
+        let opts = QuotientOptions { cap, limits, ..QuotientOptions::default() };
+        if let Ok(q) = compute_quotient(code, opts, &mut |_, _| true)
+            && q.covers(top)
+        {
+            return Ok(q);
+        }
+    }
+    let opts = QuotientOptions { limits, ..QuotientOptions::to_heap(top.max(1) as u64)? };
+    compute_quotient(code, opts, &mut |_, _| true)
+}
