@@ -11,7 +11,7 @@ use nimdb::theory::shape::HeapShape;
 use nimdb::theory::sparse::{MethodChoice, compute_with};
 
 fn shape(game: &str) -> HeapShape {
-    HeapShape::of(game.parse::<GameSpec>().unwrap().rules())
+    HeapShape::of(game.parse::<GameSpec>().unwrap().heap_rules().unwrap())
 }
 
 fn bench(c: &mut Criterion, game: &str, cases: &[(&str, MethodChoice, u32)]) {

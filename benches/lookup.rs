@@ -16,7 +16,8 @@ fn lookups(c: &mut Criterion) {
     let mut db = Database::open(&path).unwrap();
     let nim = GameSpec::nim();
     let universe = Universe::new(nim.rules(), "nim", None, Some(24), Some(8)).unwrap();
-    let (solve, report) = db.solve(&nim, Convention::Misere, universe, false, &Silent).unwrap();
+    let (solve, report) =
+        nimdb::driver::solve_into(&mut db, &nim, Convention::Misere, universe, false, &Silent).unwrap();
     drop(db);
     let bytes = std::fs::metadata(&path).unwrap().len();
     eprintln!(

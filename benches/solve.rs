@@ -37,6 +37,13 @@ fn solve_benches(c: &mut Criterion) {
     let lines = "lines".parse::<GameSpec>().unwrap();
     let lines_36 = Universe::new(lines.rules(), "lines", Some(36), None, None).unwrap();
     bench_universe(c, "lines_misere_36", "lines", Convention::Misere, lines_36);
+    // Families whose moves change several heaps.
+    let wythoff = "wythoff".parse::<GameSpec>().unwrap();
+    let wythoff_3x64 = Universe::new(wythoff.rules(), "wythoff", None, Some(64), Some(3)).unwrap();
+    bench_universe(c, "wythoff_misere_3x64", "wythoff", Convention::Misere, wythoff_3x64);
+    let moore = "moore:2".parse::<GameSpec>().unwrap();
+    let moore_6x10 = Universe::new(moore.rules(), "moore:2", None, Some(10), Some(6)).unwrap();
+    bench_universe(c, "moore2_normal_6x10", "moore:2", Convention::Normal, moore_6x10);
 }
 
 criterion_group!(benches, solve_benches);

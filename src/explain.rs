@@ -22,18 +22,31 @@ use crate::game::{Convention, HeapResult, Move, Position};
 /// The fewest columns shown (8 4 2 1, as in the textbook table), even for small heaps.
 const MIN_COLUMNS: u32 = 4;
 
+/// Why a position cannot be explained.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ExplainError {
+    /// The heaps given are not a heap list.
+    #[error("{0}")]
+    BadHeaps(String),
+    /// No heaps, or an empty one.
+    #[error("explain needs at least one heap, and no empty ones")]
+    NoHeaps,
+}
+
 /// Heap sizes in the order the user typed them (zeros dropped), for display: a [`Position`]
 /// sorts its heaps, the table keeps the user's rows. Accepts `3 4 7`, `3,4,7`, `[3,4,7]`
 /// and reports bad input exactly as [`Position::parse_words`] does.
-pub fn parse_heaps_in_order<S: AsRef<str>>(words: &[S]) -> Result<Vec<u32>, String> {
-    Position::parse_words(words)?;
+pub fn parse_heaps_in_order<S: AsRef<str>>(words: &[S]) -> Result<Vec<u32>, ExplainError> {
+    Position::parse_words(words).map_err(ExplainError::BadHeaps)?;
     let mut heaps = Vec::new();
     for word in words {
         for item in word.as_ref().split(|c: char| c == ',' || c == '[' || c == ']' || c.is_whitespace()) {
             if item.is_empty() {
                 continue;
             }
-            let h: u32 = item.parse().map_err(|_| format!("bad heap list: '{item}' is not a heap size"))?;
+            let h: u32 = item
+                .parse()
+                .map_err(|_| ExplainError::BadHeaps(format!("bad heap list: '{item}' is not a heap size")))?;
             if h > 0 {
                 heaps.push(h);
             }
@@ -83,7 +96,7 @@ impl ColumnTable {
 
     /// The XOR of all heaps: the sum of the odd columns' values.
     pub fn xor(&self) -> u32 {
-        self.heaps.iter().fold(0, |x, &h| x ^ h)
+        crate::theory::nim_sum(&self.heaps)
     }
 
     /// The table as text, in the textbook's layout, with `verdict` beside the sums.
@@ -146,8 +159,8 @@ pub struct Suggestion {
 impl Suggestion {
     /// The move as a [`Move`] of the game module.
     pub fn as_move(&self) -> Move {
-        let result = if self.leave == 0 { HeapResult::Vanish } else { HeapResult::One(self.leave) };
-        Move { heap: self.heap, result }
+        let result = if self.leave == 0 { HeapResult::VANISH } else { HeapResult::one(self.leave) };
+        Move::single(self.heap, result)
     }
 
     /// The number of tokens taken.
@@ -186,14 +199,7 @@ pub struct Explanation {
 
 /// Whether a Nim position (heaps of any order) is safe, i.e. a loss for the player to move.
 pub fn is_safe(heaps: &[u32], convention: Convention) -> bool {
-    let xor = heaps.iter().fold(0, |x, &h| x ^ h);
-    match convention {
-        Convention::Normal => xor == 0,
-        Convention::Misere if heaps.iter().all(|&h| h <= 1) => {
-            heaps.iter().filter(|&&h| h == 1).count() % 2 == 1
-        }
-        Convention::Misere => xor == 0,
-    }
+    crate::theory::nim_loss(heaps, convention)
 }
 
 fn join(heaps: &[u32]) -> String {
@@ -213,11 +219,9 @@ fn parity(n: usize) -> &'static str {
 
 /// Explains the Nim position `heaps` (in the user's order, zeros already dropped) under
 /// `convention`: the binary-column table, safe or unsafe, and the move to make.
-pub fn explain(heaps: &[u32], convention: Convention) -> Result<Explanation, String> {
+pub fn explain(heaps: &[u32], convention: Convention) -> Result<Explanation, ExplainError> {
     if heaps.is_empty() || heaps.contains(&0) {
-        return Err(
-            "explain needs at least one heap, and no empty ones (e.g. nimdb explain 3 4 7)".to_string()
-        );
+        return Err(ExplainError::NoHeaps);
     }
     let table = ColumnTable::new(heaps);
     let xor = table.xor();
@@ -458,8 +462,8 @@ mod tests {
     #[test]
     fn keeps_the_input_order() {
         assert_eq!(parse_heaps_in_order(&["[3,", "0", "7,", "4]"]).unwrap(), [3, 7, 4]);
-        assert!(parse_heaps_in_order(&["3", "-1"]).unwrap_err().contains("negative"));
-        assert!(parse_heaps_in_order(&["x"]).unwrap_err().contains("'x'"));
+        assert!(parse_heaps_in_order(&["3", "-1"]).unwrap_err().to_string().contains("negative"));
+        assert!(parse_heaps_in_order(&["x"]).unwrap_err().to_string().contains("'x'"));
         assert!(explain(&[], Convention::Normal).is_err());
     }
 

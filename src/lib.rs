@@ -5,14 +5,17 @@
 //!
 //! The crate is layered like a tablebase generator: [`game`] says what the rules are,
 //! [`index`] ranks positions densely within tiers, [`solve`] computes outcomes and
-//! remoteness tier by tier, and [`store`] keeps the results in SQLite for instant lookup.
+//! remoteness tier by tier, [`store`] keeps the results in SQLite for instant lookup, and
+//! [`driver`] solves into the store. The command line is the `nimdb` binary's own; the
+//! library has no command-line dependency. See `docs/ARCHITECTURE.md`.
 
-pub mod cli;
+pub mod driver;
 pub mod explain;
 pub mod game;
 pub mod index;
 pub mod play;
 pub mod query;
+pub mod resources;
 pub mod solve;
 pub mod store;
 pub mod theory;

@@ -2,6 +2,8 @@
 
 use std::process::ExitCode;
 
+mod cli;
+
 fn main() -> ExitCode {
-    nimdb::cli::main()
+    cli::main()
 }

@@ -1,16 +1,20 @@
 //! Queries: a position's outcome, remoteness, best move and every move's value.
 //!
 //! A query is a lookup in a stored solve that covers the position. When none does and the
-//! smallest universe that would is small, it is solved on the spot and stored; otherwise
-//! the answer says which `nimdb solve` command would cover it.
+//! smallest universe that would is small, it is solved on the spot through the solve driver
+//! and stored; otherwise the error names the universe that would cover it.
 
 use std::fmt;
 
-use crate::game::{Convention, GameSpec, HeapResult, HeapRules, Move, Position, all_moves, heap_results};
-use crate::index::Universe;
+use crate::driver::{DriverError, solve_into};
+use crate::game::{
+    Convention, Formula, GameRules, GameSpec, HeapFamily, HeapResult, Move, Position, all_moves,
+    heap_results, result_bound,
+};
+use crate::index::{TierId, Universe};
 use crate::solve::{MAX_SOLVE_TOTAL, Silent};
-use crate::store::{Database, Prober, SolveRecord, SolveStatus};
-use crate::theory;
+use crate::store::{Database, Prober, SolveRecord, SolveStatus, StoreError};
+use crate::theory::{self, TheoryError};
 
 /// The largest universe a query solves on the spot, in positions.
 pub const AUTO_SOLVE_LIMIT: u64 = 5_000_000;
@@ -53,7 +57,7 @@ pub enum Source {
     Database,
     /// A universe solved on the spot for this query (and stored).
     Solved,
-    /// Theory (Bouton, Sprague–Grundy); remoteness unknown.
+    /// Theory (Bouton, Sprague–Grundy, Moore, Wythoff); remoteness unknown.
     Theory,
     /// A misère quotient (Plambeck–Siegel); remoteness unknown.
     Quotient,
@@ -129,7 +133,7 @@ pub fn answer_from_solve(
     solve: &SolveRecord,
     position: &Position,
     source: Source,
-) -> anyhow::Result<Option<Answer>> {
+) -> Result<Option<Answer>, QueryError> {
     if !solve.target_universe().contains(position) {
         return Ok(None);
     }
@@ -140,15 +144,14 @@ pub fn answer_from_solve(
     let mut moves = Vec::new();
     for mv in all_moves(game.rules(), position) {
         let to = mv.apply(position);
-        let child = prober.record(&to)?.ok_or_else(|| {
-            anyhow::anyhow!(
-                "solve #{} is missing the child {to} of {position}; the database is inconsistent",
-                solve.id
-            )
+        let child = prober.record(&to)?.ok_or_else(|| QueryError::MissingChild {
+            solve_id: solve.id,
+            child: to.clone(),
+            position: position.clone(),
         })?;
         moves.push(MoveValue {
             description: mv.describe(position),
-            heap: mv.heap,
+            heap: mv.heap(),
             taken: mv.taken(),
             outcome: Outcome::from_remoteness(convention, child.remoteness as u32),
             remoteness: Some(child.remoteness as u32),
@@ -186,29 +189,109 @@ pub const THEORY_SLOW_HEAP_LIMIT: u32 = 50_000;
 /// The most moves a theory answer examines.
 pub const THEORY_MOVE_SEARCH_LIMIT: u128 = 200_000_000;
 
-/// Answers from theory, where a theorem applies: Sprague–Grundy under normal play (heap
-/// nim-values computed from each heap's own moves), the misère-Nim rule for misère Nim.
-/// Remoteness is not known. The best move from a win is the first move in move order to a
-/// loss (the XOR rule's move); from a loss, the first move. Each move's outcome comes from
-/// the position's nim-sum in constant time; positions with more moves than can be listed
-/// get the best move only. `None` when no theorem applies (misère play of games other than
-/// Nim).
+/// Answers from theory, where a theorem the family declares applies (see
+/// [`Theory`](crate::game::Theory)): Sprague–Grundy under normal play for sums of heaps
+/// (heap nim-values computed from each heap's own moves), the misère-Nim rule for misère
+/// Nim, Moore's theorem for Nim_k, Wythoff's pairs for two-heap Wythoff. Remoteness is not
+/// known. The best move from a win is the first move in move order to a loss; from a loss,
+/// the first move. Positions with more moves than can be listed get the best move only.
+/// `None` when no theorem applies.
 pub fn answer_from_theory(
     game: &GameSpec,
     convention: Convention,
     position: &Position,
-) -> anyhow::Result<Option<Answer>> {
-    let rules = game.rules();
+) -> Result<Option<Answer>, QueryError> {
+    let theory = game.rules().theory();
+    match theory.formula {
+        Some(Formula::Moore { k }) => {
+            let loses = |p: &Position| theory::moore_loss(p.heaps(), k, convention);
+            return formula_answer(game, convention, position, &loses);
+        }
+        Some(Formula::Wythoff) => {
+            if position.len() > 2 {
+                return Ok(None);
+            }
+            let loses =
+                |p: &Position| theory::wythoff_loss(p.heaps(), convention).expect("two heaps at most");
+            return formula_answer(game, convention, position, &loses);
+        }
+        _ => {}
+    }
+    match game.heap_rules() {
+        Some(rules) if theory.sum_of_heaps => heap_theory_answer(game, rules, convention, position),
+        _ => Ok(None),
+    }
+}
+
+/// A theory answer from an outcome rule for whole positions: each move's outcome is the
+/// rule applied to the position it leads to.
+fn formula_answer(
+    game: &GameSpec,
+    convention: Convention,
+    position: &Position,
+    loses: &dyn Fn(&Position) -> bool,
+) -> Result<Option<Answer>, QueryError> {
+    let outcome = if loses(position) { Outcome::Loss } else { Outcome::Win };
+    let bound = game.rules().move_bound(position);
+    if bound > THEORY_MOVE_SEARCH_LIMIT {
+        return Err(QueryError::TooManyMoves { position: position.clone(), bound });
+    }
+    let listing = bound <= THEORY_MOVE_LIMIT && bound * position.len() as u128 <= THEORY_LISTING_CELLS;
+    let mut moves = Vec::new();
+    let mut best = None;
+    for mv in all_moves(game.rules(), position) {
+        let to = mv.apply(position);
+        let child_loses = loses(&to);
+        let value = MoveValue {
+            description: mv.describe(position),
+            heap: mv.heap(),
+            taken: mv.taken(),
+            outcome: if child_loses { Outcome::Loss } else { Outcome::Win },
+            remoteness: None,
+            to,
+            mv,
+        };
+        if best.is_none() && (child_loses || outcome == Outcome::Loss) {
+            best = Some(value.clone());
+            if !listing {
+                break;
+            }
+        }
+        if listing {
+            moves.push(value);
+        }
+    }
+    Ok(Some(Answer {
+        game: game.canonical(),
+        convention,
+        position: position.clone(),
+        outcome,
+        remoteness: None,
+        nim_value: None,
+        best_move: best,
+        moves,
+        moves_omitted: if listing { 0 } else { bound.min(u64::MAX as u128) as u64 },
+        source: Source::Theory,
+        solve_id: None,
+    }))
+}
+
+/// Theory answers for sums of heaps: Sprague–Grundy under normal play, the misère-Nim rule
+/// for misère Nim (`None` for the misère play of other heap games).
+fn heap_theory_answer(
+    game: &GameSpec,
+    rules: &HeapFamily,
+    convention: Convention,
+    position: &Position,
+) -> Result<Option<Answer>, QueryError> {
     if convention == Convention::Misere && !game.is_nim() {
         return Ok(None);
     }
     let mut distinct = position.heaps().to_vec();
     distinct.dedup();
-    let bound: u128 = distinct.iter().map(|&h| crate::game::result_bound(rules, h)).sum();
+    let bound: u128 = distinct.iter().map(|&h| result_bound(rules, h)).sum();
     if bound > THEORY_MOVE_SEARCH_LIMIT {
-        anyhow::bail!(
-            "{position} has too many moves to search (about {bound}; at most {THEORY_MOVE_SEARCH_LIMIT})"
-        );
+        return Err(QueryError::TooManyMoves { position: position.clone(), bound });
     }
     let listing = bound <= THEORY_MOVE_LIMIT && bound * position.len() as u128 <= THEORY_LISTING_CELLS;
     // Normal play: the heaps' nim-values and the position's nim-value.
@@ -216,15 +299,12 @@ pub fn answer_from_theory(
         Convention::Normal => {
             theory::report::check_up_to(game, position.largest() as u64)?;
             // Games without a proven period take O(n²) to reach heap n: keep answers quick.
-            let slow = matches!(rules, crate::game::Rules::Grundy(_))
-                || theory::shape::HeapShape::of(rules).quadratic();
+            let shape = theory::shape::HeapShape::of(rules);
+            let slow = matches!(rules, HeapFamily::Grundy(_)) || shape.quadratic() || shape.three_way;
             if slow && position.largest() > THEORY_SLOW_HEAP_LIMIT {
-                anyhow::bail!(
-                    "{game} has no shortcut to the nim-value of a {}-heap; theory answers go up to heaps of {THEORY_SLOW_HEAP_LIMIT} (nimdb heaps --game {game} --up-to N computes further)",
-                    position.largest()
-                );
+                return Err(QueryError::NoShortcut { game: game.canonical(), heap: position.largest() });
             }
-            theory::nim_values(rules, position.largest())
+            values_within_budget(game, rules, position.largest())?
         }
         Convention::Misere => Vec::new(),
     };
@@ -233,15 +313,11 @@ pub fn answer_from_theory(
     // Misère Nim: a loss iff (some heap ≥ 2 and nim-sum 0) or (none and nim-sum 1).
     let x = theory::nim_sum(position.heaps());
     let big = position.heaps().iter().filter(|&&h| h >= 2).count();
-    let misere_loss = |x: u32, big: usize| if big > 0 { x == 0 } else { x == 1 };
+    let misere_loss = |x: u32, big: usize| theory::misere_nim_rule(x, big > 0);
     // Whether the child where heap h became `result` is a loss, from the parent's summary.
     let loses_after = |h: u32, result: HeapResult| match nim_value {
         Some(v) => {
-            let left = match result {
-                HeapResult::Vanish => 0,
-                HeapResult::One(a) => g[a as usize],
-                HeapResult::Two(a, b) => g[a as usize] ^ g[b as usize],
-            };
+            let left = theory::position_nim_value(&g, result.parts());
             v ^ g[h as usize] ^ left == 0
         }
         None => {
@@ -256,7 +332,7 @@ pub fn answer_from_theory(
     let outcome = if loses { Outcome::Loss } else { Outcome::Win };
     let value_of = |mv: Move, loses: bool| MoveValue {
         description: mv.describe(position),
-        heap: mv.heap,
+        heap: mv.heap(),
         taken: mv.taken(),
         outcome: if loses { Outcome::Loss } else { Outcome::Win },
         remoteness: None,
@@ -268,9 +344,9 @@ pub fn answer_from_theory(
     'heaps: for &h in &distinct {
         for result in heap_results(rules, h) {
             let loses = loses_after(h, result);
-            let mv = Move { heap: h, result };
+            let mv = Move::single(h, result);
             if best.is_none() && (loses || outcome == Outcome::Loss) {
-                best = Some(value_of(mv, loses));
+                best = Some(value_of(mv.clone(), loses));
                 if !listing {
                     break 'heaps;
                 }
@@ -295,11 +371,37 @@ pub fn answer_from_theory(
     }))
 }
 
+/// Heaps computed first, to see how the nim-values of a game grow in cost.
+const THEORY_PROBE_HEAP: u32 = 20_000;
+
+/// The most pair-scan steps a theory answer may predict for its nim-values (about five
+/// seconds on this project's machine).
+const THEORY_SCAN_BUDGET: f64 = 2.0e9;
+
+/// The nim-values g(0..=n) for a theory answer, or a refusal that says what they would
+/// cost. The first [`THEORY_PROBE_HEAP`] heaps are computed to measure the work per heap:
+/// a certified period makes the rest free; otherwise the pair scans grow about as n², and
+/// an answer predicted to need more than [`THEORY_SCAN_BUDGET`] of them is refused.
+fn values_within_budget(game: &GameSpec, rules: &HeapFamily, n: u32) -> Result<Vec<u32>, QueryError> {
+    if n <= THEORY_PROBE_HEAP {
+        return Ok(theory::nim_values(rules, n));
+    }
+    let (probe, info) = theory::sequence::nim_values_with_info(rules, THEORY_PROBE_HEAP, &[]);
+    if info.stats.certified_at.is_none() {
+        let scale = n as f64 / THEORY_PROBE_HEAP as f64;
+        let predicted = info.stats.scan_steps as f64 * scale * scale;
+        if predicted > THEORY_SCAN_BUDGET {
+            return Err(QueryError::TooCostly { game: game.canonical(), heap: n, predicted });
+        }
+    }
+    Ok(theory::sequence::nim_values_with_info(rules, n, &probe).0)
+}
+
 /// The smallest universe that covers `position`: every position with at most its total,
 /// and, for games that never split a heap, no larger heaps and no more heaps than it has.
-pub fn smallest_universe<R: HeapRules + ?Sized>(rules: &R, position: &Position) -> Universe {
+pub fn smallest_universe<R: GameRules + ?Sized>(rules: &R, position: &Position) -> Universe {
     let total = position.total() as u32;
-    if rules.splits() {
+    if !rules.heap_cap_closed() {
         Universe { max_total: total, max_heap: None, max_heaps: None }
     } else {
         let cap = |c: u32| Some(c).filter(|&c| c < total);
@@ -323,25 +425,124 @@ pub enum QueryError {
         total: u64,
     },
     /// No stored solve covers the position and it is too big to solve on the spot.
-    #[error(
-        "{position} is not covered by any stored solve of {game}{misere}{partial}; covering it means solving {positions} more positions (more than the {limit} solved on the spot); run: nimdb solve --game {game}{misere} {flags}"
-    )]
-    NotCovered {
+    #[error("{0}")]
+    NotCovered(Box<Uncovered>),
+    /// Theory would have to examine too many moves.
+    #[error("{position} has too many moves to search (about {bound}; at most {THEORY_MOVE_SEARCH_LIMIT})")]
+    TooManyMoves {
         /// The position.
         position: Position,
+        /// About how many moves it has.
+        bound: u128,
+    },
+    /// The game's heap values have no shortcut that reaches this heap quickly.
+    #[error(
+        "{game} has no shortcut to the nim-value of a {heap}-heap; theory answers go up to heaps of {THEORY_SLOW_HEAP_LIMIT}"
+    )]
+    NoShortcut {
         /// Canonical game.
         game: String,
-        /// " --misere" or "".
-        misere: &'static str,
-        /// A note on an interrupted solve that could be resumed, or "".
-        partial: String,
-        /// Positions left to solve in the cheapest covering universe.
-        positions: String,
-        /// The on-the-spot limit.
-        limit: u64,
-        /// The solve flags that would cover it.
-        flags: String,
+        /// The largest heap of the position.
+        heap: u32,
     },
+    /// The game's nim-values up to the position's largest heap would take too long.
+    #[error(
+        "{game} has no proven period by heap {THEORY_PROBE_HEAP}, and the nim-value of a {heap}-heap would take about {predicted:.0e} pair scans (the budget for an answer is {THEORY_SCAN_BUDGET:.0e})"
+    )]
+    TooCostly {
+        /// Canonical game.
+        game: String,
+        /// The largest heap of the position.
+        heap: u32,
+        /// The pair scans predicted.
+        predicted: f64,
+    },
+    /// A stored solve covers a position but not one of its children.
+    #[error("solve #{solve_id} is missing the child {child} of {position}; the database is inconsistent")]
+    MissingChild {
+        /// The solve.
+        solve_id: i64,
+        /// The child missing.
+        child: Position,
+        /// The position.
+        position: Position,
+    },
+    /// The database failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// Solving on the spot failed.
+    #[error(transparent)]
+    Solve(#[from] DriverError),
+    /// The theory cannot answer.
+    #[error(transparent)]
+    Theory(#[from] TheoryError),
+    /// A stored misère quotient could not be read or used.
+    #[error("{0}")]
+    Quotient(String),
+}
+
+/// A position no stored solve covers, too big to solve on the spot.
+#[derive(Debug, Clone)]
+pub struct Uncovered {
+    /// The position.
+    pub position: Position,
+    /// Canonical game.
+    pub game: String,
+    /// The convention.
+    pub convention: Convention,
+    /// An interrupted solve that would cover it if resumed: its id and last tier.
+    pub interrupted: Option<(i64, Option<TierId>)>,
+    /// Why theory gives no answer, where the family declares no theorem for it, or "".
+    pub theory: String,
+    /// Positions left to solve in the cheapest covering universe (`None`: too many to
+    /// count).
+    pub positions: Option<u64>,
+    /// The on-the-spot limit.
+    pub limit: u64,
+    /// The cheapest universe that covers it.
+    pub universe: Universe,
+}
+
+impl fmt::Display for Uncovered {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} is not covered by any stored solve of {}{}{}{}; covering it means solving {} more positions (more than the {} solved on the spot)",
+            self.position,
+            self.game,
+            misere_words(self.convention),
+            interrupted_words(&self.interrupted),
+            self.theory,
+            self.positions.map_or("too many".to_string(), |c| c.to_string()),
+            self.limit
+        )
+    }
+}
+
+fn misere_words(convention: Convention) -> &'static str {
+    if convention == Convention::Misere { " under misère play" } else { "" }
+}
+
+fn interrupted_words(interrupted: &Option<(i64, Option<TierId>)>) -> String {
+    interrupted.map_or(String::new(), |(id, last)| {
+        format!(
+            " (solve #{id} was interrupted{})",
+            last.map_or(String::new(), |t| format!(" after tier {t}"))
+        )
+    })
+}
+
+/// Why no theorem answers for `position`, for families that are not sums of heaps.
+fn no_theory_note(game: &GameSpec, position: &Position) -> String {
+    let theory = game.rules().theory();
+    match theory.formula {
+        Some(Formula::Wythoff) if position.len() > 2 => format!(
+            ", and no theorem gives its outcome (Wythoff's pairs decide positions of at most two heaps; {} heaps is an open problem)",
+            position.len()
+        ),
+        None if !theory.sum_of_heaps => format!(", and no theorem gives outcomes in {game}"),
+        _ => String::new(),
+    }
 }
 
 /// A way to cover a position: a universe and the positions still to solve in it.
@@ -358,7 +559,7 @@ fn covers(
     game: &GameSpec,
     convention: Convention,
     position: &Position,
-) -> anyhow::Result<Vec<Cover>> {
+) -> Result<Vec<Cover>, StoreError> {
     let total = position.total() as u32;
     let count = |u: &Universe| u.table().ok().map(|t| u.positions(&t));
     let smallest = smallest_universe(game.rules(), position);
@@ -384,7 +585,7 @@ pub fn query(
     convention: Convention,
     position: &Position,
     auto_solve_limit: u64,
-) -> anyhow::Result<Answer> {
+) -> Result<Answer, QueryError> {
     for solve in db.solves_of(game, convention)? {
         if let Some(answer) = answer_from_solve(db, game, convention, &solve, position, Source::Database)? {
             return Ok(answer);
@@ -397,12 +598,11 @@ pub fn query(
         if let Some(answer) = answer_from_theory(game, convention, position)? {
             return Ok(answer);
         }
-        return Err(QueryError::TooLarge { position: position.clone(), total: position.total() }.into());
+        return Err(QueryError::TooLarge { position: position.clone(), total: position.total() });
     }
     let options = covers(db, game, convention, position)?;
     let cheapest =
         options.into_iter().min_by_key(|c| c.cost.unwrap_or(u64::MAX)).expect("the smallest universe");
-    let misere = if convention == Convention::Misere { " --misere" } else { "" };
     if cheapest.cost.is_none_or(|c| c > auto_solve_limit) {
         if let Some(answer) = answer_from_quotient(db, game, convention, position)? {
             return Ok(answer);
@@ -410,26 +610,21 @@ pub fn query(
         if let Some(answer) = answer_from_theory(game, convention, position)? {
             return Ok(answer);
         }
-        return Err(QueryError::NotCovered {
+        return Err(QueryError::NotCovered(Box::new(Uncovered {
             position: position.clone(),
             game: game.canonical(),
-            misere,
-            partial: cheapest.partial.as_ref().map_or(String::new(), |s| {
-                format!(
-                    " (solve #{} was interrupted{}; rerunning its solve command resumes it)",
-                    s.id,
-                    s.last_tier.map_or(String::new(), |t| format!(" after tier {t}"))
-                )
-            }),
-            positions: cheapest.cost.map_or("too many".to_string(), |c| c.to_string()),
+            convention,
+            interrupted: cheapest.partial.as_ref().map(|s| (s.id, s.last_tier)),
+            theory: no_theory_note(game, position),
+            positions: cheapest.cost,
             limit: auto_solve_limit,
-            flags: cheapest.universe.flags(),
-        }
-        .into());
+            universe: cheapest.universe,
+        })));
     }
-    let (solve, _) = db.solve(game, convention, cheapest.universe, false, &Silent)?;
-    answer_from_solve(db, game, convention, &solve, position, Source::Solved)?
-        .ok_or_else(|| anyhow::anyhow!("the solve just run does not cover {position}"))
+    let (solve, _) = solve_into(db, game, convention, cheapest.universe, false, &Silent)?;
+    answer_from_solve(db, game, convention, &solve, position, Source::Solved)?.ok_or_else(|| {
+        QueryError::Store(StoreError::Corrupt(format!("the solve just stored does not cover {position}")))
+    })
 }
 
 /// Answers a misère position of an octal game from its misère quotient: the stored one, or
@@ -442,35 +637,36 @@ pub fn answer_from_quotient(
     game: &GameSpec,
     convention: Convention,
     position: &Position,
-) -> anyhow::Result<Option<Answer>> {
+) -> Result<Option<Answer>, QueryError> {
     use crate::theory::quotient::{Limits, covering_quotient};
+    let qerr = |e: crate::theory::quotient::QuotientError| QueryError::Quotient(e.to_string());
     let Some(code) = game.octal() else { return Ok(None) };
     if convention != Convention::Misere {
         return Ok(None);
     }
     let name = game.canonical();
     let covers = |q: &crate::theory::quotient::Quotient| position.heaps().iter().all(|&h| q.covers(h));
-    let q = match crate::store::quotients::load_quotient(db.conn(), &name, None)? {
+    let q = match db.load_quotient(&name, None).map_err(|e| QueryError::Quotient(e.to_string()))? {
         Some(q) if covers(&q) => q,
         _ => {
             let limits = Limits { max_elements: 256, ..Limits::default() };
             match covering_quotient(code, position.largest(), QUOTIENT_ON_THE_SPOT_CAP, limits) {
                 Ok(q) if covers(&q) => {
-                    crate::store::quotients::save_quotient(db.conn(), &name, &q)?;
+                    db.save_quotient(&name, &q).map_err(|e| QueryError::Quotient(e.to_string()))?;
                     q
                 }
                 _ => return Ok(None),
             }
         }
     };
-    let loss = q.is_p(position.heaps())?;
+    let loss = q.is_p(position.heaps()).map_err(qerr)?;
     let outcome = if loss { Outcome::Loss } else { Outcome::Win };
-    let value_of = |mv: Move| -> anyhow::Result<MoveValue> {
+    let value_of = |mv: Move| -> Result<MoveValue, QueryError> {
         let to = mv.apply(position);
-        let child_loss = q.is_p(to.heaps())?;
+        let child_loss = q.is_p(to.heaps()).map_err(qerr)?;
         Ok(MoveValue {
             description: mv.describe(position),
-            heap: mv.heap,
+            heap: mv.heap(),
             taken: mv.taken(),
             outcome: if child_loss { Outcome::Loss } else { Outcome::Win },
             remoteness: None,
@@ -478,17 +674,17 @@ pub fn answer_from_quotient(
             mv,
         })
     };
-    let best = match q.winning_move(position)? {
+    let best = match q.winning_move(position).map_err(qerr)? {
         Some(mv) => Some(value_of(mv)?),
-        None => match all_moves(&q.code, position).first() {
-            Some(&mv) => Some(value_of(mv)?),
+        None => match all_moves(&q.code, position).into_iter().next() {
+            Some(mv) => Some(value_of(mv)?),
             None => None,
         },
     };
     let all = all_moves(&q.code, position);
     let listing = all.len() as u128 <= THEORY_MOVE_LIMIT && all.len() <= 5_000;
     let moves = if listing {
-        all.iter().map(|&m| value_of(m)).collect::<anyhow::Result<Vec<_>>>()?
+        all.iter().map(|m| value_of(m.clone())).collect::<Result<Vec<_>, _>>()?
     } else {
         Vec::new()
     };

@@ -1,5 +1,8 @@
 //! Checking stored solves against theory, and against themselves.
 //!
+//! Which theory applies is what the game's family declares ([`crate::game::Theory`]):
+//! Moore's theorem for Nim_k, Wythoff's pairs for two-heap Wythoff positions, and for sums
+//! of heaps the following; families with no theorem are checked for self-consistency only.
 //! Every stored position of every solve of a game is checked against the theory that
 //! applies: Bouton's rule (normal Nim), the misère-Nim rule (misère Nim), Sprague–Grundy with
 //! heap nim-values computed from each heap's own moves (any game, normal play), and, under
@@ -13,11 +16,12 @@
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
-use crate::game::{Convention, GameSpec, Position, all_moves};
-use crate::index::{PartitionTable, TierWalk};
-use crate::store::{Database, Prober, SolveRecord};
+use crate::game::{Convention, Formula, GameRules, GameSpec, Position, all_moves};
+use crate::index::PartitionTable;
+use crate::store::{Database, Prober, SolveRecord, StoreError};
 use crate::theory::{
-    MisereSolver, misere_nim_loss, nim_values, normal_nim_loss, position_nim_value, tame_misere_loss,
+    MisereSolver, misere_nim_loss, moore_loss, nim_values, normal_nim_loss, position_nim_value,
+    tame_misere_loss, wythoff_loss,
 };
 
 /// How many mismatching positions a report lists.
@@ -41,22 +45,36 @@ pub enum Theory {
     SpragueGrundy,
     /// Misère play: the misère-Nim rule on the heaps' nim-values (exact only for tame games).
     TamePrediction,
+    /// Moore's theorem for Nim_k (binary column sums modulo k + 1).
+    Moore {
+        /// The most heaps a move changes.
+        k: u32,
+    },
+    /// Wythoff's pairs, on the positions of at most two heaps.
+    Wythoff,
+    /// No theorem applies to the family: only the database's self-consistency is checked.
+    None,
 }
 
 impl Theory {
     /// The theory for a game and convention.
+    /// The theory for a game and convention, as the game's family declares it.
     pub fn for_game(game: &GameSpec, convention: Convention) -> Self {
-        match (game.is_nim(), convention) {
-            (true, Convention::Normal) => Theory::Bouton,
-            (true, Convention::Misere) => Theory::MisereNim,
-            (false, Convention::Normal) => Theory::SpragueGrundy,
-            (false, Convention::Misere) => Theory::TamePrediction,
+        let declared = game.rules().theory();
+        match (declared.formula, convention) {
+            (Some(Formula::Bouton), Convention::Normal) => Theory::Bouton,
+            (Some(Formula::Bouton), Convention::Misere) => Theory::MisereNim,
+            (Some(Formula::Moore { k }), _) => Theory::Moore { k },
+            (Some(Formula::Wythoff), _) => Theory::Wythoff,
+            (None, _) if !declared.sum_of_heaps => Theory::None,
+            (None, Convention::Normal) => Theory::SpragueGrundy,
+            (None, Convention::Misere) => Theory::TamePrediction,
         }
     }
 
     /// Whether the theory is a theorem (a disagreement means the database is wrong).
     pub fn is_theorem(self) -> bool {
-        self != Theory::TamePrediction
+        !matches!(self, Theory::TamePrediction | Theory::None)
     }
 
     /// A short description.
@@ -70,6 +88,13 @@ impl Theory {
             Theory::TamePrediction => {
                 "the tame prediction: the misère-Nim rule on the heaps' nim-values (not a theorem: where it fails, the position is wild)"
             }
+            Theory::Moore { .. } => {
+                "Moore's theorem: a loss iff every binary column sum is divisible by k + 1 (misère: when every heap is ≤ 1, iff the number of heaps is ≡ 1 mod k + 1)"
+            }
+            Theory::Wythoff => {
+                "Wythoff's pairs: a two-heap position is a loss iff it is (⌊nφ⌋, ⌊nφ²⌋) (misère: with (0,1) and (2,2) for n = 0, 1); positions of three or more heaps have no theorem and are not checked"
+            }
+            Theory::None => "no theorem applies; self-consistency only",
         }
     }
 }
@@ -93,6 +118,8 @@ pub struct VerifyReport {
     pub agree: u64,
     /// Positions where they disagree.
     pub mismatches: u64,
+    /// Stored positions no theorem of the family covers (checked for self-consistency only).
+    pub no_theorem: u64,
     /// The smallest disagreeing positions (by total, then heap count, then heaps largest
     /// first): wild positions under the tame prediction.
     pub first_mismatches: Vec<Position>,
@@ -146,6 +173,28 @@ impl VerifyReport {
     }
 }
 
+/// Why a verification could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum VerifyError {
+    /// Nothing stored to verify.
+    #[error("no stored solve of {game} ({convention}) to verify")]
+    NoSolve {
+        /// Canonical game.
+        game: String,
+        /// The convention.
+        convention: Convention,
+    },
+    /// The database failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// A stored solve's universe cannot be indexed.
+    #[error(transparent)]
+    Universe(#[from] crate::index::UniverseError),
+    /// A stored misère quotient could not be read.
+    #[error(transparent)]
+    Quotient(#[from] crate::store::quotients::QuotientStoreError),
+}
+
 /// Verifies every stored solve of `game` under `convention`, recomputing `sample` random
 /// positions from their children (seeded by `seed`).
 pub fn verify(
@@ -154,7 +203,7 @@ pub fn verify(
     convention: Convention,
     sample: u64,
     seed: u64,
-) -> anyhow::Result<VerifyReport> {
+) -> Result<VerifyReport, VerifyError> {
     let theory = Theory::for_game(game, convention);
     let mut report = VerifyReport {
         game: game.canonical(),
@@ -165,6 +214,7 @@ pub fn verify(
         checked: 0,
         agree: 0,
         mismatches: 0,
+        no_theorem: 0,
         first_mismatches: Vec::new(),
         nim_values_checked: 0,
         nim_value_mismatches: 0,
@@ -176,10 +226,7 @@ pub fn verify(
     };
     let solves = db.solves_of(game, convention)?;
     if solves.is_empty() {
-        anyhow::bail!(
-            "no stored solve of {game}{} to verify (run nimdb solve first)",
-            if convention == Convention::Misere { " --misere" } else { "" }
-        );
+        return Err(VerifyError::NoSolve { game: game.canonical(), convention });
     }
     let mut rng = StdRng::seed_from_u64(seed);
     for solve in &solves {
@@ -213,10 +260,12 @@ fn check_against_theory(
     convention: Convention,
     solve: &SolveRecord,
     report: &mut VerifyReport,
-) -> anyhow::Result<()> {
+) -> Result<(), VerifyError> {
     let universe = solve.target_universe();
-    let g = nim_values(game.rules(), universe.part_cap());
-    let mut misere = MisereSolver::new(game.rules());
+    // Heap values, for sums of heaps only.
+    let heap_rules = game.heap_rules().filter(|_| game.is_sum_of_heaps());
+    let g = heap_rules.map_or_else(Vec::new, |rules| nim_values(rules, universe.part_cap()));
+    let mut misere = heap_rules.map(MisereSolver::new);
     let mut misere_budget_left = true;
     let stored = db.stored_tiers(solve.id)?;
     let table = universe.table()?;
@@ -236,36 +285,48 @@ fn check_against_theory(
                 continue;
             }
         };
-        if solved.remoteness.len() as u64 != table.tier_size(tier.total, tier.heaps) {
+        if solved.remoteness.len() as u64 != table.size(tier) {
             report.consistent = false;
             report
                 .problems
                 .push(format!("tier {tier} of solve #{} has the wrong number of positions", solve.id));
             continue;
         }
-        let mut walk = TierWalk::new(tier.total, tier.heaps, universe.part_cap());
+        let mut walk = table.walk(tier);
         for (rank, &r) in solved.remoteness.iter().enumerate() {
             let heaps = walk.next().expect("walk covers the tier");
             let stored_loss = !convention.is_win(r as u32);
-            let values: Vec<u32> = heaps.iter().map(|&h| g[h as usize]).collect();
             let predicted_loss = match report.theory {
-                Theory::Bouton => normal_nim_loss(heaps),
-                Theory::MisereNim => misere_nim_loss(heaps),
-                Theory::SpragueGrundy => position_nim_value(&g, heaps) == 0,
-                Theory::TamePrediction => tame_misere_loss(&values),
+                Theory::Bouton => Some(normal_nim_loss(heaps)),
+                Theory::MisereNim => Some(misere_nim_loss(heaps)),
+                Theory::SpragueGrundy => Some(position_nim_value(&g, heaps) == 0),
+                Theory::TamePrediction => {
+                    let values: Vec<u32> = heaps.iter().map(|&h| g[h as usize]).collect();
+                    Some(tame_misere_loss(&values))
+                }
+                Theory::Moore { k } => Some(moore_loss(heaps, k, convention)),
+                Theory::Wythoff => wythoff_loss(heaps, convention),
+                Theory::None => None,
             };
-            report.checked += 1;
-            if predicted_loss == stored_loss {
-                report.agree += 1;
-            } else {
-                report.mismatches += 1;
-                keep_smallest(&mut report.first_mismatches, Position::from_sorted(heaps.to_vec()));
+            if predicted_loss.is_none() {
+                report.no_theorem += 1;
+            }
+            if let Some(predicted_loss) = predicted_loss {
+                report.checked += 1;
+                if predicted_loss == stored_loss {
+                    report.agree += 1;
+                } else {
+                    report.mismatches += 1;
+                    keep_smallest(&mut report.first_mismatches, Position::from_sorted(heaps.to_vec()));
+                }
             }
             if let Some(stored_values) = &solved.nim_values {
                 let stored_value = stored_values[rank] as u32;
-                let expected = match convention {
-                    Convention::Normal => Some(position_nim_value(&g, heaps)),
-                    Convention::Misere
+                let expected = match (convention, misere.as_mut()) {
+                    // Not a sum of heaps: no independent value to compare with.
+                    (_, None) => None,
+                    (Convention::Normal, Some(_)) => Some(position_nim_value(&g, heaps)),
+                    (Convention::Misere, Some(misere))
                         if misere_budget_left
                             && heaps.first().is_none_or(|&h| h <= MISERE_SEARCH_MAX_HEAP) =>
                     {
@@ -273,7 +334,7 @@ fn check_against_theory(
                         misere_budget_left = misere.positions() < MISERE_SEARCH_BUDGET;
                         Some(v)
                     }
-                    Convention::Misere => None,
+                    (Convention::Misere, Some(_)) => None,
                 };
                 if let Some(expected) = expected {
                     report.nim_values_checked += 1;
@@ -306,7 +367,7 @@ fn check_children(
     sample: u64,
     rng: &mut StdRng,
     report: &mut VerifyReport,
-) -> anyhow::Result<()> {
+) -> Result<(), VerifyError> {
     let universe = solve.target_universe();
     let stored: Vec<_> = db.stored_tiers(solve.id)?.into_iter().filter(|t| universe.has_tier(*t)).collect();
     if stored.is_empty() {
@@ -317,8 +378,8 @@ fn check_children(
     let mut heaps = Vec::new();
     for _ in 0..sample {
         let tier = stored[rng.random_range(0..stored.len())];
-        let rank = rng.random_range(0..table.tier_size(tier.total, tier.heaps));
-        table.unrank(tier.total, tier.heaps, rank, &mut heaps);
+        let rank = rng.random_range(0..table.size(tier));
+        table.unrank_into(tier, rank, &mut heaps);
         let position = Position::from_sorted(heaps.clone());
         let problem = match recompute(&mut prober, game, convention, &position) {
             Ok(None) => None,
@@ -343,7 +404,7 @@ fn recompute(
     game: &GameSpec,
     convention: Convention,
     position: &Position,
-) -> anyhow::Result<Option<String>> {
+) -> Result<Option<String>, StoreError> {
     let Some(record) = prober.record(position)? else {
         return Ok(Some(format!("{position} is missing from its stored tier")));
     };
@@ -379,18 +440,18 @@ fn check_against_quotient(
     game: &GameSpec,
     solve: &SolveRecord,
     report: &mut VerifyReport,
-) -> anyhow::Result<()> {
+) -> Result<(), VerifyError> {
     let universe = solve.target_universe();
     let top = universe.part_cap();
     let name = game.canonical();
-    let stored = crate::store::quotients::load_quotient(db.conn(), &name, None)?;
+    let stored = db.load_quotient(&name, None)?;
     let q = match stored {
         Some(q) if q.covers(top) => Ok(q),
         _ => {
             let code = game.octal().expect("octal");
             let q = crate::theory::quotient::covering_quotient(code, top, 1000, Default::default());
             if let Ok(q) = &q {
-                crate::store::quotients::save_quotient(db.conn(), &name, q)?;
+                db.save_quotient(&name, q)?;
             }
             q
         }
@@ -413,14 +474,16 @@ fn check_against_quotient(
     };
     (entry.max_heap, entry.size, entry.proven) = (q.max_heap, q.size(), q.proven());
     let stored = db.stored_tiers(solve.id)?;
+    let table = universe.table()?;
     for tier in universe.tiers().into_iter().filter(|t| stored.contains(t)) {
         let Ok(solved) = db.load_tier(solve.id, tier) else { continue };
-        let mut walk = TierWalk::new(tier.total, tier.heaps, top);
+        let mut walk = table.walk(tier);
         for &r in solved.remoteness.iter() {
             let heaps = walk.next().expect("walk covers the tier");
             let stored_loss = !Convention::Misere.is_win(r as u32);
             entry.checked += 1;
-            if q.is_p(heaps)? != stored_loss {
+            // Every heap lies in the quotient's range (it covers the universe's largest heap).
+            if q.is_p(heaps).unwrap_or(stored_loss) != stored_loss {
                 entry.mismatches += 1;
                 keep_smallest(&mut entry.first_mismatches, Position::from_sorted(heaps.to_vec()));
             }

@@ -16,14 +16,12 @@ fn check(game: &str, max_total: u32) {
     let spec: GameSpec = game.parse().unwrap();
     for convention in [Convention::Normal, Convention::Misere] {
         let universe = Universe::new(spec.rules(), game, Some(max_total), None, None).unwrap();
-        let (solve, _) = db.solve(&spec, convention, universe, false, &Silent).unwrap();
+        let (solve, _) =
+            nimdb::driver::solve_into(&mut db, &spec, convention, universe, false, &Silent).unwrap();
         let table = universe.table().unwrap();
         let mut reference = ReferenceSearch::new(spec.rules(), convention);
-        let mut heaps = Vec::new();
         for tier in universe.tiers() {
-            for rank in 0..table.tier_size(tier.total, tier.heaps) {
-                table.unrank(tier.total, tier.heaps, rank, &mut heaps);
-                let position = Position::from_sorted(heaps.clone());
+            for position in table.positions(tier) {
                 let a = answer_from_solve(&db, &spec, convention, &solve, &position, Source::Database)
                     .unwrap()
                     .unwrap();

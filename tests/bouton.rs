@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 
 use nimdb::game::{Convention, GameSpec};
 use nimdb::index::{TierId, TierWalk, Universe};
-use nimdb::solve::{Silent, SolveOptions, SolvedTier, Strategy, TierStore, solve};
+use nimdb::solve::{Silent, SinkError, SolveOptions, SolvedTier, Strategy, TierStore, solve};
 
 /// Checks each tier against theory as it is stored, and keeps nothing.
 struct BoutonCheck {
@@ -29,13 +29,13 @@ fn theory_says_win(convention: Convention, heaps: &[u32]) -> bool {
 }
 
 impl TierStore for BoutonCheck {
-    fn solved_tiers(&mut self) -> anyhow::Result<BTreeSet<TierId>> {
+    fn solved_tiers(&mut self) -> Result<BTreeSet<TierId>, SinkError> {
         Ok(BTreeSet::new())
     }
-    fn load(&mut self, tier: TierId) -> anyhow::Result<SolvedTier> {
-        anyhow::bail!("nothing stored for {tier}")
+    fn load(&mut self, tier: TierId) -> Result<SolvedTier, SinkError> {
+        Err(SinkError::new(format!("nothing stored for {tier}")))
     }
-    fn save(&mut self, solved: &SolvedTier) -> anyhow::Result<()> {
+    fn save(&mut self, solved: &SolvedTier) -> Result<(), SinkError> {
         let mut walk = TierWalk::new(solved.tier.total, solved.tier.heaps, self.max_heap);
         for &r in &solved.remoteness {
             let heaps = walk.next().unwrap();

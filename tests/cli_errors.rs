@@ -5,10 +5,11 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use common::{assert_one_line_error, dump, nimdb};
+use nimdb::driver::DatabaseSink;
 use nimdb::game::{Convention, GameSpec};
 use nimdb::index::{TierId, Universe};
-use nimdb::solve::{Silent, SolveOptions, SolvedTier, Strategy, TierStore, solve};
-use nimdb::store::{Database, SolveKey, SqliteTierStore};
+use nimdb::solve::{Silent, SinkError, SolveOptions, SolvedTier, Strategy, TierStore, solve};
+use nimdb::store::{Database, SolveKey};
 
 /// A database holding a small complete solve.
 fn seeded() -> (tempfile::TempDir, PathBuf) {
@@ -111,20 +112,20 @@ fn database_from_a_newer_schema_is_refused_untouched() {
 
 /// Stores tiers until it is told to fail: an interrupted solve.
 struct FailAfter<'a> {
-    inner: SqliteTierStore<'a>,
+    inner: DatabaseSink<'a>,
     left: usize,
 }
 
 impl TierStore for FailAfter<'_> {
-    fn solved_tiers(&mut self) -> anyhow::Result<std::collections::BTreeSet<TierId>> {
+    fn solved_tiers(&mut self) -> Result<std::collections::BTreeSet<TierId>, SinkError> {
         self.inner.solved_tiers()
     }
-    fn load(&mut self, tier: TierId) -> anyhow::Result<SolvedTier> {
+    fn load(&mut self, tier: TierId) -> Result<SolvedTier, SinkError> {
         self.inner.load(tier)
     }
-    fn save(&mut self, solved: &SolvedTier) -> anyhow::Result<()> {
+    fn save(&mut self, solved: &SolvedTier) -> Result<(), SinkError> {
         if self.left == 0 {
-            anyhow::bail!("interrupted");
+            return Err(SinkError::new("interrupted"));
         }
         self.left -= 1;
         self.inner.save(solved)
@@ -142,7 +143,7 @@ fn interrupted_solve_is_named_and_resumable() {
         let mut db = Database::open(&path).unwrap();
         let key = SolveKey::new(&kayles, Convention::Misere, &universe, false);
         let row = db.begin_solve(&key, universe.max_total).unwrap();
-        let mut store = FailAfter { inner: SqliteTierStore::new(&mut db, &row, universe), left: 40 };
+        let mut store = FailAfter { inner: DatabaseSink::new(&db, &row, universe), left: 40 };
         let options = SolveOptions {
             convention: Convention::Misere,
             universe,

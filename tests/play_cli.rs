@@ -84,19 +84,27 @@ impl Reference {
 }
 
 /// A random way to type `mv`, drawn from every form the parser accepts.
-fn typed(mv: Move, rng: &mut StdRng) -> String {
-    let (h, k) = (mv.heap, mv.taken());
-    let forms = match mv.result {
-        HeapResult::One(a) => vec![format!("{h} {a}"), format!("{h} -> {a}"), format!("take {k} from {h}")],
-        HeapResult::Vanish => {
+fn typed(mv: &Move, rng: &mut StdRng) -> String {
+    let changes: Vec<String> = mv.changes().iter().map(|c| typed_change(c.heap, c.result, rng)).collect();
+    changes.join("; ")
+}
+
+/// A random way to type one heap's change.
+fn typed_change(h: u32, result: HeapResult, rng: &mut StdRng) -> String {
+    let k = h - result.tokens();
+    let forms = match *result.parts() {
+        [a] => vec![format!("{h} {a}"), format!("{h} -> {a}"), format!("take {k} from {h}")],
+        [] => {
             vec![format!("{h} 0"), format!("take all from {h}"), format!("take {k} from the {h}-heap")]
         }
-        HeapResult::Two(a, b) if k == 0 => {
+        [a, b] if k == 0 => {
             vec![format!("{h} -> {b} {a}"), format!("split {h} into {a} and {b}")]
         }
-        HeapResult::Two(a, b) => {
+        [a, b] => {
             vec![format!("{h} -> {a} {b}"), format!("take {k} from {h} leaving {b} and {a}")]
         }
+        [a, b, c] => vec![format!("{h} -> {a} {b} {c}")],
+        _ => unreachable!(),
     };
     forms[rng.random_range(..forms.len())].clone()
 }
@@ -121,8 +129,8 @@ fn script_against_random_human(
         if moves.is_empty() {
             break;
         }
-        let mv = moves[rng.random_range(..moves.len())];
-        lines += &typed(mv, rng);
+        let mv = moves[rng.random_range(..moves.len())].clone();
+        lines += &typed(&mv, rng);
         lines += "\n";
         position = mv.apply(&position);
     }
@@ -224,7 +232,7 @@ fn a_human_following_hint_never_loses_a_won_position() {
                     let r = remoteness.unwrap();
                     let moves = if r == 1 { "move" } else { "moves" };
                     hints.push(format!("You can win in {r} {moves}: {description}"));
-                    lines += &format!("hint\n{}\n", typed(mv, &mut rng));
+                    lines += &format!("hint\n{}\n", typed(&mv, &mut rng));
                 }
                 position = mv.apply(&position);
                 plies += 1;
@@ -427,7 +435,7 @@ mod library {
     fn advisor(dir: &Path, game: &GameSpec, convention: Convention, total: u32) -> Advisor {
         let mut db = Database::open(&dir.join(format!("{game}-{convention}.sqlite"))).unwrap();
         let universe = Universe { max_total: total, max_heap: None, max_heaps: None };
-        db.solve(game, convention, universe, false, &Silent).unwrap();
+        nimdb::driver::solve_into(&mut db, game, convention, universe, false, &Silent).unwrap();
         Advisor::new(db, game.clone(), convention)
     }
 
@@ -445,7 +453,7 @@ mod library {
                 let choice = computer_choice(answer).unwrap();
                 // From a win the computer always leaves a loss (checked independently).
                 assert!(!mover_wins || !minimax.is_win(&choice.to), "{} → {}", session.position(), choice.to);
-                choice.mv
+                choice.mv.clone()
             } else {
                 human(session, advisor)
             };
@@ -487,7 +495,7 @@ mod library {
                                 .unwrap();
                         let winner = finish(&mut session, &mut advisor, &mut minimax, |s, _| {
                             let moves = s.legal_moves();
-                            moves[rng.random_range(..moves.len())]
+                            moves[rng.random_range(..moves.len())].clone()
                         });
                         assert_eq!(
                             winner,
@@ -526,7 +534,7 @@ mod library {
                         let best = answer.best_move.as_ref().unwrap();
                         // The hint names exactly the move the human then plays.
                         assert!(hint_text(answer).contains(&best.description));
-                        best.mv
+                        best.mv.clone()
                     });
                     assert_eq!(winner, Seat::First, "{game} {convention} {start}");
                     assert_eq!(

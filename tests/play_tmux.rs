@@ -9,7 +9,7 @@ use std::process::{Command, Output};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
-use nimdb::game::{Convention, GameSpec, HeapResult, Move, Position, all_moves};
+use nimdb::game::{Convention, GameSpec, Move, Position, all_moves};
 use nimdb::play::messages::HUMAN_WINS;
 use nimdb::query::{AUTO_SOLVE_LIMIT, query};
 use nimdb::store::Database;
@@ -83,11 +83,12 @@ impl Drop for Tmux {
 }
 
 /// How a human types `mv`: `take K from H`, `take all from H` or `H -> A B`.
-fn typed(mv: Move) -> String {
-    match mv.result {
-        HeapResult::One(_) => format!("take {} from {}", mv.taken(), mv.heap),
-        HeapResult::Vanish => format!("take all from {}", mv.heap),
-        HeapResult::Two(..) => mv.to_string(),
+fn typed(mv: &Move) -> String {
+    let c = mv.single_change().expect("a heap game's move changes one heap");
+    match c.result.parts().len() {
+        1 => format!("take {} from {}", c.taken(), c.heap),
+        0 => format!("take all from {}", c.heap),
+        _ => mv.to_string(),
     }
 }
 
@@ -127,7 +128,7 @@ fn a_game_of_nim_in_a_real_terminal() {
     tmux.wait_for("the hint", |h| h.contains(&hint));
     tmux.type_line("banana");
     tmux.wait_for("the complaint", |h| h.contains("I don't understand 'banana'"));
-    tmux.type_line(&typed(mv));
+    tmux.type_line(&typed(&mv));
     let after = mv.apply(&start);
     let (reply, reply_words, _) = best(&after);
     tmux.wait_for("the computer's reply", |h| h.contains(&format!("Computer: {reply_words}")));
@@ -150,7 +151,7 @@ fn a_game_of_nim_in_a_real_terminal() {
         hints += 1;
         tmux.wait_for("a hint", count("You can win in", hints));
         assert!(tmux.history().contains(&description), "the hint names {description}");
-        tmux.type_line(&typed(mv));
+        tmux.type_line(&typed(&mv));
         position = mv.apply(&position);
         if all_moves(game.rules(), &position).is_empty() {
             break;

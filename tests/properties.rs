@@ -1,17 +1,17 @@
 //! Property tests: random octal games against the reference search, and the round trips of
 //! spec printing, position parsing and tier ranking.
 
-use nimdb::game::{Convention, GameSpec, OctalCode, Position, Rules};
+use nimdb::game::{Convention, GameSpec, HeapFamily, Position, Rules, TakeBreakCode};
 use nimdb::index::{PartitionTable, Universe};
 use nimdb::solve::reference::ReferenceSearch;
 use nimdb::solve::{SolveOptions, Strategy as SolveStrategy, solve_in_memory};
 use proptest::prelude::*;
 
 /// Any octal code: d0 ∈ {0, 4}, up to four digits, maybe a repeated last digit.
-fn octal_code() -> impl Strategy<Value = OctalCode> {
+fn octal_code() -> impl Strategy<Value = TakeBreakCode> {
     (prop_oneof![Just(0u8), Just(4u8)], prop::collection::vec(0u8..8, 0..5), prop::option::of(0u8..8))
         .prop_filter_map("a code with no move", |(d0, digits, repeat)| {
-            OctalCode::new(d0, &digits, repeat).ok()
+            TakeBreakCode::new(d0, &digits, repeat).ok()
         })
 }
 
@@ -22,20 +22,17 @@ proptest! {
     /// octal game, under both conventions.
     #[test]
     fn random_octal_games_match_the_reference(code in octal_code(), misere in any::<bool>()) {
-        let spec = GameSpec::from_rules(Rules::Octal(code));
+        let spec = GameSpec::from_rules(Rules::Heap(HeapFamily::TakeBreak(code)));
         let convention = Convention::from_misere(misere);
         let universe = Universe::new(spec.rules(), "g", Some(14), None, None).unwrap();
         let table = universe.table().unwrap();
         let options = SolveOptions { convention, universe, nim_values: false, strategy: SolveStrategy::Retrograde };
         let solved = solve_in_memory(&spec, &options).unwrap();
         let mut reference = ReferenceSearch::new(spec.rules(), convention);
-        let mut heaps = Vec::new();
         for tier in universe.tiers() {
-            for rank in 0..table.tier_size(tier.total, tier.heaps) {
-                table.unrank(tier.total, tier.heaps, rank, &mut heaps);
-                let p = Position::from_sorted(heaps.clone());
+            for (rank, p) in table.positions(tier).enumerate() {
                 let (_, r) = reference.solve(&p);
-                prop_assert_eq!(solved.tiers[&tier].remoteness[rank as usize] as u32, r, "{} {} {}", spec, convention, p);
+                prop_assert_eq!(solved.tiers[&tier].remoteness[rank] as u32, r, "{} {} {}", spec, convention, p);
             }
         }
     }
@@ -43,7 +40,7 @@ proptest! {
     /// A spec prints in a canonical form that parses back to the same rules.
     #[test]
     fn specs_round_trip(code in octal_code()) {
-        let spec = GameSpec::from_rules(Rules::Octal(code));
+        let spec = GameSpec::from_rules(Rules::Heap(HeapFamily::TakeBreak(code)));
         let again: GameSpec = spec.to_string().parse().unwrap();
         prop_assert_eq!(&again, &spec);
         prop_assert_eq!(again.to_string(), spec.to_string());

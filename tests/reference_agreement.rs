@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use nimdb::game::{Convention, GameSpec, Position};
+use nimdb::game::{Convention, GameSpec};
 use nimdb::index::Universe;
 use nimdb::solve::reference::ReferenceSearch;
 use nimdb::solve::{SolveOptions, Strategy, solve_in_memory};
@@ -26,17 +26,14 @@ fn check(game: &str, max_total: u32) {
         .unwrap();
         let mut reference = ReferenceSearch::new(spec.rules(), convention);
         let mut values = HashMap::new();
-        let mut heaps = Vec::new();
         let mut checked = 0;
         for tier in universe.tiers() {
             let r_tier = &retro.tiers[&tier];
             let s_tier = &sweep.tiers[&tier];
-            for rank in 0..table.tier_size(tier.total, tier.heaps) {
-                table.unrank(tier.total, tier.heaps, rank, &mut heaps);
-                let position = Position::from_sorted(heaps.clone());
+            for (rank, position) in table.positions(tier).enumerate() {
                 let (win, remoteness) = reference.solve(&position);
-                let r = r_tier.remoteness[rank as usize] as u32;
-                let s = s_tier.remoteness[rank as usize] as u32;
+                let r = r_tier.remoteness[rank] as u32;
+                let s = s_tier.remoteness[rank] as u32;
                 assert_eq!(
                     (convention.is_win(r), r),
                     (win, remoteness),
@@ -47,7 +44,7 @@ fn check(game: &str, max_total: u32) {
                     (win, remoteness),
                     "{game} {convention} {position}: sweep"
                 );
-                let g = s_tier.nim_values.as_ref().unwrap()[rank as usize] as u32;
+                let g = s_tier.nim_values.as_ref().unwrap()[rank] as u32;
                 assert_eq!(
                     g,
                     reference.nim_value(&position, &mut values),
@@ -114,13 +111,10 @@ fn capped_nim_universe() {
         )
         .unwrap();
         let mut reference = ReferenceSearch::new(spec.rules(), convention);
-        let mut heaps = Vec::new();
         for tier in universe.tiers() {
-            for rank in 0..table.tier_size(tier.total, tier.heaps) {
-                table.unrank(tier.total, tier.heaps, rank, &mut heaps);
-                let position = Position::from_sorted(heaps.clone());
+            for (rank, position) in table.positions(tier).enumerate() {
                 let (_, remoteness) = reference.solve(&position);
-                assert_eq!(retro.tiers[&tier].remoteness[rank as usize] as u32, remoteness, "{position}");
+                assert_eq!(retro.tiers[&tier].remoteness[rank] as u32, remoteness, "{position}");
             }
         }
     }

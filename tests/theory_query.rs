@@ -4,7 +4,7 @@
 mod common;
 
 use common::{assert_one_line_error, nimdb};
-use nimdb::game::{Convention, GameSpec, Position};
+use nimdb::game::{Convention, GameSpec};
 use nimdb::index::Universe;
 use nimdb::query::{Outcome, Source, answer_from_solve, answer_from_theory};
 use nimdb::solve::Silent;
@@ -26,13 +26,11 @@ fn theory_answers_agree_with_the_database() {
     ] {
         let spec: GameSpec = game.parse().unwrap();
         let universe = Universe::new(spec.rules(), game, Some(total), None, None).unwrap();
-        let (solve, _) = db.solve(&spec, convention, universe, false, &Silent).unwrap();
+        let (solve, _) =
+            nimdb::driver::solve_into(&mut db, &spec, convention, universe, false, &Silent).unwrap();
         let table = universe.table().unwrap();
-        let mut heaps = Vec::new();
         for tier in universe.tiers() {
-            for rank in 0..table.tier_size(tier.total, tier.heaps) {
-                table.unrank(tier.total, tier.heaps, rank, &mut heaps);
-                let p = Position::from_sorted(heaps.clone());
+            for p in table.positions(tier) {
                 let stored =
                     answer_from_solve(&db, &spec, convention, &solve, &p, Source::Database).unwrap().unwrap();
                 let theory = answer_from_theory(&spec, convention, &p).unwrap().unwrap();
@@ -66,7 +64,8 @@ fn large_positions_are_answered_from_theory() {
     let v = json(&["query", "--game", "kayles", "--json", "100", "90", "80"]);
     assert_eq!(v["source"], "theory");
     assert!(v["remoteness"].is_null());
-    let g = nimdb::theory::mex_values(&"kayles".parse::<GameSpec>().unwrap().rules().clone(), 100);
+    let g =
+        nimdb::theory::mex_values(&"kayles".parse::<GameSpec>().unwrap().heap_rules().unwrap().clone(), 100);
     let x = g[100] ^ g[90] ^ g[80];
     assert_eq!(v["nim_value"], x);
     assert_eq!(v["outcome"], if x == 0 { "loss" } else { "win" });

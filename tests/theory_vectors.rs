@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 
 use assert_cmd::Command;
-use nimdb::game::{GameSpec, OctalCode, Position, Rules, all_moves};
+use nimdb::game::{GameSpec, HeapFamily, Position, TakeBreakCode, all_moves};
 use nimdb::theory::bouton::{misere_nim_loss, normal_nim_loss, tame_misere_loss};
 use nimdb::theory::genus::{Genus, GenusSolver, tame_sum_loss};
 use nimdb::theory::misere::MisereSolver;
@@ -24,10 +24,10 @@ fn words(s: &str) -> Vec<u32> {
 fn kayles_values_and_period() {
     let k = spec("kayles");
     let want = words("0 1 2 3 1 4 3 2 1 4 2 6 4 1 2 7 1 4 3 2 1 4 6 7 4 1 2 8 5 4 7 2 1 8 6 7 4 1 2 3 1");
-    assert_eq!(nim_values(k.rules(), 40), want);
-    assert_eq!(mex_values(k.rules(), 40), want);
-    let g = nim_values(k.rules(), 1000);
-    let p = analyse(&g, &HeapShape::of(k.rules()));
+    assert_eq!(nim_values(k.heap_rules().unwrap(), 40), want);
+    assert_eq!(mex_values(k.heap_rules().unwrap(), 40), want);
+    let g = nim_values(k.heap_rules().unwrap(), 1000);
+    let p = analyse(&g, &HeapShape::of(k.heap_rules().unwrap()));
     assert_eq!((p.period, p.preperiod, p.proven), (Some(12), Some(71), true));
     // The last exception is at 70.
     assert_ne!(g[70], g[82]);
@@ -37,17 +37,17 @@ fn kayles_values_and_period() {
 fn dawsons_kayles_values_and_period() {
     let d = spec("dawson");
     let want = words("0 0 1 1 2 0 3 1 1 0 3 3 2 2 4 0 5 2 2 3 3 0 1 1 3 0 2 1 1 0 4 5 2 7 4 0 1 1 2 0 3");
-    assert_eq!(nim_values(d.rules(), 40), want);
-    let g = nim_values(d.rules(), 2000);
-    let p = analyse(&g, &HeapShape::of(d.rules()));
+    assert_eq!(nim_values(d.heap_rules().unwrap(), 40), want);
+    let g = nim_values(d.heap_rules().unwrap(), 2000);
+    let p = analyse(&g, &HeapShape::of(d.heap_rules().unwrap()));
     assert_eq!((p.period, p.preperiod, p.proven), (Some(34), Some(53), true));
 }
 
 #[test]
 fn grundys_game_values() {
-    let g = nim_values(spec("grundy").rules(), 20);
+    let g = nim_values(spec("grundy").heap_rules().unwrap(), 20);
     assert_eq!(g[1..], words("0 0 1 0 2 1 0 2 1 0 2 1 3 2 1 3 2 4 3 0")[..]);
-    let p = analyse(&nim_values(spec("grundy").rules(), 3000), &HeapShape::grundy());
+    let p = analyse(&nim_values(spec("grundy").heap_rules().unwrap(), 3000), &HeapShape::grundy());
     assert_eq!((p.period, p.proven), (None, false));
 }
 
@@ -55,7 +55,7 @@ fn grundys_game_values() {
 /// Ways' bitstring ...1110: the heaps whose value has an even number of 1s above the lowest bit.
 #[test]
 fn grundys_game_rare_heaps_match_flammenkamp() {
-    let g = nim_values(spec("grundy").rules(), 200);
+    let g = nim_values(spec("grundy").heap_rules().unwrap(), 200);
     let space = SparseSpace { mask: !1, domain: false, rare_class: 0 };
     let rare: Vec<u32> = (0..200).filter(|&n| space.is_rare(n, g[n as usize])).collect();
     let want = words(
@@ -71,8 +71,8 @@ fn grundys_game_rare_heaps_match_flammenkamp() {
 #[test]
 fn subtraction_2_3_7_has_period_5() {
     let s = spec("subtraction:2,3,7");
-    let g = nim_values(s.rules(), 500);
-    let p = analyse(&g, &HeapShape::of(s.rules()));
+    let g = nim_values(s.heap_rules().unwrap(), 500);
+    let p = analyse(&g, &HeapShape::of(s.heap_rules().unwrap()));
     assert_eq!((p.period, p.proven), (Some(5), true));
     assert_eq!(g[..10], [0, 0, 1, 1, 2, 0, 0, 1, 1, 2]);
 }
@@ -81,10 +81,10 @@ fn subtraction_2_3_7_has_period_5() {
 fn nim_and_lines_have_g_equal_n() {
     for game in ["nim", "lines"] {
         let s = spec(game);
-        let g = nim_values(s.rules(), 3000);
+        let g = nim_values(s.heap_rules().unwrap(), 3000);
         assert!(g.iter().enumerate().all(|(n, &v)| v == n as u32), "{game}");
-        assert_eq!(mex_values(s.rules(), 200), g[..=200]);
-        let p = analyse(&g, &HeapShape::of(s.rules()));
+        assert_eq!(mex_values(s.heap_rules().unwrap(), 200), g[..=200]);
+        let p = analyse(&g, &HeapShape::of(s.heap_rules().unwrap()));
         assert_eq!((p.period, p.proven), (None, false));
         assert_eq!(p.arithmetic.map(|a| (a.period, a.saltus)), Some((1, 1)));
     }
@@ -106,10 +106,10 @@ fn fast_methods_agree_with_the_reference() {
         "subtraction:1,4,5,9",
     ];
     for game in named {
-        check_all_methods(spec(game).rules(), 3000, game);
+        check_all_methods(spec(game).heap_rules().unwrap(), 3000, game);
     }
     for game in ["lines", "nim", "grundy", "octal:0.3[7]", "octal:4.[7]", "octal:0.[6]"] {
-        check_all_methods(spec(game).rules(), 300, game);
+        check_all_methods(spec(game).heap_rules().unwrap(), 300, game);
     }
     // Pseudo-random codes (a fixed LCG, so failures reproduce).
     let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
@@ -123,14 +123,14 @@ fn fast_methods_agree_with_the_reference() {
         let len = 1 + next(4) as usize;
         let finite: Vec<u8> = (0..len).map(|_| next(8) as u8).collect();
         let repeat = if next(5) == 0 { Some(next(8) as u8) } else { None };
-        let Ok(code) = OctalCode::new(d0, &finite, repeat) else { continue };
+        let Ok(code) = TakeBreakCode::new(d0, &finite, repeat) else { continue };
         tried += 1;
         let n = if code.repeat().is_some() { 250 } else { 2500 };
-        check_all_methods(&Rules::Octal(code.clone()), n, &code.to_string());
+        check_all_methods(&HeapFamily::TakeBreak(code.clone()), n, &code.to_string());
     }
 }
 
-fn check_all_methods(rules: &Rules, n: u32, name: &str) {
+fn check_all_methods(rules: &HeapFamily, n: u32, name: &str) {
     let reference = mex_values(rules, n);
     let shape = HeapShape::of(rules);
     for choice in [MethodChoice::Auto, MethodChoice::Plain, MethodChoice::Sparse] {
@@ -141,7 +141,7 @@ fn check_all_methods(rules: &Rules, n: u32, name: &str) {
 
 #[test]
 fn kayles_to_a_million_by_the_sparse_method() {
-    let shape = HeapShape::of(spec("kayles").rules());
+    let shape = HeapShape::of(spec("kayles").heap_rules().unwrap());
     let (g, method, stats) = compute_with(&shape, 1_000_000, &[], MethodChoice::Sparse);
     assert!(matches!(method, SplitMethod::Sparse(_)));
     assert_eq!(stats.certified_at, None);
@@ -152,7 +152,7 @@ fn kayles_to_a_million_by_the_sparse_method() {
 }
 
 /// Independent misère outcomes by plain search over whole positions.
-fn misere_loss(rules: &Rules, p: &Position, memo: &mut HashMap<Position, bool>) -> bool {
+fn misere_loss(rules: &HeapFamily, p: &Position, memo: &mut HashMap<Position, bool>) -> bool {
     if let Some(&l) = memo.get(p) {
         return l;
     }
@@ -166,16 +166,20 @@ fn misere_loss(rules: &Rules, p: &Position, memo: &mut HashMap<Position, bool>) 
 fn misere_heap_values_decide_misere_outcomes() {
     for game in ["kayles", "dawson", "grundy", "octal:0.312", "subtraction:1,2,3"] {
         let s = spec(game);
-        let mut solver = MisereSolver::new(s.rules());
+        let mut solver = MisereSolver::new(s.heap_rules().unwrap());
         let mut memo = HashMap::new();
         for n in 0..=16 {
             let p = Position::new(vec![n]);
-            assert_eq!(solver.heap_value(n) == 0, misere_loss(s.rules(), &p, &mut memo), "{game} heap {n}");
+            assert_eq!(
+                solver.heap_value(n) == 0,
+                misere_loss(s.heap_rules().unwrap(), &p, &mut memo),
+                "{game} heap {n}"
+            );
         }
     }
     // The single-heap take-1..3 game: the last mover loses from a heap of 1 mod 4.
     let take3 = spec("subtraction:1,2,3");
-    let mut s = MisereSolver::new(take3.rules());
+    let mut s = MisereSolver::new(take3.heap_rules().unwrap());
     let losses: Vec<u32> = (0..20).filter(|&n| s.heap_value(n) == 0).collect();
     assert_eq!(losses, [1, 5, 9, 13, 17]);
 }
@@ -184,11 +188,11 @@ fn misere_heap_values_decide_misere_outcomes() {
 fn misere_nim_rule_matches_search() {
     let nim = spec("nim");
     let mut memo = HashMap::new();
-    let mut solver = MisereSolver::new(nim.rules());
+    let mut solver = MisereSolver::new(nim.heap_rules().unwrap());
     for heaps in [vec![1], vec![1, 1], vec![2, 2], vec![3, 2, 1], vec![4, 4, 1], vec![5, 1, 1], vec![7, 6, 1]]
     {
         let p = Position::new(heaps.clone());
-        let loss = misere_loss(nim.rules(), &p, &mut memo);
+        let loss = misere_loss(nim.heap_rules().unwrap(), &p, &mut memo);
         assert_eq!(misere_nim_loss(&heaps), loss, "{heaps:?}");
         assert_eq!(tame_misere_loss(&heaps), loss);
         assert_eq!(solver.value(&heaps) == 0, loss);
@@ -200,8 +204,8 @@ fn misere_nim_rule_matches_search() {
 #[test]
 fn nim_heap_genus() {
     let nim = spec("nim");
-    let g = nim_values(nim.rules(), 10);
-    let mut s = GenusSolver::new(nim.rules(), 8);
+    let g = nim_values(nim.heap_rules().unwrap(), 10);
+    let mut s = GenusSolver::new(nim.heap_rules().unwrap(), 8);
     let got: Vec<String> = (0..=6).map(|n| s.genus(&[n], &g).to_string()).collect();
     assert_eq!(got, ["0^120", "1^031", "2^20", "3^31", "4^46", "5^57", "6^64"]);
     assert!((0..=10).all(|n| s.is_tame(&[n], &g)));
@@ -212,9 +216,9 @@ fn nim_heap_genus() {
 #[test]
 fn genus_of_0_312_matches_plambeck() {
     let game = spec("octal:0.312");
-    let g = nim_values(game.rules(), 10);
+    let g = nim_values(game.heap_rules().unwrap(), 10);
     assert_eq!(g[1..=6], [1, 2, 0, 2, 0, 1]);
-    let mut s = GenusSolver::new(game.rules(), 8);
+    let mut s = GenusSolver::new(game.heap_rules().unwrap(), 8);
     let want = ["1^03131", "2^20", "0^02", "2^1420", "0^02", "1^13"];
     for (n, w) in (1..=6).zip(want) {
         let got = s.genus(&[n], &g);
@@ -229,8 +233,8 @@ fn genus_of_0_312_matches_plambeck() {
 #[test]
 fn kayles_genus_and_tameness() {
     let k = spec("kayles");
-    let g = nim_values(k.rules(), 30);
-    let mut s = GenusSolver::new(k.rules(), 8);
+    let g = nim_values(k.heap_rules().unwrap(), 30);
+    let mut s = GenusSolver::new(k.heap_rules().unwrap(), 8);
     let got: Vec<String> = (0..=5).map(|n| s.genus(&[n], &g).to_string()).collect();
     assert_eq!(got, ["0^120", "1^031", "2^20", "3^31", "1^031", "4^146"]);
     assert!((0..=4).all(|n| s.is_tame(&[n], &g)));

@@ -6,7 +6,7 @@ mod common;
 use std::path::Path;
 
 use common::nimdb;
-use nimdb::game::{GameSpec, Position};
+use nimdb::game::GameSpec;
 use nimdb::index::Universe;
 use nimdb::theory::{MisereSolver, nim_values, tame_misere_loss};
 
@@ -150,18 +150,17 @@ fn wild_positions_and_misere_values_match_an_independent_computation() {
         // Wild positions from theory alone: the misère search's outcome against the tame
         // prediction, over the same universe, without reading the database.
         let spec: GameSpec = game.parse().unwrap();
-        let universe = Universe::new(spec.rules(), game, Some(total), None, None).unwrap();
+        let universe = Universe::new(spec.heap_rules().unwrap(), game, Some(total), None, None).unwrap();
         let table = universe.table().unwrap();
-        let g = nim_values(spec.rules(), total);
-        let mut misere = MisereSolver::new(spec.rules());
+        let g = nim_values(spec.heap_rules().unwrap(), total);
+        let mut misere = MisereSolver::new(spec.heap_rules().unwrap());
         let mut wild = Vec::new();
-        let mut heaps = Vec::new();
         for tier in universe.tiers() {
-            for rank in 0..table.tier_size(tier.total, tier.heaps) {
-                table.unrank(tier.total, tier.heaps, rank, &mut heaps);
+            for position in table.positions(tier) {
+                let heaps = position.heaps();
                 let values: Vec<u32> = heaps.iter().map(|&h| g[h as usize]).collect();
-                if (misere.value(&heaps) == 0) != tame_misere_loss(&values) {
-                    wild.push(Position::from_sorted(heaps.clone()));
+                if (misere.value(heaps) == 0) != tame_misere_loss(&values) {
+                    wild.push(position);
                 }
             }
         }

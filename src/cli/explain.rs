@@ -4,8 +4,8 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use crate::explain::{explain, parse_heaps_in_order};
-use crate::game::{Convention, GameSpec};
+use nimdb::explain::{ExplainError, explain, parse_heaps_in_order};
+use nimdb::game::{Convention, GameSpec};
 
 /// Arguments of `nimdb explain`.
 #[derive(Debug, Args)]
@@ -22,7 +22,7 @@ pub struct ExplainArgs {
 }
 
 fn parse_game(s: &str) -> Result<GameSpec, String> {
-    s.parse()
+    s.parse().map_err(|e: nimdb::game::SpecError| e.to_string())
 }
 
 /// Runs `nimdb explain`.
@@ -35,8 +35,11 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<ExitCode> {
             args.game
         );
     }
-    let heaps = parse_heaps_in_order(&args.heaps).map_err(anyhow::Error::msg)?;
-    let explanation = explain(&heaps, Convention::from_misere(args.misere)).map_err(anyhow::Error::msg)?;
+    let heaps = parse_heaps_in_order(&args.heaps)?;
+    let explanation = explain(&heaps, Convention::from_misere(args.misere)).map_err(|e| match e {
+        ExplainError::NoHeaps => anyhow::anyhow!("{e} (e.g. nimdb explain 3 4 7)"),
+        other => other.into(),
+    })?;
     print!("{explanation}");
     Ok(ExitCode::SUCCESS)
 }

@@ -8,10 +8,10 @@ use anyhow::Context;
 use clap::Args;
 use serde_json::{Value, json};
 
-use crate::cli::{DbArg, GameArgs};
-use crate::store::Database;
-use crate::theory::period::CertificateRule;
-use crate::theory::report::{DEFAULT_MISERE_UP_TO, HeapOptions, HeapReport, check_up_to, heap_report};
+use crate::cli::{DbArg, GameArgs, words};
+use nimdb::store::Database;
+use nimdb::theory::period::CertificateRule;
+use nimdb::theory::report::{DEFAULT_MISERE_UP_TO, HeapOptions, HeapReport, check_up_to, heap_report};
 
 /// Arguments of `nimdb heaps`.
 #[derive(Debug, Args)]
@@ -41,10 +41,14 @@ pub struct HeapsArgs {
 /// Runs `nimdb heaps`.
 pub fn run(args: HeapsArgs) -> anyhow::Result<ExitCode> {
     let spec = &args.game.game;
-    let up_to = check_up_to(spec, args.up_to)?;
+    let up_to = check_up_to(spec, args.up_to).map_err(words::theory)?;
     let opts = HeapOptions { up_to, misere_up_to: args.misere_up_to, ..HeapOptions::new(up_to) };
-    let db = if args.no_cache { None } else { Some(Database::open(&args.db.db)?) };
-    let report = heap_report(spec, &opts, db.as_ref().map(Database::conn))?;
+    let report = if args.no_cache {
+        heap_report(spec, &opts).map_err(words::theory)?
+    } else {
+        let db = Database::open(&args.db.db).map_err(words::store)?;
+        nimdb::driver::heap_report(&db, spec, &opts).map_err(words::driver)?
+    };
     let out = if args.json {
         serde_json::to_string(&to_json(&report))? + "\n"
     } else if args.csv {

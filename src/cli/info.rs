@@ -4,7 +4,9 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use crate::store::{Database, SolveStatus};
+use nimdb::store::{Database, SolveStatus};
+
+use super::words;
 
 use super::DbArg;
 use super::solve::mb;
@@ -21,7 +23,7 @@ pub struct InfoArgs {
 
 /// Runs `nimdb info`.
 pub fn run(args: InfoArgs) -> anyhow::Result<ExitCode> {
-    let db = Database::open_existing(&args.db.db)?;
+    let db = Database::open_existing(&args.db.db).map_err(words::store)?;
     let solves = db.solves()?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&solves)?);

@@ -15,6 +15,7 @@ mod quotient;
 mod solve;
 mod tree;
 mod verify;
+mod words;
 
 pub use args::{DbArg, GameArgs};
 

@@ -7,11 +7,11 @@ use clap::Args;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
-use crate::game::Position;
-use crate::play::{Advisor, Console, Players, Session, play};
-use crate::store::Database;
+use nimdb::game::Position;
+use nimdb::play::{Advisor, Console, Players, Session, play};
+use nimdb::store::Database;
 
-use super::{DbArg, GameArgs};
+use super::{DbArg, GameArgs, words};
 
 /// Arguments of `nimdb play`.
 #[derive(Debug, Args)]
@@ -34,7 +34,7 @@ pub struct PlayArgs {
 
 /// Runs `nimdb play`.
 pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
-    let players: Players = args.players.parse().map_err(anyhow::Error::msg)?;
+    let players: Players = args.players.parse().map_err(words::players)?;
     if args.heaps.is_empty() {
         anyhow::bail!("give the starting heaps, e.g. nimdb play --game nim 3 4 5");
     }
@@ -43,15 +43,15 @@ pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
     let convention = args.game.convention();
     if start.is_empty() {
         // Session::new says why in words; say it before opening the database.
-        Session::new(game.clone(), convention, players, start.clone()).map_err(anyhow::Error::msg)?;
+        Session::new(game.clone(), convention, players, start.clone()).map_err(words::session)?;
     }
-    let db = Database::open(&args.db.db)?;
+    let db = Database::open(&args.db.db).map_err(words::store)?;
     let mut advisor = Advisor::new(db, game.clone(), convention);
     // Fail before the first move (and before listing any moves) when the start can be
     // neither looked up, solved nor answered by theory; every later position is a
     // descendant and is covered with it.
-    advisor.answer(&start)?;
-    let mut session = Session::new(game, convention, players, start).map_err(anyhow::Error::msg)?;
+    advisor.answer(&start).map_err(words::query)?;
+    let mut session = Session::new(game, convention, players, start).map_err(words::session)?;
     let mut rng = match args.seed {
         Some(seed) => StdRng::seed_from_u64(seed),
         None => rand::make_rng(),
@@ -59,6 +59,6 @@ pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
     let stdin = io::stdin();
     let echo = !stdin.is_terminal();
     let mut console = Console::new(stdin.lock(), io::stdout().lock(), echo);
-    play(&mut session, &mut advisor, &mut rng, &mut console)?;
+    play(&mut session, &mut advisor, &mut rng, &mut console).map_err(words::play)?;
     Ok(ExitCode::SUCCESS)
 }

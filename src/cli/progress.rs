@@ -4,8 +4,8 @@ use std::io::IsTerminal;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::index::TierId;
-use crate::solve::Progress;
+use nimdb::index::TierId;
+use nimdb::solve::Progress;
 
 /// An indicatif bar over positions, showing the tier, rate and ETA. Hidden when stderr is
 /// not a terminal or with `--quiet`.

@@ -4,11 +4,11 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use crate::game::Position;
-use crate::query::{AUTO_SOLVE_LIMIT, Answer, query};
-use crate::store::Database;
+use nimdb::game::Position;
+use nimdb::query::{AUTO_SOLVE_LIMIT, Answer, query};
+use nimdb::store::Database;
 
-use super::{DbArg, GameArgs};
+use super::{DbArg, GameArgs, words};
 
 /// Arguments of `nimdb query`.
 #[derive(Debug, Args)]
@@ -31,8 +31,9 @@ pub struct QueryArgs {
 /// Runs `nimdb query`.
 pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
     let position = Position::parse_words(&args.heaps).map_err(anyhow::Error::msg)?;
-    let mut db = Database::open(&args.db.db)?;
-    let answer = query(&mut db, &args.game.game, args.game.convention(), &position, AUTO_SOLVE_LIMIT)?;
+    let mut db = Database::open(&args.db.db).map_err(words::store)?;
+    let answer = query(&mut db, &args.game.game, args.game.convention(), &position, AUTO_SOLVE_LIMIT)
+        .map_err(words::query)?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&answer)?);
     } else {
@@ -45,7 +46,7 @@ pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
 pub fn render(a: &Answer, all_moves: bool) -> String {
     let mut out = String::new();
     let remoteness = a.remoteness.map_or("unknown".to_string(), |r| r.to_string());
-    let conv = if a.convention == crate::game::Convention::Misere { ", misère" } else { "" };
+    let conv = if a.convention == nimdb::game::Convention::Misere { ", misère" } else { "" };
     out += &format!("{} ({}{conv}): {} for the player to move", a.position, a.game, a.outcome);
     out += &format!(", remoteness {remoteness}");
     if let Some(g) = a.nim_value {
@@ -56,10 +57,10 @@ pub fn render(a: &Answer, all_moves: bool) -> String {
         None => out += "no moves: the game is over\n",
         Some(m) => {
             let why = match (a.outcome, a.remoteness.is_some()) {
-                (crate::query::Outcome::Win, true) => "wins fastest",
-                (crate::query::Outcome::Loss, true) => "loses slowest",
-                (crate::query::Outcome::Win, false) => "wins",
-                (crate::query::Outcome::Loss, false) => "every move loses against perfect play",
+                (nimdb::query::Outcome::Win, true) => "wins fastest",
+                (nimdb::query::Outcome::Loss, true) => "loses slowest",
+                (nimdb::query::Outcome::Win, false) => "wins",
+                (nimdb::query::Outcome::Loss, false) => "every move loses against perfect play",
             };
             out += &format!("best move ({why}): {}\n", m.description);
         }
@@ -76,10 +77,10 @@ pub fn render(a: &Answer, all_moves: bool) -> String {
     out += &format!(
         "source: {}\n",
         match a.source {
-            crate::query::Source::Database => "database",
-            crate::query::Source::Solved => "solved now and stored",
-            crate::query::Source::Theory => "theory",
-            crate::query::Source::Quotient => "misère quotient",
+            nimdb::query::Source::Database => "database",
+            nimdb::query::Source::Solved => "solved now and stored",
+            nimdb::query::Source::Theory => "theory",
+            nimdb::query::Source::Quotient => "misère quotient",
         }
     );
     out

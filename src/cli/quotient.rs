@@ -9,12 +9,11 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{Value, json};
 
-use crate::game::GameSpec;
-use crate::store::Database;
-use crate::store::quotients::{list_quotients, load_quotient, save_quotient};
+use nimdb::game::GameSpec;
+use nimdb::store::Database;
 
 use super::DbArg;
-use crate::theory::quotient::{DEFAULT_CAP, Quotient, QuotientOptions, compute_quotient};
+use nimdb::theory::quotient::{DEFAULT_CAP, Quotient, QuotientOptions, compute_quotient};
 
 /// Arguments of `nimdb quotient`.
 #[derive(Debug, Args)]
@@ -38,7 +37,7 @@ pub struct QuotientArgs {
 
 /// Runs `nimdb quotient`.
 pub fn run(args: QuotientArgs) -> anyhow::Result<ExitCode> {
-    let spec: GameSpec = args.game.parse().map_err(|e: String| anyhow::anyhow!(e))?;
+    let spec: GameSpec = args.game.parse()?;
     let Some(code) = spec.octal() else {
         bail!(
             "{spec} is not an octal game: misère quotients are computed for octal codes only \
@@ -51,15 +50,14 @@ pub fn run(args: QuotientArgs) -> anyhow::Result<ExitCode> {
     };
     let game = spec.canonical();
     let db = Database::open(&args.db.db)?;
-    let stored =
-        load_quotient(db.conn(), &game, opts.max_heap)?.filter(|q| opts.max_heap.is_some() || q.proven());
+    let stored = db.load_quotient(&game, opts.max_heap)?.filter(|q| opts.max_heap.is_some() || q.proven());
     let reused = stored.is_some();
     let q = match stored {
         Some(q) => q,
         None => {
             let q =
                 compute(code, opts, args.quiet)?.with_context(|| format!("no misère quotient for {spec}"))?;
-            save_quotient(db.conn(), &game, &q)?;
+            db.save_quotient(&game, &q)?;
             q
         }
     };
@@ -84,10 +82,10 @@ pub fn run(args: QuotientArgs) -> anyhow::Result<ExitCode> {
 
 /// Computes a quotient with a progress spinner on stderr (when it is a terminal).
 fn compute(
-    code: &crate::game::OctalCode,
+    code: &nimdb::game::TakeBreakCode,
     opts: QuotientOptions,
     quiet: bool,
-) -> anyhow::Result<Result<Quotient, crate::theory::quotient::QuotientError>> {
+) -> anyhow::Result<Result<Quotient, nimdb::theory::quotient::QuotientError>> {
     let bar = ProgressBar::with_draw_target(
         None,
         if !quiet && std::io::stderr().is_terminal() {
@@ -108,7 +106,7 @@ fn compute(
 
 /// Prints the stored quotients, for `nimdb info`.
 pub fn print_stored(db: &Database) -> anyhow::Result<()> {
-    let rows = list_quotients(db.conn())?;
+    let rows = db.list_quotients()?;
     if rows.is_empty() {
         return Ok(());
     }

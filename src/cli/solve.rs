@@ -4,12 +4,14 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use crate::index::Universe;
-use crate::solve::{MAX_SOLVE_TOTAL, SolveOptions, reach};
-use crate::store::Database;
+use nimdb::driver::solve_into;
+use nimdb::index::Universe;
+use nimdb::resources::{Bytes, MemoryBudget};
+use nimdb::solve::{MAX_SOLVE_TOTAL, SolveOptions, reach};
+use nimdb::store::Database;
 
 use super::progress::SolveBar;
-use super::{DbArg, GameArgs};
+use super::{DbArg, GameArgs, words};
 
 /// Arguments of `nimdb solve`.
 #[derive(Debug, Args)]
@@ -36,6 +38,10 @@ pub struct SolveArgs {
     /// Also store nim-values (misère nim-values under --misere); visits every edge.
     #[arg(long)]
     nim_values: bool,
+    /// Refuse to start if the solve's estimated peak memory is over SIZE (e.g. 4G)
+    /// [default: 80% of the memory available now].
+    #[arg(long, value_name = "SIZE", value_parser = nimdb::resources::parse_size)]
+    memory_limit: Option<u64>,
 }
 
 /// Runs `nimdb solve`.
@@ -43,15 +49,17 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     let game = &args.game.game;
     let convention = args.game.convention();
     let universe =
-        Universe::new(game.rules(), &game.canonical(), args.max_total, args.max_heap, args.max_heaps)?;
+        Universe::new(game.rules(), &game.canonical(), args.max_total, args.max_heap, args.max_heaps)
+            .map_err(words::universe)?;
     if universe.max_total > MAX_SOLVE_TOTAL {
         anyhow::bail!("--max-total {} is too large (at most {MAX_SOLVE_TOTAL})", universe.max_total);
     }
-    let table = universe.table()?;
+    let table = universe.table().map_err(words::universe)?;
+    let options =
+        SolveOptions { convention, universe, nim_values: args.nim_values, strategy: Default::default() };
+    let estimate = nimdb::solve::estimate(game, &options, &table);
+    let budget = MemoryBudget::new(args.memory_limit);
     if args.dry_run {
-        let options =
-            SolveOptions { convention, universe, nim_values: args.nim_values, strategy: Default::default() };
-        let estimate = crate::solve::estimate(game, &options, &table);
         println!("game:        {game}{}", if args.game.misere { " --misere" } else { "" });
         println!("universe:    {universe}");
         println!("tiers:       {}", estimate.tiers);
@@ -66,14 +74,22 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
             mb(estimate.disk_bytes),
             estimate.record_bytes
         );
+        match budget.check("this solve", estimate.memory_bytes) {
+            Ok(()) => println!("budget:      {} ({}): fits", Bytes(budget.bytes), budget.source),
+            Err(e) => println!("budget:      would be refused: {e}"),
+        }
         println!("dry run: nothing written");
         return Ok(ExitCode::SUCCESS);
     }
-    let mut db = Database::open(&args.db.db)?;
+    // Refuse before touching the file: a solve that cannot fit would only abort later.
+    budget
+        .check(&format!("solving {game} ({universe})"), estimate.memory_bytes)
+        .map_err(|e| anyhow::anyhow!("{e}; nothing was written (--memory-limit SIZE sets the budget)"))?;
+    let mut db = Database::open(&args.db.db).map_err(words::store)?;
     let bar = SolveBar::new(!args.quiet);
-    let result = db.solve(game, convention, universe, args.nim_values, &bar);
+    let result = solve_into(&mut db, game, convention, universe, args.nim_values, &bar);
     bar.finish();
-    let (solve, report) = result?;
+    let (solve, report) = result.map_err(words::driver)?;
     if !args.quiet {
         let rate = |n: u64| if report.seconds > 0.0 { n as f64 / report.seconds } else { 0.0 };
         println!(
@@ -101,8 +117,8 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
             solve.losses,
             mb(solve.bytes),
             match solve.status {
-                crate::store::SolveStatus::Complete => "complete",
-                crate::store::SolveStatus::Partial => "partial",
+                nimdb::store::SolveStatus::Complete => "complete",
+                nimdb::store::SolveStatus::Partial => "partial",
             }
         );
     }

@@ -5,8 +5,8 @@ use std::process::ExitCode;
 use clap::{Args, ValueEnum};
 
 use crate::cli::GameArgs;
-use crate::game::Position;
-use crate::tree::{DEFAULT_MAX_NODES, Shape, TreeOptions, TreeView};
+use nimdb::game::Position;
+use nimdb::tree::{DEFAULT_MAX_NODES, Shape, TreeOptions, TreeView};
 
 /// How to print the tree.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -51,7 +51,8 @@ pub fn run(args: TreeArgs) -> anyhow::Result<ExitCode> {
         max_nodes: args.max_nodes,
     };
     let spec = &args.game.game;
-    let view = TreeView::new(spec.rules(), &spec.canonical(), args.game.convention(), &root, &options)?;
+    let view = TreeView::new(spec.rules(), &spec.canonical(), args.game.convention(), &root, &options)
+        .map_err(super::words::tree)?;
     match args.format {
         TreeFormat::Text => print!("{}", view.to_text()),
         TreeFormat::Dot => print!("{}", view.to_dot()),

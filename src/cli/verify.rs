@@ -4,8 +4,10 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use crate::store::Database;
-use crate::verify::{VerifyReport, verify};
+use nimdb::store::Database;
+
+use super::words;
+use nimdb::verify::{VerifyReport, verify};
 
 use super::{DbArg, GameArgs};
 
@@ -30,8 +32,9 @@ pub struct VerifyArgs {
 /// Runs `nimdb verify`: exit status 1 when a theorem is contradicted or the database is
 /// inconsistent; wild positions under misère play are findings, not failures.
 pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
-    let db = Database::open_existing(&args.db.db)?;
-    let report = verify(&db, &args.game.game, args.game.convention(), args.sample, args.seed)?;
+    let db = Database::open_existing(&args.db.db).map_err(words::store)?;
+    let report = verify(&db, &args.game.game, args.game.convention(), args.sample, args.seed)
+        .map_err(words::verify)?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
@@ -40,7 +43,7 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     Ok(if report.failed() { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }
 
-fn list(positions: &[crate::game::Position]) -> String {
+fn list(positions: &[nimdb::game::Position]) -> String {
     positions.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(" ")
 }
 
@@ -57,6 +60,9 @@ fn render(r: &VerifyReport) -> String {
         pct(r.agree),
         r.mismatches
     );
+    if r.no_theorem > 0 {
+        out += &format!("{} positions: no theorem applies; self-consistency only\n", r.no_theorem);
+    }
     if r.mismatches > 0 {
         let what = if r.theorem { "contradictions of the theorem" } else { "smallest wild positions" };
         out += &format!("{what}: {}\n", list(&r.first_mismatches));

@@ -1,18 +1,37 @@
-//! Games: the rules of an impartial heap game, its play convention, positions and moves.
+//! Games: the rules of an impartial game on heaps, its play convention, positions and moves.
 //!
-//! A game is fully described by how one heap may be replaced by zero, one or two heaps
-//! ([`HeapRules`]). Everything else (move generation on whole positions, un-moves for the
-//! retrograde solver, theory) is derived from that one trait, so a new rule family is one
-//! new type implementing it.
+//! The game model ([`GameRules`] for people and programs, [`TierRules`] for the tier
+//! solvers) is what every rule family implements; everything downstream (solvers, queries,
+//! play, trees, verify) works through it. Heap games, where a move replaces one heap by up
+//! to three ([`HeapRules`]: octal and hexadecimal codes, subtraction games, Grundy's game),
+//! get the model from their heap rules through one implementation. Families whose moves
+//! change several heaps ([`MooreRules`], [`WythoffRules`]) implement it directly. A new
+//! family is one new type implementing the model, a variant of [`Rules`] and its spec
+//! syntax in [`GameSpec`].
 
 mod convention;
+mod family;
+mod heap_game;
+mod model;
+mod moore;
 mod moves;
 mod position;
 mod rules;
 mod spec;
+mod wythoff;
 
 pub use convention::Convention;
-pub use moves::{HeapResult, Move, MoveTable, all_moves, heap_results, result_bound};
+pub use family::{Rules, RulesVisitor};
+pub use heap_game::child_into;
+pub use model::{
+    Formula, GameRules, HeapCountChange, ParentBounds, Theory, TierRules, all_moves, for_each_parent,
+    insert_sorted, sort_heaps,
+};
+pub use moore::{MAX_MOORE_K, MooreRules};
+pub use moves::{
+    HeapChange, HeapResult, Move, MoveTable, for_each_three, heap_moves, heap_results, result_bound,
+};
 pub use position::{MAX_INPUT_HEAP, Position};
-pub use rules::{GrundyRules, HeapRules, OctalCode, Rules, RulesVisitor};
-pub use spec::GameSpec;
+pub use rules::{CodeError, GrundyRules, HeapFamily, HeapRules, TakeBreakCode};
+pub use spec::{GameSpec, SpecError};
+pub use wythoff::WythoffRules;

@@ -1,4 +1,4 @@
-//! Heap rules: how one heap may be replaced by zero, one or two heaps.
+//! Heap rules: how one heap may be replaced by zero, one, two or three heaps.
 
 use std::fmt;
 
@@ -21,6 +21,11 @@ pub trait HeapRules: Send + Sync {
     /// Whether a heap of size `heap` may be replaced by two nonempty heaps `a ≥ b ≥ 1`,
     /// with `a + b ≤ heap`.
     fn leaves_two(&self, heap: u32, a: u32, b: u32) -> bool;
+    /// Whether a heap of size `heap` may be replaced by three nonempty heaps
+    /// `a ≥ b ≥ c ≥ 1`, with `a + b + c ≤ heap` (hexadecimal codes). None by default.
+    fn leaves_three(&self, _heap: u32, _a: u32, _b: u32, _c: u32) -> bool {
+        false
+    }
     /// Whether any move leaves two heaps. A cap on the number of heaps is only closed under
     /// moves for games that never split.
     fn splits(&self) -> bool;
@@ -32,33 +37,68 @@ pub trait HeapRules: Send + Sync {
     /// The most tokens one move can remove, or `None` when unbounded (a heap may vanish or
     /// shrink by any amount). Bounds how far apart in total a position and its children are.
     fn max_take(&self) -> Option<u32>;
+    /// Whether any move leaves three heaps.
+    fn splits_three(&self) -> bool {
+        false
+    }
+    /// Whether some move that removes exactly `taken` tokens may leave three heaps.
+    fn splits_three_taking(&self, _taken: u32) -> bool {
+        self.splits_three()
+    }
+    /// Whether these are the rules of Nim (so Bouton's theorem applies).
+    fn is_nim(&self) -> bool {
+        false
+    }
 }
 
-/// An octal take-and-break code `d0.d1d2d3…`, optionally with a last digit repeated forever.
+/// A take-and-break code `d0.d1d2d3…`, octal or hexadecimal, optionally with a last digit
+/// repeated forever.
 ///
 /// Digit `d_k` says what removing `k` tokens from a heap may leave: bit 1 nothing (only when
-/// the heap has exactly `k`), bit 2 one heap, bit 4 two nonempty heaps. `d0` is 0 or 4.
+/// the heap has exactly `k`), bit 2 one heap, bit 4 two nonempty heaps, bit 8 three
+/// nonempty heaps. Octal codes are the codes without bit 8; a code with bit 8 somewhere is
+/// hexadecimal. `d0` is 0 or 4 (or 8 or C for hexadecimal codes).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct OctalCode {
+pub struct TakeBreakCode {
     /// `d0` followed by the finite digits `d1..dn` (trailing copies of `repeat` stripped).
     digits: Vec<u8>,
     /// The digit repeated forever after the finite part, if any (never 0).
     repeat: Option<u8>,
 }
 
-impl OctalCode {
+/// Why a take-and-break code is not a game.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CodeError {
+    /// `d0` may only say "split without taking".
+    #[error("the first digit d0 must be 0 or 4 (or 8 or C in a hexadecimal code), not {0:X}")]
+    BadFirstDigit(u8),
+    /// A digit above F.
+    #[error("{0} is not a hexadecimal digit (0-F)")]
+    NotADigit(u32),
+    /// Every digit is 0.
+    #[error("this code allows no move at all")]
+    NoMove,
+    /// A subtraction set with no numbers.
+    #[error("a subtraction set needs at least one number")]
+    EmptySet,
+    /// A subtraction set containing 0.
+    #[error("a subtraction set may not contain 0")]
+    ZeroInSet,
+}
+
+impl TakeBreakCode {
     /// Builds a code from `d0`, the finite digits `d1..dn` and an optional repeated digit,
     /// normalising it (a repeated 0 is dropped, trailing digits equal to the repeated digit
     /// or trailing zeros are stripped), so that equal games have equal codes.
-    pub fn new(d0: u8, finite: &[u8], repeat: Option<u8>) -> Result<Self, String> {
-        if d0 != 0 && d0 != 4 {
-            return Err(format!("the first octal digit d0 must be 0 or 4, not {d0}"));
+    pub fn new(d0: u8, finite: &[u8], repeat: Option<u8>) -> Result<Self, CodeError> {
+        if d0 & 3 != 0 || d0 > 15 {
+            return Err(CodeError::BadFirstDigit(d0));
         }
-        if let Some(&bad) = finite.iter().find(|&&d| d > 7) {
-            return Err(format!("{bad} is not an octal digit (0-7)"));
+        if let Some(&bad) = finite.iter().find(|&&d| d > 15) {
+            return Err(CodeError::NotADigit(bad as u32));
         }
         let repeat = match repeat {
-            Some(d) if d > 7 => return Err(format!("{d} is not an octal digit (0-7)")),
+            Some(d) if d > 15 => return Err(CodeError::NotADigit(d as u32)),
             Some(0) => None,
             r => r,
         };
@@ -70,27 +110,27 @@ impl OctalCode {
             digits.pop();
         }
         if repeat.is_none() && digits.iter().all(|&d| d == 0) {
-            return Err("this octal code allows no move at all".to_string());
+            return Err(CodeError::NoMove);
         }
-        Ok(OctalCode { digits, repeat })
+        Ok(TakeBreakCode { digits, repeat })
     }
 
     /// Nim: `0.[3]`.
     pub fn nim() -> Self {
-        OctalCode::new(0, &[], Some(3)).unwrap()
+        TakeBreakCode::new(0, &[], Some(3)).unwrap()
     }
 
     /// The subtraction game with set `set`: digit 3 at every `s ∈ set`.
-    pub fn subtraction(set: &[u32]) -> Result<Self, String> {
-        let max = *set.iter().max().ok_or("a subtraction set needs at least one number")?;
+    pub fn subtraction(set: &[u32]) -> Result<Self, CodeError> {
+        let max = *set.iter().max().ok_or(CodeError::EmptySet)?;
         let mut finite = vec![0u8; max as usize];
         for &s in set {
             if s == 0 {
-                return Err("a subtraction set may not contain 0".to_string());
+                return Err(CodeError::ZeroInSet);
             }
             finite[s as usize - 1] = 3;
         }
-        OctalCode::new(0, &finite, None)
+        TakeBreakCode::new(0, &finite, None)
     }
 
     /// Digit `d_k`.
@@ -110,6 +150,11 @@ impl OctalCode {
     /// The repeated digit, if the code is infinite.
     pub fn repeat(&self) -> Option<u8> {
         self.repeat
+    }
+
+    /// Whether this is an octal code (no digit has bit 8: no heap splits in three).
+    pub fn is_octal(&self) -> bool {
+        self.digits.iter().chain(self.repeat.iter()).all(|&d| d & 8 == 0)
     }
 
     /// For a finite code, the position of its last nonzero digit (Guy–Smith's `k`).
@@ -132,20 +177,22 @@ impl OctalCode {
     }
 }
 
-impl fmt::Display for OctalCode {
+impl fmt::Display for TakeBreakCode {
+    /// Octal codes print their octal digits (`0.77`); hexadecimal codes print digits 0-F
+    /// (`0.F`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}.", self.digits[0])?;
+        write!(f, "{:X}.", self.digits[0])?;
         for d in &self.digits[1..] {
-            write!(f, "{d}")?;
+            write!(f, "{d:X}")?;
         }
         if let Some(r) = self.repeat {
-            write!(f, "[{r}]")?;
+            write!(f, "[{r:X}]")?;
         }
         Ok(())
     }
 }
 
-impl HeapRules for OctalCode {
+impl HeapRules for TakeBreakCode {
     #[inline]
     fn vanishes(&self, heap: u32) -> bool {
         heap >= 1 && self.digit(heap) & 1 != 0
@@ -158,8 +205,15 @@ impl HeapRules for OctalCode {
     fn leaves_two(&self, heap: u32, a: u32, b: u32) -> bool {
         b >= 1 && a >= b && a + b <= heap && self.digit(heap - a - b) & 4 != 0
     }
+    #[inline]
+    fn leaves_three(&self, heap: u32, a: u32, b: u32, c: u32) -> bool {
+        c >= 1 && a >= b && b >= c && a + b + c <= heap && self.digit(heap - a - b - c) & 8 != 0
+    }
     fn splits(&self) -> bool {
-        self.digits.iter().any(|d| d & 4 != 0) || self.repeat.is_some_and(|d| d & 4 != 0)
+        self.digits.iter().chain(self.repeat.iter()).any(|d| d & 4 != 0)
+    }
+    fn splits_three(&self) -> bool {
+        !self.is_octal()
     }
     fn max_take(&self) -> Option<u32> {
         self.last_nonzero()
@@ -167,6 +221,13 @@ impl HeapRules for OctalCode {
     #[inline]
     fn splits_taking(&self, taken: u32) -> bool {
         self.digit(taken) & 4 != 0
+    }
+    #[inline]
+    fn splits_three_taking(&self, taken: u32) -> bool {
+        self.digit(taken) & 8 != 0
+    }
+    fn is_nim(&self) -> bool {
+        self.digits == [0] && self.repeat == Some(3)
     }
 }
 
@@ -199,72 +260,58 @@ impl HeapRules for GrundyRules {
     }
 }
 
-/// The rule families nimdb knows, as one value. Hot loops dispatch once on this enum (see
-/// [`Rules::with`]) and then run code monomorphised for the concrete rule type.
+/// The heap-rule families nimdb knows, as one value: games in which a move changes one
+/// heap. Theory tools (nim-values, genus, periodicity) take these.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Rules {
-    /// An octal take-and-break code (covers Nim and subtraction games).
-    Octal(OctalCode),
+pub enum HeapFamily {
+    /// A take-and-break code, octal or hexadecimal (covers Nim and subtraction games).
+    TakeBreak(TakeBreakCode),
     /// Grundy's game.
     Grundy(GrundyRules),
 }
 
-/// A computation generic over the rule type, run by [`Rules::with`].
-pub trait RulesVisitor {
-    /// What the computation returns.
-    type Output;
-    /// Runs the computation for the concrete rules `rules`.
-    fn visit<R: HeapRules>(self, rules: &R) -> Self::Output;
-}
-
-impl Rules {
-    /// Runs `visitor` with the concrete rule type, so its inner loops are monomorphised.
-    pub fn with<V: RulesVisitor>(&self, visitor: V) -> V::Output {
-        match self {
-            Rules::Octal(code) => visitor.visit(code),
-            Rules::Grundy(g) => visitor.visit(g),
+macro_rules! dispatch {
+    ($self:ident, $r:ident => $e:expr) => {
+        match $self {
+            HeapFamily::TakeBreak($r) => $e,
+            HeapFamily::Grundy($r) => $e,
         }
-    }
+    };
 }
 
-impl HeapRules for Rules {
+impl HeapRules for HeapFamily {
     #[inline]
     fn vanishes(&self, heap: u32) -> bool {
-        match self {
-            Rules::Octal(c) => c.vanishes(heap),
-            Rules::Grundy(g) => g.vanishes(heap),
-        }
+        dispatch!(self, r => r.vanishes(heap))
     }
     #[inline]
     fn leaves_one(&self, heap: u32, left: u32) -> bool {
-        match self {
-            Rules::Octal(c) => c.leaves_one(heap, left),
-            Rules::Grundy(g) => g.leaves_one(heap, left),
-        }
+        dispatch!(self, r => r.leaves_one(heap, left))
     }
     #[inline]
     fn leaves_two(&self, heap: u32, a: u32, b: u32) -> bool {
-        match self {
-            Rules::Octal(c) => c.leaves_two(heap, a, b),
-            Rules::Grundy(g) => g.leaves_two(heap, a, b),
-        }
+        dispatch!(self, r => r.leaves_two(heap, a, b))
+    }
+    #[inline]
+    fn leaves_three(&self, heap: u32, a: u32, b: u32, c: u32) -> bool {
+        dispatch!(self, r => r.leaves_three(heap, a, b, c))
     }
     fn splits(&self) -> bool {
-        match self {
-            Rules::Octal(c) => c.splits(),
-            Rules::Grundy(g) => g.splits(),
-        }
+        dispatch!(self, r => r.splits())
+    }
+    fn splits_three(&self) -> bool {
+        dispatch!(self, r => r.splits_three())
     }
     fn max_take(&self) -> Option<u32> {
-        match self {
-            Rules::Octal(c) => c.max_take(),
-            Rules::Grundy(g) => g.max_take(),
-        }
+        dispatch!(self, r => r.max_take())
     }
     fn splits_taking(&self, taken: u32) -> bool {
-        match self {
-            Rules::Octal(c) => c.splits_taking(taken),
-            Rules::Grundy(g) => g.splits_taking(taken),
-        }
+        dispatch!(self, r => r.splits_taking(taken))
+    }
+    fn splits_three_taking(&self, taken: u32) -> bool {
+        dispatch!(self, r => r.splits_three_taking(taken))
+    }
+    fn is_nim(&self) -> bool {
+        dispatch!(self, r => r.is_nim())
     }
 }

@@ -3,14 +3,46 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::rules::{GrundyRules, OctalCode, Rules};
+use super::family::Rules;
+use super::model::GameRules;
+use super::moore::{MAX_MOORE_K, MooreRules};
+use super::rules::{CodeError, GrundyRules, HeapFamily, TakeBreakCode};
+use super::wythoff::WythoffRules;
 
-/// The largest number allowed in a subtraction set or implied by an octal code's length.
+/// The largest number allowed in a subtraction set or implied by a code's length.
 const MAX_SPEC_NUMBER: u32 = 10_000;
 
+/// The most characters of a bad spec echoed back in an error.
+const ECHO_LIMIT: usize = 40;
+
+/// Why a game spec was refused. The message names the spec (shortened if long) once.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("bad game spec '{spec}': {reason}")]
+pub struct SpecError {
+    spec: String,
+    reason: String,
+}
+
+impl SpecError {
+    fn new(raw: &str, reason: impl fmt::Display) -> Self {
+        let raw = raw.trim();
+        let spec = if raw.chars().count() > ECHO_LIMIT {
+            format!("{}…", raw.chars().take(ECHO_LIMIT).collect::<String>())
+        } else {
+            raw.to_string()
+        };
+        SpecError { spec, reason: reason.to_string() }
+    }
+
+    /// Why the spec was refused, without the spec itself.
+    pub fn reason(&self) -> &str {
+        &self.reason
+    }
+}
+
 /// A game, identified by its rules. Two specs that describe the same rules are equal and
-/// print the same canonical name (`octal:0.77` and `kayles` both print `kayles`), so the
-/// database keys solves by the canonical name.
+/// print the same canonical name (`octal:0.77` and `kayles` both print `kayles`, `moore:1`
+/// prints `nim`), so the database keys solves by the canonical name.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct GameSpec {
     rules: Rules,
@@ -19,39 +51,58 @@ pub struct GameSpec {
 impl GameSpec {
     /// Nim.
     pub fn nim() -> Self {
-        GameSpec { rules: Rules::Octal(OctalCode::nim()) }
+        GameSpec { rules: Rules::Heap(HeapFamily::TakeBreak(TakeBreakCode::nim())) }
     }
 
-    /// The game with these rules.
+    /// The game with these rules (Nim_1 is stored as Nim).
     pub fn from_rules(rules: Rules) -> Self {
-        GameSpec { rules }
+        match rules {
+            Rules::Moore(m) if m.k() == 1 => GameSpec::nim(),
+            rules => GameSpec { rules },
+        }
     }
 
-    /// The rules.
+    /// The rules, as the game model.
     pub fn rules(&self) -> &Rules {
         &self.rules
     }
 
-    /// The octal code, for octal games (Nim and subtraction games included).
-    pub fn octal(&self) -> Option<&OctalCode> {
+    /// The heap rules, for heap games (a move replaces one heap).
+    pub fn heap_rules(&self) -> Option<&HeapFamily> {
+        self.rules.heap_rules()
+    }
+
+    /// The take-and-break code (octal or hexadecimal), for games that have one.
+    pub fn code(&self) -> Option<&TakeBreakCode> {
         match &self.rules {
-            Rules::Octal(c) => Some(c),
-            Rules::Grundy(_) => None,
+            Rules::Heap(HeapFamily::TakeBreak(c)) => Some(c),
+            _ => None,
         }
+    }
+
+    /// The octal code, for octal games (Nim and subtraction games included).
+    pub fn octal(&self) -> Option<&TakeBreakCode> {
+        self.code().filter(|c| c.is_octal())
     }
 
     /// Whether this is plain Nim.
     pub fn is_nim(&self) -> bool {
-        self.octal() == Some(&OctalCode::nim())
+        self.code() == Some(&TakeBreakCode::nim())
     }
 
-    /// The canonical name, e.g. `nim`, `kayles`, `subtraction:1,2,3`, `octal:0.137`.
+    /// Whether this game is the disjunctive sum of its heaps (as the family declares).
+    pub fn is_sum_of_heaps(&self) -> bool {
+        self.rules.theory().sum_of_heaps
+    }
+
+    /// The canonical name, e.g. `nim`, `kayles`, `subtraction:1,2,3`, `octal:0.137`,
+    /// `hex:0.F`, `moore:2`, `wythoff`.
     pub fn canonical(&self) -> String {
         self.to_string()
     }
 }
 
-fn alias(code: &OctalCode) -> Option<&'static str> {
+fn alias(code: &TakeBreakCode) -> Option<&'static str> {
     let s = code.to_string();
     Some(match s.as_str() {
         "0.[3]" => "nim",
@@ -65,8 +116,10 @@ fn alias(code: &OctalCode) -> Option<&'static str> {
 impl fmt::Display for GameSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.rules {
-            Rules::Grundy(_) => f.write_str("grundy"),
-            Rules::Octal(code) => {
+            Rules::Heap(HeapFamily::Grundy(_)) => f.write_str("grundy"),
+            Rules::Moore(m) => write!(f, "moore:{}", m.k()),
+            Rules::Wythoff(_) => f.write_str("wythoff"),
+            Rules::Heap(HeapFamily::TakeBreak(code)) => {
                 if let Some(name) = alias(code) {
                     return f.write_str(name);
                 }
@@ -74,43 +127,54 @@ impl fmt::Display for GameSpec {
                     let list: Vec<String> = set.iter().map(|s| s.to_string()).collect();
                     return write!(f, "subtraction:{}", list.join(","));
                 }
-                write!(f, "octal:{code}")
+                if code.is_octal() { write!(f, "octal:{code}") } else { write!(f, "hex:{code}") }
             }
         }
     }
 }
 
-const SPEC_HELP: &str = "expected nim, kayles, dawson, lines, grundy, subtraction:1,2,3 or octal:0.137";
+const SPEC_HELP: &str = "expected nim, kayles, dawson, lines, grundy, wythoff, subtraction:1,2,3, octal:0.137, hex:0.F or moore:2";
 
 impl FromStr for GameSpec {
-    type Err = String;
+    type Err = SpecError;
 
-    fn from_str(raw: &str) -> Result<Self, String> {
+    fn from_str(raw: &str) -> Result<Self, SpecError> {
         let s = raw.trim().to_ascii_lowercase();
+        let bad = |e: String| SpecError::new(raw, e);
+        let code =
+            |c: Result<TakeBreakCode, String>| c.map(|c| Rules::Heap(HeapFamily::TakeBreak(c))).map_err(bad);
         let rules = match s.as_str() {
-            "nim" => Rules::Octal(OctalCode::nim()),
-            "kayles" => Rules::Octal(parse_octal("0.77")?),
-            "dawson" | "dawsons-kayles" | "dawson's kayles" => Rules::Octal(parse_octal("0.07")?),
-            "lines" | "line" => Rules::Octal(parse_octal("0.[7]")?),
-            "grundy" => Rules::Grundy(GrundyRules),
+            "nim" => Rules::Heap(HeapFamily::TakeBreak(TakeBreakCode::nim())),
+            "kayles" => code(parse_code("0.77", 8))?,
+            "dawson" | "dawsons-kayles" | "dawson's kayles" => code(parse_code("0.07", 8))?,
+            "lines" | "line" => code(parse_code("0.[7]", 8))?,
+            "grundy" => Rules::Heap(HeapFamily::Grundy(GrundyRules)),
+            "wythoff" => Rules::Wythoff(WythoffRules),
             _ => match s.split_once(':') {
-                Some(("subtraction", set)) => Rules::Octal(
-                    OctalCode::subtraction(&parse_set(set)?)
-                        .map_err(|e| format!("bad game spec '{raw}': {e}"))?,
-                ),
-                Some(("octal", code)) => {
-                    Rules::Octal(parse_octal(code).map_err(|e| format!("bad game spec '{raw}': {e}"))?)
-                }
+                Some(("subtraction", set)) => code(
+                    parse_set(set).and_then(|s| TakeBreakCode::subtraction(&s).map_err(|e| e.to_string())),
+                )?,
+                Some(("octal", c)) => code(parse_code(c, 8))?,
+                Some(("hex", c)) => code(parse_code(c, 16))?,
+                Some(("moore", k)) => Rules::Moore(parse_moore(k).map_err(bad)?),
                 Some((family, _)) => {
-                    return Err(format!(
-                        "bad game spec '{raw}': unknown game family '{family}' ({SPEC_HELP})"
-                    ));
+                    return Err(bad(format!(
+                        "unknown game family '{}' ({SPEC_HELP})",
+                        family.chars().take(ECHO_LIMIT).collect::<String>()
+                    )));
                 }
-                None => return Err(format!("bad game spec '{raw}': unknown game ({SPEC_HELP})")),
+                None => return Err(bad(format!("unknown game ({SPEC_HELP})"))),
             },
         };
-        Ok(GameSpec { rules })
+        Ok(GameSpec::from_rules(rules))
     }
+}
+
+fn parse_moore(k: &str) -> Result<MooreRules, String> {
+    let k = k.trim();
+    let n: u32 =
+        k.parse().map_err(|_| "Moore's Nim_k needs a whole number k ≥ 1, as in moore:2".to_string())?;
+    MooreRules::new(n).ok_or_else(|| format!("k must be between 1 and {MAX_MOORE_K}, not {n}"))
 }
 
 fn parse_set(list: &str) -> Result<Vec<u32>, String> {
@@ -118,20 +182,19 @@ fn parse_set(list: &str) -> Result<Vec<u32>, String> {
     for item in list.split(',') {
         let item = item.trim();
         if item.is_empty() {
-            return Err(
-                "bad game spec: the subtraction set has an empty item (write subtraction:1,2,3)".to_string()
-            );
+            return Err("the subtraction set has an empty item (write subtraction:1,2,3)".to_string());
         }
         let n: u32 = item.parse().map_err(|_| {
-            format!("bad game spec: '{item}' in the subtraction set is not a positive whole number")
+            format!(
+                "'{}' in the subtraction set is not a positive whole number",
+                item.chars().take(ECHO_LIMIT).collect::<String>()
+            )
         })?;
         if n == 0 {
-            return Err("bad game spec: a subtraction set may not contain 0".to_string());
+            return Err(CodeError::ZeroInSet.to_string());
         }
         if n > MAX_SPEC_NUMBER {
-            return Err(format!(
-                "bad game spec: {n} in the subtraction set is larger than {MAX_SPEC_NUMBER}"
-            ));
+            return Err(format!("{n} in the subtraction set is larger than {MAX_SPEC_NUMBER}"));
         }
         set.push(n);
     }
@@ -140,16 +203,24 @@ fn parse_set(list: &str) -> Result<Vec<u32>, String> {
     Ok(set)
 }
 
-/// Parses an octal code such as `0.77`, `.07`, `4.7` or `0.[7]`.
-fn parse_octal(code: &str) -> Result<OctalCode, String> {
+/// Parses a take-and-break code such as `0.77`, `.07`, `4.7` or `0.[7]` in base 8, or
+/// `0.F`, `0.8[F]` in base 16.
+fn parse_code(code: &str, base: u32) -> Result<TakeBreakCode, String> {
     let code = code.trim();
     let (head, tail) =
-        code.split_once('.').ok_or_else(|| format!("octal code '{code}' needs a point, as in 0.77"))?;
+        code.split_once('.').ok_or_else(|| "the code needs a point, as in 0.77".to_string())?;
     let d0 = match head {
-        "" | "0" => 0,
-        "4" => 4,
-        other => return Err(format!("the octal digit before the point must be 0 or 4, not '{other}'")),
+        "" => 0,
+        h if h.chars().count() == 1 => digit(h.chars().next().unwrap(), base)?,
+        _ => return Err("the code has one digit before the point".to_string()),
     };
+    if d0 & 3 != 0 {
+        return Err(if base == 8 {
+            format!("the octal digit before the point must be 0 or 4, not '{head}'")
+        } else {
+            format!("the digit before the point must be 0, 4, 8 or C, not '{head}'")
+        });
+    }
     let (finite, repeat) = match tail.find('[') {
         None => (tail, None),
         Some(open) => {
@@ -157,27 +228,27 @@ fn parse_octal(code: &str) -> Result<OctalCode, String> {
             let inner = rest
                 .strip_prefix('[')
                 .and_then(|r| r.strip_suffix(']'))
-                .ok_or_else(|| format!("octal code '{code}': a repeated digit is written [d] at the end"))?;
-            if inner.len() != 1 {
-                return Err(format!("octal code '{code}': exactly one digit may repeat, as in 0.[7]"));
+                .ok_or_else(|| "a repeated digit is written [d] at the end".to_string())?;
+            if inner.chars().count() != 1 {
+                return Err("exactly one digit may repeat, as in 0.[7]".to_string());
             }
-            (&tail[..open], Some(octal_digit(inner.chars().next().unwrap(), code)?))
+            (&tail[..open], Some(digit(inner.chars().next().unwrap(), base)?))
         }
     };
     if finite.len() as u32 > MAX_SPEC_NUMBER {
-        return Err(format!("octal code '{code}' is longer than {MAX_SPEC_NUMBER} digits"));
+        return Err(format!("the code is longer than {MAX_SPEC_NUMBER} digits"));
     }
-    let digits = finite.chars().map(|c| octal_digit(c, code)).collect::<Result<Vec<u8>, String>>()?;
-    OctalCode::new(d0, &digits, repeat)
+    let digits = finite.chars().map(|c| digit(c, base)).collect::<Result<Vec<u8>, String>>()?;
+    TakeBreakCode::new(d0, &digits, repeat).map_err(|e| e.to_string())
 }
 
-fn octal_digit(c: char, code: &str) -> Result<u8, String> {
-    match c.to_digit(8) {
+fn digit(c: char, base: u32) -> Result<u8, String> {
+    match c.to_digit(base) {
         Some(d) => Ok(d as u8),
-        None => Err(format!("octal code '{code}': '{c}' is not an octal digit (0-7)")),
+        None if base == 8 => Err(format!("'{c}' is not an octal digit (0-7)")),
+        None => Err(format!("'{c}' is not a hexadecimal digit (0-F)")),
     }
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -199,6 +270,20 @@ mod tests {
         assert_eq!(canon("octal:0.1370"), "octal:0.137");
         assert_eq!(canon("octal:4.7"), "octal:4.7");
         assert_eq!(canon("GRUNDY"), "grundy");
+        assert_eq!(canon("hex:0.77"), "kayles");
+        assert_eq!(canon("hex:0.f"), "hex:0.F");
+        assert_eq!(canon("hex:0.8[F]"), "hex:0.8[F]");
+        assert_eq!(canon("moore:1"), "nim");
+        assert_eq!(canon("moore:2"), "moore:2");
+        assert_eq!(canon("Wythoff"), "wythoff");
+    }
+
+    #[test]
+    fn long_specs_are_echoed_once_and_short() {
+        let long = format!("octal:0.{}", "8".repeat(10_000));
+        let err = long.parse::<GameSpec>().unwrap_err().to_string();
+        assert!(err.len() < 200, "{err}");
+        assert_eq!(err.matches("octal:0.8").count(), 1, "{err}");
     }
 
     #[test]
@@ -209,13 +294,17 @@ mod tests {
             ("subtraction:1,x", "'x'"),
             ("subtraction:0,1", "may not contain 0"),
             ("octal:0.8", "not an octal digit"),
+            ("hex:0.G", "not a hexadecimal digit"),
+            ("hex:1.F", "0, 4, 8 or C"),
+            ("moore:0", "between 1 and"),
+            ("moore:x", "whole number"),
             ("octal:2.7", "0 or 4"),
             ("octal:077", "needs a point"),
             ("octal:0.[77]", "exactly one digit"),
             ("octal:0.000", "no move"),
             ("foo:1", "unknown game family"),
         ] {
-            let err = spec.parse::<GameSpec>().unwrap_err();
+            let err = spec.parse::<GameSpec>().unwrap_err().to_string();
             assert!(err.contains(needle), "{spec}: {err}");
             assert!(!err.contains('\n'));
         }

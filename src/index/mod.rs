@@ -6,7 +6,9 @@
 //! values are then a flat array indexed by rank, as a chess tablebase ranks identical pieces.
 
 mod partition;
+mod tier;
 mod universe;
 
-pub use partition::{PartitionTable, TierWalk};
-pub use universe::{TierId, Universe, UniverseError};
+pub use partition::{PartitionTable, TableError, TierWalk};
+pub use tier::TierId;
+pub use universe::{Universe, UniverseError};

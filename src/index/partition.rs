@@ -1,5 +1,30 @@
 //! Counting, ranking and unranking restricted partitions.
 
+use crate::game::Position;
+
+use super::tier::TierId;
+
+/// Why a partition table cannot be built.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TableError {
+    /// The table would be too large to hold.
+    #[error(
+        "the universe is too wide to index: its partition table would need {entries} entries (limit {MAX_TABLE_ENTRIES})"
+    )]
+    TooWide {
+        /// Entries the table would need.
+        entries: u64,
+    },
+    /// A tier would hold more positions than a rank can number.
+    #[error("a tier of this universe (total {total}, {heaps} heaps) holds more than 2^32 positions")]
+    TierTooLarge {
+        /// The tier's total.
+        total: u32,
+        /// Its heap count.
+        heaps: u32,
+    },
+}
+
 /// The most table entries a [`PartitionTable`] may hold (8 bytes each).
 const MAX_TABLE_ENTRIES: u64 = 40_000_000;
 
@@ -31,13 +56,12 @@ impl PartitionTable {
         (max_parts as u64 + 1) * (max_total as u64 + 1) * (max_part as u64 + 1)
     }
 
-    /// Builds the table, or explains why the bounds are too wide for it.
-    pub fn new(max_total: u32, max_parts: u32, max_part: u32) -> Result<Self, String> {
+    /// Builds the table, or explains why the bounds are too wide for it. A universe's table
+    /// is built by [`Universe::table`](super::Universe::table).
+    pub fn new(max_total: u32, max_parts: u32, max_part: u32) -> Result<Self, TableError> {
         let entries = Self::entries(max_total, max_parts, max_part);
         if entries > MAX_TABLE_ENTRIES {
-            return Err(format!(
-                "the universe is too wide to index: its partition table would need {entries} entries (limit {MAX_TABLE_ENTRIES}); lower --max-heap or --max-heaps"
-            ));
+            return Err(TableError::TooWide { entries });
         }
         let stride_total = max_part as usize + 1;
         let stride_parts = (max_total as usize + 1) * stride_total;
@@ -63,11 +87,8 @@ impl PartitionTable {
                         below + with_p
                     };
                     let i = t.index(j, s, p);
-                    t.counts[i] = u32::try_from(v).map_err(|_| {
-                        format!(
-                            "a tier of this universe (total {s}, {j} heaps) holds more than 2^32 positions"
-                        )
-                    })?;
+                    t.counts[i] =
+                        u32::try_from(v).map_err(|_| TableError::TierTooLarge { total: s, heaps: j })?;
                 }
             }
         }
@@ -109,6 +130,34 @@ impl PartitionTable {
     /// The number of positions in tier (`total`, `heaps`) with every heap ≤ `max_part`.
     pub fn tier_size(&self, total: u32, heaps: u32) -> u64 {
         self.count(total, heaps, self.max_part)
+    }
+
+    /// The number of positions in `tier` with every heap ≤ `max_part`.
+    pub fn size(&self, tier: TierId) -> u64 {
+        self.tier_size(tier.total, tier.heaps)
+    }
+
+    /// Writes into `out` the heaps of the position of rank `rank` in `tier`.
+    pub fn unrank_into(&self, tier: TierId, rank: u64, out: &mut Vec<u32>) {
+        self.unrank(tier.total, tier.heaps, rank, out)
+    }
+
+    /// The position of rank `rank` in `tier`.
+    pub fn position(&self, tier: TierId, rank: u64) -> Position {
+        let mut heaps = Vec::with_capacity(tier.heaps as usize);
+        self.unrank_into(tier, rank, &mut heaps);
+        Position::from_sorted(heaps)
+    }
+
+    /// Walks the heaps of `tier`'s positions in rank order (a lending walk: no allocation).
+    pub fn walk(&self, tier: TierId) -> TierWalk {
+        TierWalk::new(tier.total, tier.heaps, self.max_part)
+    }
+
+    /// The positions of `tier` in rank order (the `n`th is the position of rank `n`).
+    pub fn positions(&self, tier: TierId) -> impl Iterator<Item = Position> + use<> {
+        let mut walk = self.walk(tier);
+        std::iter::from_fn(move || walk.next().map(|heaps| Position::from_sorted(heaps.to_vec())))
     }
 
     /// The rank of `heaps` (sorted largest first, nonzero) within its tier.
@@ -249,6 +298,22 @@ mod tests {
                     assert!(buf.iter().all(|&h| h <= 9) && buf.windows(2).all(|w| w[0] >= w[1]));
                 }
                 assert!(walk.next().is_none(), "tier ({total},{k}) walk too long");
+            }
+        }
+    }
+
+    #[test]
+    fn positions_come_in_rank_order() {
+        let t = PartitionTable::new(12, 4, 5).unwrap();
+        for total in 0..=12 {
+            for heaps in 0..=4 {
+                let tier = TierId { total, heaps };
+                let all: Vec<Position> = t.positions(tier).collect();
+                assert_eq!(all.len() as u64, t.size(tier));
+                for (rank, p) in all.iter().enumerate() {
+                    assert_eq!(*p, t.position(tier, rank as u64));
+                    assert_eq!(t.rank(p.heaps()), rank as u64);
+                }
             }
         }
     }

@@ -2,52 +2,27 @@
 
 use std::fmt;
 
-use crate::game::{HeapRules, Position};
+use crate::game::{GameRules, Position};
 
-use super::partition::PartitionTable;
-
-/// A tier: every position with `total` tokens in `heaps` heaps.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
-pub struct TierId {
-    /// Tokens in every position of the tier.
-    pub total: u32,
-    /// Heaps in every position of the tier.
-    pub heaps: u32,
-}
-
-impl TierId {
-    /// The tier of `position`.
-    pub fn of(position: &Position) -> Self {
-        TierId { total: position.total() as u32, heaps: position.len() as u32 }
-    }
-
-    /// The key that orders tiers children-first: total ascending, then heap count
-    /// descending (a split that removes nothing keeps the total and adds a heap).
-    pub fn solve_order(self) -> (u32, std::cmp::Reverse<u32>) {
-        (self.total, std::cmp::Reverse(self.heaps))
-    }
-}
-
-impl fmt::Display for TierId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "({},{})", self.total, self.heaps)
-    }
-}
+use super::partition::{PartitionTable, TableError};
+use super::tier::TierId;
 
 /// Why a universe cannot be solved.
 #[derive(Debug, thiserror::Error)]
 pub enum UniverseError {
     /// A cap on heap count with a game that splits heaps.
     #[error(
-        "--max-heaps cannot be used with {0}: its moves can split a heap in two, so a position with the most heaps allowed would have children with more, and the universe would not be closed under moves"
+        "a cap on the number of heaps cannot be used with {0}: its moves can split a heap in two, so a position with the most heaps allowed would have children with more, and the universe would not be closed under moves"
     )]
     HeapCapWithSplits(String),
     /// No bound makes the universe finite.
-    #[error("give --max-total, or both --max-heap and --max-heaps, to bound the universe")]
+    #[error(
+        "the universe is unbounded: it needs a cap on the total, or caps on both the heap size and the number of heaps"
+    )]
     Unbounded,
     /// The bounds are too wide to index.
-    #[error("{0}")]
-    TooWide(String),
+    #[error(transparent)]
+    TooWide(#[from] TableError),
 }
 
 /// The positions a solve covers: every position with at most `max_total` tokens, optionally
@@ -64,17 +39,17 @@ pub struct Universe {
 }
 
 impl Universe {
-    /// A universe from command-line bounds. Without `--max-total`, both caps must be given
-    /// and the total is their product. Caps at or above the total are dropped, since they
+    /// A universe from its bounds. Without a total, both caps must be given and the total
+    /// is their product. Caps at or above the total are dropped, since they
     /// do not restrict anything, so the same positions always give the same universe.
-    pub fn new<R: HeapRules + ?Sized>(
+    pub fn new<R: GameRules + ?Sized>(
         rules: &R,
         game_name: &str,
         max_total: Option<u32>,
         max_heap: Option<u32>,
         max_heaps: Option<u32>,
     ) -> Result<Self, UniverseError> {
-        if max_heaps.is_some() && rules.splits() {
+        if max_heaps.is_some() && !rules.heap_cap_closed() {
             return Err(UniverseError::HeapCapWithSplits(game_name.to_string()));
         }
         let product = match (max_heap, max_heaps) {
@@ -108,7 +83,14 @@ impl Universe {
 
     /// The partition table that ranks this universe's tiers.
     pub fn table(&self) -> Result<PartitionTable, UniverseError> {
-        PartitionTable::new(self.max_total, self.heaps_cap(), self.part_cap()).map_err(UniverseError::TooWide)
+        self.table_to(self.max_total)
+    }
+
+    /// The partition table that ranks this universe's tiers of at most `total` tokens: the
+    /// one place a universe's table is built.
+    pub fn table_to(&self, total: u32) -> Result<PartitionTable, UniverseError> {
+        let total = total.min(self.max_total);
+        Ok(PartitionTable::new(total, self.heaps_cap().min(total), self.part_cap().min(total))?)
     }
 
     /// Whether `position` lies in this universe.
@@ -144,19 +126,7 @@ impl Universe {
 
     /// The number of positions.
     pub fn positions(&self, table: &PartitionTable) -> u64 {
-        self.tiers().iter().map(|t| table.tier_size(t.total, t.heaps)).sum()
-    }
-
-    /// The `nimdb solve` bounds that name this universe, e.g. `--max-total 20 --max-heap 7`.
-    pub fn flags(&self) -> String {
-        let mut s = format!("--max-total {}", self.max_total);
-        if let Some(n) = self.max_heap {
-            s += &format!(" --max-heap {n}");
-        }
-        if let Some(h) = self.max_heaps {
-            s += &format!(" --max-heaps {h}");
-        }
-        s
+        self.tiers().iter().map(|&t| table.size(t)).sum()
     }
 }
 

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use crate::game::{Convention, GameSpec, Position};
-use crate::query::{AUTO_SOLVE_LIMIT, Answer, MoveValue, Outcome, query};
+use crate::query::{AUTO_SOLVE_LIMIT, Answer, MoveValue, Outcome, QueryError, query};
 use crate::store::Database;
 
 /// Looks positions up for one game and convention, remembering the answers of this game.
@@ -31,7 +31,7 @@ impl Advisor {
 
     /// The value of `position` and of every move from it. Fails when the position is
     /// neither stored, nor small enough to solve now, nor answered by theory.
-    pub fn answer(&mut self, position: &Position) -> anyhow::Result<&Answer> {
+    pub fn answer(&mut self, position: &Position) -> Result<&Answer, QueryError> {
         if !self.answers.contains_key(position) {
             let answer = query(&mut self.db, &self.game, self.convention, position, self.solve_limit)?;
             self.answers.insert(position.clone(), answer);

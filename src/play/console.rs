@@ -5,7 +5,8 @@ use std::io::{self, BufRead, Write};
 
 use rand::Rng;
 
-use crate::game::Convention;
+use crate::game::{Convention, Position};
+use crate::query::QueryError;
 
 use super::advisor::{Advisor, computer_choice, hint_text};
 use super::board::render_board;
@@ -13,7 +14,7 @@ use super::input::{Request, move_examples, parse_request, resolve_move};
 use super::messages::{verdict, winner_message};
 use super::rules_text::rules_in_words;
 use super::seats::{Controller, Players, Seat, capitalized};
-use super::session::{PlayedMove, Session};
+use super::session::{PlayedMove, Session, SessionError};
 
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -132,6 +133,29 @@ fn list_taken_back(players: Players, back: &[PlayedMove]) -> String {
     items.join(" and ")
 }
 
+/// Why a game stopped with an error.
+#[derive(Debug, thiserror::Error)]
+pub enum PlayError {
+    /// Reading or writing the console failed.
+    #[error(transparent)]
+    Io(#[from] io::Error),
+    /// The computer could not look its move up.
+    #[error(transparent)]
+    Query(Box<QueryError>),
+    /// The answer for a position that is not over has no best move.
+    #[error("no best move from {0}")]
+    NoBestMove(Position),
+    /// The session refused a move.
+    #[error(transparent)]
+    Refused(#[from] SessionError),
+}
+
+impl From<QueryError> for PlayError {
+    fn from(e: QueryError) -> Self {
+        PlayError::Query(Box::new(e))
+    }
+}
+
 /// Plays `session` to its end (or until a player quits or the input runs out), asking the
 /// `advisor` for the computer's moves and for hints, and drawing winner messages with `rng`.
 ///
@@ -142,7 +166,7 @@ pub fn play<R: BufRead, W: Write, G: Rng + ?Sized>(
     advisor: &mut Advisor,
     rng: &mut G,
     console: &mut Console<R, W>,
-) -> anyhow::Result<Ending> {
+) -> Result<Ending, PlayError> {
     let players = session.players();
     console.say(&introduction(session))?;
     console.say(render_board(session.position()).trim_end())?;
@@ -160,10 +184,10 @@ pub fn play<R: BufRead, W: Write, G: Rng + ?Sized>(
         let label = players.label(seat);
         if players.controller(seat) == Controller::Computer {
             let answer = advisor.answer(session.position())?;
-            let choice = computer_choice(answer)
-                .ok_or_else(|| anyhow::anyhow!("no best move from {}", session.position()))?;
-            let (mv, description) = (choice.mv, choice.description.clone());
-            session.play(mv).map_err(anyhow::Error::msg)?;
+            let choice =
+                computer_choice(answer).ok_or_else(|| PlayError::NoBestMove(session.position().clone()))?;
+            let (mv, description) = (choice.mv.clone(), choice.description.clone());
+            session.play(mv)?;
             console.say(&format!("{label}: {description}"))?;
             board_shown = false;
             continue;
@@ -183,7 +207,7 @@ pub fn play<R: BufRead, W: Write, G: Rng + ?Sized>(
             return Ok(Ending::EndOfInput);
         };
         match parse_request(&line) {
-            Err(message) => console.say(&message)?,
+            Err(message) => console.say(&message.to_string())?,
             Ok(Request::Nothing) => {}
             Ok(Request::Help) => console.say(&help_text(session))?,
             Ok(Request::Quit) => {
@@ -208,10 +232,10 @@ pub fn play<R: BufRead, W: Write, G: Rng + ?Sized>(
                 }
             }
             Ok(Request::Move(request)) => match resolve_move(&request, session.game(), session.position()) {
-                Err(message) => console.say(&message)?,
+                Err(message) => console.say(&message.to_string())?,
                 Ok(mv) => {
                     let description = mv.describe(session.position());
-                    session.play(mv).map_err(anyhow::Error::msg)?;
+                    session.play(mv)?;
                     console.say(&format!("{label}: {description}"))?;
                     board_shown = false;
                 }

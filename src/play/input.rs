@@ -8,10 +8,13 @@
 //!   words of [`Move::describe`]: `take 1 from the 9-heap, leaving 3 and 5`,
 //!   `split 9 into 4 and 5`.
 //!
+//! * in games whose moves change several heaps at once (Moore's Nim_k, Wythoff's game),
+//!   the changes separated by `;`: `7 5; 5 3` or `take 2 from 7; take 2 from 5`.
+//!
 //! Parsing ([`parse_request`]) only reads the words; [`resolve_move`] then checks the move
 //! against the position and the rules, with a message that says what is wrong.
 
-use crate::game::{GameSpec, HeapResult, Move, Position, all_moves, heap_results};
+use crate::game::{GameSpec, HeapChange, HeapResult, Move, Position, all_moves, heap_results};
 
 /// A line of input, read but not yet checked against the position.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -58,6 +61,8 @@ pub enum MoveRequest {
         /// The heaps left behind, when named (`leaving 3 and 5`).
         leaving: Option<Vec<u32>>,
     },
+    /// Several heaps changed in one move (`7 5; 5 3`).
+    Several(Vec<MoveRequest>),
 }
 
 /// Words that carry no meaning in a move (`take 2 from the 7-heap`).
@@ -65,8 +70,35 @@ const FILLER: &[&str] = &["the", "and", "heap", "heaps", "token", "tokens", "of"
 /// Words that separate a heap from what it becomes.
 const ARROWS: &[&str] = &["->", "→", "leaving", "into", "to", "becomes", "=>"];
 
+/// Why a line typed by a player is not a request or not a legal move: one sentence for the
+/// player, in the game's voice.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct InputError(pub String);
+
 /// Reads one line of input.
-pub fn parse_request(line: &str) -> Result<Request, String> {
+pub fn parse_request(line: &str) -> Result<Request, InputError> {
+    parse_line(line).map_err(InputError)
+}
+
+fn parse_line(line: &str) -> Result<Request, String> {
+    if line.contains(';') {
+        let parts: Vec<&str> = line.split(';').filter(|p| !p.trim().is_empty()).collect();
+        let mut changes = Vec::with_capacity(parts.len());
+        for part in parts {
+            match parse_line(part)? {
+                Request::Move(m @ (MoveRequest::Becomes { .. } | MoveRequest::Take { .. })) => {
+                    changes.push(m)
+                }
+                _ => return Err("separate the heaps of one move with ';', e.g. '7 5; 5 3'".to_string()),
+            }
+        }
+        return match changes.len() {
+            0 => Ok(Request::Nothing),
+            1 => Ok(Request::Move(changes.pop().unwrap())),
+            _ => Ok(Request::Move(MoveRequest::Several(changes))),
+        };
+    }
     let words = words(line);
     let Some(first) = words.first() else {
         return Ok(Request::Nothing);
@@ -164,22 +196,57 @@ fn parse_take(words: &[String]) -> Result<MoveRequest, String> {
     Ok(MoveRequest::Take { heap, amount, leaving })
 }
 
-/// The heap result for heaps `parts` (zeros dropped): nothing, one heap or two.
+/// The heap result for heaps `parts` (zeros dropped): nothing, or one to three heaps.
 fn result_of(parts: &[u32]) -> Result<HeapResult, String> {
-    let mut left: Vec<u32> = parts.iter().copied().filter(|&p| p > 0).collect();
-    left.sort_unstable_by(|a, b| b.cmp(a));
-    match left[..] {
-        [] => Ok(HeapResult::Vanish),
-        [a] => Ok(HeapResult::One(a)),
-        [a, b] => Ok(HeapResult::Two(a, b)),
-        _ => Err("one move turns a heap into at most two heaps".to_string()),
-    }
+    HeapResult::from_parts(parts).ok_or_else(|| "one move turns a heap into at most three heaps".to_string())
 }
 
 /// Checks a typed move against the position and the rules, and returns the move it means.
-pub fn resolve_move(request: &MoveRequest, game: &GameSpec, position: &Position) -> Result<Move, String> {
+pub fn resolve_move(request: &MoveRequest, game: &GameSpec, position: &Position) -> Result<Move, InputError> {
+    resolve_request(request, game, position).map_err(InputError)
+}
+
+fn resolve_request(request: &MoveRequest, game: &GameSpec, position: &Position) -> Result<Move, String> {
+    let MoveRequest::Several(requests) = request else {
+        let change = resolve_change(request, game, position)?;
+        return legal(Move::single(change.heap, change.result), game, position);
+    };
+    let mut changes = Vec::with_capacity(requests.len());
+    let mut left = position.heaps().to_vec();
+    for r in requests {
+        let change = resolve_change(r, game, position)?;
+        match left.iter().position(|&h| h == change.heap) {
+            Some(i) => {
+                left.swap_remove(i);
+            }
+            None => {
+                return Err(format!(
+                    "the move names the {}-heap more often than {position} has one",
+                    change.heap
+                ));
+            }
+        }
+        changes.push(change);
+    }
+    legal(Move::of(changes), game, position)
+}
+
+/// The move itself if the rules allow it from `position` (or the listed move that leads
+/// to the same position, however its changes were written).
+fn legal(mv: Move, game: &GameSpec, position: &Position) -> Result<Move, String> {
+    let moves = all_moves(game.rules(), position);
+    let to = mv.apply(position);
+    match moves.iter().find(|m| **m == mv).or_else(|| moves.iter().find(|m| m.apply(position) == to)) {
+        Some(m) => Ok(m.clone()),
+        None => Err(format!("{game} does not allow {mv}; {}", legal_from(game, mv.heap()))),
+    }
+}
+
+/// One heap's change as typed, checked against the position (not yet against the rules).
+fn resolve_change(request: &MoveRequest, game: &GameSpec, position: &Position) -> Result<HeapChange, String> {
     let heap = match request {
         MoveRequest::Becomes { heap, .. } | MoveRequest::Take { heap, .. } => *heap,
+        MoveRequest::Several(_) => return Err("a move's changes cannot be nested".to_string()),
     };
     if !position.heaps().contains(&heap) {
         return Err(format!("there is no {heap}-heap; the heaps are {position} (name a heap by its size)"));
@@ -208,16 +275,12 @@ pub fn resolve_move(request: &MoveRequest, game: &GameSpec, position: &Position)
                 None => unnamed_take(game, heap, taken)?,
             }
         }
+        MoveRequest::Several(_) => unreachable!("refused above"),
     };
-    let mv = Move { heap, result };
-    if result.tokens() >= heap && !matches!(result, HeapResult::Two(..)) {
+    if result.tokens() >= heap && result.parts().len() < 2 {
         return Err(format!("a move must make the {heap}-heap smaller"));
     }
-    if all_moves(game.rules(), position).contains(&mv) {
-        Ok(mv)
-    } else {
-        Err(format!("{game} does not allow {mv}; {}", legal_from(game, heap)))
-    }
+    Ok(HeapChange { heap, result })
 }
 
 /// What taking `taken` tokens from `heap` leaves when the player did not name the heaps
@@ -228,16 +291,20 @@ fn unnamed_take(game: &GameSpec, heap: u32, taken: u32) -> Result<HeapResult, St
         return Err("a move must take at least one token".to_string());
     }
     if taken == heap {
-        return Ok(HeapResult::Vanish);
+        return Ok(HeapResult::VANISH);
     }
-    let one = HeapResult::One(heap - taken);
-    let results = heap_results(game.rules(), heap);
+    let one = HeapResult::one(heap - taken);
+    let Some(rules) = game.heap_rules() else {
+        return Ok(one);
+    };
+    let results = heap_results(rules, heap);
     if !results.contains(&one)
-        && let Some(HeapResult::Two(a, b)) =
-            results.into_iter().find(|r| matches!(r, HeapResult::Two(..)) && r.tokens() == heap - taken)
+        && let Some(split) = results.into_iter().find(|r| r.parts().len() >= 2 && r.tokens() == heap - taken)
     {
+        let parts: Vec<String> = split.parts().iter().rev().map(u32::to_string).collect();
         return Err(format!(
-            "in {game}, taking {taken} from the {heap}-heap splits it: say which heaps are left, e.g. 'take {taken} from {heap} leaving {b} {a}'"
+            "in {game}, taking {taken} from the {heap}-heap splits it: say which heaps are left, e.g. 'take {taken} from {heap} leaving {}'",
+            parts.join(" ")
         ));
     }
     Ok(one)
@@ -248,34 +315,46 @@ fn unnamed_take(game: &GameSpec, heap: u32, taken: u32) -> Result<HeapResult, St
 /// `("7 6  or  7 -> 6  or  take 1 from 7", "the 7-heap becomes one heap of 6")`.
 pub fn move_examples(game: &GameSpec, position: &Position) -> Vec<(String, String)> {
     let moves = all_moves(game.rules(), position);
-    let first = |kind: fn(&HeapResult) -> bool| moves.iter().find(|m| kind(&m.result)).copied();
-    let kinds: [fn(&HeapResult) -> bool; 3] = [
-        |r| matches!(r, HeapResult::One(_)),
-        |r| matches!(r, HeapResult::Vanish),
-        |r| matches!(r, HeapResult::Two(..)),
-    ];
+    let single = |m: &Move| m.single_change();
+    let first = |kind: fn(&HeapResult) -> bool| {
+        moves.iter().filter_map(single).find(|c| kind(&c.result)).map(|c| Move::single(c.heap, c.result))
+    };
+    let kinds: [fn(&HeapResult) -> bool; 4] =
+        [|r| r.parts().len() == 1, |r| r.vanishes(), |r| r.parts().len() == 2, |r| r.parts().len() == 3];
+    let several = moves.iter().find(|m| m.changes().len() > 1).cloned();
     kinds
         .into_iter()
         .filter_map(first)
+        .chain(several)
         .map(|m| {
-            let (h, k) = (m.heap, m.taken());
-            match m.result {
-                HeapResult::One(a) => (
+            let Some(c) = m.single_change() else {
+                let typed: Vec<String> = m.changes().iter().map(|c| c.to_string()).collect();
+                let words: Vec<String> =
+                    m.changes().iter().map(|c| format!("take {} from {}", c.taken(), c.heap)).collect();
+                return (
+                    format!("{}  or  {}", typed.join("; "), words.join("; ")),
+                    format!("one move changes {} heaps: {}", m.changes().len(), m.describe(position)),
+                );
+            };
+            let (h, k) = (c.heap, c.taken());
+            let shown: Vec<String> = c.result.parts().iter().rev().map(u32::to_string).collect();
+            let shown = shown.join(" ");
+            match c.result.parts() {
+                [a] => (
                     format!("{h} {a}  or  {h} -> {a}  or  take {k} from {h}"),
                     format!("the {h}-heap becomes one heap of {a}"),
                 ),
-                HeapResult::Vanish => {
-                    (format!("{h} 0  or  take all from {h}"), format!("the {h}-heap is removed"))
-                }
-                HeapResult::Two(a, b) => {
+                [] => (format!("{h} 0  or  take all from {h}"), format!("the {h}-heap is removed")),
+                parts => {
                     let words = if k == 0 {
-                        format!("split {h} into {b} {a}")
+                        format!("split {h} into {shown}")
                     } else {
-                        format!("take {k} from {h} leaving {b} {a}")
+                        format!("take {k} from {h} leaving {shown}")
                     };
+                    let names: Vec<String> = parts.iter().rev().map(u32::to_string).collect();
                     (
-                        format!("{h} -> {b} {a}  or  {words}"),
-                        format!("the {h}-heap becomes heaps of {b} and {a}"),
+                        format!("{h} -> {shown}  or  {words}"),
+                        format!("the {h}-heap becomes heaps of {}", names.join(" and ")),
                     )
                 }
             }
@@ -286,10 +365,13 @@ pub fn move_examples(game: &GameSpec, position: &Position) -> Vec<(String, Strin
 /// The legal moves from a heap, briefly: "from the 7-heap you may play 7 -> 6, 7 -> 5, …".
 fn legal_from(game: &GameSpec, heap: u32) -> String {
     const SHOWN: usize = 8;
-    let moves: Vec<String> = heap_results(game.rules(), heap)
-        .into_iter()
-        .map(|result| Move { heap, result }.to_string())
-        .collect();
+    let Some(rules) = game.heap_rules() else {
+        return format!(
+            "in {game} one move may change several heaps: write each change, separated by ';', e.g. '7 5; 5 3'"
+        );
+    };
+    let moves: Vec<String> =
+        heap_results(rules, heap).into_iter().map(|result| Move::single(heap, result).to_string()).collect();
     match moves.len() {
         0 => format!("the {heap}-heap has no moves"),
         n if n <= SHOWN => format!("from the {heap}-heap you may play {}", moves.join(", ")),
@@ -304,8 +386,8 @@ mod tests {
     fn resolve(game: &str, position: &str, line: &str) -> Result<String, String> {
         let game: GameSpec = game.parse().unwrap();
         let position: Position = position.parse().unwrap();
-        match parse_request(line)? {
-            Request::Move(m) => resolve_move(&m, &game, &position).map(|mv| mv.to_string()),
+        match parse_request(line).map_err(|e| e.0)? {
+            Request::Move(m) => resolve_move(&m, &game, &position).map(|mv| mv.to_string()).map_err(|e| e.0),
             other => Ok(format!("{other:?}")),
         }
     }
@@ -347,7 +429,7 @@ mod tests {
             ("nim", "7 4 3", "banana", "I don't understand 'banana'"),
             ("nim", "7 4 3", "7 7", "must make the 7-heap smaller"),
             ("nim", "7 4 3", "7 8", "must make the 7-heap smaller"),
-            ("nim", "7 4 3", "7 -> 1 1 1", "at most two heaps"),
+            ("nim", "7 4 3", "7 -> 1 1 1 1", "at most three heaps"),
             ("nim", "7 4 3", "7", "say what the 7-heap becomes"),
             ("nim", "7 4 3", "take 2", "take 2 from 7"),
             ("nim", "7 4 3", "7 -2", "never negative"),

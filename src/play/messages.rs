@@ -66,7 +66,7 @@ mod tests {
 
     #[test]
     fn verdict_names_last_mover_and_winner() {
-        let take_all = Move { heap: 1, result: HeapResult::Vanish };
+        let take_all = Move::single(1, HeapResult::VANISH);
         for (convention, players, want) in [
             (
                 Convention::Normal,
@@ -87,7 +87,7 @@ mod tests {
             let mut s =
                 Session::new("nim".parse().unwrap(), convention, players, "1".parse().unwrap()).unwrap();
             assert_eq!(verdict(&s), None);
-            s.play(take_all).unwrap();
+            s.play(take_all.clone()).unwrap();
             assert_eq!(verdict(&s).unwrap(), want);
         }
     }

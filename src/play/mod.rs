@@ -29,7 +29,7 @@ pub mod session;
 
 pub use advisor::{Advisor, computer_choice, hint_text};
 pub use board::render_board;
-pub use console::{Console, Ending, play};
-pub use input::{MoveRequest, Request, parse_request, resolve_move};
-pub use seats::{Controller, Players, Seat};
-pub use session::{PlayedMove, Session};
+pub use console::{Console, Ending, PlayError, play};
+pub use input::{InputError, MoveRequest, Request, parse_request, resolve_move};
+pub use seats::{Controller, Players, Seat, UnknownPlayers};
+pub use session::{PlayedMove, Session, SessionError};

@@ -1,13 +1,21 @@
 //! A game's rules in one plain sentence, for the introduction and `help`.
 
-use crate::game::{GameSpec, OctalCode, Rules};
+use crate::game::{GameSpec, HeapFamily, Rules, TakeBreakCode};
 
 /// The rules of `game` in words, e.g. "take exactly 1, 2 or 3 tokens from one heap".
 pub fn rules_in_words(game: &GameSpec) -> String {
     match game.rules() {
-        Rules::Grundy(_) => "split one heap into two heaps of different sizes".to_string(),
-        Rules::Octal(_) if game.is_nim() => "take any number of tokens from one heap".to_string(),
-        Rules::Octal(code) => match code.as_subtraction_set() {
+        Rules::Moore(m) => {
+            format!("take any number of tokens (at least one) from each of up to {} heaps at once", m.k())
+        }
+        Rules::Wythoff(_) => {
+            "take any number of tokens from one heap, or the same number from two heaps".to_string()
+        }
+        Rules::Heap(HeapFamily::Grundy(_)) => "split one heap into two heaps of different sizes".to_string(),
+        Rules::Heap(HeapFamily::TakeBreak(_)) if game.is_nim() => {
+            "take any number of tokens from one heap".to_string()
+        }
+        Rules::Heap(HeapFamily::TakeBreak(code)) => match code.as_subtraction_set() {
             Some(set) => {
                 let set: Vec<String> = set.iter().map(u32::to_string).collect();
                 format!("take exactly {} {} from one heap", or_list(&set), tokens(&set))
@@ -20,11 +28,11 @@ pub fn rules_in_words(game: &GameSpec) -> String {
 /// The longest finite octal code spelled out digit by digit.
 const SPELLED_DIGITS: usize = 10;
 
-fn octal_in_words(code: &OctalCode) -> String {
+fn octal_in_words(code: &TakeBreakCode) -> String {
     let finite = code.finite_digits();
     if finite.len() > SPELLED_DIGITS {
         return format!(
-            "octal code {code}: removing k tokens from one heap may leave nothing (bit 1 of digit k), one heap (bit 2) or two heaps (bit 4)"
+            "code {code}: removing k tokens from one heap may leave nothing (bit 1 of digit k), one heap (bit 2), two heaps (bit 4) or three heaps (bit 8)"
         );
     }
     // Takes grouped by digit, in order of first appearance.
@@ -47,7 +55,7 @@ fn octal_in_words(code: &OctalCode) -> String {
     let mut clauses: Vec<String> = groups
         .iter()
         .map(|(d, takes)| {
-            let leaves: Vec<&str> = [(1, "nothing"), (2, "one heap"), (4, "two heaps")]
+            let leaves: Vec<&str> = [(1, "nothing"), (2, "one heap"), (4, "two heaps"), (8, "three heaps")]
                 .into_iter()
                 .filter(|(bit, _)| d & bit != 0)
                 .map(|(_, w)| w)
@@ -55,7 +63,10 @@ fn octal_in_words(code: &OctalCode) -> String {
             format!("take {} {} from one heap, leaving {}", or_list(takes), tokens(takes), or_list(&leaves))
         })
         .collect();
-    if finite[0] == 4 {
+    if finite[0] & 8 != 0 {
+        clauses.insert(0, "split one heap in three without taking any".to_string());
+    }
+    if finite[0] & 4 != 0 {
         clauses.insert(0, "split one heap in two without taking any".to_string());
     }
     clauses.join("; or ")

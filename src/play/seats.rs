@@ -116,14 +116,24 @@ impl fmt::Display for Players {
     }
 }
 
-impl FromStr for Players {
-    type Err = String;
+/// A name that is none of the [`Players`] settings.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown players '{given}' (expected one of: {expected})")]
+pub struct UnknownPlayers {
+    /// The name given.
+    pub given: String,
+    /// The names known, comma-separated.
+    pub expected: String,
+}
 
-    fn from_str(s: &str) -> Result<Self, String> {
+impl FromStr for Players {
+    type Err = UnknownPlayers;
+
+    fn from_str(s: &str) -> Result<Self, UnknownPlayers> {
         let wanted = s.trim().to_ascii_lowercase();
         Players::ALL.into_iter().find(|p| p.as_str() == wanted).ok_or_else(|| {
             let names: Vec<&str> = Players::ALL.iter().map(|p| p.as_str()).collect();
-            format!("unknown --players value '{s}' (expected one of: {})", names.join(", "))
+            UnknownPlayers { given: s.to_string(), expected: names.join(", ") }
         })
     }
 }
@@ -154,7 +164,7 @@ mod tests {
             assert_eq!(p.as_str().parse::<Players>().unwrap(), p);
         }
         assert_eq!(" Computer-Human ".parse::<Players>().unwrap(), Players::ComputerHuman);
-        let err = "robots".parse::<Players>().unwrap_err();
+        let err = "robots".parse::<Players>().unwrap_err().to_string();
         assert!(err.contains("'robots'") && err.contains("human-human"), "{err}");
         assert_eq!(Players::ComputerHuman.name(Seat::Second), "you");
         assert_eq!(Players::ComputerHuman.label(Seat::First), "Computer");

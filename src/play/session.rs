@@ -27,6 +27,32 @@ pub struct Session {
     played: Vec<PlayedMove>,
 }
 
+/// Why a game cannot start, or a move cannot be played.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SessionError {
+    /// The starting position is empty.
+    #[error("the starting position has no heaps")]
+    NoHeaps,
+    /// The starting position has no move.
+    #[error("{game} has no move from {start}: the game would be over before it starts")]
+    OverBeforeStart {
+        /// Canonical game.
+        game: String,
+        /// The start.
+        start: Position,
+    },
+    /// The move is not legal here.
+    #[error("{mv} is not a legal move from {position} in {game}")]
+    Illegal {
+        /// The move, in words.
+        mv: String,
+        /// The position.
+        position: Position,
+        /// Canonical game.
+        game: String,
+    },
+}
+
 impl Session {
     /// A new game from `start`. Refuses an empty start, or one with no legal move, since
     /// such a game would be over before the first move.
@@ -35,12 +61,12 @@ impl Session {
         convention: Convention,
         players: Players,
         start: Position,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, SessionError> {
         if start.is_empty() {
-            return Err("the starting position has no heaps; give some, e.g. 3 4 5".to_string());
+            return Err(SessionError::NoHeaps);
         }
         if all_moves(game.rules(), &start).is_empty() {
-            return Err(format!("{game} has no move from {start}: the game would be over before it starts"));
+            return Err(SessionError::OverBeforeStart { game: game.canonical(), start });
         }
         Ok(Session { game, convention, players, position: start.clone(), start, played: Vec::new() })
     }
@@ -96,9 +122,13 @@ impl Session {
     }
 
     /// Plays `mv` for the seat to move. Refuses a move that is not legal here.
-    pub fn play(&mut self, mv: Move) -> Result<&Position, String> {
+    pub fn play(&mut self, mv: Move) -> Result<&Position, SessionError> {
         if !self.legal_moves().contains(&mv) {
-            return Err(format!("{mv} is not a legal move from {} in {}", self.position, self.game));
+            return Err(SessionError::Illegal {
+                mv: mv.to_string(),
+                position: self.position.clone(),
+                game: self.game.canonical(),
+            });
         }
         let next = mv.apply(&self.position);
         let from = std::mem::replace(&mut self.position, next);
@@ -149,7 +179,7 @@ mod tests {
     }
 
     fn to(heap: u32, left: u32) -> Move {
-        Move { heap, result: if left == 0 { HeapResult::Vanish } else { HeapResult::One(left) } }
+        Move::single(heap, if left == 0 { HeapResult::VANISH } else { HeapResult::one(left) })
     }
 
     #[test]
@@ -158,7 +188,9 @@ mod tests {
         let normal = Convention::Normal;
         assert!(Session::new(nim, normal, Players::default(), Position::default()).is_err());
         let grundy: GameSpec = "grundy".parse().unwrap();
-        let err = Session::new(grundy, normal, Players::default(), "2 1 1".parse().unwrap()).unwrap_err();
+        let err = Session::new(grundy, normal, Players::default(), "2 1 1".parse().unwrap())
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("no move from [2,1,1]"), "{err}");
     }
 

@@ -11,7 +11,6 @@
 //! [`reference`] holds an independent forward search (memoized minimax) that the tests
 //! compare both against.
 
-mod edges;
 pub mod reference;
 mod retrograde;
 mod sweep;
@@ -20,9 +19,7 @@ mod window;
 use std::collections::{BTreeSet, HashMap};
 use std::time::Instant;
 
-pub use edges::{ParentBounds, UnMoves, children_taking, for_each_child, for_each_parent, parents_adding};
-
-use crate::game::{Convention, GameSpec, HeapRules, RulesVisitor};
+use crate::game::{Convention, GameRules, GameSpec, RulesVisitor, TierRules};
 use crate::index::{PartitionTable, TierId, Universe};
 
 /// The largest total a solve accepts: remoteness is below twice the total and must fit,
@@ -57,17 +54,55 @@ impl SolvedTier {
     }
 }
 
+/// Why a [`TierStore`] failed: the sink's own error, boxed.
+#[derive(Debug, thiserror::Error)]
+#[error(transparent)]
+pub struct SinkError(pub Box<dyn std::error::Error + Send + Sync + 'static>);
+
+impl SinkError {
+    /// Wraps a sink's error.
+    pub fn new(error: impl Into<Box<dyn std::error::Error + Send + Sync + 'static>>) -> Self {
+        SinkError(error.into())
+    }
+}
+
+/// Why a solve failed.
+#[derive(Debug, thiserror::Error)]
+pub enum SolveError {
+    /// The universe's total is beyond what remoteness can hold.
+    #[error("a total of {0} is too large to solve (at most {MAX_SOLVE_TOTAL})")]
+    TooLarge(u32),
+    /// The universe cannot be indexed.
+    #[error(transparent)]
+    Universe(#[from] crate::index::UniverseError),
+    /// The tier store failed.
+    #[error(transparent)]
+    Sink(#[from] SinkError),
+    /// The solver found something wrong (e.g. a stored tier of the wrong size).
+    #[error("{0}")]
+    Solver(String),
+}
+
+impl From<anyhow::Error> for SolveError {
+    fn from(e: anyhow::Error) -> Self {
+        match e.downcast::<SinkError>() {
+            Ok(sink) => SolveError::Sink(sink),
+            Err(e) => SolveError::Solver(format!("{e:#}")),
+        }
+    }
+}
+
 /// Where solved tiers go, and where a resumed solve finds the ones already done.
 pub trait TierStore {
     /// The tiers already solved and stored.
-    fn solved_tiers(&mut self) -> anyhow::Result<BTreeSet<TierId>>;
+    fn solved_tiers(&mut self) -> Result<BTreeSet<TierId>, SinkError>;
     /// A stored tier's values (remoteness and nim-values if any).
-    fn load(&mut self, tier: TierId) -> anyhow::Result<SolvedTier>;
+    fn load(&mut self, tier: TierId) -> Result<SolvedTier, SinkError>;
     /// Stores a newly solved tier. Tiers arrive in solve order; a store may write them in
     /// the background, but must keep that order and commit each tier whole.
-    fn save(&mut self, solved: &SolvedTier) -> anyhow::Result<()>;
+    fn save(&mut self, solved: &SolvedTier) -> Result<(), SinkError>;
     /// Waits until every saved tier is stored, and reports any failure.
-    fn finish(&mut self) -> anyhow::Result<()> {
+    fn finish(&mut self) -> Result<(), SinkError> {
         Ok(())
     }
 }
@@ -80,13 +115,13 @@ pub struct MemoryStore {
 }
 
 impl TierStore for MemoryStore {
-    fn solved_tiers(&mut self) -> anyhow::Result<BTreeSet<TierId>> {
+    fn solved_tiers(&mut self) -> Result<BTreeSet<TierId>, SinkError> {
         Ok(self.tiers.keys().copied().collect())
     }
-    fn load(&mut self, tier: TierId) -> anyhow::Result<SolvedTier> {
-        self.tiers.get(&tier).cloned().ok_or_else(|| anyhow::anyhow!("tier {tier} is not stored"))
+    fn load(&mut self, tier: TierId) -> Result<SolvedTier, SinkError> {
+        self.tiers.get(&tier).cloned().ok_or_else(|| SinkError::new(format!("tier {tier} is not stored")))
     }
-    fn save(&mut self, solved: &SolvedTier) -> anyhow::Result<()> {
+    fn save(&mut self, solved: &SolvedTier) -> Result<(), SinkError> {
         self.tiers.insert(solved.tier, solved.clone());
         Ok(())
     }
@@ -112,13 +147,13 @@ impl DiscardStore {
 }
 
 impl TierStore for DiscardStore {
-    fn solved_tiers(&mut self) -> anyhow::Result<BTreeSet<TierId>> {
+    fn solved_tiers(&mut self) -> Result<BTreeSet<TierId>, SinkError> {
         Ok(BTreeSet::new())
     }
-    fn load(&mut self, tier: TierId) -> anyhow::Result<SolvedTier> {
-        anyhow::bail!("tier {tier} was not kept")
+    fn load(&mut self, tier: TierId) -> Result<SolvedTier, SinkError> {
+        Err(SinkError::new(format!("tier {tier} was not kept")))
     }
-    fn save(&mut self, solved: &SolvedTier) -> anyhow::Result<()> {
+    fn save(&mut self, solved: &SolvedTier) -> Result<(), SinkError> {
         self.positions += solved.remoteness.len() as u64;
         self.losses += solved.losses(self.convention);
         Ok(())
@@ -185,15 +220,12 @@ pub fn solve(
     options: &SolveOptions,
     store: &mut dyn TierStore,
     progress: &dyn Progress,
-) -> anyhow::Result<SolveReport> {
+) -> Result<SolveReport, SolveError> {
     if options.universe.max_total > MAX_SOLVE_TOTAL {
-        anyhow::bail!(
-            "a total of {} is too large to solve (at most {MAX_SOLVE_TOTAL})",
-            options.universe.max_total
-        );
+        return Err(SolveError::TooLarge(options.universe.max_total));
     }
     let table = options.universe.table()?;
-    game.rules().with(Job { options, table: &table, store, progress })
+    Ok(game.rules().with(Job { options, table: &table, store, progress })?)
 }
 
 struct Job<'a> {
@@ -205,7 +237,7 @@ struct Job<'a> {
 
 impl RulesVisitor for Job<'_> {
     type Output = anyhow::Result<SolveReport>;
-    fn visit<R: HeapRules>(self, rules: &R) -> anyhow::Result<SolveReport> {
+    fn visit<G: TierRules>(self, rules: &G) -> anyhow::Result<SolveReport> {
         let started = Instant::now();
         let mut report = if self.options.nim_values || self.options.strategy == Strategy::Sweep {
             sweep::run(rules, self.options, self.table, self.store, self.progress)?
@@ -238,7 +270,7 @@ impl Plan {
         progress: &dyn Progress,
     ) -> anyhow::Result<(Self, SolveReport)> {
         let tiers = options.universe.tiers();
-        let size = |t: &TierId| table.tier_size(t.total, t.heaps);
+        let size = |&t: &TierId| table.size(t);
         let stored = store.solved_tiers()?;
         let first = tiers.iter().position(|t| !stored.contains(t)).unwrap_or(tiers.len());
         let report = SolveReport { positions: tiers.iter().map(size).sum(), ..Default::default() };
@@ -265,12 +297,15 @@ pub(crate) fn load_checked(
 
 /// How far apart in total a position and its children can be in this universe: the most
 /// tokens one move can take.
-pub fn reach<R: HeapRules>(rules: &R, universe: &Universe) -> u32 {
-    rules.max_take().unwrap_or(u32::MAX).min(universe.part_cap())
+pub fn reach<G: GameRules + ?Sized>(rules: &G, universe: &Universe) -> u32 {
+    let most = rules.max_take().unwrap_or(u32::MAX);
+    // A move changes at most `fewer` heaps when it takes (each heap at most `part_cap`).
+    let by_heaps = universe.part_cap().saturating_mul(rules.heap_change().fewer.max(1));
+    most.min(by_heaps).min(universe.max_total)
 }
 
 /// Solves `game` entirely in memory and returns the tiers (for tests and small jobs).
-pub fn solve_in_memory(game: &GameSpec, options: &SolveOptions) -> anyhow::Result<MemoryStore> {
+pub fn solve_in_memory(game: &GameSpec, options: &SolveOptions) -> Result<MemoryStore, SolveError> {
     let mut store = MemoryStore::default();
     solve(game, options, &mut store, &Silent)?;
     Ok(store)
@@ -296,7 +331,7 @@ pub fn estimate(game: &GameSpec, options: &SolveOptions, table: &PartitionTable)
     let universe = &options.universe;
     let reach = reach(game.rules(), universe);
     let tiers = universe.tiers();
-    let size = |t: &TierId| table.tier_size(t.total, t.heaps);
+    let size = |&t: &TierId| table.size(t);
     let mut per_total = vec![0u64; universe.max_total as usize + 1];
     for t in &tiers {
         per_total[t.total as usize] += size(t);

@@ -5,16 +5,16 @@
 
 use std::collections::HashMap;
 
-use crate::game::{Convention, HeapRules, Position, all_moves};
+use crate::game::{Convention, GameRules, Position};
 
 /// Outcome and remoteness by forward search, memoized over positions.
-pub struct ReferenceSearch<'a, R: HeapRules + ?Sized> {
+pub struct ReferenceSearch<'a, R: GameRules + ?Sized> {
     rules: &'a R,
     convention: Convention,
     memo: HashMap<Position, (bool, u32)>,
 }
 
-impl<'a, R: HeapRules + ?Sized> ReferenceSearch<'a, R> {
+impl<'a, R: GameRules + ?Sized> ReferenceSearch<'a, R> {
     /// A search under `rules` and `convention`.
     pub fn new(rules: &'a R, convention: Convention) -> Self {
         ReferenceSearch { rules, convention, memo: HashMap::new() }
@@ -25,8 +25,7 @@ impl<'a, R: HeapRules + ?Sized> ReferenceSearch<'a, R> {
         if let Some(&v) = self.memo.get(position) {
             return v;
         }
-        let children: Vec<Position> =
-            all_moves(self.rules, position).iter().map(|m| m.apply(position)).collect();
+        let children: Vec<Position> = self.rules.moves(position).iter().map(|m| m.apply(position)).collect();
         let value = if children.is_empty() {
             (self.convention == Convention::Misere, 0)
         } else {
@@ -45,8 +44,7 @@ impl<'a, R: HeapRules + ?Sized> ReferenceSearch<'a, R> {
         if let Some(&v) = memo.get(position) {
             return v;
         }
-        let children: Vec<Position> =
-            all_moves(self.rules, position).iter().map(|m| m.apply(position)).collect();
+        let children: Vec<Position> = self.rules.moves(position).iter().map(|m| m.apply(position)).collect();
         let v = if children.is_empty() {
             u32::from(self.convention == Convention::Misere)
         } else {

@@ -13,21 +13,29 @@
 //! tiers, and skips child tiers whose greatest remoteness cannot beat the best found.
 //! Because marks come from stored losses, a killed solve resumes with nothing to replay.
 
+use std::cell::Cell;
+use std::ops::Range;
+use std::sync::atomic::{AtomicU16, Ordering};
 use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::game::{Convention, HeapRules};
+use crate::game::{Convention, ParentBounds, TierRules};
 use crate::index::{PartitionTable, TierId, Universe};
 
-use super::edges::{ParentBounds, UnMoves, children_taking, parents_adding};
 use super::window::{LossList, TierValues, Window};
 use super::{Plan, Progress, SolveOptions, SolveReport, SolvedTier, TierStore, UNKNOWN, load_checked, reach};
 
 /// Unmarked positions per parallel work unit when reading children.
 const PULL_CHUNK: usize = 512;
 
-pub(super) fn run<R: HeapRules>(
+/// Losses per parallel work unit when marking.
+const MARK_CHUNK: usize = 1024;
+
+/// The smallest tier marked in parallel (smaller ones are not worth the atomics).
+const PARALLEL_MARK_MIN: usize = 1 << 12;
+
+pub(super) fn run<R: TierRules>(
     rules: &R,
     options: &SolveOptions,
     table: &PartitionTable,
@@ -95,7 +103,7 @@ struct Retrograde<'a, R> {
     reach: u32,
 }
 
-impl<R: HeapRules> Retrograde<'_, R> {
+impl<R: TierRules> Retrograde<'_, R> {
     /// A solved tier as the window keeps it: its values and its losses, unranked.
     fn keep(&self, tier: TierId, remoteness: Vec<u16>) -> TierValues {
         let mut losses = LossList::default();
@@ -124,57 +132,121 @@ impl<R: HeapRules> Retrograde<'_, R> {
     /// Marks the wins of `tier`: each loss in the tiers `added` tokens below whose parents
     /// can fall in `tier` offers them `1 + its remoteness`; a position keeps the least offer.
     /// Returns the number of parent links followed.
+    ///
+    /// With more than one thread, each source tier's losses are split into chunks marked in
+    /// parallel, through atomic minimums. The least offer does not depend on the order the
+    /// offers arrive in, so the tier is the same for any thread count.
     fn mark(&self, tier: TierId, values: &mut [u16], window: &Window) -> u64 {
-        let bounds =
-            ParentBounds { max_heap: self.universe.part_cap(), max_heaps: self.universe.heaps_cap() };
-        let mut buf = Vec::new();
-        let mut edges = 0;
+        let change = self.rules.heap_change();
+        // Every source tier of losses: (losses, heaps per loss, tokens added).
+        let mut sources = Vec::new();
         for added in 0..=self.reach.min(tier.total) {
             let total = tier.total - added;
-            // Parents with one more heap (vanish), as many (grow), or one fewer (join).
-            for (heaps, kinds) in [
-                (tier.heaps.wrapping_sub(1), UnMoves::Vanish),
-                (tier.heaps, UnMoves::Grow),
-                (tier.heaps + 1, UnMoves::Join),
-            ] {
+            // Children with up to `fewer` heaps fewer (heaps vanished) to `more` heaps more
+            // (heaps split) than this tier's positions.
+            for heaps in tier.heaps.saturating_sub(change.fewer)..=tier.heaps + change.more {
                 let source = TierId { total, heaps };
                 if source == tier {
                     continue;
                 }
-                let Some(losses) = window.get(source).and_then(|v| v.losses.as_ref()) else {
-                    continue;
-                };
-                let k = heaps as usize;
-                if kinds == UnMoves::Grow && added > 0 {
-                    edges += self.mark_grown(losses, k, added, values);
-                    continue;
-                }
-                for (i, &offer) in losses.offers.iter().enumerate() {
-                    let loss = &losses.heaps[i * k..(i + 1) * k];
-                    edges += parents_adding(self.rules, loss, added, kinds, bounds, &mut buf, |parent| {
-                        let slot = &mut values[self.table.rank(parent) as usize];
-                        *slot = (*slot).min(offer);
-                    });
+                if let Some(losses) = window.get(source).and_then(|v| v.losses.as_ref()) {
+                    sources.push((losses, heaps as usize, added));
                 }
             }
+        }
+        let parallel = rayon::current_num_threads() > 1 && values.len() >= PARALLEL_MARK_MIN;
+        if parallel && std::mem::align_of::<AtomicU16>() == std::mem::align_of::<u16>() {
+            // SAFETY: `values` is borrowed exclusively for this call, and `AtomicU16` has the
+            // size and bit validity of `u16` (and, checked above, its alignment).
+            let cells: &[AtomicU16] = unsafe { &*(values as *mut [u16] as *const [AtomicU16]) };
+            let offer = |rank: usize, offer: u16| {
+                let cell = &cells[rank];
+                // Most offers do not improve: read first, and only then pay for the atomic.
+                if offer < cell.load(Ordering::Relaxed) {
+                    cell.fetch_min(offer, Ordering::Relaxed);
+                }
+            };
+            sources
+                .iter()
+                .map(|&(losses, k, added)| {
+                    let n = losses.offers.len();
+                    (0..n.div_ceil(MARK_CHUNK))
+                        .into_par_iter()
+                        .map(|c| {
+                            let range = c * MARK_CHUNK..(n.min((c + 1) * MARK_CHUNK));
+                            self.mark_from(tier, losses, k, added, range, &offer)
+                        })
+                        .sum::<u64>()
+                })
+                .sum()
+        } else {
+            let cells = Cell::from_mut(values).as_slice_of_cells();
+            let offer = |rank: usize, offer: u16| {
+                let cell = &cells[rank];
+                if offer < cell.get() {
+                    cell.set(offer);
+                }
+            };
+            sources
+                .iter()
+                .map(|&(losses, k, added)| {
+                    self.mark_from(tier, losses, k, added, 0..losses.offers.len(), &offer)
+                })
+                .sum()
+        }
+    }
+
+    /// Marks the parents in `tier` of the losses `range` of one source tier (`k` heaps a
+    /// loss, `added` tokens below), giving each offer to `offer(rank, value)`.
+    fn mark_from(
+        &self,
+        tier: TierId,
+        losses: &LossList,
+        k: usize,
+        added: u32,
+        range: Range<usize>,
+        offer: &impl Fn(usize, u16),
+    ) -> u64 {
+        if R::ONE_HEAP_MOVES && k == tier.heaps as usize {
+            return self.mark_grown(losses, k, added, range, offer);
+        }
+        let bounds =
+            ParentBounds { max_heap: self.universe.part_cap(), max_heaps: self.universe.heaps_cap() };
+        let mut buf = Vec::new();
+        let mut edges = 0;
+        for i in range {
+            let value = losses.offers[i];
+            let loss = &losses.heaps[i * k..(i + 1) * k];
+            edges += self.rules.parents_adding(loss, added, tier.heaps, bounds, &mut buf, |parent| {
+                offer(self.table.rank(parent) as usize, value);
+            });
         }
         edges
     }
 
-    /// Marks the parents that grow one heap of a loss (with `k` heaps) by `added` tokens.
+    /// Marks the parents that grow one heap of a loss (with `k` heaps) by `added` tokens,
+    /// for the losses `range`.
     ///
     /// Growing heap `i` from `a` to `h = a + added` moves it left to index `q`. The rank of
     /// the parent then shares the loss's terms after `i` (`tails`), shares with every other
     /// grown parent the terms before `q` (the loss's heaps with `added` more tokens after
     /// them, `prefix`), and needs fresh terms only for `h` and the heaps it passed.
-    fn mark_grown(&self, losses: &LossList, k: usize, added: u32, values: &mut [u16]) -> u64 {
+    fn mark_grown(
+        &self,
+        losses: &LossList,
+        k: usize,
+        added: u32,
+        range: Range<usize>,
+        offer: &impl Fn(usize, u16),
+    ) -> u64 {
         let table = self.table;
         let top = self.universe.part_cap();
         let kk = k as u32;
         let mut suffix = vec![0u32; k + 1];
         let mut prefix = vec![0u64; k + 1];
         let mut edges = 0;
-        for (n, &offer) in losses.offers.iter().enumerate() {
+        for n in range {
+            let value = losses.offers[n];
             let loss = &losses.heaps[n * k..(n + 1) * k];
             let tails = &losses.tails[n * (k + 1)..(n + 1) * (k + 1)];
             if loss[k - 1] + added > top {
@@ -197,7 +269,7 @@ impl<R: HeapRules> Retrograde<'_, R> {
                     continue;
                 }
                 last = a;
-                if !self.rules.leaves_one(h, a) {
+                if !self.rules.shrinks_to(h, a) {
                     continue;
                 }
                 // q: where h goes (the first heap smaller than h); heaps only get smaller
@@ -216,8 +288,7 @@ impl<R: HeapRules> Retrograde<'_, R> {
                     p.sort_unstable_by(|x, y| y.cmp(x));
                     table.rank(&p)
                 });
-                let slot = &mut values[rank as usize];
-                *slot = (*slot).min(offer);
+                offer(rank as usize, value);
                 edges += 1;
             }
         }
@@ -237,7 +308,8 @@ impl<R: HeapRules> Retrograde<'_, R> {
         let mut running = 0;
         for taken in (0..steps).rev() {
             let total = tier.total - taken as u32;
-            for heaps in [tier.heaps.wrapping_sub(1), tier.heaps, tier.heaps + 1] {
+            let change = self.rules.heap_change();
+            for heaps in tier.heaps.saturating_sub(change.fewer)..=tier.heaps + change.more {
                 if let Some(v) = window.get(TierId { total, heaps }) {
                     running = running.max(v.max_remoteness);
                 }
@@ -265,7 +337,7 @@ impl<R: HeapRules> Retrograde<'_, R> {
                             continue;
                         }
                         let position = &heaps[i * k..(i + 1) * k];
-                        edges += children_taking(self.rules, position, taken, &mut buf, |child| {
+                        edges += self.rules.children_taking(position, taken, &mut buf, |child| {
                             let child_tier = TierId { total, heaps: child.len() as u32 };
                             let values = &window.get(child_tier).expect("child tier in memory").remoteness;
                             let r = values[self.table.rank(child) as usize];

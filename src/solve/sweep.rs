@@ -7,17 +7,15 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::game::{Convention, HeapRules, MoveTable};
-use crate::index::{PartitionTable, TierId, TierWalk};
-
-use super::edges::for_each_child;
 use super::window::{TierValues, Window};
 use super::{Plan, Progress, SolveOptions, SolveReport, SolvedTier, TierStore, load_checked, reach};
+use crate::game::{Convention, TierRules};
+use crate::index::{PartitionTable, TierId, TierWalk};
 
 /// Positions per parallel work unit.
 const CHUNK: usize = 2048;
 
-pub(super) fn run<R: HeapRules>(
+pub(super) fn run<R: TierRules>(
     rules: &R,
     options: &SolveOptions,
     table: &PartitionTable,
@@ -33,7 +31,7 @@ pub(super) fn run<R: HeapRules>(
         return Ok(report);
     }
     let reach = reach(rules, universe);
-    let moves = MoveTable::new(rules, universe.part_cap());
+    let moves = rules.child_table(universe.part_cap());
     let mut window = Window::new(universe);
     let resume_total = tiers[first].total;
     for &tier in &tiers[..first] {
@@ -85,6 +83,7 @@ pub(super) fn run<R: HeapRules>(
                 for (i, slot) in rem.iter_mut().enumerate() {
                     let heaps = walk.next().expect("tier walk ends with the tier");
                     let (r, g, e) = solve_position(
+                        rules,
                         heaps,
                         tier,
                         convention,
@@ -125,12 +124,13 @@ pub(super) fn run<R: HeapRules>(
 /// Outcome, remoteness and nim-value of one position from all its children.
 #[allow(clippy::too_many_arguments)]
 #[inline]
-fn solve_position(
+fn solve_position<R: TierRules>(
+    rules: &R,
     heaps: &[u32],
     tier: TierId,
     convention: Convention,
     want_values: bool,
-    moves: &MoveTable,
+    moves: &R::ChildTable,
     table: &PartitionTable,
     window: &Window,
     buf: &mut Vec<u32>,
@@ -140,7 +140,7 @@ fn solve_position(
     let mut longest = 0u16; // greatest remoteness among children
     let mut any_child = false;
     seen.clear();
-    let edges = for_each_child(moves, heaps, buf, |child, taken| {
+    let edges = rules.for_each_child(moves, heaps, buf, |child, taken| {
         any_child = true;
         let child_tier = TierId { total: tier.total - taken, heaps: child.len() as u32 };
         let values = window.get(child_tier).expect("child tier in memory");

@@ -6,8 +6,6 @@
 //! [`BLOCK_RECORDS`]; each block has a CRC-32, so a lookup reads and verifies one block
 //! (a few kilobytes) and never the whole tier.
 
-use crate::solve::SolvedTier;
-
 /// Records per checksummed block.
 pub const BLOCK_RECORDS: usize = 4096;
 
@@ -73,25 +71,23 @@ fn width_for(max: u16) -> usize {
     if max <= u8::MAX as u16 { 1 } else { 2 }
 }
 
-/// Encodes a solved tier.
-pub fn encode(tier: &SolvedTier) -> EncodedTier {
+/// Encodes one tier's values: `remoteness` by rank and, when the solve has them,
+/// `nim_values` by rank (the same length).
+pub fn encode(remoteness: &[u16], nim_values: Option<&[u16]>) -> EncodedTier {
     let layout = RecordLayout {
-        remoteness_bytes: width_for(tier.max_remoteness()),
-        nim_value_bytes: tier
-            .nim_values
-            .as_ref()
-            .map_or(0, |v| width_for(v.iter().copied().max().unwrap_or(0))),
+        remoteness_bytes: width_for(remoteness.iter().copied().max().unwrap_or(0)),
+        nim_value_bytes: nim_values.map_or(0, |v| width_for(v.iter().copied().max().unwrap_or(0))),
         block_records: BLOCK_RECORDS,
     };
-    let mut payload = Vec::with_capacity(tier.remoteness.len() * layout.width());
+    let mut payload = Vec::with_capacity(remoteness.len() * layout.width());
     let mut push = |v: u16, width: usize| match width {
         1 => payload.push(v as u8),
         2 => payload.extend_from_slice(&v.to_le_bytes()),
         _ => {}
     };
-    for (i, &r) in tier.remoteness.iter().enumerate() {
+    for (i, &r) in remoteness.iter().enumerate() {
         push(r, layout.remoteness_bytes);
-        if let Some(values) = &tier.nim_values {
+        if let Some(values) = nim_values {
             push(values[i], layout.nim_value_bytes);
         }
     }
@@ -125,7 +121,6 @@ pub fn block_checksum(block_checksums: &[u8], block: usize) -> Option<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::index::TierId;
 
     #[test]
     fn round_trips_every_width() {
@@ -134,13 +129,11 @@ mod tests {
             let remoteness: Vec<u16> = (0..n).map(|i| ((i * 7) % (max_r as usize + 1)) as u16).collect();
             let nim_values =
                 values.map(|m| (0..n).map(|i| ((i * 3) % (m as usize + 1)) as u16).collect::<Vec<_>>());
-            let tier =
-                SolvedTier { tier: TierId { total: 3, heaps: 2 }, remoteness, nim_values, seconds: 0.0 };
-            let enc = encode(&tier);
+            let enc = encode(&remoteness, nim_values.as_deref());
             assert_eq!(enc.block_checksums.len(), 4 * n.div_ceil(BLOCK_RECORDS));
             let (r, v) = decode_all(&enc.layout, &enc.payload);
-            assert_eq!(r, tier.remoteness);
-            assert_eq!(v, tier.nim_values);
+            assert_eq!(r, remoteness);
+            assert_eq!(v, nim_values);
         }
     }
 }

@@ -43,11 +43,7 @@ impl<'a> Prober<'a> {
     /// A prober of `solve` for positions with at most `up_to_total` tokens (the rank table is
     /// built only that far).
     pub fn new(db: &'a Database, solve: SolveRecord, up_to_total: u32) -> Result<Self, StoreError> {
-        let universe = solve.target_universe();
-        let total = up_to_total.min(universe.max_total);
-        let table =
-            PartitionTable::new(total, universe.heaps_cap().min(total), universe.part_cap().min(total))
-                .map_err(StoreError::Corrupt)?;
+        let table = solve.target_universe().table_to(up_to_total)?;
         Ok(Prober { db, solve, table, metas: HashMap::new(), blocks: HashMap::new(), blobs: HashMap::new() })
     }
 

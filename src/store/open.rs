@@ -37,7 +37,7 @@ pub enum StoreError {
         known: usize,
     },
     /// There is no database file where one was required.
-    #[error("no nimdb database at {0} (run `nimdb solve` first, or pass --db)")]
+    #[error("no nimdb database at {0}")]
     Missing(PathBuf),
     /// A stored tier failed its checksum or has the wrong size.
     #[error("{0}")]
@@ -48,12 +48,19 @@ pub enum StoreError {
     /// A migration failed.
     #[error("could not apply the schema: {0}")]
     Migration(String),
+    /// A stored solve's universe cannot be indexed.
+    #[error(transparent)]
+    Universe(#[from] crate::index::UniverseError),
+    /// The tier writer failed to start or stopped.
+    #[error("{0}")]
+    Writer(String),
 }
 
 /// An open nimdb database.
 pub struct Database {
     pub(crate) conn: Connection,
     path: PathBuf,
+    in_memory: bool,
 }
 
 impl Database {
@@ -68,7 +75,7 @@ impl Database {
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         migrate(&mut conn)?;
-        Ok(Database { conn, path: db_path })
+        Ok(Database { conn, path: db_path, in_memory: false })
     }
 
     /// A new database in memory with the current schema, migrated the same way as a file
@@ -77,7 +84,7 @@ impl Database {
         let mut conn = Connection::open_in_memory()?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         migrate(&mut conn)?;
-        Ok(Database { conn, path: PathBuf::from(":memory:") })
+        Ok(Database { conn, path: PathBuf::from(":memory:"), in_memory: true })
     }
 
     /// Opens an existing database, refusing to create one.
@@ -96,17 +103,17 @@ impl Database {
         check_file(path)?;
         let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)?;
         check_identity(&conn, path)?;
-        Ok(Database { conn, path: path.to_path_buf() })
+        Ok(Database { conn, path: path.to_path_buf(), in_memory: false })
     }
 
-    /// The underlying connection (for theory caches and research queries).
-    pub fn conn(&self) -> &Connection {
-        &self.conn
-    }
-
-    /// The file.
+    /// The file (`:memory:` for a database in memory).
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// Whether the database lives in memory (it then has exactly one connection).
+    pub fn is_in_memory(&self) -> bool {
+        self.in_memory
     }
 }
 

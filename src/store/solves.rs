@@ -84,11 +84,6 @@ impl SolveRecord {
     pub fn target_universe(&self) -> Universe {
         Universe { max_total: self.target_total, max_heap: self.max_heap, max_heaps: self.max_heaps }
     }
-
-    /// The caps and total in `nimdb solve` flags.
-    pub fn flags(&self) -> String {
-        self.target_universe().flags()
-    }
 }
 
 const SELECT: &str = "SELECT s.id, s.game, s.convention, s.max_heap, s.max_heaps, s.nim_values, s.target_total,

@@ -1,101 +1,144 @@
-//! Writing and reading whole tiers: the solver's side of the database.
+//! Writing and reading whole tiers: the plain tier API a solve driver writes through.
 
 use std::collections::BTreeSet;
 
 use std::sync::mpsc::{SyncSender, sync_channel};
 use std::thread::JoinHandle;
 
-use rusqlite::{Connection, params};
+use rusqlite::{Connection, TransactionBehavior, params};
 
 use crate::game::Convention;
 use crate::index::{TierId, Universe};
-use crate::solve::{SolvedTier, TierStore};
 
 use super::codec::{self, RecordLayout};
 use super::open::{Database, StoreError};
 use super::solves::SolveRecord;
 
-/// The tiers of one solve, as the solver stores and resumes them.
+/// One tier's values as stored: one remoteness (and optionally nim-value) per position, in
+/// rank order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StoredTier {
+    /// Which tier.
+    pub tier: TierId,
+    /// Remoteness by rank. The outcome follows from its parity and the convention.
+    pub remoteness: Vec<u16>,
+    /// Nim-values by rank, when the solve has them.
+    pub nim_values: Option<Vec<u16>>,
+    /// Seconds spent solving the tier (0 when read back).
+    pub seconds: f64,
+}
+
+impl StoredTier {
+    /// The number of losses for the player to move under `convention`.
+    pub fn losses(&self, convention: Convention) -> u64 {
+        self.remoteness.iter().filter(|&&r| !convention.is_win(r as u32)).count() as u64
+    }
+
+    /// The greatest remoteness in the tier.
+    pub fn max_remoteness(&self) -> u16 {
+        self.remoteness.iter().copied().max().unwrap_or(0)
+    }
+}
+
+/// Writes the tiers of one solve, in the order they are given.
 ///
-/// Tiers are written by a background thread with its own connection, in the order they are
-/// solved, each in its own transaction together with the solve's counters, so the database
-/// always holds a consistent prefix of the solve and the solver never waits for the disk.
-/// At most [`QUEUE`] tiers wait to be written. A tier still queued when the process dies is
-/// simply solved again on resume.
-pub struct SqliteTierStore<'a> {
+/// For a database file the tiers are written by a background thread with its own
+/// connection, each in its own transaction together with the solve's counters, so the
+/// database always holds a consistent prefix of the solve and the caller never waits for
+/// the disk. At most [`QUEUE`] tiers wait to be written; a tier still queued when the
+/// process dies is simply solved again on resume. A database in memory has only the one
+/// connection, so its tiers are written at once through it.
+pub struct TierWriter<'a> {
     db: &'a Database,
     solve_id: i64,
     universe: Universe,
     convention: Convention,
-    writer: Option<TierWriter>,
+    background: Option<Background>,
 }
 
-/// Solved tiers waiting for the writer thread.
-const QUEUE: usize = 8;
+/// Tiers waiting for the writer thread.
+pub const QUEUE: usize = 8;
 
-struct TierWriter {
-    queue: SyncSender<SolvedTier>,
+struct Background {
+    queue: SyncSender<StoredTier>,
     thread: JoinHandle<Result<(), StoreError>>,
 }
 
-impl<'a> SqliteTierStore<'a> {
-    /// The store of `solve`, solving up to `universe` (which has the solve's caps).
-    pub fn new(db: &'a mut Database, solve: &SolveRecord, universe: Universe) -> Self {
-        SqliteTierStore { db, solve_id: solve.id, universe, convention: solve.convention, writer: None }
+impl<'a> TierWriter<'a> {
+    /// A writer of `solve`'s tiers, up to `universe` (which has the solve's caps).
+    pub fn new(db: &'a Database, solve: &SolveRecord, universe: Universe) -> Self {
+        TierWriter { db, solve_id: solve.id, universe, convention: solve.convention, background: None }
     }
 
-    fn writer(&mut self) -> anyhow::Result<&mut TierWriter> {
-        if self.writer.is_none() {
-            let mut conn = Connection::open(self.db.path())?;
+    fn background(&mut self) -> Result<&mut Background, StoreError> {
+        if self.background.is_none() {
+            let conn = Connection::open(self.db.path())?;
             conn.busy_timeout(std::time::Duration::from_secs(30))?;
             conn.pragma_update(None, "synchronous", "NORMAL")?;
-            let (queue, tiers) = sync_channel::<SolvedTier>(QUEUE);
+            let (queue, tiers) = sync_channel::<StoredTier>(QUEUE);
             let (solve_id, universe, convention) = (self.solve_id, self.universe, self.convention);
-            let thread = std::thread::Builder::new().name("nimdb-tier-writer".into()).spawn(move || {
-                for solved in tiers {
-                    write_tier(&mut conn, solve_id, &universe, convention, &solved)?;
-                }
-                Ok(())
-            })?;
-            self.writer = Some(TierWriter { queue, thread });
+            let thread = std::thread::Builder::new()
+                .name("nimdb-tier-writer".into())
+                .spawn(move || {
+                    for stored in tiers {
+                        write_tier(&conn, solve_id, &universe, convention, &stored)?;
+                    }
+                    Ok(())
+                })
+                .map_err(|e| StoreError::Writer(format!("could not start the tier writer: {e}")))?;
+            self.background = Some(Background { queue, thread });
         }
-        Ok(self.writer.as_mut().expect("writer started"))
+        Ok(self.background.as_mut().expect("writer started"))
     }
 
-    /// Stops the writer after it has written everything queued; its result.
-    fn join(&mut self) -> anyhow::Result<()> {
-        if let Some(TierWriter { queue, thread }) = self.writer.take() {
+    /// Writes `tier` (in the background for a database file).
+    pub fn write(&mut self, tier: StoredTier) -> Result<(), StoreError> {
+        if self.db.is_in_memory() {
+            return write_tier(&self.db.conn, self.solve_id, &self.universe, self.convention, &tier);
+        }
+        if self.background()?.queue.send(tier).is_err() {
+            // The writer stopped: report why.
+            self.finish()?;
+            return Err(StoreError::Writer("the tier writer stopped".into()));
+        }
+        Ok(())
+    }
+
+    /// Waits until every tier given is written; the first failure, if any.
+    pub fn finish(&mut self) -> Result<(), StoreError> {
+        if let Some(Background { queue, thread }) = self.background.take() {
             drop(queue);
             match thread.join() {
                 Ok(result) => result?,
-                Err(_) => anyhow::bail!("the tier writer thread panicked"),
+                Err(_) => return Err(StoreError::Writer("the tier writer thread panicked".into())),
             }
         }
         Ok(())
     }
 }
 
-impl Drop for SqliteTierStore<'_> {
+impl Drop for TierWriter<'_> {
     fn drop(&mut self) {
         // Write what is queued even when the solve failed: those tiers are correct.
-        let _ = self.join();
+        let _ = self.finish();
     }
 }
 
 /// Writes one tier and the solve's counters in one transaction.
 fn write_tier(
-    conn: &mut Connection,
+    conn: &Connection,
     solve_id: i64,
     universe: &Universe,
     convention: Convention,
-    solved: &SolvedTier,
+    solved: &StoredTier,
 ) -> Result<(), StoreError> {
-    let enc = codec::encode(solved);
+    let enc = codec::encode(&solved.remoteness, solved.nim_values.as_deref());
     let tier = solved.tier;
     let losses = solved.losses(convention);
     // The last tier of a total, in solve order, completes that total.
     let completes_total = universe.tiers_of_total(tier.total).last() == Some(tier);
-    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    // Unchecked: the connection is shared (a database in memory) or the thread's own.
+    let tx = rusqlite::Transaction::new_unchecked(conn, TransactionBehavior::Immediate)?;
     // A tier another process stored meanwhile is the same tier: keep the stored one.
     let inserted = tx.execute(
         "INSERT INTO tiers (solve_id, total, heaps, positions, losses, max_remoteness, remoteness_bytes,
@@ -135,7 +178,7 @@ fn write_tier(
 
 impl Database {
     /// Loads a whole stored tier of a solve, verifying its layout and checksums.
-    pub fn load_tier(&self, solve_id: i64, tier: TierId) -> Result<SolvedTier, StoreError> {
+    pub fn load_tier(&self, solve_id: i64, tier: TierId) -> Result<StoredTier, StoreError> {
         let (positions, rb, vb, block_records, checksum, blocks, payload): (i64, i64, i64, i64, i64, Vec<u8>, Vec<u8>) =
             self.conn.query_row(
                 "SELECT positions, remoteness_bytes, nim_value_bytes, block_records, checksum, block_checksums, payload
@@ -173,7 +216,7 @@ impl Database {
             return Err(corrupt("the payload fails its checksum".into()));
         }
         let (remoteness, nim_values) = codec::decode_all(&layout, &payload);
-        Ok(SolvedTier { tier, remoteness, nim_values, seconds: 0.0 })
+        Ok(StoredTier { tier, remoteness, nim_values, seconds: 0.0 })
     }
 
     /// Positions stored for a solve in tiers with at most `total` tokens.
@@ -193,34 +236,5 @@ impl Database {
             .query_map([solve_id], |r| Ok(TierId { total: r.get(0)?, heaps: r.get(1)? }))?
             .collect::<Result<BTreeSet<_>, _>>()?;
         Ok(rows)
-    }
-}
-
-impl TierStore for SqliteTierStore<'_> {
-    fn solved_tiers(&mut self) -> anyhow::Result<BTreeSet<TierId>> {
-        Ok(self
-            .db
-            .stored_tiers(self.solve_id)?
-            .into_iter()
-            .filter(|t| t.total <= self.universe.max_total)
-            .collect())
-    }
-
-    fn load(&mut self, tier: TierId) -> anyhow::Result<SolvedTier> {
-        Ok(self.db.load_tier(self.solve_id, tier)?)
-    }
-
-    fn save(&mut self, solved: &SolvedTier) -> anyhow::Result<()> {
-        let sent = self.writer()?.queue.send(solved.clone());
-        if sent.is_err() {
-            // The writer stopped: report why.
-            self.join()?;
-            anyhow::bail!("the tier writer stopped");
-        }
-        Ok(())
-    }
-
-    fn finish(&mut self) -> anyhow::Result<()> {
-        self.join()
     }
 }

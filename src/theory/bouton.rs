@@ -23,8 +23,21 @@ pub fn normal_nim_loss(heaps: &[u32]) -> bool {
 /// Misère Nim (the last mover loses): whether the player to move loses, i.e. (some heap ≥ 2
 /// and the nim-sum is 0) or (every heap ≤ 1 and the nim-sum is 1).
 pub fn misere_nim_loss(heaps: &[u32]) -> bool {
-    let x = nim_sum(heaps);
-    if heaps.iter().any(|&h| h >= 2) { x == 0 } else { x == 1 }
+    misere_nim_rule(nim_sum(heaps), heaps.iter().any(|&h| h >= 2))
+}
+
+/// The misère-Nim rule from a position's summary: its nim-sum and whether some heap is ≥ 2.
+pub fn misere_nim_rule(nim_sum: u32, some_heap_above_one: bool) -> bool {
+    if some_heap_above_one { nim_sum == 0 } else { nim_sum == 1 }
+}
+
+/// Bouton's rule under `convention`: whether the Nim position `heaps` (in any order) is a
+/// loss for the player to move.
+pub fn nim_loss(heaps: &[u32], convention: crate::game::Convention) -> bool {
+    match convention {
+        crate::game::Convention::Normal => normal_nim_loss(heaps),
+        crate::game::Convention::Misere => misere_nim_loss(heaps),
+    }
 }
 
 /// The misère-Nim rule applied to the nim-values of the heaps of a position.

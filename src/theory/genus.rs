@@ -123,8 +123,8 @@ pub fn tame_sum_loss(genera: &[Genus]) -> Option<bool> {
     if !genera.iter().all(Genus::is_tame_form) {
         return None;
     }
-    let x = genera.iter().fold(0, |x, g| x ^ g.nim_value);
-    Some(if genera.iter().any(Genus::is_firm) { x == 0 } else { x == 1 })
+    let values: Vec<u32> = genera.iter().map(|g| g.nim_value).collect();
+    Some(super::bouton::misere_nim_rule(super::bouton::nim_sum(&values), genera.iter().any(Genus::is_firm)))
 }
 
 impl fmt::Display for Genus {
@@ -145,12 +145,17 @@ impl fmt::Display for Genus {
     }
 }
 
+/// A string that is not a genus in its printed form.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("bad genus '{0}' (expected e.g. 0^120 or 8^{{8,10}})")]
+pub struct BadGenus(pub String);
+
 impl FromStr for Genus {
-    type Err = String;
+    type Err = BadGenus;
 
     /// Parses the printed form: `0^120`, `8^{8,10}`, `2^1420?`.
-    fn from_str(s: &str) -> Result<Self, String> {
-        let bad = || format!("bad genus '{s}' (expected e.g. 0^120 or 8^{{8,10}})");
+    fn from_str(s: &str) -> Result<Self, BadGenus> {
+        let bad = || BadGenus(s.to_string());
         let (g, rest) = s.split_once('^').ok_or_else(bad)?;
         let nim_value: u32 = g.parse().map_err(|_| bad())?;
         let (rest, settled) = match rest.strip_suffix('?') {
@@ -249,8 +254,8 @@ mod tests {
     #[test]
     fn nim_heaps_have_nim_genus_and_are_tame() {
         let nim: GameSpec = "nim".parse().unwrap();
-        let g = mex_values(nim.rules(), 12);
-        let mut s = GenusSolver::new(nim.rules(), DEFAULT_DEPTH);
+        let g = mex_values(nim.heap_rules().unwrap(), 12);
+        let mut s = GenusSolver::new(nim.heap_rules().unwrap(), DEFAULT_DEPTH);
         for n in 0..=12 {
             let genus = s.genus(&[n], &g);
             assert_eq!(genus, Genus::nim_heap(n), "heap {n}: {genus}");
@@ -269,8 +274,8 @@ mod tests {
     #[test]
     fn tame_sums_follow_misere_nim() {
         let nim: GameSpec = "nim".parse().unwrap();
-        let g = mex_values(nim.rules(), 8);
-        let mut s = GenusSolver::new(nim.rules(), DEFAULT_DEPTH);
+        let g = mex_values(nim.heap_rules().unwrap(), 8);
+        let mut s = GenusSolver::new(nim.heap_rules().unwrap(), DEFAULT_DEPTH);
         for heaps in [vec![1, 1], vec![1], vec![2, 2], vec![3, 2, 1], vec![4, 1], vec![1, 1, 1]] {
             let genera: Vec<Genus> = heaps.iter().map(|&h| s.genus(&[h], &g)).collect();
             let v = s.misere().value(&heaps);

@@ -21,7 +21,7 @@ use std::rc::Rc;
 
 use crate::game::{HeapResult, HeapRules, heap_results};
 
-use super::mex::FxHashMap;
+use super::mex::{FxHashMap, mex};
 
 /// The largest heap the misère solver accepts.
 pub const MAX_HEAP: u32 = 255;
@@ -248,25 +248,8 @@ impl<'r, R: HeapRules + ?Sized> MisereSolver<'r, R> {
 }
 
 fn result_heaps(r: HeapResult) -> impl Iterator<Item = u32> {
-    let (a, b) = match r {
-        HeapResult::Vanish => (0, 0),
-        HeapResult::One(a) => (a, 0),
-        HeapResult::Two(a, b) => (a, b),
-    };
-    [a, b].into_iter().filter(|&h| h > 0)
-}
-
-fn mex(values: &mut [u32]) -> u32 {
-    values.sort_unstable();
-    let mut m = 0;
-    for &v in values.iter() {
-        if v == m {
-            m += 1;
-        } else if v > m {
-            break;
-        }
-    }
-    m
+    let parts = r.parts().to_vec();
+    parts.into_iter()
 }
 
 #[cfg(test)]
@@ -281,7 +264,7 @@ mod tests {
     }
 
     /// Independent misère outcome by plain memoized search over whole positions.
-    fn brute_loss(rules: &crate::game::Rules, p: &Position, memo: &mut HashMap<Position, bool>) -> bool {
+    fn brute_loss(rules: &crate::game::HeapFamily, p: &Position, memo: &mut HashMap<Position, bool>) -> bool {
         if let Some(&l) = memo.get(p) {
             return l;
         }
@@ -294,7 +277,7 @@ mod tests {
     #[test]
     fn misere_nim_values() {
         let nim = spec("nim");
-        let mut s = MisereSolver::new(nim.rules());
+        let mut s = MisereSolver::new(nim.heap_rules().unwrap());
         for heaps in
             [vec![], vec![1], vec![1, 1], vec![2], vec![3, 2], vec![1, 1, 1], vec![5, 4, 1], vec![6, 6]]
         {
@@ -310,13 +293,17 @@ mod tests {
     fn losses_match_brute_force() {
         for game in ["kayles", "dawson", "grundy", "octal:0.137", "lines", "subtraction:1,3,4"] {
             let sp = spec(game);
-            let mut s = MisereSolver::new(sp.rules());
+            let mut s = MisereSolver::new(sp.heap_rules().unwrap());
             let mut memo = HashMap::new();
             for heaps in
                 [vec![7], vec![9], vec![4, 3], vec![5, 2, 1], vec![6, 6], vec![3, 3, 3], vec![8, 1, 1]]
             {
                 let p = Position::new(heaps.clone());
-                assert_eq!(s.value(&heaps) == 0, brute_loss(sp.rules(), &p, &mut memo), "{game} {heaps:?}");
+                assert_eq!(
+                    s.value(&heaps) == 0,
+                    brute_loss(sp.heap_rules().unwrap(), &p, &mut memo),
+                    "{game} {heaps:?}"
+                );
             }
         }
     }
@@ -324,7 +311,7 @@ mod tests {
     #[test]
     fn kayles_small_heaps() {
         let k = spec("kayles");
-        let mut s = MisereSolver::new(k.rules());
+        let mut s = MisereSolver::new(k.heap_rules().unwrap());
         // [] = 1; heap 1 = *1 → 0; heap 2 = *2 → 2; heap 3 → mex{2, 0, value([1,1]) = 1} = 3.
         let v: Vec<u32> = (0..4).map(|n| s.heap_value(n)).collect();
         assert_eq!(v, [1, 0, 2, 3]);

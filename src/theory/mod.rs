@@ -7,10 +7,12 @@
 //! * [`shape`], [`sparse`]: the move shape and the rare/common method behind the fast engine;
 //! * [`period`]: periods and preperiods, with the Guy–Smith certificate;
 //! * [`misere`], [`genus`]: misère nim-values of positions and Conway's genus of heaps;
-//! * [`cache`]: the `heap_values` table;
+//! * [`cache`]: what a cache of single-heap values holds (the table itself is the store's);
 //! * [`report`]: everything about a game's heaps up to N, as `nimdb heaps` prints it;
 //! * [`quotient`]: misère quotients (Plambeck–Siegel), computed, certified and used to answer
-//!   misère positions of any size.
+//!   misère positions of any size;
+//! * [`moore`], [`wythoff`]: the outcome rules of the families that are not sums of heaps
+//!   (Moore's theorem for Nim_k, Wythoff's pairs for two heaps).
 //!
 //! Speed: finite octal codes stop computing as soon as the values carry a Guy–Smith
 //! certificate (Kayles and Dawson's Kayles at heap 256) and copy the rest, which the theorem
@@ -21,21 +23,25 @@ pub mod bouton;
 pub mod cache;
 pub mod genus;
 pub mod misere;
+pub mod moore;
 pub mod period;
 pub mod quotient;
 pub mod report;
 pub mod sequence;
 pub mod shape;
 pub mod sparse;
+pub mod wythoff;
 
 mod mex;
 
 pub use bouton::{
-    NimMove, misere_nim_loss, misere_nim_move, nim_sum, normal_nim_loss, normal_nim_move, position_nim_value,
-    sprague_grundy_loss, tame_misere_loss,
+    NimMove, misere_nim_loss, misere_nim_move, misere_nim_rule, nim_loss, nim_sum, normal_nim_loss,
+    normal_nim_move, position_nim_value, sprague_grundy_loss, tame_misere_loss,
 };
 pub use genus::{Genus, GenusSolver, tame_sum_loss};
 pub use misere::MisereSolver;
+pub use moore::moore_loss;
 pub use period::{Periodicity, analyse};
-pub use report::{HeapOptions, HeapReport, heap_report};
+pub use report::{HeapOptions, HeapReport, TheoryError, heap_report, heap_report_from};
 pub use sequence::{mex_values, nim_values};
+pub use wythoff::wythoff_loss;

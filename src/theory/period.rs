@@ -126,7 +126,7 @@ pub fn preperiod_for(g: &[u32], p: u32) -> u32 {
 
 /// The certificate rule that applies to a game shape, if any (finite codes only).
 pub fn certificate_rule(shape: &HeapShape) -> Option<CertificateRule> {
-    if !shape.is_finite() || !shape.equal_parts {
+    if !shape.is_finite() || !shape.equal_parts || shape.three_way {
         return None;
     }
     let k = shape.vanish.iter().chain(&shape.take_one).chain(&shape.split).copied().max().unwrap_or(0);
@@ -223,7 +223,7 @@ mod tests {
 
     fn run(game: &str, n: u32) -> Periodicity {
         let spec: GameSpec = game.parse().unwrap();
-        analyse(&mex_values(spec.rules(), n), &HeapShape::of(spec.rules()))
+        analyse(&mex_values(spec.heap_rules().unwrap(), n), &HeapShape::of(spec.heap_rules().unwrap()))
     }
 
     #[test]

@@ -1,13 +1,10 @@
 //! Everything about a game's single heaps up to N: nim-values, misère values, genus,
-//! tameness and periodicity, reusing and extending the `heap_values` cache. This is what
-//! `nimdb heaps` prints.
+//! tameness and periodicity, continuing from values a cache already holds. This is what
+//! `nimdb heaps` prints; the driver reads and extends the database's cache around it.
 
-use anyhow::{Context, bail};
-use rusqlite::Connection;
+use crate::game::{GameSpec, HeapFamily};
 
-use crate::game::{GameSpec, Rules};
-
-use super::cache::{StoredSequence, load_prefix, store_sequence};
+use super::cache::StoredSequence;
 use super::genus::{DEFAULT_DEPTH, Genus, GenusSolver};
 use super::period::{Periodicity, analyse};
 use super::sequence::nim_values_with_info;
@@ -20,6 +17,8 @@ pub const MAX_UP_TO_QUADRATIC: u32 = 100_000;
 /// The largest N for Grundy's game (the sparse method with long witness scans: 10⁵ takes a
 /// few seconds, 10⁶ about a minute).
 pub const MAX_UP_TO_GRUNDY: u32 = 1_000_000;
+/// The largest N for hexadecimal codes (a heap that splits in three has O(n²) options).
+pub const MAX_UP_TO_THREE_WAY: u32 = 3_000;
 /// By default misère values and genus are computed for heaps up to this size.
 pub const DEFAULT_MISERE_UP_TO: u32 = 30;
 /// The misère solver stops extending to larger heaps once it holds this many positions.
@@ -80,40 +79,72 @@ impl HeapReport {
     }
 }
 
+/// Why the theory cannot answer.
+#[derive(Debug, thiserror::Error)]
+pub enum TheoryError {
+    /// Heaps this large are beyond the game's method.
+    #[error("a heap of {up_to} is too large for {game}: the limit is {limit} ({why})")]
+    TooLarge {
+        /// The largest heap asked for.
+        up_to: u64,
+        /// The game.
+        game: String,
+        /// The largest heap allowed.
+        limit: u32,
+        /// Why, in words.
+        why: &'static str,
+    },
+    /// The game is not a sum of independent heaps, so heap values say nothing of it.
+    #[error(
+        "{0} is not a sum of independent heaps (a move may change several heaps), so heap values do not determine its positions"
+    )]
+    NotSumOfHeaps(String),
+}
+
+/// The heap rules of a game whose positions are sums of heaps; refuses the others, whose
+/// positions single-heap values do not determine.
+pub fn heap_rules(spec: &GameSpec) -> Result<&HeapFamily, TheoryError> {
+    spec.heap_rules().ok_or_else(|| TheoryError::NotSumOfHeaps(spec.to_string()))
+}
+
 /// Refuses an N that the game's method cannot reach in reasonable time and memory.
-pub fn check_up_to(spec: &GameSpec, up_to: u64) -> anyhow::Result<u32> {
-    let shape = HeapShape::of(spec.rules());
-    let (limit, why) = if matches!(spec.rules(), Rules::Grundy(_)) {
+pub fn check_up_to(spec: &GameSpec, up_to: u64) -> Result<u32, TheoryError> {
+    let shape = HeapShape::of(heap_rules(spec)?);
+    let (limit, why) = if matches!(spec.heap_rules(), Some(HeapFamily::Grundy(_))) {
         (MAX_UP_TO_GRUNDY, "Grundy's game has no known period and its values take long scans")
+    } else if shape.three_way {
+        (MAX_UP_TO_THREE_WAY, "a heap that splits in three has O(n²) options, so the plain mex costs O(n³)")
     } else if shape.quadratic() {
         (MAX_UP_TO_QUADRATIC, "a repeated splitting digit makes every heap cost O(n)")
     } else {
         (MAX_UP_TO, "larger tables are not useful")
     };
     if up_to > limit as u64 {
-        bail!("--up-to {up_to} is too large for {spec}: the limit is {limit} ({why})");
+        return Err(TheoryError::TooLarge { up_to, game: spec.to_string(), limit, why });
     }
     Ok(up_to as u32)
 }
 
-/// Builds the report, reading and extending the cache when a connection is given.
-pub fn heap_report(
+/// Builds the report from scratch.
+pub fn heap_report(spec: &GameSpec, opts: &HeapOptions) -> Result<HeapReport, TheoryError> {
+    heap_report_from(spec, opts, &StoredSequence::default())
+}
+
+/// Builds the report, reusing the values in `stored` (a cache's prefix for this game, from
+/// heap 0) and computing on from them.
+pub fn heap_report_from(
     spec: &GameSpec,
     opts: &HeapOptions,
-    cache: Option<&Connection>,
-) -> anyhow::Result<HeapReport> {
-    let game = spec.to_string();
+    stored: &StoredSequence,
+) -> Result<HeapReport, TheoryError> {
     let n = check_up_to(spec, opts.up_to as u64)?;
-    let stored = match cache {
-        Some(conn) => load_prefix(conn, &game).context("reading heap_values")?.unwrap_or_default(),
-        None => StoredSequence::default(),
-    };
+    let rules = heap_rules(spec)?;
 
     // Nim-values: read back if the cache covers N, else computed on from the cached prefix.
     let (values, method) = if stored.up_to() >= Some(n) {
         (stored.values[..=n as usize].to_vec(), format!("read from the database (heaps 0..={n})"))
     } else {
-        let (values, info) = nim_values_with_info(spec.rules(), n, &stored.values);
+        let (values, info) = nim_values_with_info(rules, n, &stored.values);
         let mut method = info.method.to_string();
         if !stored.values.is_empty() {
             method = format!("heaps 0..={} from the database, then {method}", stored.values.len() - 1);
@@ -139,7 +170,7 @@ pub fn heap_report(
         genus[..k].clone_from_slice(&stored.genus[..k]);
         tame[..k].copy_from_slice(&stored.tame[..k]);
     } else {
-        let mut solver = GenusSolver::new(spec.rules(), opts.genus_depth);
+        let mut solver = GenusSolver::new(rules, opts.genus_depth);
         for h in 0..=want {
             if solver.misere().positions() > opts.state_budget {
                 misere_note = Some(format!(
@@ -157,7 +188,7 @@ pub fn heap_report(
         }
     }
 
-    let periodicity = analyse(&values, &HeapShape::of(spec.rules()));
+    let periodicity = analyse(&values, &HeapShape::of(rules));
     let report = HeapReport {
         game: spec.clone(),
         values,
@@ -169,45 +200,42 @@ pub fn heap_report(
         method,
         misere_note,
     };
-    if let Some(conn) = cache {
-        let seq = StoredSequence {
-            values: report.values.clone(),
-            misere: report.misere.clone(),
-            genus: report.genus.clone(),
-            tame: report.tame.clone(),
-            genus_depth: Some(opts.genus_depth),
-        };
-        store_sequence(conn, &game, &seq, &report.periodicity, &report.method)
-            .context("writing heap_values")?;
-    }
     Ok(report)
+}
+
+impl HeapReport {
+    /// The values of this report, as a cache keeps them.
+    pub fn to_stored(&self) -> StoredSequence {
+        StoredSequence {
+            values: self.values.clone(),
+            misere: self.misere.clone(),
+            genus: self.genus.clone(),
+            tame: self.tame.clone(),
+            genus_depth: Some(self.genus_depth),
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn db() -> crate::store::Database {
-        crate::store::Database::open_in_memory().unwrap()
-    }
-
     #[test]
-    fn reuses_and_extends_the_cache() {
-        let store = db();
-        let conn = store.conn();
+    fn continues_from_stored_values() {
         let kayles: GameSpec = "kayles".parse().unwrap();
         let mut opts = HeapOptions::new(200);
         opts.misere_up_to = 12;
-        let first = heap_report(&kayles, &opts, Some(conn)).unwrap();
+        let first = heap_report(&kayles, &opts).unwrap();
         assert!(first.periodicity.proven);
         assert_eq!(first.genus[5].as_ref().unwrap().to_string(), "4^146");
-        let again = heap_report(&kayles, &HeapOptions { up_to: 150, ..opts.clone() }, Some(conn)).unwrap();
+        let stored = first.to_stored();
+        let again = heap_report_from(&kayles, &HeapOptions { up_to: 150, ..opts.clone() }, &stored).unwrap();
         assert!(again.method.starts_with("read from the database"), "{}", again.method);
         assert_eq!(again.values[..], first.values[..=150]);
         assert_eq!(again.genus[..13], first.genus[..13]);
-        let longer = heap_report(&kayles, &HeapOptions { up_to: 5000, ..opts }, Some(conn)).unwrap();
+        let longer = heap_report_from(&kayles, &HeapOptions { up_to: 5000, ..opts }, &stored).unwrap();
         assert!(longer.method.starts_with("heaps 0..=200 from the database"), "{}", longer.method);
-        assert_eq!(longer.values, heap_report(&kayles, &HeapOptions::new(5000), None).unwrap().values);
+        assert_eq!(longer.values, heap_report(&kayles, &HeapOptions::new(5000)).unwrap().values);
     }
 
     #[test]
@@ -223,7 +251,7 @@ mod tests {
     fn budget_stops_the_misere_solver() {
         let lines: GameSpec = "lines".parse().unwrap();
         let opts = HeapOptions { state_budget: 2000, ..HeapOptions::new(40) };
-        let r = heap_report(&lines, &opts, None).unwrap();
+        let r = heap_report(&lines, &opts).unwrap();
         let m = r.misere_up_to().unwrap();
         assert!(m < 40 && r.misere_note.is_some());
         assert!(r.misere[m as usize + 1..].iter().all(Option::is_none));

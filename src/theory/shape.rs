@@ -7,7 +7,7 @@
 //! options can be enumerated without testing every pair of parts. Every rule family nimdb knows
 //! ([`Rules`]) has such a shape.
 
-use crate::game::{OctalCode, Rules};
+use crate::game::{HeapFamily, TakeBreakCode};
 
 /// What removing tokens from a heap may leave, listed by removal.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -26,20 +26,28 @@ pub struct HeapShape {
     pub split_from: Option<u32>,
     /// Whether the two heaps left by a split may be equal (false for Grundy's game).
     pub equal_parts: bool,
+    /// Whether some move leaves three heaps (hexadecimal codes). The sparse engine and the
+    /// periodicity certificates do not cover such games; they take the plain mex.
+    pub three_way: bool,
 }
 
 impl HeapShape {
     /// The shape of any rule family nimdb knows.
-    pub fn of(rules: &Rules) -> Self {
+    pub fn of(rules: &HeapFamily) -> Self {
         match rules {
-            Rules::Octal(code) => HeapShape::octal(code),
-            Rules::Grundy(_) => HeapShape::grundy(),
+            HeapFamily::TakeBreak(code) => HeapShape::octal(code),
+            HeapFamily::Grundy(_) => HeapShape::grundy(),
         }
     }
 
-    /// The shape of an octal code: digit `d_k` bit 1 → a heap of exactly `k` may vanish,
+    /// Whether the fast engines apply (no move leaves three heaps).
+    pub fn is_octal_like(&self) -> bool {
+        !self.three_way
+    }
+
+    /// The shape of a take-and-break code (bit 8, three heaps, only flagged): digit `d_k` bit 1 → a heap of exactly `k` may vanish,
     /// bit 2 → removing `k` may leave one heap, bit 4 → removing `k` may leave two.
-    pub fn octal(code: &OctalCode) -> Self {
+    pub fn octal(code: &TakeBreakCode) -> Self {
         let digits = code.finite_digits();
         let len = digits.len() as u32;
         let mut shape = HeapShape {
@@ -50,6 +58,7 @@ impl HeapShape {
             split: Vec::new(),
             split_from: None,
             equal_parts: true,
+            three_way: !code.is_octal(),
         };
         for (k, &d) in digits.iter().enumerate() {
             let k = k as u32;
@@ -88,6 +97,7 @@ impl HeapShape {
             split: vec![0],
             split_from: None,
             equal_parts: false,
+            three_way: false,
         }
     }
 
@@ -121,7 +131,7 @@ mod tests {
     use crate::game::GameSpec;
 
     fn shape(game: &str) -> HeapShape {
-        HeapShape::of(game.parse::<GameSpec>().unwrap().rules())
+        HeapShape::of(game.parse::<GameSpec>().unwrap().heap_rules().unwrap())
     }
 
     #[test]

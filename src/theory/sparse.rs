@@ -474,7 +474,7 @@ mod tests {
     use crate::theory::sequence::mex_values;
 
     fn shape(game: &str) -> HeapShape {
-        HeapShape::of(game.parse::<GameSpec>().unwrap().rules())
+        HeapShape::of(game.parse::<GameSpec>().unwrap().heap_rules().unwrap())
     }
 
     #[test]
@@ -509,7 +509,7 @@ mod tests {
         assert_eq!(stats.rare, 0, "no rare Kayles heap after the probe");
         assert!(g[2049..].iter().enumerate().all(|(i, &v)| !space.is_rare(2049 + i as u32, v)));
         assert_eq!(space.bitstring(), "...1");
-        assert_eq!(&g[..12], mex_values(&crate::game::OctalCode::new(0, &[7, 7], None).unwrap(), 11));
+        assert_eq!(&g[..12], mex_values(&crate::game::TakeBreakCode::new(0, &[7, 7], None).unwrap(), 11));
     }
 
     #[test]

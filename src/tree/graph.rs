@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::fmt;
 
 use super::order::TreeMoves;
-use crate::game::{Convention, HeapRules, Move, Position};
+use crate::game::{Convention, GameRules, Move, Position};
 
 /// The two players, named by level as in the textbook figure: A moves at the root and at
 /// every even depth, B at every odd depth.
@@ -95,7 +95,7 @@ impl GameGraph {
     /// Builds the game tree (or DAG) below `root`, A to move, and computes its minimax values.
     ///
     /// The whole graph is held in memory: measure it first (see [`super::size::measure`]).
-    pub fn build<R: HeapRules + ?Sized>(
+    pub fn build<R: GameRules + ?Sized>(
         rules: &R,
         convention: Convention,
         root: &Position,
@@ -118,7 +118,7 @@ impl GameGraph {
                     let id = nodes.len();
                     let moves = moves_gen.moves(&position);
                     for mv in moves.iter().rev() {
-                        stack.push((Some((id, *mv)), mv.apply(&position), player.other()));
+                        stack.push((Some((id, mv.clone())), mv.apply(&position), player.other()));
                     }
                     if shape == Shape::Dag {
                         index.insert((position.clone(), player), id);

@@ -10,17 +10,17 @@
 use std::collections::HashMap;
 
 use super::order::TreeMoves;
-use crate::game::{Convention, HeapRules, Position};
+use crate::game::{Convention, GameRules, Position};
 
 /// A memoized minimax search that keeps its memo across queries, so checking many positions
 /// of one game costs each reachable position once.
-pub struct MinimaxSearch<'a, R: HeapRules + ?Sized> {
+pub struct MinimaxSearch<'a, R: GameRules + ?Sized> {
     convention: Convention,
     moves: TreeMoves<'a, R>,
     memo: HashMap<Position, bool>,
 }
 
-impl<'a, R: HeapRules + ?Sized> MinimaxSearch<'a, R> {
+impl<'a, R: GameRules + ?Sized> MinimaxSearch<'a, R> {
     /// A search for `rules` under `convention`, with an empty memo.
     pub fn new(rules: &'a R, convention: Convention) -> Self {
         MinimaxSearch { convention, moves: TreeMoves::new(rules), memo: HashMap::new() }
@@ -69,7 +69,7 @@ impl<'a, R: HeapRules + ?Sized> MinimaxSearch<'a, R> {
 /// by memoized minimax (a fresh memo per call; use [`MinimaxSearch`] to share one).
 ///
 /// This is the forward reference search the retrograde solver is checked against.
-pub fn minimax_value(rules: &impl HeapRules, convention: Convention, position: &Position) -> bool {
+pub fn minimax_value(rules: &(impl GameRules + ?Sized), convention: Convention, position: &Position) -> bool {
     MinimaxSearch::new(rules, convention).is_win(position)
 }
 
@@ -79,12 +79,11 @@ mod tests {
     use crate::game::GameSpec;
 
     fn bouton(p: &Position) -> bool {
-        p.heaps().iter().fold(0, |x, &h| x ^ h) != 0
+        !crate::theory::normal_nim_loss(p.heaps())
     }
 
     fn misere_bouton(p: &Position) -> bool {
-        let x = p.heaps().iter().fold(0, |x, &h| x ^ h);
-        if p.heaps().iter().all(|&h| h <= 1) { x == 0 } else { x != 0 }
+        !crate::theory::misere_nim_loss(p.heaps())
     }
 
     #[test]

@@ -31,7 +31,7 @@ pub use minimax::{MinimaxSearch, minimax_value};
 pub use order::{TreeMoves, move_label};
 pub use size::{MeasureStopped, TreeSize, format_count, measure};
 
-use crate::game::{Convention, HeapRules, Position};
+use crate::game::{Convention, GameRules, Position};
 
 /// The default `--max-nodes`.
 pub const DEFAULT_MAX_NODES: u64 = 10_000;
@@ -43,6 +43,10 @@ const MEASURE_MOVES_PER_NODE: u64 = 10;
 
 /// The least measuring budget, in moves.
 const MIN_MEASURE_BUDGET: u64 = 1_000_000;
+
+/// The most nodes any tree or DAG is drawn with, whatever the limit asked for: a node costs
+/// about a hundred bytes in memory and a line of output, so this bounds both (about 1 GB).
+pub const MAX_DRAWN_NODES: u64 = 10_000_000;
 
 /// What to draw.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,29 +90,38 @@ pub enum TreeError {
         /// The limit (`--max-nodes`).
         limit: u64,
     },
+    /// The tree (or DAG) has more nodes than can ever be drawn ([`MAX_DRAWN_NODES`]).
+    BeyondDrawable {
+        /// The root position.
+        root: Position,
+        /// What was measured.
+        shape: Shape,
+        /// Its number of nodes (of the tree, or of the DAG), when measuring finished.
+        nodes: Option<u128>,
+    },
 }
 
 impl fmt::Display for TreeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            TreeError::BeyondDrawable { root, shape, nodes } => {
+                let what = if *shape == Shape::Tree { "tree" } else { "DAG" };
+                match nodes {
+                    Some(n) => write!(f, "the game {what} of {root} has {n} nodes"),
+                    None => write!(f, "the game {what} of {root} has too many nodes to count"),
+                }?;
+                write!(f, "; at most {MAX_DRAWN_NODES} can be drawn")
+            }
             TreeError::TooLarge { root, shape: Shape::Tree, size, limit } => {
                 write!(
                     f,
-                    "the game tree of {root} has {} nodes, more than the limit of {limit}; \
-                     raise --max-nodes to draw it",
+                    "the game tree of {root} has {} nodes, more than the limit of {limit}",
                     format_count(size.tree)
-                )?;
-                if size.dag <= *limit {
-                    write!(f, " (or use --dag: its DAG has {} nodes)", size.dag)?;
-                }
-                Ok(())
+                )
             }
-            TreeError::TooLarge { root, shape: Shape::Dag, size, limit } => write!(
-                f,
-                "the game DAG of {root} has {} nodes, more than the limit of {limit}; \
-                 raise --max-nodes to draw it",
-                size.dag
-            ),
+            TreeError::TooLarge { root, shape: Shape::Dag, size, limit } => {
+                write!(f, "the game DAG of {root} has {} nodes, more than the limit of {limit}", size.dag)
+            }
             TreeError::MeasureStopped {
                 root,
                 reason: MeasureStopped::HeapMoves { heap, bound },
@@ -118,8 +131,7 @@ impl fmt::Display for TreeError {
                 write!(
                     f,
                     "the game tree of {root} is too large to measure: a heap of {heap} may have up \
-                     to {bound} moves, far more than the limit of {limit} nodes; raise --max-nodes \
-                     to draw it"
+                     to {bound} moves, far more than the limit of {limit} nodes"
                 )
             }
             TreeError::MeasureStopped {
@@ -130,7 +142,7 @@ impl fmt::Display for TreeError {
             } => write!(
                 f,
                 "the game tree of {root} has more than {budget} nodes (counting stopped there), \
-                 more than the limit of {limit}; raise --max-nodes to draw it"
+                 more than the limit of {limit}"
             ),
             TreeError::MeasureStopped {
                 root,
@@ -140,13 +152,26 @@ impl fmt::Display for TreeError {
             } => write!(
                 f,
                 "the game DAG of {root} has more than {budget} edges (counting stopped there), \
-                 too many to draw within the limit of {limit} nodes; raise --max-nodes to draw it"
+                 too many to draw within the limit of {limit} nodes"
             ),
         }
     }
 }
 
 impl std::error::Error for TreeError {}
+
+impl TreeError {
+    /// The node count of the position's DAG when the tree is too large but its DAG fits
+    /// within the limit (drawing the DAG instead would work).
+    pub fn dag_that_fits(&self) -> Option<u64> {
+        match self {
+            TreeError::TooLarge { shape: Shape::Tree, size, limit, .. } if size.dag <= *limit => {
+                Some(size.dag)
+            }
+            _ => None,
+        }
+    }
+}
 
 /// `count` followed by `noun`, with an `s` unless the count is 1.
 fn plural(count: &str, noun: &str) -> String {
@@ -166,26 +191,37 @@ impl TreeView {
     /// Measures the tree below `root` under `rules` (named `game` in the output), refuses
     /// it if it is over `options.max_nodes`, else builds it, runs minimax and, if asked,
     /// alpha-beta.
-    pub fn new<R: HeapRules + ?Sized>(
+    pub fn new<R: GameRules + ?Sized>(
         rules: &R,
         game: &str,
         convention: Convention,
         root: &Position,
         options: &TreeOptions,
     ) -> Result<Self, TreeError> {
-        let limit = options.max_nodes;
-        let budget = limit.saturating_mul(MEASURE_MOVES_PER_NODE).max(MIN_MEASURE_BUDGET);
-        let size = measure(rules, root, budget).map_err(|reason| TreeError::MeasureStopped {
-            root: root.clone(),
-            shape: options.shape,
-            reason,
-            limit,
+        let asked = options.max_nodes;
+        let limit = asked.min(MAX_DRAWN_NODES);
+        // A drawable tree has fewer edges than nodes, so twice the drawable cap is enough.
+        let budget =
+            limit.saturating_mul(MEASURE_MOVES_PER_NODE).clamp(MIN_MEASURE_BUDGET, 2 * MAX_DRAWN_NODES);
+        let size = measure(rules, root, budget).map_err(|reason| {
+            if asked > MAX_DRAWN_NODES {
+                TreeError::BeyondDrawable { root: root.clone(), shape: options.shape, nodes: None }
+            } else {
+                TreeError::MeasureStopped { root: root.clone(), shape: options.shape, reason, limit }
+            }
         })?;
         let drawn = match options.shape {
             Shape::Tree => size.tree,
             Shape::Dag => size.dag as u128,
         };
         if drawn > limit as u128 {
+            if asked > MAX_DRAWN_NODES {
+                return Err(TreeError::BeyondDrawable {
+                    root: root.clone(),
+                    shape: options.shape,
+                    nodes: Some(drawn),
+                });
+            }
             return Err(TreeError::TooLarge { root: root.clone(), shape: options.shape, size, limit });
         }
         let graph = GameGraph::build(rules, convention, root, options.shape);
@@ -297,12 +333,12 @@ mod tests {
     #[test]
     fn refuses_trees_over_the_limit() {
         let err = view(vec![6], TreeOptions { max_nodes: 51, ..Default::default() }).unwrap_err();
-        assert_eq!(
-            err.to_string(),
-            "the game tree of [6] has 52 nodes, more than the limit of 51; raise --max-nodes to \
-             draw it (or use --dag: its DAG has 12 nodes)"
-        );
+        assert_eq!(err.to_string(), "the game tree of [6] has 52 nodes, more than the limit of 51");
+        assert_eq!(err.dag_that_fits(), Some(12));
         assert!(view(vec![6], TreeOptions { max_nodes: 52, ..Default::default() }).is_ok());
+        // However high the limit, a tree beyond what can be drawn is refused at once.
+        let err = view(vec![20, 20], TreeOptions { max_nodes: u64::MAX, ..Default::default() }).unwrap_err();
+        assert!(err.to_string().contains("at most 10000000 can be drawn"), "{err}");
         let dag = TreeOptions { shape: Shape::Dag, max_nodes: 12, ..Default::default() };
         assert_eq!(view(vec![6], dag).unwrap().graph().len(), 12);
         let err = view(vec![6], TreeOptions { max_nodes: 11, ..dag }).unwrap_err();

@@ -9,18 +9,18 @@
 
 use std::collections::HashMap;
 
-use crate::game::{HeapResult, HeapRules, Move, Position, heap_results};
+use crate::game::{GameRules, HeapResult, Move, Position, heap_results};
 
 /// A move generator in tree order that computes each heap size's results once, on demand.
 ///
 /// Unlike a [`MoveTable`](crate::game::MoveTable), it never tabulates heap sizes the search
 /// does not meet, so a huge heap costs only its own results.
-pub struct TreeMoves<'a, R: HeapRules + ?Sized> {
+pub struct TreeMoves<'a, R: GameRules + ?Sized> {
     rules: &'a R,
     results: HashMap<u32, Vec<HeapResult>>,
 }
 
-impl<'a, R: HeapRules + ?Sized> TreeMoves<'a, R> {
+impl<'a, R: GameRules + ?Sized> TreeMoves<'a, R> {
     /// A generator for `rules`, with an empty cache.
     pub fn new(rules: &'a R) -> Self {
         TreeMoves { rules, results: HashMap::new() }
@@ -28,6 +28,9 @@ impl<'a, R: HeapRules + ?Sized> TreeMoves<'a, R> {
 
     /// Every move from `position`, in tree order (see the module docs).
     pub fn moves(&mut self, position: &Position) -> Vec<Move> {
+        let Some(rules) = self.rules.single_heap() else {
+            return self.rules.moves(position);
+        };
         let mut out = Vec::new();
         let mut last = 0;
         for &heap in position.heaps() {
@@ -35,9 +38,8 @@ impl<'a, R: HeapRules + ?Sized> TreeMoves<'a, R> {
                 continue;
             }
             last = heap;
-            let rules = self.rules;
             let results = self.results.entry(heap).or_insert_with(|| heap_results(rules, heap));
-            out.extend(results.iter().map(|&result| Move { heap, result }));
+            out.extend(results.iter().map(|&result| Move::single(heap, result)));
         }
         out
     }
@@ -49,12 +51,19 @@ impl<'a, R: HeapRules + ?Sized> TreeMoves<'a, R> {
 /// The heap is named only when the position has heaps of different sizes; equal heaps are
 /// interchangeable, so `take 1` from `[3,3]` is unambiguous.
 pub fn move_label(mv: &Move, from: &Position) -> String {
-    let single = from.heaps().iter().all(|&h| h == mv.heap);
-    let from_heap = if single { String::new() } else { format!(" from {}", mv.heap) };
-    match mv.result {
-        HeapResult::Vanish | HeapResult::One(_) => format!("take {}{from_heap}", mv.taken()),
-        HeapResult::Two(a, b) if mv.taken() == 0 => format!("split {} into {a}+{b}", mv.heap),
-        HeapResult::Two(a, b) => format!("take {}{from_heap}, leaving {a}+{b}", mv.taken()),
+    let labels: Vec<String> = mv.changes().iter().map(|c| change_label(c.heap, c.result, from)).collect();
+    labels.join(" & ")
+}
+
+fn change_label(heap: u32, result: HeapResult, from: &Position) -> String {
+    let single = from.heaps().iter().all(|&h| h == heap);
+    let from_heap = if single { String::new() } else { format!(" from {heap}") };
+    let taken = heap - result.tokens();
+    let parts: Vec<String> = result.parts().iter().map(u32::to_string).collect();
+    match result.parts().len() {
+        0 | 1 => format!("take {taken}{from_heap}"),
+        _ if taken == 0 => format!("split {heap} into {}", parts.join("+")),
+        _ => format!("take {taken}{from_heap}, leaving {}", parts.join("+")),
     }
 }
 
@@ -86,10 +95,13 @@ mod tests {
         ] {
             let spec: GameSpec = game.parse().unwrap();
             for heap in 0..40 {
-                let mut want = heap_results(spec.rules(), heap);
+                let mut want = heap_results(spec.heap_rules().unwrap(), heap);
                 want.sort_by_key(|r| heap - r.tokens());
-                assert_eq!(heap_results(spec.rules(), heap), want, "{game} {heap}");
-                assert!(crate::game::result_bound(spec.rules(), heap) >= want.len() as u128, "{game} {heap}");
+                assert_eq!(heap_results(spec.heap_rules().unwrap(), heap), want, "{game} {heap}");
+                assert!(
+                    crate::game::result_bound(spec.heap_rules().unwrap(), heap) >= want.len() as u128,
+                    "{game} {heap}"
+                );
             }
         }
     }

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 
 use super::order::TreeMoves;
 use crate::game::result_bound;
-use crate::game::{HeapRules, Position};
+use crate::game::{GameRules, Position};
 
 /// The sizes of the game tree below a root.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,12 +49,15 @@ const ODD: u8 = 2;
 
 /// Measures the game tree below `root`, examining at most `budget` moves between distinct
 /// positions.
-pub fn measure<R: HeapRules + ?Sized>(
+pub fn measure<R: GameRules + ?Sized>(
     rules: &R,
     root: &Position,
     budget: u64,
 ) -> Result<TreeSize, MeasureStopped> {
-    let bound = result_bound(rules, root.largest());
+    let bound = match rules.single_heap() {
+        Some(heap_rules) => result_bound(heap_rules, root.largest()),
+        None => rules.move_bound(root),
+    };
     if bound > 10 * budget as u128 {
         return Err(MeasureStopped::HeapMoves { heap: root.largest(), bound });
     }

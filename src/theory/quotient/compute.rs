@@ -26,7 +26,7 @@
 
 use std::collections::HashMap;
 
-use crate::game::{HeapResult, OctalCode, heap_results};
+use crate::game::{TakeBreakCode as OctalCode, heap_results};
 
 use super::QuotientError;
 use super::monoid::{BipartiteMonoid, ElementSet, reduce};
@@ -128,11 +128,7 @@ impl QuotientBuilder {
     fn options_of(&self, n: u32) -> Vec<u32> {
         let mut set = ElementSet::new(self.q.size());
         for r in heap_results(&self.code, n) {
-            let img = match r {
-                HeapResult::Vanish => 0,
-                HeapResult::One(a) => self.heap_img[a as usize],
-                HeapResult::Two(a, b) => self.q.mul(self.heap_img[a as usize], self.heap_img[b as usize]),
-            };
+            let img = r.parts().iter().fold(0, |acc, &a| self.q.mul(acc, self.heap_img[a as usize]));
             set.insert(img);
         }
         set.to_vec()

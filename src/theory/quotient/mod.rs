@@ -24,7 +24,7 @@ pub mod tame;
 
 use serde::Serialize;
 
-use crate::game::{HeapResult, HeapRules, Move, OctalCode, Position, Rules, all_moves};
+use crate::game::{HeapFamily, HeapRules, Move, Position, TakeBreakCode as OctalCode, all_moves};
 
 pub use certify::{ClosureCheck, PeriodCertificate, PeriodRule, closure_check};
 pub use compute::{Limits, QuotientBuilder, Step};
@@ -187,7 +187,7 @@ fn finish(
     let check = closure_check(b.monoid(), b.heap_images(), b.heap_options(), max_states)
         .map_err(QuotientError::Unverified)?;
     let max_heap = b.max_heap();
-    let g = crate::theory::nim_values(&Rules::Octal(b.code().clone()), max_heap);
+    let g = crate::theory::nim_values(&HeapFamily::TakeBreak(b.code().clone()), max_heap);
     let tame = tame::is_tame(b.monoid(), b.heap_images(), &g);
     let apparent = if certificate.is_none() { certify::apparent_period(b.heap_images()) } else { None };
     Ok(Quotient {
@@ -291,12 +291,12 @@ impl Quotient {
             .map(|(i, &(h, c))| (h, q.mul(q.mul(prefix[i], suffix[i + 1]), q.pow(imgs[i], c - 1))))
             .collect();
         for m in all_moves(&self.code, position) {
-            let after = match m.result {
-                HeapResult::Vanish => 0,
-                HeapResult::One(a) => self.image(a)?,
-                HeapResult::Two(a, b) => q.mul(self.image(a)?, self.image(b)?),
-            };
-            if q.is_p(q.mul(rest[&m.heap], after)) {
+            let Some(c) = m.single_change() else { continue };
+            let mut after = 0;
+            for &a in c.result.parts() {
+                after = q.mul(after, self.image(a)?);
+            }
+            if q.is_p(q.mul(rest[&c.heap], after)) {
                 return Ok(Some(m));
             }
         }
@@ -361,8 +361,9 @@ impl Quotient {
 
     /// Rebuilds a quotient from plain data, checking its shape (not re-running the check).
     pub fn from_data(d: QuotientData) -> Result<Self, QuotientError> {
-        let spec: crate::game::GameSpec =
-            format!("octal:{}", d.code).parse().map_err(QuotientError::Internal)?;
+        let spec: crate::game::GameSpec = format!("octal:{}", d.code)
+            .parse()
+            .map_err(|e: crate::game::SpecError| QuotientError::Internal(e.to_string()))?;
         let code = spec.octal().cloned().ok_or_else(|| QuotientError::Internal("not octal".into()))?;
         let monoid = BipartiteMonoid::from_table(d.size, d.table, d.p).map_err(QuotientError::Internal)?;
         let n = d.heap_images.len();

@@ -1,0 +1,148 @@
+//! The library's typed errors in the user's words: where a flag or a command would help,
+//! the message names it.
+
+use nimdb::driver::DriverError;
+use nimdb::game::Convention;
+use nimdb::index::{Universe, UniverseError};
+use nimdb::play::{PlayError, SessionError, UnknownPlayers};
+use nimdb::query::{QueryError, Uncovered};
+use nimdb::store::StoreError;
+use nimdb::theory::TheoryError;
+use nimdb::tree::TreeError;
+use nimdb::verify::VerifyError;
+
+/// The `nimdb solve` bounds that name `universe`, e.g. `--max-total 20 --max-heap 7`.
+pub fn universe_flags(universe: &Universe) -> String {
+    let mut s = format!("--max-total {}", universe.max_total);
+    if let Some(n) = universe.max_heap {
+        s += &format!(" --max-heap {n}");
+    }
+    if let Some(h) = universe.max_heaps {
+        s += &format!(" --max-heaps {h}");
+    }
+    s
+}
+
+fn misere_flag(convention: Convention) -> &'static str {
+    if convention == Convention::Misere { " --misere" } else { "" }
+}
+
+/// A database error, with the way out when the file is missing.
+pub fn store(e: StoreError) -> anyhow::Error {
+    match e {
+        StoreError::Missing(path) => {
+            anyhow::anyhow!("no nimdb database at {} (run `nimdb solve` first, or pass --db)", path.display())
+        }
+        other => other.into(),
+    }
+}
+
+/// A universe error, in terms of the solve flags.
+pub fn universe(e: UniverseError) -> anyhow::Error {
+    match e {
+        UniverseError::HeapCapWithSplits(game) => anyhow::anyhow!(
+            "--max-heaps cannot be used with {game}: its moves can split a heap in two, so a position with the most heaps allowed would have children with more, and the universe would not be closed under moves"
+        ),
+        UniverseError::Unbounded => {
+            anyhow::anyhow!("give --max-total, or both --max-heap and --max-heaps, to bound the universe")
+        }
+        UniverseError::TooWide(e) => anyhow::anyhow!("{e}; lower --max-heap or --max-heaps"),
+    }
+}
+
+/// A theory error, in terms of `--up-to`.
+pub fn theory(e: TheoryError) -> anyhow::Error {
+    match e {
+        TheoryError::TooLarge { up_to, game, limit, why } => {
+            anyhow::anyhow!("--up-to {up_to} is too large for {game}: the limit is {limit} ({why})")
+        }
+        other => other.into(),
+    }
+}
+
+/// A solve-into-the-database error.
+pub fn driver(e: DriverError) -> anyhow::Error {
+    match e {
+        DriverError::Store(e) => store(e),
+        DriverError::Theory(e) => theory(e),
+        other => other.into(),
+    }
+}
+
+/// A query error, naming the command that would cover an uncovered position.
+pub fn query(e: QueryError) -> anyhow::Error {
+    match e {
+        QueryError::NotCovered(uncovered) => {
+            let Uncovered { position, game, convention, interrupted, theory, positions, limit, universe } =
+                *uncovered;
+            let misere = misere_flag(convention);
+            let partial = interrupted.map_or(String::new(), |(id, last)| {
+                format!(
+                    " (solve #{id} was interrupted{}; rerunning its solve command resumes it)",
+                    last.map_or(String::new(), |t| format!(" after tier {t}"))
+                )
+            });
+            let positions = positions.map_or("too many".to_string(), |c| c.to_string());
+            anyhow::anyhow!(
+                "{position} is not covered by any stored solve of {game}{misere}{partial}{theory}; covering it means solving {positions} more positions (more than the {limit} solved on the spot); run: nimdb solve --game {game}{misere} {}",
+                universe_flags(&universe)
+            )
+        }
+        QueryError::NoShortcut { ref game, .. } => {
+            let game = game.clone();
+            anyhow::anyhow!("{e} (nimdb heaps --game {game} --up-to N computes further)")
+        }
+        QueryError::TooCostly { ref game, heap, .. } => {
+            let (game, heap) = (game.clone(), heap);
+            anyhow::anyhow!("{e}; nimdb heaps --game {game} --up-to {heap} computes them")
+        }
+        QueryError::Store(e) => store(e),
+        QueryError::Solve(e) => driver(e),
+        other => other.into(),
+    }
+}
+
+/// A tree too large to draw, with the flags that draw it.
+pub fn tree(e: TreeError) -> anyhow::Error {
+    if matches!(e, TreeError::BeyondDrawable { .. }) {
+        return e.into();
+    }
+    let dag = e.dag_that_fits().map_or(String::new(), |n| format!(" (or use --dag: its DAG has {n} nodes)"));
+    anyhow::anyhow!("{e}; raise --max-nodes to draw it{dag}")
+}
+
+/// A verification error, with the way out when nothing is stored.
+pub fn verify(e: VerifyError) -> anyhow::Error {
+    match e {
+        VerifyError::NoSolve { game, convention } => {
+            anyhow::anyhow!(
+                "no stored solve of {game}{} to verify (run nimdb solve first)",
+                misere_flag(convention)
+            )
+        }
+        VerifyError::Store(e) => store(e),
+        other => other.into(),
+    }
+}
+
+/// An unknown `--players` value.
+pub fn players(e: UnknownPlayers) -> anyhow::Error {
+    anyhow::anyhow!("unknown --players value '{}' (expected one of: {})", e.given, e.expected)
+}
+
+/// A game that cannot start.
+pub fn session(e: SessionError) -> anyhow::Error {
+    match e {
+        SessionError::NoHeaps => anyhow::anyhow!("{e}; give some, e.g. 3 4 5"),
+        other => other.into(),
+    }
+}
+
+/// A game that stopped with an error.
+pub fn play(e: PlayError) -> anyhow::Error {
+    match e {
+        PlayError::Query(e) => query(*e),
+        PlayError::Refused(e) => session(e),
+        other => other.into(),
+    }
+}

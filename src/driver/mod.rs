@@ -1,0 +1,153 @@
+//! The solve driver: solving a game into a database.
+//!
+//! The solver ([`crate::solve`]) writes solved tiers to a sink ([`TierStore`]) and knows
+//! nothing of SQLite; the store ([`crate::store`]) reads and writes whole tiers and knows
+//! nothing of solving. This module joins them: [`DatabaseSink`] adapts the store's plain
+//! tier API to the solver's sink, and [`solve_into`] runs a whole solve into a database,
+//! resuming from and extending the stored solve with the same key. Queries that solve on
+//! the spot, `nimdb play` and `nimdb solve` all come through here.
+
+mod heaps;
+
+use std::collections::BTreeSet;
+
+pub use heaps::heap_report;
+
+use crate::game::{Convention, GameSpec};
+use crate::index::{TierId, Universe};
+use crate::solve::{
+    Progress, SinkError, SolveError, SolveOptions, SolveReport, SolvedTier, Strategy, TierStore,
+};
+use crate::store::{Database, SolveKey, SolveRecord, StoreError, StoredTier, TierWriter};
+
+/// Why a solve into a database failed.
+#[derive(Debug, thiserror::Error)]
+pub enum DriverError {
+    /// The database failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The solve failed.
+    #[error(transparent)]
+    Solve(SolveError),
+    /// The cached heap values could not be computed.
+    #[error(transparent)]
+    Theory(#[from] crate::theory::TheoryError),
+}
+
+impl From<SolveError> for DriverError {
+    fn from(e: SolveError) -> Self {
+        // A store failure reported through the solver's sink is the store's.
+        match e {
+            SolveError::Sink(SinkError(inner)) => match inner.downcast::<StoreError>() {
+                Ok(store) => DriverError::Store(*store),
+                Err(other) => DriverError::Solve(SolveError::Sink(SinkError(other))),
+            },
+            other => DriverError::Solve(other),
+        }
+    }
+}
+
+/// The tiers of one stored solve, as the solver's sink: resumes from the tiers stored and
+/// writes new ones through a [`TierWriter`] (in the background for a database file).
+pub struct DatabaseSink<'a> {
+    db: &'a Database,
+    solve_id: i64,
+    universe: Universe,
+    writer: TierWriter<'a>,
+}
+
+impl<'a> DatabaseSink<'a> {
+    /// The sink of `solve`, solving up to `universe` (which has the solve's caps).
+    pub fn new(db: &'a Database, solve: &SolveRecord, universe: Universe) -> Self {
+        DatabaseSink { db, solve_id: solve.id, universe, writer: TierWriter::new(db, solve, universe) }
+    }
+}
+
+impl TierStore for DatabaseSink<'_> {
+    fn solved_tiers(&mut self) -> Result<BTreeSet<TierId>, SinkError> {
+        let stored = self.db.stored_tiers(self.solve_id).map_err(SinkError::new)?;
+        Ok(stored.into_iter().filter(|t| t.total <= self.universe.max_total).collect())
+    }
+
+    fn load(&mut self, tier: TierId) -> Result<SolvedTier, SinkError> {
+        let StoredTier { tier, remoteness, nim_values, seconds } =
+            self.db.load_tier(self.solve_id, tier).map_err(SinkError::new)?;
+        Ok(SolvedTier { tier, remoteness, nim_values, seconds })
+    }
+
+    fn save(&mut self, solved: &SolvedTier) -> Result<(), SinkError> {
+        let SolvedTier { tier, remoteness, nim_values, seconds } = solved.clone();
+        self.writer.write(StoredTier { tier, remoteness, nim_values, seconds }).map_err(SinkError::new)
+    }
+
+    fn finish(&mut self) -> Result<(), SinkError> {
+        self.writer.finish().map_err(SinkError::new)
+    }
+}
+
+/// Solves `game` over `universe` into `db`, resuming from (and extending) the stored solve
+/// with the same key. Returns the solve as stored afterwards and the run's figures.
+pub fn solve_into(
+    db: &mut Database,
+    game: &GameSpec,
+    convention: Convention,
+    universe: Universe,
+    nim_values: bool,
+    progress: &dyn Progress,
+) -> Result<(SolveRecord, SolveReport), DriverError> {
+    let key = SolveKey::new(game, convention, &universe, nim_values);
+    let solve_row = db.begin_solve(&key, universe.max_total)?;
+    let options = SolveOptions { convention, universe, nim_values, strategy: Strategy::default() };
+    let report = {
+        let mut sink = DatabaseSink::new(db, &solve_row, universe);
+        crate::solve::solve(game, &options, &mut sink, progress)?
+    };
+    if report.tiers_now > 0 {
+        db.add_solve_time(solve_row.id, report.seconds)?;
+    }
+    let solve_row = db.find_solve(&key)?.ok_or(StoreError::Corrupt(format!(
+        "the solve of {} just written is missing from the database",
+        key.game
+    )))?;
+    Ok((solve_row, report))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solve::Silent;
+
+    #[test]
+    fn solves_into_a_database_in_memory() {
+        let mut db = Database::open_in_memory().unwrap();
+        let nim = GameSpec::nim();
+        let universe = Universe::new(nim.rules(), "nim", Some(12), None, None).unwrap();
+        let (solve, report) =
+            solve_into(&mut db, &nim, Convention::Normal, universe, false, &Silent).unwrap();
+        assert_eq!(solve.status, crate::store::SolveStatus::Complete);
+        assert_eq!(solve.positions, report.positions);
+        assert_eq!(db.stored_tiers(solve.id).unwrap().len(), universe.tiers().len());
+        // Resuming finds everything stored, and lookups read it back.
+        let (again, report) =
+            solve_into(&mut db, &nim, Convention::Normal, universe, false, &Silent).unwrap();
+        assert_eq!((again.id, report.tiers_now), (solve.id, 0));
+        let mut prober = crate::store::Prober::new(&db, again, 12).unwrap();
+        let loss = crate::game::Position::from_sorted(vec![3, 2, 1]);
+        let win = crate::game::Position::from_sorted(vec![3, 2, 2]);
+        assert!(!Convention::Normal.is_win(prober.record(&loss).unwrap().unwrap().remoteness as u32));
+        assert!(Convention::Normal.is_win(prober.record(&win).unwrap().unwrap().remoteness as u32));
+    }
+
+    #[test]
+    fn a_query_solves_on_the_spot_into_memory() {
+        use crate::query::{Source, query};
+        let mut db = Database::open_in_memory().unwrap();
+        let kayles: GameSpec = "kayles".parse().unwrap();
+        let p = crate::game::Position::from_sorted(vec![5, 3]);
+        let first = query(&mut db, &kayles, Convention::Misere, &p, 1_000_000).unwrap();
+        assert_eq!(first.source, Source::Solved);
+        let again = query(&mut db, &kayles, Convention::Misere, &p, 1_000_000).unwrap();
+        assert_eq!(again.source, Source::Database);
+        assert_eq!((again.outcome, again.remoteness), (first.outcome, first.remoteness));
+    }
+}

@@ -1,0 +1,182 @@
+//! The resource policy: what a command may spend, decided before it starts.
+//!
+//! Every command that can grow with its input asks here first. Memory is checked against
+//! a budget: the limit the user gave, else the memory the machine has available now (the
+//! kernel's `MemAvailable`, and the cgroup's `memory.max` when one is set), with a margin.
+//! A refusal names the cost and the budget, so the user can decide; nothing is written.
+
+use std::fmt;
+
+/// The share of the available memory a command may plan to use, in percent.
+const AVAILABLE_SHARE_PERCENT: u64 = 80;
+
+/// Why a command was refused before it started.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ResourceError {
+    /// The estimated memory is over the budget.
+    #[error("{what} needs about {} of memory, more than the {} allowed ({source_of_limit})", Bytes(*.needed), Bytes(*.limit))]
+    Memory {
+        /// What was refused, e.g. "solving kayles (total ≤ 130)".
+        what: String,
+        /// The estimated peak, in bytes.
+        needed: u64,
+        /// The budget, in bytes.
+        limit: u64,
+        /// Where the budget came from.
+        source_of_limit: String,
+    },
+}
+
+/// A memory budget, with where it came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MemoryBudget {
+    /// Bytes allowed.
+    pub bytes: u64,
+    /// Where the figure came from, in words.
+    pub source: String,
+}
+
+impl MemoryBudget {
+    /// The budget: `limit` if given, else a share of the memory available now; unlimited if
+    /// neither is known.
+    pub fn new(limit: Option<u64>) -> Self {
+        if let Some(bytes) = limit {
+            return MemoryBudget { bytes, source: "the memory limit given".to_string() };
+        }
+        match available_memory() {
+            Some(free) => MemoryBudget {
+                bytes: free / 100 * AVAILABLE_SHARE_PERCENT,
+                source: format!("{AVAILABLE_SHARE_PERCENT}% of the {} available now", Bytes(free)),
+            },
+            None => MemoryBudget { bytes: u64::MAX, source: "the available memory is unknown".to_string() },
+        }
+    }
+
+    /// Refuses `needed` bytes for `what` if they are over the budget.
+    pub fn check(&self, what: &str, needed: u64) -> Result<(), ResourceError> {
+        if needed > self.bytes {
+            return Err(ResourceError::Memory {
+                what: what.to_string(),
+                needed,
+                limit: self.bytes,
+                source_of_limit: self.source.clone(),
+            });
+        }
+        Ok(())
+    }
+}
+
+/// The memory available to this process now, in bytes: the smaller of the kernel's
+/// `MemAvailable` and the room left under the cgroup's `memory.max`, when they can be read.
+pub fn available_memory() -> Option<u64> {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok().and_then(|s| parse_meminfo(&s));
+    let cgroup = cgroup_room();
+    match (meminfo, cgroup) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+fn parse_meminfo(text: &str) -> Option<u64> {
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    kb.checked_mul(1024)
+}
+
+fn cgroup_room() -> Option<u64> {
+    let max = std::fs::read_to_string("/sys/fs/cgroup/memory.max").ok()?;
+    let max: u64 = max.trim().parse().ok()?; // "max" means no limit
+    let current: u64 = std::fs::read_to_string("/sys/fs/cgroup/memory.current").ok()?.trim().parse().ok()?;
+    Some(max.saturating_sub(current))
+}
+
+/// A text that is not a size.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct BadSize(String);
+
+/// Parses a size such as `512M`, `4G`, `4GB`, `1.5g`, `1000000` (bytes); units are powers
+/// of 1024.
+pub fn parse_size(text: &str) -> Result<u64, BadSize> {
+    let t = text.trim().to_ascii_lowercase();
+    let t = t.strip_suffix("ib").or_else(|| t.strip_suffix('b')).unwrap_or(&t);
+    let (number, unit) = match t.char_indices().find(|(_, c)| c.is_ascii_alphabetic()) {
+        Some((i, _)) => (&t[..i], &t[i..]),
+        None => (t, ""),
+    };
+    let scale: u64 = match unit {
+        "" => 1,
+        "k" => 1 << 10,
+        "m" => 1 << 20,
+        "g" => 1 << 30,
+        "t" => 1 << 40,
+        _ => return Err(BadSize(format!("'{}' is not a size (write e.g. 512M, 4G or 1.5T)", shorten(text)))),
+    };
+    let value: f64 = number
+        .trim()
+        .parse()
+        .map_err(|_| BadSize(format!("'{}' is not a size (write e.g. 512M, 4G or 1.5T)", shorten(text))))?;
+    if !value.is_finite() || value <= 0.0 || value * scale as f64 >= u64::MAX as f64 {
+        return Err(BadSize(format!("'{}' is not a usable size", shorten(text))));
+    }
+    Ok((value * scale as f64) as u64)
+}
+
+fn shorten(text: &str) -> String {
+    if text.chars().count() > 40 {
+        format!("{}…", text.chars().take(40).collect::<String>())
+    } else {
+        text.to_string()
+    }
+}
+
+/// Bytes in human units (KB, MB, GB, TB; powers of 1024).
+#[derive(Clone, Copy, Debug)]
+pub struct Bytes(pub u64);
+
+impl fmt::Display for Bytes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let b = self.0 as f64;
+        let units = [(1u64 << 40, "TB"), (1 << 30, "GB"), (1 << 20, "MB"), (1 << 10, "KB")];
+        for (scale, name) in units {
+            if self.0 >= scale {
+                let v = b / scale as f64;
+                return if v >= 10.0 { write!(f, "{v:.0} {name}") } else { write!(f, "{v:.1} {name}") };
+            }
+        }
+        write!(f, "{} bytes", self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_parse() {
+        assert_eq!(parse_size("512M").unwrap(), 512 << 20);
+        assert_eq!(parse_size("4G").unwrap(), 4 << 30);
+        assert_eq!(parse_size("4GB").unwrap(), 4 << 30);
+        assert_eq!(parse_size("4gib").unwrap(), 4 << 30);
+        assert_eq!(parse_size("1.5k").unwrap(), 1536);
+        assert_eq!(parse_size("1000").unwrap(), 1000);
+        for bad in ["", "x", "4Q", "-1G", "0", "99999999999T", "NaN"] {
+            assert!(parse_size(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn budget_refuses_over_the_limit() {
+        let b = MemoryBudget::new(Some(1 << 30));
+        assert!(b.check("x", 1 << 29).is_ok());
+        let e = b.check("solving kayles", 375 << 30).unwrap_err().to_string();
+        assert!(e.contains("375 GB") && e.contains("1.0 GB") && e.contains("solving kayles"), "{e}");
+    }
+
+    #[test]
+    fn meminfo_is_read() {
+        let text = "MemTotal:       24000000 kB\nMemAvailable:   20000000 kB\n";
+        assert_eq!(parse_meminfo(text), Some(20_000_000 * 1024));
+        assert!(available_memory().is_some_and(|m| m > 0));
+    }
+}

@@ -1,0 +1,47 @@
+//! Commands whose cost exceeds the machine are refused up front, with the cost named, and
+//! write nothing.
+
+mod common;
+
+use common::{err, ok};
+
+#[test]
+fn a_solve_over_the_memory_budget_is_refused_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("big.sqlite");
+    let db = db.to_str().unwrap();
+    let e = err(&["solve", "--db", db, "--game", "kayles", "--max-total", "130"]);
+    assert!(e.contains("GB of memory") && e.contains("nothing was written"), "{e}");
+    let e = err(&["solve", "--db", db, "--game", "kayles", "--max-total", "30", "--memory-limit", "1K"]);
+    assert!(e.contains("more than the 1.0 KB allowed"), "{e}");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "a refused solve left a file");
+    // Within the limit it runs.
+    ok(&["solve", "--quiet", "--db", db, "--game", "kayles", "--max-total", "30", "--memory-limit", "1G"]);
+    let e = err(&["solve", "--db", db, "--game", "kayles", "--max-total", "30", "--memory-limit", "lots"]);
+    assert!(e.contains("not a size"), "{e}");
+}
+
+#[test]
+fn the_dry_run_says_whether_the_budget_fits() {
+    let out = ok(&["solve", "--dry-run", "--game", "kayles", "--max-total", "130"]);
+    assert!(out.contains("would be refused"), "{out}");
+    let out = ok(&["solve", "--dry-run", "--game", "kayles", "--max-total", "40"]);
+    assert!(out.contains("fits"), "{out}");
+}
+
+#[test]
+fn a_tree_beyond_drawing_is_refused_at_once() {
+    let e = err(&["tree", "--game", "nim", "--max-nodes", "18446744073709551615", "20", "20"]);
+    assert!(e.contains("231408671323516023 nodes") && e.contains("at most 10000000"), "{e}");
+}
+
+#[test]
+fn a_theory_answer_that_would_take_minutes_is_refused_with_its_cost() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("q.sqlite");
+    let e = err(&["query", "--db", db.to_str().unwrap(), "--game", "octal:0.1337", "1000000", "3"]);
+    assert!(e.contains("pair scans") && e.contains("no proven period"), "{e}");
+    // A game whose period is proven answers at any size.
+    let out = ok(&["query", "--db", db.to_str().unwrap(), "--game", "kayles", "1000000", "3"]);
+    assert!(out.contains("source: theory"), "{out}");
+}
