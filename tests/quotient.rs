@@ -103,6 +103,28 @@ fn order_eight_is_r8() {
 }
 
 #[test]
+fn kayles_worked_example() {
+    // The README's worked example.
+    let q = quotient("kayles", None);
+    let pres = q.presentation();
+    assert_eq!(pres.generator_heaps, [1, 2, 5, 9, 12, 25, 27]);
+    assert_eq!(pres.generators, ["a", "b", "c", "d", "e", "f", "g"]);
+    assert!(
+        pres.relations.contains(&"a^2 = 1".to_string()) && pres.relations.contains(&"b^3 = b".to_string())
+    );
+    let c = q.certificate.unwrap();
+    assert_eq!((c.from, c.to, c.needs, q.max_heap), (71, 156, 167, 168));
+    // [5,1] is a P-position (ac ∈ P), though the tame prediction calls it a win.
+    let x = q.element(&[5, 1]).unwrap();
+    assert_eq!(pres.words[x as usize], "ac");
+    assert!(q.monoid.is_p(x));
+    assert!(!q.tame);
+    // A heap of 5 and a heap of 9 multiply to c·d = b², a P-element.
+    assert_eq!(pres.words[q.element(&[9, 5]).unwrap() as usize], "b^2");
+    assert!(q.is_p(&[9, 5]).unwrap());
+}
+
+#[test]
 fn tame_games_are_named() {
     for (game, tame) in [("nim", true), ("subtraction:1,2,3", true), ("kayles", false), ("octal:0.75", false)]
     {
@@ -217,6 +239,9 @@ fn verify_cross_checks_every_stored_position_against_the_quotient() {
         let v: serde_json::Value = serde_json::from_str(&out).unwrap();
         let q = &v["quotient"];
         assert!(q["checked"].as_u64().unwrap() > 10_000, "{game}: {q}");
+        if game == "kayles" {
+            assert_eq!(q["checked"], 215_308);
+        }
         assert_eq!(q["mismatches"], 0, "{game}: {q}");
     }
 }

@@ -19,15 +19,24 @@ use nimdb::theory::quotient::{DEFAULT_CAP, Quotient, QuotientOptions, compute_qu
 #[derive(Debug, Args)]
 pub struct QuotientArgs {
     /// The game: an octal code (kayles, dawson, lines, nim, subtraction:1,2,3, octal:0.137).
-    #[arg(long, short = 'g')]
-    game: String,
+    #[arg(long, short = 'g', required_unless_present = "survey")]
+    game: Option<String>,
     /// Compute the quotient of heaps 1..=N [default: grow until a period is proven, up to
     /// 1000].
     #[arg(long, value_name = "N")]
     max_heap: Option<u64>,
     /// Print one JSON object.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "csv")]
     json: bool,
+    /// Survey every octal code 0.d1..dD with up to --digits digits (last digit nonzero).
+    #[arg(long, conflicts_with_all = ["game", "max_heap"])]
+    survey: bool,
+    /// The most digits after the point, for --survey.
+    #[arg(long, value_name = "D", default_value_t = 3, requires = "survey")]
+    digits: u32,
+    /// Print the survey as CSV.
+    #[arg(long, requires = "survey")]
+    csv: bool,
     /// No progress display.
     #[arg(long)]
     quiet: bool,
@@ -37,7 +46,10 @@ pub struct QuotientArgs {
 
 /// Runs `nimdb quotient`.
 pub fn run(args: QuotientArgs) -> anyhow::Result<ExitCode> {
-    let spec: GameSpec = args.game.parse()?;
+    if args.survey {
+        return survey(&args);
+    }
+    let spec: GameSpec = args.game.as_deref().unwrap_or_default().parse()?;
     let Some(code) = spec.octal() else {
         bail!(
             "{spec} is not an octal game: misère quotients are computed for octal codes only \
@@ -212,4 +224,137 @@ fn to_text(spec: &GameSpec, q: &Quotient, open_ended: bool) -> String {
     s +=
         if q.tame { "tame: yes (the misère Nim quotient of its nim-values)\n" } else { "tame: no (wild)\n" };
     s
+}
+
+/// Per-code limits of a survey.
+const SURVEY_CAP: u32 = 300;
+const SURVEY_BUDGET: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// `nimdb quotient --survey --digits D`.
+fn survey(args: &QuotientArgs) -> anyhow::Result<ExitCode> {
+    use nimdb::theory::quotient::Limits;
+    use nimdb::theory::quotient::survey::{SurveyOutcome, survey_codes, survey_one};
+    let codes = survey_codes(args.digits).map_err(anyhow::Error::msg)?;
+    let db = Database::open(&args.db.db)?;
+    let bar = ProgressBar::with_draw_target(
+        Some(codes.len() as u64),
+        if !args.quiet && std::io::stderr().is_terminal() {
+            ProgressDrawTarget::stderr()
+        } else {
+            ProgressDrawTarget::hidden()
+        },
+    );
+    bar.set_style(ProgressStyle::with_template("{bar:32} {pos}/{len} codes  {msg}").expect("valid template"));
+    let limits = Limits { max_elements: 512, ..Limits::default() };
+    let mut rows: Vec<Value> = Vec::new();
+    for code in &codes {
+        let spec =
+            GameSpec::from_rules(nimdb::game::Rules::Heap(nimdb::game::HeapFamily::TakeBreak(code.clone())));
+        let game = spec.canonical();
+        bar.set_message(game.clone());
+        let stored = db.load_quotient(&game, None)?.filter(|q| q.proven());
+        let open_row = db.list_quotients()?.into_iter().find(|r| r.game == game && r.status == "open");
+        let row = match (stored, open_row) {
+            (Some(q), _) => solved_row(&code.to_string(), &game, &q),
+            (None, Some(r)) => {
+                open_json(&code.to_string(), &game, r.max_heap, r.note.as_deref().unwrap_or(""))
+            }
+            (None, None) => match survey_one(code, SURVEY_CAP, limits, SURVEY_BUDGET) {
+                SurveyOutcome::Solved(q) => {
+                    db.save_quotient(&game, &q)?;
+                    solved_row(&code.to_string(), &game, &q)
+                }
+                SurveyOutcome::Open { heap, why } => {
+                    db.save_open_quotient(&game, heap, &why)?;
+                    open_json(&code.to_string(), &game, heap, &why)
+                }
+            },
+        };
+        rows.push(row);
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let out = if args.json {
+        serde_json::to_string(&json!({"digits": args.digits, "codes": rows}))? + "\n"
+    } else {
+        let mut s = String::new();
+        if args.csv {
+            s += "code,game,status,size,p_count,period,preperiod,certified_heap,tame,note\n";
+        } else {
+            s += &format!(
+                "{:<8} {:<22} {:<7} {:>6} {:>5} {:>7} {:>10} {:>9} {:<5} note\n",
+                "code", "game", "status", "|Q|", "|P|", "period", "preperiod", "certified", "tame"
+            );
+        }
+        let f = |v: &Value| {
+            if v.is_null() { "-".to_string() } else { v.to_string().trim_matches('"').to_string() }
+        };
+        for r in &rows {
+            let cells: Vec<String> = [
+                "code",
+                "game",
+                "status",
+                "size",
+                "p_count",
+                "period",
+                "preperiod",
+                "certified_heap",
+                "tame",
+                "note",
+            ]
+            .iter()
+            .map(|k| f(&r[*k]))
+            .collect();
+            if args.csv {
+                s += &(cells
+                    .iter()
+                    .map(|c| if c.contains(',') { format!("\"{c}\"") } else { c.clone() })
+                    .collect::<Vec<_>>()
+                    .join(",")
+                    + "\n");
+            } else {
+                s += &format!(
+                    "{:<8} {:<22} {:<7} {:>6} {:>5} {:>7} {:>10} {:>9} {:<5} {}\n",
+                    cells[0],
+                    cells[1],
+                    cells[2],
+                    cells[3],
+                    cells[4],
+                    cells[5],
+                    cells[6],
+                    cells[7],
+                    cells[8],
+                    cells[9]
+                );
+            }
+        }
+        if !args.csv {
+            let open = rows.iter().filter(|r| r["status"] == "open").count();
+            s += &format!("{} codes: {} solved, {} open\n", rows.len(), rows.len() - open, open);
+        }
+        s
+    };
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(out.as_bytes()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+        r => r.context("writing the survey")?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn solved_row(code: &str, game: &str, q: &Quotient) -> Value {
+    let c = q.certificate;
+    json!({
+        "code": code, "game": game, "status": "solved", "size": q.size(), "p_count": q.p_count(),
+        "period": c.map(|c| c.period), "preperiod": c.map(|c| c.from),
+        "certified_heap": c.map(|c| c.needs), "tame": q.tame, "note": Value::Null,
+    })
+}
+
+fn open_json(code: &str, game: &str, heap: u32, why: &str) -> Value {
+    json!({
+        "code": code, "game": game, "status": "open", "size": Value::Null, "p_count": Value::Null,
+        "period": Value::Null, "preperiod": Value::Null, "certified_heap": Value::Null,
+        "tame": Value::Null, "note": format!("open at heap {heap}: {why}"),
+    })
 }

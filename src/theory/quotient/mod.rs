@@ -11,7 +11,8 @@
 //!   MisereSolver);
 //! * [`certify`]: the exact closure check and the periodicity certificate for heap images;
 //! * [`presentation`]: generators and relations in a, b, c… notation;
-//! * [`tame`]: whether the quotient is the tame (misère Nim) quotient.
+//! * [`tame`]: whether the quotient is the tame (misère Nim) quotient;
+//! * [`survey`]: every octal code with up to D digits.
 //!
 //! [`Quotient`] bundles the result and answers positions ([`Quotient::is_p`],
 //! [`Quotient::winning_move`]).
@@ -20,6 +21,7 @@ pub mod certify;
 pub mod compute;
 pub mod monoid;
 pub mod presentation;
+pub mod survey;
 pub mod tame;
 
 use serde::Serialize;
