@@ -641,7 +641,8 @@ pub fn answer_from_quotient(
     use crate::theory::quotient::{Limits, covering_quotient};
     let qerr = |e: crate::theory::quotient::QuotientError| QueryError::Quotient(e.to_string());
     let Some(code) = game.octal() else { return Ok(None) };
-    if convention != Convention::Misere {
+    // Misère Nim has Bouton's rule, which answers any size at once.
+    if convention != Convention::Misere || game.is_nim() {
         return Ok(None);
     }
     let name = game.canonical();
