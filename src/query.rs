@@ -555,7 +555,7 @@ struct Cover {
 /// The universes that would cover `position`: the smallest one, and each stored solve of the
 /// game whose caps allow it, extended to the position's total (reusing its stored tiers).
 fn covers(
-    db: &Database,
+    db: Option<&Database>,
     game: &GameSpec,
     convention: Convention,
     position: &Position,
@@ -564,6 +564,9 @@ fn covers(
     let count = |u: &Universe| u.table().ok().map(|t| u.positions(&t));
     let smallest = smallest_universe(game.rules(), position);
     let mut out = vec![Cover { universe: smallest, cost: count(&smallest), partial: None }];
+    let Some(db) = db else {
+        return Ok(out);
+    };
     for solve in db.solves_of(game, convention)? {
         let universe = Universe { max_total: total, ..solve.target_universe() };
         if solve.nim_values || !universe.contains(position) {
@@ -577,26 +580,41 @@ fn covers(
     Ok(out)
 }
 
-/// Answers a query from the database, solving a small covering universe on the spot when
-/// nothing stored covers the position (or resuming an interrupted solve that would).
-pub fn query(
-    db: &mut Database,
+/// What a query needs, found without writing anything: the answer, or the universe to
+/// solve on the spot first.
+#[derive(Clone, Debug)]
+pub enum Plan {
+    /// Answered from the database or from theory.
+    Answered(Box<Answer>),
+    /// No stored solve covers the position, and this universe (within the on-the-spot
+    /// limit) would: solve it, then answer from it.
+    Solve(Universe),
+}
+
+/// Answers a query from the database (`None`: there is none yet) or from theory, or says
+/// which small universe to solve on the spot. Reads only: nothing is written, so a refused
+/// query leaves the file system as it was.
+pub fn plan_query(
+    db: Option<&Database>,
     game: &GameSpec,
     convention: Convention,
     position: &Position,
     auto_solve_limit: u64,
-) -> Result<Answer, QueryError> {
-    for solve in db.solves_of(game, convention)? {
-        if let Some(answer) = answer_from_solve(db, game, convention, &solve, position, Source::Database)? {
-            return Ok(answer);
+) -> Result<Plan, QueryError> {
+    if let Some(db) = db {
+        for solve in db.solves_of(game, convention)? {
+            if let Some(answer) = answer_from_solve(db, game, convention, &solve, position, Source::Database)?
+            {
+                return Ok(Plan::Answered(Box::new(answer)));
+            }
         }
     }
     if position.total() > MAX_SOLVE_TOTAL as u64 {
         if let Some(answer) = answer_from_quotient(db, game, convention, position)? {
-            return Ok(answer);
+            return Ok(Plan::Answered(Box::new(answer)));
         }
         if let Some(answer) = answer_from_theory(game, convention, position)? {
-            return Ok(answer);
+            return Ok(Plan::Answered(Box::new(answer)));
         }
         return Err(QueryError::TooLarge { position: position.clone(), total: position.total() });
     }
@@ -605,10 +623,10 @@ pub fn query(
         options.into_iter().min_by_key(|c| c.cost.unwrap_or(u64::MAX)).expect("the smallest universe");
     if cheapest.cost.is_none_or(|c| c > auto_solve_limit) {
         if let Some(answer) = answer_from_quotient(db, game, convention, position)? {
-            return Ok(answer);
+            return Ok(Plan::Answered(Box::new(answer)));
         }
         if let Some(answer) = answer_from_theory(game, convention, position)? {
-            return Ok(answer);
+            return Ok(Plan::Answered(Box::new(answer)));
         }
         return Err(QueryError::NotCovered(Box::new(Uncovered {
             position: position.clone(),
@@ -621,19 +639,30 @@ pub fn query(
             universe: cheapest.universe,
         })));
     }
-    let (solve, _) = solve_into(db, game, convention, cheapest.universe, false, &Silent)?;
+    Ok(Plan::Solve(cheapest.universe))
+}
+
+/// Solves `universe` (chosen by [`plan_query`]) into `db` and answers from it.
+pub fn answer_after_solving(
+    db: &mut Database,
+    game: &GameSpec,
+    convention: Convention,
+    position: &Position,
+    universe: Universe,
+) -> Result<Answer, QueryError> {
+    let (solve, _) = solve_into(db, game, convention, universe, false, &Silent)?;
     answer_from_solve(db, game, convention, &solve, position, Source::Solved)?.ok_or_else(|| {
         QueryError::Store(StoreError::Corrupt(format!("the solve just stored does not cover {position}")))
     })
 }
 
 /// Answers a misère position of an octal game from its misère quotient: the stored one, or
-/// one computed now within small limits (and stored). `None` when the game is not octal,
+/// one computed now within small limits (not stored: queries only read). `None` when the game is not octal,
 /// the convention is normal, or no quotient covers every heap of the position. The outcome
 /// is the mark of the position's element; the best move is the first move (in move order)
 /// to a P-element, or from a loss the first move; remoteness is unknown.
 pub fn answer_from_quotient(
-    db: &Database,
+    db: Option<&Database>,
     game: &GameSpec,
     convention: Convention,
     position: &Position,
@@ -647,16 +676,17 @@ pub fn answer_from_quotient(
     }
     let name = game.canonical();
     let covers = |q: &crate::theory::quotient::Quotient| position.heaps().iter().all(|&h| q.covers(h));
-    let q = match db.load_quotient(&name, None).map_err(|e| QueryError::Quotient(e.to_string()))? {
+    let stored = match db {
+        Some(db) => db.load_quotient(&name, None).map_err(|e| QueryError::Quotient(e.to_string()))?,
+        None => None,
+    };
+    let q = match stored {
         Some(q) if covers(&q) => q,
         _ => {
             let limits = Limits { max_elements: 256, ..Limits::default() };
             match covering_quotient(code, position.largest(), QUOTIENT_ON_THE_SPOT_CAP, limits) {
-                Ok(q) if covers(&q) => {
-                    // Storing is a cache: a read-only database still gets the answer.
-                    let _ = db.save_quotient(&name, &q);
-                    q
-                }
+                // Queries only read: `nimdb quotient` stores quotients for reuse.
+                Ok(q) if covers(&q) => q,
                 _ => return Ok(None),
             }
         }
@@ -707,3 +737,17 @@ pub fn answer_from_quotient(
 
 /// How far a quotient computed for a query may go looking for a period.
 const QUOTIENT_ON_THE_SPOT_CAP: u32 = 400;
+/// Answers a query from the database, solving a small covering universe on the spot when
+/// nothing stored covers the position (or resuming an interrupted solve that would).
+pub fn query(
+    db: &mut Database,
+    game: &GameSpec,
+    convention: Convention,
+    position: &Position,
+    auto_solve_limit: u64,
+) -> Result<Answer, QueryError> {
+    match plan_query(Some(db), game, convention, position, auto_solve_limit)? {
+        Plan::Answered(answer) => Ok(*answer),
+        Plan::Solve(universe) => answer_after_solving(db, game, convention, position, universe),
+    }
+}

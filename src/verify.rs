@@ -434,7 +434,7 @@ fn recompute(
 }
 
 /// Checks every stored misère outcome of `solve` against the game's misère quotient: the
-/// stored one when it covers the solve's heaps, else one computed for them (and stored).
+/// stored one when it covers the solve's heaps, else one computed for them (verify only reads).
 fn check_against_quotient(
     db: &Database,
     game: &GameSpec,
@@ -450,9 +450,6 @@ fn check_against_quotient(
         _ => {
             let code = game.octal().expect("octal");
             let q = crate::theory::quotient::covering_quotient(code, top, 1000, Default::default());
-            if let Ok(q) = &q {
-                db.save_quotient(&name, q)?;
-            }
             q
         }
     };

@@ -45,3 +45,31 @@ fn a_theory_answer_that_would_take_minutes_is_refused_with_its_cost() {
     let out = ok(&["query", "--db", db.to_str().unwrap(), "--game", "kayles", "1000000", "3"]);
     assert!(out.contains("source: theory"), "{out}");
 }
+
+#[test]
+fn a_closed_stdout_ends_the_command_quietly() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let heaps: Vec<String> = (1..=3000).map(|h| h.to_string()).collect();
+    for args in [
+        vec!["explain".to_string()].into_iter().chain(heaps.iter().cloned()).collect::<Vec<_>>(),
+        ["tree", "--game", "nim", "--max-nodes", "100000", "6", "5"].iter().map(|s| s.to_string()).collect(),
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_nimdb"))
+            .args(&args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Read one byte, then close the pipe, as `| head -c 1` does.
+        let mut out = child.stdout.take().unwrap();
+        let mut one = [0u8; 1];
+        out.read_exact(&mut one).unwrap();
+        drop(out);
+        let mut stderr = String::new();
+        child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
+        let status = child.wait().unwrap();
+        assert!(!stderr.contains("panicked"), "{}: {stderr}", args[0]);
+        assert_ne!(status.code(), Some(101), "{}: {status:?}", args[0]);
+    }
+}

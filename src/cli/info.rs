@@ -23,7 +23,10 @@ pub struct InfoArgs {
 
 /// Runs `nimdb info`.
 pub fn run(args: InfoArgs) -> anyhow::Result<ExitCode> {
-    let db = Database::open_existing(&args.db.db).map_err(words::store)?;
+    // Reading writes nothing: an empty file stays empty, a read-only directory is fine.
+    let db = Database::open_for_reading(&args.db.db)
+        .map_err(words::store)?
+        .ok_or_else(|| words::store(nimdb::store::StoreError::Missing(args.db.db.clone())))?;
     let solves = db.solves()?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&solves)?);

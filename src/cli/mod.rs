@@ -59,7 +59,7 @@ pub fn main() -> ExitCode {
             let text = e.to_string();
             let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("bad arguments");
             let first = first.trim_start_matches("error: ");
-            eprintln!("nimdb: error: {first} (see nimdb --help)");
+            eprintln!("nimdb: error: {} (see nimdb --help)", cap_echoes(first));
             return ExitCode::from(2);
         }
     };
@@ -78,8 +78,41 @@ pub fn main() -> ExitCode {
         Ok(code) => code,
         Err(e) => {
             let msg = format!("{e:#}").replace('\n', " ");
-            eprintln!("nimdb: error: {msg}");
+            eprintln!("nimdb: error: {}", cap_echoes(&msg));
             ExitCode::FAILURE
         }
+    }
+}
+
+/// The longest word of user input an error message repeats whole.
+const ECHO_LIMIT: usize = 80;
+
+/// Shortens every word of `message` longer than [`ECHO_LIMIT`] characters (an echoed
+/// argument, typically), so that an error stays one readable line whatever was typed.
+fn cap_echoes(message: &str) -> String {
+    message
+        .split(' ')
+        .map(|word| {
+            let n = word.chars().count();
+            if n <= ECHO_LIMIT {
+                word.to_string()
+            } else {
+                let head: String = word.chars().take(ECHO_LIMIT - 20).collect();
+                format!("{head}…({n} characters)")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn long_echoes_are_capped() {
+        let long = "x".repeat(10_000);
+        let msg = super::cap_echoes(&format!("invalid value '{long}' for '--game'"));
+        assert!(msg.len() < 150, "{msg}");
+        assert!(msg.contains("(10002 characters)"), "{msg}");
+        assert_eq!(super::cap_echoes("short words stay"), "short words stay");
     }
 }

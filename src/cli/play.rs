@@ -41,9 +41,14 @@ pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
     let start = Position::parse_words(&args.heaps).map_err(anyhow::Error::msg)?;
     let game = args.game.game.clone();
     let convention = args.game.convention();
-    if start.is_empty() {
-        // Session::new says why in words; say it before opening the database.
-        Session::new(game.clone(), convention, players, start.clone()).map_err(words::session)?;
+    // Validate everything before the database is opened for writing: Session::new says in
+    // words why a start cannot be played, and a read-only plan says whether the start can be
+    // looked up, solved on the spot or answered by theory; a refusal writes nothing.
+    Session::new(game.clone(), convention, players, start.clone()).map_err(words::session)?;
+    {
+        let reader = Database::open_for_reading(&args.db.db).map_err(words::store)?;
+        nimdb::query::plan_query(reader.as_ref(), &game, convention, &start, nimdb::query::AUTO_SOLVE_LIMIT)
+            .map_err(words::query)?;
     }
     let db = Database::open(&args.db.db).map_err(words::store)?;
     let mut advisor = Advisor::new(db, game.clone(), convention);

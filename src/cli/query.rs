@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use nimdb::game::Position;
-use nimdb::query::{AUTO_SOLVE_LIMIT, Answer, query};
+use nimdb::query::{AUTO_SOLVE_LIMIT, Answer, Plan, answer_after_solving, plan_query};
 use nimdb::store::Database;
 
 use super::{DbArg, GameArgs, words};
@@ -31,9 +31,20 @@ pub struct QueryArgs {
 /// Runs `nimdb query`.
 pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
     let position = Position::parse_words(&args.heaps).map_err(anyhow::Error::msg)?;
-    let mut db = Database::open(&args.db.db).map_err(words::store)?;
-    let answer = query(&mut db, &args.game.game, args.game.convention(), &position, AUTO_SOLVE_LIMIT)
-        .map_err(words::query)?;
+    let (game, convention) = (&args.game.game, args.game.convention());
+    // Read first, writing nothing: only a query that must solve on the spot opens the
+    // database for writing (creating it if needed).
+    let reader = Database::open_for_reading(&args.db.db).map_err(words::store)?;
+    let plan =
+        plan_query(reader.as_ref(), game, convention, &position, AUTO_SOLVE_LIMIT).map_err(words::query)?;
+    let answer = match plan {
+        Plan::Answered(answer) => *answer,
+        Plan::Solve(universe) => {
+            drop(reader);
+            let mut db = Database::open(&args.db.db).map_err(words::store)?;
+            answer_after_solving(&mut db, game, convention, &position, universe).map_err(words::query)?
+        }
+    };
     if args.json {
         println!("{}", serde_json::to_string_pretty(&answer)?);
     } else {

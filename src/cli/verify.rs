@@ -32,7 +32,10 @@ pub struct VerifyArgs {
 /// Runs `nimdb verify`: exit status 1 when a theorem is contradicted or the database is
 /// inconsistent; wild positions under misère play are findings, not failures.
 pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
-    let db = Database::open_existing(&args.db.db).map_err(words::store)?;
+    // Reading writes nothing: an empty file stays empty, a read-only directory is fine.
+    let db = Database::open_for_reading(&args.db.db)
+        .map_err(words::store)?
+        .ok_or_else(|| words::store(nimdb::store::StoreError::Missing(args.db.db.clone())))?;
     let report = verify(&db, &args.game.game, args.game.convention(), args.sample, args.seed)
         .map_err(words::verify)?;
     if args.json {

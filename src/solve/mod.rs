@@ -78,18 +78,19 @@ pub enum SolveError {
     /// The tier store failed.
     #[error(transparent)]
     Sink(#[from] SinkError),
-    /// The solver found something wrong (e.g. a stored tier of the wrong size).
-    #[error("{0}")]
-    Solver(String),
-}
-
-impl From<anyhow::Error> for SolveError {
-    fn from(e: anyhow::Error) -> Self {
-        match e.downcast::<SinkError>() {
-            Ok(sink) => SolveError::Sink(sink),
-            Err(e) => SolveError::Solver(format!("{e:#}")),
-        }
-    }
+    /// A stored tier holds the wrong number of positions.
+    #[error("stored tier {tier} is corrupt: it holds {held} positions, expected {expected}")]
+    CorruptTier {
+        /// The tier.
+        tier: TierId,
+        /// Positions it holds.
+        held: u64,
+        /// Positions it should hold.
+        expected: u64,
+    },
+    /// A nim-value solve cannot resume from tiers stored without nim-values.
+    #[error("stored tier {0} has no nim-values to resume from")]
+    NoNimValues(TierId),
 }
 
 /// Where solved tiers go, and where a resumed solve finds the ones already done.
@@ -225,7 +226,7 @@ pub fn solve(
         return Err(SolveError::TooLarge(options.universe.max_total));
     }
     let table = options.universe.table()?;
-    Ok(game.rules().with(Job { options, table: &table, store, progress })?)
+    game.rules().with(Job { options, table: &table, store, progress })
 }
 
 struct Job<'a> {
@@ -236,8 +237,8 @@ struct Job<'a> {
 }
 
 impl RulesVisitor for Job<'_> {
-    type Output = anyhow::Result<SolveReport>;
-    fn visit<G: TierRules>(self, rules: &G) -> anyhow::Result<SolveReport> {
+    type Output = Result<SolveReport, SolveError>;
+    fn visit<G: TierRules>(self, rules: &G) -> Result<SolveReport, SolveError> {
         let started = Instant::now();
         let mut report = if self.options.nim_values || self.options.strategy == Strategy::Sweep {
             sweep::run(rules, self.options, self.table, self.store, self.progress)?
@@ -268,7 +269,7 @@ impl Plan {
         table: &PartitionTable,
         store: &mut dyn TierStore,
         progress: &dyn Progress,
-    ) -> anyhow::Result<(Self, SolveReport)> {
+    ) -> Result<(Self, SolveReport), SolveError> {
         let tiers = options.universe.tiers();
         let size = |&t: &TierId| table.size(t);
         let stored = store.solved_tiers()?;
@@ -284,13 +285,14 @@ pub(crate) fn load_checked(
     store: &mut dyn TierStore,
     tier: TierId,
     positions: u64,
-) -> anyhow::Result<SolvedTier> {
+) -> Result<SolvedTier, SolveError> {
     let solved = store.load(tier)?;
     if solved.remoteness.len() as u64 != positions {
-        anyhow::bail!(
-            "stored tier {tier} is corrupt: it holds {} positions, expected {positions}",
-            solved.remoteness.len()
-        );
+        return Err(SolveError::CorruptTier {
+            tier,
+            held: solved.remoteness.len() as u64,
+            expected: positions,
+        });
     }
     Ok(solved)
 }

@@ -24,7 +24,10 @@ use crate::game::{Convention, ParentBounds, TierRules};
 use crate::index::{PartitionTable, TierId, Universe};
 
 use super::window::{LossList, TierValues, Window};
-use super::{Plan, Progress, SolveOptions, SolveReport, SolvedTier, TierStore, UNKNOWN, load_checked, reach};
+use super::{
+    Plan, Progress, SolveError, SolveOptions, SolveReport, SolvedTier, TierStore, UNKNOWN, load_checked,
+    reach,
+};
 
 /// Unmarked positions per parallel work unit when reading children.
 const PULL_CHUNK: usize = 512;
@@ -41,7 +44,7 @@ pub(super) fn run<R: TierRules>(
     table: &PartitionTable,
     store: &mut dyn TierStore,
     progress: &dyn Progress,
-) -> anyhow::Result<SolveReport> {
+) -> Result<SolveReport, SolveError> {
     let universe = &options.universe;
     let convention = options.convention;
     let size = |t: TierId| table.tier_size(t.total, t.heaps);

@@ -8,7 +8,9 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::window::{TierValues, Window};
-use super::{Plan, Progress, SolveOptions, SolveReport, SolvedTier, TierStore, load_checked, reach};
+use super::{
+    Plan, Progress, SolveError, SolveOptions, SolveReport, SolvedTier, TierStore, load_checked, reach,
+};
 use crate::game::{Convention, TierRules};
 use crate::index::{PartitionTable, TierId, TierWalk};
 
@@ -21,7 +23,7 @@ pub(super) fn run<R: TierRules>(
     table: &PartitionTable,
     store: &mut dyn TierStore,
     progress: &dyn Progress,
-) -> anyhow::Result<SolveReport> {
+) -> Result<SolveReport, SolveError> {
     let universe = &options.universe;
     let convention = options.convention;
     let want_values = options.nim_values;
@@ -38,7 +40,7 @@ pub(super) fn run<R: TierRules>(
         if tier.total + reach >= resume_total {
             let v = load_checked(store, tier, size(tier))?;
             if want_values && v.nim_values.is_none() {
-                anyhow::bail!("stored tier {tier} has no nim-values to resume from");
+                return Err(SolveError::NoNimValues(tier));
             }
             window.put(tier, TierValues::solved(v.remoteness, v.nim_values));
         }

@@ -39,6 +39,18 @@ pub enum StoreError {
     /// There is no database file where one was required.
     #[error("no nimdb database at {0}")]
     Missing(PathBuf),
+    /// Written by an older nimdb; reading it needs its schema upgraded, which writes.
+    #[error(
+        "{path} has schema version {found}, older than this nimdb's ({known}); it is upgraded the first time it is opened for writing (a solve)"
+    )]
+    NeedsUpgrade {
+        /// The file.
+        path: PathBuf,
+        /// Its schema version.
+        found: i64,
+        /// This binary's schema version.
+        known: usize,
+    },
     /// A stored tier failed its checksum or has the wrong size.
     #[error("{0}")]
     Corrupt(String),
@@ -97,13 +109,46 @@ impl Database {
 
     /// Opens an existing database read-only (no migration; the schema must be current).
     pub fn open_read_only(path: &Path) -> Result<Self, StoreError> {
-        if !path.exists() {
-            return Err(StoreError::Missing(path.to_path_buf()));
+        match Self::open_for_reading(path)? {
+            Some(db) => Ok(db),
+            None => Err(StoreError::Missing(path.to_path_buf())),
+        }
+    }
+
+    /// Opens a database to read it, writing nothing: `None` when there is no database yet
+    /// (no file, or an empty one). A file in a directory this process cannot write to (so
+    /// SQLite cannot make the files its write-ahead log reads through) is opened as
+    /// immutable: nobody can be writing it. A database from an older nimdb, whose schema
+    /// needs an upgrade, is refused: upgrading writes.
+    pub fn open_for_reading(path: &Path) -> Result<Option<Self>, StoreError> {
+        match std::fs::metadata(path) {
+            Err(_) => return Ok(None),
+            Ok(m) if m.is_file() && m.len() == 0 => return Ok(None),
+            Ok(_) => {}
         }
         check_file(path)?;
-        let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)?;
+        let conn = match Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .and_then(|c| check_readable(&c).map(|()| c))
+        {
+            Ok(conn) => conn,
+            Err(_) if !directory_writable(path) => open_immutable(path)?,
+            Err(e) => return Err(e.into()),
+        };
         check_identity(&conn, path)?;
-        Ok(Database { conn, path: path.to_path_buf(), in_memory: false })
+        let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+        if version == 0 {
+            // An SQLite file with no schema yet: no database to read.
+            return Ok(None);
+        }
+        if version < SCHEMA_VERSION as i64 {
+            return Err(StoreError::NeedsUpgrade {
+                path: path.to_path_buf(),
+                found: version,
+                known: SCHEMA_VERSION,
+            });
+        }
+        conn.busy_timeout(std::time::Duration::from_secs(10))?;
+        Ok(Some(Database { conn, path: path.to_path_buf(), in_memory: false }))
     }
 
     /// The file (`:memory:` for a database in memory).
@@ -132,7 +177,9 @@ fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
                 if version == SCHEMA_VERSION as i64 {
                     break;
                 }
-                if std::time::Instant::now() > deadline {
+                // Only contention clears by waiting; any other failure (a file that is not a
+                // database, a full disk, a read-only file) is reported at once.
+                if !is_contention(&e) || std::time::Instant::now() > deadline {
                     return Err(StoreError::Migration(short_migration_error(&e)));
                 }
                 std::thread::sleep(std::time::Duration::from_millis(50));
@@ -140,6 +187,47 @@ fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
         }
     }
     Ok(())
+}
+
+/// Reads the schema once, which is where a read-only open of a write-ahead-log database
+/// fails when its shared-memory file cannot be made.
+fn check_readable(conn: &Connection) -> rusqlite::Result<()> {
+    conn.query_row("SELECT COUNT(*) FROM sqlite_schema", [], |r| r.get::<_, i64>(0)).map(|_| ())
+}
+
+/// Whether this process may create files next to `path`.
+fn directory_writable(path: &Path) -> bool {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let probe = dir.join(format!(".nimdb-write-probe-{}", std::process::id()));
+    match std::fs::OpenOptions::new().write(true).create_new(true).open(&probe) {
+        Ok(_) => {
+            let _ = std::fs::remove_file(&probe);
+            true
+        }
+        Err(_) => false,
+    }
+}
+
+/// Opens `path` as an immutable database (SQLite reads it without locks or a log).
+fn open_immutable(path: &Path) -> rusqlite::Result<Connection> {
+    let absolute = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut uri = String::from("file:");
+    for c in absolute.to_string_lossy().chars() {
+        match c {
+            '?' => uri.push_str("%3f"),
+            '#' => uri.push_str("%23"),
+            '%' => uri.push_str("%25"),
+            c => uri.push(c),
+        }
+    }
+    uri.push_str("?immutable=1");
+    let conn =
+        Connection::open_with_flags(uri, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI)?;
+    check_readable(&conn)?;
+    Ok(conn)
 }
 
 /// Runs `f` again while SQLite answers BUSY or LOCKED, for up to 20 seconds.
@@ -157,6 +245,18 @@ fn retry_busy<T>(mut f: impl FnMut() -> rusqlite::Result<T>) -> rusqlite::Result
             }
             other => return other,
         }
+    }
+}
+
+/// Whether a migration failed because another connection held a lock, or created the same
+/// tables at the same moment.
+fn is_contention(e: &rusqlite_migration::Error) -> bool {
+    match e {
+        rusqlite_migration::Error::RusqliteError { err: rusqlite::Error::SqliteFailure(f, msg), .. } => {
+            matches!(f.code, rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+                || msg.as_deref().is_some_and(|m| m.contains("already exists"))
+        }
+        _ => false,
     }
 }
 
