@@ -449,8 +449,7 @@ fn check_against_quotient(
         Some(q) if q.covers(top) => Ok(q),
         _ => {
             let code = game.octal().expect("octal");
-            let q = crate::theory::quotient::covering_quotient(code, top, 1000, Default::default());
-            q
+            crate::theory::quotient::covering_quotient(code, top, 1000, Default::default())
         }
     };
     let entry = report.quotient.get_or_insert(QuotientCrossCheck {
