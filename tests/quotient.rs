@@ -298,3 +298,23 @@ fn query_answers_huge_misere_positions_from_the_quotient() {
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["source"], "quotient");
 }
+
+#[test]
+fn survey_of_one_digit_codes_is_stored_and_reused() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("s.sqlite");
+    let db = db.to_str().unwrap();
+    let first = common::ok(&["quotient", "--survey", "--digits", "1", "--json", "--db", db]);
+    let v: serde_json::Value = serde_json::from_str(&first).unwrap();
+    let codes = v["codes"].as_array().unwrap();
+    assert_eq!(codes.len(), 7);
+    for c in codes {
+        assert!(c["status"] == "solved" || c["note"].as_str().unwrap().starts_with("open at heap"), "{c}");
+    }
+    let again = common::ok(&["quotient", "--survey", "--digits", "1", "--json", "--db", db]);
+    assert_eq!(first, again);
+    let csv = common::ok(&["quotient", "--survey", "--digits", "1", "--csv", "--db", db]);
+    assert_eq!(csv.lines().count(), 8);
+    let err = common::err(&["quotient", "--survey", "--digits", "0", "--db", db]);
+    assert!(err.contains("--digits must be between 1 and 4"), "{err}");
+}
