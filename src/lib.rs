@@ -9,6 +9,7 @@
 //! [`driver`] solves into the store. The command line is the `nimdb` binary's own; the
 //! library has no command-line dependency. See `docs/ARCHITECTURE.md`.
 
+pub mod batch;
 pub mod driver;
 pub mod explain;
 pub mod game;
@@ -16,6 +17,8 @@ pub mod index;
 pub mod play;
 pub mod query;
 pub mod resources;
+#[cfg(feature = "server")]
+pub mod server;
 pub mod solve;
 pub mod store;
 pub mod theory;

@@ -18,6 +18,8 @@ use rand::{RngExt, SeedableRng};
 
 use crate::game::{Convention, Formula, GameRules, GameSpec, Position, all_moves};
 use crate::index::PartitionTable;
+use crate::index::TierId;
+use crate::solve::{Silent, SinkError, SolveOptions, SolvedTier, Strategy, TierStore, solve as solve_tiers};
 use crate::store::{Database, Prober, SolveRecord, StoreError};
 use crate::theory::{
     MisereSolver, misere_nim_loss, moore_loss, nim_values, normal_nim_loss, position_nim_value,
@@ -131,6 +133,10 @@ pub struct VerifyReport {
     pub first_nim_value_mismatches: Vec<Position>,
     /// Positions recomputed from their children's stored values.
     pub sampled: u64,
+    /// Positions recomputed from the rules alone (`--full`).
+    pub recomputed: u64,
+    /// Of those, the ones whose stored value differs.
+    pub recomputed_mismatches: u64,
     /// Whether every tier passed its checksums and every sampled position matched its children.
     pub consistent: bool,
     /// What was inconsistent, if anything.
@@ -190,6 +196,9 @@ pub enum VerifyError {
     /// A stored solve's universe cannot be indexed.
     #[error(transparent)]
     Universe(#[from] crate::index::UniverseError),
+    /// The recomputation (`full`) failed.
+    #[error(transparent)]
+    Recompute(#[from] crate::solve::SolveError),
     /// A stored misère quotient could not be read.
     #[error(transparent)]
     Quotient(#[from] crate::store::quotients::QuotientStoreError),
@@ -204,6 +213,30 @@ pub fn verify(
     sample: u64,
     seed: u64,
 ) -> Result<VerifyReport, VerifyError> {
+    verify_with(db, game, convention, &VerifyOptions { sample, seed, full: false })
+}
+
+/// How thoroughly to verify.
+#[derive(Clone, Copy, Debug)]
+pub struct VerifyOptions {
+    /// Positions to recompute from their children's stored values, at random.
+    pub sample: u64,
+    /// Seed of the sample.
+    pub seed: u64,
+    /// Also recompute every stored position from the rules alone (a fresh solve in memory,
+    /// tier by tier, compared with each stored tier). This catches any payload changed
+    /// since it was solved, checksums recomputed or not.
+    pub full: bool,
+}
+
+/// Verifies every stored solve of `game` under `convention` as `options` say.
+pub fn verify_with(
+    db: &Database,
+    game: &GameSpec,
+    convention: Convention,
+    options: &VerifyOptions,
+) -> Result<VerifyReport, VerifyError> {
+    let (sample, seed) = (options.sample, options.seed);
     let theory = Theory::for_game(game, convention);
     let mut report = VerifyReport {
         game: game.canonical(),
@@ -220,6 +253,8 @@ pub fn verify(
         nim_value_mismatches: 0,
         first_nim_value_mismatches: Vec::new(),
         sampled: 0,
+        recomputed: 0,
+        recomputed_mismatches: 0,
         consistent: true,
         problems: Vec::new(),
         quotient: None,
@@ -233,6 +268,9 @@ pub fn verify(
         report.solves.push(solve.id);
         check_against_theory(db, game, convention, solve, &mut report)?;
         check_children(db, game, convention, solve, sample, &mut rng, &mut report)?;
+        if options.full {
+            recompute_all(db, game, convention, solve, &mut report)?;
+        }
         if convention == Convention::Misere && game.octal().is_some() {
             check_against_quotient(db, game, solve, &mut report)?;
         }
@@ -431,6 +469,83 @@ fn recompute(
     let terminal_ok = expected != 0 || convention.is_win(0) == convention.is_win(stored);
     Ok((stored != expected || !terminal_ok)
         .then(|| format!("{position}: stored remoteness {stored}, but its children give {expected}")))
+}
+
+/// Compares each tier of a fresh solve with the stored tier of the same solve.
+struct CompareSink<'a> {
+    db: &'a Database,
+    solve_id: i64,
+    stored: std::collections::BTreeSet<TierId>,
+    universe: crate::index::Universe,
+    table: &'a crate::index::PartitionTable,
+    report: &'a mut VerifyReport,
+}
+
+impl TierStore for CompareSink<'_> {
+    fn solved_tiers(&mut self) -> Result<std::collections::BTreeSet<TierId>, SinkError> {
+        Ok(Default::default())
+    }
+    fn load(&mut self, tier: TierId) -> Result<SolvedTier, SinkError> {
+        Err(SinkError::new(format!("tier {tier} is recomputed, not loaded")))
+    }
+    fn save(&mut self, fresh: &SolvedTier) -> Result<(), SinkError> {
+        let tier = fresh.tier;
+        if !self.stored.contains(&tier) || !self.universe.has_tier(tier) {
+            return Ok(());
+        }
+        let stored = match self.db.load_tier(self.solve_id, tier) {
+            Ok(s) => s,
+            Err(e) => {
+                self.report.consistent = false;
+                if self.report.problems.len() < LISTED {
+                    self.report.problems.push(e.to_string());
+                }
+                return Ok(());
+            }
+        };
+        self.report.recomputed += fresh.remoteness.len() as u64;
+        let values_differ = |rank: usize| match (&fresh.nim_values, &stored.nim_values) {
+            (Some(a), Some(b)) => a[rank] != b[rank],
+            _ => false,
+        };
+        for rank in 0..fresh.remoteness.len() {
+            if stored.remoteness.get(rank) != Some(&fresh.remoteness[rank]) || values_differ(rank) {
+                self.report.recomputed_mismatches += 1;
+                self.report.consistent = false;
+                if self.report.problems.len() < LISTED {
+                    let p = self.table.position(tier, rank as u64);
+                    self.report.problems.push(format!(
+                        "{p}: stored remoteness {}, but the rules give {} (solve #{})",
+                        stored.remoteness.get(rank).map_or("none".to_string(), |r| r.to_string()),
+                        fresh.remoteness[rank],
+                        self.solve_id
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Recomputes every stored position of `solve` from the rules and compares.
+fn recompute_all(
+    db: &Database,
+    game: &GameSpec,
+    convention: Convention,
+    solve: &SolveRecord,
+    report: &mut VerifyReport,
+) -> Result<(), VerifyError> {
+    if solve.solved_total < 0 {
+        return Ok(());
+    }
+    let universe = crate::index::Universe { max_total: solve.solved_total as u32, ..solve.target_universe() };
+    let table = universe.table()?;
+    let stored = db.stored_tiers(solve.id)?;
+    let mut sink = CompareSink { db, solve_id: solve.id, stored, universe, table: &table, report };
+    let options =
+        SolveOptions { convention, universe, nim_values: solve.nim_values, strategy: Strategy::default() };
+    solve_tiers(game, &options, &mut sink, &Silent)?;
+    Ok(())
 }
 
 /// Checks every stored misère outcome of `solve` against the game's misère quotient: the

@@ -171,3 +171,29 @@ fn wild_positions_and_misere_values_match_an_independent_computation() {
         assert_eq!(listed, want, "{game}");
     }
 }
+
+#[test]
+fn a_forgery_with_recomputed_checksums_is_caught_by_the_full_recomputation() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("forged.sqlite");
+    solve(&db, "kayles", 24, true, false);
+    // Add 2 to the first record's remoteness: same outcome, checksums fixed to match.
+    tamper(&db, 20, 3, true, |p| p[0] += 2);
+    let run = |full: bool| {
+        let mut cmd = nimdb();
+        cmd.args(["verify", "--game", "kayles", "--misere", "--json", "--sample", "0", "--db"]).arg(&db);
+        if full {
+            cmd.arg("--full");
+        }
+        let out = cmd.output().unwrap();
+        (out.status.success(), serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap())
+    };
+    // No checksum can catch it, and no theorem covers misère Kayles.
+    let (ok, v) = run(false);
+    assert!(ok && v["consistent"] == true, "{v}");
+    let (ok, v) = run(true);
+    assert!(!ok, "{v}");
+    assert_eq!(v["recomputed_mismatches"], 1, "{v}");
+    assert_eq!(v["recomputed"], v["checked"], "{v}");
+    assert!(v["problems"][0].as_str().unwrap().contains("the rules give"), "{v}");
+}

@@ -27,7 +27,8 @@ pub fn run(args: InfoArgs) -> anyhow::Result<ExitCode> {
     let db = Database::open_for_reading(&args.db.db)
         .map_err(words::store)?
         .ok_or_else(|| words::store(nimdb::store::StoreError::Missing(args.db.db.clone())))?;
-    let solves = db.solves()?;
+    let mut solves = db.solves()?;
+    solves.sort_by_key(|s| s.id);
     if args.json {
         println!("{}", serde_json::to_string_pretty(&solves)?);
         return Ok(ExitCode::SUCCESS);
@@ -37,10 +38,10 @@ pub fn run(args: InfoArgs) -> anyhow::Result<ExitCode> {
     if solves.is_empty() {
         return Ok(ExitCode::SUCCESS);
     }
-    println!(
-        "{:>3}  {:<20} {:<7} {:<30} {:<26} {:>12} {:>10} {:>9} {:>9}",
-        "id", "game", "conv", "bounds", "status", "positions", "losses", "disk", "time"
-    );
+    let header = ["id", "game", "conv", "bounds", "status", "positions", "losses", "disk", "time"];
+    // Text columns are left-aligned, numbers right-aligned; widths fit the longest cell.
+    let right = [true, false, false, false, false, true, true, true, true];
+    let mut rows = vec![header.map(String::from).to_vec()];
     for s in &solves {
         let status = match s.status {
             SolveStatus::Complete => "complete".to_string(),
@@ -53,18 +54,28 @@ pub fn run(args: InfoArgs) -> anyhow::Result<ExitCode> {
         if s.nim_values {
             bounds += ", nim-values";
         }
-        println!(
-            "{:>3}  {:<20} {:<7} {:<30} {:<26} {:>12} {:>10} {:>9} {:>8.2}s",
-            s.id,
-            s.game,
-            s.convention.as_str(),
+        rows.push(vec![
+            s.id.to_string(),
+            s.game.clone(),
+            s.convention.as_str().to_string(),
             bounds,
             status,
-            s.positions,
-            s.losses,
+            s.positions.to_string(),
+            s.losses.to_string(),
             mb(s.bytes),
-            s.solve_seconds
-        );
+            format!("{:.2}s", s.solve_seconds),
+        ]);
+    }
+    let widths: Vec<usize> =
+        (0..header.len()).map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0)).collect();
+    for row in &rows {
+        let cells: Vec<String> = row
+            .iter()
+            .zip(&widths)
+            .zip(right)
+            .map(|((cell, &w), right)| if right { format!("{cell:>w$}") } else { format!("{cell:<w$}") })
+            .collect();
+        println!("{}", cells.join("  ").trim_end());
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -5,13 +5,17 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod args;
+mod batch;
 mod explain;
+mod export;
 mod heaps;
 mod info;
 mod play;
 mod progress;
 mod query;
 mod quotient;
+#[cfg(feature = "server")]
+mod serve;
 mod solve;
 mod tree;
 mod verify;
@@ -21,7 +25,7 @@ pub use args::{DbArg, GameArgs};
 
 /// nimdb: solve Nim-family games into a position database and look up perfect play.
 #[derive(Debug, Parser)]
-#[command(name = "nimdb", version, about, long_about = None)]
+#[command(name = "nimdb", version, about, long_about = None, arg_required_else_help = true)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -47,19 +51,27 @@ enum Command {
     Explain(explain::ExplainArgs),
     /// The misère quotient (Plambeck–Siegel) of an octal game.
     Quotient(quotient::QuotientArgs),
+    /// Stream every stored position of a solve as CSV or JSON lines.
+    Export(export::ExportArgs),
+    /// Serve the JSON API and the web explorer over HTTP (read-only).
+    #[cfg(feature = "server")]
+    Serve(serve::ServeArgs),
 }
 
 /// Runs the command line and turns any error into one line on stderr and exit status 1.
 pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(e) if !e.use_stderr() => e.exit(), // --help, --version
+        // --help, --version, and `nimdb` alone (usage).
+        Err(e)
+            if !e.use_stderr()
+                || e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand =>
+        {
+            e.exit()
+        }
         Err(e) => {
-            // clap's message, on one line, without its usage footer.
-            let text = e.to_string();
-            let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("bad arguments");
-            let first = first.trim_start_matches("error: ");
-            eprintln!("nimdb: error: {} (see nimdb --help)", cap_echoes(first));
+            let msg = format!("{} (see nimdb --help)", clap_message(&e.to_string()));
+            report_error(&msg);
             return ExitCode::from(2);
         }
     };
@@ -73,15 +85,41 @@ pub fn main() -> ExitCode {
         Command::Tree(a) => tree::run(a),
         Command::Explain(a) => explain::run(a),
         Command::Quotient(a) => quotient::run(a),
+        Command::Export(a) => export::run(a),
+        #[cfg(feature = "server")]
+        Command::Serve(a) => serve::run(a),
     };
     match result {
         Ok(code) => code,
         Err(e) => {
-            let msg = format!("{e:#}").replace('\n', " ");
-            eprintln!("nimdb: error: {}", cap_echoes(&msg));
+            report_error(&format!("{e:#}").replace('\n', " "));
             ExitCode::FAILURE
         }
     }
+}
+
+/// Prints an error on stderr: one line `nimdb: error: …`, or `{"error": …}` when `--json`
+/// was asked for (so programs reading JSON get JSON).
+fn report_error(msg: &str) {
+    if std::env::args().skip(1).any(|a| a == "--json") {
+        eprintln!("{}", serde_json::json!({ "error": cap_echoes(msg) }));
+    } else {
+        eprintln!("nimdb: error: {}", cap_echoes(msg));
+    }
+}
+
+/// clap's message on one line: what is wrong, the argument it names, its allowed values and
+/// any "did you mean" tip, without the usage footer.
+fn clap_message(text: &str) -> String {
+    let useful: Vec<&str> = text
+        .lines()
+        .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let joined = useful.join(" ");
+    let joined = joined.trim_start_matches("error: ").replace(": tip:", ";").replace(" tip:", ";");
+    if joined.is_empty() { "bad arguments".to_string() } else { joined }
 }
 
 /// The longest word of user input an error message repeats whole.

@@ -4,17 +4,24 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use nimdb::game::Position;
+use nimdb::game::{Convention, GameSpec, Position};
 use nimdb::query::{AUTO_SOLVE_LIMIT, Answer, Plan, answer_after_solving, plan_query};
 use nimdb::store::Database;
 
-use super::{DbArg, GameArgs, words};
+use super::{DbArg, words};
 
 /// Arguments of `nimdb query`.
 #[derive(Debug, Args)]
 pub struct QueryArgs {
-    #[command(flatten)]
-    game: GameArgs,
+    /// The game: nim, kayles, dawson, lines, grundy, subtraction:1,2,3 or octal:CODE.
+    #[arg(long, short = 'g', value_parser = parse_game, default_value = "nim")]
+    game: GameSpec,
+    /// Play the misère convention (the last move loses).
+    #[arg(long)]
+    misere: bool,
+    /// Read positions from stdin, one a line, and write one JSON object a line.
+    #[arg(long, conflicts_with_all = ["heaps", "json"])]
+    batch: bool,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
@@ -30,8 +37,18 @@ pub struct QueryArgs {
 
 /// Runs `nimdb query`.
 pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
+    let convention = Convention::from_misere(args.misere);
+    if args.batch {
+        return super::batch::run(&args.game, convention, &args.db.db, args.moves);
+    }
+    if args.heaps.is_empty() {
+        anyhow::bail!(
+            "no position given: pass the heaps (`nimdb query 7 5 3`, `[]` for the empty position), \
+             or --batch to read positions from stdin"
+        );
+    }
     let position = Position::parse_words(&args.heaps).map_err(anyhow::Error::msg)?;
-    let (game, convention) = (&args.game.game, args.game.convention());
+    let game = &args.game;
     // Read first, writing nothing: only a query that must solve on the spot opens the
     // database for writing (creating it if needed).
     let reader = Database::open_for_reading(&args.db.db).map_err(words::store)?;
@@ -51,6 +68,10 @@ pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
         print!("{}", render(&answer, args.moves));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn parse_game(s: &str) -> Result<GameSpec, String> {
+    s.parse().map_err(|e: nimdb::game::SpecError| e.to_string())
 }
 
 /// The answer in words.

@@ -70,7 +70,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
             reach(game.rules(), &universe)
         );
         println!(
-            "disk:        ~{} ({} byte(s) per position)",
+            "disk:        ~{} (up to {} byte(s) per position)",
             mb(estimate.disk_bytes),
             estimate.record_bytes
         );

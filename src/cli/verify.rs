@@ -7,7 +7,7 @@ use clap::Args;
 use nimdb::store::Database;
 
 use super::words;
-use nimdb::verify::{VerifyReport, verify};
+use nimdb::verify::{VerifyOptions, VerifyReport, verify_with};
 
 use super::{DbArg, GameArgs};
 
@@ -27,6 +27,10 @@ pub struct VerifyArgs {
     /// Seed of the random sample.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Also recompute every stored position from the rules alone and compare (catches any
+    /// payload changed since it was solved, checksums or not).
+    #[arg(long)]
+    full: bool,
 }
 
 /// Runs `nimdb verify`: exit status 1 when a theorem is contradicted or the database is
@@ -36,8 +40,9 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     let db = Database::open_for_reading(&args.db.db)
         .map_err(words::store)?
         .ok_or_else(|| words::store(nimdb::store::StoreError::Missing(args.db.db.clone())))?;
-    let report = verify(&db, &args.game.game, args.game.convention(), args.sample, args.seed)
-        .map_err(words::verify)?;
+    let options = VerifyOptions { sample: args.sample, seed: args.seed, full: args.full };
+    let report =
+        verify_with(&db, &args.game.game, args.game.convention(), &options).map_err(words::verify)?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
@@ -69,6 +74,12 @@ fn render(r: &VerifyReport) -> String {
     if r.mismatches > 0 {
         let what = if r.theorem { "contradictions of the theorem" } else { "smallest wild positions" };
         out += &format!("{what}: {}\n", list(&r.first_mismatches));
+    }
+    if r.recomputed > 0 {
+        out += &format!(
+            "full recomputation: {} positions recomputed from the rules, {} differ from the stored values\n",
+            r.recomputed, r.recomputed_mismatches
+        );
     }
     if r.nim_values_checked > 0 {
         out += &format!(

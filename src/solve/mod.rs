@@ -357,11 +357,18 @@ pub fn estimate(game: &GameSpec, options: &SolveOptions, table: &PartitionTable)
     let remoteness_bytes = if 2 * universe.max_total < 255 { 1 } else { 2 };
     let record_bytes = remoteness_bytes + if options.nim_values { 1 } else { 0 };
     let positions: u64 = per_total.iter().sum();
+    // On disk each tier's records are as wide as its own remoteness needs (below 2 × its
+    // total), plus block checksums and SQLite's pages (~5%), about 100 bytes of row and page
+    // slack per tier, and the schema's pages.
+    let nim_bytes = if options.nim_values { 1 } else { 0 };
+    let records: u64 =
+        tiers.iter().map(|t| size(t) * ((if 2 * t.total < 255 { 1 } else { 2 }) + nim_bytes)).sum();
+    let disk_bytes = records * 105 / 100 + 100 * tiers.len() as u64 + 32 * 1024;
     Estimate {
         tiers: tiers.len() as u64,
         positions,
         memory_bytes: table_bytes + peak * per_position,
-        disk_bytes: positions * record_bytes * 105 / 100,
+        disk_bytes,
         record_bytes,
     }
 }

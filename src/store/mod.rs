@@ -7,15 +7,19 @@
 //! payload of fixed-width records read by offset through SQLite's incremental BLOB I/O.
 
 pub mod codec;
+mod export;
 mod heap_values;
 mod lookup;
 mod open;
 pub mod quotients;
+mod reader;
 mod solves;
 mod tiers;
 
+pub use export::ExportFilter;
 pub use heap_values::{HEAP_ROWS_LIMIT, HeapRows, SequenceFacts};
 pub use lookup::{Prober, TierMeta};
 pub use open::{Database, SCHEMA_VERSION, StoreError};
+pub use reader::Reader;
 pub use solves::{SolveKey, SolveRecord, SolveStatus};
 pub use tiers::{QUEUE, StoredTier, TierWriter};

@@ -1,0 +1,236 @@
+//! Request parsing and errors of the HTTP API, kept free of I/O so they can be fuzzed.
+
+use std::collections::HashMap;
+
+use serde_json::{Value, json};
+
+use crate::batch::LookupError;
+use crate::game::{Convention, GameSpec, MAX_INPUT_HEAP, Position};
+
+/// The most positions one `POST /api/v1/query` may ask about.
+pub const MAX_BATCH: usize = 10_000;
+
+/// The largest request body accepted, in bytes.
+pub const MAX_BODY_BYTES: usize = 2 << 20;
+
+/// The largest `up_to` of `GET /api/v1/heaps`.
+pub const MAX_HEAPS_UP_TO: u64 = 20_000;
+
+/// An error answer: an HTTP status and a message, sent as `{"error": …, "status": …}`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ApiError {
+    /// The HTTP status (4xx for the client's mistakes, 5xx for the server's).
+    pub status: u16,
+    /// What went wrong, in words.
+    pub message: String,
+}
+
+impl ApiError {
+    /// A 400 Bad Request.
+    pub fn bad(message: impl Into<String>) -> Self {
+        ApiError { status: 400, message: message.into() }
+    }
+
+    /// The JSON body.
+    pub fn body(&self) -> Value {
+        json!({ "error": self.message, "status": self.status })
+    }
+}
+
+impl From<LookupError> for ApiError {
+    fn from(e: LookupError) -> Self {
+        let status = match &e {
+            LookupError::BadPosition(_) => 400,
+            LookupError::NotCovered { .. } => 404,
+            LookupError::TooLarge(_) => 422,
+            LookupError::Store(_) => 500,
+        };
+        ApiError { status, message: e.to_string() }
+    }
+}
+
+/// A parsed `GET /api/v1/query`.
+#[derive(Clone, Debug)]
+pub struct QueryRequest {
+    /// The game.
+    pub game: GameSpec,
+    /// The convention.
+    pub convention: Convention,
+    /// The position.
+    pub position: Position,
+}
+
+/// A parsed `POST /api/v1/query`.
+#[derive(Clone, Debug)]
+pub struct BatchRequest {
+    /// The game.
+    pub game: GameSpec,
+    /// The convention.
+    pub convention: Convention,
+    /// The positions, in order.
+    pub positions: Vec<Position>,
+}
+
+fn hex(b: u8) -> Option<u8> {
+    (b as char).to_digit(16).map(|d| d as u8)
+}
+
+fn percent_decode(s: &str) -> Result<String, ApiError> {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'+' => out.push(b' '),
+            b'%' => {
+                let (Some(h), Some(l)) =
+                    (bytes.get(i + 1).copied().and_then(hex), bytes.get(i + 2).copied().and_then(hex))
+                else {
+                    return Err(ApiError::bad("bad percent-encoding in the query string"));
+                };
+                out.push(h * 16 + l);
+                i += 2;
+            }
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8(out).map_err(|_| ApiError::bad("the query string is not UTF-8"))
+}
+
+/// Splits a query string into its parameters (percent-decoded; a repeated name is an error).
+pub fn parse_query_string(raw: Option<&str>) -> Result<HashMap<String, String>, ApiError> {
+    let mut params = HashMap::new();
+    for pair in raw.unwrap_or("").split('&').filter(|p| !p.is_empty()) {
+        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+        let (k, v) = (percent_decode(k)?, percent_decode(v)?);
+        if params.insert(k.clone(), v).is_some() {
+            return Err(ApiError::bad(format!("parameter '{k}' given twice")));
+        }
+    }
+    Ok(params)
+}
+
+/// The game named by `game` (default `nim`).
+pub fn parse_game(params: &HashMap<String, String>) -> Result<GameSpec, ApiError> {
+    let name = params.get("game").map_or("nim", String::as_str);
+    name.parse::<GameSpec>().map_err(|e| ApiError::bad(format!("unknown game '{name}': {e}")))
+}
+
+/// The convention named by `convention`: `normal` (default) or `misere`.
+pub fn parse_convention(params: &HashMap<String, String>) -> Result<Convention, ApiError> {
+    match params.get("convention").map(String::as_str) {
+        None | Some("normal") => Ok(Convention::Normal),
+        Some("misere") | Some("misère") => Ok(Convention::Misere),
+        Some(other) => Err(ApiError::bad(format!("unknown convention '{other}' (normal or misere)"))),
+    }
+}
+
+/// A position from text: `9,4`, `9 4` or `[9,4]`.
+pub fn parse_position(text: &str) -> Result<Position, ApiError> {
+    text.parse::<Position>().map_err(|e| ApiError::bad(format!("bad position: {e}")))
+}
+
+/// A position from JSON: an array of heap sizes, or a string as [`parse_position`] takes.
+pub fn position_from_json(v: &Value) -> Result<Position, ApiError> {
+    match v {
+        Value::String(s) => parse_position(s),
+        Value::Array(items) => {
+            let mut heaps = Vec::with_capacity(items.len());
+            for item in items {
+                let h = item.as_u64().filter(|&h| h <= MAX_INPUT_HEAP as u64).ok_or_else(|| {
+                    ApiError::bad(format!("bad heap {item}: heaps are integers 0..={MAX_INPUT_HEAP}"))
+                })?;
+                heaps.push(h as u32);
+            }
+            // The same checks as text input (heap count, sizes).
+            let text = heaps.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
+            parse_position(&format!("[{text}]"))
+        }
+        _ => Err(ApiError::bad("a position is an array of heap sizes or a string such as \"9,4\"")),
+    }
+}
+
+/// Parses `GET /api/v1/query?game=…&convention=…&position=…`.
+pub fn parse_query_request(raw: Option<&str>) -> Result<QueryRequest, ApiError> {
+    let params = parse_query_string(raw)?;
+    if let Some(unknown) = params.keys().find(|k| !["game", "convention", "position"].contains(&k.as_str())) {
+        return Err(ApiError::bad(format!("unknown parameter '{unknown}' (game, convention, position)")));
+    }
+    let game = parse_game(&params)?;
+    let convention = parse_convention(&params)?;
+    let position = parse_position(
+        params
+            .get("position")
+            .ok_or_else(|| ApiError::bad("missing parameter 'position' (e.g. position=9,4)"))?,
+    )?;
+    Ok(QueryRequest { game, convention, position })
+}
+
+/// Parses `POST /api/v1/query`: the body is a JSON array of positions (game and convention
+/// from the query string), or an object `{"game", "convention", "positions"}`.
+pub fn parse_batch_request(raw_query: Option<&str>, body: &[u8]) -> Result<BatchRequest, ApiError> {
+    if body.len() > MAX_BODY_BYTES {
+        return Err(ApiError {
+            status: 413,
+            message: format!("the body is larger than {MAX_BODY_BYTES} bytes"),
+        });
+    }
+    let mut params = parse_query_string(raw_query)?;
+    let value: Value =
+        serde_json::from_slice(body).map_err(|e| ApiError::bad(format!("the body is not JSON: {e}")))?;
+    let items = match value {
+        Value::Array(items) => items,
+        Value::Object(mut map) => {
+            for key in ["game", "convention"] {
+                match map.remove(key) {
+                    Some(Value::String(s)) => {
+                        params.insert(key.to_string(), s);
+                    }
+                    Some(_) => return Err(ApiError::bad(format!("'{key}' must be a string"))),
+                    None => {}
+                }
+            }
+            match map.remove("positions") {
+                Some(Value::Array(items)) => items,
+                _ => return Err(ApiError::bad("the body needs 'positions': an array of positions")),
+            }
+        }
+        _ => {
+            return Err(ApiError::bad(
+                "the body must be an array of positions or an object with 'positions'",
+            ));
+        }
+    };
+    if items.len() > MAX_BATCH {
+        return Err(ApiError {
+            status: 413,
+            message: format!("{} positions in one request; at most {MAX_BATCH}", items.len()),
+        });
+    }
+    let game = parse_game(&params)?;
+    let convention = parse_convention(&params)?;
+    let positions = items
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            position_from_json(v).map_err(|e| ApiError::bad(format!("position {i}: {}", e.message)))
+        })
+        .collect::<Result<_, _>>()?;
+    Ok(BatchRequest { game, convention, positions })
+}
+
+/// Parses `GET /api/v1/heaps?game=…&up_to=…`.
+pub fn parse_heaps_request(raw: Option<&str>) -> Result<(GameSpec, u64), ApiError> {
+    let params = parse_query_string(raw)?;
+    let game = parse_game(&params)?;
+    let up_to = match params.get("up_to") {
+        None => 40,
+        Some(s) => s
+            .parse::<u64>()
+            .ok()
+            .filter(|&n| n <= MAX_HEAPS_UP_TO)
+            .ok_or_else(|| ApiError::bad(format!("bad up_to '{s}': a number 0..={MAX_HEAPS_UP_TO}")))?,
+    };
+    Ok((game, up_to))
+}

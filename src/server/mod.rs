@@ -1,0 +1,331 @@
+//! `nimdb serve`: a JSON API over the database and the web explorer page, on axum/tokio.
+//!
+//! Lookups run on a few worker threads, each with its own read-only connection and
+//! [`Session`] (cached rank tables, tier metadata and blocks, refreshed when a solve commits).
+//! The server never writes to the database, unless started with `--solve-up-to N`: then a
+//! position no stored solve holds is solved on the spot when its universe has at most N
+//! positions, through one read-write connection.
+
+pub mod api;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, mpsc};
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::{RawQuery, State};
+use axum::http::{StatusCode, header};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::get;
+use serde_json::{Value, json};
+use tokio::sync::oneshot;
+
+use crate::batch::{LookupError, Session};
+use crate::query::query;
+use crate::store::Database;
+use crate::theory::report::{HeapOptions, heap_report};
+use api::ApiError;
+
+/// The explorer page, served at `/`.
+pub const PAGE: &str = include_str!("page.html");
+
+/// The most positions `--solve-up-to` may allow a single request to solve.
+pub const MAX_SOLVE_UP_TO: u64 = crate::query::AUTO_SOLVE_LIMIT;
+
+/// Why the server could not start or stopped with an error.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// `--solve-up-to` above [`MAX_SOLVE_UP_TO`].
+    #[error(
+        "on-the-spot solves of {0} positions are too large: they are bounded by {MAX_SOLVE_UP_TO} positions"
+    )]
+    SolveBoundTooLarge(u64),
+    /// The database could not be opened.
+    #[error(transparent)]
+    Store(#[from] crate::store::StoreError),
+    /// Binding, serving or starting a thread failed.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// How `nimdb serve` runs.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The database file.
+    pub db: PathBuf,
+    /// Where to listen.
+    pub addr: SocketAddr,
+    /// Solve positions no stored solve holds when their universe has at most this many
+    /// positions (writes to the database); `None`: never write.
+    pub solve_up_to: Option<u64>,
+    /// Lookup threads.
+    pub workers: usize,
+}
+
+type Job = Box<dyn FnOnce(&mut Session<'_>) + Send>;
+
+/// The lookup threads: each owns a read-only connection and a session.
+struct Pool {
+    jobs: Mutex<Option<mpsc::Sender<Job>>>,
+    threads: Mutex<Vec<std::thread::JoinHandle<()>>>,
+}
+
+impl Pool {
+    fn start(config: &Config) -> Result<Pool, ServeError> {
+        let (tx, rx) = mpsc::channel::<Job>();
+        let rx = Arc::new(Mutex::new(rx));
+        let mut threads = Vec::new();
+        for i in 0..config.workers.max(1) {
+            // Open on this thread first so a bad file fails `serve` at once.
+            let db = Database::open_read_only(&config.db)?;
+            let rx = rx.clone();
+            threads.push(std::thread::Builder::new().name(format!("nimdb-lookup-{i}")).spawn(move || {
+                let mut session = Session::new(&db);
+                loop {
+                    let job = match rx.lock() {
+                        Ok(rx) => rx.recv(),
+                        Err(_) => return,
+                    };
+                    let Ok(job) = job else { return };
+                    job(&mut session);
+                }
+            })?);
+        }
+        Ok(Pool { jobs: Mutex::new(Some(tx)), threads: Mutex::new(threads) })
+    }
+
+    /// Runs `f` on a lookup thread, with the session refreshed.
+    async fn run<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&mut Session<'_>) -> Result<T, ApiError> + Send + 'static,
+    ) -> Result<T, ApiError> {
+        let (tx, rx) = oneshot::channel();
+        let job: Job = Box::new(move |session| {
+            let result =
+                session.refresh().map_err(|e| LookupError::Store(e).into()).and_then(|()| f(session));
+            // Hold no read transaction between requests (a solve may be checkpointing).
+            session.release();
+            let _ = tx.send(result);
+        });
+        let sent = self.jobs.lock().ok().and_then(|j| j.as_ref().map(|tx| tx.send(job).is_ok()));
+        if sent != Some(true) {
+            return Err(ApiError { status: 503, message: "the server is shutting down".into() });
+        }
+        rx.await.unwrap_or_else(|_| Err(ApiError { status: 500, message: "the lookup failed".into() }))
+    }
+
+    fn stop(&self) {
+        if let Ok(mut jobs) = self.jobs.lock() {
+            jobs.take();
+        }
+        let threads = self.threads.lock().map(|mut t| std::mem::take(&mut *t)).unwrap_or_default();
+        for t in threads {
+            let _ = t.join();
+        }
+    }
+}
+
+struct AppState {
+    pool: Pool,
+    /// The read-write connection for `--solve-up-to`, with its bound.
+    solver: Option<(Mutex<Database>, u64)>,
+}
+
+type Shared = Arc<AppState>;
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let status = StatusCode::from_u16(self.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        (status, axum::Json(self.body())).into_response()
+    }
+}
+
+fn json_response(value: &impl serde::Serialize) -> Response {
+    match serde_json::to_vec(value) {
+        Ok(bytes) => ([(header::CONTENT_TYPE, "application/json")], bytes).into_response(),
+        Err(e) => ApiError { status: 500, message: e.to_string() }.into_response(),
+    }
+}
+
+/// The router: the API, the page, JSON errors for unknown routes and methods.
+fn router(state: Shared) -> Router {
+    Router::new()
+        .route("/", get(|| async { Html(PAGE) }))
+        .route("/healthz", get(|| async { axum::Json(json!({ "status": "ok" })) }))
+        .route("/api/v1/query", get(get_query).post(post_query))
+        .route("/api/v1/solves", get(get_solves))
+        .route("/api/v1/heaps", get(get_heaps))
+        .fallback(|| async { ApiError { status: 404, message: "no such page (see /api/v1/…)".into() } })
+        .method_not_allowed_fallback(|| async {
+            ApiError { status: 405, message: "method not allowed".into() }
+        })
+        .with_state(state)
+}
+
+async fn get_query(State(state): State<Shared>, RawQuery(raw): RawQuery) -> Response {
+    let request = match api::parse_query_request(raw.as_deref()) {
+        Ok(r) => r,
+        Err(e) => return e.into_response(),
+    };
+    let (game, convention, position) = (request.game, request.convention, request.position);
+    let looked_up = {
+        let (game, position) = (game.clone(), position.clone());
+        state.pool.run(move |s| s.answer(&game, convention, &position).map_err(ApiError::from)).await
+    };
+    match looked_up {
+        Ok(answer) => json_response(&answer),
+        Err(e) if e.status == 404 && state.solver.is_some() => {
+            let solver = state.clone();
+            let solved = tokio::task::spawn_blocking(move || {
+                let (db, limit) = solver.solver.as_ref().expect("a solver");
+                let mut db =
+                    db.lock().map_err(|_| ApiError { status: 500, message: "solver poisoned".into() })?;
+                query(&mut db, &game, convention, &position, *limit)
+                    .map_err(|e| ApiError { status: 404, message: format!("{e:#}") })
+            })
+            .await;
+            match solved {
+                Ok(Ok(answer)) => json_response(&answer),
+                Ok(Err(e)) => e.into_response(),
+                Err(e) => ApiError { status: 500, message: e.to_string() }.into_response(),
+            }
+        }
+        Err(e) => e.into_response(),
+    }
+}
+
+async fn post_query(State(state): State<Shared>, RawQuery(raw): RawQuery, body: Body) -> Response {
+    let bytes = match axum::body::to_bytes(body, api::MAX_BODY_BYTES).await {
+        Ok(b) => b,
+        Err(_) => {
+            return ApiError {
+                status: 413,
+                message: format!("the body is larger than {} bytes", api::MAX_BODY_BYTES),
+            }
+            .into_response();
+        }
+    };
+    let request = match api::parse_batch_request(raw.as_deref(), &bytes) {
+        Ok(r) => r,
+        Err(e) => return e.into_response(),
+    };
+    let answers = state
+        .pool
+        .run(move |s| {
+            let mut out = Vec::with_capacity(request.positions.len());
+            for p in &request.positions {
+                out.push(match s.answer(&request.game, request.convention, p) {
+                    Ok(a) => serde_json::to_value(a)
+                        .map_err(|e| ApiError { status: 500, message: e.to_string() })?,
+                    Err(LookupError::Store(e)) => return Err(ApiError::from(LookupError::Store(e))),
+                    Err(e) => {
+                        let e = ApiError::from(e);
+                        json!({ "position": p, "error": e.message, "status": e.status })
+                    }
+                });
+            }
+            Ok(Value::Array(out))
+        })
+        .await;
+    match answers {
+        Ok(v) => json_response(&v),
+        Err(e) => e.into_response(),
+    }
+}
+
+async fn get_solves(State(state): State<Shared>) -> Response {
+    let listed = state
+        .pool
+        .run(|s| {
+            let mut solves = s.db().solves().map_err(|e| ApiError::from(LookupError::Store(e)))?;
+            solves.sort_by_key(|s| s.id);
+            Ok(solves)
+        })
+        .await;
+    match listed {
+        Ok(solves) => json_response(&solves),
+        Err(e) => e.into_response(),
+    }
+}
+
+async fn get_heaps(RawQuery(raw): RawQuery) -> Response {
+    let (game, up_to) = match api::parse_heaps_request(raw.as_deref()) {
+        Ok(r) => r,
+        Err(e) => return e.into_response(),
+    };
+    let report = tokio::task::spawn_blocking(move || {
+        let opts = HeapOptions::new(up_to as u32);
+        heap_report(&game, &opts).map_err(|e| ApiError { status: 422, message: format!("{e:#}") })
+    })
+    .await;
+    match report {
+        Ok(Ok(r)) => json_response(&json!({
+            "game": r.game.to_string(),
+            "up_to": r.values.len() - 1,
+            "values": r.values,
+            "misere_values": r.misere,
+            "genus": r.genus.iter().map(|g| g.as_ref().map(|g| g.to_string())).collect::<Vec<_>>(),
+            "period": r.periodicity.period,
+            "preperiod": r.periodicity.preperiod,
+            "proven": r.periodicity.proven,
+            "summary": r.periodicity.to_string(),
+            "method": r.method,
+        })),
+        Ok(Err(e)) => e.into_response(),
+        Err(e) => ApiError { status: 500, message: e.to_string() }.into_response(),
+    }
+}
+
+/// Waits for SIGINT or SIGTERM.
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = term => {},
+    }
+}
+
+/// Serves until SIGINT or SIGTERM, then finishes the requests under way and returns.
+/// Prints `listening on http://ADDR` (the bound address, so port 0 picks a free one) on
+/// stdout once it accepts connections.
+pub fn serve(config: Config) -> Result<(), ServeError> {
+    if let Some(n) = config.solve_up_to.filter(|&n| n > MAX_SOLVE_UP_TO) {
+        return Err(ServeError::SolveBoundTooLarge(n));
+    }
+    let solver = match config.solve_up_to {
+        Some(n) => Some((Mutex::new(Database::open(&config.db)?), n)),
+        None => None,
+    };
+    let pool = Pool::start(&config)?;
+    let state = Arc::new(AppState { pool, solver });
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    let result = runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind(config.addr).await?;
+        let addr = listener.local_addr()?;
+        {
+            use std::io::Write;
+            let mut out = std::io::stdout().lock();
+            writeln!(out, "listening on http://{addr}")?;
+            out.flush()?;
+        }
+        axum::serve(listener, router(state.clone())).with_graceful_shutdown(shutdown_signal()).await?;
+        Ok::<(), ServeError>(())
+    });
+    state.pool.stop();
+    eprintln!("nimdb serve: stopped");
+    result
+}

@@ -1,0 +1,198 @@
+//! Many lookups through one connection: stored solves, rank tables, tier metadata and
+//! verified blocks are kept between lookups, and dropped when another connection commits.
+//!
+//! A reader keeps its BLOB handles open between lookups (SQLite then remembers where a
+//! large payload's overflow pages are, so reads by offset stay cheap), which holds a read
+//! transaction. [`Reader::refresh`] closes them first, then drops the caches if another
+//! connection committed: a long-lived reader (a batch between lines, a server worker
+//! between requests) sees tiers a running solve commits and does not pin the WAL.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use rusqlite::blob::Blob;
+use rusqlite::{MAIN_DB, OptionalExtension, params};
+
+use crate::game::{Convention, GameSpec, Position};
+use crate::index::{PartitionTable, TierId};
+
+use super::codec::{self, Record, RecordLayout};
+use super::lookup::TierMeta;
+use super::open::{Database, StoreError};
+use super::solves::SolveRecord;
+
+/// The most bytes of verified blocks a reader keeps before starting afresh.
+const BLOCK_CACHE_BYTES: usize = 128 << 20;
+
+/// How much of the file a reader's connection maps into memory.
+const MMAP_BYTES: i64 = 1 << 30;
+
+/// Cached lookups in the solves of one database (see the module documentation).
+pub struct Reader<'a> {
+    db: &'a Database,
+    blobs: HashMap<i64, Blob<'a>>,
+    version: Option<i64>,
+    solves: Vec<(GameSpec, Convention, Rc<[SolveRecord]>)>,
+    tables: HashMap<i64, PartitionTable>,
+    metas: HashMap<(i64, TierId), Option<Rc<TierMeta>>>,
+    blocks: HashMap<(i64, usize), Vec<u8>>,
+    block_bytes: usize,
+}
+
+impl<'a> Reader<'a> {
+    /// A reader of `db`, with nothing cached.
+    pub fn new(db: &'a Database) -> Self {
+        // Map the file: cold blocks then cost a page fault, not a read call.
+        let _ = db.conn.pragma_update(None, "mmap_size", MMAP_BYTES);
+        Reader {
+            db,
+            blobs: HashMap::new(),
+            version: None,
+            solves: Vec::new(),
+            tables: HashMap::new(),
+            metas: HashMap::new(),
+            blocks: HashMap::new(),
+            block_bytes: 0,
+        }
+    }
+
+    /// Drops everything cached if another connection has committed since the last call
+    /// (SQLite's `data_version`). Returns whether it did.
+    pub fn refresh(&mut self) -> Result<bool, StoreError> {
+        self.blobs.clear();
+        let db = self.db;
+        let version: i64 = db.conn.prepare_cached("PRAGMA data_version")?.query_row([], |r| r.get(0))?;
+        if self.version == Some(version) {
+            return Ok(false);
+        }
+        self.version = Some(version);
+        self.solves.clear();
+        self.tables.clear();
+        self.metas.clear();
+        self.blocks.clear();
+        self.block_bytes = 0;
+        Ok(true)
+    }
+
+    /// Closes the BLOB handles kept open, ending the read transaction they hold (the caches
+    /// stay).
+    pub fn release(&mut self) {
+        self.blobs.clear();
+    }
+
+    /// The stored solves of a game and convention (as [`Database::solves_of`]).
+    pub fn solves_of(
+        &mut self,
+        game: &GameSpec,
+        convention: Convention,
+    ) -> Result<Rc<[SolveRecord]>, StoreError> {
+        // A few games at most: a scan beats hashing a game spec.
+        if let Some((_, _, solves)) = self.solves.iter().find(|(g, c, _)| *c == convention && g == game) {
+            return Ok(solves.clone());
+        }
+        let solves: Rc<[SolveRecord]> = self.db.solves_of(game, convention)?.into();
+        self.solves.push((game.clone(), convention, solves.clone()));
+        Ok(solves)
+    }
+
+    fn meta(&mut self, solve_id: i64, tier: TierId) -> Result<Option<Rc<TierMeta>>, StoreError> {
+        if let Some(m) = self.metas.get(&(solve_id, tier)) {
+            return Ok(m.clone());
+        }
+        let meta = self
+            .db
+            .conn
+            .prepare_cached(
+                "SELECT id, positions, remoteness_bytes, nim_value_bytes, block_records, block_checksums
+                 FROM tiers WHERE solve_id = ?1 AND total = ?2 AND heaps = ?3",
+            )?
+            .query_row(params![solve_id, tier.total, tier.heaps], |r| {
+                Ok(TierMeta {
+                    row_id: r.get(0)?,
+                    positions: r.get::<_, i64>(1)? as u64,
+                    layout: RecordLayout {
+                        remoteness_bytes: r.get::<_, i64>(2)? as usize,
+                        nim_value_bytes: r.get::<_, i64>(3)? as usize,
+                        block_records: r.get::<_, i64>(4)? as usize,
+                    },
+                    block_checksums: r.get(5)?,
+                })
+            })
+            .optional()?
+            .map(Rc::new);
+        self.metas.insert((solve_id, tier), meta.clone());
+        Ok(meta)
+    }
+
+    /// The rank of `position` in its tier under `solve`'s caps.
+    fn rank(&mut self, solve: &SolveRecord, position: &Position) -> Result<u64, StoreError> {
+        let universe = solve.target_universe();
+        let total = position.total() as u32;
+        let fits = self.tables.get(&solve.id).is_some_and(|t| t.max_total() >= total);
+        if !fits {
+            // Rank tables grow to the largest total asked about, never past the solve's.
+            let total = total.max(self.tables.get(&solve.id).map_or(0, |t| t.max_total()));
+            let total = total.max(32).min(universe.max_total);
+            let table = universe.table_to(total)?;
+            self.tables.insert(solve.id, table);
+        }
+        Ok(self.tables[&solve.id].rank(position.heaps()))
+    }
+
+    /// The stored record of `position` in `solve`, or `None` when the solve does not hold it.
+    pub fn record(&mut self, solve: &SolveRecord, position: &Position) -> Result<Option<Record>, StoreError> {
+        if !solve.target_universe().contains(position) {
+            return Ok(None);
+        }
+        let tier = TierId::of(position);
+        let Some(meta) = self.meta(solve.id, tier)? else {
+            return Ok(None);
+        };
+        let rank = self.rank(solve, position)? as usize;
+        let corrupt = |what: String| {
+            StoreError::Corrupt(format!("tier {tier} of solve #{} is corrupt: {what}", solve.id))
+        };
+        if rank as u64 >= meta.positions {
+            return Err(corrupt(format!(
+                "it holds {} positions, fewer than the rank {rank}",
+                meta.positions
+            )));
+        }
+        let layout = meta.layout;
+        if layout.block_records == 0
+            || !(1..=2).contains(&layout.remoteness_bytes)
+            || layout.nim_value_bytes > 2
+        {
+            return Err(corrupt("its record layout is invalid".into()));
+        }
+        let block = rank / layout.block_records;
+        let offset = (rank % layout.block_records) * layout.width();
+        if let Some(bytes) = self.blocks.get(&(meta.row_id, block)) {
+            return Ok(Some(layout.decode(bytes, offset)));
+        }
+        if !self.blobs.contains_key(&meta.row_id) {
+            let blob = self.db.conn.blob_open(MAIN_DB, c"tiers", c"payload", meta.row_id, true)?;
+            self.blobs.insert(meta.row_id, blob);
+        }
+        let blob = &self.blobs[&meta.row_id];
+        let expected = meta.positions as usize * layout.width();
+        if blob.len() != expected {
+            return Err(corrupt(format!("its payload has {} bytes, expected {expected}", blob.len())));
+        }
+        let start = block * layout.block_bytes();
+        let len = layout.block_bytes().min(expected - start);
+        let mut buf = vec![0u8; len];
+        blob.read_at_exact(&mut buf, start)?;
+        if codec::block_checksum(&meta.block_checksums, block) != Some(crc32fast::hash(&buf)) {
+            return Err(corrupt(format!("block {block} fails its checksum")));
+        }
+        let record = layout.decode(&buf, offset);
+        if self.block_bytes + len > BLOCK_CACHE_BYTES {
+            self.blocks.clear();
+            self.block_bytes = 0;
+        }
+        self.block_bytes += len;
+        self.blocks.insert((meta.row_id, block), buf);
+        Ok(Some(record))
+    }
+}

@@ -1,0 +1,83 @@
+//! What a new user sees: usage with no arguments, short clap errors that keep the argument
+//! named, its allowed values and "did you mean"; JSON errors under `--json`; `info` sorted by
+//! id with aligned columns.
+
+mod common;
+
+use common::{nimdb, ok};
+
+#[test]
+fn no_arguments_prints_usage() {
+    let out = nimdb().output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let text = String::from_utf8_lossy(&out.stderr).to_string() + &String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Usage: nimdb <COMMAND>"), "{text}");
+    assert!(text.contains("serve") && text.contains("export"), "{text}");
+}
+
+#[test]
+fn argument_errors_keep_the_useful_part_on_one_line() {
+    for (args, needles) in [
+        (&["solve", "--max-total", "4"][..], &["--game <GAME>"][..]),
+        (&["query", "--mizere", "3"], &["'--mizere'", "'--misere'"]),
+        (&["export", "--format", "xml"], &["xml", "csv, jsonl"]),
+    ] {
+        let out = nimdb().args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let lines: Vec<&str> = stderr.lines().collect();
+        assert_eq!(lines.len(), 1, "{args:?}: {stderr}");
+        assert!(lines[0].starts_with("nimdb: error:"), "{stderr}");
+        for n in needles {
+            assert!(lines[0].contains(n), "{args:?}: expected {n} in {stderr}");
+        }
+        assert!(!stderr.contains("Usage:"), "{stderr}");
+    }
+}
+
+#[test]
+fn json_errors_are_json_on_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("none.sqlite");
+    let out = nimdb().args(["info", "--json", "--db", missing.to_str().unwrap()]).output().unwrap();
+    assert!(!out.status.success());
+    assert!(out.stdout.is_empty());
+    let v: serde_json::Value = serde_json::from_slice(&out.stderr).expect("JSON on stderr");
+    assert!(v["error"].as_str().unwrap().contains("no nimdb database"), "{v}");
+}
+
+#[test]
+fn info_is_sorted_by_id_with_aligned_columns() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("i.sqlite");
+    let db = db.to_str().unwrap();
+    // Stored in an order that sorting by game would change.
+    ok(&["solve", "--game", "nim", "--max-heaps", "3", "--max-heap", "5", "--db", db]);
+    ok(&["solve", "--game", "kayles", "--misere", "--max-total", "12", "--db", db]);
+    ok(&["solve", "--game", "subtraction:1,2,3", "--max-total", "9", "--db", db]);
+    let out = ok(&["info", "--db", db]);
+    let lines: Vec<&str> = out.lines().skip(1).collect();
+    assert_eq!(lines.len(), 4, "{out}");
+    let ids: Vec<&str> = lines[1..].iter().map(|l| l.split_whitespace().next().unwrap()).collect();
+    assert_eq!(ids, ["1", "2", "3"], "{out}");
+    // Every column starts at the same character in every row.
+    let starts =
+        |l: &str, word: &str| l.chars().collect::<String>().find(word).map(|b| l[..b].chars().count());
+    let game_col = starts(lines[0], "game").unwrap();
+    for (l, g) in lines[1..].iter().zip(["nim", "kayles", "subtraction:1,2,3"]) {
+        assert_eq!(starts(l, g), Some(game_col), "{out}");
+    }
+    let width = |l: &str| l.chars().count();
+    let positions_end = lines[0].find("positions").unwrap() + "positions".len();
+    for l in &lines[1..] {
+        assert!(width(l) >= positions_end);
+        assert_ne!(
+            l.chars().nth(positions_end - 1),
+            Some(' '),
+            "numbers right-aligned under 'positions': {out}"
+        );
+    }
+    let json: serde_json::Value = serde_json::from_str(&ok(&["info", "--json", "--db", db])).unwrap();
+    let ids: Vec<i64> = json.as_array().unwrap().iter().map(|s| s["id"].as_i64().unwrap()).collect();
+    assert_eq!(ids, [1, 2, 3]);
+}
