@@ -59,6 +59,8 @@ pub enum Source {
     Solved,
     /// Theory (Bouton, Sprague–Grundy, Moore, Wythoff); remoteness unknown.
     Theory,
+    /// A misère quotient (Plambeck–Siegel); remoteness unknown.
+    Quotient,
 }
 
 /// One move and the value of the position it leads to.
@@ -474,6 +476,9 @@ pub enum QueryError {
     /// The theory cannot answer.
     #[error(transparent)]
     Theory(#[from] TheoryError),
+    /// A stored misère quotient could not be read or used.
+    #[error("{0}")]
+    Quotient(String),
 }
 
 /// A position no stored solve covers, too big to solve on the spot.
@@ -605,6 +610,9 @@ pub fn plan_query(
         }
     }
     if position.total() > MAX_SOLVE_TOTAL as u64 {
+        if let Some(answer) = answer_from_quotient(db, game, convention, position)? {
+            return Ok(Plan::Answered(Box::new(answer)));
+        }
         if let Some(answer) = answer_from_theory(game, convention, position)? {
             return Ok(Plan::Answered(Box::new(answer)));
         }
@@ -614,6 +622,9 @@ pub fn plan_query(
     let cheapest =
         options.into_iter().min_by_key(|c| c.cost.unwrap_or(u64::MAX)).expect("the smallest universe");
     if cheapest.cost.is_none_or(|c| c > auto_solve_limit) {
+        if let Some(answer) = answer_from_quotient(db, game, convention, position)? {
+            return Ok(Plan::Answered(Box::new(answer)));
+        }
         if let Some(answer) = answer_from_theory(game, convention, position)? {
             return Ok(Plan::Answered(Box::new(answer)));
         }
@@ -645,6 +656,87 @@ pub fn answer_after_solving(
     })
 }
 
+/// Answers a misère position of an octal game from its misère quotient: the stored one, or
+/// one computed now within small limits (not stored: queries only read). `None` when the game is not octal,
+/// the convention is normal, or no quotient covers every heap of the position. The outcome
+/// is the mark of the position's element; the best move is the first move (in move order)
+/// to a P-element, or from a loss the first move; remoteness is unknown.
+pub fn answer_from_quotient(
+    db: Option<&Database>,
+    game: &GameSpec,
+    convention: Convention,
+    position: &Position,
+) -> Result<Option<Answer>, QueryError> {
+    use crate::theory::quotient::{Limits, covering_quotient};
+    let qerr = |e: crate::theory::quotient::QuotientError| QueryError::Quotient(e.to_string());
+    let Some(code) = game.octal() else { return Ok(None) };
+    // Misère Nim has Bouton's rule, which answers any size at once.
+    if convention != Convention::Misere || game.is_nim() {
+        return Ok(None);
+    }
+    let name = game.canonical();
+    let covers = |q: &crate::theory::quotient::Quotient| position.heaps().iter().all(|&h| q.covers(h));
+    let stored = match db {
+        Some(db) => db.load_quotient(&name, None).map_err(|e| QueryError::Quotient(e.to_string()))?,
+        None => None,
+    };
+    let q = match stored {
+        Some(q) if covers(&q) => q,
+        _ => {
+            let limits = Limits { max_elements: 256, ..Limits::default() };
+            match covering_quotient(code, position.largest(), QUOTIENT_ON_THE_SPOT_CAP, limits) {
+                // Queries only read: `nimdb quotient` stores quotients for reuse.
+                Ok(q) if covers(&q) => q,
+                _ => return Ok(None),
+            }
+        }
+    };
+    let loss = q.is_p(position.heaps()).map_err(qerr)?;
+    let outcome = if loss { Outcome::Loss } else { Outcome::Win };
+    let value_of = |mv: Move| -> Result<MoveValue, QueryError> {
+        let to = mv.apply(position);
+        let child_loss = q.is_p(to.heaps()).map_err(qerr)?;
+        Ok(MoveValue {
+            description: mv.describe(position),
+            heap: mv.heap(),
+            taken: mv.taken(),
+            outcome: if child_loss { Outcome::Loss } else { Outcome::Win },
+            remoteness: None,
+            to,
+            mv,
+        })
+    };
+    let best = match q.winning_move(position).map_err(qerr)? {
+        Some(mv) => Some(value_of(mv)?),
+        None => match all_moves(&q.code, position).into_iter().next() {
+            Some(mv) => Some(value_of(mv)?),
+            None => None,
+        },
+    };
+    let all = all_moves(&q.code, position);
+    let listing = all.len() as u128 <= THEORY_MOVE_LIMIT && all.len() <= 5_000;
+    let moves = if listing {
+        all.iter().map(|m| value_of(m.clone())).collect::<Result<Vec<_>, _>>()?
+    } else {
+        Vec::new()
+    };
+    Ok(Some(Answer {
+        game: name,
+        convention,
+        position: position.clone(),
+        outcome,
+        remoteness: None,
+        nim_value: None,
+        best_move: best,
+        moves,
+        moves_omitted: if listing { 0 } else { all.len() as u64 },
+        source: Source::Quotient,
+        solve_id: None,
+    }))
+}
+
+/// How far a quotient computed for a query may go looking for a period.
+const QUOTIENT_ON_THE_SPOT_CAP: u32 = 400;
 /// Answers a query from the database, solving a small covering universe on the spot when
 /// nothing stored covers the position (or resuming an interrupted solve that would).
 pub fn query(

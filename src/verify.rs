@@ -141,6 +141,30 @@ pub struct VerifyReport {
     pub consistent: bool,
     /// What was inconsistent, if anything.
     pub problems: Vec<String>,
+    /// Misère octal games: every stored outcome checked against the misère quotient.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub quotient: Option<QuotientCrossCheck>,
+}
+
+/// The cross-check of stored misère outcomes against the misère quotient (Plambeck–Siegel).
+/// The quotient passed its exact closure check, so a disagreement contradicts a theorem.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct QuotientCrossCheck {
+    /// The quotient's heap range (heaps 1..=max_heap).
+    pub max_heap: u32,
+    /// |Q|.
+    pub size: usize,
+    /// Whether its heap images are certified periodic (so it covers every heap).
+    pub proven: bool,
+    /// Positions checked.
+    pub checked: u64,
+    /// Positions whose stored outcome disagrees with the quotient.
+    pub mismatches: u64,
+    /// The smallest disagreeing positions.
+    pub first_mismatches: Vec<Position>,
+    /// Why no quotient was available, when none was.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unavailable: Option<String>,
 }
 
 impl VerifyReport {
@@ -148,7 +172,10 @@ impl VerifyReport {
     pub fn failed(&self) -> bool {
         // A stored nim-value that disagrees with its own definition is an error under any
         // convention; a disagreement with the tame prediction is not.
-        !self.consistent || self.nim_value_mismatches > 0 || (self.theorem && self.mismatches > 0)
+        !self.consistent
+            || self.nim_value_mismatches > 0
+            || (self.theorem && self.mismatches > 0)
+            || self.quotient.as_ref().is_some_and(|q| q.mismatches > 0)
     }
 }
 
@@ -172,6 +199,9 @@ pub enum VerifyError {
     /// The recomputation (`full`) failed.
     #[error(transparent)]
     Recompute(#[from] crate::solve::SolveError),
+    /// A stored misère quotient could not be read.
+    #[error(transparent)]
+    Quotient(#[from] crate::store::quotients::QuotientStoreError),
 }
 
 /// Verifies every stored solve of `game` under `convention`, recomputing `sample` random
@@ -227,6 +257,7 @@ pub fn verify_with(
         recomputed_mismatches: 0,
         consistent: true,
         problems: Vec::new(),
+        quotient: None,
     };
     let solves = db.solves_of(game, convention)?;
     if solves.is_empty() {
@@ -240,6 +271,13 @@ pub fn verify_with(
         if options.full {
             recompute_all(db, game, convention, solve, &mut report)?;
         }
+        if convention == Convention::Misere && game.octal().is_some() {
+            check_against_quotient(db, game, solve, &mut report)?;
+        }
+    }
+    if let Some(q) = report.quotient.as_mut() {
+        q.first_mismatches.sort_by_key(smallest_first);
+        q.first_mismatches.truncate(LISTED);
     }
     report.first_mismatches.sort_by_key(smallest_first);
     report.first_mismatches.truncate(LISTED);
@@ -507,5 +545,60 @@ fn recompute_all(
     let options =
         SolveOptions { convention, universe, nim_values: solve.nim_values, strategy: Strategy::default() };
     solve_tiers(game, &options, &mut sink, &Silent)?;
+    Ok(())
+}
+
+/// Checks every stored misère outcome of `solve` against the game's misère quotient: the
+/// stored one when it covers the solve's heaps, else one computed for them (verify only reads).
+fn check_against_quotient(
+    db: &Database,
+    game: &GameSpec,
+    solve: &SolveRecord,
+    report: &mut VerifyReport,
+) -> Result<(), VerifyError> {
+    let universe = solve.target_universe();
+    let top = universe.part_cap();
+    let name = game.canonical();
+    let stored = db.load_quotient(&name, None)?;
+    let q = match stored {
+        Some(q) if q.covers(top) => Ok(q),
+        _ => {
+            let code = game.octal().expect("octal");
+            crate::theory::quotient::covering_quotient(code, top, 1000, Default::default())
+        }
+    };
+    let entry = report.quotient.get_or_insert(QuotientCrossCheck {
+        max_heap: 0,
+        size: 0,
+        proven: false,
+        checked: 0,
+        mismatches: 0,
+        first_mismatches: Vec::new(),
+        unavailable: None,
+    });
+    let q = match q {
+        Ok(q) => q,
+        Err(e) => {
+            entry.unavailable = Some(e.to_string());
+            return Ok(());
+        }
+    };
+    (entry.max_heap, entry.size, entry.proven) = (q.max_heap, q.size(), q.proven());
+    let stored = db.stored_tiers(solve.id)?;
+    let table = universe.table()?;
+    for tier in universe.tiers().into_iter().filter(|t| stored.contains(t)) {
+        let Ok(solved) = db.load_tier(solve.id, tier) else { continue };
+        let mut walk = table.walk(tier);
+        for &r in solved.remoteness.iter() {
+            let heaps = walk.next().expect("walk covers the tier");
+            let stored_loss = !Convention::Misere.is_win(r as u32);
+            entry.checked += 1;
+            // Every heap lies in the quotient's range (it covers the universe's largest heap).
+            if q.is_p(heaps).unwrap_or(stored_loss) != stored_loss {
+                entry.mismatches += 1;
+                keep_smallest(&mut entry.first_mismatches, Position::from_sorted(heaps.to_vec()));
+            }
+        }
+    }
     Ok(())
 }

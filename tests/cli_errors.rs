@@ -70,8 +70,9 @@ fn position_outside_the_solved_range_names_the_solve_command() {
     let (_dir, db) = seeded();
     refused(
         &db,
-        &["query", "--game", "kayles", "--misere", "40", "30", "20"],
-        "run: nimdb solve --game kayles --misere --max-total 90",
+        // Dawson's Kayles: no misère quotient answers it (misère Kayles now does).
+        &["query", "--game", "dawson", "--misere", "40", "30", "20"],
+        "run: nimdb solve --game dawson --misere --max-total 90",
     );
 }
 
@@ -137,8 +138,8 @@ fn interrupted_solve_is_named_and_resumable() {
     // Misère Kayles has no theorem to fall back on, so an uncovered position needs a solve.
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("i.sqlite");
-    let kayles: GameSpec = "kayles".parse().unwrap();
-    let universe = Universe::new(kayles.rules(), "kayles", Some(70), None, None).unwrap();
+    let kayles: GameSpec = "dawson".parse().unwrap();
+    let universe = Universe::new(kayles.rules(), "dawson", Some(70), None, None).unwrap();
     {
         let mut db = Database::open(&path).unwrap();
         let key = SolveKey::new(&kayles, Convention::Misere, &universe, false);
@@ -157,17 +158,17 @@ fn interrupted_solve_is_named_and_resumable() {
     assert!(info.contains("partial up to tier"), "{info}");
     // Stored positions still answer; a position past the interruption names the resume command.
     nimdb()
-        .args(["query", "--game", "kayles", "--misere", "--db"])
+        .args(["query", "--game", "dawson", "--misere", "--db"])
         .arg(&path)
         .args(["2", "1"])
         .assert()
         .success();
-    refused(&path, &["query", "--game", "kayles", "--misere", "35", "35"], "was interrupted after tier");
+    refused(&path, &["query", "--game", "dawson", "--misere", "35", "35"], "was interrupted after tier");
     let out = nimdb()
-        .args(["query", "--game", "kayles", "--misere", "35", "35", "--db"])
+        .args(["query", "--game", "dawson", "--misere", "35", "35", "--db"])
         .arg(&path)
         .output()
         .unwrap();
     let msg = String::from_utf8_lossy(&out.stderr);
-    assert!(msg.contains("run: nimdb solve --game kayles --misere --max-total 70"), "{msg}");
+    assert!(msg.contains("run: nimdb solve --game dawson --misere --max-total 70"), "{msg}");
 }

@@ -25,13 +25,15 @@ fn refusals_and_reads_leave_the_directory_as_it_was() {
     let new = dir.path().join("new.sqlite");
     let new = new.to_str().unwrap();
     // A query that is refused (too big to solve, no theorem) creates no database.
-    err(&["query", "--db", new, "--game", "kayles", "--misere", "40", "30", "20"]);
+    err(&["query", "--db", new, "--game", "dawson", "--misere", "40", "30", "20"]);
     err(&["query", "--db", new, "--game", "wythoff", "500", "300", "100"]);
     // Nor does a game that cannot start, or one whose start cannot be covered.
     err(&["play", "--db", new, "--game", "octal:0.1", "9", "7", "2"]);
-    err(&["play", "--db", new, "--game", "kayles", "--misere", "40", "30", "20"]);
-    // A theory answer needs no database either.
+    err(&["play", "--db", new, "--game", "dawson", "--misere", "40", "30", "20"]);
+    // A theory answer needs no database either, nor does a misère quotient's answer (misère
+    // Kayles; Dawson's Kayles above has no quotient, so it is refused).
     ok(&["query", "--db", new, "--game", "kayles", "100", "90", "80"]);
+    ok(&["query", "--db", new, "--game", "kayles", "--misere", "40", "30", "20"]);
     assert!(snapshot(dir.path()).is_empty(), "{:?}", snapshot(dir.path()));
     // An empty file stays empty.
     let empty = dir.path().join("empty.sqlite");
@@ -39,7 +41,7 @@ fn refusals_and_reads_leave_the_directory_as_it_was() {
     let empty = empty.to_str().unwrap();
     err(&["info", "--db", empty]);
     err(&["verify", "--db", empty, "--game", "nim"]);
-    err(&["query", "--db", empty, "--game", "kayles", "--misere", "40", "30", "20"]);
+    err(&["query", "--db", empty, "--game", "dawson", "--misere", "40", "30", "20"]);
     let before = snapshot(dir.path());
     assert_eq!(before, vec![("empty.sqlite".to_string(), Vec::new())]);
     // Lookups in a stored solve change no byte.
@@ -52,7 +54,7 @@ fn refusals_and_reads_leave_the_directory_as_it_was() {
     ok(&["query", "--db", db, "--game", "kayles", "9", "4"]);
     ok(&["info", "--db", db]);
     ok(&["verify", "--db", db, "--game", "kayles"]);
-    err(&["query", "--db", db, "--game", "kayles", "--misere", "40", "30", "20"]);
+    err(&["query", "--db", db, "--game", "dawson", "--misere", "40", "30", "20"]);
     let after = snapshot(dir.path());
     // SQLite's write-ahead log may leave its (empty) side files; the database is untouched.
     for (name, bytes) in &after {

@@ -193,8 +193,9 @@ fn endpoints_errors_read_only_and_shutdown() {
 fn solve_up_to_is_off_by_default_and_bounded() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("small.sqlite");
-    ok(&["solve", "--game", "kayles", "--misere", "--max-total", "6", "--db", db.to_str().unwrap()]);
-    let path = "/api/v1/query?game=kayles&convention=misere&position=5,4";
+    // Grundy's game: misère Kayles positions are answered by its misère quotient without a solve.
+    ok(&["solve", "--game", "grundy", "--misere", "--max-total", "6", "--db", db.to_str().unwrap()]);
+    let path = "/api/v1/query?game=grundy&convention=misere&position=5,4";
     let server = Server::start(&db, &[]);
     assert_eq!(server.get(path).0, 404);
     assert!(server.stop().0.success());
@@ -203,7 +204,7 @@ fn solve_up_to_is_off_by_default_and_bounded() {
     let answer = server.get_json(path);
     assert_eq!(answer["source"], "solved");
     // Too big for the bound: still 404.
-    assert_eq!(server.get("/api/v1/query?game=kayles&convention=misere&position=30,29").0, 404);
+    assert_eq!(server.get("/api/v1/query?game=grundy&convention=misere&position=30,29").0, 404);
     assert!(server.stop().0.success());
     let (ok_, _, stderr) =
         common::run(&["serve", "--db", db.to_str().unwrap(), "--solve-up-to", "999999999999"]);

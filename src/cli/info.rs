@@ -34,6 +34,7 @@ pub fn run(args: InfoArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     println!("{}: {} solve(s)", db.path().display(), solves.len());
+    super::quotient::print_stored(&db)?;
     if solves.is_empty() {
         return Ok(ExitCode::SUCCESS);
     }

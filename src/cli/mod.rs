@@ -13,6 +13,7 @@ mod info;
 mod play;
 mod progress;
 mod query;
+mod quotient;
 #[cfg(feature = "server")]
 mod serve;
 mod solve;
@@ -48,6 +49,8 @@ enum Command {
     Tree(tree::TreeArgs),
     /// Explain Nim's binary-column rule for a position.
     Explain(explain::ExplainArgs),
+    /// The misère quotient (Plambeck–Siegel) of an octal game.
+    Quotient(quotient::QuotientArgs),
     /// Stream every stored position of a solve as CSV or JSON lines.
     Export(export::ExportArgs),
     /// Serve the JSON API and the web explorer over HTTP (read-only).
@@ -81,6 +84,7 @@ pub fn main() -> ExitCode {
         Command::Play(a) => play::run(a),
         Command::Tree(a) => tree::run(a),
         Command::Explain(a) => explain::run(a),
+        Command::Quotient(a) => quotient::run(a),
         Command::Export(a) => export::run(a),
         #[cfg(feature = "server")]
         Command::Serve(a) => serve::run(a),

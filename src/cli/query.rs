@@ -112,6 +112,7 @@ pub fn render(a: &Answer, all_moves: bool) -> String {
             nimdb::query::Source::Database => "database",
             nimdb::query::Source::Solved => "solved now and stored",
             nimdb::query::Source::Theory => "theory",
+            nimdb::query::Source::Quotient => "misère quotient",
         }
     );
     out

@@ -93,6 +93,24 @@ fn render(r: &VerifyReport) -> String {
             }
         );
     }
+    if let Some(q) = &r.quotient {
+        out += &match &q.unavailable {
+            Some(why) => format!("misère quotient: not available ({why})\n"),
+            None => format!(
+                "misère quotient (|Q| = {}, heaps 1..{}{}): {} positions checked, {} disagree{}\n",
+                q.size,
+                q.max_heap,
+                if q.proven { ", certified for every heap" } else { "" },
+                q.checked,
+                q.mismatches,
+                if q.mismatches > 0 {
+                    format!(" (contradictions: {})", list(&q.first_mismatches))
+                } else {
+                    String::new()
+                }
+            ),
+        };
+    }
     out += &format!(
         "self-consistency: {} sampled positions recomputed from their children: {}\n",
         r.sampled,

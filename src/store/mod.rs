@@ -11,6 +11,7 @@ mod export;
 mod heap_values;
 mod lookup;
 mod open;
+pub mod quotients;
 mod reader;
 mod solves;
 mod tiers;

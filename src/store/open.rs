@@ -12,6 +12,7 @@ const APPLICATION_ID: i64 = 0x4E49_4D44;
 const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0001_solves_and_tiers.sql"),
     include_str!("../../migrations/0002_theory.sql"),
+    include_str!("../../migrations/0003_quotients.sql"),
 ];
 
 /// The schema version this nimdb writes.

@@ -9,6 +9,8 @@
 //! * [`misere`], [`genus`]: misère nim-values of positions and Conway's genus of heaps;
 //! * [`cache`]: what a cache of single-heap values holds (the table itself is the store's);
 //! * [`report`]: everything about a game's heaps up to N, as `nimdb heaps` prints it;
+//! * [`quotient`]: misère quotients (Plambeck–Siegel), computed, certified and used to answer
+//!   misère positions of any size;
 //! * [`moore`], [`wythoff`]: the outcome rules of the families that are not sums of heaps
 //!   (Moore's theorem for Nim_k, Wythoff's pairs for two heaps).
 //!
@@ -23,6 +25,7 @@ pub mod genus;
 pub mod misere;
 pub mod moore;
 pub mod period;
+pub mod quotient;
 pub mod report;
 pub mod sequence;
 pub mod shape;

@@ -1,0 +1,360 @@
+//! `nimdb quotient`: the misère quotient (Plambeck–Siegel) of an octal game, with its
+//! presentation, heap images, periodicity certificate and tameness.
+
+use std::io::{IsTerminal, Write as _};
+use std::process::ExitCode;
+
+use anyhow::{Context, bail};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde_json::{Value, json};
+
+use nimdb::game::GameSpec;
+use nimdb::store::Database;
+
+use super::DbArg;
+use nimdb::theory::quotient::{DEFAULT_CAP, Quotient, QuotientOptions, compute_quotient};
+
+/// Arguments of `nimdb quotient`.
+#[derive(Debug, Args)]
+pub struct QuotientArgs {
+    /// The game: an octal code (kayles, dawson, lines, nim, subtraction:1,2,3, octal:0.137).
+    #[arg(long, short = 'g', required_unless_present = "survey")]
+    game: Option<String>,
+    /// Compute the quotient of heaps 1..=N [default: grow until a period is proven, up to
+    /// 1000].
+    #[arg(long, value_name = "N")]
+    max_heap: Option<u64>,
+    /// Print one JSON object.
+    #[arg(long, conflicts_with = "csv")]
+    json: bool,
+    /// Survey every octal code 0.d1..dD with up to --digits digits (last digit nonzero).
+    #[arg(long, conflicts_with_all = ["game", "max_heap"])]
+    survey: bool,
+    /// The most digits after the point, for --survey.
+    #[arg(long, value_name = "D", default_value_t = 3, requires = "survey")]
+    digits: u32,
+    /// Print the survey as CSV.
+    #[arg(long, requires = "survey")]
+    csv: bool,
+    /// No progress display.
+    #[arg(long)]
+    quiet: bool,
+    #[command(flatten)]
+    db: DbArg,
+}
+
+/// Runs `nimdb quotient`.
+pub fn run(args: QuotientArgs) -> anyhow::Result<ExitCode> {
+    if args.survey {
+        return survey(&args);
+    }
+    let spec: GameSpec = args.game.as_deref().unwrap_or_default().parse()?;
+    let Some(code) = spec.octal() else {
+        bail!(
+            "{spec} is not an octal game: misère quotients are computed for octal codes only \
+             (its heaps must split by an octal rule)"
+        );
+    };
+    let opts = match args.max_heap {
+        Some(n) => QuotientOptions::to_heap(n)?,
+        None => QuotientOptions::default(),
+    };
+    let game = spec.canonical();
+    let db = Database::open(&args.db.db)?;
+    let stored = db.load_quotient(&game, opts.max_heap)?.filter(|q| opts.max_heap.is_some() || q.proven());
+    let reused = stored.is_some();
+    let q = match stored {
+        Some(q) => q,
+        None => {
+            let q =
+                compute(code, opts, args.quiet)?.with_context(|| format!("no misère quotient for {spec}"))?;
+            db.save_quotient(&game, &q)?;
+            q
+        }
+    };
+    let out = if args.json {
+        let mut v = to_json(&spec, &q);
+        v["reused"] = json!(reused);
+        serde_json::to_string(&v)? + "\n"
+    } else {
+        let mut t = to_text(&spec, &q, args.max_heap.is_none());
+        if reused {
+            t += "(read from the database)\n";
+        }
+        t
+    };
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(out.as_bytes()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+        r => r.context("writing the quotient")?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Computes a quotient with a progress spinner on stderr (when it is a terminal).
+fn compute(
+    code: &nimdb::game::TakeBreakCode,
+    opts: QuotientOptions,
+    quiet: bool,
+) -> anyhow::Result<Result<Quotient, nimdb::theory::quotient::QuotientError>> {
+    let bar = ProgressBar::with_draw_target(
+        None,
+        if !quiet && std::io::stderr().is_terminal() {
+            ProgressDrawTarget::stderr()
+        } else {
+            ProgressDrawTarget::hidden()
+        },
+    );
+    bar.set_style(ProgressStyle::with_template("{spinner} heap {pos} |Q| = {msg}").expect("valid template"));
+    let q = compute_quotient(code, opts, &mut |heap, size| {
+        bar.set_position(heap as u64);
+        bar.set_message(size.to_string());
+        true
+    });
+    bar.finish_and_clear();
+    Ok(q)
+}
+
+/// Prints the stored quotients, for `nimdb info`.
+pub fn print_stored(db: &Database) -> anyhow::Result<()> {
+    let rows = db.list_quotients()?;
+    if rows.is_empty() {
+        return Ok(());
+    }
+    println!("{} stored misère quotient(s)", rows.len());
+    println!(
+        "  {:<20} {:>8} {:<7} {:>6} {:>5} {:>7} {:>10} tame",
+        "game", "heaps", "status", "|Q|", "|P|", "period", "preperiod"
+    );
+    let o = |v: Option<u32>| v.map_or("-".to_string(), |v| v.to_string());
+    for r in rows {
+        println!(
+            "  {:<20} {:>8} {:<7} {:>6} {:>5} {:>7} {:>10} {}",
+            r.game,
+            format!("1..{}", r.max_heap),
+            r.status,
+            o(r.size),
+            o(r.p_count),
+            o(r.period),
+            o(r.preperiod),
+            r.tame.map_or("-", |t| if t { "yes" } else { "no" })
+        );
+    }
+    Ok(())
+}
+
+/// The JSON object printed by `nimdb quotient --json`.
+pub fn to_json(spec: &GameSpec, q: &Quotient) -> Value {
+    let pres = q.presentation();
+    let c = q.certificate;
+    json!({
+        "game": spec.canonical(),
+        "size": q.size(),
+        "p_count": q.p_count(),
+        "heap_elements": q.heap_images,
+        "heap_words": q.heap_images.iter().map(|&x| pres.words[x as usize].clone()).collect::<Vec<_>>(),
+        "p_elements": q.monoid.p_elements(),
+        "table": q.monoid.rows(),
+        "presentation": {
+            "generators": pres.generators.iter().zip(&pres.generator_heaps)
+                .map(|(g, h)| json!({"name": g, "heap": h})).collect::<Vec<_>>(),
+            "relations": pres.relations,
+            "words": pres.words,
+        },
+        "period": c.map(|c| c.period),
+        "preperiod": c.map(|c| c.from),
+        "proven": c.is_some(),
+        "certificate": c.map(|c| json!({
+            "text": c.to_string(), "detail": c,
+        })),
+        "apparent_period": q.apparent.map(|(p, e)| json!({"period": p, "preperiod": e})),
+        "closure_check_states": q.check.states,
+        "tame": q.tame,
+        "max_heap": q.max_heap,
+    })
+}
+
+fn to_text(spec: &GameSpec, q: &Quotient, open_ended: bool) -> String {
+    let pres = q.presentation();
+    let mut s = String::new();
+    let w = |x: u32| pres.words[x as usize].clone();
+    s += &format!("misère quotient of {spec} ({}), heaps 1..{}\n", q.code, q.max_heap);
+    s += &format!("|Q| = {}, |P| = {}\n", q.size(), q.p_count());
+    let gens: Vec<String> =
+        pres.generators.iter().zip(&pres.generator_heaps).map(|(g, h)| format!("{g} = heap {h}")).collect();
+    s += &format!("generators: {}\n", if gens.is_empty() { "none".to_string() } else { gens.join(", ") });
+    if pres.relations.is_empty() {
+        s += "relations: none\n";
+    } else {
+        s += "relations:\n";
+        for r in &pres.relations {
+            s += &format!("  {r}\n");
+        }
+    }
+    let ps: Vec<String> = q.monoid.p_elements().into_iter().map(w).collect();
+    s += &format!("P = {{{}}}\n", ps.join(", "));
+    s += "heap images:\n";
+    let imgs: Vec<String> =
+        (1..=q.max_heap).map(|n| format!("{n}:{}", w(q.heap_images[n as usize]))).collect();
+    for chunk in imgs.chunks(10) {
+        s += &format!("  {}\n", chunk.join("  "));
+    }
+    match (q.certificate, q.apparent) {
+        (Some(c), _) => {
+            s += &format!(
+                "period {}, preperiod {}, proven: the quotient holds for every heap size\n",
+                c.period, c.from
+            );
+            s += &format!("  certificate: {c}\n");
+        }
+        (None, Some((p, e))) => {
+            s +=
+                &format!("no period proven (apparent period {p}, preperiod {e} in heaps 1..{})\n", q.max_heap)
+        }
+        (None, None) if open_ended && q.max_heap >= DEFAULT_CAP => {
+            s += &format!("no period proven up to the cap, heap {DEFAULT_CAP}\n")
+        }
+        (None, None) => s += &format!("no period proven in heaps 1..{}\n", q.max_heap),
+    }
+    s += &format!(
+        "closure check: {} states; every position of the closure of heaps 1..{} has the outcome its element predicts\n",
+        q.check.states, q.max_heap
+    );
+    s +=
+        if q.tame { "tame: yes (the misère Nim quotient of its nim-values)\n" } else { "tame: no (wild)\n" };
+    s
+}
+
+/// Per-code limits of a survey.
+const SURVEY_CAP: u32 = 300;
+const SURVEY_BUDGET: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// `nimdb quotient --survey --digits D`.
+fn survey(args: &QuotientArgs) -> anyhow::Result<ExitCode> {
+    use nimdb::theory::quotient::Limits;
+    use nimdb::theory::quotient::survey::{SurveyOutcome, survey_codes, survey_one};
+    let codes = survey_codes(args.digits).map_err(anyhow::Error::msg)?;
+    let db = Database::open(&args.db.db)?;
+    let bar = ProgressBar::with_draw_target(
+        Some(codes.len() as u64),
+        if !args.quiet && std::io::stderr().is_terminal() {
+            ProgressDrawTarget::stderr()
+        } else {
+            ProgressDrawTarget::hidden()
+        },
+    );
+    bar.set_style(ProgressStyle::with_template("{bar:32} {pos}/{len} codes  {msg}").expect("valid template"));
+    let limits = Limits { max_elements: 512, ..Limits::default() };
+    let mut rows: Vec<Value> = Vec::new();
+    for code in &codes {
+        let spec =
+            GameSpec::from_rules(nimdb::game::Rules::Heap(nimdb::game::HeapFamily::TakeBreak(code.clone())));
+        let game = spec.canonical();
+        bar.set_message(game.clone());
+        let stored = db.load_quotient(&game, None)?.filter(|q| q.proven());
+        let open_row = db.list_quotients()?.into_iter().find(|r| r.game == game && r.status == "open");
+        let row = match (stored, open_row) {
+            (Some(q), _) => solved_row(&code.to_string(), &game, &q),
+            (None, Some(r)) => {
+                open_json(&code.to_string(), &game, r.max_heap, r.note.as_deref().unwrap_or(""))
+            }
+            (None, None) => match survey_one(code, SURVEY_CAP, limits, SURVEY_BUDGET) {
+                SurveyOutcome::Solved(q) => {
+                    db.save_quotient(&game, &q)?;
+                    solved_row(&code.to_string(), &game, &q)
+                }
+                SurveyOutcome::Open { heap, why } => {
+                    db.save_open_quotient(&game, heap, &why)?;
+                    open_json(&code.to_string(), &game, heap, &why)
+                }
+            },
+        };
+        rows.push(row);
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let out = if args.json {
+        serde_json::to_string(&json!({"digits": args.digits, "codes": rows}))? + "\n"
+    } else {
+        let mut s = String::new();
+        if args.csv {
+            s += "code,game,status,size,p_count,period,preperiod,certified_heap,tame,note\n";
+        } else {
+            s += &format!(
+                "{:<8} {:<22} {:<7} {:>6} {:>5} {:>7} {:>10} {:>9} {:<5} note\n",
+                "code", "game", "status", "|Q|", "|P|", "period", "preperiod", "certified", "tame"
+            );
+        }
+        let f = |v: &Value| {
+            if v.is_null() { "-".to_string() } else { v.to_string().trim_matches('"').to_string() }
+        };
+        for r in &rows {
+            let cells: Vec<String> = [
+                "code",
+                "game",
+                "status",
+                "size",
+                "p_count",
+                "period",
+                "preperiod",
+                "certified_heap",
+                "tame",
+                "note",
+            ]
+            .iter()
+            .map(|k| f(&r[*k]))
+            .collect();
+            if args.csv {
+                s += &(cells
+                    .iter()
+                    .map(|c| if c.contains(',') { format!("\"{c}\"") } else { c.clone() })
+                    .collect::<Vec<_>>()
+                    .join(",")
+                    + "\n");
+            } else {
+                s += &format!(
+                    "{:<8} {:<22} {:<7} {:>6} {:>5} {:>7} {:>10} {:>9} {:<5} {}\n",
+                    cells[0],
+                    cells[1],
+                    cells[2],
+                    cells[3],
+                    cells[4],
+                    cells[5],
+                    cells[6],
+                    cells[7],
+                    cells[8],
+                    cells[9]
+                );
+            }
+        }
+        if !args.csv {
+            let open = rows.iter().filter(|r| r["status"] == "open").count();
+            s += &format!("{} codes: {} solved, {} open\n", rows.len(), rows.len() - open, open);
+        }
+        s
+    };
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(out.as_bytes()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+        r => r.context("writing the survey")?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn solved_row(code: &str, game: &str, q: &Quotient) -> Value {
+    let c = q.certificate;
+    json!({
+        "code": code, "game": game, "status": "solved", "size": q.size(), "p_count": q.p_count(),
+        "period": c.map(|c| c.period), "preperiod": c.map(|c| c.from),
+        "certified_heap": c.map(|c| c.needs), "tame": q.tame, "note": Value::Null,
+    })
+}
+
+fn open_json(code: &str, game: &str, heap: u32, why: &str) -> Value {
+    json!({
+        "code": code, "game": game, "status": "open", "size": Value::Null, "p_count": Value::Null,
+        "period": Value::Null, "preperiod": Value::Null, "certified_heap": Value::Null,
+        "tame": Value::Null, "note": format!("open at heap {heap}: {why}"),
+    })
+}

@@ -1,0 +1,408 @@
+//! Misère quotients (Plambeck and Siegel) of octal games: compute them, certify them, and
+//! answer misère positions of any size through them.
+//!
+//! Let A be the closure of the heaps 1..n under moves and sums. Two positions G, H are
+//! indistinguishable, G ≡ H, when G + X and H + X have the same misère outcome for every X
+//! in A. The classes form a finite commutative monoid Q = A/≡ with a marked subset P (the
+//! classes of P-positions), and a position's outcome is read from the product of its heaps'
+//! images. The modules, one job each:
+//! * [`monoid`]: the bipartite monoid (Q, P) and its reduction by indistinguishability;
+//! * [`compute`]: the incremental computation, one heap at a time (as Siegel's
+//!   MisereSolver);
+//! * [`certify`]: the exact closure check and the periodicity certificate for heap images;
+//! * [`presentation`]: generators and relations in a, b, c… notation;
+//! * [`tame`]: whether the quotient is the tame (misère Nim) quotient;
+//! * [`survey`]: every octal code with up to D digits.
+//!
+//! [`Quotient`] bundles the result and answers positions ([`Quotient::is_p`],
+//! [`Quotient::winning_move`]).
+
+pub mod certify;
+pub mod compute;
+pub mod monoid;
+pub mod presentation;
+pub mod survey;
+pub mod tame;
+
+use serde::Serialize;
+
+use crate::game::{HeapFamily, HeapRules, Move, Position, TakeBreakCode as OctalCode, all_moves};
+
+pub use certify::{ClosureCheck, PeriodCertificate, PeriodRule, closure_check};
+pub use compute::{Limits, QuotientBuilder, Step};
+pub use monoid::BipartiteMonoid;
+pub use presentation::{Presentation, present};
+
+/// The largest `--max-heap` accepted.
+pub const MAX_QUOTIENT_HEAP: u32 = 20_000;
+
+/// The heap where an open-ended computation (no `--max-heap`) gives up looking for a period.
+pub const DEFAULT_CAP: u32 = 1000;
+
+/// Why a quotient could not be computed or used.
+#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
+pub enum QuotientError {
+    /// Stopped on request.
+    #[error("interrupted after heap {heap}")]
+    Interrupted {
+        /// The last heap added.
+        heap: u32,
+    },
+    /// The quotient grew beyond the element limit.
+    #[error("the quotient grew beyond {limit} elements at heap {heap}")]
+    TooLarge {
+        /// The heap being added.
+        heap: u32,
+        /// The limit.
+        limit: usize,
+    },
+    /// The powers of a new generator showed no cycle in time.
+    #[error("the powers of heap {heap} showed no cycle within {tried}")]
+    NoPowerCycle {
+        /// The heap being added.
+        heap: u32,
+        /// Powers tried.
+        tried: usize,
+    },
+    /// The exact closure check failed or could not finish.
+    #[error("the quotient failed its closure check: {0}")]
+    Unverified(String),
+    /// `--max-heap` out of range.
+    #[error("--max-heap must be between 1 and {max}, not {given}")]
+    BadMaxHeap {
+        /// What was asked.
+        given: u64,
+        /// The limit.
+        max: u32,
+    },
+    /// A heap beyond the range the quotient covers.
+    #[error("heap {heap} is beyond the quotient's range (heaps up to {covered}, no proven period)")]
+    OutOfRange {
+        /// The heap.
+        heap: u32,
+        /// The largest heap covered.
+        covered: u32,
+    },
+    /// A broken invariant.
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+/// How far to compute.
+#[derive(Clone, Copy, Debug)]
+pub struct QuotientOptions {
+    /// Compute exactly heaps 1..=N; `None`: grow until a period is proven or `cap`.
+    pub max_heap: Option<u32>,
+    /// The cap for open-ended runs.
+    pub cap: u32,
+    /// Size limits.
+    pub limits: Limits,
+    /// The most states the closure check may visit.
+    pub max_states: usize,
+}
+
+impl Default for QuotientOptions {
+    fn default() -> Self {
+        QuotientOptions { max_heap: None, cap: DEFAULT_CAP, limits: Limits::default(), max_states: 4_000_000 }
+    }
+}
+
+impl QuotientOptions {
+    /// Options for exactly heaps 1..=`n`, refused when out of range.
+    pub fn to_heap(n: u64) -> Result<Self, QuotientError> {
+        if n == 0 || n > MAX_QUOTIENT_HEAP as u64 {
+            return Err(QuotientError::BadMaxHeap { given: n, max: MAX_QUOTIENT_HEAP });
+        }
+        Ok(QuotientOptions { max_heap: Some(n as u32), ..Default::default() })
+    }
+}
+
+/// A computed, verified misère quotient of an octal game.
+#[derive(Clone, Debug)]
+pub struct Quotient {
+    /// The octal code.
+    pub code: OctalCode,
+    /// (Q, P).
+    pub monoid: BipartiteMonoid,
+    /// Φ(H_n) for n = 0..=max_heap.
+    pub heap_images: Vec<u32>,
+    /// The option images of each heap.
+    pub heap_options: Vec<Vec<u32>>,
+    /// The largest heap computed (N).
+    pub max_heap: u32,
+    /// The proof that the heap images are periodic, if any.
+    pub certificate: Option<PeriodCertificate>,
+    /// An apparent (unproven) period and preperiod when none is proven.
+    pub apparent: Option<(u32, u32)>,
+    /// The closure check passed.
+    pub check: ClosureCheck,
+    /// Whether the quotient is tame.
+    pub tame: bool,
+}
+
+/// What a quotient says about a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Prediction {
+    /// The position's element.
+    pub element: u32,
+    /// Whether it is a P-position (a loss for the player to move).
+    pub loss: bool,
+}
+
+/// Computes and verifies the quotient of `code`. `progress(heap, size)` is called after
+/// every heap and returns false to interrupt.
+pub fn compute_quotient(
+    code: &OctalCode,
+    opts: QuotientOptions,
+    progress: &mut dyn FnMut(u32, usize) -> bool,
+) -> Result<Quotient, QuotientError> {
+    let rule = certify::period_rule(code.last_nonzero(), code.splits());
+    let mut b = QuotientBuilder::new(code, opts.limits);
+    let target = opts.max_heap.unwrap_or(opts.cap.clamp(1, MAX_QUOTIENT_HEAP));
+    let mut certificate = None;
+    while b.max_heap() < target {
+        b.add_heap()?;
+        let n = b.max_heap();
+        if !progress(n, b.monoid().size()) {
+            return Err(QuotientError::Interrupted { heap: n });
+        }
+        if opts.max_heap.is_none()
+            && let Some(rule) = rule
+            && (n.is_multiple_of(4) || n == target)
+            && let Some(c) = certify::proven_period(b.heap_images(), rule)
+        {
+            certificate = Some(c);
+            break;
+        }
+    }
+    if let (Some(rule), None) = (rule, certificate) {
+        certificate = certify::proven_period(b.heap_images(), rule);
+    }
+    finish(b, certificate, opts.max_states)
+}
+
+fn finish(
+    b: QuotientBuilder,
+    certificate: Option<PeriodCertificate>,
+    max_states: usize,
+) -> Result<Quotient, QuotientError> {
+    let check = closure_check(b.monoid(), b.heap_images(), b.heap_options(), max_states)
+        .map_err(QuotientError::Unverified)?;
+    let max_heap = b.max_heap();
+    let g = crate::theory::nim_values(&HeapFamily::TakeBreak(b.code().clone()), max_heap);
+    let tame = tame::is_tame(b.monoid(), b.heap_images(), &g);
+    let apparent = if certificate.is_none() { certify::apparent_period(b.heap_images()) } else { None };
+    Ok(Quotient {
+        code: b.code().clone(),
+        monoid: b.monoid().clone(),
+        heap_images: b.heap_images().to_vec(),
+        heap_options: b.heap_options().to_vec(),
+        max_heap,
+        certificate,
+        apparent,
+        check,
+        tame,
+    })
+}
+
+impl Quotient {
+    /// |Q|.
+    pub fn size(&self) -> usize {
+        self.monoid.size()
+    }
+
+    /// |P|.
+    pub fn p_count(&self) -> usize {
+        self.monoid.p_elements().len()
+    }
+
+    /// Whether the heap images are proven periodic, so the quotient holds for every heap.
+    pub fn proven(&self) -> bool {
+        self.certificate.is_some()
+    }
+
+    /// The largest heap answered: every heap when proven, else `max_heap`.
+    pub fn covers(&self, heap: u32) -> bool {
+        heap <= self.max_heap || self.proven()
+    }
+
+    /// Φ(H_n), for any n the quotient covers.
+    pub fn image(&self, n: u32) -> Result<u32, QuotientError> {
+        if n <= self.max_heap {
+            return Ok(self.heap_images[n as usize]);
+        }
+        match self.certificate {
+            Some(c) => {
+                let m = c.from + (n - c.from) % c.period;
+                Ok(self.heap_images[m as usize])
+            }
+            None => Err(QuotientError::OutOfRange { heap: n, covered: self.max_heap }),
+        }
+    }
+
+    /// The element of a position (heaps in any order, zeros allowed).
+    pub fn element(&self, heaps: &[u32]) -> Result<u32, QuotientError> {
+        let mut sorted: Vec<u32> = heaps.iter().copied().filter(|&h| h > 0).collect();
+        sorted.sort_unstable();
+        let mut acc = 0;
+        let mut i = 0;
+        while i < sorted.len() {
+            let j = sorted[i..].iter().take_while(|&&h| h == sorted[i]).count();
+            acc = self.monoid.mul(acc, self.monoid.pow(self.image(sorted[i])?, j as u64));
+            i += j;
+        }
+        Ok(acc)
+    }
+
+    /// The quotient's prediction for a position.
+    pub fn predict(&self, heaps: &[u32]) -> Result<Prediction, QuotientError> {
+        let element = self.element(heaps)?;
+        Ok(Prediction { element, loss: self.monoid.is_p(element) })
+    }
+
+    /// Whether the position is a misère P-position.
+    pub fn is_p(&self, heaps: &[u32]) -> Result<bool, QuotientError> {
+        Ok(self.predict(heaps)?.loss)
+    }
+
+    /// The first move, in nimdb's move order, to a P-position, or `None` from a P-position
+    /// (or a position with no move).
+    pub fn winning_move(&self, position: &Position) -> Result<Option<Move>, QuotientError> {
+        // Distinct heap sizes with counts, and the product of everything but one copy of each.
+        let mut groups: Vec<(u32, u64)> = Vec::new();
+        for &h in position.heaps() {
+            match groups.last_mut() {
+                Some((s, c)) if *s == h => *c += 1,
+                _ => groups.push((h, 1)),
+            }
+        }
+        let q = &self.monoid;
+        let imgs: Vec<u32> = groups.iter().map(|&(h, _)| self.image(h)).collect::<Result<_, _>>()?;
+        let full: Vec<u32> = groups.iter().zip(&imgs).map(|(&(_, c), &x)| q.pow(x, c)).collect();
+        let mut prefix = vec![0u32; groups.len() + 1];
+        for i in 0..groups.len() {
+            prefix[i + 1] = q.mul(prefix[i], full[i]);
+        }
+        let mut suffix = vec![0u32; groups.len() + 1];
+        for i in (0..groups.len()).rev() {
+            suffix[i] = q.mul(suffix[i + 1], full[i]);
+        }
+        let rest: std::collections::HashMap<u32, u32> = groups
+            .iter()
+            .enumerate()
+            .map(|(i, &(h, c))| (h, q.mul(q.mul(prefix[i], suffix[i + 1]), q.pow(imgs[i], c - 1))))
+            .collect();
+        for m in all_moves(&self.code, position) {
+            let Some(c) = m.single_change() else { continue };
+            let mut after = 0;
+            for &a in c.result.parts() {
+                after = q.mul(after, self.image(a)?);
+            }
+            if q.is_p(q.mul(rest[&c.heap], after)) {
+                return Ok(Some(m));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The presentation in a, b, c… notation.
+    pub fn presentation(&self) -> Presentation {
+        present(&self.monoid, &self.heap_images)
+    }
+
+    /// Whether the code splits heaps (for descriptions).
+    pub fn splits(&self) -> bool {
+        self.code.splits()
+    }
+}
+
+#[cfg(test)]
+mod tests;
+
+/// A quotient as plain data, for storage: everything but the code is numbers.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct QuotientData {
+    /// The octal code, as `0.77`.
+    pub code: String,
+    /// |Q|.
+    pub size: usize,
+    /// The multiplication table, row-major.
+    pub table: Vec<u32>,
+    /// The P marks.
+    pub p: Vec<bool>,
+    /// Heap images 0..=max_heap.
+    pub heap_images: Vec<u32>,
+    /// Option images of each heap.
+    pub heap_options: Vec<Vec<u32>>,
+    /// The certificate, if proven.
+    pub certificate: Option<PeriodCertificate>,
+    /// The apparent period and preperiod, if any.
+    pub apparent: Option<(u32, u32)>,
+    /// States of the closure check.
+    pub check_states: usize,
+    /// Tame.
+    pub tame: bool,
+}
+
+impl Quotient {
+    /// The quotient as plain data.
+    pub fn to_data(&self) -> QuotientData {
+        QuotientData {
+            code: self.code.to_string(),
+            size: self.monoid.size(),
+            table: self.monoid.table().to_vec(),
+            p: self.monoid.p_marks().to_vec(),
+            heap_images: self.heap_images.clone(),
+            heap_options: self.heap_options.clone(),
+            certificate: self.certificate,
+            apparent: self.apparent,
+            check_states: self.check.states,
+            tame: self.tame,
+        }
+    }
+
+    /// Rebuilds a quotient from plain data, checking its shape (not re-running the check).
+    pub fn from_data(d: QuotientData) -> Result<Self, QuotientError> {
+        let spec: crate::game::GameSpec = format!("octal:{}", d.code)
+            .parse()
+            .map_err(|e: crate::game::SpecError| QuotientError::Internal(e.to_string()))?;
+        let code = spec.octal().cloned().ok_or_else(|| QuotientError::Internal("not octal".into()))?;
+        let monoid = BipartiteMonoid::from_table(d.size, d.table, d.p).map_err(QuotientError::Internal)?;
+        let n = d.heap_images.len();
+        if n == 0 || d.heap_options.len() != n || d.heap_images.iter().any(|&x| x as usize >= d.size) {
+            return Err(QuotientError::Internal("heap images do not fit the table".into()));
+        }
+        Ok(Quotient {
+            code,
+            monoid,
+            heap_images: d.heap_images,
+            heap_options: d.heap_options,
+            max_heap: n as u32 - 1,
+            certificate: d.certificate,
+            apparent: d.apparent,
+            check: ClosureCheck { states: d.check_states },
+            tame: d.tame,
+        })
+    }
+}
+
+/// A quotient that answers every heap up to `top`: for finite codes, the open-ended
+/// computation (up to heap `cap`, a certified period covers every heap); otherwise, or when
+/// that proves no period, the quotient of heaps 1..=top.
+pub fn covering_quotient(
+    code: &OctalCode,
+    top: u32,
+    cap: u32,
+    limits: Limits,
+) -> Result<Quotient, QuotientError> {
+    if code.last_nonzero().is_some() {
+        let opts = QuotientOptions { cap, limits, ..QuotientOptions::default() };
+        if let Ok(q) = compute_quotient(code, opts, &mut |_, _| true)
+            && q.covers(top)
+        {
+            return Ok(q);
+        }
+    }
+    let opts = QuotientOptions { limits, ..QuotientOptions::to_heap(top.max(1) as u64)? };
+    compute_quotient(code, opts, &mut |_, _| true)
+}
