@@ -77,7 +77,12 @@ pub struct SequenceFacts {
 impl Database {
     /// Everything stored for `game` by engine version `engine`, if anything.
     pub fn heap_rows(&self, game: &str, engine: &str) -> Result<Option<HeapRows>, StoreError> {
-        Ok(load_prefix(&self.conn, game, engine)?)
+        match load_prefix(&self.conn, game, engine)? {
+            Ok(rows) => Ok(rows),
+            Err(n) => Err(StoreError::Corrupt(format!(
+                "the stored heap values of {game} are corrupt: the row of heap {n} fails its checksum"
+            ))),
+        }
     }
 
     /// Stores `rows` for `game` (heaps up to [`HEAP_ROWS_LIMIT`]) with `facts`, in one
@@ -93,8 +98,28 @@ impl Database {
     }
 }
 
-/// Everything stored for `game` by engine version `engine`, if anything.
-fn load_prefix(conn: &Connection, game: &str, engine: &str) -> rusqlite::Result<Option<HeapRows>> {
+/// The CRC-32 of one `heap_values` row's contents (the game and heap included, so a row
+/// moved to another game or heap fails too).
+fn row_checksum(
+    game: &str,
+    n: u32,
+    nim_value: u32,
+    misere: Option<u32>,
+    genus: Option<&str>,
+    tame: Option<bool>,
+) -> i64 {
+    let text = format!("{game}\u{1f}{n}\u{1f}{nim_value}\u{1f}{misere:?}\u{1f}{genus:?}\u{1f}{tame:?}");
+    crc32fast::hash(text.as_bytes()) as i64
+}
+
+/// Everything stored for `game` by engine version `engine`, if anything, as the verified
+/// contiguous prefix; `Err(n)` when the row of heap `n` fails its checksum. Rows without a
+/// checksum (written before schema version 4) end the prefix: they are computed again.
+fn load_prefix(
+    conn: &Connection,
+    game: &str,
+    engine: &str,
+) -> rusqlite::Result<Result<Option<HeapRows>, u32>> {
     let summary: Option<(u32, Option<u16>)> = conn
         .query_row(
             "SELECT up_to, genus_depth FROM heap_sequences WHERE game = ?1 AND engine = ?2",
@@ -102,9 +127,9 @@ fn load_prefix(conn: &Connection, game: &str, engine: &str) -> rusqlite::Result<
             |r| Ok((r.get(0)?, r.get(1)?)),
         )
         .optional()?;
-    let Some((up_to, genus_depth)) = summary else { return Ok(None) };
+    let Some((up_to, genus_depth)) = summary else { return Ok(Ok(None)) };
     let mut stmt = conn.prepare(
-        "SELECT n, nim_value, misere_value, genus, tame FROM heap_values \
+        "SELECT n, nim_value, misere_value, genus, tame, checksum FROM heap_values \
          WHERE game = ?1 AND n <= ?2 ORDER BY n",
     )?;
     let mut seq = HeapRows { genus_depth, ..HeapRows::default() };
@@ -114,13 +139,21 @@ fn load_prefix(conn: &Connection, game: &str, engine: &str) -> rusqlite::Result<
         if n as usize != seq.values.len() {
             break; // a gap: trust only the contiguous prefix
         }
-        seq.values.push(row.get(1)?);
-        seq.misere.push(row.get(2)?);
-        seq.genus.push(row.get(3)?);
-        let tame: Option<bool> = row.get(4)?;
+        let (value, misere, genus, tame): (u32, Option<u32>, Option<String>, Option<bool>) =
+            (row.get(1)?, row.get(2)?, row.get(3)?, row.get(4)?);
+        match row.get::<_, Option<i64>>(5)? {
+            None => break, // written before checksums: computed again
+            Some(c) if c != row_checksum(game, n, value, misere, genus.as_deref(), tame) => {
+                return Ok(Err(n));
+            }
+            Some(_) => {}
+        }
+        seq.values.push(value);
+        seq.misere.push(misere);
+        seq.genus.push(genus);
         seq.tame.push(tame);
     }
-    Ok((!seq.values.is_empty()).then_some(seq))
+    Ok(Ok((!seq.values.is_empty()).then_some(seq)))
 }
 
 /// Stores `seq` for `game` (heaps up to [`HEAP_ROWS_LIMIT`]), with what is known of the sequence, in one transaction. Never shrinks what is stored: rows are upserted, a
@@ -128,7 +161,8 @@ fn load_prefix(conn: &Connection, game: &str, engine: &str) -> rusqlite::Result<
 fn store_rows(conn: &Connection, game: &str, seq: &HeapRows, facts: &SequenceFacts) -> rusqlite::Result<()> {
     let seq = seq.truncated(HEAP_ROWS_LIMIT);
     let Some(up_to) = seq.up_to() else { return Ok(()) };
-    let before = load_prefix(conn, game, &facts.engine)?.unwrap_or_default();
+    // A corrupt stored prefix is replaced whole.
+    let before = load_prefix(conn, game, &facts.engine)?.ok().flatten().unwrap_or_default();
     // The first heap whose row has anything new.
     let first = [
         before.values.len(),
@@ -158,23 +192,20 @@ fn store_rows(conn: &Connection, game: &str, seq: &HeapRows, facts: &SequenceFac
         tx.execute("DELETE FROM heap_sequences WHERE game = ?1", [game])?;
     }
     {
+        // Each row as it will be stored (new values, else the ones kept), with its checksum.
         let mut upsert = tx.prepare(
-            "INSERT INTO heap_values (game, n, nim_value, misere_value, genus, tame) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6) \
+            "INSERT INTO heap_values (game, n, nim_value, misere_value, genus, tame, checksum) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) \
              ON CONFLICT (game, n) DO UPDATE SET nim_value = excluded.nim_value, \
-               misere_value = COALESCE(excluded.misere_value, heap_values.misere_value), \
-               genus = COALESCE(excluded.genus, heap_values.genus), \
-               tame = COALESCE(excluded.tame, heap_values.tame)",
+               misere_value = excluded.misere_value, genus = excluded.genus, \
+               tame = excluded.tame, checksum = excluded.checksum",
         )?;
         for n in first..seq.values.len() {
-            upsert.execute(params![
-                game,
-                n as u32,
-                seq.values[n],
-                seq.misere.get(n).copied().flatten(),
-                seq.genus.get(n).cloned().flatten(),
-                seq.tame.get(n).copied().flatten(),
-            ])?;
+            let misere = seq.misere.get(n).copied().flatten().or(before.misere.get(n).copied().flatten());
+            let genus = seq.genus.get(n).cloned().flatten().or(before.genus.get(n).cloned().flatten());
+            let tame = seq.tame.get(n).copied().flatten().or(before.tame.get(n).copied().flatten());
+            let checksum = row_checksum(game, n as u32, seq.values[n], misere, genus.as_deref(), tame);
+            upsert.execute(params![game, n as u32, seq.values[n], misere, genus, tame, checksum])?;
         }
     }
     let up_to = up_to.max(before.up_to().unwrap_or(0));

@@ -13,6 +13,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0001_solves_and_tiers.sql"),
     include_str!("../../migrations/0002_theory.sql"),
     include_str!("../../migrations/0003_quotients.sql"),
+    include_str!("../../migrations/0004_heap_value_checksums.sql"),
 ];
 
 /// The schema version this nimdb writes.

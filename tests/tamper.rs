@@ -1,0 +1,45 @@
+//! Stored heap values carry a checksum per row: an edited row is caught when it is read,
+//! not printed as fact.
+
+mod common;
+
+use common::{err, ok};
+
+#[test]
+fn an_edited_heap_values_row_is_caught_when_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("h.sqlite");
+    let db = db.to_str().unwrap();
+    let first = ok(&["heaps", "--db", db, "--game", "kayles", "--up-to", "40"]);
+    // Read back: the same table (only the line saying where the values came from differs).
+    let table =
+        |out: &str| out.lines().filter(|l| !l.starts_with("nim-values:")).collect::<Vec<_>>().join("\n");
+    let again = ok(&["heaps", "--db", db, "--game", "kayles", "--up-to", "40"]);
+    assert!(again.contains("read from the database"), "{again}");
+    assert_eq!(table(&again), table(&first));
+    let conn = rusqlite::Connection::open(db).unwrap();
+    let changed =
+        conn.execute("UPDATE heap_values SET genus = '7^777' WHERE game = 'kayles' AND n = 7", []).unwrap();
+    assert_eq!(changed, 1);
+    drop(conn);
+    let e = err(&["heaps", "--db", db, "--game", "kayles", "--up-to", "40"]);
+    assert!(e.contains("heap 7 fails its checksum"), "{e}");
+    assert!(!e.contains("7^777"), "{e}");
+}
+
+#[test]
+fn rows_written_before_checksums_are_computed_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("old.sqlite");
+    let db = db.to_str().unwrap();
+    let fresh = ok(&["heaps", "--db", db, "--game", "dawson", "--up-to", "30"]);
+    // As an older nimdb left them: no checksums.
+    let conn = rusqlite::Connection::open(db).unwrap();
+    conn.execute("UPDATE heap_values SET checksum = NULL", []).unwrap();
+    drop(conn);
+    assert_eq!(ok(&["heaps", "--db", db, "--game", "dawson", "--up-to", "30"]), fresh);
+    let conn = rusqlite::Connection::open(db).unwrap();
+    let missing: i64 =
+        conn.query_row("SELECT COUNT(*) FROM heap_values WHERE checksum IS NULL", [], |r| r.get(0)).unwrap();
+    assert_eq!(missing, 0, "the rows were rewritten with their checksums");
+}
