@@ -43,3 +43,26 @@ fn rows_written_before_checksums_are_computed_again() {
         conn.query_row("SELECT COUNT(*) FROM heap_values WHERE checksum IS NULL", [], |r| r.get(0)).unwrap();
     assert_eq!(missing, 0, "the rows were rewritten with their checksums");
 }
+
+#[test]
+fn swapped_tier_labels_are_caught_by_the_lookup() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("s.sqlite");
+    let db = db.to_str().unwrap();
+    ok(&["solve", "--quiet", "--db", db, "--game", "kayles", "--max-total", "20"]);
+    let conn = rusqlite::Connection::open(db).unwrap();
+    // (15,3) holds 19 positions and (16,3) 21: swap their labels.
+    conn.execute_batch(
+        "UPDATE tiers SET total = -1 WHERE total = 15 AND heaps = 3;
+         UPDATE tiers SET total = 15 WHERE total = 16 AND heaps = 3;
+         UPDATE tiers SET total = 16 WHERE total = -1 AND heaps = 3;",
+    )
+    .unwrap();
+    drop(conn);
+    for heaps in [["8", "5", "2"], ["9", "5", "2"]] {
+        let mut args = vec!["query", "--db", db, "--game", "kayles"];
+        args.extend(heaps);
+        let e = err(&args);
+        assert!(e.contains("the row is not this tier's"), "{e}");
+    }
+}

@@ -107,6 +107,15 @@ impl<'a> Prober<'a> {
         let corrupt = |what: String| {
             StoreError::Corrupt(format!("tier {tier} of solve #{} is corrupt: {what}", self.solve.id))
         };
+        // The row must be this tier's: a row relabelled (or swapped with another tier's)
+        // holds a different number of positions than the tier has.
+        let size = self.table.size(tier);
+        if meta.positions != size {
+            return Err(corrupt(format!(
+                "its row holds {} positions, but the tier has {size}: the row is not this tier's",
+                meta.positions
+            )));
+        }
         if rank as u64 >= meta.positions {
             return Err(corrupt(format!(
                 "it holds {} positions, fewer than the rank {rank}",
