@@ -69,27 +69,7 @@ impl<'a> Prober<'a> {
         if let Some(m) = self.metas.get(&tier) {
             return Ok(m.clone());
         }
-        let meta = self
-            .db
-            .conn
-            .prepare_cached(
-                "SELECT id, positions, remoteness_bytes, nim_value_bytes, block_records, block_checksums
-                 FROM tiers WHERE solve_id = ?1 AND total = ?2 AND heaps = ?3",
-            )?
-            .query_row(params![self.solve.id, tier.total, tier.heaps], |r| {
-                Ok(TierMeta {
-                    row_id: r.get(0)?,
-                    positions: r.get::<_, i64>(1)? as u64,
-                    layout: RecordLayout {
-                        remoteness_bytes: r.get::<_, i64>(2)? as usize,
-                        nim_value_bytes: r.get::<_, i64>(3)? as usize,
-                        block_records: r.get::<_, i64>(4)? as usize,
-                    },
-                    block_checksums: r.get(5)?,
-                })
-            })
-            .optional()?
-            .map(Rc::new);
+        let meta = read_meta(self.db, self.solve.id, tier)?.map(Rc::new);
         self.metas.insert(tier, meta.clone());
         Ok(meta)
     }
@@ -104,59 +84,132 @@ impl<'a> Prober<'a> {
             return Ok(None);
         };
         let rank = self.table.rank(position.heaps()) as usize;
-        let corrupt = |what: String| {
-            StoreError::Corrupt(format!("tier {tier} of solve #{} is corrupt: {what}", self.solve.id))
-        };
-        // The row must be this tier's: a row relabelled (or swapped with another tier's)
-        // holds a different number of positions than the tier has.
-        let size = self.table.size(tier);
-        if meta.positions != size {
-            return Err(corrupt(format!(
-                "its row holds {} positions, but the tier has {size}: the row is not this tier's",
-                meta.positions
-            )));
-        }
-        if rank as u64 >= meta.positions {
-            return Err(corrupt(format!(
-                "it holds {} positions, fewer than the rank {rank}",
-                meta.positions
-            )));
-        }
-        let layout = meta.layout;
-        if layout.block_records == 0
-            || !(1..=2).contains(&layout.remoteness_bytes)
-            || layout.nim_value_bytes > 2
-        {
-            return Err(corrupt("its record layout is invalid".into()));
-        }
-        let block = rank / layout.block_records;
-        let bytes = match self.blocks.get(&(meta.row_id, block)) {
+        let at = locate(&meta, self.solve.id, tier, self.table.size(tier), rank)?;
+        let bytes = match self.blocks.get(&(meta.row_id, at.block)) {
             Some(b) => b.clone(),
             None => {
-                if !self.blobs.contains_key(&meta.row_id) {
-                    let blob = self.db.conn.blob_open(MAIN_DB, c"tiers", c"payload", meta.row_id, true)?;
-                    self.blobs.insert(meta.row_id, blob);
-                }
-                let blob = &self.blobs[&meta.row_id];
-                let expected = meta.positions as usize * layout.width();
-                if blob.len() != expected {
-                    return Err(corrupt(format!(
-                        "its payload has {} bytes, expected {expected}",
-                        blob.len()
-                    )));
-                }
-                let start = block * layout.block_bytes();
-                let len = layout.block_bytes().min(expected - start);
-                let mut buf = vec![0u8; len];
-                blob.read_at_exact(&mut buf, start)?;
-                if codec::block_checksum(&meta.block_checksums, block) != Some(crc32fast::hash(&buf)) {
-                    return Err(corrupt(format!("block {block} fails its checksum")));
-                }
-                let buf = Rc::new(buf);
-                self.blocks.insert((meta.row_id, block), buf.clone());
+                let blob = open_blob(self.db, &mut self.blobs, meta.row_id)?;
+                let buf = Rc::new(read_block(blob, &meta, self.solve.id, tier, at.block)?);
+                self.blocks.insert((meta.row_id, at.block), buf.clone());
                 buf
             }
         };
-        Ok(Some(layout.decode(&bytes, (rank % layout.block_records) * layout.width())))
+        Ok(Some(meta.layout.decode(&bytes, at.offset)))
     }
+}
+
+/// Where a record lies in its tier's payload.
+pub(crate) struct RecordAt {
+    /// The block holding it.
+    pub block: usize,
+    /// Its byte offset in that block.
+    pub offset: usize,
+}
+
+/// The metadata of `tier` of solve `solve_id`, if the tier is stored.
+pub(crate) fn read_meta(db: &Database, solve_id: i64, tier: TierId) -> Result<Option<TierMeta>, StoreError> {
+    Ok(db
+        .conn
+        .prepare_cached(
+            "SELECT id, positions, remoteness_bytes, nim_value_bytes, block_records, block_checksums
+             FROM tiers WHERE solve_id = ?1 AND total = ?2 AND heaps = ?3",
+        )?
+        .query_row(params![solve_id, tier.total, tier.heaps], |r| {
+            Ok(TierMeta {
+                row_id: r.get(0)?,
+                positions: r.get::<_, i64>(1)? as u64,
+                layout: RecordLayout {
+                    remoteness_bytes: r.get::<_, i64>(2)? as usize,
+                    nim_value_bytes: r.get::<_, i64>(3)? as usize,
+                    block_records: r.get::<_, i64>(4)? as usize,
+                },
+                block_checksums: r.get(5)?,
+            })
+        })
+        .optional()?)
+}
+
+fn corrupt(solve_id: i64, tier: TierId, what: String) -> StoreError {
+    StoreError::Corrupt(format!("tier {tier} of solve #{solve_id} is corrupt: {what}"))
+}
+
+/// Checks that `meta` is the row of `tier` (which has `size` positions) and that its layout
+/// is sound, and says where the record of rank `rank` lies.
+pub(crate) fn locate(
+    meta: &TierMeta,
+    solve_id: i64,
+    tier: TierId,
+    size: u64,
+    rank: usize,
+) -> Result<RecordAt, StoreError> {
+    // A row relabelled (or swapped with another tier's) holds a different number of
+    // positions than its tier has.
+    if meta.positions != size {
+        return Err(corrupt(
+            solve_id,
+            tier,
+            format!(
+                "its row holds {} positions, but the tier has {size}: the row is not this tier's",
+                meta.positions
+            ),
+        ));
+    }
+    if rank as u64 >= meta.positions {
+        return Err(corrupt(
+            solve_id,
+            tier,
+            format!("it holds {} positions, fewer than the rank {rank}", meta.positions),
+        ));
+    }
+    let layout = meta.layout;
+    if layout.block_records == 0 || !(1..=2).contains(&layout.remoteness_bytes) || layout.nim_value_bytes > 2
+    {
+        return Err(corrupt(solve_id, tier, "its record layout is invalid".into()));
+    }
+    Ok(RecordAt {
+        block: rank / layout.block_records,
+        offset: (rank % layout.block_records) * layout.width(),
+    })
+}
+
+/// The open BLOB handle of a tier row's payload, opened on first use.
+pub(crate) fn open_blob<'a, 'b>(
+    db: &'a Database,
+    blobs: &'b mut HashMap<i64, Blob<'a>>,
+    row_id: i64,
+) -> Result<&'b Blob<'a>, StoreError> {
+    match blobs.entry(row_id) {
+        std::collections::hash_map::Entry::Occupied(e) => Ok(e.into_mut()),
+        std::collections::hash_map::Entry::Vacant(e) => {
+            Ok(e.insert(db.conn.blob_open(MAIN_DB, c"tiers", c"payload", row_id, true)?))
+        }
+    }
+}
+
+/// Reads block `block` of a tier's payload through `blob` and checks it against its
+/// checksum.
+pub(crate) fn read_block(
+    blob: &Blob<'_>,
+    meta: &TierMeta,
+    solve_id: i64,
+    tier: TierId,
+    block: usize,
+) -> Result<Vec<u8>, StoreError> {
+    let layout = meta.layout;
+    let expected = meta.positions as usize * layout.width();
+    if blob.len() != expected {
+        return Err(corrupt(
+            solve_id,
+            tier,
+            format!("its payload has {} bytes, expected {expected}", blob.len()),
+        ));
+    }
+    let start = block * layout.block_bytes();
+    let len = layout.block_bytes().min(expected - start);
+    let mut buf = vec![0u8; len];
+    blob.read_at_exact(&mut buf, start)?;
+    if codec::block_checksum(&meta.block_checksums, block) != Some(crc32fast::hash(&buf)) {
+        return Err(corrupt(solve_id, tier, format!("block {block} fails its checksum")));
+    }
+    Ok(buf)
 }

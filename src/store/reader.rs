@@ -11,13 +11,12 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use rusqlite::blob::Blob;
-use rusqlite::{MAIN_DB, OptionalExtension, params};
 
 use crate::game::{Convention, GameSpec, Position};
 use crate::index::{PartitionTable, TierId};
 
-use super::codec::{self, Record, RecordLayout};
-use super::lookup::TierMeta;
+use super::codec::Record;
+use super::lookup::{TierMeta, locate, open_blob, read_block, read_meta};
 use super::open::{Database, StoreError};
 use super::solves::SolveRecord;
 
@@ -99,27 +98,7 @@ impl<'a> Reader<'a> {
         if let Some(m) = self.metas.get(&(solve_id, tier)) {
             return Ok(m.clone());
         }
-        let meta = self
-            .db
-            .conn
-            .prepare_cached(
-                "SELECT id, positions, remoteness_bytes, nim_value_bytes, block_records, block_checksums
-                 FROM tiers WHERE solve_id = ?1 AND total = ?2 AND heaps = ?3",
-            )?
-            .query_row(params![solve_id, tier.total, tier.heaps], |r| {
-                Ok(TierMeta {
-                    row_id: r.get(0)?,
-                    positions: r.get::<_, i64>(1)? as u64,
-                    layout: RecordLayout {
-                        remoteness_bytes: r.get::<_, i64>(2)? as usize,
-                        nim_value_bytes: r.get::<_, i64>(3)? as usize,
-                        block_records: r.get::<_, i64>(4)? as usize,
-                    },
-                    block_checksums: r.get(5)?,
-                })
-            })
-            .optional()?
-            .map(Rc::new);
+        let meta = read_meta(self.db, solve_id, tier)?.map(Rc::new);
         self.metas.insert((solve_id, tier), meta.clone());
         Ok(meta)
     }
@@ -149,59 +128,20 @@ impl<'a> Reader<'a> {
             return Ok(None);
         };
         let rank = self.rank(solve, position)? as usize;
-        let corrupt = |what: String| {
-            StoreError::Corrupt(format!("tier {tier} of solve #{} is corrupt: {what}", solve.id))
-        };
-        // The row must be this tier's: a row relabelled (or swapped with another tier's)
-        // holds a different number of positions than the tier has.
-        let size = self.tables[&solve.id].size(tier);
-        if meta.positions != size {
-            return Err(corrupt(format!(
-                "its row holds {} positions, but the tier has {size}: the row is not this tier's",
-                meta.positions
-            )));
+        let at = locate(&meta, solve.id, tier, self.tables[&solve.id].size(tier), rank)?;
+        if let Some(bytes) = self.blocks.get(&(meta.row_id, at.block)) {
+            return Ok(Some(meta.layout.decode(bytes, at.offset)));
         }
-        if rank as u64 >= meta.positions {
-            return Err(corrupt(format!(
-                "it holds {} positions, fewer than the rank {rank}",
-                meta.positions
-            )));
-        }
-        let layout = meta.layout;
-        if layout.block_records == 0
-            || !(1..=2).contains(&layout.remoteness_bytes)
-            || layout.nim_value_bytes > 2
-        {
-            return Err(corrupt("its record layout is invalid".into()));
-        }
-        let block = rank / layout.block_records;
-        let offset = (rank % layout.block_records) * layout.width();
-        if let Some(bytes) = self.blocks.get(&(meta.row_id, block)) {
-            return Ok(Some(layout.decode(bytes, offset)));
-        }
-        if !self.blobs.contains_key(&meta.row_id) {
-            let blob = self.db.conn.blob_open(MAIN_DB, c"tiers", c"payload", meta.row_id, true)?;
-            self.blobs.insert(meta.row_id, blob);
-        }
-        let blob = &self.blobs[&meta.row_id];
-        let expected = meta.positions as usize * layout.width();
-        if blob.len() != expected {
-            return Err(corrupt(format!("its payload has {} bytes, expected {expected}", blob.len())));
-        }
-        let start = block * layout.block_bytes();
-        let len = layout.block_bytes().min(expected - start);
-        let mut buf = vec![0u8; len];
-        blob.read_at_exact(&mut buf, start)?;
-        if codec::block_checksum(&meta.block_checksums, block) != Some(crc32fast::hash(&buf)) {
-            return Err(corrupt(format!("block {block} fails its checksum")));
-        }
-        let record = layout.decode(&buf, offset);
+        let blob = open_blob(self.db, &mut self.blobs, meta.row_id)?;
+        let buf = read_block(blob, &meta, solve.id, tier, at.block)?;
+        let record = meta.layout.decode(&buf, at.offset);
+        let len = buf.len();
         if self.block_bytes + len > BLOCK_CACHE_BYTES {
             self.blocks.clear();
             self.block_bytes = 0;
         }
         self.block_bytes += len;
-        self.blocks.insert((meta.row_id, block), buf);
+        self.blocks.insert((meta.row_id, at.block), buf);
         Ok(Some(record))
     }
 }
