@@ -22,10 +22,9 @@ mod wythoff;
 
 pub use convention::Convention;
 pub use family::{Rules, RulesVisitor};
-pub use heap_game::child_into;
 pub use model::{
-    Formula, GameRules, HeapCountChange, ParentBounds, Theory, TierRules, all_moves, for_each_parent,
-    insert_sorted, sort_heaps,
+    Formula, GameRules, HeapCountChange, ParentBounds, Theory, TierRules, all_moves, children_by_tokens,
+    for_each_parent, insert_sorted, sort_heaps,
 };
 pub use moore::{MAX_MOORE_K, MooreRules};
 pub use moves::{

@@ -151,6 +151,19 @@ pub trait TierRules: GameRules + Sized {
     }
 }
 
+/// Every child of `heaps` with the tokens it takes, one `taken` at a time from 1 to the
+/// total: [`TierRules::for_each_child`] for families that precompute nothing and never
+/// split without taking.
+pub fn children_by_tokens<G: TierRules>(
+    rules: &G,
+    heaps: &[u32],
+    buf: &mut Vec<u32>,
+    mut visit: impl FnMut(&[u32], u32),
+) -> u64 {
+    let total: u32 = heaps.iter().sum();
+    (1..=total).map(|taken| rules.children_taking(heaps, taken, buf, |c| visit(c, taken))).sum()
+}
+
 /// Every move from `position` under `rules` (the family's move order).
 pub fn all_moves<G: GameRules + ?Sized>(rules: &G, position: &Position) -> Vec<Move> {
     rules.moves(position)

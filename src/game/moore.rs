@@ -4,7 +4,9 @@
 use std::cmp::Reverse;
 use std::collections::HashSet;
 
-use super::model::{Formula, GameRules, HeapCountChange, ParentBounds, Theory, TierRules, sort_heaps};
+use super::model::{
+    Formula, GameRules, HeapCountChange, ParentBounds, Theory, TierRules, children_by_tokens, sort_heaps,
+};
 use super::moves::{HeapChange, HeapResult, Move};
 use super::position::Position;
 
@@ -207,10 +209,9 @@ impl TierRules for MooreRules {
         _: &(),
         heaps: &[u32],
         buf: &mut Vec<u32>,
-        mut visit: F,
+        visit: F,
     ) -> u64 {
-        let total: u32 = heaps.iter().sum();
-        (1..=total).map(|taken| self.children_taking(heaps, taken, buf, |c| visit(c, taken))).sum()
+        children_by_tokens(self, heaps, buf, visit)
     }
 
     fn children_taking<F: FnMut(&[u32])>(

@@ -6,7 +6,8 @@ use std::cmp::Reverse;
 use std::collections::HashSet;
 
 use super::model::{
-    Formula, GameRules, HeapCountChange, ParentBounds, Theory, TierRules, insert_sorted, sort_heaps,
+    Formula, GameRules, HeapCountChange, ParentBounds, Theory, TierRules, children_by_tokens, insert_sorted,
+    sort_heaps,
 };
 use super::moves::{HeapChange, HeapResult, Move};
 use super::position::Position;
@@ -103,10 +104,9 @@ impl TierRules for WythoffRules {
         _: &(),
         heaps: &[u32],
         buf: &mut Vec<u32>,
-        mut visit: F,
+        visit: F,
     ) -> u64 {
-        let total: u32 = heaps.iter().sum();
-        (1..=total).map(|taken| self.children_taking(heaps, taken, buf, |c| visit(c, taken))).sum()
+        children_by_tokens(self, heaps, buf, visit)
     }
 
     fn children_taking<F: FnMut(&[u32])>(
