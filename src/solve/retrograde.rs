@@ -25,8 +25,8 @@ use crate::index::{PartitionTable, TierId, Universe};
 
 use super::window::{LossList, TierValues, Window};
 use super::{
-    Plan, Progress, SolveError, SolveOptions, SolveReport, SolvedTier, TierStore, UNKNOWN, load_checked,
-    reach,
+    Plan, Progress, SolveError, SolveOptions, SolveReport, SolvedTier, Team, TierStore, UNKNOWN,
+    load_checked, reach,
 };
 
 /// Unmarked positions per parallel work unit when reading children.
@@ -45,6 +45,7 @@ pub(super) fn run<R: TierRules>(
     table: &PartitionTable,
     store: &mut dyn TierStore,
     progress: &dyn Progress,
+    team: &dyn Team,
 ) -> Result<SolveReport, SolveError> {
     let universe = &options.universe;
     let convention = options.convention;
@@ -80,8 +81,10 @@ pub(super) fn run<R: TierRules>(
         }
         let started = Instant::now();
         let mut values = vec![UNKNOWN; size(tier) as usize];
-        report.edges += solver.mark(tier, &mut values, &window);
-        report.edges += solver.settle_unmarked(tier, &mut values, &window);
+        report.edges += solver.mark(tier, &mut values, &window, team);
+        team.min_all(&mut values).map_err(SolveError::Team)?;
+        report.edges += solver.settle_unmarked(tier, &mut values, &window, team);
+        team.min_all(&mut values).map_err(SolveError::Team)?;
         let solved = SolvedTier {
             tier,
             remoteness: values,
@@ -137,10 +140,11 @@ impl<R: TierRules> Retrograde<'_, R> {
     /// can fall in `tier` offers them `1 + its remoteness`; a position keeps the least offer.
     /// Returns the number of parent links followed.
     ///
-    /// With more than one thread, each source tier's losses are split into chunks marked in
-    /// parallel, through atomic minimums. The least offer does not depend on the order the
-    /// offers arrive in, so the tier is the same for any thread count.
-    fn mark(&self, tier: TierId, values: &mut [u16], window: &Window) -> u64 {
+    /// Each source tier's losses are split into chunks; this member of `team` marks the
+    /// chunks it owns, in parallel (through atomic minimums) when there are several threads.
+    /// The least offer does not depend on the order the offers arrive in, so the tier is the
+    /// same for any thread count and, once the team combines it, for any team size.
+    fn mark(&self, tier: TierId, values: &mut [u16], window: &Window, team: &dyn Team) -> u64 {
         let change = self.rules.heap_change();
         // Every source tier of losses: (losses, heaps per loss, tokens added).
         let mut sources = Vec::new();
@@ -158,7 +162,20 @@ impl<R: TierRules> Retrograde<'_, R> {
                 }
             }
         }
-        let offers: usize = sources.iter().map(|(l, _, _)| l.offers.len()).sum();
+        // The work units, numbered the same way by every member of the team: chunks of
+        // every source's losses.
+        let work: Vec<(usize, Range<usize>)> = sources
+            .iter()
+            .enumerate()
+            .flat_map(|(s, (losses, _, _))| {
+                let n = losses.offers.len();
+                (0..n.div_ceil(MARK_CHUNK)).map(move |c| (s, c * MARK_CHUNK..n.min((c + 1) * MARK_CHUNK)))
+            })
+            .enumerate()
+            .filter(|&(unit, _)| team.owns(unit))
+            .map(|(_, w)| w)
+            .collect();
+        let offers: usize = work.iter().map(|(_, r)| r.len()).sum();
         let parallel = rayon::current_num_threads() > 1 && offers >= PARALLEL_MARK_MIN;
         if parallel && std::mem::align_of::<AtomicU16>() == std::mem::align_of::<u16>() {
             // SAFETY: `values` is borrowed exclusively for this call, and `AtomicU16` has the
@@ -171,15 +188,6 @@ impl<R: TierRules> Retrograde<'_, R> {
                     cell.fetch_min(offer, Ordering::Relaxed);
                 }
             };
-            // One parallel loop per tier, over chunks of every source's losses.
-            let work: Vec<(usize, Range<usize>)> = sources
-                .iter()
-                .enumerate()
-                .flat_map(|(s, (losses, _, _))| {
-                    let n = losses.offers.len();
-                    (0..n.div_ceil(MARK_CHUNK)).map(move |c| (s, c * MARK_CHUNK..n.min((c + 1) * MARK_CHUNK)))
-                })
-                .collect();
             work.into_par_iter()
                 .map(|(s, range)| {
                     let (losses, k, added) = sources[s];
@@ -193,10 +201,10 @@ impl<R: TierRules> Retrograde<'_, R> {
                 let cell = &cells[rank];
                 cell.set(cell.get().min(offer));
             };
-            sources
-                .iter()
-                .map(|&(losses, k, added)| {
-                    self.mark_from(tier, losses, k, added, 0..losses.offers.len(), &offer)
+            work.into_iter()
+                .map(|(s, range)| {
+                    let (losses, k, added) = sources[s];
+                    self.mark_from(tier, losses, k, added, range, &offer)
                 })
                 .sum()
         }
@@ -303,10 +311,11 @@ impl<R: TierRules> Retrograde<'_, R> {
 
     /// Gives every unmarked position of `tier` its value: a terminal has remoteness 0; any
     /// other unmarked position has only winning children and is a loss that lasts one move
-    /// longer than its longest child. Returns the number of child links read.
-    fn settle_unmarked(&self, tier: TierId, values: &mut [u16], window: &Window) -> u64 {
-        let unmarked: Vec<u64> =
-            (0..values.len() as u64).filter(|&r| values[r as usize] == UNKNOWN).collect();
+    /// longer than its longest child. This member of `team` settles only its share of the
+    /// ranks, and leaves the rest unknown. Returns the number of child links read.
+    fn settle_unmarked(&self, tier: TierId, values: &mut [u16], window: &Window, team: &dyn Team) -> u64 {
+        let share = team.share(values.len());
+        let unmarked: Vec<u64> = share.map(|r| r as u64).filter(|&r| values[r as usize] == UNKNOWN).collect();
         let k = tier.heaps as usize;
         // bounds[d]: the greatest remoteness among the child tiers d or more tokens down.
         let steps = self.reach.min(tier.total) as usize + 1;
