@@ -10,8 +10,14 @@ fn a_solve_over_the_memory_budget_is_refused_and_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("big.sqlite");
     let db = db.to_str().unwrap();
-    let e = err(&["solve", "--db", db, "--game", "kayles", "--max-total", "130"]);
-    assert!(e.contains("GB of memory") && e.contains("nothing was written"), "{e}");
+    // About 280 GB of memory, or a terabyte of disk to spill its lower tiers to.
+    let e = err(&["solve", "--db", db, "--game", "kayles", "--max-total", "150", "--memory-limit", "16G"]);
+    assert!(
+        e.contains("GB of memory")
+            && e.contains("spilling its lower tiers to disk")
+            && e.contains("nothing was written"),
+        "{e}"
+    );
     let e = err(&["solve", "--db", db, "--game", "kayles", "--max-total", "30", "--memory-limit", "1K"]);
     assert!(e.contains("more than the 1.0 KB allowed"), "{e}");
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "a refused solve left a file");
@@ -23,8 +29,10 @@ fn a_solve_over_the_memory_budget_is_refused_and_writes_nothing() {
 
 #[test]
 fn the_dry_run_says_whether_the_budget_fits() {
-    let out = ok(&["solve", "--dry-run", "--game", "kayles", "--max-total", "130"]);
+    let out = ok(&["solve", "--dry-run", "--game", "kayles", "--max-total", "150", "--memory-limit", "16G"]);
     assert!(out.contains("would be refused"), "{out}");
+    let out = ok(&["solve", "--dry-run", "--game", "lines", "--max-total", "60", "--memory-limit", "14M"]);
+    assert!(out.contains("spill to disk"), "{out}");
     let out = ok(&["solve", "--dry-run", "--game", "kayles", "--max-total", "40"]);
     assert!(out.contains("fits"), "{out}");
 }

@@ -1,5 +1,6 @@
 //! `nimdb solve`.
 
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Args;
@@ -79,7 +80,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
             mb(estimate.disk_bytes),
             estimate.record_bytes
         );
-        match plan(&estimate, &budget, "this solve") {
+        match plan(&estimate, &budget, "this solve", &args.db.db) {
             Ok(None) => println!("budget:      {} ({}): fits", Bytes(budget.bytes), budget.source),
             Ok(Some(window)) => println!(
                 "budget:      {} ({}): lower tiers past {} spill to disk (up to {})",
@@ -94,7 +95,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     // Refuse before touching the file: a solve that cannot fit would only abort later.
-    let window = plan(&estimate, &budget, &format!("solving {game} ({universe})"))
+    let window = plan(&estimate, &budget, &format!("solving {game} ({universe})"), &args.db.db)
         .map_err(|e| anyhow::anyhow!("{e}; nothing was written (--memory-limit SIZE sets the budget)"))?;
     let window = match (window, args.window_limit) {
         (Some(a), Some(b)) => Some(a.min(b)),
@@ -103,10 +104,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     .filter(|&bytes| bytes < estimate.window_bytes);
     let spill = window.map(|budget_bytes| {
         let db_path = &args.db.db;
-        let dir = match db_path.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-            _ => std::path::PathBuf::from("."),
-        };
+        let dir = spill_dir(db_path);
         let name = db_path.file_name().map_or("nimdb".into(), |n| n.to_string_lossy().into_owned());
         Spill { budget: budget_bytes, dir, prefix: format!(".{name}.spill-{}", std::process::id()) }
     });
@@ -172,14 +170,55 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// How a solve fits `budget`: `None` when it fits whole, `Some(bytes)` when its lower tiers
-/// must spill past `bytes` held, or the refusal when even the rest does not fit.
-fn plan(estimate: &Estimate, budget: &MemoryBudget, what: &str) -> Result<Option<u64>, ResourceError> {
+/// must spill past `bytes` held, or the refusal when even the rest does not fit, or when
+/// the spill and the database together would not fit the disk free beside `db`.
+fn plan(estimate: &Estimate, budget: &MemoryBudget, what: &str, db: &Path) -> anyhow::Result<Option<u64>> {
     if estimate.memory_bytes <= budget.bytes {
         return Ok(None);
     }
     let fixed = estimate.memory_bytes - estimate.window_bytes;
     budget.check(&format!("{what}, even with its lower tiers spilled to disk,"), fixed)?;
-    Ok(Some(budget.bytes - fixed))
+    let window = budget.bytes - fixed;
+    let disk = estimate.disk_bytes + estimate.window_bytes.saturating_sub(window);
+    let dir = spill_dir(db);
+    if let Some(free) = free_disk(&dir)
+        && disk > free / 10 * 9
+    {
+        anyhow::bail!(
+            "{}, and spilling its lower tiers to disk would need about {} with the database, more than the {} free in {}",
+            ResourceError::Memory {
+                what: what.to_string(),
+                needed: estimate.memory_bytes,
+                limit: budget.bytes,
+                source_of_limit: budget.source.clone()
+            },
+            Bytes(disk),
+            Bytes(free),
+            dir.display()
+        );
+    }
+    Ok(Some(window))
+}
+
+/// The directory spill files go to: the database's.
+fn spill_dir(db: &Path) -> PathBuf {
+    match db.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// Bytes free to an unprivileged writer on the file system holding `dir`.
+fn free_disk(dir: &Path) -> Option<u64> {
+    use std::os::unix::ffi::OsStrExt;
+    let path = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
+    // SAFETY: a zeroed statvfs is valid for the kernel to fill, and `path` is a valid C
+    // string for the duration of the call.
+    let mut stat: libc::statvfs = unsafe { std::mem::zeroed() };
+    if unsafe { libc::statvfs(path.as_ptr(), &mut stat) } != 0 {
+        return None;
+    }
+    Some(stat.f_bavail as u64 * stat.f_frsize as u64)
 }
 
 /// Bytes in human units.

@@ -98,6 +98,15 @@ pub enum SolveError {
     /// Only the retrograde strategy splits its work over a team.
     #[error("only the retrograde solver runs on a team of {0} processes; the sweep and nim-values run alone")]
     TeamUnsupported(usize),
+    /// Stopped on request (see [`Progress::interrupted`]) after committing every tier it
+    /// finished; solving again resumes from there.
+    #[error("interrupted after solving {tiers} tiers ({positions} positions) in this run; they are stored")]
+    Interrupted {
+        /// Tiers solved and stored in this run.
+        tiers: u64,
+        /// Their positions.
+        positions: u64,
+    },
     /// A tier could not be spilled to disk.
     #[error("cannot spill a tier to disk: {0}")]
     Spill(std::io::Error),
@@ -203,6 +212,11 @@ pub trait Progress {
     fn start(&self, _positions: u64, _done: u64) {}
     /// A tier was solved and stored.
     fn tier_done(&self, _tier: TierId, _positions: u64) {}
+    /// Whether to stop: checked before each tier; the solve then commits the tiers it
+    /// finished and returns [`SolveError::Interrupted`].
+    fn interrupted(&self) -> bool {
+        false
+    }
 }
 
 /// No progress reporting.

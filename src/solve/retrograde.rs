@@ -85,6 +85,10 @@ pub(super) fn run<R: TierRules>(
 
     let mut current_total = resume_total;
     for &tier in &tiers[first..] {
+        if progress.interrupted() {
+            store.finish()?;
+            return Err(SolveError::Interrupted { tiers: report.tiers_now, positions: report.solved_now });
+        }
         if tier.total != current_total {
             current_total = tier.total;
             window.evict_below(current_total.saturating_sub(solver.reach));
