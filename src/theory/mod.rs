@@ -26,6 +26,7 @@ pub mod misere;
 pub mod moore;
 pub mod period;
 pub mod quotient;
+pub mod rare;
 pub mod report;
 pub mod sequence;
 pub mod shape;

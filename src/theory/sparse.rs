@@ -27,6 +27,7 @@
 
 use super::mex::{GrowingSet, StampSet};
 use super::period::{CertificateRule, certificate_rule, proven_period};
+use super::rare::{self, CompactEngine};
 use super::shape::HeapShape;
 
 /// Heaps computed by the plain method before the sparse space is chosen.
@@ -189,6 +190,20 @@ pub fn compute_with(
             return (e.g, SplitMethod::Plain, e.stats);
         }
     };
+    if rare::applies(shape) {
+        let mut fast = CompactEngine::new(shape, space, &e.g, e.rule);
+        fast.run(up_to);
+        let mut g = Vec::with_capacity(up_to as usize + 1);
+        fast.extend_into(0, fast.len(), &mut g);
+        if let Some((p, _)) = fast.period() {
+            while g.len() <= up_to as usize {
+                g.push(g[g.len() - p as usize]);
+            }
+        }
+        let mut stats = fast.stats();
+        stats.heaps += e.stats.heaps;
+        return (g, SplitMethod::Sparse(space), stats);
+    }
     e.rare = (1..e.g.len() as u32).filter(|&n| space.is_rare(n, e.g[n as usize])).collect();
     e.run(up_to, up_to, Some(space));
     (e.g, SplitMethod::Sparse(space), e.stats)
