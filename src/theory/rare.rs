@@ -206,8 +206,7 @@ impl<V: Nimber> RareEngine<V> {
                 && self.g.len() as u32 >= self.next_check
             {
                 self.next_check = self.next_check.saturating_mul(2);
-                let g: Vec<u32> = self.g.iter().map(|&v| v.into()).collect();
-                if let Some((p, e, _)) = proven_period(&g, rule) {
+                if let Some((p, e, _)) = proven_period(&self.g, rule) {
                     self.stats.certified_at = Some(self.g.len() as u32);
                     self.period = Some((p, e));
                     return Ok(());
@@ -431,6 +430,11 @@ impl CompactEngine {
     /// Work counters.
     pub fn stats(&self) -> EngineStats {
         each!(self, e => e.stats)
+    }
+
+    /// Periodicity of the computed values g(0..len).
+    pub fn analyse(&self, shape: &HeapShape) -> super::period::Periodicity {
+        each!(self, e => super::period::analyse(&e.g, shape))
     }
 
     /// Bytes per stored value.
