@@ -54,7 +54,8 @@ pub fn run(args: HeapsArgs) -> anyhow::Result<ExitCode> {
     } else {
         Format::Text
     };
-    let mut out = Output { w: BufWriter::with_capacity(1 << 16, std::io::stdout().lock()), format, error: None };
+    let mut out =
+        Output { w: BufWriter::with_capacity(1 << 16, std::io::stdout().lock()), format, error: None };
     let bar = HeapBar::new(up_to);
     interrupt::install();
     let run = nimdb::driver::run_heaps(db.as_ref(), spec, &opts, |stream, from, to| {
@@ -63,7 +64,11 @@ pub fn run(args: HeapsArgs) -> anyhow::Result<ExitCode> {
         }
         out.rows(stream, from, to);
         bar.at(to, &format!("{} B/value", stream.value_bytes()));
-        if out.error.is_some() || interrupt::requested() { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+        if out.error.is_some() || interrupt::requested() {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
     });
     bar.finish();
     let run = run.map_err(words::driver)?;
@@ -140,7 +145,11 @@ impl<W: Write> Output<W> {
             Format::Json => {
                 // Keys in the order they can be written: what is known at the start, then the
                 // values as they come, then what is known at the end.
-                self.put(&format!("{{\"game\":{},\"up_to\":{n},\"genus_depth\":{}", json(&r.game().to_string()), r.genus_depth()));
+                self.put(&format!(
+                    "{{\"game\":{},\"up_to\":{n},\"genus_depth\":{}",
+                    json(&r.game().to_string()),
+                    r.genus_depth()
+                ));
                 let mut list = |name: &str, cell: &dyn Fn(u32) -> String| {
                     self.put(&format!(",\"{name}\":["));
                     let mut chunk = String::new();

@@ -364,12 +364,7 @@ macro_rules! each {
 
 impl CompactEngine {
     /// An engine continuing from `known = g(0..m)`, in the narrowest storage that holds it.
-    pub fn new(
-        shape: &HeapShape,
-        space: SparseSpace,
-        known: &[u32],
-        rule: Option<CertificateRule>,
-    ) -> Self {
+    pub fn new(shape: &HeapShape, space: SparseSpace, known: &[u32], rule: Option<CertificateRule>) -> Self {
         let max = known.iter().copied().max().unwrap_or(0);
         if max <= u8::MAX as u32 {
             CompactEngine::U8(RareEngine::new(shape, space, known, rule).expect("fits u8"))

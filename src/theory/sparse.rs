@@ -248,9 +248,7 @@ impl Prepared {
     /// The certified (period, preperiod) the engine stopped at, if it did.
     pub fn period(&self) -> Option<(u32, u32)> {
         match &self.state {
-            State::Plain { g, period, .. } => {
-                period.map(|p| (p, super::period::preperiod_for(g, p)))
-            }
+            State::Plain { g, period, .. } => period.map(|p| (p, super::period::preperiod_for(g, p))),
             State::Fast(e) => e.period(),
         }
     }
@@ -279,7 +277,11 @@ impl Prepared {
     /// The values `values`, computed elsewhere, as a finished sequence.
     pub fn from_values(values: Vec<u32>, method: SplitMethod) -> Prepared {
         let target = values.len().saturating_sub(1) as u32;
-        Prepared { method, base: EngineStats::default(), state: State::Plain { g: values, period: None, target } }
+        Prepared {
+            method,
+            base: EngineStats::default(),
+            state: State::Plain { g: values, period: None, target },
+        }
     }
 
     /// Bytes per stored value (1, 2 or 4).
