@@ -212,7 +212,7 @@ fn ctrl_c_keeps_rows_and_resumes() {
                 |r| r.get(0),
             )
             .unwrap();
-        assert!(up_to >= 131_072 && up_to < 400_000, "{up_to}");
+        assert!((131_072..400_000).contains(&up_to), "{up_to}");
         assert_eq!(rows, up_to + 1);
     }
     // The rerun reads the stored rows and computes on; its values are the uninterrupted ones.

@@ -310,7 +310,7 @@ impl<V: Nimber> RareEngine<V> {
             let s = (n - k) as usize;
             let half = s / 2;
             // Pairs (i, s − i) for 1 ≤ i ≤ half; an equal pair only when allowed.
-            let last = if s % 2 == 0 && !shape.equal_parts { half - 1 } else { half };
+            let last = if s.is_multiple_of(2) && !shape.equal_parts { half - 1 } else { half };
             let lo = &g[1..=last];
             let hi = &g[s - last..s];
             let mut i = 0;
@@ -409,7 +409,11 @@ impl CompactEngine {
 
     /// g(n), for n below [`len`](Self::len).
     pub fn get(&self, n: usize) -> u32 {
-        each!(self, e => e.g[n].into())
+        match self {
+            CompactEngine::U8(e) => e.g[n].into(),
+            CompactEngine::U16(e) => e.g[n].into(),
+            CompactEngine::U32(e) => e.g[n],
+        }
     }
 
     /// g(from..to) appended to `out`.

@@ -194,7 +194,7 @@ enum State {
     /// Computed by the plain, direct or probing engine (up to what was asked).
     Plain { g: Vec<u32>, period: Option<u32>, target: u32 },
     /// The rare-pair engine in compact storage.
-    Fast(CompactEngine),
+    Fast(Box<CompactEngine>),
 }
 
 impl Prepared {
@@ -327,7 +327,11 @@ pub fn prepare(shape: &HeapShape, up_to: u32, known: &[u32], choice: MethodChoic
     };
     if rare::applies(shape) {
         let fast = CompactEngine::new(shape, space, &e.g, e.rule);
-        return Prepared { method: SplitMethod::Sparse(space), base: e.stats, state: State::Fast(fast) };
+        return Prepared {
+            method: SplitMethod::Sparse(space),
+            base: e.stats,
+            state: State::Fast(Box::new(fast)),
+        };
     }
     e.rare = (1..e.g.len() as u32).filter(|&n| space.is_rare(n, e.g[n as usize])).collect();
     e.run(up_to, Some(space));
