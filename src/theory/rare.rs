@@ -306,25 +306,39 @@ impl<V: Nimber> RareEngine<V> {
         // One stopping scan over the splits' pairs.
         stats.scans += 1;
         let covered = |seen: &[u64]| need.iter().zip(seen.iter()).all(|(&nd, &s)| nd & !s == 0);
-        for &k in &shape.split[..splits] {
-            let s = (n - k) as usize;
-            let half = s / 2;
-            // Pairs (i, s − i) for 1 ≤ i ≤ half; an equal pair only when allowed.
-            let last = if s.is_multiple_of(2) && !shape.equal_parts { half - 1 } else { half };
-            let lo = &g[1..=last];
-            let hi = &g[s - last..s];
-            let mut i = 0;
-            while i < last {
-                let end = (i + CHECK_EVERY).min(last);
-                for j in i..end {
-                    let x: u32 = lo[j].into() ^ hi[last - 1 - j].into();
+        // The splits are scanned in step (pair i of every split, then pair i + 1, …): a value
+        // that one split cannot make (Kayles: by the residues of a period) is then met in
+        // another as soon as it would be met there alone.
+        let ranges: Vec<(usize, usize)> = shape.split[..splits]
+            .iter()
+            .map(|&k| {
+                let s = (n - k) as usize;
+                // Pairs (i, s − i) for 1 ≤ i ≤ last; an equal pair only when allowed.
+                let last = if s.is_multiple_of(2) && !shape.equal_parts { s / 2 - 1 } else { s / 2 };
+                (s, last)
+            })
+            .collect();
+        let longest = ranges.iter().map(|&(_, last)| last).max().unwrap_or(0);
+        let mut i = 1;
+        while i <= longest {
+            let end = (i + CHECK_EVERY - 1).min(longest);
+            for &(s, last) in &ranges {
+                let stop = end.min(last);
+                if stop < i {
+                    continue;
+                }
+                let lo = &g[i..=stop];
+                let hi = &g[s - stop..=s - i];
+                let len = stop - i + 1;
+                for j in 0..len {
+                    let x: u32 = lo[j].into() ^ hi[len - 1 - j].into();
                     seen[(x >> 6) as usize] |= 1 << (x & 63);
                 }
-                stats.scan_steps += (end - i) as u64;
-                i = end;
-                if covered(seen) {
-                    return c0;
-                }
+                stats.scan_steps += len as u64;
+            }
+            i = end + 1;
+            if covered(seen) {
+                return c0;
             }
         }
         // Every pair seen: the answer is a "need" value, and the heap is rare.
