@@ -23,7 +23,8 @@ fn estimate(args: &[&str], db: &std::path::Path) -> f64 {
 }
 
 /// The peak resident memory of solving `args`, in bytes.
-// The child is reaped by wait4 below (for its rusage), which clippy cannot see.
+// The child is reaped by `wait4`, which also reports its peak memory; `Child::wait` would
+// not.
 #[allow(clippy::zombie_processes)]
 fn peak(args: &[&str], db: &std::path::Path) -> f64 {
     let cmd = nimdb();

@@ -9,6 +9,6 @@ mod partition;
 mod tier;
 mod universe;
 
-pub use partition::{PartitionTable, TableError, TierWalk};
+pub use partition::{PartitionTable, RankCursor, TableError, TierWalk};
 pub use tier::TierId;
 pub use universe::{Universe, UniverseError};

@@ -199,6 +199,19 @@ impl PartitionTable {
         debug_assert_eq!(s, 0);
     }
 
+    /// Writes into `tails` the rank terms of `heaps` (sorted largest first, nonzero) summed
+    /// from each heap index to the end: `heaps.len() + 1` values, the first the rank.
+    pub fn tails_into(&self, heaps: &[u32], tails: &mut Vec<u32>) {
+        let k = heaps.len();
+        tails.clear();
+        tails.resize(k + 1, 0);
+        let mut suffix = 0;
+        for j in (0..k).rev() {
+            suffix += heaps[j];
+            tails[j] = tails[j + 1] + self.count_within(suffix, (k - j) as u32, heaps[j] - 1);
+        }
+    }
+
     /// A cursor over the positions of tier (`total`, `heaps`) that unranks ascending ranks
     /// cheaply: see [`RankCursor`].
     pub fn cursor(&self, total: u32, heaps: u32) -> RankCursor<'_> {

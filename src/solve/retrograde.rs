@@ -23,7 +23,7 @@ use rayon::prelude::*;
 use crate::game::{Convention, ParentBounds, TierRules};
 use crate::index::{PartitionTable, TierId, Universe};
 
-use super::window::{Column, Ranks, Spill, TierValues, Window};
+use super::window::{Ranks, Spill, TierValues, Window};
 use super::{
     Plan, Progress, SolveError, SolveOptions, SolveReport, SolvedTier, Team, TierStore, UNKNOWN,
     load_checked, reach,
@@ -34,6 +34,12 @@ const PULL_CHUNK: usize = 512;
 
 /// Losses per parallel work unit when marking.
 const MARK_CHUNK: usize = 1024;
+
+/// The least reach (most tokens a move takes) at which the window keeps the losses' heaps
+/// decoded: each loss is then read by about `3 × reach` later tiers, and unranking it each
+/// time costs more than its bytes. Below it (Kayles, Dawson's Kayles) a loss is unranked
+/// again each time, and the window holds only its rank.
+const DECODED_LOSSES_MIN_REACH: u32 = 4;
 
 /// The fewest losses (over every source tier) marked in parallel: below it, the atomics
 /// and the thread hand-off cost more than they save.
@@ -63,6 +69,9 @@ pub(super) fn run<R: TierRules>(
         convention,
         reach: reach(rules, universe),
         narrow: Window::narrow(universe),
+        decode_losses: reach(rules, universe) >= DECODED_LOSSES_MIN_REACH
+            && universe.part_cap() <= u8::MAX as u32
+            && spill.is_none(),
     };
     let mut window = Window::spilling(universe, spill.cloned());
     // Resume: reload the stored tiers that later tiers read as children or are marked from.
@@ -70,7 +79,7 @@ pub(super) fn run<R: TierRules>(
     for &tier in &tiers[..first] {
         if tier.total + solver.reach >= resume_total {
             let values = load_checked(store, tier, size(tier))?;
-            window.put(tier, solver.keep(values.remoteness)).map_err(SolveError::Spill)?;
+            window.put(tier, solver.keep(tier, values.remoteness)).map_err(SolveError::Spill)?;
         }
     }
 
@@ -83,7 +92,7 @@ pub(super) fn run<R: TierRules>(
         if stored.contains(&tier) {
             // Stored by another run after a gap (or concurrently): reuse it.
             let values = load_checked(store, tier, size(tier))?;
-            window.put(tier, solver.keep(values.remoteness)).map_err(SolveError::Spill)?;
+            window.put(tier, solver.keep(tier, values.remoteness)).map_err(SolveError::Spill)?;
             progress.tier_done(tier, size(tier));
             continue;
         }
@@ -104,7 +113,7 @@ pub(super) fn run<R: TierRules>(
         report.losses_now += solved.losses(convention);
         report.tiers_now += 1;
         progress.tier_done(tier, solved.remoteness.len() as u64);
-        window.put(tier, solver.keep(solved.remoteness)).map_err(SolveError::Spill)?;
+        window.put(tier, solver.keep(tier, solved.remoteness)).map_err(SolveError::Spill)?;
     }
     report.peak_window_bytes = window.peak_bytes();
     report.spilled_bytes = window.spilled_bytes();
@@ -118,18 +127,31 @@ struct Retrograde<'a, R> {
     convention: Convention,
     reach: u32,
     narrow: bool,
+    decode_losses: bool,
 }
 
 impl<R: TierRules> Retrograde<'_, R> {
     /// A solved tier as the window keeps it: its values and the ranks of its losses.
-    fn keep(&self, remoteness: Vec<u16>) -> TierValues {
-        let losses = remoteness
+    fn keep(&self, tier: TierId, remoteness: Vec<u16>) -> TierValues {
+        let losses: Vec<u32> = remoteness
             .iter()
             .enumerate()
             .filter(|&(_, &r)| !self.convention.is_win(r as u32))
             .map(|(rank, _)| rank as u32)
             .collect();
-        TierValues { losses: Some(Ranks::Held(losses)), ..TierValues::solved(remoteness, None, self.narrow) }
+        let loss_heaps = self.decode_losses.then(|| {
+            let mut cursor = self.table.cursor(tier.total, tier.heaps);
+            let mut bytes = Vec::with_capacity(losses.len() * tier.heaps as usize);
+            for &rank in &losses {
+                bytes.extend(cursor.seek(rank as u64).iter().map(|&h| h as u8));
+            }
+            bytes
+        });
+        TierValues {
+            losses: Some(Ranks::Held(losses)),
+            loss_heaps,
+            ..TierValues::solved(remoteness, None, self.narrow)
+        }
     }
 
     /// Marks the wins of `tier`: each loss in the tiers `added` tokens below whose parents
@@ -217,22 +239,19 @@ impl<R: TierRules> Retrograde<'_, R> {
         range: Range<usize>,
         offer: &impl Fn(usize, u16),
     ) -> u64 {
-        let ranks = &source.losses.as_ref().expect("a source of losses").as_slice()[range];
         let total = tier.total - added;
+        let mut losses = LossReader::new(self.table, source, TierId { total, heaps: k as u32 }, range);
         if R::ONE_HEAP_MOVES && k == tier.heaps as usize {
-            return self.mark_grown(total, &source.remoteness, ranks, k, added, offer);
+            return self.mark_grown(&mut losses, k, added, offer);
         }
         if R::ONE_HEAP_MOVES && k == tier.heaps as usize + 1 {
-            return self.mark_joined(total, &source.remoteness, ranks, k, added, offer);
+            return self.mark_joined(&mut losses, k, added, offer);
         }
         let bounds =
             ParentBounds { max_heap: self.universe.part_cap(), max_heaps: self.universe.heaps_cap() };
         let mut buf = Vec::new();
-        let mut cursor = self.table.cursor(total, k as u32);
         let mut edges = 0;
-        for &rank in ranks {
-            let value = source.remoteness.get(rank as usize) + 1;
-            let loss = cursor.seek(rank as u64);
+        while let Some((value, loss)) = losses.next_heaps() {
             edges += self.rules.parents_adding(loss, added, tier.heaps, bounds, &mut buf, |parent| {
                 offer(self.table.rank(parent) as usize, value);
             });
@@ -247,29 +266,16 @@ impl<R: TierRules> Retrograde<'_, R> {
     /// the parent then shares the loss's terms after `i` (`tails`), shares with every other
     /// grown parent the terms before `q` (the loss's heaps with `added` more tokens after
     /// them, `prefix`), and needs fresh terms only for `h` and the heaps it passed.
-    fn mark_grown(
-        &self,
-        total: u32,
-        remoteness: &Column,
-        ranks: &[u32],
-        k: usize,
-        added: u32,
-        offer: &impl Fn(usize, u16),
-    ) -> u64 {
+    fn mark_grown(&self, losses: &mut LossReader, k: usize, added: u32, offer: &impl Fn(usize, u16)) -> u64 {
         let table = self.table;
         let top = self.universe.part_cap();
         let kk = k as u32;
         let mut suffix = vec![0u32; k + 1];
         let mut prefix = vec![0u64; k + 1];
-        let mut cursor = table.cursor(total, kk);
         let mut edges = 0;
-        for &loss_rank in ranks {
-            let value = remoteness.get(loss_rank as usize) + 1;
-            cursor.seek(loss_rank as u64);
-            let (loss, tails) = (cursor.heaps(), cursor.tails());
-            if loss[k - 1] + added > top {
-                continue; // not even the smallest heap can grow this much
-            }
+        // Not even the smallest heap can grow this much.
+        let skip = |loss: &[u32]| loss[k - 1] + added > top;
+        while let Some((value, loss, tails)) = losses.next_with_tails(skip) {
             for j in (0..k).rev() {
                 suffix[j] = suffix[j + 1] + loss[j];
             }
@@ -320,29 +326,16 @@ impl<R: TierRules> Retrograde<'_, R> {
     /// heaps after `j` as they were (the loss's `tails`), shifts those before `q` by `added`
     /// tokens and one heap fewer (the same for every joined parent: `prefix`), and changes
     /// only the terms of `h` and of the heaps between `q` and `j`.
-    fn mark_joined(
-        &self,
-        total: u32,
-        remoteness: &Column,
-        ranks: &[u32],
-        k: usize,
-        added: u32,
-        offer: &impl Fn(usize, u16),
-    ) -> u64 {
+    fn mark_joined(&self, losses: &mut LossReader, k: usize, added: u32, offer: &impl Fn(usize, u16)) -> u64 {
         let table = self.table;
         let top = self.universe.part_cap();
         let kk = k as u32;
         let mut suffix = vec![0u32; k + 1];
         let mut prefix = vec![0u64; k + 1];
-        let mut cursor = table.cursor(total, kk);
         let mut edges = 0;
-        for &loss_rank in ranks {
-            let value = remoteness.get(loss_rank as usize) + 1;
-            cursor.seek(loss_rank as u64);
-            let (loss, tails) = (cursor.heaps(), cursor.tails());
-            if k < 2 || loss[k - 1] + loss[k - 2] + added > top {
-                continue; // not even the two smallest heaps can be joined
-            }
+        // Not even the two smallest heaps can be joined.
+        let skip = |loss: &[u32]| k < 2 || loss[k - 1] + loss[k - 2] + added > top;
+        while let Some((value, loss, tails)) = losses.next_with_tails(skip) {
             for j in (0..k).rev() {
                 suffix[j] = suffix[j + 1] + loss[j];
             }
@@ -472,5 +465,91 @@ impl<R: TierRules> Retrograde<'_, R> {
             edges += e;
         }
         edges
+    }
+}
+
+/// Reads the losses of a range of one source tier in rank order: each one's offer (one more
+/// than its remoteness), heaps and rank tails. From the window's decoded heaps when it keeps
+/// them, else by unranking with a cursor.
+struct LossReader<'a> {
+    table: &'a PartitionTable,
+    source: &'a TierValues,
+    ranks: &'a [u32],
+    decoded: Option<&'a [u8]>,
+    cursor: crate::index::RankCursor<'a>,
+    k: usize,
+    next: usize,
+    end: usize,
+    heaps: Vec<u32>,
+    tails: Vec<u32>,
+}
+
+impl<'a> LossReader<'a> {
+    fn new(table: &'a PartitionTable, source: &'a TierValues, tier: TierId, range: Range<usize>) -> Self {
+        LossReader {
+            table,
+            source,
+            ranks: source.losses.as_ref().expect("a source of losses").as_slice(),
+            decoded: source.loss_heaps.as_deref(),
+            cursor: table.cursor(tier.total, tier.heaps),
+            k: tier.heaps as usize,
+            next: range.start,
+            end: range.end,
+            heaps: Vec::with_capacity(tier.heaps as usize),
+            tails: Vec::with_capacity(tier.heaps as usize + 1),
+        }
+    }
+
+    /// The next loss's offer and heaps.
+    #[inline]
+    fn next_heaps(&mut self) -> Option<(u16, &[u32])> {
+        let n = self.next;
+        if n == self.end {
+            return None;
+        }
+        self.next += 1;
+        let rank = self.ranks[n];
+        let value = self.source.remoteness.get(rank as usize) + 1;
+        match self.decoded {
+            Some(bytes) => {
+                self.heaps.clear();
+                self.heaps.extend(bytes[n * self.k..(n + 1) * self.k].iter().map(|&h| h as u32));
+                Some((value, &self.heaps))
+            }
+            None => Some((value, self.cursor.seek(rank as u64))),
+        }
+    }
+
+    /// The next loss not passed over by `skip` (given its heaps), with its offer, heaps and
+    /// rank tails.
+    #[inline]
+    fn next_with_tails(&mut self, skip: impl Fn(&[u32]) -> bool) -> Option<(u16, &[u32], &[u32])> {
+        loop {
+            let n = self.next;
+            if n == self.end {
+                return None;
+            }
+            self.next += 1;
+            let rank = self.ranks[n];
+            match self.decoded {
+                Some(bytes) => {
+                    self.heaps.clear();
+                    self.heaps.extend(bytes[n * self.k..(n + 1) * self.k].iter().map(|&h| h as u32));
+                    if skip(&self.heaps) {
+                        continue;
+                    }
+                    self.table.tails_into(&self.heaps, &mut self.tails);
+                    let value = self.source.remoteness.get(rank as usize) + 1;
+                    return Some((value, &self.heaps, &self.tails));
+                }
+                None => {
+                    if skip(self.cursor.seek(rank as u64)) {
+                        continue;
+                    }
+                    let value = self.source.remoteness.get(rank as usize) + 1;
+                    return Some((value, self.cursor.heaps(), self.cursor.tails()));
+                }
+            }
+        }
     }
 }

@@ -134,13 +134,22 @@ pub struct TierValues {
     /// The ranks of the tier's losses, ascending (for the retrograde solver to mark their
     /// parents; a loss's heaps come back by unranking, and its remoteness from the column).
     pub losses: Option<Ranks>,
+    /// The losses' heaps, one byte each and `heaps` per loss, when the solver keeps them
+    /// decoded (see the retrograde solver); dropped when the tier spills.
+    pub loss_heaps: Option<Vec<u8>>,
 }
 
 impl TierValues {
     /// A solved tier's values.
     pub fn solved(remoteness: Vec<u16>, nim_values: Option<Vec<u16>>, narrow: bool) -> Self {
         let max_remoteness = remoteness.iter().copied().max().unwrap_or(0);
-        TierValues { remoteness: Column::new(remoteness, narrow), nim_values, max_remoteness, losses: None }
+        TierValues {
+            remoteness: Column::new(remoteness, narrow),
+            nim_values,
+            max_remoteness,
+            losses: None,
+            loss_heaps: None,
+        }
     }
 }
 
@@ -197,6 +206,7 @@ impl Window {
         if let Some(spill) = &self.spill
             && self.bytes + Self::size_of(&values) > spill.budget
         {
+            values.loss_heaps = None;
             let stem = spill.dir.join(format!("{}-{}-{}", spill.prefix, tier.total, tier.heaps));
             let raw = values.remoteness.raw();
             if !raw.is_empty() {
@@ -241,7 +251,8 @@ impl Window {
     }
 
     fn size_of(v: &TierValues) -> u64 {
-        let losses = v.losses.as_ref().map_or(0, |l| l.bytes());
+        let losses =
+            v.losses.as_ref().map_or(0, |l| l.bytes()) + v.loss_heaps.as_ref().map_or(0, |h| h.len() as u64);
         v.remoteness.bytes() + 2 * v.nim_values.as_ref().map_or(0, |n| n.len()) as u64 + losses
     }
 
