@@ -1,17 +1,18 @@
 //! `nimdb heaps`: single-heap nim-values, misère values, genus and periodicity of a game.
 
-use std::fmt::Write as _;
-use std::io::Write as _;
+use std::io::{BufWriter, Write};
+use std::ops::ControlFlow;
 use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::Args;
-use serde_json::{Value, json};
+use serde_json::json;
 
-use crate::cli::{DbArg, GameArgs, words};
+use crate::cli::progress::HeapBar;
+use crate::cli::{DbArg, GameArgs, interrupt, words};
 use nimdb::store::Database;
-use nimdb::theory::period::CertificateRule;
-use nimdb::theory::report::{DEFAULT_MISERE_UP_TO, HeapOptions, HeapReport, check_up_to, heap_report};
+use nimdb::theory::period::{CertificateRule, Periodicity};
+use nimdb::theory::report::{DEFAULT_MISERE_UP_TO, HeapOptions, HeapStream, check_up_to};
 
 /// Arguments of `nimdb heaps`.
 #[derive(Debug, Args)]
@@ -38,107 +39,228 @@ pub struct HeapsArgs {
     db: DbArg,
 }
 
-/// Runs `nimdb heaps`.
+/// Runs `nimdb heaps`: rows are written as their values are computed, a stretch at a time,
+/// with a progress bar on a terminal; Ctrl-C stops after the stretch under way, keeping the
+/// stored rows.
 pub fn run(args: HeapsArgs) -> anyhow::Result<ExitCode> {
     let spec = &args.game.game;
     let up_to = check_up_to(spec, args.up_to).map_err(words::theory)?;
     let opts = HeapOptions { up_to, misere_up_to: args.misere_up_to, ..HeapOptions::new(up_to) };
-    let report = if args.no_cache {
-        heap_report(spec, &opts).map_err(words::theory)?
-    } else {
-        let db = Database::open(&args.db.db).map_err(words::store)?;
-        nimdb::driver::heap_report(&db, spec, &opts).map_err(words::driver)?
-    };
-    let out = if args.json {
-        serde_json::to_string(&to_json(&report))? + "\n"
+    let db = if args.no_cache { None } else { Some(Database::open(&args.db.db).map_err(words::store)?) };
+    let format = if args.json {
+        Format::Json
     } else if args.csv {
-        to_csv(&report)
+        Format::Csv
     } else {
-        to_text(&report)
+        Format::Text
     };
-    let mut stdout = std::io::stdout().lock();
-    match stdout.write_all(out.as_bytes()) {
+    let mut out =
+        Output { w: BufWriter::with_capacity(1 << 16, std::io::stdout().lock()), format, error: None };
+    let bar = HeapBar::new(up_to);
+    interrupt::install();
+    let run = nimdb::driver::run_heaps(db.as_ref(), spec, &opts, |stream, from, to| {
+        if from == 0 {
+            out.head(stream);
+        }
+        out.rows(stream, from, to);
+        bar.at(to, &format!("{} B/value", stream.value_bytes()));
+        if out.error.is_some() || interrupt::requested() {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    bar.finish();
+    let run = run.map_err(words::driver)?;
+    if let Some(e) = out.error.take() {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            return Ok(ExitCode::SUCCESS);
+        }
+        return Err(e).context("writing the table");
+    }
+    let Some(periodicity) = &run.periodicity else {
+        let _ = out.w.flush();
+        let kept = match (&db, run.stored_to) {
+            (Some(_), Some(s)) => format!(
+                "heaps 0..={s} are stored in {}; the same command continues from there",
+                args.db.db.display()
+            ),
+            _ => "nothing was stored (--no-cache)".to_string(),
+        };
+        eprintln!("nimdb: interrupted after heap {} of {up_to}: {kept}", run.done);
+        return Ok(ExitCode::from(130));
+    };
+    out.tail(&run.stream, periodicity);
+    match out.w.flush() {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
         r => r.context("writing the table")?,
     }
-    Ok(ExitCode::SUCCESS)
-}
-
-/// Opens the database and brings its schema up to date.
-fn cell<T: ToString>(v: &Option<T>) -> String {
-    v.as_ref().map_or_else(String::new, |v| v.to_string())
-}
-
-fn to_text(r: &HeapReport) -> String {
-    let mut s = String::new();
-    let n = r.values.len() - 1;
-    let _ = writeln!(s, "{}: single heaps 0..={n}", r.game);
-    let w = n.to_string().len().max(3);
-    let _ = writeln!(s, "{:>w$} {:>6} {:>7}  {:<12} tame", "n", "g(n)", "misère", "genus");
-    for i in 0..=n {
-        let tame = match r.tame[i] {
-            Some(true) => "yes",
-            Some(false) => "no",
-            None => "",
-        };
-        let line = format!(
-            "{:>w$} {:>6} {:>7}  {:<12} {tame}",
-            i,
-            r.values[i],
-            cell(&r.misere[i]),
-            cell(&r.genus[i])
-        );
-        let _ = writeln!(s, "{}", line.trim_end());
+    match out.error.take() {
+        Some(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e).context("writing the table"),
+        _ => Ok(ExitCode::SUCCESS),
     }
-    let _ = writeln!(s, "periodicity: {}", r.periodicity);
-    let _ = writeln!(s, "nim-values: {}", r.method);
-    match r.misere_up_to() {
-        Some(m) => {
-            let _ =
-                write!(s, "misère values, genus (γ0..γ{}) and tameness: heaps 0..={m}, exact", r.genus_depth);
-            if let Some(note) = &r.misere_note {
-                let _ = write!(s, "; {note}");
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Format {
+    Text,
+    Csv,
+    Json,
+}
+
+/// The table written as it is computed; the first write error is kept and ends the run.
+struct Output<W: Write> {
+    w: W,
+    format: Format,
+    error: Option<std::io::Error>,
+}
+
+fn cell<T: ToString>(v: Option<T>) -> String {
+    v.map_or_else(String::new, |v| v.to_string())
+}
+
+fn json<T: serde::Serialize>(v: &T) -> String {
+    serde_json::to_string(v).expect("serializable")
+}
+
+impl<W: Write> Output<W> {
+    fn put(&mut self, s: &str) {
+        if self.error.is_none()
+            && let Err(e) = self.w.write_all(s.as_bytes())
+        {
+            self.error = Some(e);
+        }
+    }
+
+    /// Everything before the first row.
+    fn head(&mut self, r: &HeapStream) {
+        let n = r.up_to();
+        match self.format {
+            Format::Text => {
+                let w = n.to_string().len().max(3);
+                self.put(&format!("{}: single heaps 0..={n}\n", r.game()));
+                self.put(&format!("{:>w$} {:>6} {:>7}  {:<12} tame\n", "n", "g(n)", "misère", "genus"));
             }
-            let _ = writeln!(s);
-        }
-        None => {
-            let _ = writeln!(s, "misère values: not computed");
+            Format::Csv => self.put("n,nim_value,misere_value,genus\n"),
+            Format::Json => {
+                // Keys in the order they can be written: what is known at the start, then the
+                // values as they come, then what is known at the end.
+                self.put(&format!(
+                    "{{\"game\":{},\"up_to\":{n},\"genus_depth\":{}",
+                    json(&r.game().to_string()),
+                    r.genus_depth()
+                ));
+                let mut list = |name: &str, cell: &dyn Fn(u32) -> String| {
+                    self.put(&format!(",\"{name}\":["));
+                    let mut chunk = String::new();
+                    for h in 0..=n {
+                        if h > 0 {
+                            chunk.push(',');
+                        }
+                        chunk.push_str(&cell(h));
+                        if chunk.len() > 1 << 16 {
+                            self.put(&chunk);
+                            chunk.clear();
+                        }
+                    }
+                    chunk.push(']');
+                    self.put(&chunk);
+                };
+                list("misere_values", &|h| json(&r.misere(h)));
+                list("genus", &|h| json(&r.genus(h).map(|g| g.to_string())));
+                list("tame", &|h| json(&r.tame(h)));
+                self.put(",\"values\":[");
+            }
         }
     }
-    s
-}
 
-fn to_csv(r: &HeapReport) -> String {
-    let mut s = String::from("n,nim_value,misere_value,genus\n");
-    for i in 0..r.values.len() {
-        let _ = writeln!(s, "{i},{},{},{}", r.values[i], cell(&r.misere[i]), cell(&r.genus[i]));
+    /// Rows `from..=to`.
+    fn rows(&mut self, r: &HeapStream, from: u32, to: u32) {
+        let mut s = String::with_capacity((to - from + 1) as usize * 8);
+        let w = r.up_to().to_string().len().max(3);
+        let mut num = itoa::Buffer::new();
+        for i in from..=to {
+            let v = r.value(i);
+            match self.format {
+                Format::Text => {
+                    let tame = match r.tame(i) {
+                        Some(true) => "yes",
+                        Some(false) => "no",
+                        None => "",
+                    };
+                    let line = format!(
+                        "{:>w$} {:>6} {:>7}  {:<12} {tame}",
+                        i,
+                        v,
+                        cell(r.misere(i)),
+                        cell(r.genus(i))
+                    );
+                    s.push_str(line.trim_end());
+                    s.push('\n');
+                }
+                Format::Csv => {
+                    s.push_str(num.format(i));
+                    s.push(',');
+                    s.push_str(num.format(v));
+                    s.push(',');
+                    s.push_str(&cell(r.misere(i)));
+                    s.push(',');
+                    s.push_str(&cell(r.genus(i)));
+                    s.push('\n');
+                }
+                Format::Json => {
+                    if i > 0 {
+                        s.push(',');
+                    }
+                    s.push_str(num.format(v));
+                }
+            }
+        }
+        self.put(&s);
     }
-    s
-}
 
-fn to_json(r: &HeapReport) -> Value {
-    let p = &r.periodicity;
-    let certificate = p.certificate.map(|c| {
-        let (rule, k) = match c.rule {
-            CertificateRule::GuySmith { k } => ("guy-smith", k),
-            CertificateRule::Window { k } => ("window", k),
-        };
-        json!({ "rule": rule, "k": k, "checked_from": c.from, "checked_below": c.to })
-    });
-    json!({
-        "game": r.game.to_string(),
-        "up_to": r.values.len() - 1,
-        "values": r.values,
-        "misere_values": r.misere,
-        "genus": r.genus.iter().map(|g| g.as_ref().map(|g| g.to_string())).collect::<Vec<_>>(),
-        "tame": r.tame,
-        "genus_depth": r.genus_depth,
-        "period": p.period,
-        "preperiod": p.preperiod,
-        "proven": p.proven,
-        "certificate": certificate,
-        "arithmetic_period": p.arithmetic,
-        "summary": p.to_string(),
-        "method": r.method,
-    })
+    /// Everything after the last row.
+    fn tail(&mut self, r: &HeapStream, p: &Periodicity) {
+        let method = r.method();
+        match self.format {
+            Format::Text => {
+                let mut s = format!("periodicity: {p}\nnim-values: {method}\n");
+                match r.misere_up_to() {
+                    Some(m) => {
+                        s += &format!(
+                            "misère values, genus (γ0..γ{}) and tameness: heaps 0..={m}, exact",
+                            r.genus_depth()
+                        );
+                        if let Some(note) = r.misere_note() {
+                            s += &format!("; {note}");
+                        }
+                        s.push('\n');
+                    }
+                    None => s += "misère values: not computed\n",
+                }
+                self.put(&s);
+            }
+            Format::Csv => {}
+            Format::Json => {
+                let certificate = p.certificate.map(|c| {
+                    let (rule, k) = match c.rule {
+                        CertificateRule::GuySmith { k } => ("guy-smith", k),
+                        CertificateRule::Window { k } => ("window", k),
+                    };
+                    json!({ "rule": rule, "k": k, "checked_from": c.from, "checked_below": c.to })
+                });
+                let end = format!(
+                    "],\"period\":{},\"preperiod\":{},\"proven\":{},\"certificate\":{},\"arithmetic_period\":{},\"summary\":{},\"method\":{}}}\n",
+                    json(&p.period),
+                    json(&p.preperiod),
+                    p.proven,
+                    json(&certificate),
+                    json(&p.arithmetic),
+                    json(&p.to_string()),
+                    json(&method)
+                );
+                self.put(&end);
+            }
+        }
+    }
 }

@@ -68,3 +68,43 @@ impl Progress for SolveBar {
         self.bar.inc(positions);
     }
 }
+
+/// An indicatif bar over heaps for `nimdb heaps`: heaps done, heaps/s, ETA. Hidden when
+/// stderr is not a terminal.
+pub struct HeapBar {
+    bar: ProgressBar,
+}
+
+impl HeapBar {
+    /// A bar over heaps `0..=up_to`, visible only when stderr is a terminal.
+    pub fn new(up_to: u32) -> Self {
+        let target = if std::io::stderr().is_terminal() {
+            ProgressDrawTarget::stderr()
+        } else {
+            ProgressDrawTarget::hidden()
+        };
+        let bar = ProgressBar::with_draw_target(Some(up_to as u64 + 1), target);
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{spinner} heaps [{bar:32}] {human_pos}/{human_len}  {rate}  {msg}  ETA {eta}",
+            )
+            .expect("valid template")
+            .with_key("rate", |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{:.2} M heaps/s", state.per_sec() / 1e6);
+            })
+            .progress_chars("=> "),
+        );
+        HeapBar { bar }
+    }
+
+    /// Heaps `0..=done` are computed; `memory` says what they hold.
+    pub fn at(&self, done: u32, memory: &str) {
+        self.bar.set_position(done as u64 + 1);
+        self.bar.set_message(memory.to_string());
+    }
+
+    /// Removes the bar.
+    pub fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}

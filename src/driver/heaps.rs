@@ -1,30 +1,104 @@
 //! Single-heap reports through the database's `heap_values` cache: the store keeps the
 //! rows, the theory computes, and this joins them.
 
+use std::ops::ControlFlow;
+
 use crate::game::GameSpec;
 use crate::store::{Database, HeapRows, SequenceFacts};
 use crate::theory::cache::{ENGINE_VERSION, StoredSequence};
-use crate::theory::{HeapOptions, HeapReport, heap_report_from};
+use crate::theory::period::Periodicity;
+use crate::theory::report::HeapStream;
+use crate::theory::{HeapOptions, HeapReport};
 
 use super::DriverError;
+
+/// Heaps computed (and stored) per stretch of [`run_heaps`]: between two stretches the
+/// caller writes output, shows progress, and may stop.
+pub const STRETCH: u32 = 1 << 16;
+
+/// How a run of [`run_heaps`] ended.
+#[derive(Debug)]
+pub struct HeapRun {
+    /// The stream, with every value up to `done`.
+    pub stream: HeapStream,
+    /// The last heap computed and handed to the caller.
+    pub done: u32,
+    /// The last heap whose row is stored (`None`: nothing stored).
+    pub stored_to: Option<u32>,
+    /// The periodicity, when the run went to N (`None`: the caller stopped it).
+    pub periodicity: Option<Periodicity>,
+}
+
+/// Computes `spec`'s heaps up to N a stretch at a time ([`STRETCH`] heaps), reusing the
+/// values `db` holds for the game and committing each stretch's rows as it is computed
+/// (rows up to [`HEAP_ROWS_LIMIT`](crate::store::HEAP_ROWS_LIMIT)), so that a run stopped
+/// midway keeps every complete row and the next run continues from them.
+///
+/// `on_stretch(stream, from, to)` is called for heaps `0..=N` in order, first for the heaps
+/// computed before the loop (the small heaps with misère values), then once per stretch;
+/// returning [`ControlFlow::Break`] stops the run after that stretch is stored. Without a
+/// database nothing is read or stored.
+pub fn run_heaps(
+    db: Option<&Database>,
+    spec: &GameSpec,
+    opts: &HeapOptions,
+    mut on_stretch: impl FnMut(&HeapStream, u32, u32) -> ControlFlow<()>,
+) -> Result<HeapRun, DriverError> {
+    let game = spec.to_string();
+    let stored = match db {
+        Some(db) => db.heap_rows(&game, ENGINE_VERSION)?.map(from_rows).unwrap_or_default(),
+        None => StoredSequence::default(),
+    };
+    let mut stream = HeapStream::new(spec, opts, &stored)?;
+    let n = stream.up_to();
+    let facts = |stream: &HeapStream, p: Option<&Periodicity>| SequenceFacts {
+        period: p.and_then(|p| p.period),
+        preperiod: p.and_then(|p| p.preperiod),
+        proven: p.is_some_and(|p| p.proven),
+        certificate: p.and_then(|p| p.certificate.map(|c| c.to_string())),
+        method: stream.method(),
+        engine: ENGINE_VERSION.to_string(),
+    };
+    // The small heaps (with their misère values and genus) first, in one transaction.
+    let first = stream.misere_up_to().unwrap_or(0).min(n);
+    let mut stored_to = stored.up_to();
+    if let Some(db) = db {
+        let small = HeapStream::rows_to(&stream, first);
+        db.store_heap_rows(&game, &to_rows(&small), &facts(&stream, None))?;
+        stored_to = stored_to.max(Some(first));
+    }
+    let mut done = first;
+    let mut stopped = on_stretch(&stream, 0, first).is_break();
+    let mut buf = Vec::new();
+    while !stopped && done < n {
+        let from = done + 1;
+        let to = from.saturating_add(STRETCH - 1).min(n);
+        stream.run_to(to);
+        if let Some(db) = db {
+            let next = stored_to.map_or(0, |s| s + 1);
+            if next >= from && next <= to {
+                buf.clear();
+                buf.extend((next..=to).map(|h| stream.value(h)));
+                if let Some(last) = db.append_heap_values(&game, ENGINE_VERSION, next, &buf)? {
+                    stored_to = Some(last);
+                }
+            }
+        }
+        done = to;
+        stopped = on_stretch(&stream, from, to).is_break();
+    }
+    let periodicity = (done == n).then(|| stream.finish());
+    if let Some(db) = db {
+        db.set_heap_facts(&game, &facts(&stream, periodicity.as_ref()))?;
+    }
+    Ok(HeapRun { stream, done, stored_to, periodicity })
+}
 
 /// The report of `spec`'s heaps, reusing the values `db` holds for the game and storing
 /// what was computed beyond them.
 pub fn heap_report(db: &Database, spec: &GameSpec, opts: &HeapOptions) -> Result<HeapReport, DriverError> {
-    let game = spec.to_string();
-    let stored = db.heap_rows(&game, ENGINE_VERSION)?.map(from_rows).unwrap_or_default();
-    let report = heap_report_from(spec, opts, &stored)?;
-    let periodicity = &report.periodicity;
-    let facts = SequenceFacts {
-        period: periodicity.period,
-        preperiod: periodicity.preperiod,
-        proven: periodicity.proven,
-        certificate: periodicity.certificate.map(|c| c.to_string()),
-        method: report.method.clone(),
-        engine: ENGINE_VERSION.to_string(),
-    };
-    db.store_heap_rows(&game, &to_rows(&report.to_stored()), &facts)?;
-    Ok(report)
+    let run = run_heaps(Some(db), spec, opts, |_, _, _| ControlFlow::Continue(()))?;
+    Ok(run.stream.report())
 }
 
 fn from_rows(rows: HeapRows) -> StoredSequence {

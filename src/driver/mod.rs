@@ -11,7 +11,7 @@ mod heaps;
 
 use std::collections::BTreeSet;
 
-pub use heaps::heap_report;
+pub use heaps::{HeapRun, STRETCH, heap_report, run_heaps};
 
 use crate::game::{Convention, GameSpec};
 use crate::index::{TierId, Universe};

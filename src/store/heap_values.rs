@@ -98,6 +98,65 @@ impl Database {
     }
 }
 
+impl Database {
+    /// Appends the nim-values `values` of heaps `from, from + 1, …` of `game` (nothing else
+    /// in their rows), up to [`HEAP_ROWS_LIMIT`], in one transaction, and records how far the
+    /// rows now go. The game's `heap_sequences` row must exist (written by
+    /// [`store_heap_rows`](Self::store_heap_rows) by the same engine version) and the rows
+    /// must continue it: rows before `from` are left as they are, existing rows are kept.
+    /// Returns the last heap stored (`None`: nothing was).
+    pub fn append_heap_values(
+        &self,
+        game: &str,
+        engine: &str,
+        from: u32,
+        values: &[u32],
+    ) -> Result<Option<u32>, StoreError> {
+        let keep = (HEAP_ROWS_LIMIT as u64 + 1).saturating_sub(from as u64).min(values.len() as u64) as usize;
+        if keep == 0 {
+            return Ok(None);
+        }
+        let last = from + keep as u32 - 1;
+        let tx = self.conn.unchecked_transaction()?;
+        {
+            let mut insert = tx.prepare_cached(
+                "INSERT INTO heap_values (game, n, nim_value, checksum) VALUES (?1, ?2, ?3, ?4) \
+                 ON CONFLICT (game, n) DO NOTHING",
+            )?;
+            for (i, &v) in values[..keep].iter().enumerate() {
+                let n = from + i as u32;
+                insert.execute(params![game, n, v, row_checksum(game, n, v, None, None, None)])?;
+            }
+        }
+        tx.execute(
+            "UPDATE heap_sequences SET up_to = max(up_to, ?3), updated_at = datetime('now') \
+             WHERE game = ?1 AND engine = ?2 AND up_to >= ?4",
+            params![game, engine, last, from as i64 - 1],
+        )?;
+        tx.commit()?;
+        Ok(Some(last))
+    }
+
+    /// Records what is known of `game`'s sequence (period, certificate, method) beside its
+    /// stored rows, when they were written by `facts.engine`.
+    pub fn set_heap_facts(&self, game: &str, facts: &SequenceFacts) -> Result<(), StoreError> {
+        self.conn.execute(
+            "UPDATE heap_sequences SET period = ?2, preperiod = ?3, proven = ?4, certificate = ?5, \
+               method = ?6, updated_at = datetime('now') WHERE game = ?1 AND engine = ?7",
+            params![
+                game,
+                facts.period,
+                facts.preperiod,
+                facts.proven,
+                facts.certificate,
+                facts.method,
+                facts.engine
+            ],
+        )?;
+        Ok(())
+    }
+}
+
 /// The CRC-32 of one `heap_values` row's contents (the game and heap included, so a row
 /// moved to another game or heap fails too).
 fn row_checksum(

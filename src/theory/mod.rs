@@ -5,10 +5,13 @@
 //! * [`bouton`]: normal and misère Nim, Sprague–Grundy on nim-values;
 //! * [`sequence`]: nim-value sequences g(0..=N) (reference mex and the fast engines);
 //! * [`shape`], [`sparse`]: the move shape and the rare/common method behind the fast engine;
+//! * [`rare`]: the rare-pair engine (sparse-space codes with no period, such as 0.161 and
+//!   Grundy's game), one stopping scan per heap over values kept in u8/u16/u32;
 //! * [`period`]: periods and preperiods, with the Guy–Smith certificate;
 //! * [`misere`], [`genus`]: misère nim-values of positions and Conway's genus of heaps;
 //! * [`cache`]: what a cache of single-heap values holds (the table itself is the store's);
-//! * [`report`]: everything about a game's heaps up to N, as `nimdb heaps` prints it;
+//! * [`report`]: everything about a game's heaps up to N, as `nimdb heaps` prints it, whole
+//!   or a stretch at a time ([`report::HeapStream`]);
 //! * [`quotient`]: misère quotients (Plambeck–Siegel), computed, certified and used to answer
 //!   misère positions of any size;
 //! * [`moore`], [`wythoff`]: the outcome rules of the families that are not sums of heaps
@@ -26,6 +29,7 @@ pub mod misere;
 pub mod moore;
 pub mod period;
 pub mod quotient;
+pub mod rare;
 pub mod report;
 pub mod sequence;
 pub mod shape;

@@ -116,7 +116,7 @@ impl fmt::Display for Periodicity {
 
 /// The least preperiod for period `p` seen in `g`: one past the last n with
 /// g(n + p) ≠ g(n) (0 if none). Scans from the end, so a wrong `p` costs little.
-pub fn preperiod_for(g: &[u32], p: u32) -> u32 {
+pub fn preperiod_for<T: Copy + PartialEq>(g: &[T], p: u32) -> u32 {
     let p = p as usize;
     if p == 0 || p >= g.len() {
         return g.len() as u32;
@@ -135,7 +135,7 @@ pub fn certificate_rule(shape: &HeapShape) -> Option<CertificateRule> {
 
 /// The certificate for period `p` and preperiod `e` if `g` is long enough to give one
 /// (assumes g(n + p) = g(n) for every n ≥ e in `g`).
-pub fn certify(g: &[u32], rule: CertificateRule, p: u32, e: u32) -> Option<Certificate> {
+pub fn certify<T>(g: &[T], rule: CertificateRule, p: u32, e: u32) -> Option<Certificate> {
     let n_max = g.len() as u64 - 1;
     let to = match rule {
         // Guy–Smith's bound 2e + p + k, with e at least 1: the proof shortens the larger part
@@ -150,7 +150,7 @@ pub fn certify(g: &[u32], rule: CertificateRule, p: u32, e: u32) -> Option<Certi
 
 /// The smallest period that `g` proves by the certificate rule, with its least preperiod
 /// and certificate.
-pub fn proven_period(g: &[u32], rule: CertificateRule) -> Option<(u32, u32, Certificate)> {
+pub fn proven_period<T: Copy + PartialEq>(g: &[T], rule: CertificateRule) -> Option<(u32, u32, Certificate)> {
     let n = g.len() as u32;
     (1..=n / 2).find_map(|p| {
         let e = preperiod_for(g, p);
@@ -167,7 +167,7 @@ fn apparent(len: u32, p: u32) -> bool {
 /// Periodicity of g(0..=N) for a game of this shape: the smallest certified period if any;
 /// otherwise the smallest apparent one (the last three periods or more repeat); otherwise an
 /// apparent arithmetic period.
-pub fn analyse(g: &[u32], shape: &HeapShape) -> Periodicity {
+pub fn analyse<T: Copy + PartialEq + Into<u32>>(g: &[T], shape: &HeapShape) -> Periodicity {
     let checked_to = g.len().saturating_sub(1) as u32;
     let mut out = Periodicity {
         period: None,
@@ -199,14 +199,15 @@ pub fn analyse(g: &[u32], shape: &HeapShape) -> Periodicity {
 
 /// The smallest apparent arithmetic period of `g` (g(n + p) − g(n) equal to the same nonzero
 /// saltus over at least three periods and twelve values at the end).
-pub fn arithmetic_period(g: &[u32]) -> Option<ArithmeticPeriod> {
+pub fn arithmetic_period<T: Copy + Into<u32>>(g: &[T]) -> Option<ArithmeticPeriod> {
     let len = g.len();
     (1..=len / 3).find_map(|p| {
-        let saltus = g[len - 1] as i64 - g[len - 1 - p] as i64;
+        let at = |i: usize| -> i64 { g[i].into() as i64 };
+        let saltus = at(len - 1) - at(len - 1 - p);
         if saltus == 0 {
             return None;
         }
-        let e = (0..len - p).rev().find(|&n| g[n + p] as i64 - g[n] as i64 != saltus).map_or(0, |n| n + 1);
+        let e = (0..len - p).rev().find(|&n| at(n + p) - at(n) != saltus).map_or(0, |n| n + 1);
         apparent((len - e) as u32, p as u32).then_some(ArithmeticPeriod {
             period: p as u32,
             preperiod: e as u32,

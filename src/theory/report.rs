@@ -6,17 +6,18 @@ use crate::game::{GameSpec, HeapFamily};
 
 use super::cache::StoredSequence;
 use super::genus::{DEFAULT_DEPTH, Genus, GenusSolver};
-use super::period::{Periodicity, analyse};
-use super::sequence::nim_values_with_info;
+use super::period::Periodicity;
+use super::sequence::mex_values;
 use super::shape::HeapShape;
+use super::sparse::{MethodChoice, Prepared, SplitMethod, prepare};
 
 /// The largest N accepted for games computed in (near) linear time.
 pub const MAX_UP_TO: u32 = 100_000_000;
 /// The largest N for codes whose repeated digit splits (O(N²): 10⁵ takes a few seconds).
 pub const MAX_UP_TO_QUADRATIC: u32 = 100_000;
-/// The largest N for Grundy's game (the sparse method with long witness scans: 10⁵ takes a
-/// few seconds, 10⁶ about a minute).
-pub const MAX_UP_TO_GRUNDY: u32 = 1_000_000;
+/// The largest N for Grundy's game: the rare-pair engine takes about 15 µs a heap at 10⁶ and
+/// more as the rare heaps grow (10⁷ is minutes, with progress, and Ctrl-C keeps the rows).
+pub const MAX_UP_TO_GRUNDY: u32 = 20_000_000;
 /// The largest N for hexadecimal codes (a heap that splits in three has O(n²) options).
 pub const MAX_UP_TO_THREE_WAY: u32 = 3_000;
 /// By default misère values and genus are computed for heaps up to this size.
@@ -111,7 +112,10 @@ pub fn heap_rules(spec: &GameSpec) -> Result<&HeapFamily, TheoryError> {
 pub fn check_up_to(spec: &GameSpec, up_to: u64) -> Result<u32, TheoryError> {
     let shape = HeapShape::of(heap_rules(spec)?);
     let (limit, why) = if matches!(spec.heap_rules(), Some(HeapFamily::Grundy(_))) {
-        (MAX_UP_TO_GRUNDY, "Grundy's game has no known period and its values take long scans")
+        (
+            MAX_UP_TO_GRUNDY,
+            "Grundy's game has no known period, and each heap costs a scan that grows with the rare heaps",
+        )
     } else if shape.three_way {
         (MAX_UP_TO_THREE_WAY, "a heap that splits in three has O(n²) options, so the plain mex costs O(n³)")
     } else if shape.quadratic() {
@@ -137,70 +141,209 @@ pub fn heap_report_from(
     opts: &HeapOptions,
     stored: &StoredSequence,
 ) -> Result<HeapReport, TheoryError> {
-    let n = check_up_to(spec, opts.up_to as u64)?;
-    let rules = heap_rules(spec)?;
+    let mut stream = HeapStream::new(spec, opts, stored)?;
+    stream.run_to(stream.up_to());
+    Ok(stream.report())
+}
 
-    // Nim-values: read back if the cache covers N, else computed on from the cached prefix.
-    let (values, method) = if stored.up_to() >= Some(n) {
-        (stored.values[..=n as usize].to_vec(), format!("read from the database (heaps 0..={n})"))
-    } else {
-        let (values, info) = nim_values_with_info(rules, n, &stored.values);
-        let mut method = info.method.to_string();
-        if !stored.values.is_empty() {
-            method = format!("heaps 0..={} from the database, then {method}", stored.values.len() - 1);
+/// A game's single-heap values up to N, computed a stretch at a time so that output can be
+/// written (and values stored) as they come: misère values, genus and tameness of the small
+/// heaps first, then nim-values on demand ([`run_to`](Self::run_to)), then the periodicity
+/// ([`finish`](Self::finish)). Memory: the nim-values in compact storage (one or two bytes
+/// each for most games), nothing once a certified period makes the rest a copy.
+#[derive(Clone, Debug)]
+pub struct HeapStream {
+    game: GameSpec,
+    shape: HeapShape,
+    up_to: u32,
+    seq: Prepared,
+    /// Heaps read from the cache (`None`: nothing), and whether it covered N.
+    from_cache: Option<u32>,
+    covered: bool,
+    misere: Vec<Option<u32>>,
+    genus: Vec<Option<Genus>>,
+    tame: Vec<Option<bool>>,
+    genus_depth: u16,
+    misere_note: Option<String>,
+}
+
+impl HeapStream {
+    /// Starts the report: checks N, sets the engine up to continue from `stored`'s values,
+    /// and computes the misère values, genus and tameness of the small heaps.
+    pub fn new(spec: &GameSpec, opts: &HeapOptions, stored: &StoredSequence) -> Result<Self, TheoryError> {
+        let n = check_up_to(spec, opts.up_to as u64)?;
+        let rules = heap_rules(spec)?;
+        let shape = HeapShape::of(rules);
+        let covered = stored.up_to() >= Some(n);
+        let seq = if covered {
+            Prepared::from_values(stored.values[..=n as usize].to_vec(), SplitMethod::Plain)
+        } else if shape.three_way {
+            // Hexadecimal codes: the plain mex over every move, three-way splits included.
+            Prepared::from_values(mex_values(rules, n), SplitMethod::Plain)
+        } else {
+            prepare(&shape, n, &stored.values, MethodChoice::Auto)
+        };
+        let mut stream = HeapStream {
+            game: spec.clone(),
+            shape,
+            up_to: n,
+            seq,
+            from_cache: stored.up_to(),
+            covered,
+            misere: Vec::new(),
+            genus: Vec::new(),
+            tame: Vec::new(),
+            genus_depth: opts.genus_depth,
+            misere_note: None,
+        };
+        // Misère values, genus and tameness of small heaps.
+        // The exact misère search holds heaps of at most MAX_HEAP tokens.
+        let want = opts.misere_up_to.min(n).min(crate::theory::misere::MAX_HEAP);
+        stream.run_to(want);
+        let values: Vec<u32> = (0..=want).map(|h| stream.value(h)).collect();
+        let k = want as usize + 1;
+        let cached_ok = stored.genus_up_to() >= Some(want) && stored.genus_depth == Some(opts.genus_depth);
+        if cached_ok {
+            stream.misere = stored.misere[..k].to_vec();
+            stream.genus = stored.genus[..k].to_vec();
+            stream.tame = stored.tame[..k].to_vec();
+        } else {
+            let mut solver = GenusSolver::new(rules, opts.genus_depth);
+            for h in 0..=want {
+                if solver.misere().positions() > opts.state_budget {
+                    stream.misere_note = Some(format!(
+                        "misère values stop at heap {} ({} positions memoized, budget {})",
+                        h - 1,
+                        solver.misere().positions(),
+                        opts.state_budget
+                    ));
+                    break;
+                }
+                let ge = solver.genus(&[h], &values);
+                stream.misere.push(Some(ge.misere_value()));
+                stream.tame.push(Some(solver.is_tame(&[h], &values)));
+                stream.genus.push(Some(ge));
+            }
         }
-        if let Some(at) = info.stats.certified_at {
+        Ok(stream)
+    }
+
+    /// The game.
+    pub fn game(&self) -> &GameSpec {
+        &self.game
+    }
+
+    /// N.
+    pub fn up_to(&self) -> u32 {
+        self.up_to
+    }
+
+    /// Computes the nim-values of every heap up to `n` (at most N).
+    pub fn run_to(&mut self, n: u32) {
+        self.seq.run(n.min(self.up_to));
+    }
+
+    /// g(n), for n up to where [`run_to`](Self::run_to) reached.
+    pub fn value(&self, n: u32) -> u32 {
+        self.seq.value(n)
+    }
+
+    /// The misère value of heap `n`, where computed.
+    pub fn misere(&self, n: u32) -> Option<u32> {
+        self.misere.get(n as usize).copied().flatten()
+    }
+
+    /// The genus of heap `n`, where computed.
+    pub fn genus(&self, n: u32) -> Option<&Genus> {
+        self.genus.get(n as usize).and_then(Option::as_ref)
+    }
+
+    /// Whether heap `n` is tame, where computed.
+    pub fn tame(&self, n: u32) -> Option<bool> {
+        self.tame.get(n as usize).copied().flatten()
+    }
+
+    /// The genus depth used.
+    pub fn genus_depth(&self) -> u16 {
+        self.genus_depth
+    }
+
+    /// The largest heap with a misère value.
+    pub fn misere_up_to(&self) -> Option<u32> {
+        self.misere.iter().take_while(|v| v.is_some()).count().checked_sub(1).map(|n| n as u32)
+    }
+
+    /// Why misère values stop before the requested heap, if they do.
+    pub fn misere_note(&self) -> Option<&str> {
+        self.misere_note.as_deref()
+    }
+
+    /// Bytes per nim-value held in memory.
+    pub fn value_bytes(&self) -> usize {
+        self.seq.value_bytes()
+    }
+
+    /// How the nim-values were obtained, in words.
+    pub fn method(&self) -> String {
+        if self.covered {
+            return format!("read from the database (heaps 0..={})", self.up_to);
+        }
+        let mut method = self.seq.method.to_string();
+        if let Some(m) = self.from_cache {
+            method = format!("heaps 0..={m} from the database, then {method}");
+        }
+        if let Some(at) = self.seq.stats().certified_at {
             method.push_str(&format!("; heaps ≥ {at} copied from the period certified at that point"));
         }
-        (values, method)
-    };
+        method
+    }
 
-    // Misère values, genus and tameness of small heaps.
-    // The exact misère search holds heaps of at most MAX_HEAP tokens.
-    let want = opts.misere_up_to.min(n).min(crate::theory::misere::MAX_HEAP);
-    let len = n as usize + 1;
-    let mut misere = vec![None; len];
-    let mut genus = vec![None; len];
-    let mut tame = vec![None; len];
-    let mut misere_note = None;
-    let cached_ok = stored.genus_up_to() >= Some(want) && stored.genus_depth == Some(opts.genus_depth);
-    if cached_ok {
-        let k = want as usize + 1;
-        misere[..k].copy_from_slice(&stored.misere[..k]);
-        genus[..k].clone_from_slice(&stored.genus[..k]);
-        tame[..k].copy_from_slice(&stored.tame[..k]);
-    } else {
-        let mut solver = GenusSolver::new(rules, opts.genus_depth);
-        for h in 0..=want {
-            if solver.misere().positions() > opts.state_budget {
-                misere_note = Some(format!(
-                    "misère values stop at heap {} ({} positions memoized, budget {})",
-                    h - 1,
-                    solver.misere().positions(),
-                    opts.state_budget
-                ));
-                break;
-            }
-            let ge = solver.genus(&[h], &values);
-            misere[h as usize] = Some(ge.misere_value());
-            tame[h as usize] = Some(solver.is_tame(&[h], &values));
-            genus[h as usize] = Some(ge);
+    /// The periodicity of g(0..=N), once every heap is computed. A certified period is
+    /// found again on the values computed before it (they hold its certificate), and holds
+    /// up to N.
+    pub fn finish(&self) -> Periodicity {
+        let mut p = self.seq.analyse(&self.shape);
+        p.checked_to = self.up_to;
+        p
+    }
+
+    /// Heaps 0..=`to` as a cache keeps them (values, misère values, genus, tameness).
+    pub fn rows_to(&self, to: u32) -> StoredSequence {
+        let len = to as usize + 1;
+        let cut = |v: &[Option<u32>]| v.iter().copied().chain(std::iter::repeat(None)).take(len).collect();
+        StoredSequence {
+            values: (0..=to).map(|n| self.value(n)).collect(),
+            misere: cut(&self.misere),
+            genus: self.genus.iter().cloned().chain(std::iter::repeat(None)).take(len).collect(),
+            tame: self.tame.iter().copied().chain(std::iter::repeat(None)).take(len).collect(),
+            genus_depth: Some(self.genus_depth),
         }
     }
 
-    let periodicity = analyse(&values, &HeapShape::of(rules));
-    let report = HeapReport {
-        game: spec.clone(),
-        values,
-        misere,
-        genus,
-        tame,
-        genus_depth: opts.genus_depth,
-        periodicity,
-        method,
-        misere_note,
-    };
-    Ok(report)
+    /// The whole report (every value in memory: for small N).
+    pub fn report(&self) -> HeapReport {
+        let len = self.up_to as usize + 1;
+        let pad = |v: &Vec<Option<u32>>| {
+            let mut v = v.clone();
+            v.resize(len, None);
+            v
+        };
+        let mut genus = self.genus.clone();
+        genus.resize(len, None);
+        let mut tame = self.tame.clone();
+        tame.resize(len, None);
+        HeapReport {
+            game: self.game.clone(),
+            values: (0..=self.up_to).map(|n| self.value(n)).collect(),
+            misere: pad(&self.misere),
+            genus,
+            tame,
+            genus_depth: self.genus_depth,
+            periodicity: self.finish(),
+            method: self.method(),
+            misere_note: self.misere_note.clone(),
+        }
+    }
 }
 
 impl HeapReport {

@@ -17,7 +17,9 @@
 //!    early); a candidate whose parity needs a rare part is absent at once.
 //!
 //! Only when the mex itself needs a full scan is the work O(n), and that happens exactly when
-//! the new heap is rare. The answer never depends on the mask (a bad mask is only slower),
+//! the new heap is rare. For codes whose splits are listed by removal (no repeated splitting
+//! digit) the work past the probe is done by the rare-pair engine of [`rare`](super::rare),
+//! which organises step 2 as one stopping scan and keeps the values in one byte each. The answer never depends on the mask (a bad mask is only slower),
 //! so the engine picks the mask and δ that make the fewest rare heaps on a plainly computed
 //! probe prefix, and falls back to the plain method when no mask makes them rare.
 //!
@@ -27,6 +29,7 @@
 
 use super::mex::{GrowingSet, StampSet};
 use super::period::{CertificateRule, certificate_rule, proven_period};
+use super::rare::{self, CompactEngine};
 use super::shape::HeapShape;
 
 /// Heaps computed by the plain method before the sparse space is chosen.
@@ -163,35 +166,178 @@ pub fn compute_with(
     known: &[u32],
     choice: MethodChoice,
 ) -> (Vec<u32>, SplitMethod, EngineStats) {
-    let mut e = Engine::new(shape, up_to, known);
-    // Only the automatic choice takes the periodicity shortcut; the forced methods are there
-    // to measure and test the methods themselves.
-    e.rule = if choice == MethodChoice::Auto { certificate_rule(shape) } else { None };
-    if shape.split.is_empty() {
-        e.run(up_to, up_to, None);
-        return (e.g, SplitMethod::Direct, e.stats);
+    let mut prepared = prepare(shape, up_to, known, choice);
+    prepared.run(up_to);
+    let (method, stats) = (prepared.method, prepared.stats());
+    let mut g = Vec::with_capacity(up_to as usize + 1);
+    prepared.extend_into(0, prepared.computed().min(up_to as usize + 1), &mut g);
+    if let Some((p, _)) = prepared.period() {
+        while g.len() <= up_to as usize {
+            g.push(g[g.len() - p as usize]);
+        }
     }
-    if choice == MethodChoice::Plain {
-        e.run(up_to, up_to, None);
-        return (e.g, SplitMethod::Plain, e.stats);
+    (g, method, stats)
+}
+
+/// A sequence under way: the values computed so far, the method, and the engine that
+/// computes more on demand ([`run`](Prepared::run)). Once a certified period is found the
+/// engine stops; later values are read from the period ([`value`](Prepared::value)).
+#[derive(Clone, Debug)]
+pub struct Prepared {
+    /// The method used for the splitting moves.
+    pub method: SplitMethod,
+    /// Work counters of the plain part (the probe, or everything for the plain method).
+    base: EngineStats,
+    state: State,
+}
+
+#[derive(Clone, Debug)]
+enum State {
+    /// Computed by the plain, direct or probing engine (up to what was asked).
+    Plain { g: Vec<u32>, period: Option<u32>, target: u32 },
+    /// The rare-pair engine in compact storage.
+    Fast(Box<CompactEngine>),
+}
+
+impl Prepared {
+    /// Computes every heap up to `target` (nothing beyond a certified period). The plain
+    /// method computes everything at once when prepared; later calls do nothing for it.
+    pub fn run(&mut self, target: u32) {
+        if let State::Fast(e) = &mut self.state {
+            e.run(target);
+        }
+    }
+
+    /// How many heaps are computed and stored (g(0..computed)).
+    pub fn computed(&self) -> usize {
+        match &self.state {
+            State::Plain { g, .. } => g.len(),
+            State::Fast(e) => e.len(),
+        }
+    }
+
+    /// Whether g(n) is known (computed, or given by a certified period).
+    pub fn knows(&self, n: u32) -> bool {
+        (n as usize) < self.computed()
+            || self.period().is_some()
+            || matches!(self.state, State::Plain { target, .. } if n <= target)
+    }
+
+    /// g(n): computed, or from the certified period. Panics when not [`knows`](Self::knows).
+    pub fn value(&self, n: u32) -> u32 {
+        let len = self.computed();
+        let n = n as usize;
+        let at = |i: usize| match &self.state {
+            State::Plain { g, .. } => g[i],
+            State::Fast(e) => e.get(i),
+        };
+        if n < len {
+            return at(n);
+        }
+        let (p, _) = self.period().expect("a value past the computed ones needs a period");
+        let p = p as usize;
+        at(len - p + (n - len) % p)
+    }
+
+    /// g(from..to) of the computed values, appended to `out`.
+    pub fn extend_into(&self, from: usize, to: usize, out: &mut Vec<u32>) {
+        match &self.state {
+            State::Plain { g, .. } => out.extend_from_slice(&g[from..to]),
+            State::Fast(e) => e.extend_into(from, to, out),
+        }
+    }
+
+    /// The certified (period, preperiod) the engine stopped at, if it did.
+    pub fn period(&self) -> Option<(u32, u32)> {
+        match &self.state {
+            State::Plain { g, period, .. } => period.map(|p| (p, super::period::preperiod_for(g, p))),
+            State::Fast(e) => e.period(),
+        }
+    }
+
+    /// Work counters so far.
+    pub fn stats(&self) -> EngineStats {
+        match &self.state {
+            State::Plain { .. } => self.base,
+            State::Fast(e) => {
+                let mut s = e.stats();
+                s.heaps += self.base.heaps;
+                s.certified_at = s.certified_at.or(self.base.certified_at);
+                s
+            }
+        }
+    }
+
+    /// Periodicity of the computed values (see [`analyse`](super::period::analyse)).
+    pub fn analyse(&self, shape: &HeapShape) -> super::period::Periodicity {
+        match &self.state {
+            State::Plain { g, .. } => super::period::analyse(g, shape),
+            State::Fast(e) => e.analyse(shape),
+        }
+    }
+
+    /// The values `values`, computed elsewhere, as a finished sequence.
+    pub fn from_values(values: Vec<u32>, method: SplitMethod) -> Prepared {
+        let target = values.len().saturating_sub(1) as u32;
+        Prepared {
+            method,
+            base: EngineStats::default(),
+            state: State::Plain { g: values, period: None, target },
+        }
+    }
+
+    /// Bytes per stored value (1, 2 or 4).
+    pub fn value_bytes(&self) -> usize {
+        match &self.state {
+            State::Plain { .. } => 4,
+            State::Fast(e) => e.value_bytes(),
+        }
+    }
+}
+
+/// Sets up the computation of g(0..=up_to) by the chosen method, continuing from
+/// `known = g(0..=m)` (truncated if longer than needed): runs the plain probe (and, for the
+/// plain and direct methods, everything), chooses the sparse space, and hands the rest to
+/// the rare-pair engine where it applies ([`Prepared::run`] computes on).
+///
+/// [`MethodChoice::Auto`] also takes the periodicity shortcut for finite codes (see
+/// [`compute_with`]).
+pub fn prepare(shape: &HeapShape, up_to: u32, known: &[u32], choice: MethodChoice) -> Prepared {
+    let mut e = Engine::new(shape, up_to, known);
+    e.rule = if choice == MethodChoice::Auto { certificate_rule(shape) } else { None };
+    let plain = |e: Engine, method| {
+        let stats = e.stats;
+        Prepared { method, base: stats, state: State::Plain { g: e.g, period: e.period, target: up_to } }
+    };
+    if shape.split.is_empty() || choice == MethodChoice::Plain {
+        e.run(up_to, None);
+        return plain(e, if shape.split.is_empty() { SplitMethod::Direct } else { SplitMethod::Plain });
     }
     let probe_to = up_to.min(PROBE);
-    e.run(probe_to, up_to, None);
-    if e.done(up_to) || (choice == MethodChoice::Auto && up_to <= probe_to) {
-        return (e.g, SplitMethod::Plain, e.stats);
+    e.run(probe_to, None);
+    if e.done(up_to) || e.period.is_some() || (choice == MethodChoice::Auto && up_to <= probe_to) {
+        return plain(e, SplitMethod::Plain);
     }
     // Choose the space on the probe only: a long cached prefix adds cost, not information.
     let probe = &e.g[..e.g.len().min(PROBE as usize + 1)];
     let space = match choose_space(probe, shape) {
         Some((space, share)) if share <= MAX_RARE_SHARE || choice == MethodChoice::Sparse => space,
         _ => {
-            e.run(up_to, up_to, None);
-            return (e.g, SplitMethod::Plain, e.stats);
+            e.run(up_to, None);
+            return plain(e, SplitMethod::Plain);
         }
     };
+    if rare::applies(shape) {
+        let fast = CompactEngine::new(shape, space, &e.g, e.rule);
+        return Prepared {
+            method: SplitMethod::Sparse(space),
+            base: e.stats,
+            state: State::Fast(Box::new(fast)),
+        };
+    }
     e.rare = (1..e.g.len() as u32).filter(|&n| space.is_rare(n, e.g[n as usize])).collect();
-    e.run(up_to, up_to, Some(space));
-    (e.g, SplitMethod::Sparse(space), e.stats)
+    e.run(up_to, Some(space));
+    plain(e, SplitMethod::Sparse(space))
 }
 
 /// The space with the fewest rare heaps in the second half of `g` (ties: fewest overall,
@@ -249,13 +395,15 @@ struct Engine<'s> {
     rule: Option<CertificateRule>,
     /// The next heap count at which to look for a certified period.
     next_check: u32,
+    /// The certified period, once found (the engine then stops).
+    period: Option<u32>,
     stats: EngineStats,
 }
 
 impl<'s> Engine<'s> {
     fn new(shape: &'s HeapShape, up_to: u32, known: &[u32]) -> Self {
         let keep = known.len().min(up_to as usize + 1).max(1);
-        let mut g = Vec::with_capacity(up_to as usize + 1);
+        let mut g = Vec::with_capacity((up_to as usize + 1).min(1 << 16));
         g.extend_from_slice(&known[..keep.min(known.len())]);
         if g.is_empty() {
             g.push(0);
@@ -269,6 +417,7 @@ impl<'s> Engine<'s> {
             rare: Vec::new(),
             rule: None,
             next_check: 128,
+            period: None,
             stats: EngineStats::default(),
         };
         for n in 1..e.g.len() as u32 {
@@ -305,19 +454,16 @@ impl<'s> Engine<'s> {
 
     /// Computes every heap up to `target`, by the sparse method when `space` is given. With a
     /// certificate rule, looks for a certified period at doubling heap counts and, once one
-    /// is found, fills in every heap up to `up_to` from it.
-    fn run(&mut self, target: u32, up_to: u32, space: Option<SparseSpace>) {
-        while !self.done(target) {
+    /// is found, stops there (every later value follows from the period).
+    fn run(&mut self, target: u32, space: Option<SparseSpace>) {
+        while self.period.is_none() && !self.done(target) {
             if let Some(rule) = self.rule
                 && self.g.len() as u32 >= self.next_check
             {
                 self.next_check = self.next_check.saturating_mul(2);
                 if let Some((p, _, _)) = proven_period(&self.g, rule) {
                     self.stats.certified_at = Some(self.g.len() as u32);
-                    while !self.done(up_to) {
-                        let v = self.g[self.g.len() - p as usize];
-                        self.g.push(v);
-                    }
+                    self.period = Some(p);
                     return;
                 }
             }
