@@ -67,6 +67,9 @@ impl Progress for SolveBar {
         self.bar.set_message(tier.to_string());
         self.bar.inc(positions);
     }
+    fn interrupted(&self) -> bool {
+        super::interrupt::requested()
+    }
 }
 
 /// An indicatif bar over heaps for `nimdb heaps`: heaps done, heaps/s, ETA. Hidden when

@@ -5,10 +5,10 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use nimdb::driver::solve_into_spilling;
+use nimdb::driver::{DriverError, solve_into_spilling};
 use nimdb::index::Universe;
 use nimdb::resources::{Bytes, MemoryBudget, ResourceError};
-use nimdb::solve::{Estimate, MAX_SOLVE_TOTAL, SolveOptions, Spill, reach};
+use nimdb::solve::{Estimate, MAX_SOLVE_TOTAL, SolveError, SolveOptions, Spill, reach};
 use nimdb::store::Database;
 
 use super::progress::SolveBar;
@@ -123,9 +123,18 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     }
     let mut db = Database::open(&args.db.db).map_err(words::store)?;
     let bar = SolveBar::new(!args.quiet);
+    // Ctrl-C stops before the next tier; the finished ones are committed already.
+    super::interrupt::install();
     let result =
         solve_into_spilling(&mut db, game, convention, universe, args.nim_values, &bar, spill.as_ref());
     bar.finish();
+    if let Err(DriverError::Solve(SolveError::Interrupted { tiers, positions })) = &result {
+        eprintln!(
+            "nimdb: interrupted: the {tiers} tiers ({positions} positions) solved in this run are stored in {}; run the same command again to resume",
+            db.path().display()
+        );
+        return Ok(ExitCode::from(130));
+    }
     let (solve, report) = result.map_err(words::driver)?;
     if !args.quiet {
         let rate = |n: u64| if report.seconds > 0.0 { n as f64 / report.seconds } else { 0.0 };
