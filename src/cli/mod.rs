@@ -10,6 +10,7 @@ mod explain;
 mod export;
 mod heaps;
 mod info;
+mod interrupt;
 mod play;
 mod progress;
 mod query;

@@ -1,0 +1,34 @@
+//! Ctrl-C for long computations. The first SIGINT only sets a flag, which the computation
+//! polls between steps, so it stops at a clean point and keeps what is complete; a second
+//! SIGINT ends the process at once (the default action is restored by the first).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// The exit status of a command stopped by Ctrl-C (128 + SIGINT, as shells report it).
+pub const EXIT_INTERRUPTED: u8 = 130;
+
+extern "C" fn on_sigint(_signal: libc::c_int) {
+    INTERRUPTED.store(true, Ordering::SeqCst);
+    // SAFETY: signal(2) is async-signal-safe; restoring the default action lets a second
+    // Ctrl-C stop the process at once.
+    unsafe {
+        libc::signal(libc::SIGINT, libc::SIG_DFL);
+    }
+}
+
+/// Installs the handler; from now on [`interrupted`] reports a Ctrl-C.
+pub fn install() {
+    #[cfg(unix)]
+    // SAFETY: the handler only stores to an atomic and calls signal(2), both
+    // async-signal-safe.
+    unsafe {
+        libc::signal(libc::SIGINT, on_sigint as extern "C" fn(libc::c_int) as libc::sighandler_t);
+    }
+}
+
+/// Whether Ctrl-C was pressed since [`install`].
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
+}
