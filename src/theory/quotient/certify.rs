@@ -44,7 +44,21 @@ pub fn closure_check(
     options: &[Vec<u32>],
     max_states: usize,
 ) -> Result<ClosureCheck, String> {
-    type State = (u32, ElementSet, bool);
+    closure_states(q, images, options, max_states).map(|s| ClosureCheck { states: s.len() })
+}
+
+/// A state of the closure walk: (Φ(G), σ(S(G)), S(G) = ∅) of a position G.
+pub type ClosureState = (u32, ElementSet, bool);
+
+/// The walk of [`closure_check`], returning every state it reached (the states of all the
+/// positions of the closure), for the identification of later heaps.
+pub fn closure_states(
+    q: &BipartiteMonoid,
+    images: &[u32],
+    options: &[Vec<u32>],
+    max_states: usize,
+) -> Result<Vec<ClosureState>, String> {
+    type State = ClosureState;
     let n = q.size();
     let table = q.table();
     // p_over[o] = {w : o·w ∈ P}; the signature of an option set is the union over it.
@@ -122,7 +136,7 @@ pub fn closure_check(
             i += 1;
         }
     }
-    Ok(ClosureCheck { states: states.len() })
+    Ok(states)
 }
 
 /// Which theorem certifies the period of the heap images.

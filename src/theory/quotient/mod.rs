@@ -28,7 +28,7 @@ use serde::Serialize;
 
 use crate::game::{HeapFamily, HeapRules, Move, Position, TakeBreakCode as OctalCode, all_moves};
 
-pub use certify::{ClosureCheck, PeriodCertificate, PeriodRule, closure_check};
+pub use certify::{ClosureCheck, ClosureState, PeriodCertificate, PeriodRule, closure_check, closure_states};
 pub use compute::{Limits, QuotientBuilder, Step};
 pub use monoid::BipartiteMonoid;
 pub use presentation::{Presentation, present};
