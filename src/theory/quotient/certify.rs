@@ -73,14 +73,34 @@ pub fn closure_states(
             s
         })
         .collect();
-    let times = |a: &State, b: &State| -> State {
+    // A state times letter j: {w : y·w ∈ σ} ∪ {w : x·w ∈ τⱼ}. The second part depends only on
+    // (x, j), so it is computed once per pair and kept.
+    let mut by_element: Vec<Option<ElementSet>> = Vec::new();
+    let mut times = |a: &State, j: usize, b: &State| -> State {
         let (x, y) = (a.0 as usize, b.0 as usize);
         let xrow = &table[x * n..(x + 1) * n];
         let yrow = &table[y * n..(y + 1) * n];
-        let mut s = ElementSet::new(n);
-        for w in 0..n {
-            if a.1.contains(yrow[w]) || b.1.contains(xrow[w]) {
-                s.insert(w as u32);
+        if by_element.len() < (j + 1) * n {
+            by_element.resize((j + 1) * n, None);
+        }
+        let mut s = by_element[j * n + x]
+            .get_or_insert_with(|| {
+                let mut t = ElementSet::new(n);
+                if !b.1.is_empty() {
+                    for (w, &xw) in xrow.iter().enumerate() {
+                        if b.1.contains(xw) {
+                            t.insert(w as u32);
+                        }
+                    }
+                }
+                t
+            })
+            .clone();
+        if !a.1.is_empty() {
+            for (w, &yw) in yrow.iter().enumerate() {
+                if a.1.contains(yw) {
+                    s.insert(w as u32);
+                }
             }
         }
         (xrow[y], s, a.2 && b.2)
@@ -123,7 +143,7 @@ pub fn closure_states(
         while i < states.len() {
             let range = if i < known { l..l + 1 } else { 0..l + 1 };
             for j in range {
-                let next = times(&states[i], &letters[j]);
+                let next = times(&states[i], j, &letters[j]);
                 if !seen.contains_key(&next) {
                     check(&next)?;
                     if seen.len() >= max_states {
