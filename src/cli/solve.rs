@@ -4,10 +4,10 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use nimdb::driver::solve_into;
+use nimdb::driver::solve_into_spilling;
 use nimdb::index::Universe;
-use nimdb::resources::{Bytes, MemoryBudget};
-use nimdb::solve::{MAX_SOLVE_TOTAL, SolveOptions, reach};
+use nimdb::resources::{Bytes, MemoryBudget, ResourceError};
+use nimdb::solve::{Estimate, MAX_SOLVE_TOTAL, SolveOptions, Spill, reach};
 use nimdb::store::Database;
 
 use super::progress::SolveBar;
@@ -38,10 +38,15 @@ pub struct SolveArgs {
     /// Also store nim-values (misère nim-values under --misere); visits every edge.
     #[arg(long)]
     nim_values: bool,
-    /// Refuse to start if the solve's estimated peak memory is over SIZE (e.g. 4G)
-    /// [default: 80% of the memory available now].
+    /// Memory budget (e.g. 4G) [default: 80% of the memory available now]. A solve whose
+    /// lower tiers do not fit spills them to mapped files beside the database (same
+    /// result, more disk reads); one that cannot fit even then is refused.
     #[arg(long, value_name = "SIZE", value_parser = nimdb::resources::parse_size)]
     memory_limit: Option<u64>,
+    /// Hold at most SIZE of lower tiers in memory and spill the rest to mapped files beside
+    /// the database (set for you when --memory-limit needs it).
+    #[arg(long, value_name = "SIZE", value_parser = nimdb::resources::parse_size)]
+    window_limit: Option<u64>,
 }
 
 /// Runs `nimdb solve`.
@@ -74,20 +79,54 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
             mb(estimate.disk_bytes),
             estimate.record_bytes
         );
-        match budget.check("this solve", estimate.memory_bytes) {
-            Ok(()) => println!("budget:      {} ({}): fits", Bytes(budget.bytes), budget.source),
+        match plan(&estimate, &budget, "this solve") {
+            Ok(None) => println!("budget:      {} ({}): fits", Bytes(budget.bytes), budget.source),
+            Ok(Some(window)) => println!(
+                "budget:      {} ({}): lower tiers past {} spill to disk (up to {})",
+                Bytes(budget.bytes),
+                budget.source,
+                Bytes(window),
+                Bytes(estimate.window_bytes.saturating_sub(window))
+            ),
             Err(e) => println!("budget:      would be refused: {e}"),
         }
         println!("dry run: nothing written");
         return Ok(ExitCode::SUCCESS);
     }
     // Refuse before touching the file: a solve that cannot fit would only abort later.
-    budget
-        .check(&format!("solving {game} ({universe})"), estimate.memory_bytes)
+    let window = plan(&estimate, &budget, &format!("solving {game} ({universe})"))
         .map_err(|e| anyhow::anyhow!("{e}; nothing was written (--memory-limit SIZE sets the budget)"))?;
+    let window = match (window, args.window_limit) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+    .filter(|&bytes| bytes < estimate.window_bytes);
+    let spill = window.map(|budget_bytes| {
+        let db_path = &args.db.db;
+        let dir = match db_path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => std::path::PathBuf::from("."),
+        };
+        let name = db_path.file_name().map_or("nimdb".into(), |n| n.to_string_lossy().into_owned());
+        Spill { budget: budget_bytes, dir, prefix: format!(".{name}.spill-{}", std::process::id()) }
+    });
+    if let (Some(spill), false) = (&spill, args.quiet) {
+        eprintln!(
+            "note: the lower tiers (~{}) do not fit {}; past {} they spill to mapped files in {} (up to {} of disk, freed by the end)",
+            Bytes(estimate.window_bytes),
+            match args.window_limit {
+                Some(limit) if limit == spill.budget => format!("the window limit ({})", Bytes(limit)),
+                _ => format!("the memory budget ({})", Bytes(budget.bytes)),
+            },
+            Bytes(spill.budget),
+            spill.dir.display(),
+            Bytes(estimate.window_bytes.saturating_sub(spill.budget))
+        );
+    }
     let mut db = Database::open(&args.db.db).map_err(words::store)?;
     let bar = SolveBar::new(!args.quiet);
-    let result = solve_into(&mut db, game, convention, universe, args.nim_values, &bar);
+    let result =
+        solve_into_spilling(&mut db, game, convention, universe, args.nim_values, &bar, spill.as_ref());
     bar.finish();
     let (solve, report) = result.map_err(words::driver)?;
     if !args.quiet {
@@ -111,6 +150,13 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
             rate(report.solved_now) / 1e6,
             rate(report.edges) / 1e6
         );
+        if report.spilled_bytes > 0 {
+            println!(
+                "spilled: {} of lower tiers to mapped files (held at most {} in memory)",
+                Bytes(report.spilled_bytes),
+                Bytes(report.peak_window_bytes)
+            );
+        }
         println!(
             "stored: {} positions, {} losses, {} on disk, status {}",
             solve.positions,
@@ -123,6 +169,17 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// How a solve fits `budget`: `None` when it fits whole, `Some(bytes)` when its lower tiers
+/// must spill past `bytes` held, or the refusal when even the rest does not fit.
+fn plan(estimate: &Estimate, budget: &MemoryBudget, what: &str) -> Result<Option<u64>, ResourceError> {
+    if estimate.memory_bytes <= budget.bytes {
+        return Ok(None);
+    }
+    let fixed = estimate.memory_bytes - estimate.window_bytes;
+    budget.check(&format!("{what}, even with its lower tiers spilled to disk,"), fixed)?;
+    Ok(Some(budget.bytes - fixed))
 }
 
 /// Bytes in human units.

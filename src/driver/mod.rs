@@ -16,7 +16,7 @@ pub use heaps::heap_report;
 use crate::game::{Convention, GameSpec};
 use crate::index::{TierId, Universe};
 use crate::solve::{
-    Progress, SinkError, SolveError, SolveOptions, SolveReport, SolvedTier, Strategy, TierStore,
+    Alone, Progress, SinkError, SolveError, SolveOptions, SolveReport, SolvedTier, Spill, Strategy, TierStore,
 };
 use crate::store::{Database, SolveKey, SolveRecord, StoreError, StoredTier, TierWriter};
 
@@ -95,12 +95,26 @@ pub fn solve_into(
     nim_values: bool,
     progress: &dyn Progress,
 ) -> Result<(SolveRecord, SolveReport), DriverError> {
+    solve_into_spilling(db, game, convention, universe, nim_values, progress, None)
+}
+
+/// [`solve_into`], holding at most `spill.budget` bytes of lower tiers in memory and
+/// spilling the rest to mapped files (see [`Spill`]): the same tiers in bounded memory.
+pub fn solve_into_spilling(
+    db: &mut Database,
+    game: &GameSpec,
+    convention: Convention,
+    universe: Universe,
+    nim_values: bool,
+    progress: &dyn Progress,
+    spill: Option<&Spill>,
+) -> Result<(SolveRecord, SolveReport), DriverError> {
     let key = SolveKey::new(game, convention, &universe, nim_values);
     let solve_row = db.begin_solve(&key, universe.max_total)?;
     let options = SolveOptions { convention, universe, nim_values, strategy: Strategy::default() };
     let report = {
         let mut sink = DatabaseSink::new(db, &solve_row, universe);
-        crate::solve::solve(game, &options, &mut sink, progress)?
+        crate::solve::solve_with(game, &options, &mut sink, progress, &Alone, spill)?
     };
     if report.tiers_now > 0 {
         db.add_solve_time(solve_row.id, report.seconds)?;

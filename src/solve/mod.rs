@@ -18,6 +18,7 @@ mod team;
 mod window;
 
 pub use team::{Alone, Team};
+pub use window::Spill;
 
 use std::collections::{BTreeSet, HashMap};
 use std::time::Instant;
@@ -97,6 +98,9 @@ pub enum SolveError {
     /// Only the retrograde strategy splits its work over a team.
     #[error("only the retrograde solver runs on a team of {0} processes; the sweep and nim-values run alone")]
     TeamUnsupported(usize),
+    /// A tier could not be spilled to disk.
+    #[error("cannot spill a tier to disk: {0}")]
+    Spill(std::io::Error),
     /// The team failed to combine a tier.
     #[error("the team failed: {0}")]
     Team(String),
@@ -222,6 +226,8 @@ pub struct SolveReport {
     pub seconds: f64,
     /// Peak bytes of tier arrays held in memory.
     pub peak_window_bytes: u64,
+    /// Bytes of tier arrays spilled to disk.
+    pub spilled_bytes: u64,
 }
 
 /// Solves `game` over `options.universe` into `store`, resuming from the tiers it holds.
@@ -231,7 +237,7 @@ pub fn solve(
     store: &mut dyn TierStore,
     progress: &dyn Progress,
 ) -> Result<SolveReport, SolveError> {
-    solve_on_team(game, options, store, progress, &Alone)
+    solve_with(game, options, store, progress, &Alone, None)
 }
 
 /// Solves as one member of `team`: every member runs this with the same arguments, each
@@ -245,6 +251,20 @@ pub fn solve_on_team(
     progress: &dyn Progress,
     team: &dyn Team,
 ) -> Result<SolveReport, SolveError> {
+    solve_with(game, options, store, progress, team, None)
+}
+
+/// Solves as one member of `team` (see [`solve_on_team`]), holding at most `spill.budget`
+/// bytes of lower tiers in memory and spilling the rest to mapped files in `spill.dir`
+/// (see [`Spill`]). The tiers are the same with or without spilling.
+pub fn solve_with(
+    game: &GameSpec,
+    options: &SolveOptions,
+    store: &mut dyn TierStore,
+    progress: &dyn Progress,
+    team: &dyn Team,
+    spill: Option<&Spill>,
+) -> Result<SolveReport, SolveError> {
     if options.universe.max_total > MAX_SOLVE_TOTAL {
         return Err(SolveError::TooLarge(options.universe.max_total));
     }
@@ -253,7 +273,7 @@ pub fn solve_on_team(
         return Err(SolveError::TeamUnsupported(team.size()));
     }
     let table = options.universe.table()?;
-    game.rules().with(Job { options, table: &table, store, progress, team })
+    game.rules().with(Job { options, table: &table, store, progress, team, spill })
 }
 
 struct Job<'a> {
@@ -262,6 +282,7 @@ struct Job<'a> {
     store: &'a mut dyn TierStore,
     progress: &'a dyn Progress,
     team: &'a dyn Team,
+    spill: Option<&'a Spill>,
 }
 
 impl RulesVisitor for Job<'_> {
@@ -269,9 +290,17 @@ impl RulesVisitor for Job<'_> {
     fn visit<G: TierRules>(self, rules: &G) -> Result<SolveReport, SolveError> {
         let started = Instant::now();
         let mut report = if self.options.nim_values || self.options.strategy == Strategy::Sweep {
-            sweep::run(rules, self.options, self.table, self.store, self.progress)?
+            sweep::run(rules, self.options, self.table, self.store, self.progress, self.spill)?
         } else {
-            retrograde::run(rules, self.options, self.table, self.store, self.progress, self.team)?
+            retrograde::run(
+                rules,
+                self.options,
+                self.table,
+                self.store,
+                self.progress,
+                self.team,
+                self.spill,
+            )?
         };
         self.store.finish()?;
         report.seconds = started.elapsed().as_secs_f64();
@@ -350,11 +379,17 @@ pub struct Estimate {
     pub positions: u64,
     /// Peak bytes of memory: the rank table plus the tiers held at once.
     pub memory_bytes: u64,
+    /// The part of `memory_bytes` that is lower tiers held for later ones (the window):
+    /// what a solve under a memory limit spills to disk instead.
+    pub window_bytes: u64,
     /// Bytes on disk (records plus about 5% for checksums and SQLite pages).
     pub disk_bytes: u64,
     /// Bytes per stored record (the worst case of the remoteness width).
     pub record_bytes: u64,
 }
+
+/// The memory a solve process takes before any tier: code, SQLite's page cache, threads.
+const PROCESS_BYTES: u64 = 9 << 20;
 
 /// Estimates the size of a solve without running it.
 pub fn estimate(game: &GameSpec, options: &SolveOptions, table: &PartitionTable) -> Estimate {
@@ -366,10 +401,14 @@ pub fn estimate(game: &GameSpec, options: &SolveOptions, table: &PartitionTable)
     for t in &tiers {
         per_total[t.total as usize] += size(t);
     }
-    // Held at once: the tiers within `reach` tokens below the one being solved, 2 bytes a
-    // position (4 with nim-values), plus the unranked losses (a generous 10% of positions).
-    let per_position =
-        if options.nim_values { 4 } else { 2 } + (4 * universe.heaps_cap().min(64) as u64 + 2) / 10;
+    // Held at once: the tiers within `reach` tokens below the one being solved and those of
+    // its own total. Remoteness takes one byte a position where it fits (two otherwise) and
+    // nim-values two more; the retrograde solver also keeps each loss's rank (4 bytes; a
+    // generous 15% of positions are losses).
+    let sweep = options.nim_values || options.strategy == Strategy::Sweep;
+    let value_bytes = if window::Window::narrow(universe) { 10 } else { 20 };
+    let per_position_tenths =
+        value_bytes + if options.nim_values { 20 } else { 0 } + if sweep { 0 } else { 6 };
     let mut window = 0u64;
     let mut peak = 0u64;
     for t in 0..per_total.len() {
@@ -379,6 +418,10 @@ pub fn estimate(game: &GameSpec, options: &SolveOptions, table: &PartitionTable)
         }
         peak = peak.max(window);
     }
+    // The tier being solved: its 2-byte values, the copy queued for the writer and the
+    // encoded payload.
+    let largest_tier = tiers.iter().map(size).max().unwrap_or(0);
+    let tier_bytes = largest_tier * if options.nim_values { 12 } else { 6 };
     let table_bytes =
         4 * PartitionTable::entries(universe.max_total, universe.heaps_cap(), universe.part_cap());
     // Remoteness is below 2 × total (a move removes a token or adds a heap).
@@ -395,7 +438,8 @@ pub fn estimate(game: &GameSpec, options: &SolveOptions, table: &PartitionTable)
     Estimate {
         tiers: tiers.len() as u64,
         positions,
-        memory_bytes: table_bytes + peak * per_position,
+        memory_bytes: PROCESS_BYTES + table_bytes + peak * per_position_tenths / 10 + tier_bytes,
+        window_bytes: peak * per_position_tenths / 10,
         disk_bytes,
         record_bytes,
     }

@@ -23,7 +23,7 @@ use rayon::prelude::*;
 use crate::game::{Convention, ParentBounds, TierRules};
 use crate::index::{PartitionTable, TierId, Universe};
 
-use super::window::{Column, TierValues, Window};
+use super::window::{Column, Ranks, Spill, TierValues, Window};
 use super::{
     Plan, Progress, SolveError, SolveOptions, SolveReport, SolvedTier, Team, TierStore, UNKNOWN,
     load_checked, reach,
@@ -46,6 +46,7 @@ pub(super) fn run<R: TierRules>(
     store: &mut dyn TierStore,
     progress: &dyn Progress,
     team: &dyn Team,
+    spill: Option<&Spill>,
 ) -> Result<SolveReport, SolveError> {
     let universe = &options.universe;
     let convention = options.convention;
@@ -63,13 +64,13 @@ pub(super) fn run<R: TierRules>(
         reach: reach(rules, universe),
         narrow: Window::narrow(universe),
     };
-    let mut window = Window::new(universe);
+    let mut window = Window::spilling(universe, spill.cloned());
     // Resume: reload the stored tiers that later tiers read as children or are marked from.
     let resume_total = tiers[first].total;
     for &tier in &tiers[..first] {
         if tier.total + solver.reach >= resume_total {
             let values = load_checked(store, tier, size(tier))?;
-            window.put(tier, solver.keep(values.remoteness));
+            window.put(tier, solver.keep(values.remoteness)).map_err(SolveError::Spill)?;
         }
     }
 
@@ -82,7 +83,7 @@ pub(super) fn run<R: TierRules>(
         if stored.contains(&tier) {
             // Stored by another run after a gap (or concurrently): reuse it.
             let values = load_checked(store, tier, size(tier))?;
-            window.put(tier, solver.keep(values.remoteness));
+            window.put(tier, solver.keep(values.remoteness)).map_err(SolveError::Spill)?;
             progress.tier_done(tier, size(tier));
             continue;
         }
@@ -103,9 +104,10 @@ pub(super) fn run<R: TierRules>(
         report.losses_now += solved.losses(convention);
         report.tiers_now += 1;
         progress.tier_done(tier, solved.remoteness.len() as u64);
-        window.put(tier, solver.keep(solved.remoteness));
+        window.put(tier, solver.keep(solved.remoteness)).map_err(SolveError::Spill)?;
     }
     report.peak_window_bytes = window.peak_bytes();
+    report.spilled_bytes = window.spilled_bytes();
     Ok(report)
 }
 
@@ -127,7 +129,7 @@ impl<R: TierRules> Retrograde<'_, R> {
             .filter(|&(_, &r)| !self.convention.is_win(r as u32))
             .map(|(rank, _)| rank as u32)
             .collect();
-        TierValues { losses: Some(losses), ..TierValues::solved(remoteness, None, self.narrow) }
+        TierValues { losses: Some(Ranks::Held(losses)), ..TierValues::solved(remoteness, None, self.narrow) }
     }
 
     /// Marks the wins of `tier`: each loss in the tiers `added` tokens below whose parents
@@ -215,7 +217,7 @@ impl<R: TierRules> Retrograde<'_, R> {
         range: Range<usize>,
         offer: &impl Fn(usize, u16),
     ) -> u64 {
-        let ranks = &source.losses.as_ref().expect("a source of losses")[range];
+        let ranks = &source.losses.as_ref().expect("a source of losses").as_slice()[range];
         let total = tier.total - added;
         if R::ONE_HEAP_MOVES && k == tier.heaps as usize {
             return self.mark_grown(total, &source.remoteness, ranks, k, added, offer);

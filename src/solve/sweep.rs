@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::window::{TierValues, Window};
+use super::window::{Spill, TierValues, Window};
 use super::{
     Plan, Progress, SolveError, SolveOptions, SolveReport, SolvedTier, TierStore, load_checked, reach,
 };
@@ -23,6 +23,7 @@ pub(super) fn run<R: TierRules>(
     table: &PartitionTable,
     store: &mut dyn TierStore,
     progress: &dyn Progress,
+    spill: Option<&Spill>,
 ) -> Result<SolveReport, SolveError> {
     let universe = &options.universe;
     let convention = options.convention;
@@ -34,7 +35,7 @@ pub(super) fn run<R: TierRules>(
     }
     let reach = reach(rules, universe);
     let moves = rules.child_table(universe.part_cap());
-    let mut window = Window::new(universe);
+    let mut window = Window::spilling(universe, spill.cloned());
     let narrow = Window::narrow(universe);
     let resume_total = tiers[first].total;
     for &tier in &tiers[..first] {
@@ -43,7 +44,9 @@ pub(super) fn run<R: TierRules>(
             if want_values && v.nim_values.is_none() {
                 return Err(SolveError::NoNimValues(tier));
             }
-            window.put(tier, TierValues::solved(v.remoteness, v.nim_values, narrow));
+            window
+                .put(tier, TierValues::solved(v.remoteness, v.nim_values, narrow))
+                .map_err(SolveError::Spill)?;
         }
     }
 
@@ -56,7 +59,9 @@ pub(super) fn run<R: TierRules>(
         if stored.contains(&tier) {
             // Stored by another run after a gap (or concurrently): reuse it.
             let v = load_checked(store, tier, size(tier))?;
-            window.put(tier, TierValues::solved(v.remoteness, v.nim_values, narrow));
+            window
+                .put(tier, TierValues::solved(v.remoteness, v.nim_values, narrow))
+                .map_err(SolveError::Spill)?;
             progress.tier_done(tier, size(tier));
             continue;
         }
@@ -118,9 +123,12 @@ pub(super) fn run<R: TierRules>(
         report.losses_now += solved.losses(convention);
         report.tiers_now += 1;
         progress.tier_done(tier, n as u64);
-        window.put(tier, TierValues::solved(solved.remoteness, solved.nim_values, narrow));
+        window
+            .put(tier, TierValues::solved(solved.remoteness, solved.nim_values, narrow))
+            .map_err(SolveError::Spill)?;
     }
     report.peak_window_bytes = window.peak_bytes();
+    report.spilled_bytes = window.spilled_bytes();
     Ok(report)
 }
 

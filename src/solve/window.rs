@@ -1,15 +1,45 @@
-//! The solved tiers a solver holds in memory while later tiers may still need them.
+//! The solved tiers a solver holds while later tiers may still need them: in memory, or,
+//! past a byte budget, in spill files mapped into memory.
+//!
+//! A spilled tier's arrays are written to a file beside the database, mapped read-only,
+//! and the file is unlinked at once: the mapping keeps it readable, nothing is left behind
+//! however the process ends, and its pages live in the kernel's page cache, which gives
+//! them back under memory pressure instead of counting against the process's own heap.
+
+use std::fs::File;
+use std::io::Write;
+use std::path::PathBuf;
+
+use memmap2::Mmap;
 
 use crate::index::{TierId, Universe};
 
+/// Where and past how many bytes a solve's window spills its tiers.
+#[derive(Clone, Debug)]
+pub struct Spill {
+    /// Bytes of tier arrays held in memory before new tiers are spilled.
+    pub budget: u64,
+    /// The directory for the (immediately unlinked) spill files.
+    pub dir: PathBuf,
+    /// A prefix for the file names (e.g. the database's name and the process id).
+    pub prefix: String,
+}
+
 /// One tier's remoteness values, indexed by rank: one byte each when every value the
 /// universe can hold fits (remoteness is below twice the total), two otherwise.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub enum Column {
     /// Values below 255.
     Narrow(Vec<u8>),
     /// Any values.
     Wide(Vec<u16>),
+    /// Values spilled to a mapped file: one byte each, or two (native order) when `wide`.
+    Mapped {
+        /// The mapping.
+        map: Mmap,
+        /// Two bytes a value.
+        wide: bool,
+    },
 }
 
 impl Column {
@@ -29,20 +59,71 @@ impl Column {
         match self {
             Column::Narrow(v) => v[rank] as u16,
             Column::Wide(v) => v[rank],
+            Column::Mapped { map, wide: false } => map[rank] as u16,
+            Column::Mapped { map, wide: true } => u16::from_ne_bytes([map[2 * rank], map[2 * rank + 1]]),
         }
     }
 
-    /// Bytes held.
+    /// Bytes held in memory (a mapped column holds none of its own).
     pub fn bytes(&self) -> u64 {
         match self {
             Column::Narrow(v) => v.len() as u64,
             Column::Wide(v) => 2 * v.len() as u64,
+            Column::Mapped { .. } => 0,
+        }
+    }
+
+    /// The column's bytes, as a spill file holds them.
+    fn raw(&self) -> Vec<u8> {
+        match self {
+            Column::Narrow(v) => v.clone(),
+            Column::Wide(v) => v.iter().flat_map(|x| x.to_ne_bytes()).collect(),
+            Column::Mapped { map, .. } => map.to_vec(),
+        }
+    }
+}
+
+/// The ranks of a tier's losses, ascending: held, or spilled to a mapped file.
+#[derive(Debug)]
+pub enum Ranks {
+    /// In memory.
+    Held(Vec<u32>),
+    /// In a mapped file of native-order `u32`s.
+    Mapped(Mmap),
+}
+
+impl Ranks {
+    /// The ranks.
+    #[inline]
+    pub fn as_slice(&self) -> &[u32] {
+        match self {
+            Ranks::Held(v) => v,
+            Ranks::Mapped(map) => {
+                // A mapping starts on a page boundary, so it is aligned for u32, and a spill
+                // file of ranks holds whole u32s.
+                debug_assert_eq!(map.as_ptr() as usize % std::mem::align_of::<u32>(), 0);
+                // SAFETY: aligned (above), `len / 4` whole values inside the mapping, any bit
+                // pattern is a valid u32, and the mapping lives as long as `self`.
+                unsafe { std::slice::from_raw_parts(map.as_ptr() as *const u32, map.len() / 4) }
+            }
+        }
+    }
+
+    /// How many.
+    pub fn len(&self) -> usize {
+        self.as_slice().len()
+    }
+
+    fn bytes(&self) -> u64 {
+        match self {
+            Ranks::Held(v) => 4 * v.len() as u64,
+            Ranks::Mapped(_) => 0,
         }
     }
 }
 
 /// One tier's arrays, indexed by rank.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct TierValues {
     /// Remoteness by rank.
     pub remoteness: Column,
@@ -52,7 +133,7 @@ pub struct TierValues {
     pub max_remoteness: u16,
     /// The ranks of the tier's losses, ascending (for the retrograde solver to mark their
     /// parents; a loss's heaps come back by unranking, and its remoteness from the column).
-    pub losses: Option<Vec<u32>>,
+    pub losses: Option<Ranks>,
 }
 
 impl TierValues {
@@ -69,6 +150,8 @@ pub struct Window {
     stride: usize,
     bytes: u64,
     peak: u64,
+    spill: Option<Spill>,
+    spilled: u64,
 }
 
 impl Window {
@@ -76,7 +159,17 @@ impl Window {
     pub fn new(universe: &Universe) -> Self {
         let stride = universe.heaps_cap() as usize + 1;
         let slots = (0..(universe.max_total as usize + 1) * stride).map(|_| None).collect();
-        Window { slots, stride, bytes: 0, peak: 0 }
+        Window { slots, stride, bytes: 0, peak: 0, spill: None, spilled: 0 }
+    }
+
+    /// An empty window for `universe` that spills tiers past `spill`'s budget.
+    pub fn spilling(universe: &Universe, spill: Option<Spill>) -> Self {
+        Window { spill, ..Window::new(universe) }
+    }
+
+    /// Bytes written to spill files so far.
+    pub fn spilled_bytes(&self) -> u64 {
+        self.spilled
     }
 
     /// Whether every remoteness in `universe` fits one byte: remoteness is below twice
@@ -99,8 +192,32 @@ impl Window {
         self.slots.get(self.slot(tier))?.as_deref()
     }
 
-    /// Puts `tier`'s arrays in.
-    pub fn put(&mut self, tier: TierId, values: TierValues) {
+    /// Puts `tier`'s arrays in: held in memory, or spilled if that would pass the budget.
+    pub fn put(&mut self, tier: TierId, mut values: TierValues) -> std::io::Result<()> {
+        if let Some(spill) = &self.spill
+            && self.bytes + Self::size_of(&values) > spill.budget
+        {
+            let stem = spill.dir.join(format!("{}-{}-{}", spill.prefix, tier.total, tier.heaps));
+            let raw = values.remoteness.raw();
+            if !raw.is_empty() {
+                self.spilled += raw.len() as u64;
+                let map = map_spilled(stem.with_extension("values"), &raw)?;
+                values.remoteness =
+                    Column::Mapped { map, wide: matches!(values.remoteness, Column::Wide(_)) };
+            }
+            if let Some(Ranks::Held(ranks)) = &values.losses
+                && !ranks.is_empty()
+            {
+                let raw: Vec<u8> = ranks.iter().flat_map(|r| r.to_ne_bytes()).collect();
+                self.spilled += raw.len() as u64;
+                values.losses = Some(Ranks::Mapped(map_spilled(stem.with_extension("losses"), &raw)?));
+            }
+        }
+        self.hold(tier, values);
+        Ok(())
+    }
+
+    fn hold(&mut self, tier: TierId, values: TierValues) {
         let slot = self.slot(tier);
         self.note_bytes(Self::size_of(&values) as i64);
         if let Some(old) = self.slots[slot].replace(Box::new(values)) {
@@ -124,7 +241,7 @@ impl Window {
     }
 
     fn size_of(v: &TierValues) -> u64 {
-        let losses = 4 * v.losses.as_ref().map_or(0, |l| l.len()) as u64;
+        let losses = v.losses.as_ref().map_or(0, |l| l.bytes());
         v.remoteness.bytes() + 2 * v.nim_values.as_ref().map_or(0, |n| n.len()) as u64 + losses
     }
 
@@ -132,4 +249,18 @@ impl Window {
         self.bytes = (self.bytes as i64 + delta) as u64;
         self.peak = self.peak.max(self.bytes);
     }
+}
+
+/// Writes `bytes` to a new file at `path`, maps it read-only and unlinks it.
+fn map_spilled(path: PathBuf, bytes: &[u8]) -> std::io::Result<Mmap> {
+    let mut file = File::options().read(true).write(true).create_new(true).open(&path)?;
+    let written = file.write_all(bytes).and_then(|()| {
+        // SAFETY: the file is this process's own, just written, and unlinked below, so no
+        // one else can change it while it is mapped.
+        unsafe { Mmap::map(&file) }
+    });
+    let removed = std::fs::remove_file(&path);
+    let map = written?;
+    removed?;
+    Ok(map)
 }

@@ -1,0 +1,68 @@
+//! A solve under a tiny window limit (what `--memory-limit` sets when the lower tiers do not
+//! fit) spills its lower tiers to mapped files, and stores exactly the tiers of the solve
+//! that held everything in memory.
+
+mod common;
+
+use common::{nimdb, tier_payloads};
+
+fn solve(
+    dir: &std::path::Path,
+    name: &str,
+    args: &[&str],
+    limit: Option<&str>,
+) -> (Vec<(i64, i64, Vec<u8>)>, String) {
+    let db = dir.join(name);
+    let mut cmd = nimdb();
+    cmd.args(["solve", "--db", db.to_str().unwrap()]).args(args);
+    if let Some(limit) = limit {
+        cmd.args(["--window-limit", limit]);
+    }
+    let out = cmd.output().unwrap();
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    (tier_payloads(&conn), text)
+}
+
+#[test]
+fn spilled_solves_store_the_same_tiers() {
+    for args in [
+        &["--game", "lines", "--misere", "--max-total", "40"][..],
+        &["--game", "kayles", "--misere", "--max-total", "40"],
+        &["--game", "kayles", "--max-total", "36"],
+        &["--game", "nim", "--misere", "--max-heap", "16", "--max-heaps", "8"],
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let (held, text) = solve(dir.path(), "held.sqlite", args, None);
+        assert!(!text.contains("spill"), "{args:?}: {text}");
+        assert!(held.len() > 100, "{args:?}");
+        // 16 KB of lower tiers in memory: nearly every tier spills.
+        let (spilled, text) = solve(dir.path(), "spilled.sqlite", args, Some("16K"));
+        assert!(text.contains("spilled:"), "{args:?} did not spill: {text}");
+        assert!(spilled == held, "{args:?}: the spilled solve stored different tiers");
+        // The spill files were unlinked as soon as they were mapped.
+        let left: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.contains(".spill-"))
+            .collect();
+        assert!(left.is_empty(), "{args:?} left {left:?}");
+    }
+}
+
+#[test]
+fn a_budget_below_the_fixed_part_is_refused_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("x.sqlite");
+    let out = nimdb()
+        .args(["solve", "--game", "lines", "--misere", "--max-total", "40", "--memory-limit", "1M", "--db"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("even with its lower tiers spilled to disk"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(!db.exists());
+}
