@@ -23,6 +23,8 @@ fn estimate(args: &[&str], db: &std::path::Path) -> f64 {
 }
 
 /// The peak resident memory of solving `args`, in bytes.
+// The child is reaped by `wait4` below, which clippy cannot see.
+#[allow(clippy::zombie_processes)]
 fn peak(args: &[&str], db: &std::path::Path) -> f64 {
     let cmd = nimdb();
     let mut cmd = std::process::Command::new(cmd.get_program());
