@@ -1,8 +1,16 @@
-//! Misère quotients against the position database: the certified quotient of Kayles (which
-//! answers every position, of any size) and the quotients of lines (0.[7], no certificate:
-//! heaps 1..N) against a retrograde solve of every misère position up to total 40.
+//! Misère quotients against the position database, in one run.
+//!
+//! * `kayles_certified`: the open-ended Kayles computation, which stops at the first proven
+//!   period (heap 168) and then answers every position of any size.
+//! * `kayles_to_heap_1000`, `lines_to_heap_1000`: the quotients of heaps 1..1000
+//!   (`nimdb quotient --max-heap 1000`). They answer every position whose heaps are at most
+//!   1000; no database reaches that (the positions of total 1000 alone number about
+//!   2.4·10³¹).
+//! * Same outcome coverage: `*_to_heap_40` (every position whose heaps are at most 40, so
+//!   every position of total ≤ 40 and infinitely many more) against `*_database_total_40`,
+//!   a retrograde solve of every misère position of total ≤ 40 (215,308 positions).
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{Criterion, SamplingMode, criterion_group, criterion_main};
 use nimdb::game::{Convention, GameSpec};
 use nimdb::index::Universe;
 use nimdb::solve::{DiscardStore, Silent, SolveOptions, Strategy, solve};
@@ -14,22 +22,31 @@ fn quotient(game: &str, max_heap: Option<u32>) -> usize {
     compute_quotient(spec.octal().unwrap(), opts, &mut |_, _| true).unwrap().size()
 }
 
-fn benches(c: &mut Criterion) {
-    let mut group = c.benchmark_group("quotient");
-    group.sample_size(10);
-    group.bench_function("kayles_certified", |b| b.iter(|| quotient("kayles", None)));
-    group.bench_function("lines_to_heap_128", |b| b.iter(|| quotient("lines", Some(128))));
-    let kayles: GameSpec = "kayles".parse().unwrap();
-    let universe = Universe::new(kayles.rules(), "kayles", Some(40), None, None).unwrap();
+fn database(c: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>, game: &str) {
+    let spec: GameSpec = game.parse().unwrap();
+    let universe = Universe::new(spec.rules(), game, Some(40), None, None).unwrap();
     let options = SolveOptions {
         convention: Convention::Misere,
         universe,
         nim_values: false,
         strategy: Strategy::Retrograde,
     };
-    group.bench_function("kayles_database_total_40", |b| {
-        b.iter(|| solve(&kayles, &options, &mut DiscardStore::new(Convention::Misere), &Silent).unwrap())
+    c.bench_function(format!("{game}_database_total_40"), |b| {
+        b.iter(|| solve(&spec, &options, &mut DiscardStore::new(Convention::Misere), &Silent).unwrap())
     });
+}
+
+fn benches(c: &mut Criterion) {
+    let mut group = c.benchmark_group("quotient");
+    group.sample_size(10);
+    group.sampling_mode(SamplingMode::Flat);
+    group.bench_function("kayles_certified", |b| b.iter(|| quotient("kayles", None)));
+    group.bench_function("kayles_to_heap_1000", |b| b.iter(|| quotient("kayles", Some(1000))));
+    group.bench_function("lines_to_heap_1000", |b| b.iter(|| quotient("lines", Some(1000))));
+    for game in ["kayles", "lines"] {
+        group.bench_function(format!("{game}_to_heap_40"), |b| b.iter(|| quotient(game, Some(40))));
+        database(&mut group, game);
+    }
     group.finish();
 }
 

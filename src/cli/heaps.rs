@@ -64,7 +64,7 @@ pub fn run(args: HeapsArgs) -> anyhow::Result<ExitCode> {
         }
         out.rows(stream, from, to);
         bar.at(to, &format!("{} B/value", stream.value_bytes()));
-        if out.error.is_some() || interrupt::requested() {
+        if out.error.is_some() || interrupt::interrupted() {
             ControlFlow::Break(())
         } else {
             ControlFlow::Continue(())
@@ -88,7 +88,7 @@ pub fn run(args: HeapsArgs) -> anyhow::Result<ExitCode> {
             _ => "nothing was stored (--no-cache)".to_string(),
         };
         eprintln!("nimdb: interrupted after heap {} of {up_to}: {kept}", run.done);
-        return Ok(ExitCode::from(130));
+        return Ok(ExitCode::from(interrupt::EXIT_INTERRUPTED));
     };
     out.tail(&run.stream, periodicity);
     match out.w.flush() {

@@ -1,24 +1,34 @@
-//! Ctrl-C for long computations: SIGINT sets a flag that the computation checks between
-//! stretches, so that it stops after committing what is complete instead of dying midway.
+//! Ctrl-C for long computations. The first SIGINT only sets a flag, which the computation
+//! polls between steps, so it stops at a clean point and keeps what is complete; a second
+//! SIGINT ends the process at once (the default action is restored by the first).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-static REQUESTED: AtomicBool = AtomicBool::new(false);
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
-extern "C" fn on_sigint(_: libc::c_int) {
-    REQUESTED.store(true, Ordering::SeqCst);
+/// The exit status of a command stopped by Ctrl-C (128 + SIGINT, as shells report it).
+pub const EXIT_INTERRUPTED: u8 = 130;
+
+extern "C" fn on_sigint(_signal: libc::c_int) {
+    INTERRUPTED.store(true, Ordering::SeqCst);
+    // SAFETY: signal(2) is async-signal-safe; restoring the default action lets a second
+    // Ctrl-C stop the process at once.
+    unsafe {
+        libc::signal(libc::SIGINT, libc::SIG_DFL);
+    }
 }
 
-/// From now on SIGINT asks the computation to stop (see [`requested`]) instead of ending
-/// the process.
+/// Installs the handler; from now on [`interrupted`] reports a Ctrl-C.
 pub fn install() {
-    // SAFETY: the handler only stores to an atomic, which is async-signal-safe.
+    #[cfg(unix)]
+    // SAFETY: the handler only stores to an atomic and calls signal(2), both
+    // async-signal-safe.
     unsafe {
         libc::signal(libc::SIGINT, on_sigint as extern "C" fn(libc::c_int) as libc::sighandler_t);
     }
 }
 
-/// Whether SIGINT arrived since [`install`].
-pub fn requested() -> bool {
-    REQUESTED.load(Ordering::SeqCst)
+/// Whether Ctrl-C was pressed since [`install`].
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
 }

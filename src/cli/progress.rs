@@ -68,7 +68,7 @@ impl Progress for SolveBar {
         self.bar.inc(positions);
     }
     fn interrupted(&self) -> bool {
-        super::interrupt::requested()
+        super::interrupt::interrupted()
     }
 }
 

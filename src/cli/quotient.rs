@@ -13,7 +13,10 @@ use nimdb::game::GameSpec;
 use nimdb::store::Database;
 
 use super::DbArg;
-use nimdb::theory::quotient::{DEFAULT_CAP, Quotient, QuotientOptions, compute_quotient};
+use super::interrupt::{self, EXIT_INTERRUPTED};
+use nimdb::theory::quotient::{
+    Computed, DEFAULT_CAP, Quotient, QuotientError, QuotientOptions, compute_quotient_interruptible,
+};
 
 /// Arguments of `nimdb quotient`.
 #[derive(Debug, Args)]
@@ -34,7 +37,8 @@ pub struct QuotientArgs {
     /// The most digits after the point, for --survey.
     #[arg(long, value_name = "D", default_value_t = 3, requires = "survey")]
     digits: u32,
-    /// Print the survey as CSV.
+    /// Print the survey as CSV (RFC 4180; a value that does not apply, such as the period of an
+    /// open code, is an empty field).
     #[arg(long, requires = "survey")]
     csv: bool,
     /// No progress display.
@@ -46,6 +50,7 @@ pub struct QuotientArgs {
 
 /// Runs `nimdb quotient`.
 pub fn run(args: QuotientArgs) -> anyhow::Result<ExitCode> {
+    interrupt::install();
     if args.survey {
         return survey(&args);
     }
@@ -66,12 +71,26 @@ pub fn run(args: QuotientArgs) -> anyhow::Result<ExitCode> {
     let reused = stored.is_some();
     let q = match stored {
         Some(q) => q,
-        None => {
-            let q =
-                compute(code, opts, args.quiet)?.with_context(|| format!("no misère quotient for {spec}"))?;
-            db.save_quotient(&game, &q)?;
-            q
-        }
+        None => match compute(code, opts, args.quiet)
+            .with_context(|| format!("no misère quotient for {spec}"))?
+        {
+            Computed::Complete(q) => {
+                db.save_quotient(&game, &q)?;
+                q
+            }
+            Computed::Interrupted(q) => {
+                // Keep what is complete: the verified quotient of the heaps added so far.
+                db.save_quotient(&game, &q)?;
+                eprintln!(
+                    "nimdb: interrupted at heap {h}: the verified quotient of heaps 1..{h} (|Q| = {}{}) is stored; \
+                     `--max-heap {h}` reads it back",
+                    q.size(),
+                    if q.proven() { ", period proven" } else { "" },
+                    h = q.max_heap,
+                );
+                return Ok(ExitCode::from(EXIT_INTERRUPTED));
+            }
+        },
     };
     let out = if args.json {
         let mut v = to_json(&spec, &q);
@@ -92,12 +111,13 @@ pub fn run(args: QuotientArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Computes a quotient with a progress spinner on stderr (when it is a terminal).
+/// Computes a quotient with a progress spinner on stderr (when it is a terminal); Ctrl-C
+/// stops it after the heap in hand.
 fn compute(
     code: &nimdb::game::TakeBreakCode,
     opts: QuotientOptions,
     quiet: bool,
-) -> anyhow::Result<Result<Quotient, nimdb::theory::quotient::QuotientError>> {
+) -> Result<Computed, QuotientError> {
     let bar = ProgressBar::with_draw_target(
         None,
         if !quiet && std::io::stderr().is_terminal() {
@@ -107,13 +127,13 @@ fn compute(
         },
     );
     bar.set_style(ProgressStyle::with_template("{spinner} heap {pos} |Q| = {msg}").expect("valid template"));
-    let q = compute_quotient(code, opts, &mut |heap, size| {
+    let q = compute_quotient_interruptible(code, opts, &mut |heap, size| {
         bar.set_position(heap as u64);
         bar.set_message(size.to_string());
-        true
+        !interrupt::interrupted()
     });
     bar.finish_and_clear();
-    Ok(q)
+    q
 }
 
 /// Prints the stored quotients, for `nimdb info`.
@@ -248,6 +268,9 @@ fn survey(args: &QuotientArgs) -> anyhow::Result<ExitCode> {
     let limits = Limits { max_elements: 512, ..Limits::default() };
     let mut rows: Vec<Value> = Vec::new();
     for code in &codes {
+        if interrupt::interrupted() {
+            break;
+        }
         let spec =
             GameSpec::from_rules(nimdb::game::Rules::Heap(nimdb::game::HeapFamily::TakeBreak(code.clone())));
         let game = spec.canonical();
@@ -259,21 +282,33 @@ fn survey(args: &QuotientArgs) -> anyhow::Result<ExitCode> {
             (None, Some(r)) => {
                 open_json(&code.to_string(), &game, r.max_heap, r.note.as_deref().unwrap_or(""))
             }
-            (None, None) => match survey_one(code, SURVEY_CAP, limits, SURVEY_BUDGET) {
-                SurveyOutcome::Solved(q) => {
-                    db.save_quotient(&game, &q)?;
-                    solved_row(&code.to_string(), &game, &q)
+            (None, None) => {
+                match survey_one(code, SURVEY_CAP, limits, SURVEY_BUDGET, &interrupt::interrupted) {
+                    SurveyOutcome::Stopped => break,
+                    SurveyOutcome::Solved(q) => {
+                        db.save_quotient(&game, &q)?;
+                        solved_row(&code.to_string(), &game, &q)
+                    }
+                    SurveyOutcome::Open { heap, why } => {
+                        db.save_open_quotient(&game, heap, &why)?;
+                        open_json(&code.to_string(), &game, heap, &why)
+                    }
                 }
-                SurveyOutcome::Open { heap, why } => {
-                    db.save_open_quotient(&game, heap, &why)?;
-                    open_json(&code.to_string(), &game, heap, &why)
-                }
-            },
+            }
         };
         rows.push(row);
         bar.inc(1);
     }
     bar.finish_and_clear();
+    if interrupt::interrupted() {
+        eprintln!(
+            "nimdb: interrupted after {} of {} codes: those {} are stored, and a rerun reads them and goes on",
+            rows.len(),
+            codes.len(),
+            rows.len()
+        );
+        return Ok(ExitCode::from(EXIT_INTERRUPTED));
+    }
     let out = if args.json {
         serde_json::to_string(&json!({"digits": args.digits, "codes": rows}))? + "\n"
     } else {
@@ -286,8 +321,12 @@ fn survey(args: &QuotientArgs) -> anyhow::Result<ExitCode> {
                 "code", "game", "status", "|Q|", "|P|", "period", "preperiod", "certified", "tame"
             );
         }
-        let f = |v: &Value| {
-            if v.is_null() { "-".to_string() } else { v.to_string().trim_matches('"').to_string() }
+        // A value that does not apply prints "-" in the table and as an empty CSV field.
+        let missing = if args.csv { "" } else { "-" };
+        let f = |v: &Value| match v {
+            Value::Null => missing.to_string(),
+            Value::String(t) => t.clone(),
+            v => v.to_string(),
         };
         for r in &rows {
             let cells: Vec<String> = [
@@ -306,12 +345,7 @@ fn survey(args: &QuotientArgs) -> anyhow::Result<ExitCode> {
             .map(|k| f(&r[*k]))
             .collect();
             if args.csv {
-                s += &(cells
-                    .iter()
-                    .map(|c| if c.contains(',') { format!("\"{c}\"") } else { c.clone() })
-                    .collect::<Vec<_>>()
-                    .join(",")
-                    + "\n");
+                s += &(cells.iter().map(|c| csv_field(c)).collect::<Vec<_>>().join(",") + "\n");
             } else {
                 s += &format!(
                     "{:<8} {:<22} {:<7} {:>6} {:>5} {:>7} {:>10} {:>9} {:<5} {}\n",
@@ -357,4 +391,23 @@ fn open_json(code: &str, game: &str, heap: u32, why: &str) -> Value {
         "period": Value::Null, "preperiod": Value::Null, "certified_heap": Value::Null,
         "tame": Value::Null, "note": format!("open at heap {heap}: {why}"),
     })
+}
+
+/// One CSV field (RFC 4180): quoted, with inner quotes doubled, when it holds a comma, a
+/// quote or a line break.
+fn csv_field(c: &str) -> String {
+    if c.contains([',', '"', '\n', '\r']) { format!("\"{}\"", c.replace('"', "\"\"")) } else { c.to_string() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::csv_field;
+
+    #[test]
+    fn csv_fields_are_quoted_only_when_needed() {
+        assert_eq!(csv_field(""), "");
+        assert_eq!(csv_field("12"), "12");
+        assert_eq!(csv_field("open at heap 3: a, b"), "\"open at heap 3: a, b\"");
+        assert_eq!(csv_field("say \"x\""), "\"say \"\"x\"\"\"");
+    }
 }

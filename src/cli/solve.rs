@@ -133,7 +133,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
             "nimdb: interrupted: the {tiers} tiers ({positions} positions) solved in this run are stored in {}; run the same command again to resume",
             db.path().display()
         );
-        return Ok(ExitCode::from(130));
+        return Ok(ExitCode::from(super::interrupt::EXIT_INTERRUPTED));
     }
     let (solve, report) = result.map_err(words::driver)?;
     if !args.quiet {

@@ -29,6 +29,7 @@ use std::collections::HashMap;
 use crate::game::{TakeBreakCode as OctalCode, heap_results};
 
 use super::QuotientError;
+use super::certify::ClosureState;
 use super::monoid::{BipartiteMonoid, ElementSet, reduce};
 
 /// How many derivatives deep an extension may look.
@@ -193,7 +194,8 @@ impl QuotientBuilder {
             let mut cand = base.clone();
             let o = cand.options_of(n);
             cand.extend(n, o)?;
-            if cand.consistent()? {
+            if let Some(states) = cand.consistent()? {
+                cand.learn_states(&states);
                 *self = cand;
                 return Ok(Step::Extended(self.q.size()));
             }
@@ -343,14 +345,31 @@ impl QuotientBuilder {
     }
 
     /// Whether the current map predicts every outcome of the closure (the exact test of
-    /// [`closure_check`](super::certify::closure_check)).
-    fn consistent(&self) -> Result<bool, QuotientError> {
-        match super::certify::closure_check(&self.q, &self.heap_img, &self.heap_opts, self.state_limit()) {
-            Ok(_) => Ok(true),
+    /// [`closure_check`](super::certify::closure_check)); if so, the states of the closure.
+    fn consistent(&self) -> Result<Option<Vec<ClosureState>>, QuotientError> {
+        match super::certify::closure_states(&self.q, &self.heap_img, &self.heap_opts, self.state_limit()) {
+            Ok(states) => Ok(Some(states)),
             Err(e) if e.starts_with("more than") => {
                 Err(QuotientError::TooLarge { heap: self.max_heap(), limit: self.limits.max_elements })
             }
-            Err(_) => Ok(false),
+            Err(_) => Ok(None),
+        }
+    }
+
+    /// Makes every position of the verified closure a candidate for identification: a state
+    /// (x, σ, e) is the image and option signature of some position Y, so a later heap whose
+    /// options have signature σ (and are empty iff e) is equivalent to Y, of image x. Without
+    /// this, only heaps and one least position per element are candidates, and a heap that
+    /// matches another position is added as a new generator, only to merge back.
+    fn learn_states(&mut self, states: &[ClosureState]) {
+        let n = self.q.size();
+        for (x, sig, empty) in states {
+            let mut key = ElementSet::new(n + 1);
+            key.union_with(sig);
+            if *empty {
+                key.insert(n as u32);
+            }
+            self.sigs.entry(key).or_insert(*x);
         }
     }
 

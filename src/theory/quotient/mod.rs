@@ -28,7 +28,7 @@ use serde::Serialize;
 
 use crate::game::{HeapFamily, HeapRules, Move, Position, TakeBreakCode as OctalCode, all_moves};
 
-pub use certify::{ClosureCheck, PeriodCertificate, PeriodRule, closure_check};
+pub use certify::{ClosureCheck, ClosureState, PeriodCertificate, PeriodRule, closure_check, closure_states};
 pub use compute::{Limits, QuotientBuilder, Step};
 pub use monoid::BipartiteMonoid;
 pub use presentation::{Presentation, present};
@@ -150,12 +150,35 @@ pub struct Prediction {
 }
 
 /// Computes and verifies the quotient of `code`. `progress(heap, size)` is called after
-/// every heap and returns false to interrupt.
+/// every heap and returns false to interrupt, which gives [`QuotientError::Interrupted`].
 pub fn compute_quotient(
     code: &OctalCode,
     opts: QuotientOptions,
     progress: &mut dyn FnMut(u32, usize) -> bool,
 ) -> Result<Quotient, QuotientError> {
+    match compute_quotient_interruptible(code, opts, progress)? {
+        Computed::Complete(q) => Ok(q),
+        Computed::Interrupted(q) => Err(QuotientError::Interrupted { heap: q.max_heap }),
+    }
+}
+
+/// How an interruptible computation ended.
+#[derive(Clone, Debug)]
+pub enum Computed {
+    /// The computation ran to its end.
+    Complete(Quotient),
+    /// `progress` asked to stop: the verified quotient of the heaps added so far (1..=h,
+    /// with a period certificate when those heaps already prove one).
+    Interrupted(Quotient),
+}
+
+/// As [`compute_quotient`], but an interruption keeps what is complete: the quotient of the
+/// heaps added before it, verified by the same closure check.
+pub fn compute_quotient_interruptible(
+    code: &OctalCode,
+    opts: QuotientOptions,
+    progress: &mut dyn FnMut(u32, usize) -> bool,
+) -> Result<Computed, QuotientError> {
     let rule = certify::period_rule(code.last_nonzero(), code.splits());
     let mut b = QuotientBuilder::new(code, opts.limits);
     let target = opts.max_heap.unwrap_or(opts.cap.clamp(1, MAX_QUOTIENT_HEAP));
@@ -164,7 +187,8 @@ pub fn compute_quotient(
         b.add_heap()?;
         let n = b.max_heap();
         if !progress(n, b.monoid().size()) {
-            return Err(QuotientError::Interrupted { heap: n });
+            let certificate = rule.and_then(|rule| certify::proven_period(b.heap_images(), rule));
+            return finish(b, certificate, opts.max_states).map(Computed::Interrupted);
         }
         if opts.max_heap.is_none()
             && let Some(rule) = rule
@@ -178,7 +202,7 @@ pub fn compute_quotient(
     if let (Some(rule), None) = (rule, certificate) {
         certificate = certify::proven_period(b.heap_images(), rule);
     }
-    finish(b, certificate, opts.max_states)
+    finish(b, certificate, opts.max_states).map(Computed::Complete)
 }
 
 fn finish(

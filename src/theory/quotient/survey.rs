@@ -41,18 +41,28 @@ pub enum SurveyOutcome {
         /// Why it stopped.
         why: String,
     },
+    /// `stop` asked to end the survey during this code; nothing is known about it.
+    Stopped,
 }
 
 /// The survey computation of one code: grow to `cap` heaps, with `limits`, for at most
-/// `budget` of wall time (checked between heaps).
-pub fn survey_one(code: &TakeBreakCode, cap: u32, limits: Limits, budget: Duration) -> SurveyOutcome {
+/// `budget` of wall time (checked between heaps), or until `stop()` says so (checked there
+/// too; then the outcome is [`SurveyOutcome::Stopped`]).
+pub fn survey_one(
+    code: &TakeBreakCode,
+    cap: u32,
+    limits: Limits,
+    budget: Duration,
+    stop: &dyn Fn() -> bool,
+) -> SurveyOutcome {
     let start = Instant::now();
     let mut reached = 0;
     let opts = QuotientOptions { cap, limits, ..QuotientOptions::default() };
     match compute_quotient(code, opts, &mut |heap, _| {
         reached = heap;
-        start.elapsed() < budget
+        start.elapsed() < budget && !stop()
     }) {
+        _ if stop() => SurveyOutcome::Stopped,
         Ok(q) if q.proven() => SurveyOutcome::Solved(Box::new(q)),
         Ok(q) => SurveyOutcome::Open { heap: q.max_heap, why: format!("no period proven by heap {cap}") },
         Err(QuotientError::Interrupted { heap }) => {

@@ -70,3 +70,58 @@ fn trivial_and_nim_quotients() {
     assert!(q.tame);
     assert_eq!(q.presentation().relations, ["a^2 = 1", "b^3 = b"]);
 }
+
+/// The plain walk over pairs (Φ(G), S(G)), with S(G) kept whole and every heap a letter: the
+/// definition the signature walk of [`closure_check`] must match.
+fn naive_check(q: &BipartiteMonoid, images: &[u32], options: &[Vec<u32>]) -> bool {
+    use std::collections::{BTreeSet, HashSet};
+    let mut seen: HashSet<(u32, BTreeSet<u32>)> = HashSet::new();
+    let mut todo = vec![(0u32, BTreeSet::new())];
+    seen.insert(todo[0].clone());
+    while let Some((x, s)) = todo.pop() {
+        if q.is_p(x) != (!s.is_empty() && s.iter().all(|&e| !q.is_p(e))) {
+            return false;
+        }
+        for h in 1..images.len() {
+            let mut ns: BTreeSet<u32> = s.iter().map(|&e| q.mul(e, images[h])).collect();
+            ns.extend(options[h].iter().map(|&o| q.mul(x, o)));
+            let next = (q.mul(x, images[h]), ns);
+            if seen.insert(next.clone()) {
+                todo.push(next);
+            }
+        }
+    }
+    true
+}
+
+#[test]
+fn signature_closure_check_matches_the_plain_walk() {
+    for game in ["kayles", "octal:0.71", "octal:0.53", "subtraction:1,3,4"] {
+        let q = quotient(game, Some(40));
+        let (table, p) = (q.monoid.table().to_vec(), q.monoid.p_marks().to_vec());
+        assert!(naive_check(&q.monoid, &q.heap_images, &q.heap_options));
+        assert!(closure_check(&q.monoid, &q.heap_images, &q.heap_options, 1 << 20).is_ok());
+        let mut caught = 0;
+        // Every single flipped P mark.
+        for x in 0..q.size() {
+            let mut p2 = p.clone();
+            p2[x] = !p2[x];
+            let m = BipartiteMonoid::from_table(q.size(), table.clone(), p2).unwrap();
+            let naive = naive_check(&m, &q.heap_images, &q.heap_options);
+            let fast = closure_check(&m, &q.heap_images, &q.heap_options, 1 << 20).is_ok();
+            assert_eq!(fast, naive, "{game}: P mark of {x} flipped");
+            caught += usize::from(!fast);
+        }
+        // Every heap image moved to another element (options kept).
+        for h in 1..q.heap_images.len() {
+            for y in [0, (q.heap_images[h] + 1) % q.size() as u32] {
+                let mut imgs = q.heap_images.clone();
+                imgs[h] = y;
+                let naive = naive_check(&q.monoid, &imgs, &q.heap_options);
+                let fast = closure_check(&q.monoid, &imgs, &q.heap_options, 1 << 20).is_ok();
+                assert_eq!(fast, naive, "{game}: heap {h} sent to {y}");
+            }
+        }
+        assert_eq!(caught, q.size(), "{game}: every flipped mark is caught");
+    }
+}
