@@ -4,48 +4,81 @@
 
 use nimdb::driver::solve_into;
 use nimdb::game::{Convention, GameSpec};
+use nimdb::index::TierId;
 use nimdb::index::Universe;
 use nimdb::solve::Silent;
-use nimdb::store::codec::{BLOCK_RECORDS, block_checksum, decode_all, encode};
-use nimdb::store::{Database, SCHEMA_VERSION};
+use nimdb::store::codec::{BLOCK_RECORDS, block_checksum, decode_all, encode, encode_records, identity_text};
+use nimdb::store::{Database, SCHEMA_VERSION, SolveKey};
+
+/// The key of a normal Nim solve with no caps.
+fn nim_key(nim_values: bool) -> SolveKey {
+    SolveKey::from_columns("nim".into(), "normal", None, None, nim_values)
+}
+
+/// CRC-32 of the concatenation of `parts`.
+fn crc(parts: &[&[u8]]) -> u32 {
+    crc32fast::hash(&parts.concat())
+}
 
 #[test]
 fn one_byte_records_and_their_checksums() {
     // Tier (4,2) of normal Nim in rank order: [2,2] (a loss in 4) and [3,1] (a win in 3).
-    let enc = encode(&[4, 3], None);
+    let tier = TierId { total: 4, heaps: 2 };
+    let enc = encode(&nim_key(false), tier, &[4, 3], None);
     assert_eq!(enc.payload, [0x04, 0x03]);
     assert_eq!((enc.layout.remoteness_bytes, enc.layout.nim_value_bytes), (1, 0));
     assert_eq!(enc.layout.block_records, 4096);
-    assert_eq!(enc.checksum, 0xBCBC_8641);
-    assert_eq!(enc.block_checksums, [0x41, 0x86, 0xBC, 0xBC]);
+    let identity =
+        "nimdb-tier\u{1f}nim\u{1f}normal\u{1f}\u{1f}\u{1f}0\u{1f}4\u{1f}2\u{1f}1\u{1f}0\u{1f}4096\u{1e}";
+    assert_eq!(identity_text(&nim_key(false), tier, &enc.layout), identity);
+    // The payload CRC starts with the identity; a block's also covers its index.
+    assert_eq!(enc.checksum, 0x6F26_2825);
+    assert_eq!(enc.checksum, crc(&[identity.as_bytes(), &enc.payload]));
+    assert_eq!(enc.block_checksums, 0xBF71_C4DDu32.to_le_bytes());
+    assert_eq!(
+        enc.block_checksums,
+        crc(&[identity.as_bytes(), &0u32.to_le_bytes(), &enc.payload]).to_le_bytes()
+    );
 
     // With nim-values: each record is remoteness then nim-value.
-    let enc = encode(&[4, 3], Some(&[0, 2]));
+    let enc = encode(&nim_key(true), tier, &[4, 3], Some(&[0, 2]));
     assert_eq!(enc.payload, [0x04, 0x00, 0x03, 0x02]);
-    assert_eq!(enc.checksum, 0x6B05_7AA4);
+    assert_eq!(enc.checksum, 0x4D96_D6EA);
+    assert_eq!(enc.block_checksums, 0x0CAB_ADFFu32.to_le_bytes());
 }
 
 #[test]
 fn two_byte_fields_are_little_endian() {
-    let enc = encode(&[300, 1], Some(&[0, 256]));
-    assert_eq!((enc.layout.remoteness_bytes, enc.layout.nim_value_bytes), (2, 2));
-    assert_eq!(enc.payload, [0x2C, 0x01, 0x00, 0x00, 0x01, 0x00, 0x00, 0x01]);
-    assert_eq!(enc.checksum, 0xA237_F437);
-    assert_eq!(decode_all(&enc.layout, &enc.payload), (vec![300, 1], Some(vec![0, 256])));
+    let (layout, payload) = encode_records(&[300, 1], Some(&[0, 256]));
+    assert_eq!((layout.remoteness_bytes, layout.nim_value_bytes), (2, 2));
+    assert_eq!(payload, [0x2C, 0x01, 0x00, 0x00, 0x01, 0x00, 0x00, 0x01]);
+    assert_eq!(decode_all(&layout, &payload), (vec![300, 1], Some(vec![0, 256])));
 }
 
 #[test]
 fn blocks_hold_4096_records_each_with_its_own_crc() {
     assert_eq!(BLOCK_RECORDS, 4096);
     let remoteness: Vec<u16> = (0..BLOCK_RECORDS as u16 + 1).map(|i| i % 7).collect();
-    let enc = encode(&remoteness, None);
+    let tier = TierId { total: 20, heaps: 3 };
+    let enc = encode(&nim_key(false), tier, &remoteness, None);
+    let identity = identity_text(&nim_key(false), tier, &enc.layout);
     assert_eq!(enc.block_checksums.len(), 8, "two blocks, one CRC-32 each");
-    let first = crc32fast::hash(&enc.payload[..BLOCK_RECORDS]);
-    let last = crc32fast::hash(&enc.payload[BLOCK_RECORDS..]);
+    let first = crc(&[identity.as_bytes(), &0u32.to_le_bytes(), &enc.payload[..BLOCK_RECORDS]]);
+    let last = crc(&[identity.as_bytes(), &1u32.to_le_bytes(), &enc.payload[BLOCK_RECORDS..]]);
     assert_eq!(block_checksum(&enc.block_checksums, 0), Some(first));
     assert_eq!(block_checksum(&enc.block_checksums, 1), Some(last));
     assert_eq!(block_checksum(&enc.block_checksums, 2), None);
-    assert_eq!(enc.checksum, crc32fast::hash(&enc.payload));
+    assert_eq!(enc.checksum, crc(&[identity.as_bytes(), &enc.payload]));
+}
+
+#[test]
+fn the_identity_names_the_caps_and_the_convention() {
+    let key = SolveKey::from_columns("kayles".into(), "misere", Some(9), Some(3), false);
+    let (layout, _) = encode_records(&[1], None);
+    assert_eq!(
+        identity_text(&key, TierId { total: 7, heaps: 3 }, &layout),
+        "nimdb-tier\u{1f}kayles\u{1f}misere\u{1f}9\u{1f}3\u{1f}0\u{1f}7\u{1f}3\u{1f}1\u{1f}0\u{1f}4096\u{1e}"
+    );
 }
 
 #[test]
@@ -77,15 +110,38 @@ fn a_solve_writes_the_documented_rows() {
         (game.as_str(), convention.as_str(), target, solved, status.as_str()),
         ("nim", "normal", 4, 4, "complete")
     );
-    type Row = (i64, i64, i64, i64, i64, i64, i64, Vec<u8>, Vec<u8>);
+    type Row = (i64, i64, i64, i64, i64, i64, i64, Vec<u8>, Vec<u8>, i64);
     let row: Row = conn
         .query_row(
             "SELECT positions, losses, max_remoteness, remoteness_bytes, nim_value_bytes, block_records, checksum,
-                    block_checksums, payload
+                    block_checksums, payload, checksum_scheme
              FROM tiers WHERE solve_id = ?1 AND total = 4 AND heaps = 2",
             [solve.id],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?, r.get(7)?, r.get(8)?)),
+            |r| {
+                Ok((
+                    r.get(0)?,
+                    r.get(1)?,
+                    r.get(2)?,
+                    r.get(3)?,
+                    r.get(4)?,
+                    r.get(5)?,
+                    r.get(6)?,
+                    r.get(7)?,
+                    r.get(8)?,
+                    r.get(9)?,
+                ))
+            },
         )
         .unwrap();
-    assert_eq!(row, (2, 1, 4, 1, 0, 4096, 0xBCBC_8641, vec![0x41, 0x86, 0xBC, 0xBC], vec![0x04, 0x03]));
+    let (layout, _) = encode_records(&[4, 3], None);
+    let key = solve.key();
+    assert_eq!(key, nim_key(false));
+    let identity = identity_text(&key, TierId { total: 4, heaps: 2 }, &layout);
+    let block = crc(&[identity.as_bytes(), &0u32.to_le_bytes(), &[4, 3]]);
+    let payload = crc(&[identity.as_bytes(), &[4, 3]]);
+    assert_eq!(
+        row,
+        (2, 1, 4, 1, 0, 4096, payload as i64, block.to_le_bytes().to_vec(), vec![0x04, 0x03], 1),
+        "scheme 1: bound when written"
+    );
 }

@@ -14,10 +14,32 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0002_theory.sql"),
     include_str!("../../migrations/0003_quotients.sql"),
     include_str!("../../migrations/0004_heap_value_checksums.sql"),
+    include_str!("../../migrations/0005_bound_checksums.sql"),
 ];
 
 /// The schema version this nimdb writes.
 pub const SCHEMA_VERSION: usize = MIGRATIONS.len();
+
+/// The oldest schema version a database can be read at without upgrading it (read-only
+/// opens): version 4, whose checksums are plain CRC-32s, is read with those.
+pub const OLDEST_READABLE_VERSION: usize = 4;
+
+/// The migrations, with the Rust step that follows a migration's SQL where there is one.
+fn migrations() -> Migrations<'static> {
+    Migrations::new(
+        MIGRATIONS
+            .iter()
+            .enumerate()
+            .map(|(i, sql)| match i + 1 {
+                5 => M::up_with_hook(sql, |tx: &rusqlite::Transaction<'_>| {
+                    super::upgrade::bind_checksums(tx)
+                        .map_err(|e| rusqlite_migration::HookError::Hook(e.to_string()))
+                }),
+                _ => M::up(sql),
+            })
+            .collect(),
+    )
+}
 
 /// Why a database cannot be used.
 #[derive(Debug, thiserror::Error)]
@@ -74,6 +96,9 @@ pub struct Database {
     pub(crate) conn: Connection,
     path: PathBuf,
     in_memory: bool,
+    /// The schema version of the file (older than [`SCHEMA_VERSION`] only when it was
+    /// opened to read, never upgraded).
+    schema_version: i64,
 }
 
 impl Database {
@@ -88,7 +113,7 @@ impl Database {
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         migrate(&mut conn)?;
-        Ok(Database { conn, path: db_path, in_memory: false })
+        Ok(Database { conn, path: db_path, in_memory: false, schema_version: SCHEMA_VERSION as i64 })
     }
 
     /// A new database in memory with the current schema, migrated the same way as a file
@@ -97,7 +122,12 @@ impl Database {
         let mut conn = Connection::open_in_memory()?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         migrate(&mut conn)?;
-        Ok(Database { conn, path: PathBuf::from(":memory:"), in_memory: true })
+        Ok(Database {
+            conn,
+            path: PathBuf::from(":memory:"),
+            in_memory: true,
+            schema_version: SCHEMA_VERSION as i64,
+        })
     }
 
     /// Opens an existing database, refusing to create one.
@@ -108,7 +138,7 @@ impl Database {
         Self::open(path)
     }
 
-    /// Opens an existing database read-only (no migration; the schema must be current).
+    /// Opens an existing database read-only (no migration; see [`Database::open_for_reading`]).
     pub fn open_read_only(path: &Path) -> Result<Self, StoreError> {
         match Self::open_for_reading(path)? {
             Some(db) => Ok(db),
@@ -119,8 +149,9 @@ impl Database {
     /// Opens a database to read it, writing nothing: `None` when there is no database yet
     /// (no file, or an empty one). A file in a directory this process cannot write to (so
     /// SQLite cannot make the files its write-ahead log reads through) is opened as
-    /// immutable: nobody can be writing it. A database from an older nimdb, whose schema
-    /// needs an upgrade, is refused: upgrading writes.
+    /// immutable: nobody can be writing it. A database from an older nimdb is read as it is
+    /// (its checksums are checked the way that version wrote them) back to
+    /// [`OLDEST_READABLE_VERSION`]; an older one is refused, since upgrading it writes.
     pub fn open_for_reading(path: &Path) -> Result<Option<Self>, StoreError> {
         match std::fs::metadata(path) {
             Err(_) => return Ok(None),
@@ -141,7 +172,7 @@ impl Database {
             // An SQLite file with no schema yet: no database to read.
             return Ok(None);
         }
-        if version < SCHEMA_VERSION as i64 {
+        if version < OLDEST_READABLE_VERSION as i64 {
             return Err(StoreError::NeedsUpgrade {
                 path: path.to_path_buf(),
                 found: version,
@@ -149,7 +180,7 @@ impl Database {
             });
         }
         conn.busy_timeout(std::time::Duration::from_secs(10))?;
-        Ok(Some(Database { conn, path: path.to_path_buf(), in_memory: false }))
+        Ok(Some(Database { conn, path: path.to_path_buf(), in_memory: false, schema_version: version }))
     }
 
     /// The file (`:memory:` for a database in memory).
@@ -161,11 +192,17 @@ impl Database {
     pub fn is_in_memory(&self) -> bool {
         self.in_memory
     }
+
+    /// The schema version of the file as opened: [`SCHEMA_VERSION`], or an older one for a
+    /// database opened to read and left as it was.
+    pub fn schema_version(&self) -> i64 {
+        self.schema_version
+    }
 }
 
 /// Applies the schema migrations, tolerating another process applying them at the same time.
 fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
-    let migrations = Migrations::new(MIGRATIONS.iter().map(|sql| M::up(sql)).collect());
+    let migrations = migrations();
     // Another process may be creating or upgrading the schema at the same moment: SQLite
     // then answers BUSY at once (a lock upgrade inside a transaction skips the busy
     // handler), or the tables turn out to exist. Wait and look again.
