@@ -298,11 +298,14 @@ fn a_killed_run_keeps_its_solve_seconds() {
     let args =
         ["solve", "--game", "nim", "--misere", "--max-heaps", "8", "--max-heap", "24", "--quiet", "--db"];
     let spawned = Instant::now();
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_nimdb")).args(args).arg(&db).spawn().unwrap();
+    let mut child =
+        std::process::Command::new(env!("CARGO_BIN_EXE_nimdb")).args(args).arg(&db).spawn().unwrap();
     let mut stored = 0;
     while spawned.elapsed() < Duration::from_secs(60) && stored < 300 {
         std::thread::sleep(Duration::from_millis(20));
-        if let Ok(conn) = rusqlite::Connection::open_with_flags(&db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY) {
+        if let Ok(conn) =
+            rusqlite::Connection::open_with_flags(&db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+        {
             stored = conn.query_row("SELECT COUNT(*) FROM tiers", [], |r| r.get::<_, i64>(0)).unwrap_or(0);
         }
     }
@@ -321,7 +324,10 @@ fn a_killed_run_keeps_its_solve_seconds() {
     drop(conn);
     assert_eq!(status, "partial");
     // At least the time spent solving the committed tiers, at most the process's life.
-    assert!(seconds > 0.0 && seconds >= tier_seconds - 1e-9, "{seconds} s recorded, tiers took {tier_seconds} s");
+    assert!(
+        seconds > 0.0 && seconds >= tier_seconds - 1e-9,
+        "{seconds} s recorded, tiers took {tier_seconds} s"
+    );
     assert!(seconds <= lived, "{seconds} s recorded in a process that lived {lived} s");
 
     // The resumed run adds its own time to what was kept.

@@ -126,8 +126,13 @@ fn clap_message(text: &str) -> String {
 const ECHO_LIMIT: usize = 80;
 
 /// Shortens every word of `message` longer than [`ECHO_LIMIT`] characters (an echoed
-/// argument, typically), so that an error stays one readable line whatever was typed.
+/// argument, typically) and writes control characters (line breaks, terminal escapes) as
+/// escapes, so that an error stays one readable line whatever was typed.
 fn cap_echoes(message: &str) -> String {
+    let message: String = message
+        .chars()
+        .flat_map(|c| if c.is_control() { c.escape_default().collect() } else { vec![c] })
+        .collect();
     message
         .split(' ')
         .map(|word| {
