@@ -105,6 +105,13 @@ impl Database {
     /// Opens (creating if needed) the database at `path` and brings its schema up to date.
     pub fn open(path: &Path) -> Result<Self, StoreError> {
         check_file(path)?;
+        // A file that is someone else's, or a newer nimdb's, is refused through a read-only
+        // connection, so not even SQLite's side files (-wal, -shm) are touched.
+        if std::fs::metadata(path).is_ok_and(|m| m.len() > 0)
+            && let Ok(reader) = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
+        {
+            check_identity(&reader, path)?;
+        }
         let mut conn = Connection::open(path)?;
         let db_path = path.to_path_buf();
         check_identity(&conn, &db_path)?;
