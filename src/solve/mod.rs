@@ -14,7 +14,10 @@
 pub mod reference;
 mod retrograde;
 mod sweep;
+mod team;
 mod window;
+
+pub use team::{Alone, Team};
 
 use std::collections::{BTreeSet, HashMap};
 use std::time::Instant;
@@ -91,6 +94,12 @@ pub enum SolveError {
     /// A nim-value solve cannot resume from tiers stored without nim-values.
     #[error("stored tier {0} has no nim-values to resume from")]
     NoNimValues(TierId),
+    /// Only the retrograde strategy splits its work over a team.
+    #[error("only the retrograde solver runs on a team of {0} processes; the sweep and nim-values run alone")]
+    TeamUnsupported(usize),
+    /// The team failed to combine a tier.
+    #[error("the team failed: {0}")]
+    Team(String),
 }
 
 /// Where solved tiers go, and where a resumed solve finds the ones already done.
@@ -222,11 +231,29 @@ pub fn solve(
     store: &mut dyn TierStore,
     progress: &dyn Progress,
 ) -> Result<SolveReport, SolveError> {
+    solve_on_team(game, options, store, progress, &Alone)
+}
+
+/// Solves as one member of `team`: every member runs this with the same arguments, each
+/// does its share of every tier's work, and the team combines the shares (see [`Team`]).
+/// Each member's `store` sees the same calls in the same order; typically one member's
+/// store writes the database and the others' stores receive what it reads.
+pub fn solve_on_team(
+    game: &GameSpec,
+    options: &SolveOptions,
+    store: &mut dyn TierStore,
+    progress: &dyn Progress,
+    team: &dyn Team,
+) -> Result<SolveReport, SolveError> {
     if options.universe.max_total > MAX_SOLVE_TOTAL {
         return Err(SolveError::TooLarge(options.universe.max_total));
     }
+    let sweep = options.nim_values || options.strategy == Strategy::Sweep;
+    if sweep && team.size() > 1 {
+        return Err(SolveError::TeamUnsupported(team.size()));
+    }
     let table = options.universe.table()?;
-    game.rules().with(Job { options, table: &table, store, progress })
+    game.rules().with(Job { options, table: &table, store, progress, team })
 }
 
 struct Job<'a> {
@@ -234,6 +261,7 @@ struct Job<'a> {
     table: &'a PartitionTable,
     store: &'a mut dyn TierStore,
     progress: &'a dyn Progress,
+    team: &'a dyn Team,
 }
 
 impl RulesVisitor for Job<'_> {
@@ -243,7 +271,7 @@ impl RulesVisitor for Job<'_> {
         let mut report = if self.options.nim_values || self.options.strategy == Strategy::Sweep {
             sweep::run(rules, self.options, self.table, self.store, self.progress)?
         } else {
-            retrograde::run(rules, self.options, self.table, self.store, self.progress)?
+            retrograde::run(rules, self.options, self.table, self.store, self.progress, self.team)?
         };
         self.store.finish()?;
         report.seconds = started.elapsed().as_secs_f64();

@@ -23,10 +23,10 @@ use rayon::prelude::*;
 use crate::game::{Convention, ParentBounds, TierRules};
 use crate::index::{PartitionTable, TierId, Universe};
 
-use super::window::{LossList, TierValues, Window};
+use super::window::{Column, TierValues, Window};
 use super::{
-    Plan, Progress, SolveError, SolveOptions, SolveReport, SolvedTier, TierStore, UNKNOWN, load_checked,
-    reach,
+    Plan, Progress, SolveError, SolveOptions, SolveReport, SolvedTier, Team, TierStore, UNKNOWN,
+    load_checked, reach,
 };
 
 /// Unmarked positions per parallel work unit when reading children.
@@ -45,6 +45,7 @@ pub(super) fn run<R: TierRules>(
     table: &PartitionTable,
     store: &mut dyn TierStore,
     progress: &dyn Progress,
+    team: &dyn Team,
 ) -> Result<SolveReport, SolveError> {
     let universe = &options.universe;
     let convention = options.convention;
@@ -54,14 +55,21 @@ pub(super) fn run<R: TierRules>(
         return Ok(report);
     }
 
-    let solver = Retrograde { rules, table, universe, convention, reach: reach(rules, universe) };
+    let solver = Retrograde {
+        rules,
+        table,
+        universe,
+        convention,
+        reach: reach(rules, universe),
+        narrow: Window::narrow(universe),
+    };
     let mut window = Window::new(universe);
     // Resume: reload the stored tiers that later tiers read as children or are marked from.
     let resume_total = tiers[first].total;
     for &tier in &tiers[..first] {
         if tier.total + solver.reach >= resume_total {
             let values = load_checked(store, tier, size(tier))?;
-            window.put(tier, solver.keep(tier, values.remoteness));
+            window.put(tier, solver.keep(values.remoteness));
         }
     }
 
@@ -74,14 +82,16 @@ pub(super) fn run<R: TierRules>(
         if stored.contains(&tier) {
             // Stored by another run after a gap (or concurrently): reuse it.
             let values = load_checked(store, tier, size(tier))?;
-            window.put(tier, solver.keep(tier, values.remoteness));
+            window.put(tier, solver.keep(values.remoteness));
             progress.tier_done(tier, size(tier));
             continue;
         }
         let started = Instant::now();
         let mut values = vec![UNKNOWN; size(tier) as usize];
-        report.edges += solver.mark(tier, &mut values, &window);
-        report.edges += solver.settle_unmarked(tier, &mut values, &window);
+        report.edges += solver.mark(tier, &mut values, &window, team);
+        team.min_all(&mut values).map_err(SolveError::Team)?;
+        report.edges += solver.settle_unmarked(tier, &mut values, &window, team);
+        team.min_all(&mut values).map_err(SolveError::Team)?;
         let solved = SolvedTier {
             tier,
             remoteness: values,
@@ -93,7 +103,7 @@ pub(super) fn run<R: TierRules>(
         report.losses_now += solved.losses(convention);
         report.tiers_now += 1;
         progress.tier_done(tier, solved.remoteness.len() as u64);
-        window.put(tier, solver.keep(tier, solved.remoteness));
+        window.put(tier, solver.keep(solved.remoteness));
     }
     report.peak_window_bytes = window.peak_bytes();
     Ok(report)
@@ -105,44 +115,32 @@ struct Retrograde<'a, R> {
     universe: &'a Universe,
     convention: Convention,
     reach: u32,
+    narrow: bool,
 }
 
 impl<R: TierRules> Retrograde<'_, R> {
-    /// A solved tier as the window keeps it: its values and its losses, unranked.
-    fn keep(&self, tier: TierId, remoteness: Vec<u16>) -> TierValues {
-        let mut losses = LossList::default();
-        let mut one = Vec::new();
-        let k = tier.heaps as usize;
-        for (rank, &r) in remoteness.iter().enumerate() {
-            if !self.convention.is_win(r as u32) {
-                self.table.unrank(tier.total, tier.heaps, rank as u64, &mut one);
-                losses.heaps.extend_from_slice(&one);
-                losses.offers.push(r + 1);
-                // tails[j] = Σ_{m ≥ j} count(S_m, k − m, L[m] − 1), S_m the heaps from m on.
-                let start = losses.tails.len();
-                losses.tails.resize(start + k + 1, 0);
-                let mut suffix = 0;
-                for j in (0..k).rev() {
-                    suffix += one[j];
-                    losses.tails[start + j] = losses.tails[start + j + 1]
-                        + self.table.count_within(suffix, (k - j) as u32, one[j] - 1);
-                }
-                debug_assert_eq!(losses.tails[start] as u64, rank as u64);
-            }
-        }
-        TierValues { losses: Some(losses), ..TierValues::solved(remoteness, None) }
+    /// A solved tier as the window keeps it: its values and the ranks of its losses.
+    fn keep(&self, remoteness: Vec<u16>) -> TierValues {
+        let losses = remoteness
+            .iter()
+            .enumerate()
+            .filter(|&(_, &r)| !self.convention.is_win(r as u32))
+            .map(|(rank, _)| rank as u32)
+            .collect();
+        TierValues { losses: Some(losses), ..TierValues::solved(remoteness, None, self.narrow) }
     }
 
     /// Marks the wins of `tier`: each loss in the tiers `added` tokens below whose parents
     /// can fall in `tier` offers them `1 + its remoteness`; a position keeps the least offer.
     /// Returns the number of parent links followed.
     ///
-    /// With more than one thread, each source tier's losses are split into chunks marked in
-    /// parallel, through atomic minimums. The least offer does not depend on the order the
-    /// offers arrive in, so the tier is the same for any thread count.
-    fn mark(&self, tier: TierId, values: &mut [u16], window: &Window) -> u64 {
+    /// Each source tier's losses are split into chunks; this member of `team` marks the
+    /// chunks it owns, in parallel (through atomic minimums) when there are several threads.
+    /// The least offer does not depend on the order the offers arrive in, so the tier is the
+    /// same for any thread count and, once the team combines it, for any team size.
+    fn mark(&self, tier: TierId, values: &mut [u16], window: &Window, team: &dyn Team) -> u64 {
         let change = self.rules.heap_change();
-        // Every source tier of losses: (losses, heaps per loss, tokens added).
+        // Every source tier of losses: (its values, heaps per loss, tokens added).
         let mut sources = Vec::new();
         for added in 0..=self.reach.min(tier.total) {
             let total = tier.total - added;
@@ -153,12 +151,25 @@ impl<R: TierRules> Retrograde<'_, R> {
                 if source == tier {
                     continue;
                 }
-                if let Some(losses) = window.get(source).and_then(|v| v.losses.as_ref()) {
-                    sources.push((losses, heaps as usize, added));
+                if let Some(values) = window.get(source).filter(|v| v.losses.is_some()) {
+                    sources.push((values, heaps as usize, added));
                 }
             }
         }
-        let offers: usize = sources.iter().map(|(l, _, _)| l.offers.len()).sum();
+        // The work units, numbered the same way by every member of the team: chunks of
+        // every source's losses.
+        let work: Vec<(usize, Range<usize>)> = sources
+            .iter()
+            .enumerate()
+            .flat_map(|(s, (values, _, _))| {
+                let n = values.losses.as_ref().map_or(0, |l| l.len());
+                (0..n.div_ceil(MARK_CHUNK)).map(move |c| (s, c * MARK_CHUNK..n.min((c + 1) * MARK_CHUNK)))
+            })
+            .enumerate()
+            .filter(|&(unit, _)| team.owns(unit))
+            .map(|(_, w)| w)
+            .collect();
+        let offers: usize = work.iter().map(|(_, r)| r.len()).sum();
         let parallel = rayon::current_num_threads() > 1 && offers >= PARALLEL_MARK_MIN;
         if parallel && std::mem::align_of::<AtomicU16>() == std::mem::align_of::<u16>() {
             // SAFETY: `values` is borrowed exclusively for this call, and `AtomicU16` has the
@@ -171,19 +182,10 @@ impl<R: TierRules> Retrograde<'_, R> {
                     cell.fetch_min(offer, Ordering::Relaxed);
                 }
             };
-            // One parallel loop per tier, over chunks of every source's losses.
-            let work: Vec<(usize, Range<usize>)> = sources
-                .iter()
-                .enumerate()
-                .flat_map(|(s, (losses, _, _))| {
-                    let n = losses.offers.len();
-                    (0..n.div_ceil(MARK_CHUNK)).map(move |c| (s, c * MARK_CHUNK..n.min((c + 1) * MARK_CHUNK)))
-                })
-                .collect();
             work.into_par_iter()
                 .map(|(s, range)| {
-                    let (losses, k, added) = sources[s];
-                    self.mark_from(tier, losses, k, added, range, &offer)
+                    let (values, k, added) = sources[s];
+                    self.mark_from(tier, values, k, added, range, &offer)
                 })
                 .sum()
         } else {
@@ -193,10 +195,10 @@ impl<R: TierRules> Retrograde<'_, R> {
                 let cell = &cells[rank];
                 cell.set(cell.get().min(offer));
             };
-            sources
-                .iter()
-                .map(|&(losses, k, added)| {
-                    self.mark_from(tier, losses, k, added, 0..losses.offers.len(), &offer)
+            work.into_iter()
+                .map(|(s, range)| {
+                    let (values, k, added) = sources[s];
+                    self.mark_from(tier, values, k, added, range, &offer)
                 })
                 .sum()
         }
@@ -207,22 +209,28 @@ impl<R: TierRules> Retrograde<'_, R> {
     fn mark_from(
         &self,
         tier: TierId,
-        losses: &LossList,
+        source: &TierValues,
         k: usize,
         added: u32,
         range: Range<usize>,
         offer: &impl Fn(usize, u16),
     ) -> u64 {
+        let ranks = &source.losses.as_ref().expect("a source of losses")[range];
+        let total = tier.total - added;
         if R::ONE_HEAP_MOVES && k == tier.heaps as usize {
-            return self.mark_grown(losses, k, added, range, offer);
+            return self.mark_grown(total, &source.remoteness, ranks, k, added, offer);
+        }
+        if R::ONE_HEAP_MOVES && k == tier.heaps as usize + 1 {
+            return self.mark_joined(total, &source.remoteness, ranks, k, added, offer);
         }
         let bounds =
             ParentBounds { max_heap: self.universe.part_cap(), max_heaps: self.universe.heaps_cap() };
         let mut buf = Vec::new();
+        let mut cursor = self.table.cursor(total, k as u32);
         let mut edges = 0;
-        for i in range {
-            let value = losses.offers[i];
-            let loss = &losses.heaps[i * k..(i + 1) * k];
+        for &rank in ranks {
+            let value = source.remoteness.get(rank as usize) + 1;
+            let loss = cursor.seek(rank as u64);
             edges += self.rules.parents_adding(loss, added, tier.heaps, bounds, &mut buf, |parent| {
                 offer(self.table.rank(parent) as usize, value);
             });
@@ -239,10 +247,11 @@ impl<R: TierRules> Retrograde<'_, R> {
     /// them, `prefix`), and needs fresh terms only for `h` and the heaps it passed.
     fn mark_grown(
         &self,
-        losses: &LossList,
+        total: u32,
+        remoteness: &Column,
+        ranks: &[u32],
         k: usize,
         added: u32,
-        range: Range<usize>,
         offer: &impl Fn(usize, u16),
     ) -> u64 {
         let table = self.table;
@@ -250,11 +259,12 @@ impl<R: TierRules> Retrograde<'_, R> {
         let kk = k as u32;
         let mut suffix = vec![0u32; k + 1];
         let mut prefix = vec![0u64; k + 1];
+        let mut cursor = table.cursor(total, kk);
         let mut edges = 0;
-        for n in range {
-            let value = losses.offers[n];
-            let loss = &losses.heaps[n * k..(n + 1) * k];
-            let tails = &losses.tails[n * (k + 1)..(n + 1) * (k + 1)];
+        for &loss_rank in ranks {
+            let value = remoteness.get(loss_rank as usize) + 1;
+            cursor.seek(loss_rank as u64);
+            let (loss, tails) = (cursor.heaps(), cursor.tails());
             if loss[k - 1] + added > top {
                 continue; // not even the smallest heap can grow this much
             }
@@ -301,12 +311,103 @@ impl<R: TierRules> Retrograde<'_, R> {
         edges
     }
 
+    /// Marks the parents that join two heaps `a ≥ b` of a loss (with `k` heaps) into one
+    /// heap `h = a + b + added`, for the losses `ranks` of tier (`total`, `k`).
+    ///
+    /// Removing heaps `i < j` and inserting `h` at index `q ≤ i` leaves the terms of the
+    /// heaps after `j` as they were (the loss's `tails`), shifts those before `q` by `added`
+    /// tokens and one heap fewer (the same for every joined parent: `prefix`), and changes
+    /// only the terms of `h` and of the heaps between `q` and `j`.
+    fn mark_joined(
+        &self,
+        total: u32,
+        remoteness: &Column,
+        ranks: &[u32],
+        k: usize,
+        added: u32,
+        offer: &impl Fn(usize, u16),
+    ) -> u64 {
+        let table = self.table;
+        let top = self.universe.part_cap();
+        let kk = k as u32;
+        let mut suffix = vec![0u32; k + 1];
+        let mut prefix = vec![0u64; k + 1];
+        let mut cursor = table.cursor(total, kk);
+        let mut edges = 0;
+        for &loss_rank in ranks {
+            let value = remoteness.get(loss_rank as usize) + 1;
+            cursor.seek(loss_rank as u64);
+            let (loss, tails) = (cursor.heaps(), cursor.tails());
+            if k < 2 || loss[k - 1] + loss[k - 2] + added > top {
+                continue; // not even the two smallest heaps can be joined
+            }
+            for j in (0..k).rev() {
+                suffix[j] = suffix[j + 1] + loss[j];
+            }
+            // Parent heaps before q: the loss's, with `added` more tokens after them, in a
+            // position of k − 1 heaps.
+            for j in 0..k - 1 {
+                prefix[j + 1] =
+                    prefix[j] + table.count_within(suffix[j] + added, kk - 1 - j as u32, loss[j] - 1) as u64;
+            }
+            let mut last_a = 0;
+            for i in 0..k - 1 {
+                let a = loss[i];
+                if a == last_a {
+                    continue;
+                }
+                last_a = a;
+                let mut last_b = 0;
+                // h shrinks as b does, so q only moves right as j does.
+                let mut q = 0;
+                for j in i + 1..k {
+                    let b = loss[j];
+                    if b == last_b {
+                        continue;
+                    }
+                    last_b = b;
+                    let h = a + b + added;
+                    if h > top || !self.rules.splits_to(h, a, b) {
+                        continue;
+                    }
+                    while q < i && loss[q] >= h {
+                        q += 1;
+                    }
+                    let mut rank =
+                        prefix[q] + table.count_within(suffix[q] + added, kk - 1 - q as u32, h - 1) as u64;
+                    for m in q..i {
+                        rank += table.count_within(suffix[m] - a - b, kk - 2 - m as u32, loss[m] - 1) as u64;
+                    }
+                    for m in i + 1..j {
+                        rank += table.count_within(suffix[m] - b, kk - 1 - m as u32, loss[m] - 1) as u64;
+                    }
+                    rank += tails[j + 1] as u64;
+                    debug_assert_eq!(rank, {
+                        let mut p: Vec<u32> = loss
+                            .iter()
+                            .enumerate()
+                            .filter(|&(x, _)| x != i && x != j)
+                            .map(|(_, &v)| v)
+                            .collect();
+                        p.push(h);
+                        p.sort_unstable_by(|x, y| y.cmp(x));
+                        table.rank(&p)
+                    });
+                    offer(rank as usize, value);
+                    edges += 1;
+                }
+            }
+        }
+        edges
+    }
+
     /// Gives every unmarked position of `tier` its value: a terminal has remoteness 0; any
     /// other unmarked position has only winning children and is a loss that lasts one move
-    /// longer than its longest child. Returns the number of child links read.
-    fn settle_unmarked(&self, tier: TierId, values: &mut [u16], window: &Window) -> u64 {
-        let unmarked: Vec<u64> =
-            (0..values.len() as u64).filter(|&r| values[r as usize] == UNKNOWN).collect();
+    /// longer than its longest child. This member of `team` settles only its share of the
+    /// ranks, and leaves the rest unknown. Returns the number of child links read.
+    fn settle_unmarked(&self, tier: TierId, values: &mut [u16], window: &Window, team: &dyn Team) -> u64 {
+        let share = team.share(values.len());
+        let unmarked: Vec<u64> = share.map(|r| r as u64).filter(|&r| values[r as usize] == UNKNOWN).collect();
         let k = tier.heaps as usize;
         // bounds[d]: the greatest remoteness among the child tiers d or more tokens down.
         let steps = self.reach.min(tier.total) as usize + 1;
@@ -346,7 +447,7 @@ impl<R: TierRules> Retrograde<'_, R> {
                         edges += self.rules.children_taking(position, taken, &mut buf, |child| {
                             let child_tier = TierId { total, heaps: child.len() as u32 };
                             let values = &window.get(child_tier).expect("child tier in memory").remoteness;
-                            let r = values[self.table.rank(child) as usize];
+                            let r = values.get(self.table.rank(child) as usize);
                             debug_assert!(
                                 self.convention.is_win(r as u32),
                                 "{position:?} has a losing child {child:?}"
