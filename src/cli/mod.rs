@@ -29,6 +29,10 @@ pub use args::{DbArg, GameArgs};
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Write nothing to any database: a command that would (a solve, an on-the-spot solve,
+    /// storing heap values or a quotient) is refused instead.
+    #[arg(long, global = true)]
+    read_only: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -75,6 +79,9 @@ pub fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if cli.read_only {
+        nimdb::store::forbid_writes();
+    }
     let result = match cli.command {
         Command::Solve(a) => solve::run(a),
         Command::Query(a) => query::run(a),

@@ -41,6 +41,22 @@ fn migrations() -> Migrations<'static> {
     )
 }
 
+/// Set once writes are forbidden for the rest of the process ([`forbid_writes`]).
+static WRITES_FORBIDDEN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Forbids every write to any database for the rest of the process: [`Database::open`] (the
+/// one way to a connection that can write, which on-the-spot solves, stored heap values
+/// and quotients all take) refuses from then on, before touching the file. Reads are
+/// unaffected.
+pub fn forbid_writes() {
+    WRITES_FORBIDDEN.store(true, std::sync::atomic::Ordering::SeqCst);
+}
+
+/// Whether [`forbid_writes`] was called.
+pub fn writes_forbidden() -> bool {
+    WRITES_FORBIDDEN.load(std::sync::atomic::Ordering::SeqCst)
+}
+
 /// Why a database cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -74,6 +90,9 @@ pub enum StoreError {
         /// This binary's schema version.
         known: usize,
     },
+    /// Writing was forbidden ([`forbid_writes`]) and this would have written.
+    #[error("this would write to {0}, and writes are forbidden (--read-only); nothing was written")]
+    WritesForbidden(PathBuf),
     /// A stored tier failed its checksum or has the wrong size.
     #[error("{0}")]
     Corrupt(String),
@@ -104,11 +123,14 @@ pub struct Database {
 impl Database {
     /// Opens (creating if needed) the database at `path` and brings its schema up to date.
     pub fn open(path: &Path) -> Result<Self, StoreError> {
+        if writes_forbidden() {
+            return Err(StoreError::WritesForbidden(path.to_path_buf()));
+        }
         check_file(path)?;
         // A file that is someone else's, or a newer nimdb's, is refused through a read-only
         // connection, so not even SQLite's side files (-wal, -shm) are touched.
         if std::fs::metadata(path).is_ok_and(|m| m.len() > 0)
-            && let Ok(reader) = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
+            && let Ok(reader) = open_without_writing(path)
         {
             check_identity(&reader, path)?;
         }
@@ -166,9 +188,7 @@ impl Database {
             Ok(_) => {}
         }
         check_file(path)?;
-        let conn = match Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
-            .and_then(|c| check_readable(&c).map(|()| c))
-        {
+        let conn = match open_without_writing(path).and_then(|c| check_readable(&c).map(|()| c)) {
             Ok(conn) => conn,
             Err(_) if !directory_writable(path) => open_immutable(path)?,
             Err(e) => return Err(e.into()),
@@ -232,6 +252,25 @@ fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
         }
     }
     Ok(())
+}
+
+/// Opens an existing file so that nothing is written and nothing is left behind.
+///
+/// A read-only connection to a write-ahead-log database makes SQLite's side files (`-wal`,
+/// `-shm`) and cannot remove them when it closes. So when no `-wal` file exists (no writer
+/// is connected, and none left a log), the file is opened read-write without creating it
+/// and with `query_only` set: no statement can write, and being the last connection it
+/// removes the side files on closing, leaving the directory as it was. When a `-wal` file
+/// exists, a plain read-only connection is used (the side files are there already).
+fn open_without_writing(path: &Path) -> rusqlite::Result<Connection> {
+    let mut wal = path.as_os_str().to_owned();
+    wal.push("-wal");
+    if Path::new(&wal).exists() {
+        return Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY);
+    }
+    let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE)?;
+    conn.pragma_update(None, "query_only", true)?;
+    Ok(conn)
 }
 
 /// Reads the schema once, which is where a read-only open of a write-ahead-log database
