@@ -216,3 +216,27 @@ fn the_refusals_that_used_to_write() {
     refused_at(&empty, &["query", "--game", "dawson", "--misere", "40", "30", "20"], "run: nimdb solve");
     refused_at(&empty, &["export", "--game", "kayles"], "");
 }
+
+#[test]
+fn each_thing_is_said_once() {
+    // A 10,000-character spec is echoed once, shortened.
+    let long = "x".repeat(10_000);
+    let out = nimdb().args(["query", "--game", &long, "3"]).output().unwrap();
+    assert_one_line_error(&out, "unknown game");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.matches("'x").count(), 1, "{stderr}");
+    assert!(stderr.chars().count() < 400, "{stderr}");
+
+    // A damaged file: SQLite's message once, not once per layer.
+    let (_dir, db) = seeded();
+    let mut bytes = std::fs::read(&db).unwrap();
+    bytes[4096..3 * 4096].fill(0xff);
+    std::fs::write(&db, &bytes).unwrap();
+    for args in [&["info"][..], &["query", "--game", "kayles", "3", "2"]] {
+        let out = nimdb().args(args).arg("--db").arg(&db).output().unwrap();
+        assert_one_line_error(&out, "malformed");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(stderr.matches("malformed").count(), 1, "{stderr}");
+        assert!(!stderr.contains("Error code"), "{stderr}");
+    }
+}

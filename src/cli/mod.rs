@@ -99,7 +99,7 @@ pub fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            report_error(&format!("{e:#}").replace('\n', " "));
+            report_error(&one_cause_each(&e));
             ExitCode::FAILURE
         }
     }
@@ -113,6 +113,30 @@ fn report_error(msg: &str) {
     } else {
         eprintln!("nimdb: error: {}", cap_echoes(msg));
     }
+}
+
+/// An error and its causes on one line, each cause once: a cause whose words the message
+/// already holds (SQLite repeats its own message, with "Error code N: " in front, at each
+/// level) is left out.
+fn one_cause_each(e: &anyhow::Error) -> String {
+    let mut message = String::new();
+    for cause in e.chain() {
+        let text = cause.to_string().replace('\n', " ");
+        let mut text = text.trim();
+        if let Some((head, rest)) = text.split_once(": ")
+            && head.strip_prefix("Error code ").is_some_and(|n| n.chars().all(|c| c.is_ascii_digit()))
+        {
+            text = rest;
+        }
+        if text.is_empty() || message.contains(text) {
+            continue;
+        }
+        if !message.is_empty() {
+            message.push_str(": ");
+        }
+        message.push_str(text);
+    }
+    message
 }
 
 /// clap's message on one line: what is wrong, the argument it names, its allowed values and
@@ -157,6 +181,20 @@ fn cap_echoes(message: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn causes_are_not_repeated() {
+        let sqlite = rusqlite::Error::SqliteFailure(
+            rusqlite::ffi::Error::new(11),
+            Some("database disk image is malformed".into()),
+        );
+        let e = anyhow::Error::new(nimdb::store::StoreError::from(sqlite));
+        let message = super::one_cause_each(&e);
+        assert_eq!(message.matches("malformed").count(), 1, "{message}");
+        assert!(!message.contains("Error code"), "{message}");
+        let e = anyhow::anyhow!("inner detail").context("outer words");
+        assert_eq!(super::one_cause_each(&e), "outer words: inner detail");
+    }
+
     #[test]
     fn long_echoes_are_capped() {
         let long = "x".repeat(10_000);
