@@ -397,6 +397,23 @@ mod tests {
     use super::*;
 
     #[test]
+    fn only_lock_contention_is_retried() {
+        let failure = |code: i32, msg: &str| rusqlite_migration::Error::RusqliteError {
+            query: String::new(),
+            err: rusqlite::Error::SqliteFailure(rusqlite::ffi::Error::new(code), Some(msg.into())),
+        };
+        assert!(is_contention(&failure(rusqlite::ffi::SQLITE_BUSY, "database is locked")));
+        assert!(is_contention(&failure(rusqlite::ffi::SQLITE_LOCKED, "database table is locked")));
+        assert!(is_contention(&failure(rusqlite::ffi::SQLITE_ERROR, "table solves already exists")));
+        assert!(!is_contention(&failure(rusqlite::ffi::SQLITE_IOERR, "disk I/O error")));
+        assert!(!is_contention(&failure(
+            rusqlite::ffi::SQLITE_READONLY,
+            "attempt to write a readonly database"
+        )));
+        assert!(!is_contention(&failure(rusqlite::ffi::SQLITE_CORRUPT, "database disk image is malformed")));
+    }
+
+    #[test]
     fn refuses_foreign_and_newer_files() {
         let dir = tempfile::tempdir().unwrap();
         let text = dir.path().join("notes.txt");
