@@ -182,7 +182,8 @@ fn write_schema_4_copy(fresh: &std::path::Path, old: &std::path::Path) {
                 positions, losses, solve_seconds, '0.1.0' FROM fresh.solves;",
     )
     .unwrap();
-    let rows: Vec<(i64, i64, i64, i64, i64, i64, i64, i64, i64, Vec<u8>)> = conn
+    type TierRow = (i64, i64, i64, i64, i64, i64, i64, i64, i64, Vec<u8>);
+    let rows: Vec<TierRow> = conn
         .prepare(
             "SELECT solve_id, total, heaps, positions, losses, max_remoteness, remoteness_bytes, nim_value_bytes,
                     block_records, payload FROM fresh.tiers ORDER BY id",
