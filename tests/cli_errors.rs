@@ -23,15 +23,46 @@ fn seeded() -> (tempfile::TempDir, PathBuf) {
     (dir, db)
 }
 
-/// Runs `args` against `db`, expects one error line containing `needle`, and checks the
-/// database file and its contents did not change.
-fn refused(db: &Path, args: &[&str], needle: &str) {
-    let bytes = std::fs::read(db).unwrap();
-    let before = dump(db);
-    let out = nimdb().args(args).arg("--db").arg(db).output().unwrap();
+/// `sha256sum` of a directory tree: every entry's path and type (so a new file or
+/// directory shows, even an empty one), then the SHA-256 of every file's contents.
+fn tree_sha256(dir: &Path) -> String {
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("find . -printf '%y %p\\n' | LC_ALL=C sort && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 -r sha256sum")
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Runs `args` against `db`, expects one error line containing `needle`, and checks that
+/// the directory holding `db` is byte for byte as it was (`sha256sum` of the whole tree:
+/// no file changed, none created, none removed) and the database's rows are the same.
+fn refused_at(db: &Path, args: &[&str], needle: &str) {
+    let dir = db.parent().unwrap();
+    let tree = tree_sha256(dir);
+    // The rows, read from a copy (reading the file itself could leave SQLite's side files).
+    let copy = tempfile::tempdir().unwrap();
+    let rows = match std::fs::copy(db, copy.path().join("copy.sqlite")) {
+        Ok(_) => dump(&copy.path().join("copy.sqlite")),
+        Err(_) => Vec::new(),
+    };
+    let out = nimdb().args(args).arg("--db").arg(db).current_dir(dir).output().unwrap();
     assert_one_line_error(&out, needle);
-    assert_eq!(std::fs::read(db).unwrap(), bytes, "{args:?} changed the database file");
-    assert_eq!(dump(db), before, "{args:?} changed the database");
+    assert_eq!(tree_sha256(dir), tree, "{args:?} changed the directory of {}", db.display());
+    let _ = std::fs::copy(db, copy.path().join("after.sqlite"));
+    assert_eq!(dump(&copy.path().join("after.sqlite")), rows, "{args:?} changed the database");
+}
+
+/// [`refused_at`] for `db`, and for a database path that does not exist yet, in an empty
+/// directory (where nothing may be created).
+fn refused(db: &Path, args: &[&str], needle: &str) {
+    refused_at(db, args, needle);
+    let empty = tempfile::tempdir().unwrap();
+    let missing = empty.path().join("never.sqlite");
+    refused_at(&missing, args, needle);
+    assert!(!missing.exists());
 }
 
 #[test]
@@ -81,24 +112,21 @@ fn files_that_are_not_nimdb_databases() {
     let dir = tempfile::tempdir().unwrap();
     let text = dir.path().join("notes.txt");
     std::fs::write(&text, "not a database, just some notes\n").unwrap();
-    refused(&text, &["query", "--game", "nim", "3"], "not a nimdb database");
-    refused(&text, &["info"], "not a nimdb database");
-    refused(&text, &["solve", "--game", "nim", "--max-total", "4"], "not a nimdb database");
+    refused_at(&text, &["query", "--game", "nim", "3"], "not a nimdb database");
+    refused_at(&text, &["info"], "not a nimdb database");
+    refused_at(&text, &["solve", "--game", "nim", "--max-total", "4"], "not a nimdb database");
 
     let other = dir.path().join("other.sqlite");
     rusqlite::Connection::open(&other)
         .unwrap()
         .execute_batch("CREATE TABLE notes(x); INSERT INTO notes VALUES (1);")
         .unwrap();
-    let bytes = std::fs::read(&other).unwrap();
-    let out =
-        nimdb().args(["solve", "--game", "nim", "--max-total", "4", "--db"]).arg(&other).output().unwrap();
-    assert_one_line_error(&out, "another program");
-    assert_eq!(std::fs::read(&other).unwrap(), bytes);
+    refused_at(&other, &["solve", "--game", "nim", "--max-total", "4"], "another program");
+    refused_at(&other, &["query", "--game", "nim", "3"], "another program");
+    refused_at(&other, &["info"], "another program");
 
     let missing = dir.path().join("missing.sqlite");
-    let out = nimdb().args(["info", "--db"]).arg(&missing).output().unwrap();
-    assert_one_line_error(&out, "no nimdb database");
+    refused_at(&missing, &["info"], "no nimdb database");
     assert!(!missing.exists());
 }
 
@@ -106,9 +134,9 @@ fn files_that_are_not_nimdb_databases() {
 fn database_from_a_newer_schema_is_refused_untouched() {
     let (_dir, db) = seeded();
     rusqlite::Connection::open(&db).unwrap().pragma_update(None, "user_version", 99).unwrap();
-    refused(&db, &["info"], "newer");
-    refused(&db, &["query", "--game", "kayles", "3"], "newer");
-    refused(&db, &["solve", "--game", "kayles", "--max-total", "12"], "newer");
+    refused_at(&db, &["info"], "newer");
+    refused_at(&db, &["query", "--game", "kayles", "3"], "newer");
+    refused_at(&db, &["solve", "--game", "kayles", "--max-total", "12"], "newer");
 }
 
 /// Stores tiers until it is told to fail: an interrupted solve.
@@ -163,7 +191,7 @@ fn interrupted_solve_is_named_and_resumable() {
         .args(["2", "1"])
         .assert()
         .success();
-    refused(&path, &["query", "--game", "dawson", "--misere", "35", "35"], "was interrupted after tier");
+    refused_at(&path, &["query", "--game", "dawson", "--misere", "35", "35"], "was interrupted after tier");
     let out = nimdb()
         .args(["query", "--game", "dawson", "--misere", "35", "35", "--db"])
         .arg(&path)
@@ -171,4 +199,44 @@ fn interrupted_solve_is_named_and_resumable() {
         .unwrap();
     let msg = String::from_utf8_lossy(&out.stderr);
     assert!(msg.contains("run: nimdb solve --game dawson --misere --max-total 70"), "{msg}");
+}
+
+#[test]
+fn the_refusals_that_used_to_write() {
+    // Each of these once stored a solve, a schema or a new file before refusing.
+    let (_dir, db) = seeded();
+    refused(&db, &["play", "--game", "octal:0.1", "9", "7", "2"], "no move from [9,7,2]");
+    refused(&db, &["query", "--game", "dawson", "--misere", "40", "30", "20"], "run: nimdb solve");
+    refused_at(&db, &["verify", "--game", "kayles", "--misere", "--sample", "0"], "no stored solve");
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.sqlite");
+    std::fs::write(&empty, b"").unwrap();
+    refused_at(&empty, &["info"], "no nimdb database");
+    refused_at(&empty, &["verify", "--game", "kayles"], "no nimdb database");
+    refused_at(&empty, &["query", "--game", "dawson", "--misere", "40", "30", "20"], "run: nimdb solve");
+    refused_at(&empty, &["export", "--game", "kayles"], "");
+}
+
+#[test]
+fn each_thing_is_said_once() {
+    // A 10,000-character spec is echoed once, shortened.
+    let long = "x".repeat(10_000);
+    let out = nimdb().args(["query", "--game", &long, "3"]).output().unwrap();
+    assert_one_line_error(&out, "unknown game");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.matches("'x").count(), 1, "{stderr}");
+    assert!(stderr.chars().count() < 400, "{stderr}");
+
+    // A damaged file: SQLite's message once, not once per layer.
+    let (_dir, db) = seeded();
+    let mut bytes = std::fs::read(&db).unwrap();
+    bytes[4096..3 * 4096].fill(0xff);
+    std::fs::write(&db, &bytes).unwrap();
+    for args in [&["info"][..], &["query", "--game", "kayles", "3", "2"]] {
+        let out = nimdb().args(args).arg("--db").arg(&db).output().unwrap();
+        assert_one_line_error(&out, "malformed");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(stderr.matches("malformed").count(), 1, "{stderr}");
+        assert!(!stderr.contains("Error code"), "{stderr}");
+    }
 }

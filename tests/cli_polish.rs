@@ -11,7 +11,7 @@ fn no_arguments_prints_usage() {
     let out = nimdb().output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     let text = String::from_utf8_lossy(&out.stderr).to_string() + &String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("Usage: nimdb <COMMAND>"), "{text}");
+    assert!(text.contains("Usage: nimdb [OPTIONS] <COMMAND>"), "{text}");
     assert!(text.contains("serve") && text.contains("export"), "{text}");
 }
 

@@ -113,3 +113,47 @@ fn a_database_in_a_read_only_directory_answers() {
     assert_eq!(v["source"], "database");
     std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o755)).unwrap();
 }
+
+#[test]
+fn read_only_forbids_every_write_and_reads_leave_no_side_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("r.sqlite");
+    let db = db.to_str().unwrap();
+    ok(&["solve", "--quiet", "--db", db, "--game", "nim", "--max-total", "8"]);
+    let before = snapshot(dir.path());
+    assert_eq!(before.len(), 1, "only the database file");
+    // Reads answer, and leave no -wal or -shm file behind.
+    let out = ok(&["--read-only", "query", "--db", db, "3", "4"]);
+    assert!(out.contains("source: database"), "{out}");
+    ok(&["info", "--read-only", "--db", db]);
+    ok(&["verify", "--read-only", "--db", db, "--game", "nim"]);
+    ok(&["export", "--read-only", "--db", db, "--game", "nim"]);
+    assert_eq!(snapshot(dir.path()), before);
+    // Everything that would write is refused, before touching anything.
+    for args in [
+        vec!["query", "--read-only", "--db", db, "--game", "kayles", "--misere", "5", "4"],
+        vec!["solve", "--read-only", "--db", db, "--game", "nim", "--max-total", "9"],
+        vec!["heaps", "--read-only", "--db", db, "--game", "kayles", "--up-to", "40"],
+        vec!["quotient", "--read-only", "--db", db, "--game", "kayles"],
+        vec!["serve", "--read-only", "--db", db, "--solve-up-to", "1000", "--addr", "127.0.0.1:0"],
+    ] {
+        let e = err(&args);
+        assert!(e.contains("writes are forbidden (--read-only)"), "{args:?}: {e}");
+        assert_eq!(snapshot(dir.path()), before, "{args:?}");
+    }
+    let fresh = dir.path().join("fresh.sqlite");
+    err(&["--read-only", "solve", "--db", fresh.to_str().unwrap(), "--game", "nim", "--max-total", "4"]);
+    assert!(!fresh.exists());
+}
+
+#[test]
+fn dev_null_is_refused_in_one_line() {
+    // Not a database, and nothing to wait for: one line each (the schema step used to retry
+    // every error for 20 s; only lock contention is retried now, see src/store/open.rs).
+    let e = err(&["info", "--db", "/dev/null"]);
+    assert!(e.contains("no nimdb database at /dev/null"), "{e}");
+    let e = err(&["verify", "--game", "nim", "--db", "/dev/null"]);
+    assert!(e.contains("no nimdb database at /dev/null"), "{e}");
+    let e = err(&["solve", "--game", "nim", "--max-total", "4", "--db", "/dev/null"]);
+    assert!(e.contains("could not apply the schema"), "{e}");
+}

@@ -289,3 +289,57 @@ fn a_kill_storm_leaves_the_uninterrupted_result() {
     assert_eq!(a.len(), b.len());
     assert!(a == b, "tiers after the kill storm differ from the uninterrupted solve");
 }
+
+/// The time of a run killed with SIGKILL is kept for every tier it committed.
+#[test]
+fn a_killed_run_keeps_its_solve_seconds() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("timed.sqlite");
+    let args =
+        ["solve", "--game", "nim", "--misere", "--max-heaps", "8", "--max-heap", "24", "--quiet", "--db"];
+    let spawned = Instant::now();
+    let mut child =
+        std::process::Command::new(env!("CARGO_BIN_EXE_nimdb")).args(args).arg(&db).spawn().unwrap();
+    let mut stored = 0;
+    while spawned.elapsed() < Duration::from_secs(60) && stored < 300 {
+        std::thread::sleep(Duration::from_millis(20));
+        if let Ok(conn) =
+            rusqlite::Connection::open_with_flags(&db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+        {
+            stored = conn.query_row("SELECT COUNT(*) FROM tiers", [], |r| r.get::<_, i64>(0)).unwrap_or(0);
+        }
+    }
+    child.kill().unwrap(); // SIGKILL
+    let lived = spawned.elapsed().as_secs_f64();
+    assert!(!child.wait().unwrap().success(), "the solve finished before it could be killed");
+    assert!(stored >= 300, "no tiers were committed before the kill");
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let (status, seconds, tier_seconds): (String, f64, f64) = conn
+        .query_row(
+            "SELECT status, solve_seconds, (SELECT SUM(solve_seconds) FROM tiers) FROM solves",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .unwrap();
+    drop(conn);
+    assert_eq!(status, "partial");
+    // At least the time spent solving the committed tiers, at most the process's life.
+    assert!(
+        seconds > 0.0 && seconds >= tier_seconds - 1e-9,
+        "{seconds} s recorded, tiers took {tier_seconds} s"
+    );
+    assert!(seconds <= lived, "{seconds} s recorded in a process that lived {lived} s");
+
+    // The resumed run adds its own time to what was kept.
+    nimdb().args(args).arg(&db).assert().success();
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let (status, after, tier_seconds): (String, f64, f64) = conn
+        .query_row(
+            "SELECT status, solve_seconds, (SELECT SUM(solve_seconds) FROM tiers) FROM solves",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .unwrap();
+    assert_eq!(status, "complete");
+    assert!(after > seconds && after >= tier_seconds - 1e-9, "{after} s after resuming, {seconds} s before");
+}

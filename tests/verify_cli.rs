@@ -7,7 +7,9 @@ use std::path::Path;
 
 use common::nimdb;
 use nimdb::game::GameSpec;
-use nimdb::index::Universe;
+use nimdb::index::{TierId, Universe};
+use nimdb::store::SolveKey;
+use nimdb::store::codec::{Binding, RecordLayout};
 use nimdb::theory::{MisereSolver, nim_values, tame_misere_loss};
 
 fn verify_json(db: &Path, game: &str, misere: bool) -> (bool, serde_json::Value) {
@@ -79,13 +81,37 @@ fn tamper(db: &Path, total: u32, heaps: u32, fix_checksums: bool, f: impl Fn(&mu
     )
     .unwrap();
     if fix_checksums {
-        let blocks: Vec<u8> = payload
-            .chunks((block_records * width) as usize)
-            .flat_map(|b| crc32fast::hash(b).to_le_bytes())
-            .collect();
+        // As a forger who knows the format would: checksums bound to the tier's identity.
+        let (key, layout) = conn
+            .query_row(
+                "SELECT s.game, s.convention, s.max_heap, s.max_heaps, s.nim_values, t.remoteness_bytes,
+                        t.nim_value_bytes, t.block_records
+                 FROM tiers t JOIN solves s ON s.id = t.solve_id WHERE t.total = ?1 AND t.heaps = ?2",
+                [total, heaps],
+                |r| {
+                    Ok((
+                        SolveKey::from_columns(
+                            r.get(0)?,
+                            &r.get::<_, String>(1)?,
+                            r.get(2)?,
+                            r.get(3)?,
+                            r.get(4)?,
+                        ),
+                        RecordLayout::from_columns(r.get(5)?, r.get(6)?, r.get(7)?).unwrap(),
+                    ))
+                },
+            )
+            .unwrap();
+        let binding = Binding::bound(&key, TierId { total, heaps }, &layout);
+        assert_eq!(block_records * width, layout.block_bytes() as i64);
         conn.execute(
             "UPDATE tiers SET block_checksums = ?1, checksum = ?2 WHERE total = ?3 AND heaps = ?4",
-            rusqlite::params![blocks, crc32fast::hash(&payload) as i64, total, heaps],
+            rusqlite::params![
+                binding.block_checksums(&layout, &payload),
+                binding.payload(&payload) as i64,
+                total,
+                heaps
+            ],
         )
         .unwrap();
     }

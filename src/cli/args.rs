@@ -24,8 +24,10 @@ impl GameArgs {
     }
 }
 
-fn parse_game(s: &str) -> Result<GameSpec, String> {
-    s.parse().map_err(|e: nimdb::game::SpecError| e.to_string())
+/// Parses `--game`, refusing with what is wrong with the spec (clap names the spec).
+pub(super) fn parse_game(s: &str) -> Result<GameSpec, String> {
+    // clap's message already names the value given: say only what is wrong with it.
+    s.parse().map_err(|e: nimdb::game::SpecError| e.reason().to_string())
 }
 
 /// `--db FILE`, defaulting to `$NIMDB_DB` or `nimdb.sqlite`.

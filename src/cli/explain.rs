@@ -11,7 +11,7 @@ use nimdb::game::{Convention, GameSpec};
 #[derive(Debug, Args)]
 pub struct ExplainArgs {
     /// The game; only nim is explained by binary columns.
-    #[arg(long, short = 'g', value_parser = parse_game, default_value = "nim")]
+    #[arg(long, short = 'g', value_parser = super::args::parse_game, default_value = "nim")]
     game: GameSpec,
     /// Explain misère Nim (the last move loses).
     #[arg(long)]
@@ -19,10 +19,6 @@ pub struct ExplainArgs {
     /// The heaps, in the order to show them: `3 4 7`, `3,4,7` or `[3,4,7]`.
     #[arg(value_name = "HEAPS", num_args = 0.., allow_negative_numbers = true)]
     heaps: Vec<String>,
-}
-
-fn parse_game(s: &str) -> Result<GameSpec, String> {
-    s.parse().map_err(|e: nimdb::game::SpecError| e.to_string())
 }
 
 /// Runs `nimdb explain`.

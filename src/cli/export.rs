@@ -24,7 +24,7 @@ enum Format {
 #[derive(Debug, Args)]
 pub struct ExportArgs {
     /// The game: nim, kayles, dawson, lines, grundy, subtraction:1,2,3 or octal:CODE.
-    #[arg(long, short = 'g', value_parser = parse_game, default_value = "nim")]
+    #[arg(long, short = 'g', value_parser = super::args::parse_game, default_value = "nim")]
     game: GameSpec,
     /// The misère convention (the last move loses).
     #[arg(long)]
@@ -43,10 +43,6 @@ pub struct ExportArgs {
     format: Format,
     #[command(flatten)]
     db: DbArg,
-}
-
-fn parse_game(s: &str) -> Result<GameSpec, String> {
-    s.parse().map_err(|e: nimdb::game::SpecError| e.to_string())
 }
 
 fn pick_solve(db: &Database, args: &ExportArgs) -> anyhow::Result<SolveRecord> {

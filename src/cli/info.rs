@@ -34,6 +34,25 @@ pub fn run(args: InfoArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     println!("{}: {} solve(s)", db.path().display(), solves.len());
+    if db.schema_version() < nimdb::store::SCHEMA_VERSION as i64 {
+        println!(
+            "schema version {} (read as it is): its checksums are plain CRC-32s, not bound to each tier's identity; the first nimdb command that writes to it upgrades it",
+            db.schema_version()
+        );
+    }
+    for u in db.checksum_upgrades()? {
+        println!(
+            "checksums recomputed on {} UTC by {}, upgrading schema version {} to {}: {} tier(s) and {} quotient(s) bound to their identity, {} tier(s) and {} quotient(s) failed their old checksums (refused when read); `nimdb verify --full` checks the positions themselves",
+            u.upgraded_at,
+            u.engine,
+            u.from_version,
+            u.to_version,
+            u.tiers_rebound,
+            u.quotients_rebound,
+            u.tiers_failed,
+            u.quotients_failed
+        );
+    }
     super::quotient::print_stored(&db)?;
     if solves.is_empty() {
         return Ok(ExitCode::SUCCESS);

@@ -30,6 +30,10 @@ pub use args::{DbArg, GameArgs};
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Write nothing to any database: a command that would (a solve, an on-the-spot solve,
+    /// storing heap values or a quotient) is refused instead.
+    #[arg(long, global = true)]
+    read_only: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -76,6 +80,9 @@ pub fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if cli.read_only {
+        nimdb::store::forbid_writes();
+    }
     let result = match cli.command {
         Command::Solve(a) => solve::run(a),
         Command::Query(a) => query::run(a),
@@ -93,7 +100,7 @@ pub fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            report_error(&format!("{e:#}").replace('\n', " "));
+            report_error(&one_cause_each(&e));
             ExitCode::FAILURE
         }
     }
@@ -107,6 +114,30 @@ fn report_error(msg: &str) {
     } else {
         eprintln!("nimdb: error: {}", cap_echoes(msg));
     }
+}
+
+/// An error and its causes on one line, each cause once: a cause whose words the message
+/// already holds (SQLite repeats its own message, with "Error code N: " in front, at each
+/// level) is left out.
+fn one_cause_each(e: &anyhow::Error) -> String {
+    let mut message = String::new();
+    for cause in e.chain() {
+        let text = cause.to_string().replace('\n', " ");
+        let mut text = text.trim();
+        if let Some((head, rest)) = text.split_once(": ")
+            && head.strip_prefix("Error code ").is_some_and(|n| n.chars().all(|c| c.is_ascii_digit()))
+        {
+            text = rest;
+        }
+        if text.is_empty() || message.contains(text) {
+            continue;
+        }
+        if !message.is_empty() {
+            message.push_str(": ");
+        }
+        message.push_str(text);
+    }
+    message
 }
 
 /// clap's message on one line: what is wrong, the argument it names, its allowed values and
@@ -127,8 +158,13 @@ fn clap_message(text: &str) -> String {
 const ECHO_LIMIT: usize = 80;
 
 /// Shortens every word of `message` longer than [`ECHO_LIMIT`] characters (an echoed
-/// argument, typically), so that an error stays one readable line whatever was typed.
+/// argument, typically) and writes control characters (line breaks, terminal escapes) as
+/// escapes, so that an error stays one readable line whatever was typed.
 fn cap_echoes(message: &str) -> String {
+    let message: String = message
+        .chars()
+        .flat_map(|c| if c.is_control() { c.escape_default().collect() } else { vec![c] })
+        .collect();
     message
         .split(' ')
         .map(|word| {
@@ -146,6 +182,20 @@ fn cap_echoes(message: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn causes_are_not_repeated() {
+        let sqlite = rusqlite::Error::SqliteFailure(
+            rusqlite::ffi::Error::new(11),
+            Some("database disk image is malformed".into()),
+        );
+        let e = anyhow::Error::new(nimdb::store::StoreError::from(sqlite));
+        let message = super::one_cause_each(&e);
+        assert_eq!(message.matches("malformed").count(), 1, "{message}");
+        assert!(!message.contains("Error code"), "{message}");
+        let e = anyhow::anyhow!("inner detail").context("outer words");
+        assert_eq!(super::one_cause_each(&e), "outer words: inner detail");
+    }
+
     #[test]
     fn long_echoes_are_capped() {
         let long = "x".repeat(10_000);

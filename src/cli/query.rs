@@ -14,7 +14,7 @@ use super::{DbArg, words};
 #[derive(Debug, Args)]
 pub struct QueryArgs {
     /// The game: nim, kayles, dawson, lines, grundy, subtraction:1,2,3 or octal:CODE.
-    #[arg(long, short = 'g', value_parser = parse_game, default_value = "nim")]
+    #[arg(long, short = 'g', value_parser = super::args::parse_game, default_value = "nim")]
     game: GameSpec,
     /// Play the misère convention (the last move loses).
     #[arg(long)]
@@ -68,10 +68,6 @@ pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
         print!("{}", render(&answer, args.moves));
     }
     Ok(ExitCode::SUCCESS)
-}
-
-fn parse_game(s: &str) -> Result<GameSpec, String> {
-    s.parse().map_err(|e: nimdb::game::SpecError| e.to_string())
 }
 
 /// The answer in words.

@@ -49,17 +49,35 @@ impl From<SolveError> for DriverError {
 
 /// The tiers of one stored solve, as the solver's sink: resumes from the tiers stored and
 /// writes new ones through a [`TierWriter`] (in the background for a database file).
+///
+/// Each tier saved carries the run's wall-clock time since the sink was made or the
+/// previous tier was saved, and adds it to the solve's `solve_seconds` when it commits: a run
+/// killed later keeps the time of everything it committed.
 pub struct DatabaseSink<'a> {
     db: &'a Database,
     solve_id: i64,
     universe: Universe,
     writer: TierWriter<'a>,
+    last_save: std::time::Instant,
+    counted: f64,
 }
 
 impl<'a> DatabaseSink<'a> {
     /// The sink of `solve`, solving up to `universe` (which has the solve's caps).
     pub fn new(db: &'a Database, solve: &SolveRecord, universe: Universe) -> Self {
-        DatabaseSink { db, solve_id: solve.id, universe, writer: TierWriter::new(db, solve, universe) }
+        DatabaseSink {
+            db,
+            solve_id: solve.id,
+            universe,
+            writer: TierWriter::new(db, solve, universe),
+            last_save: std::time::Instant::now(),
+            counted: 0.0,
+        }
+    }
+
+    /// The seconds given to the saved tiers so far (added to `solve_seconds` as they commit).
+    pub fn seconds_counted(&self) -> f64 {
+        self.counted
     }
 }
 
@@ -77,7 +95,13 @@ impl TierStore for DatabaseSink<'_> {
 
     fn save(&mut self, solved: &SolvedTier) -> Result<(), SinkError> {
         let SolvedTier { tier, remoteness, nim_values, seconds } = solved.clone();
-        self.writer.write(StoredTier { tier, remoteness, nim_values, seconds }).map_err(SinkError::new)
+        let now = std::time::Instant::now();
+        let run_seconds = now.duration_since(self.last_save).as_secs_f64();
+        self.last_save = now;
+        self.counted += run_seconds;
+        self.writer
+            .write_timed(StoredTier { tier, remoteness, nim_values, seconds }, run_seconds)
+            .map_err(SinkError::new)
     }
 
     fn finish(&mut self) -> Result<(), SinkError> {
@@ -112,12 +136,15 @@ pub fn solve_into_spilling(
     let key = SolveKey::new(game, convention, &universe, nim_values);
     let solve_row = db.begin_solve(&key, universe.max_total)?;
     let options = SolveOptions { convention, universe, nim_values, strategy: Strategy::default() };
-    let report = {
+    let (report, counted) = {
         let mut sink = DatabaseSink::new(db, &solve_row, universe);
-        crate::solve::solve_with(game, &options, &mut sink, progress, &Alone, spill)?
+        let report = crate::solve::solve_with(game, &options, &mut sink, progress, &Alone, spill)?;
+        (report, sink.seconds_counted())
     };
-    if report.tiers_now > 0 {
-        db.add_solve_time(solve_row.id, report.seconds)?;
+    // Each committed tier added the run's time up to it; add the rest (after the last tier).
+    let rest = report.seconds - counted;
+    if report.tiers_now > 0 && rest > 0.0 {
+        db.add_solve_time(solve_row.id, rest)?;
     }
     let solve_row = db.find_solve(&key)?.ok_or(StoreError::Corrupt(format!(
         "the solve of {} just written is missing from the database",

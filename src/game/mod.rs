@@ -10,6 +10,7 @@
 //! syntax in [`GameSpec`].
 
 mod convention;
+mod echo;
 mod family;
 mod heap_game;
 mod model;
@@ -21,6 +22,7 @@ mod spec;
 mod wythoff;
 
 pub use convention::Convention;
+pub use echo::echo;
 pub use family::{Rules, RulesVisitor};
 pub use model::{
     Formula, GameRules, HeapCountChange, ParentBounds, Theory, TierRules, all_moves, children_by_tokens,

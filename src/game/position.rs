@@ -7,6 +7,9 @@ use std::str::FromStr;
 /// database could cover it, and theory answers for it would be meaningless to print.
 pub const MAX_INPUT_HEAP: u32 = 1_000_000;
 
+/// The most characters of one heap-list word an error repeats.
+const ECHO_LIMIT: usize = 40;
+
 /// The most heaps accepted from user input.
 const MAX_INPUT_HEAPS: usize = 10_000;
 
@@ -70,20 +73,27 @@ impl FromStr for Position {
         let inner = match (s.strip_prefix('['), s.strip_suffix(']')) {
             (Some(_), Some(_)) => &s[1..s.len() - 1],
             (None, None) => s,
-            _ => return Err(format!("bad heap list '{raw}': unbalanced brackets")),
+            _ => return Err(format!("bad heap list '{}': unbalanced brackets", super::echo(s, ECHO_LIMIT))),
         };
         let mut heaps = Vec::new();
         for item in inner.split(|c: char| c == ',' || c.is_whitespace()).filter(|w| !w.is_empty()) {
             if item.starts_with('-') && item[1..].chars().all(|c| c.is_ascii_digit()) && item.len() > 1 {
-                return Err(format!("bad heap list: heap sizes cannot be negative ({item})"));
+                return Err(format!(
+                    "bad heap list: heap sizes cannot be negative ({})",
+                    super::echo(item, ECHO_LIMIT)
+                ));
             }
             if !item.chars().all(|c| c.is_ascii_digit()) {
-                return Err(format!("bad heap list: '{item}' is not a heap size (a whole number)"));
+                return Err(format!(
+                    "bad heap list: '{}' is not a heap size (a whole number)",
+                    super::echo(item, ECHO_LIMIT)
+                ));
             }
             let n: u64 = item.parse().unwrap_or(u64::MAX);
             if n > MAX_INPUT_HEAP as u64 {
                 return Err(format!(
-                    "bad heap list: heap {item} is larger than the limit of {MAX_INPUT_HEAP}"
+                    "bad heap list: heap {} is larger than the limit of {MAX_INPUT_HEAP}",
+                    super::echo(item, ECHO_LIMIT)
                 ));
             }
             heaps.push(n as u32);

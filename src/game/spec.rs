@@ -25,13 +25,7 @@ pub struct SpecError {
 
 impl SpecError {
     fn new(raw: &str, reason: impl fmt::Display) -> Self {
-        let raw = raw.trim();
-        let spec = if raw.chars().count() > ECHO_LIMIT {
-            format!("{}…", raw.chars().take(ECHO_LIMIT).collect::<String>())
-        } else {
-            raw.to_string()
-        };
-        SpecError { spec, reason: reason.to_string() }
+        SpecError { spec: super::echo(raw.trim(), ECHO_LIMIT), reason: reason.to_string() }
     }
 
     /// Why the spec was refused, without the spec itself.
@@ -160,7 +154,7 @@ impl FromStr for GameSpec {
                 Some((family, _)) => {
                     return Err(bad(format!(
                         "unknown game family '{}' ({SPEC_HELP})",
-                        family.chars().take(ECHO_LIMIT).collect::<String>()
+                        super::echo(family, ECHO_LIMIT)
                     )));
                 }
                 None => return Err(bad(format!("unknown game ({SPEC_HELP})"))),
@@ -187,7 +181,7 @@ fn parse_set(list: &str) -> Result<Vec<u32>, String> {
         let n: u32 = item.parse().map_err(|_| {
             format!(
                 "'{}' in the subtraction set is not a positive whole number",
-                item.chars().take(ECHO_LIMIT).collect::<String>()
+                super::echo(item, ECHO_LIMIT)
             )
         })?;
         if n == 0 {
@@ -216,9 +210,9 @@ fn parse_code(code: &str, base: u32) -> Result<TakeBreakCode, String> {
     };
     if d0 & 3 != 0 {
         return Err(if base == 8 {
-            format!("the octal digit before the point must be 0 or 4, not '{head}'")
+            format!("the octal digit before the point must be 0 or 4, not '{}'", super::echo(head, 1))
         } else {
-            format!("the digit before the point must be 0, 4, 8 or C, not '{head}'")
+            format!("the digit before the point must be 0, 4, 8 or C, not '{}'", super::echo(head, 1))
         });
     }
     let (finite, repeat) = match tail.find('[') {
@@ -245,8 +239,8 @@ fn parse_code(code: &str, base: u32) -> Result<TakeBreakCode, String> {
 fn digit(c: char, base: u32) -> Result<u8, String> {
     match c.to_digit(base) {
         Some(d) => Ok(d as u8),
-        None if base == 8 => Err(format!("'{c}' is not an octal digit (0-7)")),
-        None => Err(format!("'{c}' is not a hexadecimal digit (0-F)")),
+        None if base == 8 => Err(format!("'{}' is not an octal digit (0-7)", c.escape_debug())),
+        None => Err(format!("'{}' is not a hexadecimal digit (0-F)", c.escape_debug())),
     }
 }
 #[cfg(test)]

@@ -9,9 +9,9 @@ use rusqlite::{MAIN_DB, OptionalExtension, params};
 use crate::game::Position;
 use crate::index::{PartitionTable, TierId};
 
-use super::codec::{self, Record, RecordLayout};
+use super::codec::{Binding, CodecError, Record, RecordLayout};
 use super::open::{Database, StoreError};
-use super::solves::SolveRecord;
+use super::solves::{SolveKey, SolveRecord};
 
 /// What a lookup needs to know about one stored tier.
 #[derive(Clone, Debug)]
@@ -24,6 +24,8 @@ pub struct TierMeta {
     pub layout: RecordLayout,
     /// Packed block checksums.
     pub block_checksums: Vec<u8>,
+    /// What the checksums are bound to (the tier and its solve's key).
+    pub binding: Binding,
 }
 
 /// Probes one solve's positions. Keeps the tier metadata and the verified blocks it has
@@ -94,8 +96,21 @@ impl<'a> Prober<'a> {
                 buf
             }
         };
-        Ok(Some(meta.layout.decode(&bytes, at.offset)))
+        decode(&meta, &bytes, self.solve.id, tier, at.offset).map(Some)
     }
+}
+
+/// The record at `offset` of a verified block.
+pub(crate) fn decode(
+    meta: &TierMeta,
+    bytes: &[u8],
+    solve_id: i64,
+    tier: TierId,
+    offset: usize,
+) -> Result<Record, StoreError> {
+    meta.layout
+        .decode(bytes, offset)
+        .ok_or_else(|| corrupt(solve_id, tier, format!("its block ends before the record at byte {offset}")))
 }
 
 /// Where a record lies in its tier's payload.
@@ -106,27 +121,38 @@ pub(crate) struct RecordAt {
     pub offset: usize,
 }
 
-/// The metadata of `tier` of solve `solve_id`, if the tier is stored.
+/// The metadata of `tier` of solve `solve_id`, if the tier is stored. The solve's key is
+/// read from the `solves` row the tier row points to, so the checksums are checked against
+/// the key of the solve that actually holds the row.
 pub(crate) fn read_meta(db: &Database, solve_id: i64, tier: TierId) -> Result<Option<TierMeta>, StoreError> {
-    Ok(db
+    type Row = (i64, i64, (i64, i64, i64), Vec<u8>, i64, SolveKey);
+    let row: Option<Row> = db
         .conn
-        .prepare_cached(
-            "SELECT id, positions, remoteness_bytes, nim_value_bytes, block_records, block_checksums
-             FROM tiers WHERE solve_id = ?1 AND total = ?2 AND heaps = ?3",
-        )?
+        .prepare_cached(&format!(
+            "SELECT t.id, t.positions, t.remoteness_bytes, t.nim_value_bytes, t.block_records, t.block_checksums,
+                    {}, s.game, s.convention, s.max_heap, s.max_heaps, s.nim_values
+             FROM tiers t JOIN solves s ON s.id = t.solve_id
+             WHERE t.solve_id = ?1 AND t.total = ?2 AND t.heaps = ?3",
+            db.scheme_column()
+        ))?
         .query_row(params![solve_id, tier.total, tier.heaps], |r| {
-            Ok(TierMeta {
-                row_id: r.get(0)?,
-                positions: r.get::<_, i64>(1)? as u64,
-                layout: RecordLayout {
-                    remoteness_bytes: r.get::<_, i64>(2)? as usize,
-                    nim_value_bytes: r.get::<_, i64>(3)? as usize,
-                    block_records: r.get::<_, i64>(4)? as usize,
-                },
-                block_checksums: r.get(5)?,
-            })
+            Ok((
+                r.get(0)?,
+                r.get(1)?,
+                (r.get(2)?, r.get(3)?, r.get(4)?),
+                r.get(5)?,
+                r.get(6)?,
+                SolveKey::from_columns(r.get(7)?, &r.get::<_, String>(8)?, r.get(9)?, r.get(10)?, r.get(11)?),
+            ))
         })
-        .optional()?)
+        .optional()?;
+    let Some((row_id, positions, (rb, vb, br), block_checksums, scheme, key)) = row else {
+        return Ok(None);
+    };
+    let bad = |e: CodecError| corrupt(solve_id, tier, e.to_string());
+    let layout = RecordLayout::from_columns(rb, vb, br).map_err(bad)?;
+    let binding = db.binding(&key, tier, &layout, scheme).map_err(bad)?;
+    Ok(Some(TierMeta { row_id, positions: positions.max(0) as u64, layout, block_checksums, binding }))
 }
 
 fn corrupt(solve_id: i64, tier: TierId, what: String) -> StoreError {
@@ -162,10 +188,6 @@ pub(crate) fn locate(
         ));
     }
     let layout = meta.layout;
-    if layout.block_records == 0 || !(1..=2).contains(&layout.remoteness_bytes) || layout.nim_value_bytes > 2
-    {
-        return Err(corrupt(solve_id, tier, "its record layout is invalid".into()));
-    }
     Ok(RecordAt {
         block: rank / layout.block_records,
         offset: (rank % layout.block_records) * layout.width(),
@@ -187,7 +209,7 @@ pub(crate) fn open_blob<'a, 'b>(
 }
 
 /// Reads block `block` of a tier's payload through `blob` and checks it against its
-/// checksum.
+/// checksum (bound to the tier's identity).
 pub(crate) fn read_block(
     blob: &Blob<'_>,
     meta: &TierMeta,
@@ -208,8 +230,8 @@ pub(crate) fn read_block(
     let len = layout.block_bytes().min(expected - start);
     let mut buf = vec![0u8; len];
     blob.read_at_exact(&mut buf, start)?;
-    if codec::block_checksum(&meta.block_checksums, block) != Some(crc32fast::hash(&buf)) {
-        return Err(corrupt(solve_id, tier, format!("block {block} fails its checksum")));
-    }
+    meta.binding
+        .check_block(&meta.block_checksums, block, &buf)
+        .map_err(|e| corrupt(solve_id, tier, e.to_string()))?;
     Ok(buf)
 }

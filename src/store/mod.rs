@@ -15,11 +15,15 @@ pub mod quotients;
 mod reader;
 mod solves;
 mod tiers;
+mod upgrade;
 
 pub use export::ExportFilter;
 pub use heap_values::{HEAP_ROWS_LIMIT, HeapRows, SequenceFacts};
 pub use lookup::{Prober, TierMeta};
-pub use open::{Database, SCHEMA_VERSION, StoreError};
+pub use open::{
+    Database, OLDEST_READABLE_VERSION, SCHEMA_VERSION, StoreError, forbid_writes, writes_forbidden,
+};
 pub use reader::Reader;
 pub use solves::{SolveKey, SolveRecord, SolveStatus};
 pub use tiers::{QUEUE, StoredTier, TierWriter};
+pub use upgrade::ChecksumUpgrade;

@@ -14,10 +14,48 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0002_theory.sql"),
     include_str!("../../migrations/0003_quotients.sql"),
     include_str!("../../migrations/0004_heap_value_checksums.sql"),
+    include_str!("../../migrations/0005_bound_checksums.sql"),
 ];
 
 /// The schema version this nimdb writes.
 pub const SCHEMA_VERSION: usize = MIGRATIONS.len();
+
+/// The oldest schema version a database can be read at without upgrading it (read-only
+/// opens): version 4, whose checksums are plain CRC-32s, is read with those.
+pub const OLDEST_READABLE_VERSION: usize = 4;
+
+/// The migrations, with the Rust step that follows a migration's SQL where there is one.
+fn migrations() -> Migrations<'static> {
+    Migrations::new(
+        MIGRATIONS
+            .iter()
+            .enumerate()
+            .map(|(i, sql)| match i + 1 {
+                5 => M::up_with_hook(sql, |tx: &rusqlite::Transaction<'_>| {
+                    super::upgrade::bind_checksums(tx)
+                        .map_err(|e| rusqlite_migration::HookError::Hook(e.to_string()))
+                }),
+                _ => M::up(sql),
+            })
+            .collect(),
+    )
+}
+
+/// Set once writes are forbidden for the rest of the process ([`forbid_writes`]).
+static WRITES_FORBIDDEN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Forbids every write to any database for the rest of the process: [`Database::open`] (the
+/// one way to a connection that can write, which on-the-spot solves, stored heap values
+/// and quotients all take) refuses from then on, before touching the file. Reads are
+/// unaffected.
+pub fn forbid_writes() {
+    WRITES_FORBIDDEN.store(true, std::sync::atomic::Ordering::SeqCst);
+}
+
+/// Whether [`forbid_writes`] was called.
+pub fn writes_forbidden() -> bool {
+    WRITES_FORBIDDEN.load(std::sync::atomic::Ordering::SeqCst)
+}
 
 /// Why a database cannot be used.
 #[derive(Debug, thiserror::Error)]
@@ -52,6 +90,9 @@ pub enum StoreError {
         /// This binary's schema version.
         known: usize,
     },
+    /// Writing was forbidden ([`forbid_writes`]) and this would have written.
+    #[error("this would write to {0}, and writes are forbidden (--read-only); nothing was written")]
+    WritesForbidden(PathBuf),
     /// A stored tier failed its checksum or has the wrong size.
     #[error("{0}")]
     Corrupt(String),
@@ -74,12 +115,25 @@ pub struct Database {
     pub(crate) conn: Connection,
     path: PathBuf,
     in_memory: bool,
+    /// The schema version of the file (older than [`SCHEMA_VERSION`] only when it was
+    /// opened to read, never upgraded).
+    schema_version: i64,
 }
 
 impl Database {
     /// Opens (creating if needed) the database at `path` and brings its schema up to date.
     pub fn open(path: &Path) -> Result<Self, StoreError> {
+        if writes_forbidden() {
+            return Err(StoreError::WritesForbidden(path.to_path_buf()));
+        }
         check_file(path)?;
+        // A file that is someone else's, or a newer nimdb's, is refused through a read-only
+        // connection, so not even SQLite's side files (-wal, -shm) are touched.
+        if std::fs::metadata(path).is_ok_and(|m| m.len() > 0)
+            && let Ok(reader) = open_without_writing(path)
+        {
+            check_identity(&reader, path)?;
+        }
         let mut conn = Connection::open(path)?;
         let db_path = path.to_path_buf();
         check_identity(&conn, &db_path)?;
@@ -88,7 +142,7 @@ impl Database {
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         migrate(&mut conn)?;
-        Ok(Database { conn, path: db_path, in_memory: false })
+        Ok(Database { conn, path: db_path, in_memory: false, schema_version: SCHEMA_VERSION as i64 })
     }
 
     /// A new database in memory with the current schema, migrated the same way as a file
@@ -97,7 +151,12 @@ impl Database {
         let mut conn = Connection::open_in_memory()?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         migrate(&mut conn)?;
-        Ok(Database { conn, path: PathBuf::from(":memory:"), in_memory: true })
+        Ok(Database {
+            conn,
+            path: PathBuf::from(":memory:"),
+            in_memory: true,
+            schema_version: SCHEMA_VERSION as i64,
+        })
     }
 
     /// Opens an existing database, refusing to create one.
@@ -108,7 +167,7 @@ impl Database {
         Self::open(path)
     }
 
-    /// Opens an existing database read-only (no migration; the schema must be current).
+    /// Opens an existing database read-only (no migration; see [`Database::open_for_reading`]).
     pub fn open_read_only(path: &Path) -> Result<Self, StoreError> {
         match Self::open_for_reading(path)? {
             Some(db) => Ok(db),
@@ -119,8 +178,9 @@ impl Database {
     /// Opens a database to read it, writing nothing: `None` when there is no database yet
     /// (no file, or an empty one). A file in a directory this process cannot write to (so
     /// SQLite cannot make the files its write-ahead log reads through) is opened as
-    /// immutable: nobody can be writing it. A database from an older nimdb, whose schema
-    /// needs an upgrade, is refused: upgrading writes.
+    /// immutable: nobody can be writing it. A database from an older nimdb is read as it is
+    /// (its checksums are checked the way that version wrote them) back to
+    /// [`OLDEST_READABLE_VERSION`]; an older one is refused, since upgrading it writes.
     pub fn open_for_reading(path: &Path) -> Result<Option<Self>, StoreError> {
         match std::fs::metadata(path) {
             Err(_) => return Ok(None),
@@ -128,9 +188,7 @@ impl Database {
             Ok(_) => {}
         }
         check_file(path)?;
-        let conn = match Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
-            .and_then(|c| check_readable(&c).map(|()| c))
-        {
+        let conn = match open_without_writing(path).and_then(|c| check_readable(&c).map(|()| c)) {
             Ok(conn) => conn,
             Err(_) if !directory_writable(path) => open_immutable(path)?,
             Err(e) => return Err(e.into()),
@@ -141,7 +199,7 @@ impl Database {
             // An SQLite file with no schema yet: no database to read.
             return Ok(None);
         }
-        if version < SCHEMA_VERSION as i64 {
+        if version < OLDEST_READABLE_VERSION as i64 {
             return Err(StoreError::NeedsUpgrade {
                 path: path.to_path_buf(),
                 found: version,
@@ -149,7 +207,7 @@ impl Database {
             });
         }
         conn.busy_timeout(std::time::Duration::from_secs(10))?;
-        Ok(Some(Database { conn, path: path.to_path_buf(), in_memory: false }))
+        Ok(Some(Database { conn, path: path.to_path_buf(), in_memory: false, schema_version: version }))
     }
 
     /// The file (`:memory:` for a database in memory).
@@ -161,11 +219,17 @@ impl Database {
     pub fn is_in_memory(&self) -> bool {
         self.in_memory
     }
+
+    /// The schema version of the file as opened: [`SCHEMA_VERSION`], or an older one for a
+    /// database opened to read and left as it was.
+    pub fn schema_version(&self) -> i64 {
+        self.schema_version
+    }
 }
 
 /// Applies the schema migrations, tolerating another process applying them at the same time.
 fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
-    let migrations = Migrations::new(MIGRATIONS.iter().map(|sql| M::up(sql)).collect());
+    let migrations = migrations();
     // Another process may be creating or upgrading the schema at the same moment: SQLite
     // then answers BUSY at once (a lock upgrade inside a transaction skips the busy
     // handler), or the tables turn out to exist. Wait and look again.
@@ -188,6 +252,25 @@ fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
         }
     }
     Ok(())
+}
+
+/// Opens an existing file so that nothing is written and nothing is left behind.
+///
+/// A read-only connection to a write-ahead-log database makes SQLite's side files (`-wal`,
+/// `-shm`) and cannot remove them when it closes. So when no `-wal` file exists (no writer
+/// is connected, and none left a log), the file is opened read-write without creating it
+/// and with `query_only` set: no statement can write, and being the last connection it
+/// removes the side files on closing, leaving the directory as it was. When a `-wal` file
+/// exists, a plain read-only connection is used (the side files are there already).
+fn open_without_writing(path: &Path) -> rusqlite::Result<Connection> {
+    let mut wal = path.as_os_str().to_owned();
+    wal.push("-wal");
+    if Path::new(&wal).exists() {
+        return Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY);
+    }
+    let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE)?;
+    conn.pragma_update(None, "query_only", true)?;
+    Ok(conn)
 }
 
 /// Reads the schema once, which is where a read-only open of a write-ahead-log database
@@ -312,6 +395,23 @@ fn check_identity(conn: &Connection, path: &Path) -> Result<(), StoreError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_lock_contention_is_retried() {
+        let failure = |code: i32, msg: &str| rusqlite_migration::Error::RusqliteError {
+            query: String::new(),
+            err: rusqlite::Error::SqliteFailure(rusqlite::ffi::Error::new(code), Some(msg.into())),
+        };
+        assert!(is_contention(&failure(rusqlite::ffi::SQLITE_BUSY, "database is locked")));
+        assert!(is_contention(&failure(rusqlite::ffi::SQLITE_LOCKED, "database table is locked")));
+        assert!(is_contention(&failure(rusqlite::ffi::SQLITE_ERROR, "table solves already exists")));
+        assert!(!is_contention(&failure(rusqlite::ffi::SQLITE_IOERR, "disk I/O error")));
+        assert!(!is_contention(&failure(
+            rusqlite::ffi::SQLITE_READONLY,
+            "attempt to write a readonly database"
+        )));
+        assert!(!is_contention(&failure(rusqlite::ffi::SQLITE_CORRUPT, "database disk image is malformed")));
+    }
 
     #[test]
     fn refuses_foreign_and_newer_files() {

@@ -1,5 +1,6 @@
-//! The `quotients` table: misère quotients stored per game and heap range, with a CRC-32
-//! over the stored data, so later runs (and `query --misere`) reuse them.
+//! The `quotients` table: misère quotients stored per game and heap range, each row with a
+//! CRC-32 over all its columns (checked whenever it is read), so later runs (and
+//! `query --misere`) reuse them.
 
 use rusqlite::{OptionalExtension, params};
 
@@ -53,32 +54,162 @@ pub struct QuotientRow {
     pub note: Option<String>,
 }
 
+/// Every column of one stored row, as read.
+struct StoredRow {
+    row: QuotientRow,
+    data: Option<String>,
+    engine: String,
+    checksum: Option<i64>,
+    scheme: i64,
+}
+
+/// The CRC-32 of a quotient row (schema version 5 on): over `nimdb-quotient` and every
+/// column but `updated_at` (each followed by U+001F, empty for NULL; the data last, after
+/// U+001E), so a row edited or moved to another game or heap range fails it.
+pub(crate) fn row_checksum(row: &QuotientRow, engine: &str, data: Option<&str>) -> i64 {
+    let o = |v: Option<u32>| v.map_or(String::new(), |v| v.to_string());
+    let text = format!(
+        "nimdb-quotient\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1e}{}",
+        row.game,
+        row.max_heap,
+        row.status,
+        o(row.size),
+        o(row.p_count),
+        o(row.period),
+        o(row.preperiod),
+        u8::from(row.proven),
+        row.tame.map_or(String::new(), |t| u8::from(t).to_string()),
+        row.note.as_deref().unwrap_or(""),
+        engine,
+        data.unwrap_or(""),
+    );
+    crc32fast::hash(text.as_bytes()) as i64
+}
+
+/// The columns a quotient row is read with (`checksum_scheme` is 0 in a database older than
+/// schema version 5, which has no such column).
+fn columns(db: &Database) -> String {
+    let scheme = if db.schema_version() >= 5 { "checksum_scheme" } else { "0" };
+    format!(
+        "game, max_heap, status, size, p_count, period, preperiod, proven, tame, note, data, engine, checksum, {scheme}"
+    )
+}
+
+fn stored_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<StoredRow> {
+    Ok(StoredRow {
+        row: QuotientRow {
+            game: r.get(0)?,
+            max_heap: r.get(1)?,
+            status: r.get(2)?,
+            size: r.get(3)?,
+            p_count: r.get(4)?,
+            period: r.get(5)?,
+            preperiod: r.get(6)?,
+            proven: r.get(7)?,
+            tame: r.get(8)?,
+            note: r.get(9)?,
+        },
+        data: r.get(10)?,
+        engine: r.get(11)?,
+        checksum: r.get(12)?,
+        scheme: r.get(13)?,
+    })
+}
+
+impl StoredRow {
+    /// Checks the row's checksum: the whole row's in a database of schema version 5 on,
+    /// the data's alone (solved rows only) in an older one read as it is.
+    fn check(self, db: &Database) -> Result<StoredRow, QuotientStoreError> {
+        let corrupt = |why: &str| QuotientStoreError::Corrupt {
+            game: self.row.game.clone(),
+            max_heap: self.row.max_heap,
+            why: why.to_string(),
+        };
+        let ok = if db.schema_version() < 5 {
+            self.row.status == "open"
+                || self.checksum == self.data.as_deref().map(|d| crc32fast::hash(d.as_bytes()) as i64)
+        } else if self.scheme == 0 {
+            return Err(corrupt(
+                "its checksum is not bound to the row (it failed its checksum when the database was upgraded)",
+            ));
+        } else {
+            self.checksum == Some(row_checksum(&self.row, &self.engine, self.data.as_deref()))
+        };
+        if !ok {
+            return Err(corrupt("checksum mismatch"));
+        }
+        Ok(self)
+    }
+}
+
+/// The upgrade to schema version 5: every row that passes its old check (the CRC-32 of
+/// its data; open rows had none) gets its whole-row checksum, scheme 2. Returns the rows
+/// rebound and the rows that failed (left with scheme 0, refused when read).
+pub(crate) fn rebind_rows(tx: &rusqlite::Transaction<'_>) -> rusqlite::Result<(i64, i64)> {
+    let rows: Vec<(i64, StoredRow)> = tx
+        .prepare(
+            "SELECT rowid, game, max_heap, status, size, p_count, period, preperiod, proven, tame, note, data,              engine, checksum, checksum_scheme FROM quotients WHERE checksum_scheme = 0",
+        )?
+        .query_map([], |r| {
+            // The row's columns start at index 1.
+            Ok((
+                r.get(0)?,
+                StoredRow {
+                    row: QuotientRow {
+                        game: r.get(1)?,
+                        max_heap: r.get(2)?,
+                        status: r.get(3)?,
+                        size: r.get(4)?,
+                        p_count: r.get(5)?,
+                        period: r.get(6)?,
+                        preperiod: r.get(7)?,
+                        proven: r.get(8)?,
+                        tame: r.get(9)?,
+                        note: r.get(10)?,
+                    },
+                    data: r.get(11)?,
+                    engine: r.get(12)?,
+                    checksum: r.get(13)?,
+                    scheme: r.get(14)?,
+                },
+            ))
+        })?
+        .collect::<Result<_, _>>()?;
+    let (mut rebound, mut failed) = (0, 0);
+    for (rowid, stored) in rows {
+        let old_ok = stored.row.status == "open"
+            || stored.checksum == stored.data.as_deref().map(|d| crc32fast::hash(d.as_bytes()) as i64);
+        if !old_ok {
+            failed += 1;
+            continue;
+        }
+        tx.execute(
+            "UPDATE quotients SET checksum = ?2, checksum_scheme = 2 WHERE rowid = ?1",
+            params![rowid, row_checksum(&stored.row, &stored.engine, stored.data.as_deref())],
+        )?;
+        rebound += 1;
+    }
+    Ok((rebound, failed))
+}
+
 impl Database {
     /// Stores a computed quotient of `game` (replacing any row for the same heap range).
     pub fn save_quotient(&self, game: &str, q: &Quotient) -> Result<(), QuotientStoreError> {
-        let conn = &self.conn;
         let data = serde_json::to_string(&q.to_data()).expect("quotient data serializes");
-        let crc = crc32fast::hash(data.as_bytes());
         let c = q.certificate;
-        conn.execute(
-        "INSERT OR REPLACE INTO quotients \
-         (game, max_heap, status, size, p_count, period, preperiod, proven, tame, note, data, checksum, engine) \
-         VALUES (?1, ?2, 'solved', ?3, ?4, ?5, ?6, ?7, ?8, NULL, ?9, ?10, ?11)",
-        params![
-            game,
-            q.max_heap,
-            q.size() as i64,
-            q.p_count() as i64,
-            c.map(|c| c.period),
-            c.map(|c| c.from),
-            c.is_some(),
-            q.tame,
-            data,
-            crc as i64,
-            QUOTIENT_ENGINE
-        ],
-    )?;
-        Ok(())
+        let row = QuotientRow {
+            game: game.to_string(),
+            max_heap: q.max_heap,
+            status: "solved".into(),
+            size: Some(q.size() as u32),
+            p_count: Some(q.p_count() as u32),
+            period: c.map(|c| c.period),
+            preperiod: c.map(|c| c.from),
+            proven: c.is_some(),
+            tame: Some(q.tame),
+            note: None,
+        };
+        self.put_quotient_row(&row, Some(&data))
     }
 
     /// Records that the quotient of `game` to `max_heap` was left open, and why.
@@ -88,10 +219,42 @@ impl Database {
         max_heap: u32,
         note: &str,
     ) -> Result<(), QuotientStoreError> {
+        let row = QuotientRow {
+            game: game.to_string(),
+            max_heap,
+            status: "open".into(),
+            size: None,
+            p_count: None,
+            period: None,
+            preperiod: None,
+            proven: false,
+            tame: None,
+            note: Some(note.to_string()),
+        };
+        self.put_quotient_row(&row, None)
+    }
+
+    fn put_quotient_row(&self, row: &QuotientRow, data: Option<&str>) -> Result<(), QuotientStoreError> {
         self.conn.execute(
-            "INSERT OR REPLACE INTO quotients (game, max_heap, status, proven, note, engine) \
-         VALUES (?1, ?2, 'open', 0, ?3, ?4)",
-            params![game, max_heap, note, QUOTIENT_ENGINE],
+            "INSERT OR REPLACE INTO quotients \
+             (game, max_heap, status, size, p_count, period, preperiod, proven, tame, note, data, checksum, engine, \
+              checksum_scheme) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, 1)",
+            params![
+                row.game,
+                row.max_heap,
+                row.status,
+                row.size,
+                row.p_count,
+                row.period,
+                row.preperiod,
+                row.proven,
+                row.tame,
+                row.note,
+                data,
+                row_checksum(row, QUOTIENT_ENGINE, data),
+                QUOTIENT_ENGINE
+            ],
         )?;
         Ok(())
     }
@@ -108,46 +271,60 @@ impl Database {
         game: &str,
         max_heap: Option<u32>,
     ) -> Result<Option<Quotient>, QuotientStoreError> {
-        let row: Option<(u32, String, i64)> = self
+        let row = self
             .conn
             .query_row(
-                "SELECT max_heap, data, checksum FROM quotients \
-             WHERE game = ?1 AND status = 'solved' AND engine = ?2 AND (?3 IS NULL OR max_heap = ?3) \
-             ORDER BY proven DESC, max_heap DESC LIMIT 1",
+                &format!(
+                    "SELECT {} FROM quotients \
+                     WHERE game = ?1 AND status = 'solved' AND engine = ?2 AND (?3 IS NULL OR max_heap = ?3) \
+                     ORDER BY proven DESC, max_heap DESC LIMIT 1",
+                    columns(self)
+                ),
                 params![game, QUOTIENT_ENGINE, max_heap],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+                stored_row,
             )
             .optional()?;
-        let Some((n, data, crc)) = row else { return Ok(None) };
-        let corrupt = |why: String| QuotientStoreError::Corrupt { game: game.to_string(), max_heap: n, why };
-        if crc32fast::hash(data.as_bytes()) as i64 != crc {
-            return Err(corrupt("checksum mismatch".to_string()));
-        }
-        let d: QuotientData = serde_json::from_str(&data).map_err(|e| corrupt(e.to_string()))?;
+        let Some(row) = row else { return Ok(None) };
+        let row = row.check(self)?;
+        let corrupt = |why: String| QuotientStoreError::Corrupt {
+            game: game.to_string(),
+            max_heap: row.row.max_heap,
+            why,
+        };
+        let data = row.data.as_deref().ok_or_else(|| corrupt("it has no data".into()))?;
+        let d: QuotientData = serde_json::from_str(data).map_err(|e| corrupt(e.to_string()))?;
         Quotient::from_data(d).map(Some).map_err(|e| corrupt(e.to_string()))
     }
 
-    /// Every stored row, by game and heap range.
+    /// Every stored row, by game and heap range, each checked against its checksum: a row
+    /// that fails it is listed with status `corrupt`, the reason in its note, and nothing
+    /// else of what it claims.
     pub fn list_quotients(&self) -> Result<Vec<QuotientRow>, QuotientStoreError> {
-        let mut stmt = self.conn.prepare(
-            "SELECT game, max_heap, status, size, p_count, period, preperiod, proven, tame, note \
-         FROM quotients WHERE engine = ?1 ORDER BY game, max_heap",
-        )?;
-        let rows = stmt.query_map([QUOTIENT_ENGINE], |r| {
-            Ok(QuotientRow {
-                game: r.get(0)?,
-                max_heap: r.get(1)?,
-                status: r.get(2)?,
-                size: r.get(3)?,
-                p_count: r.get(4)?,
-                period: r.get(5)?,
-                preperiod: r.get(6)?,
-                proven: r.get(7)?,
-                tame: r.get(8)?,
-                note: r.get(9)?,
+        let mut stmt = self.conn.prepare(&format!(
+            "SELECT {} FROM quotients WHERE engine = ?1 ORDER BY game, max_heap",
+            columns(self)
+        ))?;
+        let rows = stmt.query_map([QUOTIENT_ENGINE], stored_row)?;
+        rows.map(|r| {
+            let r = r?;
+            let (game, max_heap) = (r.row.game.clone(), r.row.max_heap);
+            Ok(match r.check(self) {
+                Ok(r) => r.row,
+                Err(e) => QuotientRow {
+                    game,
+                    max_heap,
+                    status: "corrupt".into(),
+                    size: None,
+                    p_count: None,
+                    period: None,
+                    preperiod: None,
+                    proven: false,
+                    tame: None,
+                    note: Some(e.to_string()),
+                },
             })
-        })?;
-        Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+        })
+        .collect()
     }
 }
 
@@ -175,5 +352,36 @@ mod tests {
         .unwrap();
         let err = db.load_quotient("octal:0.75", None).unwrap_err();
         assert!(err.to_string().contains("checksum"), "{err}");
+    }
+
+    #[test]
+    fn every_column_is_covered() {
+        let db = Database::open_in_memory().unwrap();
+        let spec: GameSpec = "octal:0.75".parse().unwrap();
+        let q =
+            compute_quotient(spec.octal().unwrap(), QuotientOptions::default(), &mut |_, _| true).unwrap();
+        db.save_quotient("octal:0.75", &q).unwrap();
+        db.save_open_quotient("octal:0.137", 40, "no period by heap 40").unwrap();
+        assert_eq!(db.list_quotients().unwrap().len(), 2);
+        for edit in [
+            "UPDATE quotients SET size = size + 1 WHERE game = 'octal:0.75'",
+            "UPDATE quotients SET proven = 1 - proven WHERE game = 'octal:0.75'",
+            "UPDATE quotients SET game = 'kayles' WHERE game = 'octal:0.75'",
+            "UPDATE quotients SET note = 'period 12, proven' WHERE game = 'octal:0.137'",
+            "UPDATE quotients SET checksum_scheme = 0 WHERE game = 'octal:0.75'",
+        ] {
+            let tx = db.conn.unchecked_transaction().unwrap();
+            tx.execute(edit, []).unwrap();
+            let rows = db.list_quotients().unwrap();
+            assert_eq!(rows.iter().filter(|r| r.status == "corrupt").count(), 1, "{edit}: {rows:?}");
+            if !edit.contains("0.137") {
+                let game = if edit.contains("game = 'kayles'") { "kayles" } else { "octal:0.75" };
+                let err = db.load_quotient(game, None).unwrap_err();
+                assert!(err.to_string().contains("is corrupt"), "{edit}: {err}");
+            }
+            drop(tx); // rolled back
+        }
+        assert!(db.list_quotients().unwrap().iter().all(|r| r.status != "corrupt"));
+        assert!(db.load_quotient("octal:0.75", None).unwrap().is_some());
     }
 }

@@ -16,7 +16,7 @@ use crate::game::{Convention, GameSpec, Position};
 use crate::index::{PartitionTable, TierId};
 
 use super::codec::Record;
-use super::lookup::{TierMeta, locate, open_blob, read_block, read_meta};
+use super::lookup::{TierMeta, decode, locate, open_blob, read_block, read_meta};
 use super::open::{Database, StoreError};
 use super::solves::SolveRecord;
 
@@ -130,11 +130,11 @@ impl<'a> Reader<'a> {
         let rank = self.rank(solve, position)? as usize;
         let at = locate(&meta, solve.id, tier, self.tables[&solve.id].size(tier), rank)?;
         if let Some(bytes) = self.blocks.get(&(meta.row_id, at.block)) {
-            return Ok(Some(meta.layout.decode(bytes, at.offset)));
+            return decode(&meta, bytes, solve.id, tier, at.offset).map(Some);
         }
         let blob = open_blob(self.db, &mut self.blobs, meta.row_id)?;
         let buf = read_block(blob, &meta, solve.id, tier, at.block)?;
-        let record = meta.layout.decode(&buf, at.offset);
+        let record = decode(&meta, &buf, solve.id, tier, at.offset)?;
         let len = buf.len();
         if self.block_bytes + len > BLOCK_CACHE_BYTES {
             self.blocks.clear();

@@ -34,6 +34,23 @@ impl SolveKey {
             nim_values,
         }
     }
+
+    /// The key as stored in a `solves` row's columns.
+    pub fn from_columns(
+        game: String,
+        convention: &str,
+        max_heap: Option<u32>,
+        max_heaps: Option<u32>,
+        nim_values: bool,
+    ) -> Self {
+        SolveKey {
+            game,
+            convention: Convention::parse(convention).unwrap_or(Convention::Normal),
+            max_heap,
+            max_heaps,
+            nim_values,
+        }
+    }
 }
 
 /// Whether every tier up to the target total is stored.
@@ -80,6 +97,17 @@ pub struct SolveRecord {
 }
 
 impl SolveRecord {
+    /// The solve's key.
+    pub fn key(&self) -> SolveKey {
+        SolveKey {
+            game: self.game.clone(),
+            convention: self.convention,
+            max_heap: self.max_heap,
+            max_heaps: self.max_heaps,
+            nim_values: self.nim_values,
+        }
+    }
+
     /// The universe this solve covers at its target total.
     pub fn target_universe(&self) -> Universe {
         Universe { max_total: self.target_total, max_heap: self.max_heap, max_heaps: self.max_heaps }

@@ -10,9 +10,9 @@ use rusqlite::{Connection, TransactionBehavior, params};
 use crate::game::Convention;
 use crate::index::{TierId, Universe};
 
-use super::codec::{self, RecordLayout};
+use super::codec::{self, CodecError, RecordLayout, StoredBytes};
 use super::open::{Database, StoreError};
-use super::solves::SolveRecord;
+use super::solves::{SolveKey, SolveRecord};
 
 /// One tier's values as stored: one remoteness (and optionally nim-value) per position, in
 /// rank order.
@@ -51,23 +51,26 @@ impl StoredTier {
 pub struct TierWriter<'a> {
     db: &'a Database,
     solve_id: i64,
+    key: SolveKey,
     universe: Universe,
-    convention: Convention,
     background: Option<Background>,
 }
 
 /// Tiers waiting for the writer thread.
 pub const QUEUE: usize = 8;
 
+/// A tier to write, with the seconds of the run it adds to its solve's `solve_seconds`.
+type Queued = (StoredTier, f64);
+
 struct Background {
-    queue: SyncSender<StoredTier>,
+    queue: SyncSender<Queued>,
     thread: JoinHandle<Result<(), StoreError>>,
 }
 
 impl<'a> TierWriter<'a> {
     /// A writer of `solve`'s tiers, up to `universe` (which has the solve's caps).
     pub fn new(db: &'a Database, solve: &SolveRecord, universe: Universe) -> Self {
-        TierWriter { db, solve_id: solve.id, universe, convention: solve.convention, background: None }
+        TierWriter { db, solve_id: solve.id, key: solve.key(), universe, background: None }
     }
 
     fn background(&mut self) -> Result<&mut Background, StoreError> {
@@ -75,13 +78,13 @@ impl<'a> TierWriter<'a> {
             let conn = Connection::open(self.db.path())?;
             conn.busy_timeout(std::time::Duration::from_secs(30))?;
             conn.pragma_update(None, "synchronous", "NORMAL")?;
-            let (queue, tiers) = sync_channel::<StoredTier>(QUEUE);
-            let (solve_id, universe, convention) = (self.solve_id, self.universe, self.convention);
+            let (queue, tiers) = sync_channel::<Queued>(QUEUE);
+            let (solve_id, universe, key) = (self.solve_id, self.universe, self.key.clone());
             let thread = std::thread::Builder::new()
                 .name("nimdb-tier-writer".into())
                 .spawn(move || {
-                    for stored in tiers {
-                        write_tier(&conn, solve_id, &universe, convention, &stored)?;
+                    for (stored, run_seconds) in tiers {
+                        write_tier(&conn, solve_id, &key, &universe, &stored, run_seconds)?;
                     }
                     Ok(())
                 })
@@ -91,12 +94,21 @@ impl<'a> TierWriter<'a> {
         Ok(self.background.as_mut().expect("writer started"))
     }
 
-    /// Writes `tier` (in the background for a database file).
+    /// Writes `tier` (in the background for a database file), adding its own seconds to
+    /// the solve's `solve_seconds` when it commits.
     pub fn write(&mut self, tier: StoredTier) -> Result<(), StoreError> {
+        let seconds = tier.seconds;
+        self.write_timed(tier, seconds)
+    }
+
+    /// Writes `tier`, adding `run_seconds` (the run's time since the previous tier, say) to
+    /// the solve's `solve_seconds` in the same transaction, so the time of a run that is
+    /// killed later is kept for every tier it committed.
+    pub fn write_timed(&mut self, tier: StoredTier, run_seconds: f64) -> Result<(), StoreError> {
         if self.db.is_in_memory() {
-            return write_tier(&self.db.conn, self.solve_id, &self.universe, self.convention, &tier);
+            return write_tier(&self.db.conn, self.solve_id, &self.key, &self.universe, &tier, run_seconds);
         }
-        if self.background()?.queue.send(tier).is_err() {
+        if self.background()?.queue.send((tier, run_seconds)).is_err() {
             // The writer stopped: report why.
             self.finish()?;
             return Err(StoreError::Writer("the tier writer stopped".into()));
@@ -124,17 +136,19 @@ impl Drop for TierWriter<'_> {
     }
 }
 
-/// Writes one tier and the solve's counters in one transaction.
+/// Writes one tier (its checksums bound to `key` and the tier) and the solve's counters
+/// in one transaction.
 fn write_tier(
     conn: &Connection,
     solve_id: i64,
+    key: &SolveKey,
     universe: &Universe,
-    convention: Convention,
     solved: &StoredTier,
+    run_seconds: f64,
 ) -> Result<(), StoreError> {
-    let enc = codec::encode(&solved.remoteness, solved.nim_values.as_deref());
     let tier = solved.tier;
-    let losses = solved.losses(convention);
+    let enc = codec::encode(key, tier, &solved.remoteness, solved.nim_values.as_deref());
+    let losses = solved.losses(key.convention);
     // The last tier of a total, in solve order, completes that total.
     let completes_total = universe.tiers_of_total(tier.total).last() == Some(tier);
     // Unchecked: the connection is shared (a database in memory) or the thread's own.
@@ -142,8 +156,9 @@ fn write_tier(
     // A tier another process stored meanwhile is the same tier: keep the stored one.
     let inserted = tx.execute(
         "INSERT INTO tiers (solve_id, total, heaps, positions, losses, max_remoteness, remoteness_bytes,
-                            nim_value_bytes, block_records, checksum, solve_seconds, block_checksums, payload)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
+                            nim_value_bytes, block_records, checksum, solve_seconds, block_checksums, payload,
+                            checksum_scheme)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, 1)
          ON CONFLICT (solve_id, total, heaps) DO NOTHING",
         params![
             solve_id,
@@ -168,55 +183,91 @@ fn write_tier(
         "UPDATE solves SET positions = positions + ?2, losses = losses + ?3,
             solved_total = CASE WHEN ?4 THEN ?5 ELSE solved_total END,
             status = CASE WHEN ?4 AND ?5 >= target_total THEN 'complete' ELSE status END,
+            solve_seconds = solve_seconds + ?6,
             updated_at = datetime('now')
          WHERE id = ?1",
-        params![solve_id, solved.remoteness.len() as i64, losses as i64, completes_total, tier.total],
+        params![
+            solve_id,
+            solved.remoteness.len() as i64,
+            losses as i64,
+            completes_total,
+            tier.total,
+            run_seconds.max(0.0)
+        ],
     )?;
     tx.commit()?;
     Ok(())
 }
 
 impl Database {
-    /// Loads a whole stored tier of a solve, verifying its layout and checksums.
+    /// Loads a whole stored tier of a solve, verifying its layout and its checksums, which
+    /// must be bound to the tier and to the key of the solve that holds it.
     pub fn load_tier(&self, solve_id: i64, tier: TierId) -> Result<StoredTier, StoreError> {
-        let (positions, rb, vb, block_records, checksum, blocks, payload): (i64, i64, i64, i64, i64, Vec<u8>, Vec<u8>) =
-            self.conn.query_row(
-                "SELECT positions, remoteness_bytes, nim_value_bytes, block_records, checksum, block_checksums, payload
-                 FROM tiers WHERE solve_id = ?1 AND total = ?2 AND heaps = ?3",
-                params![solve_id, tier.total, tier.heaps],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?)),
-            )?;
-        let layout = RecordLayout {
-            remoteness_bytes: rb as usize,
-            nim_value_bytes: vb as usize,
-            block_records: block_records as usize,
+        type Row = (SolveKey, i64, (i64, i64, i64), i64, i64, Vec<u8>, Vec<u8>);
+        let (key, positions, (rb, vb, br), checksum, scheme, blocks, payload): Row = self.conn.query_row(
+            &format!(
+                "SELECT s.game, s.convention, s.max_heap, s.max_heaps, s.nim_values, t.positions,
+                        t.remoteness_bytes, t.nim_value_bytes, t.block_records, t.checksum, {},
+                        t.block_checksums, t.payload
+                 FROM tiers t JOIN solves s ON s.id = t.solve_id
+                 WHERE t.solve_id = ?1 AND t.total = ?2 AND t.heaps = ?3",
+                self.scheme_column()
+            ),
+            params![solve_id, tier.total, tier.heaps],
+            |r| {
+                Ok((
+                    SolveKey::from_columns(
+                        r.get(0)?,
+                        &r.get::<_, String>(1)?,
+                        r.get(2)?,
+                        r.get(3)?,
+                        r.get(4)?,
+                    ),
+                    r.get(5)?,
+                    (r.get(6)?, r.get(7)?, r.get(8)?),
+                    r.get(9)?,
+                    r.get(10)?,
+                    r.get(11)?,
+                    r.get(12)?,
+                ))
+            },
+        )?;
+        let corrupt =
+            |e: CodecError| StoreError::Corrupt(format!("tier {tier} of solve #{solve_id} is corrupt: {e}"));
+        let layout = RecordLayout::from_columns(rb, vb, br).map_err(corrupt)?;
+        let binding = self.binding(&key, tier, &layout, scheme).map_err(corrupt)?;
+        let stored = StoredBytes {
+            layout,
+            positions: positions.max(0) as u64,
+            payload: &payload,
+            block_checksums: &blocks,
+            checksum,
         };
-        let corrupt = |what: String| {
-            StoreError::Corrupt(format!("tier {tier} of solve #{solve_id} is corrupt: {what}"))
-        };
-        if layout.block_records == 0
-            || !(1..=2).contains(&layout.remoteness_bytes)
-            || layout.nim_value_bytes > 2
-        {
-            return Err(corrupt("its record layout is invalid".into()));
-        }
-        if payload.len() != positions as usize * layout.width() {
-            return Err(corrupt(format!(
-                "its payload has {} bytes, expected {}",
-                payload.len(),
-                positions as usize * layout.width()
-            )));
-        }
-        for (b, block) in payload.chunks(layout.block_bytes()).enumerate() {
-            if codec::block_checksum(&blocks, b) != Some(crc32fast::hash(block)) {
-                return Err(corrupt(format!("block {b} fails its checksum")));
-            }
-        }
-        if crc32fast::hash(&payload) as i64 != checksum {
-            return Err(corrupt("the payload fails its checksum".into()));
-        }
-        let (remoteness, nim_values) = codec::decode_all(&layout, &payload);
+        let (remoteness, nim_values) = codec::decode_tier(&stored, &binding).map_err(corrupt)?;
         Ok(StoredTier { tier, remoteness, nim_values, seconds: 0.0 })
+    }
+
+    /// The SQL for a tier row's `checksum_scheme` in `tiers t` (0 in a database older than
+    /// schema version 5, which has no such column).
+    pub(crate) fn scheme_column(&self) -> &'static str {
+        if self.schema_version() >= 5 { "t.checksum_scheme" } else { "0" }
+    }
+
+    /// What a tier row's checksums are bound to: its identity, or nothing in a database
+    /// older than schema version 5. A row of scheme 0 in a newer database failed its
+    /// checksums at the upgrade, and is refused.
+    pub(crate) fn binding(
+        &self,
+        key: &SolveKey,
+        tier: TierId,
+        layout: &RecordLayout,
+        scheme: i64,
+    ) -> Result<codec::Binding, CodecError> {
+        match (self.schema_version() >= 5, scheme) {
+            (false, _) => Ok(codec::Binding::Plain),
+            (true, 0) => Err(CodecError::Unbound),
+            (true, _) => Ok(codec::Binding::bound(key, tier, layout)),
+        }
     }
 
     /// Positions stored for a solve in tiers with at most `total` tokens.
