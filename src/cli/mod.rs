@@ -10,6 +10,8 @@ mod explain;
 mod export;
 mod heaps;
 mod info;
+#[cfg(feature = "mpi")]
+mod mpi;
 mod play;
 mod progress;
 mod query;

@@ -95,12 +95,28 @@ pub fn solve_into(
     nim_values: bool,
     progress: &dyn Progress,
 ) -> Result<(SolveRecord, SolveReport), DriverError> {
+    solve_into_with(db, game, convention, universe, nim_values, |options, sink| {
+        crate::solve::solve(game, options, sink, progress)
+    })
+}
+
+/// [`solve_into`] with the solver call left to `run`, which gets the options and the
+/// database's sink: a caller can wrap the sink (an MPI job's rank 0 broadcasts what it
+/// reads) or solve as one member of a team ([`crate::solve::solve_on_team`]).
+pub fn solve_into_with(
+    db: &mut Database,
+    game: &GameSpec,
+    convention: Convention,
+    universe: Universe,
+    nim_values: bool,
+    run: impl FnOnce(&SolveOptions, &mut dyn TierStore) -> Result<SolveReport, SolveError>,
+) -> Result<(SolveRecord, SolveReport), DriverError> {
     let key = SolveKey::new(game, convention, &universe, nim_values);
     let solve_row = db.begin_solve(&key, universe.max_total)?;
     let options = SolveOptions { convention, universe, nim_values, strategy: Strategy::default() };
     let report = {
         let mut sink = DatabaseSink::new(db, &solve_row, universe);
-        crate::solve::solve(game, &options, &mut sink, progress)?
+        run(&options, &mut sink)?
     };
     if report.tiers_now > 0 {
         db.add_solve_time(solve_row.id, report.seconds)?;
