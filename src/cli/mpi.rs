@@ -105,8 +105,8 @@ fn print_summary(team: &MpiTeam, figures: &[RankFigures]) {
         .iter()
         .fold((f64::INFINITY, 0f64), |(lo, hi), f| (lo.min(f.traffic.seconds), hi.max(f.traffic.seconds)));
     println!(
-        "mpi: {} rank{}; each reduced {} in {} Allreduce calls, rank 0 broadcast {} in {}; \
-         {:.2}–{:.2} s in collectives of {:.2} s",
+        "mpi: {} rank{}; each reduced {} in {} Allreduce calls; rank 0 broadcast {} in {} calls; \
+         {:.2}–{:.2} s per rank in collectives (waits included)",
         team.size(),
         if team.size() == 1 { "" } else { "s" },
         mb(zero.traffic.reduced_bytes),
@@ -115,7 +115,6 @@ fn print_summary(team: &MpiTeam, figures: &[RankFigures]) {
         zero.traffic.broadcasts,
         least,
         most,
-        zero.solve_seconds
     );
 }
 
