@@ -198,6 +198,31 @@ impl PartitionTable {
         }
         debug_assert_eq!(s, 0);
     }
+
+    /// Like [`unrank`](Self::unrank), and also writes into `tails` the rank's terms summed
+    /// from each heap index to the end (`heaps + 1` values, the first the rank itself, the
+    /// last 0): a position that differs from this one only in its first few heaps is ranked
+    /// by recomputing only those heaps' terms and adding the tail.
+    pub fn unrank_with_tails(
+        &self,
+        total: u32,
+        heaps: u32,
+        rank: u64,
+        out: &mut Vec<u32>,
+        tails: &mut Vec<u32>,
+    ) {
+        self.unrank(total, heaps, rank, out);
+        tails.clear();
+        tails.resize(heaps as usize + 1, 0);
+        let mut base = self.index(heaps, total, 0);
+        let mut r = rank as u32;
+        for (i, &p) in out.iter().enumerate() {
+            tails[i] = r;
+            r -= self.counts[base + p as usize - 1];
+            base -= self.stride_parts + p as usize * self.stride_total;
+        }
+        debug_assert_eq!(r, 0);
+    }
 }
 
 /// Walks the positions of one tier in rank order, cheaper than unranking each.

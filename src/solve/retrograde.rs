@@ -23,7 +23,7 @@ use rayon::prelude::*;
 use crate::game::{Convention, ParentBounds, TierRules};
 use crate::index::{PartitionTable, TierId, Universe};
 
-use super::window::{LossList, TierValues, Window};
+use super::window::{Column, TierValues, Window};
 use super::{
     Plan, Progress, SolveError, SolveOptions, SolveReport, SolvedTier, Team, TierStore, UNKNOWN,
     load_checked, reach,
@@ -55,14 +55,21 @@ pub(super) fn run<R: TierRules>(
         return Ok(report);
     }
 
-    let solver = Retrograde { rules, table, universe, convention, reach: reach(rules, universe) };
+    let solver = Retrograde {
+        rules,
+        table,
+        universe,
+        convention,
+        reach: reach(rules, universe),
+        narrow: Window::narrow(universe),
+    };
     let mut window = Window::new(universe);
     // Resume: reload the stored tiers that later tiers read as children or are marked from.
     let resume_total = tiers[first].total;
     for &tier in &tiers[..first] {
         if tier.total + solver.reach >= resume_total {
             let values = load_checked(store, tier, size(tier))?;
-            window.put(tier, solver.keep(tier, values.remoteness));
+            window.put(tier, solver.keep(values.remoteness));
         }
     }
 
@@ -75,7 +82,7 @@ pub(super) fn run<R: TierRules>(
         if stored.contains(&tier) {
             // Stored by another run after a gap (or concurrently): reuse it.
             let values = load_checked(store, tier, size(tier))?;
-            window.put(tier, solver.keep(tier, values.remoteness));
+            window.put(tier, solver.keep(values.remoteness));
             progress.tier_done(tier, size(tier));
             continue;
         }
@@ -96,7 +103,7 @@ pub(super) fn run<R: TierRules>(
         report.losses_now += solved.losses(convention);
         report.tiers_now += 1;
         progress.tier_done(tier, solved.remoteness.len() as u64);
-        window.put(tier, solver.keep(tier, solved.remoteness));
+        window.put(tier, solver.keep(solved.remoteness));
     }
     report.peak_window_bytes = window.peak_bytes();
     Ok(report)
@@ -108,32 +115,19 @@ struct Retrograde<'a, R> {
     universe: &'a Universe,
     convention: Convention,
     reach: u32,
+    narrow: bool,
 }
 
 impl<R: TierRules> Retrograde<'_, R> {
-    /// A solved tier as the window keeps it: its values and its losses, unranked.
-    fn keep(&self, tier: TierId, remoteness: Vec<u16>) -> TierValues {
-        let mut losses = LossList::default();
-        let mut one = Vec::new();
-        let k = tier.heaps as usize;
-        for (rank, &r) in remoteness.iter().enumerate() {
-            if !self.convention.is_win(r as u32) {
-                self.table.unrank(tier.total, tier.heaps, rank as u64, &mut one);
-                losses.heaps.extend_from_slice(&one);
-                losses.offers.push(r + 1);
-                // tails[j] = Σ_{m ≥ j} count(S_m, k − m, L[m] − 1), S_m the heaps from m on.
-                let start = losses.tails.len();
-                losses.tails.resize(start + k + 1, 0);
-                let mut suffix = 0;
-                for j in (0..k).rev() {
-                    suffix += one[j];
-                    losses.tails[start + j] = losses.tails[start + j + 1]
-                        + self.table.count_within(suffix, (k - j) as u32, one[j] - 1);
-                }
-                debug_assert_eq!(losses.tails[start] as u64, rank as u64);
-            }
-        }
-        TierValues { losses: Some(losses), ..TierValues::solved(remoteness, None) }
+    /// A solved tier as the window keeps it: its values and the ranks of its losses.
+    fn keep(&self, remoteness: Vec<u16>) -> TierValues {
+        let losses = remoteness
+            .iter()
+            .enumerate()
+            .filter(|&(_, &r)| !self.convention.is_win(r as u32))
+            .map(|(rank, _)| rank as u32)
+            .collect();
+        TierValues { losses: Some(losses), ..TierValues::solved(remoteness, None, self.narrow) }
     }
 
     /// Marks the wins of `tier`: each loss in the tiers `added` tokens below whose parents
@@ -146,7 +140,7 @@ impl<R: TierRules> Retrograde<'_, R> {
     /// same for any thread count and, once the team combines it, for any team size.
     fn mark(&self, tier: TierId, values: &mut [u16], window: &Window, team: &dyn Team) -> u64 {
         let change = self.rules.heap_change();
-        // Every source tier of losses: (losses, heaps per loss, tokens added).
+        // Every source tier of losses: (its values, heaps per loss, tokens added).
         let mut sources = Vec::new();
         for added in 0..=self.reach.min(tier.total) {
             let total = tier.total - added;
@@ -157,8 +151,8 @@ impl<R: TierRules> Retrograde<'_, R> {
                 if source == tier {
                     continue;
                 }
-                if let Some(losses) = window.get(source).and_then(|v| v.losses.as_ref()) {
-                    sources.push((losses, heaps as usize, added));
+                if let Some(values) = window.get(source).filter(|v| v.losses.is_some()) {
+                    sources.push((values, heaps as usize, added));
                 }
             }
         }
@@ -167,8 +161,8 @@ impl<R: TierRules> Retrograde<'_, R> {
         let work: Vec<(usize, Range<usize>)> = sources
             .iter()
             .enumerate()
-            .flat_map(|(s, (losses, _, _))| {
-                let n = losses.offers.len();
+            .flat_map(|(s, (values, _, _))| {
+                let n = values.losses.as_ref().map_or(0, |l| l.len());
                 (0..n.div_ceil(MARK_CHUNK)).map(move |c| (s, c * MARK_CHUNK..n.min((c + 1) * MARK_CHUNK)))
             })
             .enumerate()
@@ -190,8 +184,8 @@ impl<R: TierRules> Retrograde<'_, R> {
             };
             work.into_par_iter()
                 .map(|(s, range)| {
-                    let (losses, k, added) = sources[s];
-                    self.mark_from(tier, losses, k, added, range, &offer)
+                    let (values, k, added) = sources[s];
+                    self.mark_from(tier, values, k, added, range, &offer)
                 })
                 .sum()
         } else {
@@ -203,8 +197,8 @@ impl<R: TierRules> Retrograde<'_, R> {
             };
             work.into_iter()
                 .map(|(s, range)| {
-                    let (losses, k, added) = sources[s];
-                    self.mark_from(tier, losses, k, added, range, &offer)
+                    let (values, k, added) = sources[s];
+                    self.mark_from(tier, values, k, added, range, &offer)
                 })
                 .sum()
         }
@@ -215,23 +209,26 @@ impl<R: TierRules> Retrograde<'_, R> {
     fn mark_from(
         &self,
         tier: TierId,
-        losses: &LossList,
+        source: &TierValues,
         k: usize,
         added: u32,
         range: Range<usize>,
         offer: &impl Fn(usize, u16),
     ) -> u64 {
+        let ranks = &source.losses.as_ref().expect("a source of losses")[range];
+        let total = tier.total - added;
         if R::ONE_HEAP_MOVES && k == tier.heaps as usize {
-            return self.mark_grown(losses, k, added, range, offer);
+            return self.mark_grown(total, &source.remoteness, ranks, k, added, offer);
         }
         let bounds =
             ParentBounds { max_heap: self.universe.part_cap(), max_heaps: self.universe.heaps_cap() };
         let mut buf = Vec::new();
+        let mut loss = Vec::with_capacity(k);
         let mut edges = 0;
-        for i in range {
-            let value = losses.offers[i];
-            let loss = &losses.heaps[i * k..(i + 1) * k];
-            edges += self.rules.parents_adding(loss, added, tier.heaps, bounds, &mut buf, |parent| {
+        for &rank in ranks {
+            let value = source.remoteness.get(rank as usize) + 1;
+            self.table.unrank(total, k as u32, rank as u64, &mut loss);
+            edges += self.rules.parents_adding(&loss, added, tier.heaps, bounds, &mut buf, |parent| {
                 offer(self.table.rank(parent) as usize, value);
             });
         }
@@ -247,10 +244,11 @@ impl<R: TierRules> Retrograde<'_, R> {
     /// them, `prefix`), and needs fresh terms only for `h` and the heaps it passed.
     fn mark_grown(
         &self,
-        losses: &LossList,
+        total: u32,
+        remoteness: &Column,
+        ranks: &[u32],
         k: usize,
         added: u32,
-        range: Range<usize>,
         offer: &impl Fn(usize, u16),
     ) -> u64 {
         let table = self.table;
@@ -258,11 +256,12 @@ impl<R: TierRules> Retrograde<'_, R> {
         let kk = k as u32;
         let mut suffix = vec![0u32; k + 1];
         let mut prefix = vec![0u64; k + 1];
+        let mut loss = Vec::with_capacity(k);
+        let mut tails = Vec::with_capacity(k + 1);
         let mut edges = 0;
-        for n in range {
-            let value = losses.offers[n];
-            let loss = &losses.heaps[n * k..(n + 1) * k];
-            let tails = &losses.tails[n * (k + 1)..(n + 1) * (k + 1)];
+        for &loss_rank in ranks {
+            let value = remoteness.get(loss_rank as usize) + 1;
+            table.unrank_with_tails(total, kk, loss_rank as u64, &mut loss, &mut tails);
             if loss[k - 1] + added > top {
                 continue; // not even the smallest heap can grow this much
             }
@@ -355,7 +354,7 @@ impl<R: TierRules> Retrograde<'_, R> {
                         edges += self.rules.children_taking(position, taken, &mut buf, |child| {
                             let child_tier = TierId { total, heaps: child.len() as u32 };
                             let values = &window.get(child_tier).expect("child tier in memory").remoteness;
-                            let r = values[self.table.rank(child) as usize];
+                            let r = values.get(self.table.rank(child) as usize);
                             debug_assert!(
                                 self.convention.is_win(r as u32),
                                 "{position:?} has a losing child {child:?}"

@@ -35,6 +35,7 @@ pub(super) fn run<R: TierRules>(
     let reach = reach(rules, universe);
     let moves = rules.child_table(universe.part_cap());
     let mut window = Window::new(universe);
+    let narrow = Window::narrow(universe);
     let resume_total = tiers[first].total;
     for &tier in &tiers[..first] {
         if tier.total + reach >= resume_total {
@@ -42,7 +43,7 @@ pub(super) fn run<R: TierRules>(
             if want_values && v.nim_values.is_none() {
                 return Err(SolveError::NoNimValues(tier));
             }
-            window.put(tier, TierValues::solved(v.remoteness, v.nim_values));
+            window.put(tier, TierValues::solved(v.remoteness, v.nim_values, narrow));
         }
     }
 
@@ -55,7 +56,7 @@ pub(super) fn run<R: TierRules>(
         if stored.contains(&tier) {
             // Stored by another run after a gap (or concurrently): reuse it.
             let v = load_checked(store, tier, size(tier))?;
-            window.put(tier, TierValues::solved(v.remoteness, v.nim_values));
+            window.put(tier, TierValues::solved(v.remoteness, v.nim_values, narrow));
             progress.tier_done(tier, size(tier));
             continue;
         }
@@ -117,7 +118,7 @@ pub(super) fn run<R: TierRules>(
         report.losses_now += solved.losses(convention);
         report.tiers_now += 1;
         progress.tier_done(tier, n as u64);
-        window.put(tier, TierValues::solved(solved.remoteness, solved.nim_values));
+        window.put(tier, TierValues::solved(solved.remoteness, solved.nim_values, narrow));
     }
     report.peak_window_bytes = window.peak_bytes();
     Ok(report)
@@ -147,7 +148,7 @@ fn solve_position<R: TierRules>(
         let child_tier = TierId { total: tier.total - taken, heaps: child.len() as u32 };
         let values = window.get(child_tier).expect("child tier in memory");
         let rank = table.rank(child) as usize;
-        let r = values.remoteness[rank];
+        let r = values.remoteness.get(rank);
         if convention.is_win(r as u32) {
             longest = longest.max(r);
         } else {

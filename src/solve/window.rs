@@ -2,37 +2,64 @@
 
 use crate::index::{TierId, Universe};
 
+/// One tier's remoteness values, indexed by rank: one byte each when every value the
+/// universe can hold fits (remoteness is below twice the total), two otherwise.
+#[derive(Clone, Debug)]
+pub enum Column {
+    /// Values below 255.
+    Narrow(Vec<u8>),
+    /// Any values.
+    Wide(Vec<u16>),
+}
+
+impl Column {
+    /// Keeps `values` narrow when `narrow` is set (the caller knows they are below 255).
+    pub fn new(values: Vec<u16>, narrow: bool) -> Self {
+        if narrow {
+            debug_assert!(values.iter().all(|&v| v < 255));
+            Column::Narrow(values.into_iter().map(|v| v as u8).collect())
+        } else {
+            Column::Wide(values)
+        }
+    }
+
+    /// The value at `rank`.
+    #[inline]
+    pub fn get(&self, rank: usize) -> u16 {
+        match self {
+            Column::Narrow(v) => v[rank] as u16,
+            Column::Wide(v) => v[rank],
+        }
+    }
+
+    /// Bytes held.
+    pub fn bytes(&self) -> u64 {
+        match self {
+            Column::Narrow(v) => v.len() as u64,
+            Column::Wide(v) => 2 * v.len() as u64,
+        }
+    }
+}
+
 /// One tier's arrays, indexed by rank.
 #[derive(Clone, Debug)]
 pub struct TierValues {
-    /// Remoteness (or, for a pending tier, the least win remoteness found so far).
-    pub remoteness: Vec<u16>,
+    /// Remoteness by rank.
+    pub remoteness: Column,
     /// Nim-values, for sweeps that compute them.
     pub nim_values: Option<Vec<u16>>,
     /// The greatest remoteness in the tier.
     pub max_remoteness: u16,
-    /// The tier's losses, unranked (for the retrograde solver to mark their parents).
-    pub losses: Option<LossList>,
-}
-
-/// The losses of one tier: their heaps, and the win remoteness each offers its parents.
-#[derive(Clone, Debug, Default)]
-pub struct LossList {
-    /// Heaps of every loss, `heaps` per loss, back to back.
-    pub heaps: Vec<u32>,
-    /// One more than each loss's remoteness.
-    pub offers: Vec<u16>,
-    /// For each loss, its rank's terms summed from each heap index to the end (`heaps + 1`
-    /// values per loss; see [`PartitionTable`](crate::index::PartitionTable)), so a parent
-    /// that differs in a few heaps is ranked by recomputing only those terms.
-    pub tails: Vec<u32>,
+    /// The ranks of the tier's losses, ascending (for the retrograde solver to mark their
+    /// parents; a loss's heaps come back by unranking, and its remoteness from the column).
+    pub losses: Option<Vec<u32>>,
 }
 
 impl TierValues {
     /// A solved tier's values.
-    pub fn solved(remoteness: Vec<u16>, nim_values: Option<Vec<u16>>) -> Self {
+    pub fn solved(remoteness: Vec<u16>, nim_values: Option<Vec<u16>>, narrow: bool) -> Self {
         let max_remoteness = remoteness.iter().copied().max().unwrap_or(0);
-        TierValues { remoteness, nim_values, max_remoteness, losses: None }
+        TierValues { remoteness: Column::new(remoteness, narrow), nim_values, max_remoteness, losses: None }
     }
 }
 
@@ -50,6 +77,12 @@ impl Window {
         let stride = universe.heaps_cap() as usize + 1;
         let slots = (0..(universe.max_total as usize + 1) * stride).map(|_| None).collect();
         Window { slots, stride, bytes: 0, peak: 0 }
+    }
+
+    /// Whether every remoteness in `universe` fits one byte: remoteness is below twice
+    /// the total.
+    pub fn narrow(universe: &Universe) -> bool {
+        2 * universe.max_total < 255
     }
 
     #[inline]
@@ -91,9 +124,8 @@ impl Window {
     }
 
     fn size_of(v: &TierValues) -> u64 {
-        let losses =
-            v.losses.as_ref().map_or(0, |l| 4 * (l.heaps.len() + l.tails.len()) + 2 * l.offers.len());
-        (2 * (v.remoteness.len() + v.nim_values.as_ref().map_or(0, |n| n.len())) + losses) as u64
+        let losses = 4 * v.losses.as_ref().map_or(0, |l| l.len()) as u64;
+        v.remoteness.bytes() + 2 * v.nim_values.as_ref().map_or(0, |n| n.len()) as u64 + losses
     }
 
     fn note_bytes(&mut self, delta: i64) {
