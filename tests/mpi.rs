@@ -13,6 +13,10 @@ use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use common::{nimdb, tier_payloads};
+use nimdb::game::{Convention, GameSpec};
+use nimdb::index::{TierId, Universe};
+use nimdb::mpi::{Header, JobPlan, MpiError, Reply, WireTier, decode, encode};
+use nimdb::solve::SolvedTier;
 
 /// `mpirun -np N nimdb ARGS… --mpi`, as root if need be, more ranks than cores allowed.
 fn mpirun(np: usize, args: &[&str]) -> Command {
@@ -205,4 +209,40 @@ fn a_killed_worker_fails_the_job_cleanly_and_a_rerun_resumes() {
     assert!(out.status.success(), "{stderr}");
     assert!(stdout.contains(&format!("{} new tiers", alone.len() - kept.len())), "{stdout}");
     assert!(tiers(&db) == alone, "the resumed solve's tiers differ from one process's");
+}
+
+// The control messages, without MPI.
+#[test]
+fn control_messages_round_trip() {
+    let game: GameSpec = "lines".parse().unwrap();
+    let universe = Universe { max_total: 30, max_heap: None, max_heaps: None };
+    let plan = JobPlan::new(&game, Convention::Misere, &universe, false);
+    let header = Header::Solve(plan.clone());
+    assert_eq!(decode::<Header>(&encode(&header).unwrap()).unwrap(), header);
+    assert_eq!(plan.game().unwrap(), game);
+    assert_eq!(plan.options().universe, universe);
+    assert_eq!(plan.options().convention, Convention::Misere);
+
+    let tier =
+        WireTier { total: 9, heaps: 2, remoteness: vec![1, 3, 300, 2], nim_values: None, seconds: 0.5 };
+    let done = Reply::Done(tier.clone());
+    assert_eq!(decode::<Reply<WireTier>>(&encode(&done).unwrap()).unwrap(), done);
+    let failed = Reply::<()>::Failed("disk full".into());
+    assert_eq!(decode::<Reply<()>>(&encode(&failed).unwrap()).unwrap(), failed);
+    let solved: SolvedTier = tier.into();
+    assert_eq!(solved.tier, TierId { total: 9, heaps: 2 });
+}
+
+#[test]
+fn a_foreign_version_or_truncated_message_is_refused() {
+    let game: GameSpec = "kayles".parse().unwrap();
+    let universe = Universe { max_total: 10, max_heap: None, max_heaps: None };
+    let mut plan = JobPlan::new(&game, Convention::Normal, &universe, false);
+    plan.version = "0.0.0-other".into();
+    assert!(matches!(plan.game(), Err(MpiError::Version { .. })));
+    let bytes = encode(&Header::Solve(plan)).unwrap();
+    assert!(decode::<Header>(&bytes[..bytes.len() - 1]).is_err());
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(decode::<Header>(&longer).is_err());
 }
