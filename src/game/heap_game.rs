@@ -260,6 +260,11 @@ impl<R: HeapRules> TierRules for R {
     fn shrinks_to(&self, heap: u32, left: u32) -> bool {
         self.leaves_one(heap, left)
     }
+
+    #[inline]
+    fn splits_to(&self, heap: u32, a: u32, b: u32) -> bool {
+        self.leaves_two(heap, a, b)
+    }
 }
 
 /// Writes into `out` the child of `heaps` where the heap at index `i` became `result`, in

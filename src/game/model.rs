@@ -149,6 +149,12 @@ pub trait TierRules: GameRules + Sized {
     fn shrinks_to(&self, _heap: u32, _left: u32) -> bool {
         false
     }
+
+    /// For families with [`ONE_HEAP_MOVES`](TierRules::ONE_HEAP_MOVES): whether a heap of
+    /// size `heap` may split into exactly two heaps `a ≥ b`.
+    fn splits_to(&self, _heap: u32, _a: u32, _b: u32) -> bool {
+        false
+    }
 }
 
 /// Every child of `heaps` with the tokens it takes, one `taken` at a time from 1 to the

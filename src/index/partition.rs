@@ -199,29 +199,116 @@ impl PartitionTable {
         debug_assert_eq!(s, 0);
     }
 
-    /// Like [`unrank`](Self::unrank), and also writes into `tails` the rank's terms summed
-    /// from each heap index to the end (`heaps + 1` values, the first the rank itself, the
-    /// last 0): a position that differs from this one only in its first few heaps is ranked
-    /// by recomputing only those heaps' terms and adding the tail.
-    pub fn unrank_with_tails(
-        &self,
-        total: u32,
-        heaps: u32,
-        rank: u64,
-        out: &mut Vec<u32>,
-        tails: &mut Vec<u32>,
-    ) {
-        self.unrank(total, heaps, rank, out);
-        tails.clear();
-        tails.resize(heaps as usize + 1, 0);
-        let mut base = self.index(heaps, total, 0);
-        let mut r = rank as u32;
-        for (i, &p) in out.iter().enumerate() {
-            tails[i] = r;
-            r -= self.counts[base + p as usize - 1];
-            base -= self.stride_parts + p as usize * self.stride_total;
+    /// A cursor over the positions of tier (`total`, `heaps`) that unranks ascending ranks
+    /// cheaply: see [`RankCursor`].
+    pub fn cursor(&self, total: u32, heaps: u32) -> RankCursor<'_> {
+        RankCursor {
+            table: self,
+            total,
+            heaps: Vec::with_capacity(heaps as usize),
+            k: heaps,
+            tails: vec![0; heaps as usize + 1],
+            rest: vec![0; heaps as usize + 1],
+            rank: 0,
+            valid: false,
         }
-        debug_assert_eq!(r, 0);
+    }
+}
+
+/// Unranks positions of one tier, reusing the heaps it shares with the position it
+/// unranked last: when ranks come in ascending order and close together (a tier's losses),
+/// only the last few heaps change, and only they are searched for again.
+///
+/// The positions whose first `i` heaps are those of the current position hold the ranks
+/// `rank - tails[i] ..` for `count(rest[i], k - i, heaps[i - 1])` ranks; a new rank in that
+/// range keeps those `i` heaps.
+#[derive(Clone, Debug)]
+pub struct RankCursor<'a> {
+    table: &'a PartitionTable,
+    total: u32,
+    k: u32,
+    heaps: Vec<u32>,
+    /// `tails[i]`: the rank's terms from heap `i` on (the rank left before step `i`).
+    tails: Vec<u32>,
+    /// `rest[i]`: the tokens in heaps `i..`.
+    rest: Vec<u32>,
+    rank: u64,
+    valid: bool,
+}
+
+impl RankCursor<'_> {
+    /// Moves to the position of `rank` and returns its heaps (largest first).
+    pub fn seek(&mut self, rank: u64) -> &[u32] {
+        let table = self.table;
+        let k = self.k as usize;
+        let top = table.max_part.min(self.total);
+        // How many leading heaps stay, and where their block of ranks starts.
+        let (mut keep, mut base) = (0, 0);
+        if self.valid {
+            keep = k;
+            while keep > 0 {
+                base = self.rank - self.tails[keep] as u64;
+                let size = if keep == k {
+                    1
+                } else {
+                    table.count_within(self.rest[keep], (k - keep) as u32, self.heaps[keep - 1]) as u64
+                };
+                if rank >= base && rank < base + size {
+                    break;
+                }
+                keep -= 1;
+                base = 0;
+            }
+        }
+        self.heaps.truncate(keep);
+        self.rest[0] = self.total;
+        // The kept heaps' terms stay; the rank left before each of them moves with the rank.
+        let left_at_keep = (rank - base) as u32;
+        if keep > 0 {
+            let old = self.tails[keep];
+            for tail in &mut self.tails[..keep] {
+                *tail = *tail - old + left_at_keep;
+            }
+        }
+        let mut left = left_at_keep;
+        let mut s = self.rest[keep];
+        let mut cap = if keep == 0 { top } else { self.heaps[keep - 1] };
+        for i in keep..k {
+            let j = (k - i) as u32;
+            self.tails[i] = left;
+            let (mut lo, mut hi) = (1u32, cap.min(s));
+            while lo < hi {
+                let mid = lo + (hi - lo).div_ceil(2);
+                if table.count_within(s, j, mid - 1) <= left {
+                    lo = mid;
+                } else {
+                    hi = mid - 1;
+                }
+            }
+            left -= table.count_within(s, j, lo - 1);
+            self.heaps.push(lo);
+            s -= lo;
+            self.rest[i + 1] = s;
+            cap = lo;
+        }
+        debug_assert_eq!((s, left), (0, 0));
+        self.tails[k] = 0;
+        self.rank = rank;
+        self.valid = true;
+        &self.heaps
+    }
+
+    /// The current position's heaps.
+    pub fn heaps(&self) -> &[u32] {
+        &self.heaps
+    }
+
+    /// The current rank's terms summed from each heap index to the end (`heaps + 1`
+    /// values: the first is the rank, the last 0). A position that differs from this one
+    /// only in its first heaps is ranked by recomputing those heaps' terms and adding the
+    /// tail.
+    pub fn tails(&self) -> &[u32] {
+        &self.tails
     }
 }
 
@@ -298,6 +385,26 @@ fn fill_flat(parts: &mut [u32], sum: u32) {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn cursor_agrees_with_unrank_in_any_order() {
+        let table = PartitionTable::new(30, 30, 12).unwrap();
+        for (total, heaps) in [(30, 5), (30, 1), (20, 8), (12, 12), (25, 3), (0, 0)] {
+            let size = table.tier_size(total, heaps);
+            let mut cursor = table.cursor(total, heaps);
+            let mut expected = Vec::new();
+            // Ascending with gaps, then a few jumps back.
+            let ranks: Vec<u64> =
+                (0..size).step_by(3).chain([size / 2, 0, size.saturating_sub(1), 1 % size.max(1)]).collect();
+            for rank in ranks.into_iter().filter(|&r| r < size) {
+                table.unrank(total, heaps, rank, &mut expected);
+                assert_eq!(cursor.seek(rank), &expected[..], "tier ({total}, {heaps}) rank {rank}");
+                let tails = cursor.tails();
+                assert_eq!(tails[0] as u64, rank);
+                assert_eq!(tails[heaps as usize], 0);
+            }
+        }
+    }
+
     use super::*;
 
     #[test]

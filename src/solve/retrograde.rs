@@ -220,15 +220,18 @@ impl<R: TierRules> Retrograde<'_, R> {
         if R::ONE_HEAP_MOVES && k == tier.heaps as usize {
             return self.mark_grown(total, &source.remoteness, ranks, k, added, offer);
         }
+        if R::ONE_HEAP_MOVES && k == tier.heaps as usize + 1 {
+            return self.mark_joined(total, &source.remoteness, ranks, k, added, offer);
+        }
         let bounds =
             ParentBounds { max_heap: self.universe.part_cap(), max_heaps: self.universe.heaps_cap() };
         let mut buf = Vec::new();
-        let mut loss = Vec::with_capacity(k);
+        let mut cursor = self.table.cursor(total, k as u32);
         let mut edges = 0;
         for &rank in ranks {
             let value = source.remoteness.get(rank as usize) + 1;
-            self.table.unrank(total, k as u32, rank as u64, &mut loss);
-            edges += self.rules.parents_adding(&loss, added, tier.heaps, bounds, &mut buf, |parent| {
+            let loss = cursor.seek(rank as u64);
+            edges += self.rules.parents_adding(loss, added, tier.heaps, bounds, &mut buf, |parent| {
                 offer(self.table.rank(parent) as usize, value);
             });
         }
@@ -256,12 +259,12 @@ impl<R: TierRules> Retrograde<'_, R> {
         let kk = k as u32;
         let mut suffix = vec![0u32; k + 1];
         let mut prefix = vec![0u64; k + 1];
-        let mut loss = Vec::with_capacity(k);
-        let mut tails = Vec::with_capacity(k + 1);
+        let mut cursor = table.cursor(total, kk);
         let mut edges = 0;
         for &loss_rank in ranks {
             let value = remoteness.get(loss_rank as usize) + 1;
-            table.unrank_with_tails(total, kk, loss_rank as u64, &mut loss, &mut tails);
+            cursor.seek(loss_rank as u64);
+            let (loss, tails) = (cursor.heaps(), cursor.tails());
             if loss[k - 1] + added > top {
                 continue; // not even the smallest heap can grow this much
             }
@@ -303,6 +306,96 @@ impl<R: TierRules> Retrograde<'_, R> {
                 });
                 offer(rank as usize, value);
                 edges += 1;
+            }
+        }
+        edges
+    }
+
+    /// Marks the parents that join two heaps `a ≥ b` of a loss (with `k` heaps) into one
+    /// heap `h = a + b + added`, for the losses `ranks` of tier (`total`, `k`).
+    ///
+    /// Removing heaps `i < j` and inserting `h` at index `q ≤ i` leaves the terms of the
+    /// heaps after `j` as they were (the loss's `tails`), shifts those before `q` by `added`
+    /// tokens and one heap fewer (the same for every joined parent: `prefix`), and changes
+    /// only the terms of `h` and of the heaps between `q` and `j`.
+    fn mark_joined(
+        &self,
+        total: u32,
+        remoteness: &Column,
+        ranks: &[u32],
+        k: usize,
+        added: u32,
+        offer: &impl Fn(usize, u16),
+    ) -> u64 {
+        let table = self.table;
+        let top = self.universe.part_cap();
+        let kk = k as u32;
+        let mut suffix = vec![0u32; k + 1];
+        let mut prefix = vec![0u64; k + 1];
+        let mut cursor = table.cursor(total, kk);
+        let mut edges = 0;
+        for &loss_rank in ranks {
+            let value = remoteness.get(loss_rank as usize) + 1;
+            cursor.seek(loss_rank as u64);
+            let (loss, tails) = (cursor.heaps(), cursor.tails());
+            if k < 2 || loss[k - 1] + loss[k - 2] + added > top {
+                continue; // not even the two smallest heaps can be joined
+            }
+            for j in (0..k).rev() {
+                suffix[j] = suffix[j + 1] + loss[j];
+            }
+            // Parent heaps before q: the loss's, with `added` more tokens after them, in a
+            // position of k − 1 heaps.
+            for j in 0..k - 1 {
+                prefix[j + 1] =
+                    prefix[j] + table.count_within(suffix[j] + added, kk - 1 - j as u32, loss[j] - 1) as u64;
+            }
+            let mut last_a = 0;
+            for i in 0..k - 1 {
+                let a = loss[i];
+                if a == last_a {
+                    continue;
+                }
+                last_a = a;
+                let mut last_b = 0;
+                // h shrinks as b does, so q only moves right as j does.
+                let mut q = 0;
+                for j in i + 1..k {
+                    let b = loss[j];
+                    if b == last_b {
+                        continue;
+                    }
+                    last_b = b;
+                    let h = a + b + added;
+                    if h > top || !self.rules.splits_to(h, a, b) {
+                        continue;
+                    }
+                    while q < i && loss[q] >= h {
+                        q += 1;
+                    }
+                    let mut rank =
+                        prefix[q] + table.count_within(suffix[q] + added, kk - 1 - q as u32, h - 1) as u64;
+                    for m in q..i {
+                        rank += table.count_within(suffix[m] - a - b, kk - 2 - m as u32, loss[m] - 1) as u64;
+                    }
+                    for m in i + 1..j {
+                        rank += table.count_within(suffix[m] - b, kk - 1 - m as u32, loss[m] - 1) as u64;
+                    }
+                    rank += tails[j + 1] as u64;
+                    debug_assert_eq!(rank, {
+                        let mut p: Vec<u32> = loss
+                            .iter()
+                            .enumerate()
+                            .filter(|&(x, _)| x != i && x != j)
+                            .map(|(_, &v)| v)
+                            .collect();
+                        p.push(h);
+                        p.sort_unstable_by(|x, y| y.cmp(x));
+                        table.rank(&p)
+                    });
+                    offer(rank as usize, value);
+                    edges += 1;
+                }
             }
         }
         edges
