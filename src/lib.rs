@@ -14,6 +14,8 @@ pub mod driver;
 pub mod explain;
 pub mod game;
 pub mod index;
+#[cfg(feature = "mpi")]
+pub mod mpi;
 pub mod play;
 pub mod query;
 pub mod resources;

@@ -11,6 +11,8 @@ mod export;
 mod heaps;
 mod info;
 mod interrupt;
+#[cfg(feature = "mpi")]
+mod mpi;
 mod play;
 mod progress;
 mod query;

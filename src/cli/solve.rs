@@ -6,10 +6,11 @@ use std::process::ExitCode;
 use clap::Args;
 
 use nimdb::driver::{DriverError, solve_into_spilling};
+use nimdb::game::{Convention, GameSpec};
 use nimdb::index::Universe;
 use nimdb::resources::{Bytes, MemoryBudget, ResourceError};
-use nimdb::solve::{Estimate, MAX_SOLVE_TOTAL, SolveError, SolveOptions, Spill, reach};
-use nimdb::store::Database;
+use nimdb::solve::{Estimate, MAX_SOLVE_TOTAL, SolveError, SolveOptions, SolveReport, Spill, reach};
+use nimdb::store::{Database, SolveRecord};
 
 use super::progress::SolveBar;
 use super::{DbArg, GameArgs, words};
@@ -18,7 +19,7 @@ use super::{DbArg, GameArgs, words};
 #[derive(Debug, Args)]
 pub struct SolveArgs {
     #[command(flatten)]
-    game: GameArgs,
+    pub(super) game: GameArgs,
     /// Solve every position with at most this many tokens [default: max-heap × max-heaps].
     #[arg(long, short = 't')]
     max_total: Option<u32>,
@@ -29,13 +30,13 @@ pub struct SolveArgs {
     #[arg(long)]
     max_heaps: Option<u32>,
     #[command(flatten)]
-    db: DbArg,
+    pub(super) db: DbArg,
     /// Print the positions and the memory and disk estimates, and write nothing.
     #[arg(long)]
     dry_run: bool,
     /// No progress bar and no summary.
     #[arg(long, short = 'q')]
-    quiet: bool,
+    pub(super) quiet: bool,
     /// Also store nim-values (misère nim-values under --misere); visits every edge.
     #[arg(long)]
     nim_values: bool,
@@ -48,10 +49,68 @@ pub struct SolveArgs {
     /// the database (set for you when --memory-limit needs it).
     #[arg(long, value_name = "SIZE", value_parser = nimdb::resources::parse_size)]
     window_limit: Option<u64>,
+    /// Solve as one rank of an MPI job: `mpirun -np N nimdb solve … --mpi`. Rank 0 writes
+    /// the database and prints; the other ranks share each tier's work (docs/DISTRIBUTED.md).
+    #[cfg(feature = "mpi")]
+    #[arg(long)]
+    pub(super) mpi: bool,
+    /// With --mpi: also print each tier's communication (bytes and seconds in collectives)
+    /// and each rank's totals.
+    #[cfg(feature = "mpi")]
+    #[arg(long, requires = "mpi")]
+    pub(super) mpi_stats: bool,
+}
+
+/// What a solve run solves, once its arguments are checked.
+pub(super) struct Prepared {
+    pub game: GameSpec,
+    pub convention: Convention,
+    pub universe: Universe,
+    pub nim_values: bool,
+    /// Where the lower tiers spill when they do not fit the memory budget.
+    pub spill: Option<Spill>,
 }
 
 /// Runs `nimdb solve`.
 pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
+    #[cfg(feature = "mpi")]
+    if args.mpi {
+        return super::mpi::run(args);
+    }
+    let Some(job) = prepare(&args)? else {
+        return Ok(ExitCode::SUCCESS);
+    };
+    let mut db = Database::open(&args.db.db).map_err(words::store)?;
+    let bar = SolveBar::new(!args.quiet);
+    // Ctrl-C stops before the next tier; the finished ones are committed already.
+    super::interrupt::install();
+    let result = solve_into_spilling(
+        &mut db,
+        &job.game,
+        job.convention,
+        job.universe,
+        job.nim_values,
+        &bar,
+        job.spill.as_ref(),
+    );
+    bar.finish();
+    if let Err(DriverError::Solve(SolveError::Interrupted { tiers, positions })) = &result {
+        eprintln!(
+            "nimdb: interrupted: the {tiers} tiers ({positions} positions) solved in this run are stored in {}; run the same command again to resume",
+            db.path().display()
+        );
+        return Ok(ExitCode::from(super::interrupt::EXIT_INTERRUPTED));
+    }
+    let (solve, report) = result.map_err(words::driver)?;
+    if !args.quiet {
+        print_report(&db, &job, &solve, &report);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Checks the arguments and the memory budget, and decides whether the lower tiers spill.
+/// With `--dry-run`, prints the estimates and returns `None`.
+pub(super) fn prepare(args: &SolveArgs) -> anyhow::Result<Option<Prepared>> {
     let game = &args.game.game;
     let convention = args.game.convention();
     let universe =
@@ -92,7 +151,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
             Err(e) => println!("budget:      would be refused: {e}"),
         }
         println!("dry run: nothing written");
-        return Ok(ExitCode::SUCCESS);
+        return Ok(None);
     }
     // Refuse before touching the file: a solve that cannot fit would only abort later.
     let window = plan(&estimate, &budget, &format!("solving {game} ({universe})"), &args.db.db)
@@ -121,61 +180,49 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
             Bytes(estimate.window_bytes.saturating_sub(spill.budget))
         );
     }
-    let mut db = Database::open(&args.db.db).map_err(words::store)?;
-    let bar = SolveBar::new(!args.quiet);
-    // Ctrl-C stops before the next tier; the finished ones are committed already.
-    super::interrupt::install();
-    let result =
-        solve_into_spilling(&mut db, game, convention, universe, args.nim_values, &bar, spill.as_ref());
-    bar.finish();
-    if let Err(DriverError::Solve(SolveError::Interrupted { tiers, positions })) = &result {
-        eprintln!(
-            "nimdb: interrupted: the {tiers} tiers ({positions} positions) solved in this run are stored in {}; run the same command again to resume",
-            db.path().display()
-        );
-        return Ok(ExitCode::from(super::interrupt::EXIT_INTERRUPTED));
-    }
-    let (solve, report) = result.map_err(words::driver)?;
-    if !args.quiet {
-        let rate = |n: u64| if report.seconds > 0.0 { n as f64 / report.seconds } else { 0.0 };
-        println!(
-            "solved {game} ({convention}, {universe}) into {}: solve #{}, {}",
-            db.path().display(),
-            solve.id,
-            if report.tiers_now == 0 {
-                "already stored".to_string()
-            } else {
-                format!("{} new tiers", report.tiers_now)
-            }
-        );
-        println!(
-            "positions: {} in the universe, {} solved now ({} losses) in {:.2} s — {:.2} M positions/s, {:.2} M edges/s",
-            report.positions,
-            report.solved_now,
-            report.losses_now,
-            report.seconds,
-            rate(report.solved_now) / 1e6,
-            rate(report.edges) / 1e6
-        );
-        if report.spilled_bytes > 0 {
-            println!(
-                "spilled: {} of lower tiers to mapped files (held at most {} in memory)",
-                Bytes(report.spilled_bytes),
-                Bytes(report.peak_window_bytes)
-            );
+    Ok(Some(Prepared { game: game.clone(), convention, universe, nim_values: args.nim_values, spill }))
+}
+
+/// Prints the summary of a finished solve run.
+pub(super) fn print_report(db: &Database, job: &Prepared, solve: &SolveRecord, report: &SolveReport) {
+    let Prepared { game, convention, universe, .. } = job;
+    let rate = |n: u64| if report.seconds > 0.0 { n as f64 / report.seconds } else { 0.0 };
+    println!(
+        "solved {game} ({convention}, {universe}) into {}: solve #{}, {}",
+        db.path().display(),
+        solve.id,
+        if report.tiers_now == 0 {
+            "already stored".to_string()
+        } else {
+            format!("{} new tiers", report.tiers_now)
         }
+    );
+    println!(
+        "positions: {} in the universe, {} solved now ({} losses) in {:.2} s — {:.2} M positions/s, {:.2} M edges/s",
+        report.positions,
+        report.solved_now,
+        report.losses_now,
+        report.seconds,
+        rate(report.solved_now) / 1e6,
+        rate(report.edges) / 1e6
+    );
+    if report.spilled_bytes > 0 {
         println!(
-            "stored: {} positions, {} losses, {} on disk, status {}",
-            solve.positions,
-            solve.losses,
-            mb(solve.bytes),
-            match solve.status {
-                nimdb::store::SolveStatus::Complete => "complete",
-                nimdb::store::SolveStatus::Partial => "partial",
-            }
+            "spilled: {} of lower tiers to mapped files (held at most {} in memory)",
+            Bytes(report.spilled_bytes),
+            Bytes(report.peak_window_bytes)
         );
     }
-    Ok(ExitCode::SUCCESS)
+    println!(
+        "stored: {} positions, {} losses, {} on disk, status {}",
+        solve.positions,
+        solve.losses,
+        mb(solve.bytes),
+        match solve.status {
+            nimdb::store::SolveStatus::Complete => "complete",
+            nimdb::store::SolveStatus::Partial => "partial",
+        }
+    );
 }
 
 /// How a solve fits `budget`: `None` when it fits whole, `Some(bytes)` when its lower tiers

@@ -119,7 +119,9 @@ pub fn solve_into(
     nim_values: bool,
     progress: &dyn Progress,
 ) -> Result<(SolveRecord, SolveReport), DriverError> {
-    solve_into_spilling(db, game, convention, universe, nim_values, progress, None)
+    solve_into_with(db, game, convention, universe, nim_values, |options, sink| {
+        crate::solve::solve(game, options, sink, progress)
+    })
 }
 
 /// [`solve_into`], holding at most `spill.budget` bytes of lower tiers in memory and
@@ -133,12 +135,28 @@ pub fn solve_into_spilling(
     progress: &dyn Progress,
     spill: Option<&Spill>,
 ) -> Result<(SolveRecord, SolveReport), DriverError> {
+    solve_into_with(db, game, convention, universe, nim_values, |options, sink| {
+        crate::solve::solve_with(game, options, sink, progress, &Alone, spill)
+    })
+}
+
+/// [`solve_into`] with the solver call left to `run`, which gets the options and the
+/// database's sink: a caller can wrap the sink (an MPI job's rank 0 broadcasts what it
+/// reads) or solve as one member of a team ([`crate::solve::solve_on_team`]).
+pub fn solve_into_with(
+    db: &mut Database,
+    game: &GameSpec,
+    convention: Convention,
+    universe: Universe,
+    nim_values: bool,
+    run: impl FnOnce(&SolveOptions, &mut dyn TierStore) -> Result<SolveReport, SolveError>,
+) -> Result<(SolveRecord, SolveReport), DriverError> {
     let key = SolveKey::new(game, convention, &universe, nim_values);
     let solve_row = db.begin_solve(&key, universe.max_total)?;
     let options = SolveOptions { convention, universe, nim_values, strategy: Strategy::default() };
     let (report, counted) = {
         let mut sink = DatabaseSink::new(db, &solve_row, universe);
-        let report = crate::solve::solve_with(game, &options, &mut sink, progress, &Alone, spill)?;
+        let report = run(&options, &mut sink)?;
         (report, sink.seconds_counted())
     };
     // Each committed tier added the run's time up to it; add the rest (after the last tier).

@@ -1,0 +1,248 @@
+//! `mpirun -np N nimdb solve … --mpi` (feature `mpi`; needs Open MPI's `mpirun`): the
+//! tiers equal the single-process solve's, only rank 0 prints, a failure on rank 0 ends
+//! every rank, and a worker killed mid-run fails the job without a torn tier, after which
+//! a rerun resumes from the last committed tier.
+//!
+//! Run with `cargo test --release --features mpi --test mpi` (`.ci/run` does).
+#![cfg(feature = "mpi")]
+
+mod common;
+
+use std::path::Path;
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{nimdb, tier_payloads};
+use nimdb::game::{Convention, GameSpec};
+use nimdb::index::{TierId, Universe};
+use nimdb::mpi::{Header, JobPlan, MpiError, Reply, WireTier, decode, encode};
+use nimdb::solve::SolvedTier;
+
+/// `mpirun -np N nimdb ARGS… --mpi`, as root if need be, more ranks than cores allowed.
+fn mpirun(np: usize, args: &[&str]) -> Command {
+    let mut cmd = Command::new("mpirun");
+    cmd.args(["--allow-run-as-root", "--oversubscribe", "-np", &np.to_string()])
+        .arg(env!("CARGO_BIN_EXE_nimdb"))
+        .args(args)
+        .arg("--mpi")
+        .env_remove("NIMDB_DB");
+    cmd
+}
+
+fn solve_args<'a>(db: &'a Path, game: &'a [&'a str]) -> Vec<&'a str> {
+    let mut args = vec!["solve", "--db", db.to_str().unwrap()];
+    args.extend_from_slice(game);
+    args
+}
+
+/// Every tier's (total, heaps, CRC-32, payload), in order.
+fn tiers(db: &Path) -> Vec<(i64, i64, i64, Vec<u8>)> {
+    let conn = rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
+    let checksums: Vec<i64> = conn
+        .prepare("SELECT checksum FROM tiers ORDER BY solve_id, total, heaps")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    tier_payloads(&conn).into_iter().zip(checksums).map(|((t, h, p), c)| (t, h, c, p)).collect()
+}
+
+/// The tiers of a single-process solve of `game`.
+fn single(dir: &Path, name: &str, game: &[&str]) -> Vec<(i64, i64, i64, Vec<u8>)> {
+    let db = dir.join(name);
+    let out = nimdb().args(solve_args(&db, game)).arg("--quiet").output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    tiers(&db)
+}
+
+fn text(out: &Output) -> (String, String) {
+    (String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+/// Waits for `child` at most `limit`; a job still running then is killed and the test fails.
+fn wait_within(child: &mut Child, limit: Duration) -> std::process::ExitStatus {
+    let started = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("the MPI job did not end within {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+const LINES: &[&str] = &["--game", "lines", "--misere", "--max-total", "30"];
+const NIM: &[&str] = &["--game", "nim", "--max-heap", "10", "--max-heaps", "6"];
+
+#[test]
+fn three_ranks_store_the_tiers_of_one_process_and_only_rank_0_prints() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, game) in [("lines", LINES), ("nim", NIM)] {
+        let alone = single(dir.path(), &format!("{name}-1.sqlite"), game);
+        assert!(alone.len() > 30, "{name}");
+        let db = dir.path().join(format!("{name}-3.sqlite"));
+        let mut args = solve_args(&db, game);
+        args.push("--mpi-stats");
+        let out = mpirun(3, &args).output().unwrap();
+        let (stdout, stderr) = text(&out);
+        assert!(out.status.success(), "{name}: {stderr}");
+        assert!(tiers(&db) == alone, "{name}: the MPI solve's tiers differ from one process's");
+
+        // Rank 0's report, once; the other ranks print nothing.
+        assert_eq!(stdout.lines().filter(|l| l.starts_with("solved ")).count(), 1, "{stdout}");
+        assert!(stdout.contains(&format!("{} new tiers", alone.len())), "{stdout}");
+        assert!(stdout.contains("mpi: 3 ranks;"), "{stdout}");
+        assert!(!stderr.contains("nimdb"), "{stderr}");
+
+        // --mpi-stats: each tier is two reductions of its whole array, 2 bytes a position,
+        // and every rank reduced as much as rank 0.
+        let rows: Vec<Vec<&str>> = stdout.lines().map(|l| l.split('\t').collect()).collect();
+        let tier_rows: Vec<&Vec<&str>> = rows.iter().filter(|r| r.len() == 7 && r[0].contains(',')).collect();
+        assert_eq!(tier_rows.len(), alone.len(), "{stdout}");
+        let mut reduced = 0u64;
+        for row in &tier_rows {
+            let positions: u64 = row[1].parse().unwrap();
+            assert_eq!(row[2].parse::<u64>().unwrap(), 4 * positions, "{row:?}");
+            assert_eq!(row[3], "2", "{row:?}");
+            reduced += 4 * positions;
+        }
+        let rank_rows: Vec<&Vec<&str>> =
+            rows.iter().filter(|r| r.len() == 7 && r[0].parse::<usize>().is_ok()).collect();
+        assert_eq!(rank_rows.iter().map(|r| r[0]).collect::<Vec<_>>(), ["0", "1", "2"], "{stdout}");
+        for row in rank_rows {
+            assert_eq!(row[1].parse::<u64>().unwrap(), reduced, "{row:?}");
+        }
+    }
+}
+
+#[test]
+fn a_failure_on_rank_0_ends_every_rank_with_one_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("missing").join("x.sqlite");
+    let mut child =
+        mpirun(3, &solve_args(&db, LINES)).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let status = wait_within(&mut child, Duration::from_secs(120));
+    let out = child.wait_with_output().unwrap();
+    let (stdout, stderr) = text(&out);
+    assert!(!status.success());
+    assert_eq!(stderr.matches("nimdb: error:").count(), 1, "{stderr}");
+    assert!(stdout.is_empty(), "{stdout}");
+    assert!(!db.exists());
+}
+
+/// The pid of rank `rank` of the job whose `mpirun` is `launcher`: a process that mpirun
+/// started (or one of its descendants) with `OMPI_COMM_WORLD_RANK=rank`.
+fn rank_pid(launcher: u32, rank: usize) -> Option<u32> {
+    let parent = |pid: u32| -> Option<u32> {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        stat[stat.rfind(')')? + 2..].split(' ').nth(1)?.parse().ok()
+    };
+    let wanted = format!("OMPI_COMM_WORLD_RANK={rank}");
+    for entry in std::fs::read_dir("/proc").ok()?.flatten() {
+        let Some(pid) = entry.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else { continue };
+        let Ok(environ) = std::fs::read(format!("/proc/{pid}/environ")) else { continue };
+        if !environ.split(|&b| b == 0).any(|var| var == wanted.as_bytes()) {
+            continue;
+        }
+        let mut up = Some(pid);
+        while let Some(p) = up.filter(|&p| p > 1) {
+            if p == launcher {
+                return Some(pid);
+            }
+            up = parent(p);
+        }
+    }
+    None
+}
+
+/// How many tiers a database holds (0 while it is not there yet or is busy).
+fn stored(db: &Path) -> usize {
+    rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+        .and_then(|c| c.query_row("SELECT COUNT(*) FROM tiers", [], |r| r.get::<_, i64>(0)))
+        .map(|n| n as usize)
+        .unwrap_or(0)
+}
+
+#[test]
+fn a_killed_worker_fails_the_job_cleanly_and_a_rerun_resumes() {
+    const GAME: &[&str] = &["--game", "lines", "--misere", "--max-total", "50"];
+    let dir = tempfile::tempdir().unwrap();
+    let alone = single(dir.path(), "alone.sqlite", GAME);
+    let db = dir.path().join("killed.sqlite");
+
+    // Kill rank 2 once a third of the tiers (the small ones: most of the work is still to
+    // come) are committed.
+    let mut job =
+        mpirun(3, &solve_args(&db, GAME)).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let started = Instant::now();
+    while stored(&db) < alone.len() / 3 {
+        assert!(job.try_wait().unwrap().is_none(), "the job ended before the worker was killed");
+        assert!(started.elapsed() < Duration::from_secs(120), "no progress");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let worker = rank_pid(job.id(), 2).expect("rank 2 of the job");
+    assert!(Command::new("kill").args(["-KILL", &worker.to_string()]).status().unwrap().success());
+    let status = wait_within(&mut job, Duration::from_secs(120));
+    let (_, stderr) = text(&job.wait_with_output().unwrap());
+    assert!(!status.success(), "the job succeeded without its rank 2: {stderr}");
+
+    // Only whole tiers were committed, each the single-process solve's.
+    let kept = tiers(&db);
+    assert!(
+        kept.len() >= alone.len() / 3 && kept.len() < alone.len(),
+        "{} of {} tiers",
+        kept.len(),
+        alone.len()
+    );
+    for tier in &kept {
+        assert!(alone.contains(tier), "tier {},{} differs from the single-process solve", tier.0, tier.1);
+    }
+
+    // A rerun resumes from there and ends with the single-process tiers.
+    let out = mpirun(3, &solve_args(&db, GAME)).output().unwrap();
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stdout.contains(&format!("{} new tiers", alone.len() - kept.len())), "{stdout}");
+    assert!(tiers(&db) == alone, "the resumed solve's tiers differ from one process's");
+}
+
+// The control messages, without MPI.
+#[test]
+fn control_messages_round_trip() {
+    let game: GameSpec = "lines".parse().unwrap();
+    let universe = Universe { max_total: 30, max_heap: None, max_heaps: None };
+    let plan = JobPlan::new(&game, Convention::Misere, &universe, false);
+    let header = Header::Solve(plan.clone());
+    assert_eq!(decode::<Header>(&encode(&header).unwrap()).unwrap(), header);
+    assert_eq!(plan.game().unwrap(), game);
+    assert_eq!(plan.options().universe, universe);
+    assert_eq!(plan.options().convention, Convention::Misere);
+
+    let tier =
+        WireTier { total: 9, heaps: 2, remoteness: vec![1, 3, 300, 2], nim_values: None, seconds: 0.5 };
+    let done = Reply::Done(tier.clone());
+    assert_eq!(decode::<Reply<WireTier>>(&encode(&done).unwrap()).unwrap(), done);
+    let failed = Reply::<()>::Failed("disk full".into());
+    assert_eq!(decode::<Reply<()>>(&encode(&failed).unwrap()).unwrap(), failed);
+    let solved: SolvedTier = tier.into();
+    assert_eq!(solved.tier, TierId { total: 9, heaps: 2 });
+}
+
+#[test]
+fn a_foreign_version_or_truncated_message_is_refused() {
+    let game: GameSpec = "kayles".parse().unwrap();
+    let universe = Universe { max_total: 10, max_heap: None, max_heaps: None };
+    let mut plan = JobPlan::new(&game, Convention::Normal, &universe, false);
+    plan.version = "0.0.0-other".into();
+    assert!(matches!(plan.game(), Err(MpiError::Version { .. })));
+    let bytes = encode(&Header::Solve(plan)).unwrap();
+    assert!(decode::<Header>(&bytes[..bytes.len() - 1]).is_err());
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(decode::<Header>(&longer).is_err());
+}
