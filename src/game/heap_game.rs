@@ -265,6 +265,26 @@ impl<R: HeapRules> TierRules for R {
     fn splits_to(&self, heap: u32, a: u32, b: u32) -> bool {
         self.leaves_two(heap, a, b)
     }
+
+    #[inline]
+    fn heap_vanishes(&self, heap: u32) -> bool {
+        self.vanishes(heap)
+    }
+
+    #[inline]
+    fn may_split(&self, taken: u32) -> bool {
+        self.splits_taking(taken)
+    }
+
+    #[inline]
+    fn may_split_three(&self, taken: u32) -> bool {
+        self.splits_three_taking(taken)
+    }
+
+    #[inline]
+    fn splits_three_to(&self, heap: u32, a: u32, b: u32, c: u32) -> bool {
+        self.leaves_three(heap, a, b, c)
+    }
 }
 
 /// Writes into `out` the child of `heaps` where the heap at index `i` became `result`, in

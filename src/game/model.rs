@@ -155,6 +155,30 @@ pub trait TierRules: GameRules + Sized {
     fn splits_to(&self, _heap: u32, _a: u32, _b: u32) -> bool {
         false
     }
+
+    /// For families with [`ONE_HEAP_MOVES`](TierRules::ONE_HEAP_MOVES): whether a heap of
+    /// size `heap` may be removed entirely.
+    fn heap_vanishes(&self, _heap: u32) -> bool {
+        false
+    }
+
+    /// For families with [`ONE_HEAP_MOVES`](TierRules::ONE_HEAP_MOVES): whether some move
+    /// that takes exactly `taken` tokens may leave two heaps.
+    fn may_split(&self, _taken: u32) -> bool {
+        false
+    }
+
+    /// For families with [`ONE_HEAP_MOVES`](TierRules::ONE_HEAP_MOVES): whether some move
+    /// that takes exactly `taken` tokens may leave three heaps.
+    fn may_split_three(&self, _taken: u32) -> bool {
+        false
+    }
+
+    /// For families with [`ONE_HEAP_MOVES`](TierRules::ONE_HEAP_MOVES): whether a heap of
+    /// size `heap` may split into exactly three heaps `a ≥ b ≥ c`.
+    fn splits_three_to(&self, _heap: u32, _a: u32, _b: u32, _c: u32) -> bool {
+        false
+    }
 }
 
 /// Every child of `heaps` with the tokens it takes, one `taken` at a time from 1 to the

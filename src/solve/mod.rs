@@ -13,6 +13,7 @@
 
 pub mod reference;
 mod retrograde;
+mod shape;
 mod sweep;
 mod team;
 mod window;

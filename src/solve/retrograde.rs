@@ -23,7 +23,8 @@ use rayon::prelude::*;
 use crate::game::{Convention, ParentBounds, TierRules};
 use crate::index::{PartitionTable, TierId, Universe};
 
-use super::window::{Ranks, Spill, TierValues, Window};
+use super::shape::Shape;
+use super::window::{Column, Ranks, Spill, TierValues, Window};
 use super::{
     Plan, Progress, SolveError, SolveOptions, SolveReport, SolvedTier, Team, TierStore, UNKNOWN,
     load_checked, reach,
@@ -407,6 +408,66 @@ impl<R: TierRules> Retrograde<'_, R> {
     fn settle_unmarked(&self, tier: TierId, values: &mut [u16], window: &Window, team: &dyn Team) -> u64 {
         let share = team.share(values.len());
         let unmarked: Vec<u64> = share.map(|r| r as u64).filter(|&r| values[r as usize] == UNKNOWN).collect();
+        let settled = if R::ONE_HEAP_MOVES {
+            self.settle_heaps(tier, &unmarked, window)
+        } else {
+            self.settle_by_children(tier, &unmarked, window)
+        };
+        let mut edges = 0;
+        for (&rank, &(r, e)) in unmarked.iter().zip(&settled) {
+            values[rank as usize] = r;
+            edges += e;
+        }
+        edges
+    }
+
+    /// Settles the `unmarked` ranks of `tier` (ascending) for a family that moves one heap
+    /// at a time: each loss is unranked by a cursor and its children ranked from its rank
+    /// terms ([`Shape`]). Returns each one's remoteness and the child links it read.
+    fn settle_heaps(&self, tier: TierId, unmarked: &[u64], window: &Window) -> Vec<(u16, u64)> {
+        let max_taken = self.reach.min(tier.total);
+        // The child tier of each step: `taken` tokens fewer, `parts − 1` heaps more.
+        let columns: Vec<Option<&Column>> = (0..=max_taken)
+            .flat_map(|taken| {
+                (0..4u32).map(move |parts| {
+                    (tier.heaps + parts).checked_sub(1).and_then(|heaps| {
+                        window.get(TierId { total: tier.total - taken, heaps }).map(|v| &v.remoteness)
+                    })
+                })
+            })
+            .collect();
+        unmarked
+            .par_chunks(PULL_CHUNK)
+            .flat_map_iter(|chunk| {
+                let mut cursor = self.table.cursor(tier.total, tier.heaps);
+                let mut shape = Shape::default();
+                let mut buf = Vec::new();
+                let columns = &columns;
+                chunk.iter().map(move |&rank| {
+                    cursor.seek(rank);
+                    shape.load(cursor.heaps(), cursor.tails());
+                    let mut longest = None::<u16>;
+                    let edges = shape.children(self.rules, self.table, max_taken, &mut buf, |step, child| {
+                        let column =
+                            columns[(step.taken * 4 + step.parts) as usize].expect("child tier in memory");
+                        let r = column.get(child as usize);
+                        debug_assert!(
+                            self.convention.is_win(r as u32),
+                            "{:?} has a losing child",
+                            shape.heaps()
+                        );
+                        longest = Some(longest.map_or(r, |l| l.max(r)));
+                    });
+                    (longest.map_or(0, |l| l + 1), edges)
+                })
+            })
+            .collect()
+    }
+
+    /// Settles the `unmarked` ranks of `tier` by building each child and ranking it, one
+    /// number of tokens taken at a time, skipping child tiers whose greatest remoteness
+    /// cannot beat the longest found. Returns each one's remoteness and the links it read.
+    fn settle_by_children(&self, tier: TierId, unmarked: &[u64], window: &Window) -> Vec<(u16, u64)> {
         let k = tier.heaps as usize;
         // bounds[d]: the greatest remoteness among the child tiers d or more tokens down.
         let steps = self.reach.min(tier.total) as usize + 1;
@@ -422,7 +483,7 @@ impl<R: TierRules> Retrograde<'_, R> {
             }
             bounds[taken] = running;
         }
-        let settled: Vec<(u16, u64)> = unmarked
+        unmarked
             .par_chunks(PULL_CHUNK)
             .flat_map_iter(|chunk| {
                 let mut heaps = Vec::with_capacity(chunk.len() * k);
@@ -462,13 +523,7 @@ impl<R: TierRules> Retrograde<'_, R> {
                     .enumerate()
                     .map(move |(i, l)| (l.map_or(0, |l| l + 1), per + u64::from(i == 0) * rest))
             })
-            .collect();
-        let mut edges = 0;
-        for (&rank, &(r, e)) in unmarked.iter().zip(&settled) {
-            values[rank as usize] = r;
-            edges += e;
-        }
-        edges
+            .collect()
     }
 }
 

@@ -1,0 +1,286 @@
+//! Ranks of the positions one heap move away from a position, from its rank terms.
+//!
+//! A position's rank is a sum of one term per heap (see [`PartitionTable`]): heap `x` of
+//! `k`, sorted largest first, adds `count(suf[x], k − x, heap[x] − 1)`, where `suf[x]` is
+//! the tokens in heaps `x..`. A move that replaces one heap `h` by smaller parts leaves the
+//! terms of the heaps after the last new part alone, and shifts the terms of the heaps
+//! before `h` by the same tokens and heap count for every move that takes as many tokens
+//! and leaves as many parts. So a child's rank is a few table reads, not a sorted copy and
+//! `k` reads: [`Shape`] holds the terms, and [`Shape::children`] walks the children of a
+//! heap game (a family with [`TierRules::ONE_HEAP_MOVES`]) with their ranks.
+//!
+//! A run of `m` equal heaps `v` is summed in two reads, by
+//! `Σ_{r<m} count(s − r·v, j − r, v − 1) = count(s, j, v) − count(s − m·v, j − m, v)`
+//! (a partition into `j` parts at most `v` either has no part `v`, or drops one).
+
+use crate::game::TierRules;
+use crate::index::PartitionTable;
+
+/// One position's heaps and rank terms, ready to rank its neighbours.
+#[derive(Debug, Default)]
+pub(super) struct Shape {
+    /// The heaps, largest first.
+    heaps: Vec<u32>,
+    /// `suf[x]`: tokens in heaps `x..` (`k + 1` values).
+    suf: Vec<u32>,
+    /// `tails[x]`: the rank terms of heaps `x..` (`k + 1` values; `tails[0]` is the rank).
+    tails: Vec<u32>,
+    /// `run_end[x]`: the first index after `x` holding a smaller heap.
+    run_end: Vec<u32>,
+}
+
+/// Where a child lies relative to its parent's tier: `taken` tokens fewer and `heaps`
+/// heaps more (−1 when a heap vanished, 0 when it shrank, 1 or 2 when it split).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(super) struct Step {
+    /// Tokens the move takes.
+    pub taken: u32,
+    /// Heaps the move adds, plus one: 0 vanished, 1 shrank, 2 split in two, 3 in three.
+    pub parts: u32,
+}
+
+impl Shape {
+    /// Loads `heaps` (sorted largest first) with their rank terms `tails` (as
+    /// [`PartitionTable::tails_into`] or a rank cursor gives them).
+    #[inline]
+    pub fn load(&mut self, heaps: &[u32], tails: &[u32]) {
+        let k = heaps.len();
+        debug_assert_eq!(tails.len(), k + 1);
+        self.heaps.clear();
+        self.heaps.extend_from_slice(heaps);
+        self.tails.clear();
+        self.tails.extend_from_slice(tails);
+        self.suf.clear();
+        self.suf.resize(k + 1, 0);
+        self.run_end.clear();
+        self.run_end.resize(k, 0);
+        let mut end = k;
+        for x in (0..k).rev() {
+            self.suf[x] = self.suf[x + 1] + heaps[x];
+            if x + 1 < k && heaps[x + 1] != heaps[x] {
+                end = x + 1;
+            }
+            self.run_end[x] = end as u32;
+        }
+    }
+
+    /// The heaps.
+    pub fn heaps(&self) -> &[u32] {
+        &self.heaps
+    }
+
+    /// `Σ_{x ∈ [x0, x1)} count(suf[x] + ds, k − x + dj, heap[x] − 1)`: the terms of heaps
+    /// `x0..x1` in a position where `ds` more tokens and `dj` more heaps follow each of them.
+    #[inline]
+    fn shifted(&self, table: &PartitionTable, x0: usize, x1: usize, ds: i32, dj: i32) -> u32 {
+        let k = self.heaps.len() as i32;
+        let mut sum = 0u32;
+        let mut x = x0;
+        while x < x1 {
+            let v = self.heaps[x];
+            let end = (self.run_end[x] as usize).min(x1);
+            let s = (self.suf[x] as i32 + ds) as u32;
+            let j = (k - x as i32 + dj) as u32;
+            if end == x + 1 {
+                sum = sum.wrapping_add(table.count_within(s, j, v - 1));
+            } else {
+                let s_end = (self.suf[end] as i32 + ds) as u32;
+                let j_end = (k - end as i32 + dj) as u32;
+                sum = sum
+                    .wrapping_add(table.count_within(s, j, v))
+                    .wrapping_sub(table.count_within(s_end, j_end, v));
+            }
+            x = end;
+        }
+        sum
+    }
+
+    /// Calls `visit(step, rank)` for every child of this position under `rules` that takes
+    /// at most `max_taken` tokens, with its rank in its own tier. `rules` must move one heap
+    /// at a time ([`TierRules::ONE_HEAP_MOVES`]). `buf` is scratch for three-way splits,
+    /// which are ranked whole. Returns the number of children visited.
+    #[inline]
+    pub fn children<R: TierRules>(
+        &self,
+        rules: &R,
+        table: &PartitionTable,
+        max_taken: u32,
+        buf: &mut Vec<u32>,
+        mut visit: impl FnMut(Step, u32),
+    ) -> u64 {
+        debug_assert!(R::ONE_HEAP_MOVES);
+        let l = &self.heaps;
+        let k = l.len();
+        let suf = &self.suf;
+        let tails = &self.tails;
+        let mut n_children = 0;
+        let mut i = 0;
+        while i < k {
+            let h = l[i];
+            let e = self.run_end[i] as usize;
+            let first_taken = if rules.may_split(0) || rules.may_split_three(0) { 0 } else { 1 };
+            for taken in first_taken..=max_taken.min(h) {
+                let n = h - taken;
+                if n == 0 {
+                    if rules.heap_vanishes(h) {
+                        let rank = self.shifted(table, 0, i, -(h as i32), -1).wrapping_add(tails[i + 1]);
+                        visit(Step { taken, parts: 0 }, rank);
+                        n_children += 1;
+                    }
+                    continue;
+                }
+                // Heaps before `h` lose `taken` tokens after them and gain `parts − 1` heaps.
+                if taken > 0 && rules.shrinks_to(h, n) {
+                    // The new heap n goes after every heap ≥ n.
+                    let mut q = e;
+                    while q < k && l[q] >= n {
+                        q += 1;
+                    }
+                    let rank = self
+                        .shifted(table, 0, i, -(taken as i32), 0)
+                        .wrapping_add(self.shifted(table, i + 1, q, n as i32, 1))
+                        .wrapping_add(table.count_within(suf[q] + n, (k - q + 1) as u32, n - 1))
+                        .wrapping_add(tails[q]);
+                    visit(Step { taken, parts: 1 }, rank);
+                    n_children += 1;
+                }
+                if rules.may_split(taken) && n >= 2 {
+                    let above = self.shifted(table, 0, i, -(taken as i32), 1);
+                    // a from n − 1 down to ⌈n/2⌉, b = n − a up: the heaps ≥ a (between h and
+                    // a) see a and b after them; those in [b, a) see only b.
+                    let mut qa = i + 1;
+                    let mut upper = 0u32;
+                    let mut qb = k;
+                    for a in (n.div_ceil(2)..n).rev() {
+                        let b = n - a;
+                        while qa < k && l[qa] >= a {
+                            upper = upper.wrapping_add(table.count_within(
+                                suf[qa] + n,
+                                (k - qa + 2) as u32,
+                                l[qa] - 1,
+                            ));
+                            qa += 1;
+                        }
+                        while qb > qa && l[qb - 1] < b {
+                            qb -= 1;
+                        }
+                        if qb < qa {
+                            qb = qa;
+                        }
+                        if !rules.splits_to(h, a, b) {
+                            continue;
+                        }
+                        let rank = above
+                            .wrapping_add(upper)
+                            .wrapping_add(table.count_within(suf[qa] + n, (k - qa + 2) as u32, a - 1))
+                            .wrapping_add(self.shifted(table, qa, qb, b as i32, 1))
+                            .wrapping_add(table.count_within(suf[qb] + b, (k - qb + 1) as u32, b - 1))
+                            .wrapping_add(tails[qb]);
+                        visit(Step { taken, parts: 2 }, rank);
+                        n_children += 1;
+                    }
+                }
+                if rules.may_split_three(taken) && n >= 3 {
+                    crate::game::for_each_three(n, |a, b, c| {
+                        if rules.splits_three_to(h, a, b, c) {
+                            buf.clear();
+                            let mut pending = [a, b, c].into_iter().peekable();
+                            for (x, &v) in l.iter().enumerate() {
+                                if x == i {
+                                    continue;
+                                }
+                                while let Some(&p) = pending.peek().filter(|&&p| p > v) {
+                                    buf.push(p);
+                                    pending.next();
+                                }
+                                buf.push(v);
+                            }
+                            buf.extend(pending);
+                            visit(Step { taken, parts: 3 }, table.rank(buf) as u32);
+                            n_children += 1;
+                        }
+                    });
+                }
+            }
+            i = e;
+        }
+        n_children
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{GameSpec, RulesVisitor};
+    use crate::index::TierId;
+
+    /// Collects every (child tier, rank) of every position of small universes both ways:
+    /// through the shape, and by building each child and ranking it.
+    struct Agree {
+        max_total: u32,
+        max_part: u32,
+    }
+
+    impl RulesVisitor for Agree {
+        type Output = usize;
+        fn visit<R: TierRules>(self, rules: &R) -> usize {
+            if !R::ONE_HEAP_MOVES {
+                return 0;
+            }
+            let table = PartitionTable::new(self.max_total, self.max_total, self.max_part).unwrap();
+            let mut shape = Shape::default();
+            let mut tails = Vec::new();
+            let mut buf = Vec::new();
+            let mut checked = 0;
+            for total in 0..=self.max_total {
+                for heaps in 0..=total {
+                    let tier = TierId { total, heaps };
+                    for position in table.positions(tier) {
+                        let p = position.heaps();
+                        table.tails_into(p, &mut tails);
+                        shape.load(p, &tails);
+                        let mut fast = Vec::new();
+                        shape.children(rules, &table, total, &mut buf, |step, rank| {
+                            fast.push((step.taken, heaps + step.parts - 1, rank));
+                        });
+                        let mut slow = Vec::new();
+                        for taken in 0..=total {
+                            rules.children_taking(p, taken, &mut buf, |c| {
+                                slow.push((taken, c.len() as u32, table.rank(c) as u32));
+                            });
+                        }
+                        fast.sort_unstable();
+                        slow.sort_unstable();
+                        assert_eq!(fast, slow, "children of {p:?}");
+                        checked += fast.len();
+                    }
+                }
+            }
+            checked
+        }
+    }
+
+    #[test]
+    fn shape_ranks_every_child_as_the_table_does() {
+        for spec in [
+            "kayles",
+            "dawson",
+            "lines",
+            "nim",
+            "grundy",
+            "subtraction:1,3,4",
+            "octal:0.161",
+            "octal:4.07",
+            "octal:0.137",
+            "hex:0.F",
+            "hex:0.8F",
+            "hex:4.9",
+            "hex:0.[B]",
+            "hex:C.1",
+        ] {
+            let game: GameSpec = spec.parse().unwrap();
+            let checked = game.rules().with(Agree { max_total: 16, max_part: 9 });
+            assert!(checked > 0, "{spec}: no children checked");
+        }
+    }
+}
