@@ -232,7 +232,8 @@ fn plan(estimate: &Estimate, budget: &MemoryBudget, what: &str, db: &Path) -> an
     if estimate.memory_bytes <= budget.bytes {
         return Ok(None);
     }
-    let fixed = estimate.memory_bytes - estimate.window_bytes;
+    // A spilling solve marks tier by tier, so it does not hold a whole total.
+    let fixed = estimate.memory_bytes - estimate.window_bytes - estimate.whole_total_bytes;
     budget.check(&format!("{what}, even with its lower tiers spilled to disk,"), fixed)?;
     let window = budget.bytes - fixed;
     let disk = estimate.disk_bytes + estimate.window_bytes.saturating_sub(window);

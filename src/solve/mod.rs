@@ -397,6 +397,10 @@ pub struct Estimate {
     /// The part of `memory_bytes` that is lower tiers held for later ones (the window):
     /// what a solve under a memory limit spills to disk instead.
     pub window_bytes: u64,
+    /// The part of `memory_bytes` that holds the rest of the total being solved, beside
+    /// its largest tier: the retrograde solver marks a heap game's whole total at once
+    /// unless it spills, and then it marks tier by tier without it.
+    pub whole_total_bytes: u64,
     /// Bytes on disk (records plus about 5% for checksums and SQLite pages).
     pub disk_bytes: u64,
     /// Bytes per stored record (the worst case of the remoteness width).
@@ -434,9 +438,16 @@ pub fn estimate(game: &GameSpec, options: &SolveOptions, table: &PartitionTable)
         peak = peak.max(window);
     }
     // The tier being solved: its 2-byte values, the copy queued for the writer and the
-    // encoded payload.
+    // encoded payload. Unless it spills, the retrograde solver marks every tier of a heap
+    // game's total at once, so it holds the 2-byte values of the whole total being solved.
     let largest_tier = tiers.iter().map(size).max().unwrap_or(0);
+    let largest_total = per_total.iter().copied().max().unwrap_or(0);
     let tier_bytes = largest_tier * if options.nim_values { 12 } else { 6 };
+    let whole_total_bytes = if !sweep && game.rules().single_heap().is_some() {
+        2 * largest_total.saturating_sub(largest_tier)
+    } else {
+        0
+    };
     let table_bytes =
         4 * PartitionTable::entries(universe.max_total, universe.heaps_cap(), universe.part_cap());
     // Remoteness is below 2 × total (a move removes a token or adds a heap).
@@ -453,8 +464,13 @@ pub fn estimate(game: &GameSpec, options: &SolveOptions, table: &PartitionTable)
     Estimate {
         tiers: tiers.len() as u64,
         positions,
-        memory_bytes: PROCESS_BYTES + table_bytes + peak * per_position_tenths / 10 + tier_bytes,
+        memory_bytes: PROCESS_BYTES
+            + table_bytes
+            + peak * per_position_tenths / 10
+            + tier_bytes
+            + whole_total_bytes,
         window_bytes: peak * per_position_tenths / 10,
+        whole_total_bytes,
         disk_bytes,
         record_bytes,
     }

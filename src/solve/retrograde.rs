@@ -14,7 +14,7 @@
 //! Because marks come from stored losses, a killed solve resumes with nothing to replay.
 
 use std::cell::Cell;
-use std::ops::Range;
+use std::ops::{Range, RangeInclusive};
 use std::sync::atomic::{AtomicU16, Ordering};
 use std::time::Instant;
 
@@ -23,7 +23,7 @@ use rayon::prelude::*;
 use crate::game::{Convention, ParentBounds, TierRules};
 use crate::index::{PartitionTable, TierId, Universe};
 
-use super::shape::Shape;
+use super::shape::{ParentKinds, Shape};
 use super::window::{Column, Ranks, Spill, TierValues, Window};
 use super::{
     Plan, Progress, SolveError, SolveOptions, SolveReport, SolvedTier, Team, TierStore, UNKNOWN,
@@ -85,6 +85,14 @@ pub(super) fn run<R: TierRules>(
     }
 
     let mut current_total = resume_total;
+    // Heap games mark the current total's unsolved tiers at once from the lower totals
+    // (each loss is read once per total it marks, not once per tier), unless the window
+    // spills: then memory is short, and they mark tier by tier.
+    let whole_totals = R::ONE_HEAP_MOVES && spill.is_none();
+    // The tiers marked so far, and the seconds that marking took per position.
+    let mut pending: Vec<(TierId, Vec<u16>)> = Vec::new();
+    let mut marked_total = None;
+    let mut mark_seconds_each = 0.0;
     for &tier in &tiers[first..] {
         if progress.interrupted() {
             store.finish()?;
@@ -101,18 +109,43 @@ pub(super) fn run<R: TierRules>(
             progress.tier_done(tier, size(tier));
             continue;
         }
+        let mut values = if whole_totals {
+            if marked_total != Some(tier.total) {
+                let started = Instant::now();
+                pending = tiers[first..]
+                    .iter()
+                    .filter(|t| t.total == tier.total && !stored.contains(t))
+                    .map(|&t| (t, vec![UNKNOWN; size(t) as usize]))
+                    .collect();
+                let mut targets: Vec<(u32, &mut [u16])> =
+                    pending.iter_mut().map(|(t, v)| (t.heaps, &mut v[..])).collect();
+                report.edges += solver.mark_heaps(tier.total, &mut targets, 1..=solver.reach, &window, team);
+                let positions: usize = pending.iter().map(|(_, v)| v.len()).sum();
+                mark_seconds_each = started.elapsed().as_secs_f64() / positions.max(1) as f64;
+                marked_total = Some(tier.total);
+            }
+            let at =
+                pending.iter().position(|(t, _)| *t == tier).expect("the tier was marked with its total");
+            pending.swap_remove(at).1
+        } else {
+            vec![UNKNOWN; size(tier) as usize]
+        };
         let started = Instant::now();
-        let mut values = vec![UNKNOWN; size(tier) as usize];
-        report.edges += solver.mark(tier, &mut values, &window, team);
+        if R::ONE_HEAP_MOVES {
+            // What the tiers of this total solved so far offer (splits that take nothing),
+            // and, tier by tier, what the lower totals offer.
+            let adds = if whole_totals { 0..=0 } else { 0..=solver.reach };
+            report.edges +=
+                solver.mark_heaps(tier.total, &mut [(tier.heaps, &mut values[..])], adds, &window, team);
+        } else {
+            report.edges += solver.mark(tier, &mut values, &window, team);
+        }
         team.min_all(&mut values).map_err(SolveError::Team)?;
         report.edges += solver.settle_unmarked(tier, &mut values, &window, team);
         team.min_all(&mut values).map_err(SolveError::Team)?;
-        let solved = SolvedTier {
-            tier,
-            remoteness: values,
-            nim_values: None,
-            seconds: started.elapsed().as_secs_f64(),
-        };
+        // This tier's share of its total's marking, by its positions.
+        let seconds = started.elapsed().as_secs_f64() + mark_seconds_each * values.len() as f64;
+        let solved = SolvedTier { tier, remoteness: values, nim_values: None, seconds };
         store.save(&solved)?;
         report.solved_now += solved.remoteness.len() as u64;
         report.losses_now += solved.losses(convention);
@@ -159,9 +192,10 @@ impl<R: TierRules> Retrograde<'_, R> {
         }
     }
 
-    /// Marks the wins of `tier`: each loss in the tiers `added` tokens below whose parents
-    /// can fall in `tier` offers them `1 + its remoteness`; a position keeps the least offer.
-    /// Returns the number of parent links followed.
+    /// Marks the wins of `tier` (for families whose moves may change several heaps): each
+    /// loss in the tiers `added` tokens below whose parents can fall in `tier` offers them
+    /// `1 + its remoteness`; a position keeps the least offer. Returns the number of parent
+    /// links followed.
     ///
     /// Each source tier's losses are split into chunks; this member of `team` marks the
     /// chunks it owns, in parallel (through atomic minimums) when there are several threads.
@@ -246,14 +280,7 @@ impl<R: TierRules> Retrograde<'_, R> {
     ) -> u64 {
         let total = tier.total - added;
         let mut losses = LossReader::new(self.table, source, TierId { total, heaps: k as u32 }, range);
-        if R::ONE_HEAP_MOVES && k == tier.heaps as usize {
-            return self.mark_grown(&mut losses, k, added, offer);
-        }
-        if R::ONE_HEAP_MOVES && k == tier.heaps as usize + 1 {
-            return self.mark_joined(&mut losses, k, added, offer);
-        }
-        let bounds =
-            ParentBounds { max_heap: self.universe.part_cap(), max_heaps: self.universe.heaps_cap() };
+        let bounds = self.bounds();
         let mut buf = Vec::new();
         let mut edges = 0;
         while let Some((value, loss)) = losses.next_heaps() {
@@ -264,138 +291,140 @@ impl<R: TierRules> Retrograde<'_, R> {
         edges
     }
 
-    /// Marks the parents that grow one heap of a loss (with `k` heaps) by `added` tokens,
-    /// for the losses `range`.
-    ///
-    /// Growing heap `i` from `a` to `h = a + added` moves it left to index `q`. The rank of
-    /// the parent then shares the loss's terms after `i` (`tails`), shares with every other
-    /// grown parent the terms before `q` (the loss's heaps with `added` more tokens after
-    /// them, `prefix`), and needs fresh terms only for `h` and the heaps it passed.
-    fn mark_grown(&self, losses: &mut LossReader, k: usize, added: u32, offer: &impl Fn(usize, u16)) -> u64 {
-        let table = self.table;
-        let top = self.universe.part_cap();
-        let kk = k as u32;
-        let mut suffix = vec![0u32; k + 1];
-        let mut prefix = vec![0u64; k + 1];
-        let mut edges = 0;
-        // Not even the smallest heap can grow this much.
-        let skip = |loss: &[u32]| loss[k - 1] + added > top;
-        while let Some((value, loss, tails)) = losses.next_with_tails(skip) {
-            for j in (0..k).rev() {
-                suffix[j] = suffix[j + 1] + loss[j];
-            }
-            for j in 0..k {
-                prefix[j + 1] =
-                    prefix[j] + table.count_within(suffix[j] + added, kk - j as u32, loss[j] - 1) as u64;
-            }
-            let mut last = 0;
-            let mut q = 0;
-            for i in 0..k {
-                let a = loss[i];
-                let h = a + added;
-                if a == last || h > top {
-                    last = a;
-                    continue;
-                }
-                last = a;
-                if !self.rules.shrinks_to(h, a) {
-                    continue;
-                }
-                // q: where h goes (the first heap smaller than h); heaps only get smaller
-                // along the loss, so q only moves right as i does.
-                while q < i && loss[q] >= h {
-                    q += 1;
-                }
-                let mut rank = prefix[q] + table.count_within(suffix[q] + added, kk - q as u32, h - 1) as u64;
-                for j in q..i {
-                    rank += table.count_within(suffix[j] - a, kk - 1 - j as u32, loss[j] - 1) as u64;
-                }
-                rank += tails[i + 1] as u64;
-                debug_assert_eq!(rank, {
-                    let mut p = loss.to_vec();
-                    p[i] = h;
-                    p.sort_unstable_by(|x, y| y.cmp(x));
-                    table.rank(&p)
-                });
-                offer(rank as usize, value);
-                edges += 1;
-            }
-        }
-        edges
+    /// The universe's bounds on parents.
+    fn bounds(&self) -> ParentBounds {
+        ParentBounds { max_heap: self.universe.part_cap(), max_heaps: self.universe.heaps_cap() }
     }
 
-    /// Marks the parents that join two heaps `a ≥ b` of a loss (with `k` heaps) into one
-    /// heap `h = a + b + added`, for the losses `ranks` of tier (`total`, `k`).
+    /// Marks the wins of the tiers `targets` (heap count, values), all of `total`, for a
+    /// family that moves one heap at a time: every loss `added ∈ adds` tokens below (and
+    /// within the reach) whose parents can fall in a target offers them `1 + its
+    /// remoteness`; a position keeps the least offer. Each loss is read once, its rank
+    /// terms loaded into a [`Shape`], and its parents in every target ranked from them.
+    /// Returns the number of parent links followed.
     ///
-    /// Removing heaps `i < j` and inserting `h` at index `q ≤ i` leaves the terms of the
-    /// heaps after `j` as they were (the loss's `tails`), shifts those before `q` by `added`
-    /// tokens and one heap fewer (the same for every joined parent: `prefix`), and changes
-    /// only the terms of `h` and of the heaps between `q` and `j`.
-    fn mark_joined(&self, losses: &mut LossReader, k: usize, added: u32, offer: &impl Fn(usize, u16)) -> u64 {
-        let table = self.table;
-        let top = self.universe.part_cap();
-        let kk = k as u32;
-        let mut suffix = vec![0u32; k + 1];
-        let mut prefix = vec![0u64; k + 1];
-        let mut edges = 0;
-        // Not even the two smallest heaps can be joined.
-        let skip = |loss: &[u32]| k < 2 || loss[k - 1] + loss[k - 2] + added > top;
-        while let Some((value, loss, tails)) = losses.next_with_tails(skip) {
-            for j in (0..k).rev() {
-                suffix[j] = suffix[j + 1] + loss[j];
-            }
-            // Parent heaps before q: the loss's, with `added` more tokens after them, in a
-            // position of k − 1 heaps.
-            for j in 0..k - 1 {
-                prefix[j + 1] =
-                    prefix[j] + table.count_within(suffix[j] + added, kk - 1 - j as u32, loss[j] - 1) as u64;
-            }
-            let mut last_a = 0;
-            for i in 0..k - 1 {
-                let a = loss[i];
-                if a == last_a {
+    /// The work units are chunks of every source tier's losses, numbered the same way by
+    /// every member of `team`; this member marks the ones it owns, in parallel (through
+    /// atomic minimums) when there are several threads. The least offer does not depend
+    /// on the order the offers arrive in, so the tiers are the same for any thread count
+    /// and, once the team combines them, for any team size.
+    fn mark_heaps(
+        &self,
+        total: u32,
+        targets: &mut [(u32, &mut [u16])],
+        adds: RangeInclusive<u32>,
+        window: &Window,
+        team: &dyn Team,
+    ) -> u64 {
+        let change = self.rules.heap_change();
+        let wanted = |heaps: u32| targets.iter().any(|(h, _)| *h == heaps);
+        // Every source tier of losses: (its values, heaps per loss, tokens added, kinds).
+        let mut sources = Vec::new();
+        for added in *adds.start()..=(*adds.end()).min(self.reach).min(total) {
+            let source_total = total - added;
+            let lowest = targets.iter().map(|(h, _)| h.saturating_sub(1)).min().unwrap_or(0);
+            let highest = targets.iter().map(|(h, _)| h + change.fewer.max(2)).max().unwrap_or(0);
+            for heaps in lowest..=highest {
+                // Only the kinds of parents that some move adding `added` tokens can have.
+                let kinds = ParentKinds {
+                    vanished: added >= 1 && self.rules.heap_vanishes(added) && wanted(heaps + 1),
+                    grown: added >= 1 && wanted(heaps),
+                    joined: heaps >= 1 && self.rules.may_split(added) && wanted(heaps - 1),
+                };
+                let three = heaps >= 2 && self.rules.may_split_three(added) && wanted(heaps - 2);
+                if !(kinds.vanished || kinds.grown || kinds.joined || three) {
                     continue;
                 }
-                last_a = a;
-                let mut last_b = 0;
-                // h shrinks as b does, so q only moves right as j does.
-                let mut q = 0;
-                for j in i + 1..k {
-                    let b = loss[j];
-                    if b == last_b {
-                        continue;
-                    }
-                    last_b = b;
-                    let h = a + b + added;
-                    if h > top || !self.rules.splits_to(h, a, b) {
-                        continue;
-                    }
-                    while q < i && loss[q] >= h {
-                        q += 1;
-                    }
-                    let mut rank =
-                        prefix[q] + table.count_within(suffix[q] + added, kk - 1 - q as u32, h - 1) as u64;
-                    for m in q..i {
-                        rank += table.count_within(suffix[m] - a - b, kk - 2 - m as u32, loss[m] - 1) as u64;
-                    }
-                    for m in i + 1..j {
-                        rank += table.count_within(suffix[m] - b, kk - 1 - m as u32, loss[m] - 1) as u64;
-                    }
-                    rank += tails[j + 1] as u64;
-                    debug_assert_eq!(rank, {
-                        let mut p: Vec<u32> = loss
-                            .iter()
-                            .enumerate()
-                            .filter(|&(x, _)| x != i && x != j)
-                            .map(|(_, &v)| v)
-                            .collect();
-                        p.push(h);
-                        p.sort_unstable_by(|x, y| y.cmp(x));
-                        table.rank(&p)
-                    });
-                    offer(rank as usize, value);
-                    edges += 1;
+                let source = TierId { total: source_total, heaps };
+                if let Some(values) = window.get(source).filter(|v| v.losses.is_some()) {
+                    sources.push((values, heaps, added, kinds, three));
                 }
+            }
+        }
+        let work: Vec<(usize, Range<usize>)> = sources
+            .iter()
+            .enumerate()
+            .flat_map(|(s, (values, ..))| {
+                let n = values.losses.as_ref().map_or(0, |l| l.len());
+                (0..n.div_ceil(MARK_CHUNK)).map(move |c| (s, c * MARK_CHUNK..n.min((c + 1) * MARK_CHUNK)))
+            })
+            .enumerate()
+            .filter(|&(unit, _)| team.owns(unit))
+            .map(|(_, w)| w)
+            .collect();
+        let offers: usize = work.iter().map(|(_, r)| r.len()).sum();
+        // The target arrays by heap count.
+        let slots = targets.iter().map(|(h, _)| *h as usize + 1).max().unwrap_or(0);
+        let parallel = rayon::current_num_threads() > 1 && offers >= PARALLEL_MARK_MIN;
+        if parallel && std::mem::align_of::<AtomicU16>() == std::mem::align_of::<u16>() {
+            let mut cells: Vec<&[AtomicU16]> = vec![&[]; slots];
+            for (h, values) in targets.iter_mut() {
+                // SAFETY: `values` is borrowed exclusively for this call, and `AtomicU16` has
+                // the size and bit validity of `u16` (and, checked above, its alignment).
+                cells[*h as usize] = unsafe { &*(&mut **values as *mut [u16] as *const [AtomicU16]) };
+            }
+            let offer = |heaps: u32, rank: usize, offer: u16| {
+                let cell = &cells[heaps as usize][rank];
+                // Most offers do not improve: read first, and only then pay for the atomic.
+                if offer < cell.load(Ordering::Relaxed) {
+                    cell.fetch_min(offer, Ordering::Relaxed);
+                }
+            };
+            work.into_par_iter()
+                .map(|(s, range)| {
+                    let (values, k, added, kinds, three) = sources[s];
+                    self.mark_heaps_from(total, values, k, added, kinds, three, range, &offer)
+                })
+                .sum()
+        } else {
+            let mut cells: Vec<&[Cell<u16>]> = vec![&[]; slots];
+            for (h, values) in targets.iter_mut() {
+                cells[*h as usize] = Cell::from_mut(&mut **values).as_slice_of_cells();
+            }
+            let offer = |heaps: u32, rank: usize, offer: u16| {
+                // Branch-free: whether an offer improves is unpredictable.
+                let cell = &cells[heaps as usize][rank];
+                cell.set(cell.get().min(offer));
+            };
+            work.into_iter()
+                .map(|(s, range)| {
+                    let (values, k, added, kinds, three) = sources[s];
+                    self.mark_heaps_from(total, values, k, added, kinds, three, range, &offer)
+                })
+                .sum()
+        }
+    }
+
+    /// Marks the parents of the losses `range` of one source tier (`k` heaps a loss,
+    /// `added` tokens below `total`) of the `kinds` wanted, and those that join three heaps
+    /// when `three` is set, giving each offer to `offer(parent heaps, rank, value)`.
+    #[allow(clippy::too_many_arguments)]
+    fn mark_heaps_from(
+        &self,
+        total: u32,
+        source: &TierValues,
+        k: u32,
+        added: u32,
+        kinds: ParentKinds,
+        three: bool,
+        range: Range<usize>,
+        offer: &impl Fn(u32, usize, u16),
+    ) -> u64 {
+        let mut losses =
+            LossReader::new(self.table, source, TierId { total: total - added, heaps: k }, range);
+        let bounds = self.bounds();
+        let mut shape = Shape::default();
+        let (mut pre, mut buf) = (Vec::new(), Vec::new());
+        let mut edges = 0;
+        while let Some((value, loss, tails)) = losses.next_with_tails(|_| false) {
+            shape.load(loss, tails);
+            edges += shape.parents(self.rules, self.table, added, bounds, kinds, &mut pre, |change, rank| {
+                offer(k.wrapping_add_signed(change), rank as usize, value)
+            });
+            if three {
+                edges += self.rules.parents_adding(loss, added, k - 2, bounds, &mut buf, |parent| {
+                    offer(k - 2, self.table.rank(parent) as usize, value);
+                });
             }
         }
         edges

@@ -13,8 +13,25 @@
 //! `Σ_{r<m} count(s − r·v, j − r, v − 1) = count(s, j, v) − count(s − m·v, j − m, v)`
 //! (a partition into `j` parts at most `v` either has no part `v`, or drops one).
 
-use crate::game::TierRules;
+use crate::game::{ParentBounds, TierRules};
 use crate::index::PartitionTable;
+
+/// Which kinds of parents [`Shape::parents`] walks.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct ParentKinds {
+    /// A heap that vanished, added back (one heap more).
+    pub vanished: bool,
+    /// One heap grown (as many heaps).
+    pub grown: bool,
+    /// Two heaps joined (one heap fewer).
+    pub joined: bool,
+}
+
+#[cfg(test)]
+impl ParentKinds {
+    /// Every kind.
+    pub const ALL: ParentKinds = ParentKinds { vanished: true, grown: true, joined: true };
+}
 
 /// One position's heaps and rank terms, ready to rank its neighbours.
 #[derive(Debug, Default)]
@@ -93,6 +110,125 @@ impl Shape {
             x = end;
         }
         sum
+    }
+
+    /// Calls `visit(change, rank)` for every parent of this position under `rules` that has
+    /// `added` more tokens, with its rank in its own tier, where `change` is the parent's
+    /// heap count less this position's: `+1` a heap of `added` that vanished, `0` a heap
+    /// grown by `added` that shrank back, `−1` two heaps joined with `added` more tokens
+    /// that split apart. Only the kinds set in `want` are walked, and only parents within
+    /// `bounds`. `rules` must move one heap at a time ([`TierRules::ONE_HEAP_MOVES`]);
+    /// parents that join three heaps are not walked here. `pre` is scratch. Returns the
+    /// number of parents visited.
+    ///
+    /// Growing the first heap of a run of `a`s to `h` moves it left to the first index `q`
+    /// holding a heap below `h`: the heaps before `q` see `added` more tokens after them,
+    /// those between `q` and the run see `a` fewer tokens and one heap fewer, and the terms
+    /// after the grown heap stay. Joining the first `a` and the first `b` of their runs is
+    /// the same with three stretches, and adding a heap with one.
+    #[inline]
+    pub fn parents<R: TierRules>(
+        &self,
+        rules: &R,
+        table: &PartitionTable,
+        added: u32,
+        bounds: ParentBounds,
+        want: ParentKinds,
+        pre: &mut Vec<u32>,
+        mut visit: impl FnMut(i32, u32),
+    ) -> u64 {
+        debug_assert!(R::ONE_HEAP_MOVES);
+        let l = &self.heaps;
+        let k = l.len();
+        let suf = &self.suf;
+        let tails = &self.tails;
+        let top = bounds.max_heap;
+        let mut n_parents = 0;
+        if want.vanished
+            && added >= 1
+            && added <= top
+            && (k as u32) < bounds.max_heaps
+            && rules.heap_vanishes(added)
+        {
+            let q = l.partition_point(|&v| v >= added);
+            let rank = self
+                .shifted(table, 0, q, added as i32, 1)
+                .wrapping_add(table.count_within(suf[q] + added, (k + 1 - q) as u32, added - 1))
+                .wrapping_add(tails[q]);
+            visit(1, rank);
+            n_parents += 1;
+        }
+        if want.grown && added >= 1 {
+            // q only moves right as the runs' heaps (and so h) get smaller; `above` is the
+            // terms of the heaps before q.
+            let mut q = 0;
+            let mut above = 0u32;
+            let mut x = 0;
+            while x < k {
+                let a = l[x];
+                let h = a + added;
+                if h <= top && rules.shrinks_to(h, a) {
+                    let mut q_new = q;
+                    while l[q_new] >= h {
+                        q_new += 1;
+                    }
+                    above = above.wrapping_add(self.shifted(table, q, q_new, added as i32, 0));
+                    q = q_new;
+                    let rank = above
+                        .wrapping_add(table.count_within(suf[q] + added, (k - q) as u32, h - 1))
+                        .wrapping_add(self.shifted(table, q, x, -(a as i32), -1))
+                        .wrapping_add(tails[x + 1]);
+                    visit(0, rank);
+                    n_parents += 1;
+                }
+                x = self.run_end[x] as usize;
+            }
+        }
+        if want.joined && k >= 2 && rules.may_split(added) {
+            // pre[x] at each run start x: the terms of the heaps before x in a parent with
+            // `added` more tokens after them and one heap fewer.
+            pre.clear();
+            pre.resize(k + 1, 0);
+            let mut acc = 0u32;
+            let mut x = 0;
+            while x < k {
+                pre[x] = acc;
+                let end = self.run_end[x] as usize;
+                if end == k {
+                    // A joined heap never goes after the last run's first heap.
+                    break;
+                }
+                acc = acc.wrapping_add(self.shifted(table, x, end, added as i32, -1));
+                x = end;
+            }
+            let mut xa = 0;
+            while xa < k {
+                let a = l[xa];
+                let end_a = self.run_end[xa] as usize;
+                let mut q = 0;
+                // b: a itself when the run holds two, then the first heap of each later run.
+                let mut xb = if end_a - xa >= 2 { xa + 1 } else { end_a };
+                while xb < k {
+                    let b = l[xb];
+                    let h = a + b + added;
+                    if h <= top && rules.splits_to(h, a, b) {
+                        while l[q] >= h {
+                            q += 1;
+                        }
+                        let rank = pre[q]
+                            .wrapping_add(table.count_within(suf[q] + added, (k - 1 - q) as u32, h - 1))
+                            .wrapping_add(self.shifted(table, q, xa, -((a + b) as i32), -2))
+                            .wrapping_add(self.shifted(table, xa + 1, xb, -(b as i32), -1))
+                            .wrapping_add(tails[xb + 1]);
+                        visit(-1, rank);
+                        n_parents += 1;
+                    }
+                    xb = self.run_end[xb] as usize;
+                }
+                xa = end_a;
+            }
+        }
+        n_parents
     }
 
     /// Calls `visit(step, rank)` for every child of this position under `rules` that takes
@@ -257,6 +393,88 @@ mod tests {
                 }
             }
             checked
+        }
+    }
+
+    /// Collects every (parent tier, rank) of every position of small universes both ways:
+    /// through the shape, and from the rules' parents ranked whole.
+    struct ParentsAgree {
+        max_total: u32,
+        max_part: u32,
+        max_heaps: u32,
+    }
+
+    impl RulesVisitor for ParentsAgree {
+        type Output = usize;
+        fn visit<R: TierRules>(self, rules: &R) -> usize {
+            if !R::ONE_HEAP_MOVES {
+                return 0;
+            }
+            let table = PartitionTable::new(self.max_total, self.max_heaps, self.max_part).unwrap();
+            let bounds = ParentBounds { max_heap: self.max_part, max_heaps: self.max_heaps };
+            let mut shape = Shape::default();
+            let (mut tails, mut buf, mut pre) = (Vec::new(), Vec::new(), Vec::new());
+            let mut checked = 0;
+            for total in 0..=self.max_total {
+                for heaps in 0..=total.min(self.max_heaps) {
+                    for position in table.positions(TierId { total, heaps }) {
+                        let p = position.heaps();
+                        table.tails_into(p, &mut tails);
+                        shape.load(p, &tails);
+                        for added in 0..=self.max_total - total {
+                            let mut fast = Vec::new();
+                            shape.parents(
+                                rules,
+                                &table,
+                                added,
+                                bounds,
+                                ParentKinds::ALL,
+                                &mut pre,
+                                |change, rank| {
+                                    fast.push(((heaps as i32 + change) as u32, rank));
+                                },
+                            );
+                            let mut slow = Vec::new();
+                            for parent_heaps in heaps.saturating_sub(1)..=heaps + 1 {
+                                rules.parents_adding(p, added, parent_heaps, bounds, &mut buf, |parent| {
+                                    slow.push((parent_heaps, table.rank(parent) as u32));
+                                });
+                            }
+                            fast.sort_unstable();
+                            slow.sort_unstable();
+                            slow.dedup();
+                            assert_eq!(fast, slow, "parents of {p:?} adding {added}");
+                            checked += fast.len();
+                        }
+                    }
+                }
+            }
+            checked
+        }
+    }
+
+    #[test]
+    fn shape_ranks_every_parent_as_the_table_does() {
+        for spec in [
+            "kayles",
+            "dawson",
+            "lines",
+            "nim",
+            "grundy",
+            "subtraction:1,3,4",
+            "octal:0.161",
+            "octal:4.07",
+            "octal:0.137",
+            "octal:0.6",
+            "hex:0.F",
+            "hex:4.9",
+            "hex:C.1",
+        ] {
+            let game: GameSpec = spec.parse().unwrap();
+            for (max_part, max_heaps) in [(16, 16), (7, 16), (9, 4)] {
+                let checked = game.rules().with(ParentsAgree { max_total: 16, max_part, max_heaps });
+                assert!(checked > 0, "{spec}: no parents checked");
+            }
         }
     }
 
