@@ -452,7 +452,9 @@ impl<R: TierRules> Retrograde<'_, R> {
 
     /// Settles the `unmarked` ranks of `tier` (ascending) for a family that moves one heap
     /// at a time: each loss is unranked by a cursor and its children ranked from its rank
-    /// terms ([`Shape`]). Returns each one's remoteness and the child links it read.
+    /// terms ([`Shape`]), fewest tokens taken first, until no child further down can last
+    /// longer than the longest found. Returns each one's remoteness and the child links it
+    /// read.
     fn settle_heaps(&self, tier: TierId, unmarked: &[u64], window: &Window) -> Vec<(u16, u64)> {
         let max_taken = self.reach.min(tier.total);
         // The child tier of each step: `taken` tokens fewer, `parts − 1` heaps more.
@@ -465,46 +467,53 @@ impl<R: TierRules> Retrograde<'_, R> {
                 })
             })
             .collect();
+        let bounds = self.remoteness_bounds(tier, window);
         unmarked
             .par_chunks(PULL_CHUNK)
             .flat_map_iter(|chunk| {
                 let mut cursor = self.table.cursor(tier.total, tier.heaps);
                 let mut shape = Shape::default();
                 let mut buf = Vec::new();
-                let columns = &columns;
+                let (columns, bounds) = (&columns, &bounds);
                 chunk.iter().map(move |&rank| {
                     cursor.seek(rank);
                     shape.load(cursor.heaps(), cursor.tails());
                     let mut longest = None::<u16>;
-                    let edges = shape.children(self.rules, self.table, max_taken, &mut buf, |step, child| {
-                        let column =
-                            columns[(step.taken * 4 + step.parts) as usize].expect("child tier in memory");
-                        let r = column.get(child as usize);
-                        debug_assert!(
-                            self.convention.is_win(r as u32),
-                            "{:?} has a losing child",
-                            shape.heaps()
-                        );
-                        longest = Some(longest.map_or(r, |l| l.max(r)));
-                    });
+                    let mut edges = 0;
+                    for (taken, &bound) in bounds.iter().enumerate() {
+                        // No child from here on can last longer than the best found.
+                        if longest.is_some_and(|l| l >= bound) {
+                            break;
+                        }
+                        let taken = taken as u32;
+                        edges +=
+                            shape.children_taking(self.rules, self.table, taken, &mut buf, |step, child| {
+                                let column = columns[(step.taken * 4 + step.parts) as usize]
+                                    .expect("child tier in memory");
+                                let r = column.get(child as usize);
+                                debug_assert!(
+                                    self.convention.is_win(r as u32),
+                                    "{:?} has a losing child",
+                                    shape.heaps()
+                                );
+                                longest = Some(longest.map_or(r, |l| l.max(r)));
+                            });
+                    }
                     (longest.map_or(0, |l| l + 1), edges)
                 })
             })
             .collect()
     }
 
-    /// Settles the `unmarked` ranks of `tier` by building each child and ranking it, one
-    /// number of tokens taken at a time, skipping child tiers whose greatest remoteness
-    /// cannot beat the longest found. Returns each one's remoteness and the links it read.
-    fn settle_by_children(&self, tier: TierId, unmarked: &[u64], window: &Window) -> Vec<(u16, u64)> {
-        let k = tier.heaps as usize;
-        // bounds[d]: the greatest remoteness among the child tiers d or more tokens down.
+    /// `bounds[d]`: the greatest remoteness among the child tiers of `tier` that lie `d` or
+    /// more tokens down (for `d` up to the reach).
+    fn remoteness_bounds(&self, tier: TierId, window: &Window) -> Vec<u16> {
         let steps = self.reach.min(tier.total) as usize + 1;
+        let change = self.rules.heap_change();
         let mut bounds = vec![0u16; steps];
         let mut running = 0;
         for taken in (0..steps).rev() {
             let total = tier.total - taken as u32;
-            let change = self.rules.heap_change();
             for heaps in tier.heaps.saturating_sub(change.fewer)..=tier.heaps + change.more {
                 if let Some(v) = window.get(TierId { total, heaps }) {
                     running = running.max(v.max_remoteness);
@@ -512,6 +521,15 @@ impl<R: TierRules> Retrograde<'_, R> {
             }
             bounds[taken] = running;
         }
+        bounds
+    }
+
+    /// Settles the `unmarked` ranks of `tier` by building each child and ranking it, one
+    /// number of tokens taken at a time, skipping child tiers whose greatest remoteness
+    /// cannot beat the longest found. Returns each one's remoteness and the links it read.
+    fn settle_by_children(&self, tier: TierId, unmarked: &[u64], window: &Window) -> Vec<(u16, u64)> {
+        let k = tier.heaps as usize;
+        let bounds = self.remoteness_bounds(tier, window);
         unmarked
             .par_chunks(PULL_CHUNK)
             .flat_map_iter(|chunk| {

@@ -232,15 +232,31 @@ impl Shape {
     }
 
     /// Calls `visit(step, rank)` for every child of this position under `rules` that takes
-    /// at most `max_taken` tokens, with its rank in its own tier. `rules` must move one heap
-    /// at a time ([`TierRules::ONE_HEAP_MOVES`]). `buf` is scratch for three-way splits,
-    /// which are ranked whole. Returns the number of children visited.
-    #[inline]
+    /// at most `max_taken` tokens, with its rank in its own tier, fewest tokens taken first
+    /// (see [`children_taking`](Shape::children_taking)). Returns the number of children
+    /// visited.
+    #[cfg(test)]
     pub fn children<R: TierRules>(
         &self,
         rules: &R,
         table: &PartitionTable,
         max_taken: u32,
+        buf: &mut Vec<u32>,
+        mut visit: impl FnMut(Step, u32),
+    ) -> u64 {
+        (0..=max_taken).map(|taken| self.children_taking(rules, table, taken, buf, &mut visit)).sum()
+    }
+
+    /// Calls `visit(step, rank)` for every child of this position under `rules` that takes
+    /// exactly `taken` tokens, with its rank in its own tier. `rules` must move one heap at
+    /// a time ([`TierRules::ONE_HEAP_MOVES`]). `buf` is scratch for three-way splits, which
+    /// are ranked whole. Returns the number of children visited.
+    #[inline]
+    pub fn children_taking<R: TierRules>(
+        &self,
+        rules: &R,
+        table: &PartitionTable,
+        taken: u32,
         buf: &mut Vec<u32>,
         mut visit: impl FnMut(Step, u32),
     ) -> u64 {
@@ -250,93 +266,95 @@ impl Shape {
         let suf = &self.suf;
         let tails = &self.tails;
         let mut n_children = 0;
+        if taken == 0 && !rules.may_split(0) && !rules.may_split_three(0) {
+            return 0;
+        }
         let mut i = 0;
-        while i < k {
+        // Runs come largest first: once a heap is smaller than `taken`, so are the rest.
+        while i < k && l[i] >= taken {
             let h = l[i];
             let e = self.run_end[i] as usize;
-            let first_taken = if rules.may_split(0) || rules.may_split_three(0) { 0 } else { 1 };
-            for taken in first_taken..=max_taken.min(h) {
-                let n = h - taken;
-                if n == 0 {
-                    if rules.heap_vanishes(h) {
-                        let rank = self.shifted(table, 0, i, -(h as i32), -1).wrapping_add(tails[i + 1]);
-                        visit(Step { taken, parts: 0 }, rank);
-                        n_children += 1;
-                    }
-                    continue;
-                }
-                // Heaps before `h` lose `taken` tokens after them and gain `parts − 1` heaps.
-                if taken > 0 && rules.shrinks_to(h, n) {
-                    // The new heap n goes after every heap ≥ n.
-                    let mut q = e;
-                    while q < k && l[q] >= n {
-                        q += 1;
-                    }
-                    let rank = self
-                        .shifted(table, 0, i, -(taken as i32), 0)
-                        .wrapping_add(self.shifted(table, i + 1, q, n as i32, 1))
-                        .wrapping_add(table.count_within(suf[q] + n, (k - q + 1) as u32, n - 1))
-                        .wrapping_add(tails[q]);
-                    visit(Step { taken, parts: 1 }, rank);
+            let n = h - taken;
+            if n == 0 {
+                if rules.heap_vanishes(h) {
+                    let rank = self.shifted(table, 0, i, -(h as i32), -1).wrapping_add(tails[i + 1]);
+                    visit(Step { taken, parts: 0 }, rank);
                     n_children += 1;
                 }
-                if rules.may_split(taken) && n >= 2 {
-                    let above = self.shifted(table, 0, i, -(taken as i32), 1);
-                    // a from n − 1 down to ⌈n/2⌉, b = n − a up: the heaps ≥ a (between h and
-                    // a) see a and b after them; those in [b, a) see only b.
-                    let mut qa = i + 1;
-                    let mut upper = 0u32;
-                    let mut qb = k;
-                    for a in (n.div_ceil(2)..n).rev() {
-                        let b = n - a;
-                        while qa < k && l[qa] >= a {
-                            upper = upper.wrapping_add(table.count_within(
-                                suf[qa] + n,
-                                (k - qa + 2) as u32,
-                                l[qa] - 1,
-                            ));
-                            qa += 1;
+                i = e;
+                continue;
+            }
+            // Heaps before `h` lose `taken` tokens after them and gain `parts − 1` heaps.
+            if taken > 0 && rules.shrinks_to(h, n) {
+                // The new heap n goes after every heap ≥ n.
+                let mut q = e;
+                while q < k && l[q] >= n {
+                    q += 1;
+                }
+                let rank = self
+                    .shifted(table, 0, i, -(taken as i32), 0)
+                    .wrapping_add(self.shifted(table, i + 1, q, n as i32, 1))
+                    .wrapping_add(table.count_within(suf[q] + n, (k - q + 1) as u32, n - 1))
+                    .wrapping_add(tails[q]);
+                visit(Step { taken, parts: 1 }, rank);
+                n_children += 1;
+            }
+            if rules.may_split(taken) && n >= 2 {
+                let above = self.shifted(table, 0, i, -(taken as i32), 1);
+                // a from n − 1 down to ⌈n/2⌉, b = n − a up: the heaps ≥ a (between h and
+                // a) see a and b after them; those in [b, a) see only b.
+                let mut qa = i + 1;
+                let mut upper = 0u32;
+                let mut qb = k;
+                for a in (n.div_ceil(2)..n).rev() {
+                    let b = n - a;
+                    while qa < k && l[qa] >= a {
+                        upper = upper.wrapping_add(table.count_within(
+                            suf[qa] + n,
+                            (k - qa + 2) as u32,
+                            l[qa] - 1,
+                        ));
+                        qa += 1;
+                    }
+                    while qb > qa && l[qb - 1] < b {
+                        qb -= 1;
+                    }
+                    if qb < qa {
+                        qb = qa;
+                    }
+                    if !rules.splits_to(h, a, b) {
+                        continue;
+                    }
+                    let rank = above
+                        .wrapping_add(upper)
+                        .wrapping_add(table.count_within(suf[qa] + n, (k - qa + 2) as u32, a - 1))
+                        .wrapping_add(self.shifted(table, qa, qb, b as i32, 1))
+                        .wrapping_add(table.count_within(suf[qb] + b, (k - qb + 1) as u32, b - 1))
+                        .wrapping_add(tails[qb]);
+                    visit(Step { taken, parts: 2 }, rank);
+                    n_children += 1;
+                }
+            }
+            if rules.may_split_three(taken) && n >= 3 {
+                crate::game::for_each_three(n, |a, b, c| {
+                    if rules.splits_three_to(h, a, b, c) {
+                        buf.clear();
+                        let mut pending = [a, b, c].into_iter().peekable();
+                        for (x, &v) in l.iter().enumerate() {
+                            if x == i {
+                                continue;
+                            }
+                            while let Some(&p) = pending.peek().filter(|&&p| p > v) {
+                                buf.push(p);
+                                pending.next();
+                            }
+                            buf.push(v);
                         }
-                        while qb > qa && l[qb - 1] < b {
-                            qb -= 1;
-                        }
-                        if qb < qa {
-                            qb = qa;
-                        }
-                        if !rules.splits_to(h, a, b) {
-                            continue;
-                        }
-                        let rank = above
-                            .wrapping_add(upper)
-                            .wrapping_add(table.count_within(suf[qa] + n, (k - qa + 2) as u32, a - 1))
-                            .wrapping_add(self.shifted(table, qa, qb, b as i32, 1))
-                            .wrapping_add(table.count_within(suf[qb] + b, (k - qb + 1) as u32, b - 1))
-                            .wrapping_add(tails[qb]);
-                        visit(Step { taken, parts: 2 }, rank);
+                        buf.extend(pending);
+                        visit(Step { taken, parts: 3 }, table.rank(buf) as u32);
                         n_children += 1;
                     }
-                }
-                if rules.may_split_three(taken) && n >= 3 {
-                    crate::game::for_each_three(n, |a, b, c| {
-                        if rules.splits_three_to(h, a, b, c) {
-                            buf.clear();
-                            let mut pending = [a, b, c].into_iter().peekable();
-                            for (x, &v) in l.iter().enumerate() {
-                                if x == i {
-                                    continue;
-                                }
-                                while let Some(&p) = pending.peek().filter(|&&p| p > v) {
-                                    buf.push(p);
-                                    pending.next();
-                                }
-                                buf.push(v);
-                            }
-                            buf.extend(pending);
-                            visit(Step { taken, parts: 3 }, table.rank(buf) as u32);
-                            n_children += 1;
-                        }
-                    });
-                }
+                });
             }
             i = e;
         }
