@@ -408,6 +408,13 @@ fn a_schema_4_database_is_read_as_it_is_then_upgraded_with_its_checksums_recompu
         info.contains(&format!("upgrading schema version 4 to 5: {} tier(s) and 1 quotient(s)", tiers - 1)),
         "{info}"
     );
+    // Solves stored before runs were recorded have none; the upgrading solve found its
+    // tiers stored, so it solved nothing and recorded no run.
+    let listed: serde_json::Value =
+        serde_json::from_str(&nimdb_ok(&["info", "--json", "--db", old_s], "")).unwrap();
+    for solve in listed.as_array().unwrap() {
+        assert_eq!((&solve["run_count"], &solve["runs"]), (&0.into(), &serde_json::json!([])), "{solve}");
+    }
     assert!(info.contains("octal:0.137") && info.contains("open"), "{info}");
 
     // The upgraded database answers as the fresh one does.
