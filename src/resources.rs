@@ -4,6 +4,9 @@
 //! a budget: the limit the user gave, else the memory the machine has available now (the
 //! kernel's `MemAvailable`, and the cgroup's `memory.max` when one is set), with a margin.
 //! A refusal names the cost and the budget, so the user can decide; nothing is written.
+//!
+//! It is also the one place that reads what this process takes ([`resident_bytes`],
+//! [`peak_resident_bytes`]), for the progress bar and the record of each solve run.
 
 use std::fmt;
 
@@ -88,6 +91,35 @@ fn cgroup_room() -> Option<u64> {
     let max: u64 = max.trim().parse().ok()?; // "max" means no limit
     let current: u64 = std::fs::read_to_string("/sys/fs/cgroup/memory.current").ok()?.trim().parse().ok()?;
     Some(max.saturating_sub(current))
+}
+
+/// This process's peak resident memory so far (the kernel's high-water mark, `VmHWM` in
+/// `/proc/self/status`), in bytes; `None` where there is no such file (not Linux). One small
+/// file read: cheap enough to take once per stored tier.
+pub fn peak_resident_bytes() -> Option<u64> {
+    process_status("VmHWM:")
+}
+
+/// This process's resident memory now (`VmRSS` in `/proc/self/status`), in bytes.
+pub fn resident_bytes() -> Option<u64> {
+    process_status("VmRSS:")
+}
+
+/// A memory figure of this process from `/proc/self/status`.
+fn process_status(field: &str) -> Option<u64> {
+    parse_status(&std::fs::read_to_string("/proc/self/status").ok()?, field)
+}
+
+/// The bytes of `field` (e.g. `VmHWM:`) in the text of a `/proc/PID/status` file, which gives
+/// them in kB.
+fn parse_status(text: &str, field: &str) -> Option<u64> {
+    let line = text.lines().find(|l| l.starts_with(field))?;
+    let mut words = line[field.len()..].split_whitespace();
+    let kb: u64 = words.next()?.parse().ok()?;
+    match words.next() {
+        Some("kB") => kb.checked_mul(1024),
+        _ => None,
+    }
 }
 
 /// A text that is not a size.
@@ -178,5 +210,17 @@ mod tests {
         let text = "MemTotal:       24000000 kB\nMemAvailable:   20000000 kB\n";
         assert_eq!(parse_meminfo(text), Some(20_000_000 * 1024));
         assert!(available_memory().is_some_and(|m| m > 0));
+    }
+
+    #[test]
+    fn process_status_is_read() {
+        let text = "Name:\tnimdb\nVmPeak:\t  300000 kB\nVmHWM:\t   12345 kB\nVmRSS:\t    2048 kB\n";
+        assert_eq!(parse_status(text, "VmHWM:"), Some(12345 * 1024));
+        assert_eq!(parse_status(text, "VmRSS:"), Some(2048 * 1024));
+        assert_eq!(parse_status(text, "VmSwap:"), None);
+        assert_eq!(parse_status("VmHWM:\t12 MB\n", "VmHWM:"), None, "only kB is known");
+        // This process: its peak is at least what it holds now, and more than a megabyte.
+        let (now, peak) = (resident_bytes().unwrap(), peak_resident_bytes().unwrap());
+        assert!(peak >= now && now > 1 << 20, "peak {peak}, now {now}");
     }
 }

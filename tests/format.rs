@@ -144,6 +144,81 @@ fn a_solve_writes_the_documented_rows() {
         (2, 1, 4, 1, 0, 4096, payload as i64, block.to_le_bytes().to_vec(), vec![0x04, 0x03], 1),
         "scheme 1: bound when written"
     );
+
+    // The run's row: every tier and position it committed, its time (the solve's time) and
+    // the peak memory of its process.
+    type Run = (i64, i64, i64, i64, f64, f64, Option<i64>, i64, i64, String, String, bool);
+    let run: Run = conn
+        .query_row(
+            "SELECT r.solve_id, r.target_total, r.tiers, r.positions, r.seconds, s.solve_seconds,
+                    r.peak_memory_bytes, r.threads, r.processes, r.nimdb_version, r.outcome,
+                    r.started_at <= r.updated_at
+             FROM solve_runs r JOIN solves s ON s.id = r.solve_id",
+            [],
+            |r| {
+                Ok((
+                    r.get(0)?,
+                    r.get(1)?,
+                    r.get(2)?,
+                    r.get(3)?,
+                    r.get(4)?,
+                    r.get(5)?,
+                    r.get(6)?,
+                    r.get(7)?,
+                    r.get(8)?,
+                    r.get(9)?,
+                    r.get(10)?,
+                    r.get(11)?,
+                ))
+            },
+        )
+        .unwrap();
+    let (tiers, positions): (i64, i64) = conn
+        .query_row("SELECT COUNT(*), SUM(positions) FROM tiers", [], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap();
+    let (
+        id,
+        target,
+        run_tiers,
+        run_positions,
+        seconds,
+        solve_seconds,
+        peak,
+        threads,
+        processes,
+        version,
+        outcome,
+        ordered,
+    ) = run;
+    assert_eq!((id, target, run_tiers, run_positions), (solve.id, 4, tiers, positions));
+    assert_eq!(
+        (processes, version.as_str(), outcome.as_str(), ordered),
+        (1, env!("CARGO_PKG_VERSION"), "complete", true)
+    );
+    assert!(seconds > 0.0 && seconds == solve_seconds, "{seconds} s, the solve {solve_seconds} s");
+    assert!(threads >= 1 && peak.is_some_and(|p| p > 1 << 20), "{threads} threads, peak {peak:?}");
+}
+
+/// The migrations `docs/FORMAT.md` lists are the files in `migrations/`, in order, and
+/// their number is the schema version.
+#[test]
+fn the_documented_migrations_are_the_migrations() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<String> = std::fs::read_dir(root.join("migrations"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), SCHEMA_VERSION);
+    for (i, file) in files.iter().enumerate() {
+        assert!(file.starts_with(&format!("{:04}_", i + 1)) && file.ends_with(".sql"), "{file}");
+    }
+    let format = std::fs::read_to_string(root.join("docs/FORMAT.md")).unwrap();
+    let listed = files.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ");
+    assert!(
+        format.contains(&format!("({SCHEMA_VERSION} today: {listed})")),
+        "docs/FORMAT.md should list ({SCHEMA_VERSION} today: {listed})"
+    );
 }
 
 /// The schema of version 4, as an older nimdb created it.
@@ -316,24 +391,30 @@ fn a_schema_4_database_is_read_as_it_is_then_upgraded_with_its_checksums_recompu
         .unwrap();
     let tiers: i64 = conn.query_row("SELECT COUNT(*) FROM tiers", [], |r| r.get(0)).unwrap();
     assert_eq!((rebound, same, failed), (tiers - 1, tiers - 1, 1));
-    let recorded: (i64, i64, i64, i64, i64) = conn
+    // The checksums are rebound by the step to version 5, which the row names, whatever
+    // the version the whole upgrade reaches.
+    let recorded: (i64, i64, i64, i64, i64, i64) = conn
         .query_row(
-            "SELECT from_version, tiers_rebound, tiers_failed, quotients_rebound, quotients_failed
+            "SELECT from_version, to_version, tiers_rebound, tiers_failed, quotients_rebound, quotients_failed
              FROM checksum_upgrades",
             [],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?)),
         )
         .unwrap();
-    assert_eq!(recorded, (4, tiers - 1, 1, 1, 0));
+    assert_eq!(recorded, (4, 5, tiers - 1, 1, 1, 0));
     drop(conn);
     let info = nimdb_ok(&["info", "--db", old_s], "");
     assert!(
-        info.contains(&format!(
-            "upgrading schema version 4 to {SCHEMA_VERSION}: {} tier(s) and 1 quotient(s)",
-            tiers - 1
-        )),
+        info.contains(&format!("upgrading schema version 4 to 5: {} tier(s) and 1 quotient(s)", tiers - 1)),
         "{info}"
     );
+    // Solves stored before runs were recorded have none; the upgrading solve found its
+    // tiers stored, so it solved nothing and recorded no run.
+    let listed: serde_json::Value =
+        serde_json::from_str(&nimdb_ok(&["info", "--json", "--db", old_s], "")).unwrap();
+    for solve in listed.as_array().unwrap() {
+        assert_eq!((&solve["run_count"], &solve["runs"]), (&0.into(), &serde_json::json!([])), "{solve}");
+    }
     assert!(info.contains("octal:0.137") && info.contains("open"), "{info}");
 
     // The upgraded database answers as the fresh one does.

@@ -99,6 +99,15 @@ fn three_ranks_store_the_tiers_of_one_process_and_only_rank_0_prints() {
         assert!(stdout.contains("mpi: 3 ranks;"), "{stdout}");
         assert!(!stderr.contains("nimdb"), "{stderr}");
 
+        // One run recorded, by rank 0, for the job of 3 processes, with every tier.
+        let (runs, processes, run_tiers): (i64, i64, i64) = rusqlite::Connection::open(&db)
+            .unwrap()
+            .query_row("SELECT COUNT(*), MAX(processes), MAX(tiers) FROM solve_runs", [], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+            })
+            .unwrap();
+        assert_eq!((runs, processes, run_tiers as usize), (1, 3, alone.len()), "{name}");
+
         // --mpi-stats: each tier is two reductions of its whole array, 2 bytes a position,
         // and every rank reduced as much as rank 0.
         let rows: Vec<Vec<&str>> = stdout.lines().map(|l| l.split('\t').collect()).collect();

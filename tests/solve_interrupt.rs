@@ -53,9 +53,27 @@ fn sigint_commits_the_finished_tiers_and_the_rerun_resumes() {
     }
     let after_stop = stored_tiers(&db);
     assert!(after_stop >= 200);
+    // The run's record says how it ended, and counts every tier it committed.
+    let interrupted = !out.status.success();
+    let runs = || {
+        let out = nimdb().args(["info", "--json", "--db"]).arg(&db).output().unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        v[0]["runs"].as_array().unwrap().clone()
+    };
+    let first = runs();
+    assert_eq!(first.len(), 1);
+    assert_eq!(first[0]["outcome"], if interrupted { "interrupted" } else { "complete" });
+    assert_eq!(first[0]["tiers"].as_i64(), Some(after_stop));
     // Resume, and compare with a solve that was never interrupted.
     let out = nimdb().args(["solve", "--db"]).arg(&db).args(SOLVE).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    if interrupted {
+        let both = runs();
+        assert_eq!(both.len(), 2, "the resumed run is recorded");
+        assert_eq!((&both[0], &both[1]["outcome"]), (&first[0], &serde_json::json!("complete")));
+        let tiers = both.iter().map(|r| r["tiers"].as_i64().unwrap()).sum::<i64>();
+        assert_eq!(tiers, stored_tiers(&db));
+    }
     let whole = dir.path().join("whole.sqlite");
     nimdb().args(["solve", "--quiet", "--db"]).arg(&whole).args(SOLVE).assert().success();
     let resumed = tier_payloads(&rusqlite::Connection::open(&db).unwrap());

@@ -64,13 +64,20 @@ fn lead(args: &SolveArgs, team: &MpiTeam) -> anyhow::Result<ExitCode> {
     // The plan goes out once the solve record is open, right before the first store call;
     // if opening it fails, the other ranks are told to stop instead.
     let announced = Cell::new(false);
-    let result =
-        solve_into_with(&mut db, &job.game, job.convention, job.universe, job.nim_values, |options, sink| {
+    let result = solve_into_with(
+        &mut db,
+        &job.game,
+        job.convention,
+        job.universe,
+        job.nim_values,
+        team.size(),
+        |options, sink| {
             team.announce(Some(&Header::Solve(plan))).map_err(|e| SolveError::Team(e.to_string()))?;
             announced.set(true);
             let mut store = LeaderStore::new(sink, team);
             solve_on_team(&job.game, options, &mut store, &bar, team)
-        });
+        },
+    );
     bar.finish();
     if !announced.get() {
         stop(true)?;

@@ -33,7 +33,7 @@ impl SolveBar {
                 let _ = write!(w, "{:.2} M positions/s", state.per_sec() / 1e6);
             })
             .with_key("memory", |_: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-                if let Some(bytes) = resident_bytes() {
+                if let Some(bytes) = nimdb::resources::resident_bytes() {
                     let _ = write!(w, "{} MB", bytes >> 20);
                 }
             })
@@ -46,15 +46,6 @@ impl SolveBar {
     pub fn finish(&self) {
         self.bar.finish_and_clear();
     }
-}
-
-/// This process's resident memory now, from `/proc/self/statm` (Linux).
-fn resident_bytes() -> Option<u64> {
-    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
-    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
-    // SAFETY: sysconf has no preconditions.
-    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
-    Some(pages * u64::try_from(page).ok()?)
 }
 
 impl Progress for SolveBar {

@@ -18,7 +18,9 @@ use crate::index::{TierId, Universe};
 use crate::solve::{
     Alone, Progress, SinkError, SolveError, SolveOptions, SolveReport, SolvedTier, Spill, Strategy, TierStore,
 };
-use crate::store::{Database, SolveKey, SolveRecord, StoreError, StoredTier, TierWriter};
+use crate::store::{
+    Database, RunOutcome, RunStart, RunTick, SolveKey, SolveRecord, StoreError, StoredTier, TierWriter,
+};
 
 /// Why a solve into a database failed.
 #[derive(Debug, thiserror::Error)]
@@ -51,8 +53,10 @@ impl From<SolveError> for DriverError {
 /// writes new ones through a [`TierWriter`] (in the background for a database file).
 ///
 /// Each tier saved carries the run's wall-clock time since the sink was made or the
-/// previous tier was saved, and adds it to the solve's `solve_seconds` when it commits: a run
-/// killed later keeps the time of everything it committed.
+/// previous tier was saved, and the process's peak resident memory so far
+/// ([`crate::resources::peak_resident_bytes`], read once per tier); both go into the run's
+/// row in `solve_runs`, and the time into the solve's `solve_seconds`, when the tier
+/// commits: a run killed later keeps an exact record of everything it committed.
 pub struct DatabaseSink<'a> {
     db: &'a Database,
     solve_id: i64,
@@ -63,13 +67,22 @@ pub struct DatabaseSink<'a> {
 }
 
 impl<'a> DatabaseSink<'a> {
-    /// The sink of `solve`, solving up to `universe` (which has the solve's caps).
+    /// The sink of `solve`, solving up to `universe` (which has the solve's caps), as a run
+    /// of this process alone.
     pub fn new(db: &'a Database, solve: &SolveRecord, universe: Universe) -> Self {
+        Self::shared_by(db, solve, universe, 1)
+    }
+
+    /// [`DatabaseSink::new`] for a run whose work `processes` processes share (an MPI job's
+    /// ranks), this one writing the database.
+    pub fn shared_by(db: &'a Database, solve: &SolveRecord, universe: Universe, processes: usize) -> Self {
+        let threads = rayon::current_num_threads();
+        let run = RunStart::now(universe.max_total, clamp_u32(threads), clamp_u32(processes));
         DatabaseSink {
             db,
             solve_id: solve.id,
             universe,
-            writer: TierWriter::new(db, solve, universe),
+            writer: TierWriter::new(db, solve, universe, run),
             last_save: std::time::Instant::now(),
             counted: 0.0,
         }
@@ -79,6 +92,25 @@ impl<'a> DatabaseSink<'a> {
     pub fn seconds_counted(&self) -> f64 {
         self.counted
     }
+
+    /// Waits until every saved tier is committed, then ends the run's record (when it
+    /// committed a tier) with `outcome`, the time since the last tier and the peak memory.
+    /// Returns the writer's failure first, else the record's.
+    fn end_run(mut self, outcome: RunOutcome) -> Result<(), StoreError> {
+        let finished = self.writer.finish();
+        let tail = self.last_save.elapsed().as_secs_f64();
+        let outcome = if finished.is_err() { RunOutcome::Failed } else { outcome };
+        let ended = match self.writer.run_id() {
+            Some(run) => self.db.end_run(run, outcome, tail, crate::resources::peak_resident_bytes()),
+            None => Ok(()),
+        };
+        finished.and(ended)
+    }
+}
+
+/// `n`, or `u32::MAX` if it is larger.
+fn clamp_u32(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
 }
 
 impl TierStore for DatabaseSink<'_> {
@@ -99,8 +131,10 @@ impl TierStore for DatabaseSink<'_> {
         let run_seconds = now.duration_since(self.last_save).as_secs_f64();
         self.last_save = now;
         self.counted += run_seconds;
+        let tick =
+            RunTick { seconds: run_seconds, peak_memory_bytes: crate::resources::peak_resident_bytes() };
         self.writer
-            .write_timed(StoredTier { tier, remoteness, nim_values, seconds }, run_seconds)
+            .write_in_run(StoredTier { tier, remoteness, nim_values, seconds }, tick)
             .map_err(SinkError::new)
     }
 
@@ -119,7 +153,7 @@ pub fn solve_into(
     nim_values: bool,
     progress: &dyn Progress,
 ) -> Result<(SolveRecord, SolveReport), DriverError> {
-    solve_into_with(db, game, convention, universe, nim_values, |options, sink| {
+    solve_into_with(db, game, convention, universe, nim_values, 1, |options, sink| {
         crate::solve::solve(game, options, sink, progress)
     })
 }
@@ -135,35 +169,41 @@ pub fn solve_into_spilling(
     progress: &dyn Progress,
     spill: Option<&Spill>,
 ) -> Result<(SolveRecord, SolveReport), DriverError> {
-    solve_into_with(db, game, convention, universe, nim_values, |options, sink| {
+    solve_into_with(db, game, convention, universe, nim_values, 1, |options, sink| {
         crate::solve::solve_with(game, options, sink, progress, &Alone, spill)
     })
 }
 
 /// [`solve_into`] with the solver call left to `run`, which gets the options and the
 /// database's sink: a caller can wrap the sink (an MPI job's rank 0 broadcasts what it
-/// reads) or solve as one member of a team ([`crate::solve::solve_on_team`]).
+/// reads) or solve as one member of a team ([`crate::solve::solve_on_team`]) of
+/// `processes` processes, which the run's record notes.
+///
+/// The run is recorded in `solve_runs` as its tiers commit; when it ends, its record says
+/// how (complete, interrupted, failed) and gets the time after its last tier.
 pub fn solve_into_with(
     db: &mut Database,
     game: &GameSpec,
     convention: Convention,
     universe: Universe,
     nim_values: bool,
+    processes: usize,
     run: impl FnOnce(&SolveOptions, &mut dyn TierStore) -> Result<SolveReport, SolveError>,
 ) -> Result<(SolveRecord, SolveReport), DriverError> {
     let key = SolveKey::new(game, convention, &universe, nim_values);
     let solve_row = db.begin_solve(&key, universe.max_total)?;
     let options = SolveOptions { convention, universe, nim_values, strategy: Strategy::default() };
-    let (report, counted) = {
-        let mut sink = DatabaseSink::new(db, &solve_row, universe);
-        let report = run(&options, &mut sink)?;
-        (report, sink.seconds_counted())
+    let mut sink = DatabaseSink::shared_by(db, &solve_row, universe, processes);
+    let result = run(&options, &mut sink);
+    let outcome = match &result {
+        Ok(_) => RunOutcome::Complete,
+        Err(SolveError::Interrupted { .. }) => RunOutcome::Interrupted,
+        Err(_) => RunOutcome::Failed,
     };
-    // Each committed tier added the run's time up to it; add the rest (after the last tier).
-    let rest = report.seconds - counted;
-    if report.tiers_now > 0 && rest > 0.0 {
-        db.add_solve_time(solve_row.id, rest)?;
-    }
+    let ended = sink.end_run(outcome);
+    // The solve's own failure comes first; the record's only when the solve succeeded.
+    let report = result?;
+    ended?;
     let solve_row = db.find_solve(&key)?.ok_or(StoreError::Corrupt(format!(
         "the solve of {} just written is missing from the database",
         key.game

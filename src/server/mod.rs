@@ -235,14 +235,8 @@ async fn post_query(State(state): State<Shared>, RawQuery(raw): RawQuery, body: 
 }
 
 async fn get_solves(State(state): State<Shared>) -> Response {
-    let listed = state
-        .pool
-        .run(|s| {
-            let mut solves = s.db().solves().map_err(|e| ApiError::from(LookupError::Store(e)))?;
-            solves.sort_by_key(|s| s.id);
-            Ok(solves)
-        })
-        .await;
+    let listed =
+        state.pool.run(|s| s.db().solve_histories().map_err(|e| ApiError::from(LookupError::Store(e)))).await;
     match listed {
         Ok(solves) => json_response(&solves),
         Err(e) => e.into_response(),

@@ -5,6 +5,8 @@
 //! being touched. Solves live in `solves`, one row per solved tier in `tiers`, each tier
 //! committed in its own transaction (so a killed solve resumes from the last one) with a
 //! payload of fixed-width records read by offset through SQLite's incremental BLOB I/O.
+//! Each run that commits tiers has a row in `solve_runs` (its tiers, positions, seconds and
+//! peak memory), kept up to date in the transaction of each tier.
 
 pub mod codec;
 mod export;
@@ -13,6 +15,7 @@ mod lookup;
 mod open;
 pub mod quotients;
 mod reader;
+mod runs;
 mod solves;
 mod tiers;
 mod upgrade;
@@ -24,6 +27,7 @@ pub use open::{
     Database, OLDEST_READABLE_VERSION, SCHEMA_VERSION, StoreError, forbid_writes, writes_forbidden,
 };
 pub use reader::Reader;
+pub use runs::{RUNS_SINCE_VERSION, RunOutcome, RunStart, RunTick, SolveHistory, SolveRun};
 pub use solves::{SolveKey, SolveRecord, SolveStatus};
 pub use tiers::{QUEUE, StoredTier, TierWriter};
 pub use upgrade::ChecksumUpgrade;

@@ -15,6 +15,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0003_quotients.sql"),
     include_str!("../../migrations/0004_heap_value_checksums.sql"),
     include_str!("../../migrations/0005_bound_checksums.sql"),
+    include_str!("../../migrations/0006_solve_runs.sql"),
 ];
 
 /// The schema version this nimdb writes.

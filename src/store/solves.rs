@@ -216,13 +216,4 @@ impl Database {
         tx.commit()?;
         Ok(self.find_solve(key)?.expect("solve row just written"))
     }
-
-    /// Adds `seconds` of solving time to a solve.
-    pub fn add_solve_time(&self, solve_id: i64, seconds: f64) -> Result<(), StoreError> {
-        self.conn.execute(
-            "UPDATE solves SET solve_seconds = solve_seconds + ?2, updated_at = datetime('now') WHERE id = ?1",
-            params![solve_id, seconds],
-        )?;
-        Ok(())
-    }
 }

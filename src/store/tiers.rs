@@ -3,6 +3,7 @@
 use std::collections::BTreeSet;
 
 use std::sync::mpsc::{SyncSender, sync_channel};
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
 use rusqlite::{Connection, TransactionBehavior, params};
@@ -12,6 +13,7 @@ use crate::index::{TierId, Universe};
 
 use super::codec::{self, CodecError, RecordLayout, StoredBytes};
 use super::open::{Database, StoreError};
+use super::runs::{RunLog, RunStart, RunTick};
 use super::solves::{SolveKey, SolveRecord};
 
 /// One tier's values as stored: one remoteness (and optionally nim-value) per position, in
@@ -40,27 +42,29 @@ impl StoredTier {
     }
 }
 
-/// Writes the tiers of one solve, in the order they are given.
+/// Writes the tiers of one solve, in the order they are given, as one run.
 ///
 /// For a database file the tiers are written by a background thread with its own
-/// connection, each in its own transaction together with the solve's counters, so the
-/// database always holds a consistent prefix of the solve and the caller never waits for
-/// the disk. At most [`QUEUE`] tiers wait to be written; a tier still queued when the
-/// process dies is simply solved again on resume. A database in memory has only the one
-/// connection, so its tiers are written at once through it.
+/// connection, each in its own transaction together with the solve's counters and the
+/// run's row in `solve_runs` (inserted with the first tier committed), so the database
+/// always holds a consistent prefix of the solve and an exact record of the run, and the
+/// caller never waits for the disk. At most [`QUEUE`] tiers wait to be written; a tier
+/// still queued when the process dies is simply solved again on resume. A database in
+/// memory has only the one connection, so its tiers are written at once through it.
 pub struct TierWriter<'a> {
     db: &'a Database,
     solve_id: i64,
     key: SolveKey,
     universe: Universe,
+    run: Arc<Mutex<RunLog>>,
     background: Option<Background>,
 }
 
 /// Tiers waiting for the writer thread.
 pub const QUEUE: usize = 8;
 
-/// A tier to write, with the seconds of the run it adds to its solve's `solve_seconds`.
-type Queued = (StoredTier, f64);
+/// A tier to write, with what it adds to its run (and its solve's `solve_seconds`).
+type Queued = (StoredTier, RunTick);
 
 struct Background {
     queue: SyncSender<Queued>,
@@ -68,9 +72,17 @@ struct Background {
 }
 
 impl<'a> TierWriter<'a> {
-    /// A writer of `solve`'s tiers, up to `universe` (which has the solve's caps).
-    pub fn new(db: &'a Database, solve: &SolveRecord, universe: Universe) -> Self {
-        TierWriter { db, solve_id: solve.id, key: solve.key(), universe, background: None }
+    /// A writer of `solve`'s tiers, up to `universe` (which has the solve's caps), recording
+    /// them as the run `run`.
+    pub fn new(db: &'a Database, solve: &SolveRecord, universe: Universe, run: RunStart) -> Self {
+        TierWriter {
+            db,
+            solve_id: solve.id,
+            key: solve.key(),
+            universe,
+            run: Arc::new(Mutex::new(RunLog::new(run))),
+            background: None,
+        }
     }
 
     fn background(&mut self) -> Result<&mut Background, StoreError> {
@@ -79,12 +91,13 @@ impl<'a> TierWriter<'a> {
             conn.busy_timeout(std::time::Duration::from_secs(30))?;
             conn.pragma_update(None, "synchronous", "NORMAL")?;
             let (queue, tiers) = sync_channel::<Queued>(QUEUE);
-            let (solve_id, universe, key) = (self.solve_id, self.universe, self.key.clone());
+            let (solve_id, universe, key, run) =
+                (self.solve_id, self.universe, self.key.clone(), self.run.clone());
             let thread = std::thread::Builder::new()
                 .name("nimdb-tier-writer".into())
                 .spawn(move || {
-                    for (stored, run_seconds) in tiers {
-                        write_tier(&conn, solve_id, &key, &universe, &stored, run_seconds)?;
+                    for (stored, tick) in tiers {
+                        write_tier(&conn, solve_id, &key, &universe, &stored, tick, &run)?;
                     }
                     Ok(())
                 })
@@ -95,20 +108,29 @@ impl<'a> TierWriter<'a> {
     }
 
     /// Writes `tier` (in the background for a database file), adding its own seconds to
-    /// the solve's `solve_seconds` when it commits.
+    /// the run and the solve's `solve_seconds` when it commits.
     pub fn write(&mut self, tier: StoredTier) -> Result<(), StoreError> {
-        let seconds = tier.seconds;
-        self.write_timed(tier, seconds)
+        let tick = RunTick { seconds: tier.seconds, peak_memory_bytes: None };
+        self.write_in_run(tier, tick)
     }
 
-    /// Writes `tier`, adding `run_seconds` (the run's time since the previous tier, say) to
-    /// the solve's `solve_seconds` in the same transaction, so the time of a run that is
-    /// killed later is kept for every tier it committed.
-    pub fn write_timed(&mut self, tier: StoredTier, run_seconds: f64) -> Result<(), StoreError> {
+    /// Writes `tier`, adding `tick` (the run's time since the previous tier, say, and the
+    /// process's peak memory so far) to the run's row and its seconds to the solve's
+    /// `solve_seconds` in the same transaction, so a run that is killed later keeps an
+    /// exact record of every tier it committed.
+    pub fn write_in_run(&mut self, tier: StoredTier, tick: RunTick) -> Result<(), StoreError> {
         if self.db.is_in_memory() {
-            return write_tier(&self.db.conn, self.solve_id, &self.key, &self.universe, &tier, run_seconds);
+            return write_tier(
+                &self.db.conn,
+                self.solve_id,
+                &self.key,
+                &self.universe,
+                &tier,
+                tick,
+                &self.run,
+            );
         }
-        if self.background()?.queue.send((tier, run_seconds)).is_err() {
+        if self.background()?.queue.send((tier, tick)).is_err() {
             // The writer stopped: report why.
             self.finish()?;
             return Err(StoreError::Writer("the tier writer stopped".into()));
@@ -127,6 +149,12 @@ impl<'a> TierWriter<'a> {
         }
         Ok(())
     }
+
+    /// The run's row in `solve_runs`, once a tier of it is committed (`None` before, and
+    /// when it committed nothing). Call [`TierWriter::finish`] first to count every tier.
+    pub fn run_id(&self) -> Option<i64> {
+        self.run.lock().map_or_else(|poisoned| poisoned.into_inner().id(), |run| run.id())
+    }
 }
 
 impl Drop for TierWriter<'_> {
@@ -136,15 +164,16 @@ impl Drop for TierWriter<'_> {
     }
 }
 
-/// Writes one tier (its checksums bound to `key` and the tier) and the solve's counters
-/// in one transaction.
+/// Writes one tier (its checksums bound to `key` and the tier), the solve's counters and
+/// the run's row in one transaction.
 fn write_tier(
     conn: &Connection,
     solve_id: i64,
     key: &SolveKey,
     universe: &Universe,
     solved: &StoredTier,
-    run_seconds: f64,
+    tick: RunTick,
+    run: &Mutex<RunLog>,
 ) -> Result<(), StoreError> {
     let tier = solved.tier;
     let enc = codec::encode(key, tier, &solved.remoteness, solved.nim_values.as_deref());
@@ -192,10 +221,13 @@ fn write_tier(
             losses as i64,
             completes_total,
             tier.total,
-            run_seconds.max(0.0)
+            tick.seconds.max(0.0)
         ],
     )?;
+    let mut run = run.lock().map_err(|_| StoreError::Writer("the run record was poisoned".into()))?;
+    let run_id = run.record(&tx, solve_id, solved.remoteness.len() as u64, tick)?;
     tx.commit()?;
+    run.committed(run_id);
     Ok(())
 }
 
