@@ -460,7 +460,7 @@ pub fn estimate(game: &GameSpec, options: &SolveOptions, table: &PartitionTable)
     let nim_bytes = if options.nim_values { 1 } else { 0 };
     let records: u64 =
         tiers.iter().map(|t| size(t) * ((if 2 * t.total < 255 { 1 } else { 2 }) + nim_bytes)).sum();
-    let disk_bytes = records * 105 / 100 + 100 * tiers.len() as u64 + 48 * 1024;
+    let disk_bytes = records * 105 / 100 + 100 * tiers.len() as u64 + 64 * 1024;
     Estimate {
         tiers: tiers.len() as u64,
         positions,
