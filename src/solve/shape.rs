@@ -88,7 +88,7 @@ impl Shape {
 
     /// `Σ_{x ∈ [x0, x1)} count(suf[x] + ds, k − x + dj, heap[x] − 1)`: the terms of heaps
     /// `x0..x1` in a position where `ds` more tokens and `dj` more heaps follow each of them.
-    #[inline]
+    #[inline(always)]
     fn shifted(&self, table: &PartitionTable, x0: usize, x1: usize, ds: i32, dj: i32) -> u32 {
         let k = self.heaps.len() as i32;
         let mut sum = 0u32;
