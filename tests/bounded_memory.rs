@@ -1,6 +1,6 @@
 //! A solve under a tiny window limit (what `--memory-limit` sets when the lower tiers do not
-//! fit) spills its lower tiers to mapped files, and stores exactly the tiers of the solve
-//! that held everything in memory.
+//! fit) spills its lower tiers to mapped files, marks tier by tier rather than a whole
+//! total at once, and stores exactly the tiers of the solve that held everything in memory.
 
 mod common;
 
@@ -32,6 +32,11 @@ fn spilled_solves_store_the_same_tiers() {
         &["--game", "kayles", "--misere", "--max-total", "40"],
         &["--game", "kayles", "--max-total", "36"],
         &["--game", "nim", "--misere", "--max-heap", "16", "--max-heaps", "8"],
+        // Splits that take nothing (marks within a total) and splits into three heaps
+        // (parents that join three), marked a whole total at once in memory and tier by
+        // tier when spilling.
+        &["--game", "octal:4.7", "--misere", "--max-total", "40"],
+        &["--game", "hex:4.9", "--max-total", "36"],
     ] {
         let dir = tempfile::tempdir().unwrap();
         let (held, text) = solve(dir.path(), "held.sqlite", args, None);

@@ -7,11 +7,17 @@
 //! losses (or terminals); only they read their children, to find the longest. The work is
 //! proportional to the losses' parents and children, not to all edges.
 //!
-//! Marking gathers into one tier at a time (rather than scattering each loss's parents over
-//! the many tiers above it), so the array written stays in cache. Reading children loops
-//! over the tokens taken outside and the positions inside, so each pass reads two or three
-//! tiers, and skips child tiers whose greatest remoteness cannot beat the best found.
-//! Because marks come from stored losses, a killed solve resumes with nothing to replay.
+//! Marking gathers into one total at a time (rather than scattering each loss's parents
+//! over the many totals above it), so the arrays written are few. For heap games every tier
+//! of a total is marked in one pass: each loss is unranked once per total it marks, its
+//! rank terms loaded into a [`Shape`], and each parent ranked from them in a few table
+//! reads, whatever tier of that total it falls in (a solve that spills marks tier by tier,
+//! to hold one tier's array, not a total's). Families whose moves change several heaps
+//! mark tier by tier, building each parent and ranking it.
+//!
+//! Reading children goes fewest tokens taken first, and stops once no child tier further
+//! down holds a remoteness above the longest found. Because marks come from stored
+//! losses, a killed solve resumes with nothing to replay.
 
 use std::cell::Cell;
 use std::ops::{Range, RangeInclusive};
@@ -300,7 +306,8 @@ impl<R: TierRules> Retrograde<'_, R> {
     /// family that moves one heap at a time: every loss `added ∈ adds` tokens below (and
     /// within the reach) whose parents can fall in a target offers them `1 + its
     /// remoteness`; a position keeps the least offer. Each loss is read once, its rank
-    /// terms loaded into a [`Shape`], and its parents in every target ranked from them.
+    /// terms loaded into a [`Shape`], and its parents in every target ranked from them
+    /// (those that join three heaps, rare, are built and ranked whole).
     /// Returns the number of parent links followed.
     ///
     /// The work units are chunks of every source tier's losses, numbered the same way by
@@ -316,15 +323,16 @@ impl<R: TierRules> Retrograde<'_, R> {
         window: &Window,
         team: &dyn Team,
     ) -> u64 {
-        let change = self.rules.heap_change();
         let wanted = |heaps: u32| targets.iter().any(|(h, _)| *h == heaps);
+        // A loss's parents have one heap more (a vanished heap added back) to two fewer
+        // (three heaps joined).
+        let fewest = targets.iter().map(|(h, _)| h.saturating_sub(1)).min().unwrap_or(0);
+        let most = targets.iter().map(|(h, _)| h + 2).max().unwrap_or(0);
         // Every source tier of losses: (its values, heaps per loss, tokens added, kinds).
         let mut sources = Vec::new();
         for added in *adds.start()..=(*adds.end()).min(self.reach).min(total) {
             let source_total = total - added;
-            let lowest = targets.iter().map(|(h, _)| h.saturating_sub(1)).min().unwrap_or(0);
-            let highest = targets.iter().map(|(h, _)| h + change.fewer.max(2)).max().unwrap_or(0);
-            for heaps in lowest..=highest {
+            for heaps in fewest..=most {
                 // Only the kinds of parents that some move adding `added` tokens can have.
                 let kinds = ParentKinds {
                     vanished: added >= 1 && self.rules.heap_vanishes(added) && wanted(heaps + 1),
