@@ -424,8 +424,18 @@ impl<R: TierRules> Retrograde<'_, R> {
         let mut shape = Shape::default();
         let (mut pre, mut buf) = (Vec::new(), Vec::new());
         let mut edges = 0;
-        while let Some((value, loss, tails)) = losses.next_with_tails(|_| false) {
-            shape.load(loss, tails);
+        // A loss has no parent here when no heap can be added back, and its smallest heap
+        // (and two smallest) are too large to grow (or join) within the heap cap: passed
+        // over on its smallest heaps, before its rank terms are computed.
+        let top = bounds.max_heap;
+        let always = three || (kinds.vanished && k < bounds.max_heaps);
+        let skip = |smallest: u32, second: u32| {
+            !always
+                && !(kinds.grown && smallest + added <= top)
+                && !(kinds.joined && k >= 2 && smallest + second + added <= top)
+        };
+        while let Some(value) = losses.next_shape(&mut shape, skip) {
+            let loss = shape.heaps();
             edges += shape.parents(self.rules, self.table, added, bounds, kinds, &mut pre, |change, rank| {
                 offer(k.wrapping_add_signed(change), rank as usize, value)
             });
@@ -595,7 +605,6 @@ struct LossReader<'a> {
     next: usize,
     end: usize,
     heaps: Vec<u32>,
-    tails: Vec<u32>,
 }
 
 impl<'a> LossReader<'a> {
@@ -610,7 +619,6 @@ impl<'a> LossReader<'a> {
             next: range.start,
             end: range.end,
             heaps: Vec::with_capacity(tier.heaps as usize),
-            tails: Vec::with_capacity(tier.heaps as usize + 1),
         }
     }
 
@@ -634,10 +642,13 @@ impl<'a> LossReader<'a> {
         }
     }
 
-    /// The next loss not passed over by `skip` (given its heaps), with its offer, heaps and
-    /// rank tails.
+    /// Loads the next loss not passed over by `skip` (given its smallest and second
+    /// smallest heaps, 0 where it has none) into `shape`, and returns its offer.
     #[inline]
-    fn next_with_tails(&mut self, skip: impl Fn(&[u32]) -> bool) -> Option<(u16, &[u32], &[u32])> {
+    fn next_shape(&mut self, shape: &mut Shape, skip: impl Fn(u32, u32) -> bool) -> Option<u16> {
+        let k = self.k;
+        let last_two =
+            |heaps: &[u32]| (heaps.last().copied().unwrap_or(0), if k >= 2 { heaps[k - 2] } else { 0 });
         loop {
             let n = self.next;
             if n == self.end {
@@ -647,23 +658,23 @@ impl<'a> LossReader<'a> {
             let rank = self.ranks[n];
             match self.decoded {
                 Some(bytes) => {
-                    self.heaps.clear();
-                    self.heaps.extend(bytes[n * self.k..(n + 1) * self.k].iter().map(|&h| h as u32));
-                    if skip(&self.heaps) {
+                    let loss = &bytes[n * k..(n + 1) * k];
+                    let smallest = loss.last().map_or(0, |&h| h as u32);
+                    let second = if k >= 2 { loss[k - 2] as u32 } else { 0 };
+                    if skip(smallest, second) {
                         continue;
                     }
-                    self.table.tails_into(&self.heaps, &mut self.tails);
-                    let value = self.source.remoteness.get(rank as usize) + 1;
-                    return Some((value, &self.heaps, &self.tails));
+                    shape.load_bytes(self.table, loss);
                 }
                 None => {
-                    if skip(self.cursor.seek(rank as u64)) {
+                    let (smallest, second) = last_two(self.cursor.seek(rank as u64));
+                    if skip(smallest, second) {
                         continue;
                     }
-                    let value = self.source.remoteness.get(rank as usize) + 1;
-                    return Some((value, self.cursor.heaps(), self.cursor.tails()));
+                    shape.load(self.cursor.heaps(), self.cursor.tails());
                 }
             }
+            return Some(self.source.remoteness.get(rank as usize) + 1);
         }
     }
 }

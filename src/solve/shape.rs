@@ -81,6 +81,30 @@ impl Shape {
         }
     }
 
+    /// Loads the heaps `bytes` (one byte each, sorted largest first), computing their rank
+    /// terms with `table` in the same pass.
+    #[inline]
+    pub fn load_bytes(&mut self, table: &PartitionTable, bytes: &[u8]) {
+        let k = bytes.len();
+        self.heaps.clear();
+        self.heaps.extend(bytes.iter().map(|&h| h as u32));
+        self.tails.resize(k + 1, 0);
+        self.suf.resize(k + 1, 0);
+        self.run_end.resize(k, 0);
+        self.tails[k] = 0;
+        self.suf[k] = 0;
+        let mut end = k;
+        for x in (0..k).rev() {
+            let h = self.heaps[x];
+            self.suf[x] = self.suf[x + 1] + h;
+            self.tails[x] = self.tails[x + 1] + table.count_within(self.suf[x], (k - x) as u32, h - 1);
+            if x + 1 < k && self.heaps[x + 1] != h {
+                end = x + 1;
+            }
+            self.run_end[x] = end as u32;
+        }
+    }
+
     /// The heaps.
     pub fn heaps(&self) -> &[u32] {
         &self.heaps
@@ -492,6 +516,27 @@ mod tests {
             for (max_part, max_heaps) in [(16, 16), (7, 16), (9, 4)] {
                 let checked = game.rules().with(ParentsAgree { max_total: 16, max_part, max_heaps });
                 assert!(checked > 0, "{spec}: no parents checked");
+            }
+        }
+    }
+
+    #[test]
+    fn loading_bytes_computes_the_rank_terms() {
+        let table = PartitionTable::new(40, 12, 20).unwrap();
+        let (mut a, mut b, mut tails) = (Shape::default(), Shape::default(), Vec::new());
+        for tier in
+            [TierId { total: 40, heaps: 12 }, TierId { total: 23, heaps: 4 }, TierId { total: 0, heaps: 0 }]
+        {
+            for position in table.positions(tier).step_by(7) {
+                let p = position.heaps();
+                table.tails_into(p, &mut tails);
+                a.load(p, &tails);
+                let bytes: Vec<u8> = p.iter().map(|&h| h as u8).collect();
+                b.load_bytes(&table, &bytes);
+                assert_eq!(
+                    (&a.heaps, &a.suf, &a.tails, &a.run_end),
+                    (&b.heaps, &b.suf, &b.tails, &b.run_end)
+                );
             }
         }
     }
