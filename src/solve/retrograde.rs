@@ -29,7 +29,7 @@ use rayon::prelude::*;
 use crate::game::{Convention, ParentBounds, TierRules};
 use crate::index::{PartitionTable, TierId, Universe};
 
-use super::shape::{ParentKinds, Shape};
+use super::shape::{ParentKinds, ParentQuery, Shape};
 use super::window::{Column, Ranks, Spill, TierValues, Window};
 use super::{
     Plan, Progress, SolveError, SolveOptions, SolveReport, SolvedTier, Team, TierStore, UNKNOWN,
@@ -422,7 +422,7 @@ impl<R: TierRules> Retrograde<'_, R> {
             LossReader::new(self.table, source, TierId { total: total - added, heaps: k }, range);
         let bounds = self.bounds();
         let mut shape = Shape::default();
-        let (mut pre, mut buf) = (Vec::new(), Vec::new());
+        let mut buf = Vec::new();
         let mut edges = 0;
         // A loss has no parent here when no heap can be added back, and its smallest heap
         // (and two smallest) are too large to grow (or join) within the heap cap: passed
@@ -430,20 +430,21 @@ impl<R: TierRules> Retrograde<'_, R> {
         let top = bounds.max_heap;
         let always = three || (kinds.vanished && k < bounds.max_heaps);
         let skip = |smallest: u32, second: u32| {
-            !always
-                && !(kinds.grown && smallest + added <= top)
-                && !(kinds.joined && k >= 2 && smallest + second + added <= top)
+            let some_parent = always
+                || (kinds.grown && smallest + added <= top)
+                || (kinds.joined && k >= 2 && smallest + second + added <= top);
+            !some_parent
         };
         while let Some(value) = losses.next_shape(&mut shape, skip) {
-            let loss = shape.heaps();
-            edges += shape.parents(self.rules, self.table, added, bounds, kinds, &mut pre, |change, rank| {
-                offer(k.wrapping_add_signed(change), rank as usize, value)
-            });
             if three {
-                edges += self.rules.parents_adding(loss, added, k - 2, bounds, &mut buf, |parent| {
+                edges += self.rules.parents_adding(shape.heaps(), added, k - 2, bounds, &mut buf, |parent| {
                     offer(k - 2, self.table.rank(parent) as usize, value);
                 });
             }
+            let query = ParentQuery { added, bounds, kinds };
+            edges += shape.parents(self.rules, self.table, query, |change, rank| {
+                offer(k.wrapping_add_signed(change), rank as usize, value)
+            });
         }
         edges
     }

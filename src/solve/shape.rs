@@ -16,6 +16,18 @@
 use crate::game::{ParentBounds, TierRules};
 use crate::index::PartitionTable;
 
+/// Which parents [`Shape::parents`] walks: those adding `added` tokens, within `bounds`, of
+/// the `kinds` wanted.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct ParentQuery {
+    /// Tokens the parents have beyond the position.
+    pub added: u32,
+    /// The universe's caps on parents.
+    pub bounds: ParentBounds,
+    /// The kinds wanted.
+    pub kinds: ParentKinds,
+}
+
 /// Which kinds of parents [`Shape::parents`] walks.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct ParentKinds {
@@ -44,6 +56,8 @@ pub(super) struct Shape {
     tails: Vec<u32>,
     /// `run_end[x]`: the first index after `x` holding a smaller heap.
     run_end: Vec<u32>,
+    /// Scratch for [`parents`](Shape::parents): terms of the heaps before each run.
+    pre: Vec<u32>,
 }
 
 /// Where a child lies relative to its parent's tier: `taken` tokens fewer and `heaps`
@@ -136,14 +150,13 @@ impl Shape {
         sum
     }
 
-    /// Calls `visit(change, rank)` for every parent of this position under `rules` that has
-    /// `added` more tokens, with its rank in its own tier, where `change` is the parent's
-    /// heap count less this position's: `+1` a heap of `added` that vanished, `0` a heap
-    /// grown by `added` that shrank back, `−1` two heaps joined with `added` more tokens
-    /// that split apart. Only the kinds set in `want` are walked, and only parents within
-    /// `bounds`. `rules` must move one heap at a time ([`TierRules::ONE_HEAP_MOVES`]);
-    /// parents that join three heaps are not walked here. `pre` is scratch. Returns the
-    /// number of parents visited.
+    /// Calls `visit(change, rank)` for every parent of this position under `rules` that
+    /// `query` asks for (`added` more tokens, within `bounds`, of the `kinds` wanted), with
+    /// its rank in its own tier, where `change` is the parent's heap count less this
+    /// position's: `+1` a heap of `added` that vanished, `0` a heap grown by `added` that
+    /// shrank back, `−1` two heaps joined with `added` more tokens that split apart. `rules` must move one heap at a time ([`TierRules::ONE_HEAP_MOVES`]);
+    /// parents that join three heaps are not walked here. Returns the number of parents
+    /// visited.
     ///
     /// Growing the first heap of a run of `a`s to `h` moves it left to the first index `q`
     /// holding a heap below `h`: the heaps before `q` see `added` more tokens after them,
@@ -152,15 +165,14 @@ impl Shape {
     /// the same with three stretches, and adding a heap with one.
     #[inline]
     pub fn parents<R: TierRules>(
-        &self,
+        &mut self,
         rules: &R,
         table: &PartitionTable,
-        added: u32,
-        bounds: ParentBounds,
-        want: ParentKinds,
-        pre: &mut Vec<u32>,
+        query: ParentQuery,
         mut visit: impl FnMut(i32, u32),
     ) -> u64 {
+        let ParentQuery { added, bounds, kinds: want } = query;
+        let mut pre = std::mem::take(&mut self.pre);
         debug_assert!(R::ONE_HEAP_MOVES);
         let l = &self.heaps;
         let k = l.len();
@@ -252,6 +264,7 @@ impl Shape {
                 xa = end_a;
             }
         }
+        self.pre = pre;
         n_parents
     }
 
@@ -455,7 +468,7 @@ mod tests {
             let table = PartitionTable::new(self.max_total, self.max_heaps, self.max_part).unwrap();
             let bounds = ParentBounds { max_heap: self.max_part, max_heaps: self.max_heaps };
             let mut shape = Shape::default();
-            let (mut tails, mut buf, mut pre) = (Vec::new(), Vec::new(), Vec::new());
+            let (mut tails, mut buf) = (Vec::new(), Vec::new());
             let mut checked = 0;
             for total in 0..=self.max_total {
                 for heaps in 0..=total.min(self.max_heaps) {
@@ -465,17 +478,10 @@ mod tests {
                         shape.load(p, &tails);
                         for added in 0..=self.max_total - total {
                             let mut fast = Vec::new();
-                            shape.parents(
-                                rules,
-                                &table,
-                                added,
-                                bounds,
-                                ParentKinds::ALL,
-                                &mut pre,
-                                |change, rank| {
-                                    fast.push(((heaps as i32 + change) as u32, rank));
-                                },
-                            );
+                            let query = ParentQuery { added, bounds, kinds: ParentKinds::ALL };
+                            shape.parents(rules, &table, query, |change, rank| {
+                                fast.push(((heaps as i32 + change) as u32, rank));
+                            });
                             let mut slow = Vec::new();
                             for parent_heaps in heaps.saturating_sub(1)..=heaps + 1 {
                                 rules.parents_adding(p, added, parent_heaps, bounds, &mut buf, |parent| {
