@@ -102,10 +102,16 @@ pub fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            report_error(&one_cause_each(&e));
+            report_failure(&e);
             ExitCode::FAILURE
         }
     }
+}
+
+/// Prints a command's error the way every command does (see [`report_error`]), for a
+/// command that must say it before it ends (an MPI rank whose job may be torn down).
+pub(crate) fn report_failure(e: &anyhow::Error) {
+    report_error(&one_cause_each(e));
 }
 
 /// Prints an error on stderr: one line `nimdb: error: …`, or `{"error": …}` when `--json`

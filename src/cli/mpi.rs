@@ -54,8 +54,12 @@ fn lead(args: &SolveArgs, team: &MpiTeam) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::SUCCESS);
         }
         Err(e) => {
+            // Said before the other ranks hear of it: once one of them exits with a
+            // failure, mpirun ends the whole job, this rank included, perhaps before it
+            // could print.
+            super::report_failure(&e);
             stop(true)?;
-            return Err(e);
+            return Ok(ExitCode::FAILURE);
         }
     };
     let plan = JobPlan::new(&job.game, job.convention, &job.universe, job.nim_values);
@@ -80,8 +84,11 @@ fn lead(args: &SolveArgs, team: &MpiTeam) -> anyhow::Result<ExitCode> {
     );
     bar.finish();
     if !announced.get() {
+        // As above: the error is said before the other ranks are told to stop.
+        if let Err(e) = result.map_err(words::driver) {
+            super::report_failure(&e);
+        }
         stop(true)?;
-        result.map_err(words::driver)?;
         return Ok(ExitCode::FAILURE);
     }
     let figures = team.gather(started.elapsed().as_secs_f64()).unwrap_or_default();
