@@ -227,17 +227,7 @@ impl<R: TierRules> Retrograde<'_, R> {
         }
         // The work units, numbered the same way by every member of the team: chunks of
         // every source's losses.
-        let work: Vec<(usize, Range<usize>)> = sources
-            .iter()
-            .enumerate()
-            .flat_map(|(s, (values, _, _))| {
-                let n = values.losses.as_ref().map_or(0, |l| l.len());
-                (0..n.div_ceil(MARK_CHUNK)).map(move |c| (s, c * MARK_CHUNK..n.min((c + 1) * MARK_CHUNK)))
-            })
-            .enumerate()
-            .filter(|&(unit, _)| team.owns(unit))
-            .map(|(_, w)| w)
-            .collect();
+        let work = work_units(sources.iter().map(|(values, ..)| *values), team);
         let offers: usize = work.iter().map(|(_, r)| r.len()).sum();
         let parallel = rayon::current_num_threads() > 1 && offers >= PARALLEL_MARK_MIN;
         if parallel && std::mem::align_of::<AtomicU16>() == std::mem::align_of::<u16>() {
@@ -349,17 +339,8 @@ impl<R: TierRules> Retrograde<'_, R> {
                 }
             }
         }
-        let work: Vec<(usize, Range<usize>)> = sources
-            .iter()
-            .enumerate()
-            .flat_map(|(s, (values, ..))| {
-                let n = values.losses.as_ref().map_or(0, |l| l.len());
-                (0..n.div_ceil(MARK_CHUNK)).map(move |c| (s, c * MARK_CHUNK..n.min((c + 1) * MARK_CHUNK)))
-            })
-            .enumerate()
-            .filter(|&(unit, _)| team.owns(unit))
-            .map(|(_, w)| w)
-            .collect();
+        // The work units, numbered the same way by every member of the team.
+        let work = work_units(sources.iter().map(|(values, ..)| *values), team);
         let offers: usize = work.iter().map(|(_, r)| r.len()).sum();
         // The target arrays by heap count.
         let slots = targets.iter().map(|(h, _)| *h as usize + 1).max().unwrap_or(0);
@@ -591,6 +572,25 @@ impl<R: TierRules> Retrograde<'_, R> {
             })
             .collect()
     }
+}
+
+/// The marking work units of this member of `team`: chunks of [`MARK_CHUNK`] losses of each
+/// source in turn, as (source index, range of its losses), numbered the same way by every
+/// member and kept where the member owns the number.
+fn work_units<'a>(
+    sources: impl Iterator<Item = &'a TierValues>,
+    team: &dyn Team,
+) -> Vec<(usize, Range<usize>)> {
+    sources
+        .enumerate()
+        .flat_map(|(s, values)| {
+            let n = values.losses.as_ref().map_or(0, |l| l.len());
+            (0..n.div_ceil(MARK_CHUNK)).map(move |c| (s, c * MARK_CHUNK..n.min((c + 1) * MARK_CHUNK)))
+        })
+        .enumerate()
+        .filter(|&(unit, _)| team.owns(unit))
+        .map(|(_, w)| w)
+        .collect()
 }
 
 /// Reads the losses of a range of one source tier in rank order: each one's offer (one more
