@@ -43,9 +43,10 @@ const PULL_CHUNK: usize = 512;
 const MARK_CHUNK: usize = 1024;
 
 /// The least reach (most tokens a move takes) at which the window keeps the losses' heaps
-/// decoded: each loss is then read by about `3 × reach` later tiers, and unranking it each
+/// decoded: each loss is then read by about `reach` later totals, and unranking it each
 /// time costs more than its bytes. Below it (Kayles, Dawson's Kayles) a loss is unranked
-/// again each time, and the window holds only its rank.
+/// again each time, and the window holds only its rank (keeping Kayles's heaps decoded was
+/// measured: no faster, and a third more memory).
 const DECODED_LOSSES_MIN_REACH: u32 = 4;
 
 /// The fewest losses (over every source tier) marked in parallel: below it, the atomics
@@ -594,8 +595,8 @@ fn work_units<'a>(
 }
 
 /// Reads the losses of a range of one source tier in rank order: each one's offer (one more
-/// than its remoteness), heaps and rank tails. From the window's decoded heaps when it keeps
-/// them, else by unranking with a cursor.
+/// than its remoteness) and heaps, or its [`Shape`] (heaps and rank terms). From the
+/// window's decoded heaps when it keeps them, else by unranking with a cursor.
 struct LossReader<'a> {
     table: &'a PartitionTable,
     source: &'a TierValues,
