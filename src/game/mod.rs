@@ -7,8 +7,10 @@
 //! get the model from their heap rules through one implementation. Families whose moves
 //! change several heaps ([`MooreRules`], [`WythoffRules`]) implement it directly. A new
 //! family is one new type implementing the model, a variant of [`Rules`] and its spec
-//! syntax in [`GameSpec`].
+//! syntax in [`GameSpec`]. Positions with heaps beyond what a database reaches, which only
+//! theorems answer, are [`BigPosition`]s.
 
+mod big;
 mod convention;
 mod echo;
 mod family;
@@ -21,6 +23,7 @@ mod rules;
 mod spec;
 mod wythoff;
 
+pub use big::{BigChange, BigMove, BigPosition};
 pub use convention::Convention;
 pub use echo::echo;
 pub use family::{Rules, RulesVisitor};

@@ -165,9 +165,14 @@ impl Move {
 }
 
 fn describe_change(c: &HeapChange) -> String {
-    let h = c.heap;
-    let taken = c.taken();
-    match *c.result.parts() {
+    let parts: Vec<u64> = c.result.parts().iter().map(|&p| p as u64).collect();
+    describe_parts(c.heap as u64, c.taken() as u64, &parts)
+}
+
+/// One heap's change in words: the heap of size `heap` loses `taken` tokens and leaves
+/// `parts` (largest first), e.g. "take 1 from the 9-heap, leaving 3 and 5".
+pub(crate) fn describe_parts(h: u64, taken: u64, parts: &[u64]) -> String {
+    match *parts {
         [] => format!("take all {h} from the {h}-heap"),
         [_] => format!("take {taken} from the {h}-heap"),
         [a, b] if taken == 0 => format!("split the {h}-heap into {b} and {a}"),
@@ -178,7 +183,8 @@ fn describe_change(c: &HeapChange) -> String {
     }
 }
 
-fn join_and(parts: &[String]) -> String {
+/// Parts of a description joined with commas and a final "and".
+pub(crate) fn join_and(parts: &[String]) -> String {
     match parts {
         [] => String::new(),
         [one] => one.clone(),

@@ -8,7 +8,7 @@ use std::str::FromStr;
 pub const MAX_INPUT_HEAP: u32 = 1_000_000;
 
 /// The most characters of one heap-list word an error repeats.
-const ECHO_LIMIT: usize = 40;
+pub(super) const ECHO_LIMIT: usize = 40;
 
 /// The most heaps accepted from user input.
 const MAX_INPUT_HEAPS: usize = 10_000;
@@ -69,40 +69,54 @@ impl FromStr for Position {
     type Err = String;
 
     fn from_str(raw: &str) -> Result<Self, String> {
-        let s = raw.trim();
-        let inner = match (s.strip_prefix('['), s.strip_suffix(']')) {
-            (Some(_), Some(_)) => &s[1..s.len() - 1],
-            (None, None) => s,
-            _ => return Err(format!("bad heap list '{}': unbalanced brackets", super::echo(s, ECHO_LIMIT))),
-        };
-        let mut heaps = Vec::new();
-        for item in inner.split(|c: char| c == ',' || c.is_whitespace()).filter(|w| !w.is_empty()) {
-            if item.starts_with('-') && item[1..].chars().all(|c| c.is_ascii_digit()) && item.len() > 1 {
-                return Err(format!(
-                    "bad heap list: heap sizes cannot be negative ({})",
-                    super::echo(item, ECHO_LIMIT)
-                ));
-            }
-            if !item.chars().all(|c| c.is_ascii_digit()) {
-                return Err(format!(
-                    "bad heap list: '{}' is not a heap size (a whole number)",
-                    super::echo(item, ECHO_LIMIT)
-                ));
-            }
-            let n: u64 = item.parse().unwrap_or(u64::MAX);
-            if n > MAX_INPUT_HEAP as u64 {
-                return Err(format!(
-                    "bad heap list: heap {} is larger than the limit of {MAX_INPUT_HEAP}",
-                    super::echo(item, ECHO_LIMIT)
-                ));
-            }
-            heaps.push(n as u32);
-            if heaps.len() > MAX_INPUT_HEAPS {
-                return Err(format!("bad heap list: more than {MAX_INPUT_HEAPS} heaps"));
-            }
-        }
-        Ok(Position::new(heaps))
+        let heaps = parse_heap_list(raw, MAX_INPUT_HEAP as u64, |item| {
+            format!(
+                "bad heap list: heap {} is larger than the limit of {MAX_INPUT_HEAP}",
+                super::echo(item, ECHO_LIMIT)
+            )
+        })?;
+        Ok(Position::new(heaps.into_iter().map(|h| h as u32).collect()))
     }
+}
+
+/// Splits a heap list (`3 4 7`, `3,4,7` or `[3,4,7]`, any mix of spaces and commas) into
+/// heap sizes, refusing negative numbers, words that are not whole numbers, more than
+/// [`MAX_INPUT_HEAPS`] heaps, and heaps above `limit` (with the message `too_large` makes
+/// from the word).
+pub(super) fn parse_heap_list(
+    raw: &str,
+    limit: u64,
+    too_large: impl Fn(&str) -> String,
+) -> Result<Vec<u64>, String> {
+    let s = raw.trim();
+    let inner = match (s.strip_prefix('['), s.strip_suffix(']')) {
+        (Some(_), Some(_)) => &s[1..s.len() - 1],
+        (None, None) => s,
+        _ => return Err(format!("bad heap list '{}': unbalanced brackets", super::echo(s, ECHO_LIMIT))),
+    };
+    let mut heaps = Vec::new();
+    for item in inner.split(|c: char| c == ',' || c.is_whitespace()).filter(|w| !w.is_empty()) {
+        if item.starts_with('-') && item[1..].chars().all(|c| c.is_ascii_digit()) && item.len() > 1 {
+            return Err(format!(
+                "bad heap list: heap sizes cannot be negative ({})",
+                super::echo(item, ECHO_LIMIT)
+            ));
+        }
+        if !item.chars().all(|c| c.is_ascii_digit()) {
+            return Err(format!(
+                "bad heap list: '{}' is not a heap size (a whole number)",
+                super::echo(item, ECHO_LIMIT)
+            ));
+        }
+        match item.parse::<u64>() {
+            Ok(n) if n <= limit => heaps.push(n),
+            _ => return Err(too_large(item)),
+        }
+        if heaps.len() > MAX_INPUT_HEAPS {
+            return Err(format!("bad heap list: more than {MAX_INPUT_HEAPS} heaps"));
+        }
+    }
+    Ok(heaps)
 }
 
 impl fmt::Display for Position {

@@ -115,6 +115,49 @@ pub fn misere_nim_move(heaps: &[u32]) -> Option<NimMove> {
     }
 }
 
+/// Bouton's rule on heaps of any size (u64): whether the Nim position is a loss for the player
+/// to move under `convention`.
+pub fn bouton_loss(heaps: &[u64], convention: crate::game::Convention) -> bool {
+    let x = heaps.iter().fold(0, |x, &h| x ^ h);
+    match convention {
+        crate::game::Convention::Normal => x == 0,
+        crate::game::Convention::Misere => {
+            if heaps.iter().any(|&h| h >= 2) {
+                x == 0
+            } else {
+                x == 1
+            }
+        }
+    }
+}
+
+/// Bouton's winning move on heaps of any size (u64), or `None` from a loss (or from the empty
+/// position, a misère win with no move). Normal play: lower the first heap `h` with
+/// `h ⊕ x < h` (x the nim-sum) to `h ⊕ x`. Misère play: the same while at least two heaps
+/// exceed 1; with one such heap, lower it to 0 or 1 so that an odd number of 1-heaps remain;
+/// with none, take a 1-heap. Every winning Nim move lowers one heap to a value fixed by the
+/// others, so with `heaps` largest first (as positions hold them) this is the first winning
+/// move in nimdb's move order.
+pub fn bouton_move(heaps: &[u64], convention: crate::game::Convention) -> Option<super::Lowering> {
+    use super::Lowering;
+    if bouton_loss(heaps, convention) {
+        return None;
+    }
+    let big: Vec<usize> = (0..heaps.len()).filter(|&i| heaps[i] >= 2).collect();
+    if convention == crate::game::Convention::Misere && big.len() < 2 {
+        return match big[..] {
+            [] => heaps.iter().position(|&h| h == 1).map(|i| Lowering::of(heaps, i, 0)),
+            [only] => {
+                let ones = heaps.iter().filter(|&&h| h == 1).count();
+                Some(Lowering::of(heaps, only, if ones % 2 == 1 { 0 } else { 1 }))
+            }
+            _ => unreachable!(),
+        };
+    }
+    let x = heaps.iter().fold(0, |x, &h| x ^ h);
+    heaps.iter().position(|&h| h ^ x < h).map(|i| Lowering::of(heaps, i, heaps[i] ^ x))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -195,6 +238,31 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn wide_rules_agree_with_the_u32_rules() {
+        use crate::game::Convention;
+        for p in all_positions(4, 6) {
+            let mut wide: Vec<u64> = p.iter().rev().map(|&h| h as u64).filter(|&h| h > 0).collect();
+            wide.sort_unstable_by(|a, b| b.cmp(a));
+            let narrow: Vec<u32> = wide.iter().map(|&h| h as u32).collect();
+            assert_eq!(bouton_loss(&wide, Convention::Normal), normal_nim_loss(&narrow), "{p:?}");
+            assert_eq!(bouton_loss(&wide, Convention::Misere), misere_nim_loss(&narrow), "{p:?}");
+            for convention in [Convention::Normal, Convention::Misere] {
+                match bouton_move(&wide, convention) {
+                    None => assert!(bouton_loss(&wide, convention) || wide.is_empty()),
+                    Some(m) => {
+                        let after = crate::theory::lowering::lowered(&wide, &[m]);
+                        assert!(bouton_loss(&after, convention), "{convention} {wide:?} -> {after:?}");
+                    }
+                }
+            }
+        }
+        let huge = [u64::MAX, u64::MAX - 1, 5];
+        let m = bouton_move(&huge, Convention::Normal).unwrap();
+        // The nim-sum is 1 ⊕ 5 = 4: the largest heap goes to MAX ⊕ 4.
+        assert_eq!((m.index, m.to), (0, u64::MAX ^ 4));
     }
 
     #[test]

@@ -15,7 +15,10 @@
 //! * [`quotient`]: misère quotients (Plambeck–Siegel), computed, certified and used to answer
 //!   misère positions of any size;
 //! * [`moore`], [`wythoff`]: the outcome rules of the families that are not sums of heaps
-//!   (Moore's theorem for Nim_k, Wythoff's pairs for two heaps).
+//!   (Moore's theorem for Nim_k, Wythoff's pairs for two heaps);
+//! * [`lowering`], [`quotient_play`]: winning moves straight from the theorems, for heaps
+//!   of any size that fits in u64 (Bouton, Moore and Wythoff lower heaps; a misère quotient
+//!   finds its first winning move without listing moves).
 //!
 //! Speed: finite octal codes stop computing as soon as the values carry a Guy–Smith
 //! certificate (Kayles and Dawson's Kayles at heap 256) and copy the rest, which the theorem
@@ -25,10 +28,12 @@
 pub mod bouton;
 pub mod cache;
 pub mod genus;
+pub mod lowering;
 pub mod misere;
 pub mod moore;
 pub mod period;
 pub mod quotient;
+pub mod quotient_play;
 pub mod rare;
 pub mod report;
 pub mod sequence;
@@ -39,13 +44,14 @@ pub mod wythoff;
 mod mex;
 
 pub use bouton::{
-    NimMove, misere_nim_loss, misere_nim_move, misere_nim_rule, nim_loss, nim_sum, normal_nim_loss,
-    normal_nim_move, position_nim_value, sprague_grundy_loss, tame_misere_loss,
+    NimMove, bouton_loss, bouton_move, misere_nim_loss, misere_nim_move, misere_nim_rule, nim_loss, nim_sum,
+    normal_nim_loss, normal_nim_move, position_nim_value, sprague_grundy_loss, tame_misere_loss,
 };
 pub use genus::{Genus, GenusSolver, tame_sum_loss};
+pub use lowering::Lowering;
 pub use misere::MisereSolver;
-pub use moore::moore_loss;
+pub use moore::{moore_loss, moore_loss_u64, moore_move};
 pub use period::{Periodicity, analyse};
 pub use report::{HeapOptions, HeapReport, TheoryError, heap_report, heap_report_from};
 pub use sequence::{mex_values, nim_values};
-pub use wythoff::wythoff_loss;
+pub use wythoff::{wythoff_loss, wythoff_loss_u64, wythoff_move};

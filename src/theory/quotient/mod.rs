@@ -430,3 +430,34 @@ pub fn covering_quotient(
     let opts = QuotientOptions { limits, ..QuotientOptions::to_heap(top.max(1) as u64)? };
     compute_quotient(code, opts, &mut |_, _| true)
 }
+
+// Helpers for answering positions of any size (u64 heaps) without listing moves: batch
+// lookups, `serve` and theory answers (see `theory::quotient_play`).
+impl Quotient {
+    /// The proven period of the heap images as (n₀, p): Φ(n + p) = Φ(n) for every n ≥ n₀.
+    /// `None` when no period is proven.
+    pub fn heap_period(&self) -> Option<(u32, u32)> {
+        self.certificate.map(|c| (c.from, c.period))
+    }
+
+    /// A heap of at most `max_heap` tokens with the same image as a heap of `n` tokens (n
+    /// itself when it is that small; otherwise reduced by the proven period), or `None` when
+    /// the quotient does not cover n.
+    pub fn equivalent_heap(&self, n: u64) -> Option<u32> {
+        if n <= self.max_heap as u64 {
+            return Some(n as u32);
+        }
+        let (from, period) = self.heap_period()?;
+        Some(from + ((n - from as u64) % period as u64) as u32)
+    }
+
+    /// The element of the sum of two positions whose elements are `a` and `b`.
+    pub fn sum_element(&self, a: u32, b: u32) -> u32 {
+        self.monoid.mul(a, b)
+    }
+
+    /// Whether the element `e` is in P (its positions are losses for the player to move).
+    pub fn element_is_p(&self, e: u32) -> bool {
+        self.monoid.is_p(e)
+    }
+}
