@@ -1,12 +1,23 @@
 //! Many queries against one open database: batch lines, the HTTP API.
 //!
-//! A [`Session`] answers from stored solves (through a cached [`Reader`]) and, where no
-//! solve holds a position, from theory. It never solves on the spot and never writes: it
-//! is what `nimdb query --batch` and `nimdb serve` answer with.
+//! A [`Session`] answers from stored solves (through a cached [`Reader`]); where no solve
+//! holds a position, from a stored misère quotient (for the misère play of octal games),
+//! then from theory. It never solves on the spot, never computes a quotient and never
+//! writes: it is what `nimdb query --batch` and `nimdb serve` answer with. Positions with
+//! heaps beyond [`MAX_INPUT_HEAP`](crate::game::MAX_INPUT_HEAP) (up to `u64::MAX`) are
+//! answered by theorems alone (see [`crate::beyond`]).
 
-use crate::game::{Convention, GameSpec, Position, all_moves};
-use crate::query::{Answer, MoveValue, Outcome, Source, answer_from_theory, best_move, smallest_universe};
+use std::rc::Rc;
+
+use crate::beyond::{self, Reply};
+use crate::game::{BigPosition, Convention, GameSpec, Position, all_moves};
+use crate::query::{
+    Answer, MoveValue, Outcome, Source, answer_from_theory, best_move, beyond_theory, quotient_answer,
+    smallest_universe,
+};
 use crate::store::{Database, Reader, StoreError};
+use crate::theory::quotient::Quotient;
+use crate::theory::{self, quotient_play::quotient_loss};
 
 /// Why a position got no answer.
 #[derive(Debug, thiserror::Error)]
@@ -16,7 +27,7 @@ pub enum LookupError {
     BadPosition(String),
     /// No stored solve holds the position and no theorem gives its value.
     #[error(
-        "{position} is not in any stored solve of {game}{misere} and no theorem gives its value; run: nimdb solve --game {game}{misere} {flags}"
+        "{position} is not in any stored solve of {game}{misere} and no theorem gives its value; run: nimdb solve --game {game}{misere} {flags}{also}"
     )]
     NotCovered {
         /// The position.
@@ -27,10 +38,18 @@ pub enum LookupError {
         misere: &'static str,
         /// Solve flags that would cover it.
         flags: String,
+        /// Another way to answer it (a misère quotient to store), or "".
+        also: String,
     },
+    /// A heap beyond what databases reach, and no theorem decides the position.
+    #[error("{0}")]
+    Beyond(String),
     /// Theory could not answer within its limits (too many moves, too large a heap).
     #[error("{0}")]
     TooLarge(String),
+    /// A stored misère quotient could not be read or used.
+    #[error("{0}")]
+    Quotient(String),
     /// The database failed or is inconsistent.
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -40,13 +59,13 @@ pub enum LookupError {
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Lookup {
     /// The position, canonical.
-    pub position: Position,
+    pub position: BigPosition,
     /// The outcome for the player to move.
     pub outcome: Outcome,
     /// Moves to the end under optimal play, when known.
     pub remoteness: Option<u32>,
     /// The nim-value (misère nim-value under misère), when stored or known.
-    pub nim_value: Option<u32>,
+    pub nim_value: Option<u64>,
     /// Where the answer came from.
     pub source: Source,
     /// The stored solve used, if any.
@@ -65,9 +84,9 @@ fn flags(u: &crate::index::Universe) -> String {
     out
 }
 
-/// Parses one batch line: `7 5 3`, `7,5,3` or `[7,5,3]`. `None` for a blank line or a
-/// `#` comment.
-pub fn parse_line(line: &str) -> Result<Option<Position>, String> {
+/// Parses one batch line: `7 5 3`, `7,5,3` or `[7,5,3]`, heaps up to `u64::MAX`. `None`
+/// for a blank line or a `#` comment.
+pub fn parse_line(line: &str) -> Result<Option<BigPosition>, String> {
     let line = line.trim();
     if line.is_empty() || line.starts_with('#') {
         return Ok(None);
@@ -79,12 +98,15 @@ pub fn parse_line(line: &str) -> Result<Option<Position>, String> {
 pub struct Session<'a> {
     db: &'a Database,
     reader: Reader<'a>,
+    /// The stored misère quotient of each game asked about (by canonical name; `None`: none
+    /// stored), loaded once and dropped when another connection commits.
+    quotients: Vec<(String, Option<Rc<Quotient>>)>,
 }
 
 impl<'a> Session<'a> {
     /// A session over `db`.
     pub fn new(db: &'a Database) -> Self {
-        Session { db, reader: Reader::new(db) }
+        Session { db, reader: Reader::new(db), quotients: Vec::new() }
     }
 
     /// The database.
@@ -92,9 +114,13 @@ impl<'a> Session<'a> {
         self.db
     }
 
-    /// Picks up what other connections committed since the last call (new solves, tiers).
+    /// Picks up what other connections committed since the last call (new solves, tiers,
+    /// quotients).
     pub fn refresh(&mut self) -> Result<(), StoreError> {
-        self.reader.refresh().map(|_| ())
+        if self.reader.refresh()? {
+            self.quotients.clear();
+        }
+        Ok(())
     }
 
     /// Ends the read transaction the session's open BLOB handles hold (call when idle).
@@ -102,17 +128,50 @@ impl<'a> Session<'a> {
         self.reader.release();
     }
 
-    fn not_covered(game: &GameSpec, convention: Convention, position: &Position) -> LookupError {
+    /// The stored misère quotient that answers `game` under `convention`: only for the
+    /// misère play of octal games other than Nim (Bouton's rule answers Nim). Loaded once
+    /// per game and kept until [`refresh`](Self::refresh) sees a commit.
+    fn stored_quotient(
+        &mut self,
+        game: &GameSpec,
+        convention: Convention,
+    ) -> Result<Option<Rc<Quotient>>, LookupError> {
+        if convention != Convention::Misere || game.octal().is_none() || game.is_nim() {
+            return Ok(None);
+        }
+        let name = game.canonical();
+        if let Some((_, q)) = self.quotients.iter().find(|(g, _)| *g == name) {
+            return Ok(q.clone());
+        }
+        let q = self
+            .db
+            .load_quotient(&name, None)
+            .map_err(|e| LookupError::Quotient(e.to_string()))?
+            .map(Rc::new);
+        self.quotients.push((name, q.clone()));
+        Ok(q)
+    }
+
+    fn not_covered(&mut self, game: &GameSpec, convention: Convention, position: &Position) -> LookupError {
+        let quotient_would = convention == Convention::Misere && game.octal().is_some() && !game.is_nim();
         LookupError::NotCovered {
             position: position.clone(),
             game: game.canonical(),
             misere: if convention == Convention::Misere { " --misere" } else { "" },
             flags: flags(&smallest_universe(game.rules(), position)),
+            also: if quotient_would {
+                format!(
+                    ", or nimdb quotient --game {}: its misère quotient, once stored, answers positions of any size",
+                    game.canonical()
+                )
+            } else {
+                String::new()
+            },
         }
     }
 
     /// The outcome and values of `position`: from the first stored solve that holds it,
-    /// else from theory.
+    /// else from the stored misère quotient, else from theory.
     pub fn lookup(
         &mut self,
         game: &GameSpec,
@@ -124,39 +183,89 @@ impl<'a> Session<'a> {
             if let Some(record) = self.reader.record(solve, position)? {
                 let remoteness = record.remoteness as u32;
                 return Ok(Lookup {
-                    position: position.clone(),
+                    position: BigPosition::from(position),
                     outcome: Outcome::from_remoteness(convention, remoteness),
                     remoteness: Some(remoteness),
-                    nim_value: record.nim_value.map(u32::from),
+                    nim_value: record.nim_value.map(u64::from),
                     source: Source::Database,
                     solve_id: Some(solve.id),
                 });
             }
         }
+        let wide = BigPosition::from(position);
+        if let Some(lookup) = self.theorem_lookup(game, convention, &wide)? {
+            return Ok(lookup);
+        }
         let answer = self.theory(game, convention, position)?;
         Ok(Lookup {
-            position: answer.position,
+            position: wide,
             outcome: answer.outcome,
             remoteness: None,
-            nim_value: answer.nim_value,
+            nim_value: answer.nim_value.map(u64::from),
             source: Source::Theory,
             solve_id: None,
         })
     }
 
+    /// The outcome and values of a position of any heap sizes: as [`lookup`](Self::lookup)
+    /// while its heaps fit a database, else from a theorem alone.
+    pub fn lookup_any(
+        &mut self,
+        game: &GameSpec,
+        convention: Convention,
+        position: &BigPosition,
+    ) -> Result<Lookup, LookupError> {
+        if let Some(bounded) = position.narrow() {
+            return self.lookup(game, convention, &bounded);
+        }
+        self.theorem_lookup(game, convention, position)?
+            .ok_or_else(|| LookupError::Beyond(beyond_theory(game, convention, position, true).to_string()))
+    }
+
+    /// The outcome from the stored misère quotient or a theorem that decides it (Bouton,
+    /// Moore, Wythoff), without looking for a move; `None` when neither applies.
+    fn theorem_lookup(
+        &mut self,
+        game: &GameSpec,
+        convention: Convention,
+        position: &BigPosition,
+    ) -> Result<Option<Lookup>, LookupError> {
+        let lookup = |loss: bool, nim_value, source| Lookup {
+            position: position.clone(),
+            outcome: if loss { Outcome::Loss } else { Outcome::Win },
+            remoteness: None,
+            nim_value,
+            source,
+            solve_id: None,
+        };
+        if let Some(q) = self.stored_quotient(game, convention)? {
+            let loss =
+                quotient_loss(&q, position.heaps()).map_err(|e| LookupError::Quotient(e.to_string()))?;
+            if let Some(loss) = loss {
+                return Ok(Some(lookup(loss, None, Source::Quotient)));
+            }
+        }
+        let decision = theory::decide(game, convention, position, None)
+            .map_err(|e| LookupError::Quotient(e.to_string()))?;
+        Ok(decision.map(|d| lookup(d.loss, d.nim_value, Source::Theory)))
+    }
+
     fn theory(
-        &self,
+        &mut self,
         game: &GameSpec,
         convention: Convention,
         position: &Position,
     ) -> Result<Answer, LookupError> {
-        answer_from_theory(game, convention, position)
-            .map_err(|e| LookupError::TooLarge(format!("{e:#}")))?
-            .ok_or_else(|| Self::not_covered(game, convention, position))
+        match answer_from_theory(game, convention, position) {
+            Ok(Some(answer)) => Ok(answer),
+            Ok(None) => Err(self.not_covered(game, convention, position)),
+            Err(e) => Err(LookupError::TooLarge(format!("{e:#}"))),
+        }
     }
 
     /// The whole answer, as `nimdb query --json` gives it: every move with its value and the
-    /// best move. From the first stored solve that holds the position, else from theory.
+    /// best move. From the first stored solve that holds the position, else from the stored
+    /// misère quotient, else from theory.
     pub fn answer(
         &mut self,
         game: &GameSpec,
@@ -202,6 +311,32 @@ impl<'a> Session<'a> {
                 solve_id: Some(solve.id),
             });
         }
+        if let Some(q) = self.stored_quotient(game, convention)?
+            && let Some(answer) = quotient_answer(&q, game, convention, position)
+                .map_err(|e| LookupError::Quotient(format!("{e:#}")))?
+        {
+            return Ok(answer);
+        }
         self.theory(game, convention, position)
+    }
+
+    /// The whole answer to a position of any heap sizes: as [`answer`](Self::answer) while
+    /// its heaps fit a database, else from a theorem alone (the stored misère quotient, or
+    /// Bouton, Moore, Wythoff), with no moves listed.
+    pub fn answer_any(
+        &mut self,
+        game: &GameSpec,
+        convention: Convention,
+        position: &BigPosition,
+    ) -> Result<Reply, LookupError> {
+        if let Some(bounded) = position.narrow() {
+            return self.answer(game, convention, &bounded).map(|a| Reply::Bounded(Box::new(a)));
+        }
+        let q = self.stored_quotient(game, convention)?;
+        match beyond::decided(game, convention, position, q.as_deref()) {
+            Ok(Some(answer)) => Ok(Reply::Beyond(Box::new(answer))),
+            Ok(None) => Err(LookupError::Beyond(beyond_theory(game, convention, position, true).to_string())),
+            Err(e) => Err(LookupError::Quotient(format!("{e:#}"))),
+        }
     }
 }

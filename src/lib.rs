@@ -10,6 +10,7 @@
 //! library has no command-line dependency. See `docs/ARCHITECTURE.md`.
 
 pub mod batch;
+pub mod beyond;
 pub mod driver;
 pub mod explain;
 pub mod game;

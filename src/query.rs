@@ -8,13 +8,14 @@ use std::fmt;
 
 use crate::driver::{DriverError, solve_into};
 use crate::game::{
-    Convention, Formula, GameRules, GameSpec, HeapFamily, HeapResult, Move, Position, all_moves,
-    heap_results, result_bound,
+    BigPosition, Convention, Formula, GameRules, GameSpec, HeapFamily, HeapResult, MAX_INPUT_HEAP, Move,
+    Position, all_moves, heap_results, result_bound,
 };
 use crate::index::{TierId, Universe};
 use crate::solve::{MAX_SOLVE_TOTAL, Silent};
 use crate::store::{Database, Prober, SolveRecord, SolveStatus, StoreError};
-use crate::theory::{self, TheoryError};
+use crate::theory::quotient::Quotient;
+use crate::theory::{self, Decision, Theorem, TheoryError};
 
 /// The largest universe a query solves on the spot, in positions.
 pub const AUTO_SOLVE_LIMIT: u64 = 5_000_000;
@@ -190,101 +191,124 @@ pub const THEORY_SLOW_HEAP_LIMIT: u32 = 50_000;
 pub const THEORY_MOVE_SEARCH_LIMIT: u128 = 200_000_000;
 
 /// Answers from theory, where a theorem the family declares applies (see
-/// [`Theory`](crate::game::Theory)): Sprague–Grundy under normal play for sums of heaps
-/// (heap nim-values computed from each heap's own moves), the misère-Nim rule for misère
-/// Nim, Moore's theorem for Nim_k, Wythoff's pairs for two-heap Wythoff. Remoteness is not
-/// known. The best move from a win is the first move in move order to a loss; from a loss,
-/// the first move. Positions with more moves than can be listed get the best move only.
-/// `None` when no theorem applies.
+/// [`Theory`](crate::game::Theory)): Bouton's rule for Nim, Moore's theorem for Nim_k,
+/// Wythoff's pairs for two-heap Wythoff, and Sprague–Grundy under normal play for other sums
+/// of heaps (heap nim-values computed from each heap's own moves). Remoteness is not known.
+/// Where a theorem decides the outcome (Bouton, Moore, Wythoff), the outcome and the best
+/// move come from it without a move search ([`theory::decide`]): from a win its winning
+/// move, from a loss the first move; the moves are listed only when there are few enough.
+/// For other sums of heaps the best move from a win is the first move in move order to a
+/// loss; from a loss, the first move; positions with more moves than can be listed get the
+/// best move only. `None` when no theorem applies.
 pub fn answer_from_theory(
     game: &GameSpec,
     convention: Convention,
     position: &Position,
 ) -> Result<Option<Answer>, QueryError> {
-    let theory = game.rules().theory();
-    match theory.formula {
-        Some(Formula::Moore { k }) => {
-            let loses = |p: &Position| theory::moore_loss(p.heaps(), k, convention);
-            return formula_answer(game, convention, position, &loses);
-        }
-        Some(Formula::Wythoff) => {
-            if position.len() > 2 {
-                return Ok(None);
-            }
-            let loses =
-                |p: &Position| theory::wythoff_loss(p.heaps(), convention).expect("two heaps at most");
-            return formula_answer(game, convention, position, &loses);
-        }
-        _ => {}
+    if let Some(answer) = theorem_answer(game, convention, position)? {
+        return Ok(Some(answer));
     }
+    let theory = game.rules().theory();
     match game.heap_rules() {
         Some(rules) if theory.sum_of_heaps => heap_theory_answer(game, rules, convention, position),
         _ => Ok(None),
     }
 }
 
-/// A theory answer from an outcome rule for whole positions: each move's outcome is the
-/// rule applied to the position it leads to.
-fn formula_answer(
+/// A theory answer from a theorem that decides the outcome (Nim, Nim_k, two-heap Wythoff):
+/// the outcome and the best move from [`theory::decide`], every move's outcome from the
+/// same rule when the moves are few enough to list. `None` for other games.
+fn theorem_answer(
     game: &GameSpec,
     convention: Convention,
     position: &Position,
-    loses: &dyn Fn(&Position) -> bool,
 ) -> Result<Option<Answer>, QueryError> {
-    let outcome = if loses(position) { Outcome::Loss } else { Outcome::Win };
-    let bound = game.rules().move_bound(position);
-    if bound > THEORY_MOVE_SEARCH_LIMIT {
-        return Err(QueryError::TooManyMoves { position: position.clone(), bound });
-    }
+    let Some(decision) = theory::decide(game, convention, &BigPosition::from(position), None)
+        .map_err(|e| QueryError::Quotient(e.to_string()))?
+    else {
+        return Ok(None);
+    };
+    let k = match game.rules().theory().formula {
+        Some(Formula::Moore { k }) => Some(k),
+        _ => None,
+    };
+    let loses = |p: &Position| match decision.theorem {
+        Theorem::Moore => theory::moore_loss(p.heaps(), k.unwrap_or(1), convention),
+        Theorem::Wythoff => theory::wythoff_loss(p.heaps(), convention).unwrap_or(false),
+        _ => theory::nim_loss(p.heaps(), convention),
+    };
+    let bound = decision.moves;
     let listing = bound <= THEORY_MOVE_LIMIT && bound * position.len() as u128 <= THEORY_LISTING_CELLS;
-    let mut moves = Vec::new();
-    let mut best = None;
-    for mv in all_moves(game.rules(), position) {
-        let to = mv.apply(position);
-        let child_loses = loses(&to);
-        let value = MoveValue {
-            description: mv.describe(position),
-            heap: mv.heap(),
-            taken: mv.taken(),
-            outcome: if child_loses { Outcome::Loss } else { Outcome::Win },
-            remoteness: None,
-            to,
-            mv,
-        };
-        if best.is_none() && (child_loses || outcome == Outcome::Loss) {
-            best = Some(value.clone());
-            if !listing {
-                break;
-            }
-        }
-        if listing {
-            moves.push(value);
-        }
-    }
-    Ok(Some(Answer {
+    let moves = if listing {
+        all_moves(game.rules(), position)
+            .into_iter()
+            .map(|mv| {
+                let to = mv.apply(position);
+                let outcome = if loses(&to) { Outcome::Loss } else { Outcome::Win };
+                move_value(position, mv, outcome)
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    Ok(Some(decided_answer(game, convention, position, &decision, Source::Theory, moves)))
+}
+
+/// The answer a theorem's decision gives: its outcome and best move (the opponent's
+/// outcome after it follows: from a win the move wins, from a loss every move loses),
+/// remoteness unknown, with `moves` listed (or none, and the count omitted).
+fn decided_answer(
+    game: &GameSpec,
+    convention: Convention,
+    position: &Position,
+    decision: &Decision,
+    source: Source,
+    moves: Vec<MoveValue>,
+) -> Answer {
+    let (outcome, child) =
+        if decision.loss { (Outcome::Loss, Outcome::Win) } else { (Outcome::Win, Outcome::Loss) };
+    let best_move = decision
+        .best_move
+        .as_ref()
+        .map(|m| move_value(position, m.narrow().expect("a move from a bounded position is bounded"), child));
+    Answer {
         game: game.canonical(),
         convention,
         position: position.clone(),
         outcome,
         remoteness: None,
-        nim_value: None,
-        best_move: best,
+        nim_value: decision.nim_value.map(|v| v as u32),
+        best_move,
+        moves_omitted: if moves.is_empty() { decision.moves.min(u64::MAX as u128) as u64 } else { 0 },
         moves,
-        moves_omitted: if listing { 0 } else { bound.min(u64::MAX as u128) as u64 },
-        source: Source::Theory,
+        source,
         solve_id: None,
-    }))
+    }
 }
 
-/// Theory answers for sums of heaps: Sprague–Grundy under normal play, the misère-Nim rule
-/// for misère Nim (`None` for the misère play of other heap games).
+/// A move from `position` whose resulting position has `outcome` for the player to move then;
+/// remoteness unknown.
+fn move_value(position: &Position, mv: Move, outcome: Outcome) -> MoveValue {
+    MoveValue {
+        description: mv.describe(position),
+        heap: mv.heap(),
+        taken: mv.taken(),
+        outcome,
+        remoteness: None,
+        to: mv.apply(position),
+        mv,
+    }
+}
+
+/// Theory answers for sums of heaps other than Nim: Sprague–Grundy under normal play
+/// (`None` under misère play, which has no such theorem).
 fn heap_theory_answer(
     game: &GameSpec,
     rules: &HeapFamily,
     convention: Convention,
     position: &Position,
 ) -> Result<Option<Answer>, QueryError> {
-    if convention == Convention::Misere && !game.is_nim() {
+    if convention == Convention::Misere {
         return Ok(None);
     }
     let mut distinct = position.heaps().to_vec();
@@ -294,51 +318,22 @@ fn heap_theory_answer(
         return Err(QueryError::TooManyMoves { position: position.clone(), bound });
     }
     let listing = bound <= THEORY_MOVE_LIMIT && bound * position.len() as u128 <= THEORY_LISTING_CELLS;
-    // Normal play: the heaps' nim-values and the position's nim-value.
-    let g = match convention {
-        Convention::Normal => {
-            theory::report::check_up_to(game, position.largest() as u64)?;
-            // Games without a proven period take O(n²) to reach heap n: keep answers quick.
-            let shape = theory::shape::HeapShape::of(rules);
-            let slow = matches!(rules, HeapFamily::Grundy(_)) || shape.quadratic() || shape.three_way;
-            if slow && position.largest() > THEORY_SLOW_HEAP_LIMIT {
-                return Err(QueryError::NoShortcut { game: game.canonical(), heap: position.largest() });
-            }
-            values_within_budget(game, rules, position.largest())?
-        }
-        Convention::Misere => Vec::new(),
-    };
-    let nim_value =
-        (convention == Convention::Normal).then(|| theory::position_nim_value(&g, position.heaps()));
-    // Misère Nim: a loss iff (some heap ≥ 2 and nim-sum 0) or (none and nim-sum 1).
-    let x = theory::nim_sum(position.heaps());
-    let big = position.heaps().iter().filter(|&&h| h >= 2).count();
-    let misere_loss = |x: u32, big: usize| theory::misere_nim_rule(x, big > 0);
-    // Whether the child where heap h became `result` is a loss, from the parent's summary.
-    let loses_after = |h: u32, result: HeapResult| match nim_value {
-        Some(v) => {
-            let left = theory::position_nim_value(&g, result.parts());
-            v ^ g[h as usize] ^ left == 0
-        }
-        None => {
-            let a = result.tokens();
-            misere_loss(x ^ h ^ a, big - usize::from(h >= 2) + usize::from(a >= 2))
-        }
-    };
-    let loses = match nim_value {
-        Some(v) => v == 0,
-        None => misere_loss(x, big),
-    };
-    let outcome = if loses { Outcome::Loss } else { Outcome::Win };
-    let value_of = |mv: Move, loses: bool| MoveValue {
-        description: mv.describe(position),
-        heap: mv.heap(),
-        taken: mv.taken(),
-        outcome: if loses { Outcome::Loss } else { Outcome::Win },
-        remoteness: None,
-        to: mv.apply(position),
-        mv,
-    };
+    // The heaps' nim-values and the position's nim-value.
+    theory::report::check_up_to(game, position.largest() as u64)?;
+    // Games without a proven period take O(n²) to reach heap n: keep answers quick.
+    let shape = theory::shape::HeapShape::of(rules);
+    let slow = matches!(rules, HeapFamily::Grundy(_)) || shape.quadratic() || shape.three_way;
+    if slow && position.largest() > THEORY_SLOW_HEAP_LIMIT {
+        return Err(QueryError::NoShortcut { game: game.canonical(), heap: position.largest() });
+    }
+    let g = values_within_budget(game, rules, position.largest())?;
+    let v = theory::position_nim_value(&g, position.heaps());
+    // Whether the child where heap h became `result` is a loss, from the parent's value.
+    let loses_after =
+        |h: u32, result: HeapResult| v ^ g[h as usize] ^ theory::position_nim_value(&g, result.parts()) == 0;
+    let outcome = if v == 0 { Outcome::Loss } else { Outcome::Win };
+    let value_of =
+        |mv: Move, loses: bool| move_value(position, mv, if loses { Outcome::Loss } else { Outcome::Win });
     let mut moves = Vec::new();
     let mut best = None;
     'heaps: for &h in &distinct {
@@ -362,7 +357,7 @@ fn heap_theory_answer(
         position: position.clone(),
         outcome,
         remoteness: None,
-        nim_value,
+        nim_value: Some(v),
         best_move: best,
         moves,
         moves_omitted: if listing { 0 } else { bound.min(u64::MAX as u128) as u64 },
@@ -457,6 +452,19 @@ pub enum QueryError {
         /// The pair scans predicted.
         predicted: f64,
     },
+    /// A heap beyond what databases, solves and nim-value tables reach, and no theorem
+    /// decides the position.
+    #[error(
+        "{position} has a heap of {heap}, larger than {MAX_INPUT_HEAP}, the largest heap nimdb looks up, solves or computes nim-values for; larger heaps are answered only by a theorem (Bouton's rule for Nim, Moore's theorem, Wythoff's pairs, a misère quotient with a proven period), and {why}"
+    )]
+    BeyondTheory {
+        /// The position.
+        position: BigPosition,
+        /// Its largest heap.
+        heap: u64,
+        /// Why no theorem decides it.
+        why: String,
+    },
     /// A stored solve covers a position but not one of its children.
     #[error("solve #{solve_id} is missing the child {child} of {position}; the database is inconsistent")]
     MissingChild {
@@ -543,6 +551,35 @@ fn no_theory_note(game: &GameSpec, position: &Position) -> String {
         None if !theory.sum_of_heaps => format!(", and no theorem gives outcomes in {game}"),
         _ => String::new(),
     }
+}
+
+/// The refusal of a position with a heap beyond [`MAX_INPUT_HEAP`] that no theorem decides.
+/// `read_only`: the caller only reads stored quotients (batch, serve), so the message says
+/// how to store one rather than that none could be computed.
+pub fn beyond_theory(
+    game: &GameSpec,
+    convention: Convention,
+    position: &BigPosition,
+    read_only: bool,
+) -> QueryError {
+    let name = game.canonical();
+    let why = match (game.rules().theory().formula, convention) {
+        (Some(Formula::Wythoff), _) => format!(
+            "Wythoff's pairs decide positions of at most two heaps ({} heaps is an open problem)",
+            position.len()
+        ),
+        (_, Convention::Misere) if game.octal().is_some() && read_only => format!(
+            "no stored misère quotient of {name} covers it (nimdb quotient --game {name} computes one, and stores it when it proves a period)"
+        ),
+        (_, Convention::Misere) if game.octal().is_some() => format!(
+            "no misère quotient of {name} with a proven period could be read or computed within a query's limits (nimdb quotient --game {name} tries harder)"
+        ),
+        (_, Convention::Normal) if game.is_sum_of_heaps() => {
+            format!("under normal play {name} needs the nim-value of a {}-heap", position.largest())
+        }
+        (_, convention) => format!("no theorem decides {name}{}", misere_words(convention)),
+    };
+    QueryError::BeyondTheory { position: position.clone(), heap: position.largest(), why }
 }
 
 /// A way to cover a position: a universe and the positions still to solve in it.
@@ -657,83 +694,88 @@ pub fn answer_after_solving(
 }
 
 /// Answers a misère position of an octal game from its misère quotient: the stored one, or
-/// one computed now within small limits (not stored: queries only read). `None` when the game is not octal,
-/// the convention is normal, or no quotient covers every heap of the position. The outcome
-/// is the mark of the position's element; the best move is the first move (in move order)
-/// to a P-element, or from a loss the first move; remoteness is unknown.
+/// one computed now within small limits (not stored: queries only read). `None` when the
+/// game is not octal (or is Nim, which Bouton's rule answers), the convention is normal, or
+/// no quotient covers every heap of the position. See [`quotient_answer`].
 pub fn answer_from_quotient(
     db: Option<&Database>,
     game: &GameSpec,
     convention: Convention,
     position: &Position,
 ) -> Result<Option<Answer>, QueryError> {
-    use crate::theory::quotient::{Limits, covering_quotient};
-    let qerr = |e: crate::theory::quotient::QuotientError| QueryError::Quotient(e.to_string());
+    match quotient_for(db, game, convention, &BigPosition::from(position))? {
+        Some(q) => quotient_answer(&q, game, convention, position),
+        None => Ok(None),
+    }
+}
+
+/// The misère quotient that answers `position` in `game`: the stored one when it covers
+/// every heap, else one computed now within small limits (not stored: queries only read;
+/// `nimdb quotient` stores quotients for reuse). `None` when the game is not octal, is Nim
+/// (Bouton's rule answers it), the convention is normal, or no quotient covers the heaps.
+pub fn quotient_for(
+    db: Option<&Database>,
+    game: &GameSpec,
+    convention: Convention,
+    position: &BigPosition,
+) -> Result<Option<Quotient>, QueryError> {
+    use crate::theory::quotient::{Limits, MAX_QUOTIENT_HEAP, covering_quotient};
     let Some(code) = game.octal() else { return Ok(None) };
-    // Misère Nim has Bouton's rule, which answers any size at once.
     if convention != Convention::Misere || game.is_nim() {
         return Ok(None);
     }
-    let name = game.canonical();
-    let covers = |q: &crate::theory::quotient::Quotient| position.heaps().iter().all(|&h| q.covers(h));
+    let covers = |q: &Quotient| position.heaps().iter().all(|&h| q.equivalent_heap(h).is_some());
     let stored = match db {
-        Some(db) => db.load_quotient(&name, None).map_err(|e| QueryError::Quotient(e.to_string()))?,
+        Some(db) => {
+            db.load_quotient(&game.canonical(), None).map_err(|e| QueryError::Quotient(e.to_string()))?
+        }
         None => None,
     };
-    let q = match stored {
-        Some(q) if covers(&q) => q,
-        _ => {
-            let limits = Limits { max_elements: 256, ..Limits::default() };
-            match covering_quotient(code, position.largest(), QUOTIENT_ON_THE_SPOT_CAP, limits) {
-                // Queries only read: `nimdb quotient` stores quotients for reuse.
-                Ok(q) if covers(&q) => q,
-                _ => return Ok(None),
-            }
-        }
+    if let Some(q) = stored.filter(|q| covers(q)) {
+        return Ok(Some(q));
+    }
+    // Heaps past what a quotient can be computed to are covered only by a proven period.
+    let top = u32::try_from(position.largest()).ok().filter(|&t| t <= MAX_QUOTIENT_HEAP).unwrap_or(1);
+    let limits = Limits { max_elements: 256, ..Limits::default() };
+    Ok(covering_quotient(code, top, QUOTIENT_ON_THE_SPOT_CAP, limits).ok().filter(|q| covers(q)))
+}
+
+/// Answers a misère position of an octal game through the misère quotient `q`, or `None`
+/// when `q` does not cover every heap. The outcome is the mark of the position's element;
+/// the best move is the first move (in move order) to a P-element, or from a loss the first
+/// move, found without listing moves ([`theory::quotient_play`]); remoteness is unknown.
+/// The moves are listed (each child's outcome from `q`) when there are at most
+/// [`QUOTIENT_LISTING_LIMIT`].
+pub fn quotient_answer(
+    q: &Quotient,
+    game: &GameSpec,
+    convention: Convention,
+    position: &Position,
+) -> Result<Option<Answer>, QueryError> {
+    let qerr = |e: crate::theory::quotient::QuotientError| QueryError::Quotient(e.to_string());
+    let Some(decision) =
+        theory::decide(game, convention, &BigPosition::from(position), Some(q)).map_err(qerr)?
+    else {
+        return Ok(None);
     };
-    let loss = q.is_p(position.heaps()).map_err(qerr)?;
-    let outcome = if loss { Outcome::Loss } else { Outcome::Win };
-    let value_of = |mv: Move| -> Result<MoveValue, QueryError> {
-        let to = mv.apply(position);
-        let child_loss = q.is_p(to.heaps()).map_err(qerr)?;
-        Ok(MoveValue {
-            description: mv.describe(position),
-            heap: mv.heap(),
-            taken: mv.taken(),
-            outcome: if child_loss { Outcome::Loss } else { Outcome::Win },
-            remoteness: None,
-            to,
-            mv,
-        })
-    };
-    let best = match q.winning_move(position).map_err(qerr)? {
-        Some(mv) => Some(value_of(mv)?),
-        None => match all_moves(&q.code, position).into_iter().next() {
-            Some(mv) => Some(value_of(mv)?),
-            None => None,
-        },
-    };
-    let all = all_moves(&q.code, position);
-    let listing = all.len() as u128 <= THEORY_MOVE_LIMIT && all.len() <= 5_000;
-    let moves = if listing {
-        all.iter().map(|m| value_of(m.clone())).collect::<Result<Vec<_>, _>>()?
+    let moves = if decision.moves <= QUOTIENT_LISTING_LIMIT {
+        let code = game.octal().expect("a quotient's game is octal");
+        all_moves(code, position)
+            .into_iter()
+            .map(|mv| {
+                let to = mv.apply(position);
+                let outcome = if q.is_p(to.heaps()).map_err(qerr)? { Outcome::Loss } else { Outcome::Win };
+                Ok(move_value(position, mv, outcome))
+            })
+            .collect::<Result<Vec<_>, QueryError>>()?
     } else {
         Vec::new()
     };
-    Ok(Some(Answer {
-        game: name,
-        convention,
-        position: position.clone(),
-        outcome,
-        remoteness: None,
-        nim_value: None,
-        best_move: best,
-        moves,
-        moves_omitted: if listing { 0 } else { all.len() as u64 },
-        source: Source::Quotient,
-        solve_id: None,
-    }))
+    Ok(Some(decided_answer(game, convention, position, &decision, Source::Quotient, moves)))
 }
+
+/// The most moves a quotient answer lists.
+pub const QUOTIENT_LISTING_LIMIT: u128 = 5_000;
 
 /// How far a quotient computed for a query may go looking for a period.
 const QUOTIENT_ON_THE_SPOT_CAP: u32 = 400;

@@ -39,9 +39,13 @@ pub fn run(game: &GameSpec, convention: Convention, db: &Path, moves: bool) -> a
             None => Ok(false),
             Some(position) => {
                 let written = if moves {
-                    session.answer(game, convention, &position).map(|a| serde_json::to_writer(&mut buf, &a))
+                    session
+                        .answer_any(game, convention, &position)
+                        .map(|a| serde_json::to_writer(&mut buf, &a))
                 } else {
-                    session.lookup(game, convention, &position).map(|a| serde_json::to_writer(&mut buf, &a))
+                    session
+                        .lookup_any(game, convention, &position)
+                        .map(|a| serde_json::to_writer(&mut buf, &a))
                 };
                 written.map_err(|e| e.to_string())?.map_err(|e| e.to_string())?;
                 Ok(true)

@@ -4,8 +4,9 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use nimdb::game::{Convention, GameSpec, Position};
-use nimdb::query::{AUTO_SOLVE_LIMIT, Answer, Plan, answer_after_solving, plan_query};
+use nimdb::beyond::{Reply, WideAnswer, answer_beyond};
+use nimdb::game::{BigPosition, Convention, GameSpec};
+use nimdb::query::{AUTO_SOLVE_LIMIT, Plan, answer_after_solving, plan_query};
 use nimdb::store::Database;
 
 use super::{DbArg, words};
@@ -47,31 +48,40 @@ pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
              or --batch to read positions from stdin"
         );
     }
-    let position = Position::parse_words(&args.heaps).map_err(anyhow::Error::msg)?;
+    let asked = BigPosition::parse_words(&args.heaps).map_err(anyhow::Error::msg)?;
     let game = &args.game;
     // Read first, writing nothing: only a query that must solve on the spot opens the
     // database for writing (creating it if needed).
     let reader = Database::open_for_reading(&args.db.db).map_err(words::store)?;
-    let plan =
-        plan_query(reader.as_ref(), game, convention, &position, AUTO_SOLVE_LIMIT).map_err(words::query)?;
-    let answer = match plan {
-        Plan::Answered(answer) => *answer,
-        Plan::Solve(universe) => {
-            drop(reader);
-            let mut db = Database::open(&args.db.db).map_err(words::store)?;
-            answer_after_solving(&mut db, game, convention, &position, universe).map_err(words::query)?
+    let reply = match asked.narrow() {
+        // Heaps beyond any database: a theorem answers, or nothing does.
+        None => Reply::Beyond(Box::new(
+            answer_beyond(reader.as_ref(), game, convention, &asked).map_err(words::query)?,
+        )),
+        Some(position) => {
+            let plan = plan_query(reader.as_ref(), game, convention, &position, AUTO_SOLVE_LIMIT)
+                .map_err(words::query)?;
+            Reply::Bounded(Box::new(match plan {
+                Plan::Answered(answer) => *answer,
+                Plan::Solve(universe) => {
+                    drop(reader);
+                    let mut db = Database::open(&args.db.db).map_err(words::store)?;
+                    answer_after_solving(&mut db, game, convention, &position, universe)
+                        .map_err(words::query)?
+                }
+            }))
         }
     };
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&answer)?);
+        println!("{}", serde_json::to_string_pretty(&reply)?);
     } else {
-        print!("{}", render(&answer, args.moves));
+        print!("{}", render(&reply.wide(), args.moves));
     }
     Ok(ExitCode::SUCCESS)
 }
 
 /// The answer in words.
-pub fn render(a: &Answer, all_moves: bool) -> String {
+pub fn render(a: &WideAnswer, all_moves: bool) -> String {
     let mut out = String::new();
     let remoteness = a.remoteness.map_or("unknown".to_string(), |r| r.to_string());
     let conv = if a.convention == nimdb::game::Convention::Misere { ", misère" } else { "" };

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use serde_json::{Value, json};
 
 use crate::batch::LookupError;
-use crate::game::{Convention, GameSpec, MAX_INPUT_HEAP, Position};
+use crate::game::{BigPosition, Convention, GameSpec};
 
 /// The most positions one `POST /api/v1/query` may ask about.
 pub const MAX_BATCH: usize = 10_000;
@@ -41,9 +41,9 @@ impl From<LookupError> for ApiError {
     fn from(e: LookupError) -> Self {
         let status = match &e {
             LookupError::BadPosition(_) => 400,
-            LookupError::NotCovered { .. } => 404,
+            LookupError::NotCovered { .. } | LookupError::Beyond(_) => 404,
             LookupError::TooLarge(_) => 422,
-            LookupError::Store(_) => 500,
+            LookupError::Store(_) | LookupError::Quotient(_) => 500,
         };
         ApiError { status, message: e.to_string() }
     }
@@ -56,8 +56,8 @@ pub struct QueryRequest {
     pub game: GameSpec,
     /// The convention.
     pub convention: Convention,
-    /// The position.
-    pub position: Position,
+    /// The position (heaps up to `u64::MAX`).
+    pub position: BigPosition,
 }
 
 /// A parsed `POST /api/v1/query`.
@@ -67,8 +67,8 @@ pub struct BatchRequest {
     pub game: GameSpec,
     /// The convention.
     pub convention: Convention,
-    /// The positions, in order.
-    pub positions: Vec<Position>,
+    /// The positions, in order (heaps up to `u64::MAX`).
+    pub positions: Vec<BigPosition>,
 }
 
 fn hex(b: u8) -> Option<u8> {
@@ -126,25 +126,25 @@ pub fn parse_convention(params: &HashMap<String, String>) -> Result<Convention, 
     }
 }
 
-/// A position from text: `9,4`, `9 4` or `[9,4]`.
-pub fn parse_position(text: &str) -> Result<Position, ApiError> {
-    text.parse::<Position>().map_err(|e| ApiError::bad(format!("bad position: {e}")))
+/// A position from text: `9,4`, `9 4` or `[9,4]`, heaps up to `u64::MAX`.
+pub fn parse_position(text: &str) -> Result<BigPosition, ApiError> {
+    text.parse::<BigPosition>().map_err(|e| ApiError::bad(format!("bad position: {e}")))
 }
 
 /// A position from JSON: an array of heap sizes, or a string as [`parse_position`] takes.
-pub fn position_from_json(v: &Value) -> Result<Position, ApiError> {
+pub fn position_from_json(v: &Value) -> Result<BigPosition, ApiError> {
     match v {
         Value::String(s) => parse_position(s),
         Value::Array(items) => {
             let mut heaps = Vec::with_capacity(items.len());
             for item in items {
-                let h = item.as_u64().filter(|&h| h <= MAX_INPUT_HEAP as u64).ok_or_else(|| {
-                    ApiError::bad(format!("bad heap {item}: heaps are integers 0..={MAX_INPUT_HEAP}"))
+                let h = item.as_u64().ok_or_else(|| {
+                    ApiError::bad(format!("bad heap {item}: heaps are integers 0..={}", u64::MAX))
                 })?;
-                heaps.push(h as u32);
+                heaps.push(h);
             }
-            // The same checks as text input (heap count, sizes).
-            let text = heaps.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
+            // The same checks as text input (heap count).
+            let text = heaps.iter().map(u64::to_string).collect::<Vec<_>>().join(",");
             parse_position(&format!("[{text}]"))
         }
         _ => Err(ApiError::bad("a position is an array of heap sizes or a string such as \"9,4\"")),

@@ -1,7 +1,9 @@
 //! `nimdb serve`: a JSON API over the database and the web explorer page, on axum/tokio.
 //!
 //! Lookups run on a few worker threads, each with its own read-only connection and
-//! [`Session`] (cached rank tables, tier metadata and blocks, refreshed when a solve commits).
+//! [`Session`] (cached rank tables, tier metadata, blocks and stored misère quotients,
+//! refreshed when another connection commits). Positions with heaps beyond the database's
+//! (up to `u64::MAX`) are answered by theorems alone.
 //! The server never writes to the database, unless started with `--solve-up-to N`: then a
 //! position no stored solve holds is solved on the spot when its universe has at most N
 //! positions, through one read-write connection.
@@ -171,11 +173,12 @@ async fn get_query(State(state): State<Shared>, RawQuery(raw): RawQuery) -> Resp
     let (game, convention, position) = (request.game, request.convention, request.position);
     let looked_up = {
         let (game, position) = (game.clone(), position.clone());
-        state.pool.run(move |s| s.answer(&game, convention, &position).map_err(ApiError::from)).await
+        state.pool.run(move |s| s.answer_any(&game, convention, &position).map_err(ApiError::from)).await
     };
     match looked_up {
         Ok(answer) => json_response(&answer),
-        Err(e) if e.status == 404 && state.solver.is_some() => {
+        Err(e) if e.status == 404 && state.solver.is_some() && position.narrow().is_some() => {
+            let position = position.narrow().expect("a bounded position");
             let solver = state.clone();
             let solved = tokio::task::spawn_blocking(move || {
                 let (db, limit) = solver.solver.as_ref().expect("a solver");
@@ -215,7 +218,7 @@ async fn post_query(State(state): State<Shared>, RawQuery(raw): RawQuery, body: 
         .run(move |s| {
             let mut out = Vec::with_capacity(request.positions.len());
             for p in &request.positions {
-                out.push(match s.answer(&request.game, request.convention, p) {
+                out.push(match s.answer_any(&request.game, request.convention, p) {
                     Ok(a) => serde_json::to_value(a)
                         .map_err(|e| ApiError { status: 500, message: e.to_string() })?,
                     Err(LookupError::Store(e)) => return Err(ApiError::from(LookupError::Store(e))),

@@ -16,6 +16,7 @@
 //!   misère positions of any size;
 //! * [`moore`], [`wythoff`]: the outcome rules of the families that are not sums of heaps
 //!   (Moore's theorem for Nim_k, Wythoff's pairs for two heaps);
+//! * [`decide`]: which theorem decides a position, with its outcome and a winning move;
 //! * [`lowering`], [`quotient_play`]: winning moves straight from the theorems, for heaps
 //!   of any size that fits in u64 (Bouton, Moore and Wythoff lower heaps; a misère quotient
 //!   finds its first winning move without listing moves).
@@ -27,6 +28,7 @@
 
 pub mod bouton;
 pub mod cache;
+pub mod decide;
 pub mod genus;
 pub mod lowering;
 pub mod misere;
@@ -47,6 +49,7 @@ pub use bouton::{
     NimMove, bouton_loss, bouton_move, misere_nim_loss, misere_nim_move, misere_nim_rule, nim_loss, nim_sum,
     normal_nim_loss, normal_nim_move, position_nim_value, sprague_grundy_loss, tame_misere_loss,
 };
+pub use decide::{Decision, Theorem, decide};
 pub use genus::{Genus, GenusSolver, tame_sum_loss};
 pub use lowering::Lowering;
 pub use misere::MisereSolver;

@@ -115,6 +115,16 @@ fn heap_move_count(code: &TakeBreakCode, heap: u64) -> u128 {
     count
 }
 
+/// Whether the position `heaps` (any sizes) is a misère loss according to `q`, or `None`
+/// when `q` does not cover one of its heaps. No move is looked for.
+pub fn quotient_loss(q: &Quotient, heaps: &[u64]) -> Result<Option<bool>, QuotientError> {
+    let stand_ins: Option<Vec<u32>> = heaps.iter().map(|&h| q.equivalent_heap(h)).collect();
+    match stand_ins {
+        Some(s) => Ok(Some(q.is_p(&s)?)),
+        None => Ok(None),
+    }
+}
+
 /// The outcome and best move of the position `heaps` (largest first, any sizes) through
 /// `q`, or `None` when `q` does not cover one of its heaps. `code` is the quotient's game.
 pub fn quotient_play(
