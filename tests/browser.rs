@@ -1,7 +1,9 @@
 //! The web explorer in a real browser: headless Chromium driven through chromedriver
 //! (WebDriver) loads a position, clicks a winning move, checks the shown outcome against
-//! the database, goes back and forward, plays a move against the computer, and takes a
-//! screenshot that must be a non-blank PNG.
+//! the database, goes back and forward, plays a move against the computer, shows a misère
+//! Kayles position from the stored misère quotient (stored while the server runs) and a
+//! Nim_2 position with heaps beyond 2⁵³ from Moore's theorem, and takes a screenshot that
+//! must be a non-blank PNG.
 //!
 //! Skipped, with a notice, only when `chromium` or `chromedriver` cannot be found (`.ci/run`
 //! installs Debian's `chromium` and `chromium-driver`). Set `NIMDB_SCREENSHOT=FILE` to keep
@@ -49,6 +51,26 @@ fn query(db: &str, heaps: &str) -> Value {
         &format!("[{heaps}]"),
     ]))
     .unwrap()
+}
+
+/// The explorer's words for an answer's source.
+fn source_text_of(answer: &Value) -> String {
+    match answer["source"].as_str().unwrap() {
+        "theory" => "from theory".into(),
+        "quotient" => "from the misère quotient".into(),
+        _ => format!("from solve #{}", answer["solve_id"]),
+    }
+}
+
+/// What `nimdb query --json` answers for a misère or normal position of any game.
+fn query_game(db: &str, game: &str, convention: &str, heaps: &str) -> Value {
+    let mut args = vec!["query", "--json", "--game", game, "--db", db];
+    if convention == "misere" {
+        args.push("--misere");
+    }
+    let position = format!("[{heaps}]");
+    args.push(&position);
+    serde_json::from_str(&common::ok(&args)).unwrap()
 }
 
 async fn text(c: &Client, css: &str) -> String {
@@ -165,6 +187,64 @@ async fn explorer_in_headless_chromium() {
         "win",
         "after the computer's reply the player is to move and wins"
     );
+
+    // A misère Kayles position no solve holds: answered from the misère quotient, which is
+    // stored while the server runs (its sessions see the commit).
+    common::ok(&["quotient", "--game", "kayles", "--db", &db_str]);
+    c.goto(&format!("{}/?game=kayles&convention=misere&position=100,90,80,7", server.url())).await.unwrap();
+    wait_text(&c, "#shown-position", |t| t.trim() == "[100, 90, 80, 7]").await;
+    let want = query_game(&db_str, "kayles", "misere", "100,90,80,7");
+    assert_eq!(want["source"], "quotient");
+    assert_eq!(text(&c, "#outcome").await, want["outcome"].as_str().unwrap());
+    assert_eq!(text(&c, "#remoteness").await, "unknown");
+    let source = c.find(Locator::Css("#source")).await.unwrap();
+    assert_eq!(source.attr("data-source").await.unwrap().as_deref(), Some("quotient"));
+    assert!(source.text().await.unwrap().contains("quotient"));
+    let moves = c.find_all(Locator::Css("#moves li.move")).await.unwrap();
+    assert_eq!(moves.len(), want["moves"].as_array().unwrap().len());
+    // Its winning move leads to a loss, from the quotient too.
+    let first = c.find(Locator::Css("#moves li.move.winning")).await.unwrap();
+    let to = first.attr("data-to").await.unwrap().unwrap();
+    assert_eq!(
+        to,
+        want["best_move"]["to"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h.to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    );
+    first.click().await.unwrap();
+    wait_text(&c, "#shown-position", |t| t.trim() == format!("[{}]", to.replace(',', ", "))).await;
+    assert_eq!(text(&c, "#outcome").await, "loss");
+    assert_eq!(text(&c, "#remoteness").await, "unknown");
+    assert_eq!(text(&c, "#source").await, source_text_of(&query_game(&db_str, "kayles", "misere", &to)));
+
+    // Nim_2 with heaps beyond 2⁵³: Moore's theorem, the heaps shown exactly, and the best
+    // move (the moves are too many to list) leads to a loss.
+    let huge = "18446744073709551615,99999999999999,5";
+    c.goto(&format!("{}/?game=moore:2&convention=normal&position={huge}", server.url())).await.unwrap();
+    wait_text(&c, "#shown-position", |t| t.trim() == "[18446744073709551615, 99999999999999, 5]").await;
+    let want = query_game(&db_str, "moore:2", "normal", huge);
+    assert_eq!(text(&c, "#outcome").await, want["outcome"].as_str().unwrap());
+    assert_eq!(text(&c, "#remoteness").await, "unknown");
+    assert_eq!(text(&c, "#source").await, "from theory");
+    let best = c.find(Locator::Css("#moves li.move.best")).await.unwrap();
+    let to = best.attr("data-to").await.unwrap().unwrap();
+    assert_eq!(
+        to,
+        want["best_move"]["to"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h.to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    );
+    best.click().await.unwrap();
+    wait_text(&c, "#shown-position", |t| t.trim() == format!("[{}]", to.replace(',', ", "))).await;
+    assert_eq!(text(&c, "#outcome").await, "loss");
 
     // A screenshot of a position with its moves: a PNG that is not blank.
     c.goto(&format!("{}/?game=nim&convention=normal&position=7,5,3", server.url())).await.unwrap();
