@@ -24,14 +24,19 @@ pub fn run(game: &GameSpec, convention: Convention, db: &Path, moves: bool) -> a
     let mut failed = false;
     let mut buf = Vec::with_capacity(256);
     loop {
-        if input.buffer().is_empty() {
-            // About to wait for input: show what is answered, and see new solves.
+        let waits = input.buffer().is_empty();
+        if waits {
+            // About to wait for input: show what is answered, and hold no read transaction.
             out.flush()?;
-            session.refresh()?;
+            session.release();
         }
         line.clear();
         if input.read_line(&mut line)? == 0 {
             break;
+        }
+        if waits {
+            // See what other connections committed meanwhile (solves, tiers, quotients).
+            session.refresh()?;
         }
         number += 1;
         buf.clear();
