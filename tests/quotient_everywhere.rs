@@ -30,7 +30,7 @@ fn positions() -> Vec<String> {
                     0 => 1 + next() % 12,
                     1 => 1 + next() % 300,
                     2 => 1 + next() % 1_000_000,
-                    _ => next() << 11 | next() % 2048,
+                    _ => (next() << 11) | (next() % 2048),
                 });
             }
             if i % 10 == 0 {
