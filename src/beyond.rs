@@ -10,7 +10,7 @@
 use serde::Serialize;
 
 use crate::game::{BigMove, BigPosition, Convention, GameSpec};
-use crate::query::{Answer, MoveValue, Outcome, QueryError, Source, beyond_theory, quotient_for};
+use crate::query::{Answer, MoveValue, Outcome, QueryError, Quotients, Source, beyond_theory, quotient_for};
 use crate::store::Database;
 use crate::theory::quotient::Quotient;
 use crate::theory::{self, Theorem};
@@ -162,7 +162,7 @@ pub fn answer_beyond(
     convention: Convention,
     position: &BigPosition,
 ) -> Result<WideAnswer, QueryError> {
-    let quotient = quotient_for(db, game, convention, position)?;
+    let quotient = quotient_for(db, game, convention, position, Quotients::StoredOrComputed)?;
     decided(game, convention, position, quotient.as_ref())?
         .ok_or_else(|| beyond_theory(game, convention, position, false))
 }

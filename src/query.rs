@@ -628,9 +628,18 @@ pub enum Plan {
     Solve(Universe),
 }
 
-/// Answers a query from the database (`None`: there is none yet) or from theory, or says
-/// which small universe to solve on the spot. Reads only: nothing is written, so a refused
-/// query leaves the file system as it was.
+/// Where a query may take a misère quotient from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Quotients {
+    /// The stored one only (`serve` never computes a quotient).
+    Stored,
+    /// The stored one, else one computed now within small limits (not stored).
+    StoredOrComputed,
+}
+
+/// Answers a query from the database (`None`: there is none yet), a misère quotient or
+/// theory, or says which small universe to solve on the spot. Reads only: nothing is
+/// written, so a refused query leaves the file system as it was.
 pub fn plan_query(
     db: Option<&Database>,
     game: &GameSpec,
@@ -638,6 +647,23 @@ pub fn plan_query(
     position: &Position,
     auto_solve_limit: u64,
 ) -> Result<Plan, QueryError> {
+    plan_query_with(db, game, convention, position, auto_solve_limit, Quotients::StoredOrComputed)
+}
+
+/// [`plan_query`], taking misère quotients only from where `quotients` allows.
+pub fn plan_query_with(
+    db: Option<&Database>,
+    game: &GameSpec,
+    convention: Convention,
+    position: &Position,
+    auto_solve_limit: u64,
+    quotients: Quotients,
+) -> Result<Plan, QueryError> {
+    let from_quotient = || match quotient_for(db, game, convention, &BigPosition::from(position), quotients)?
+    {
+        Some(q) => quotient_answer(&q, game, convention, position),
+        None => Ok(None),
+    };
     if let Some(db) = db {
         for solve in db.solves_of(game, convention)? {
             if let Some(answer) = answer_from_solve(db, game, convention, &solve, position, Source::Database)?
@@ -647,7 +673,7 @@ pub fn plan_query(
         }
     }
     if position.total() > MAX_SOLVE_TOTAL as u64 {
-        if let Some(answer) = answer_from_quotient(db, game, convention, position)? {
+        if let Some(answer) = from_quotient()? {
             return Ok(Plan::Answered(Box::new(answer)));
         }
         if let Some(answer) = answer_from_theory(game, convention, position)? {
@@ -659,7 +685,7 @@ pub fn plan_query(
     let cheapest =
         options.into_iter().min_by_key(|c| c.cost.unwrap_or(u64::MAX)).expect("the smallest universe");
     if cheapest.cost.is_none_or(|c| c > auto_solve_limit) {
-        if let Some(answer) = answer_from_quotient(db, game, convention, position)? {
+        if let Some(answer) = from_quotient()? {
             return Ok(Plan::Answered(Box::new(answer)));
         }
         if let Some(answer) = answer_from_theory(game, convention, position)? {
@@ -703,21 +729,23 @@ pub fn answer_from_quotient(
     convention: Convention,
     position: &Position,
 ) -> Result<Option<Answer>, QueryError> {
-    match quotient_for(db, game, convention, &BigPosition::from(position))? {
+    match quotient_for(db, game, convention, &BigPosition::from(position), Quotients::StoredOrComputed)? {
         Some(q) => quotient_answer(&q, game, convention, position),
         None => Ok(None),
     }
 }
 
 /// The misère quotient that answers `position` in `game`: the stored one when it covers
-/// every heap, else one computed now within small limits (not stored: queries only read;
-/// `nimdb quotient` stores quotients for reuse). `None` when the game is not octal, is Nim
-/// (Bouton's rule answers it), the convention is normal, or no quotient covers the heaps.
+/// every heap, else, where `quotients` allows, one computed now within small limits (not
+/// stored: queries only read; `nimdb quotient` stores quotients for reuse). `None` when the
+/// game is not octal, is Nim (Bouton's rule answers it), the convention is normal, or no
+/// quotient covers the heaps.
 pub fn quotient_for(
     db: Option<&Database>,
     game: &GameSpec,
     convention: Convention,
     position: &BigPosition,
+    quotients: Quotients,
 ) -> Result<Option<Quotient>, QueryError> {
     use crate::theory::quotient::{Limits, MAX_QUOTIENT_HEAP, covering_quotient};
     let Some(code) = game.octal() else { return Ok(None) };
@@ -733,6 +761,9 @@ pub fn quotient_for(
     };
     if let Some(q) = stored.filter(|q| covers(q)) {
         return Ok(Some(q));
+    }
+    if quotients == Quotients::Stored {
+        return Ok(None);
     }
     // Heaps past what a quotient can be computed to are covered only by a proven period.
     let top = u32::try_from(position.largest()).ok().filter(|&t| t <= MAX_QUOTIENT_HEAP).unwrap_or(1);

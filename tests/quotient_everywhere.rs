@@ -192,3 +192,24 @@ fn serve_answers_from_the_stored_quotient_as_query_does() {
     }
     assert!(server.stop().0.success());
 }
+
+#[test]
+fn serve_solving_on_the_spot_still_never_computes_a_quotient() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("u.sqlite");
+    let db_str = db.to_str().unwrap().to_string();
+    ok(&["solve", "--game", "kayles", "--misere", "--max-total", "8", "--quiet", "--db", &db_str]);
+    let server = serve_common::Server::start(&db, &["--solve-up-to", "1000"]);
+    // Too big to solve within the bound, and no quotient stored: refused, not computed.
+    let (status, body) = server.get("/api/v1/query?game=kayles&convention=misere&position=100,90,80,7");
+    assert_eq!(status, 404, "{body}");
+    // A small universe is still solved on the spot.
+    let small = server.get_json("/api/v1/query?game=kayles&convention=misere&position=9,1");
+    assert_eq!(small["source"], "solved");
+    assert!(server.stop().0.success());
+    let stored = rusqlite::Connection::open(&db)
+        .unwrap()
+        .query_row("SELECT count(*) FROM quotients", [], |r| r.get::<_, i64>(0))
+        .unwrap();
+    assert_eq!(stored, 0);
+}

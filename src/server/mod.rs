@@ -24,7 +24,7 @@ use serde_json::{Value, json};
 use tokio::sync::oneshot;
 
 use crate::batch::{LookupError, Session};
-use crate::query::query;
+use crate::query::{Plan, QueryError, Quotients, answer_after_solving, plan_query_with};
 use crate::store::Database;
 use crate::theory::report::{HeapOptions, heap_report};
 use api::ApiError;
@@ -184,8 +184,16 @@ async fn get_query(State(state): State<Shared>, RawQuery(raw): RawQuery) -> Resp
                 let (db, limit) = solver.solver.as_ref().expect("a solver");
                 let mut db =
                     db.lock().map_err(|_| ApiError { status: 500, message: "solver poisoned".into() })?;
-                query(&mut db, &game, convention, &position, *limit)
-                    .map_err(|e| ApiError { status: 404, message: format!("{e:#}") })
+                // Solve a small universe on the spot; quotients are only read, never computed.
+                let refused = |e: QueryError| ApiError { status: 404, message: format!("{e:#}") };
+                match plan_query_with(Some(&db), &game, convention, &position, *limit, Quotients::Stored)
+                    .map_err(refused)?
+                {
+                    Plan::Answered(answer) => Ok(*answer),
+                    Plan::Solve(universe) => {
+                        answer_after_solving(&mut db, &game, convention, &position, universe).map_err(refused)
+                    }
+                }
             })
             .await;
             match solved {
