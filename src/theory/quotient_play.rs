@@ -7,9 +7,9 @@
 //! are tried largest first and each heap's options in move order (fewest tokens taken
 //! first; one heap before two; splits by larger part first), as [`crate::game::heap_results`]
 //! lists them. A finite code takes at most k tokens, and when the heap images are periodic
-//! from n₀ with period p, a split of h − t into a ≥ b with b ≥ n₀ + p has the same images
-//! as the split with b − p (and a + p), which comes earlier: so only splits with
-//! b < n₀ + p need trying, and a heap costs O(k·(n₀ + p)) products whatever its size.
+//! from n₀ with period p, a split of h − t into a ≥ b with b ≥ max(n₀, 1) + p has the same
+//! images as the split with b − p (and a + p), which comes earlier: so only splits with
+//! b < max(n₀, 1) + p need trying, and a heap costs O(k·(n₀ + p)) products whatever its size.
 
 use crate::game::{BigChange, BigMove, TakeBreakCode};
 
@@ -151,8 +151,10 @@ pub fn quotient_play(
         suffix[i] = q.sum_element(full[i], suffix[i + 1]);
     }
     let loss = q.element_is_p(suffix[0]);
+    // Splits with b ≥ max(n₀, 1) + p repeat an earlier split's images (b − p ≥ 1 must stay a
+    // heap, which matters when the preperiod n₀ is 0).
     let split_cap = match q.heap_period() {
-        Some((from, period)) => from as u64 + period as u64 - 1,
+        Some((from, period)) => from.max(1) as u64 + period as u64 - 1,
         None => u64::MAX,
     };
     let image = |p: u64| -> Result<u32, QuotientError> {
