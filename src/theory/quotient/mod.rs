@@ -17,19 +17,22 @@
 //! [`Quotient`] bundles the result and answers positions ([`Quotient::is_p`],
 //! [`Quotient::winning_move`]).
 
+pub mod candidate;
 pub mod certify;
 pub mod compute;
 pub mod monoid;
 pub mod presentation;
+pub mod pretension;
 pub mod survey;
 pub mod tame;
+pub mod word;
 
 use serde::Serialize;
 
 use crate::game::{HeapFamily, HeapRules, Move, Position, TakeBreakCode as OctalCode, all_moves};
 
-pub use certify::{ClosureCheck, ClosureState, PeriodCertificate, PeriodRule, closure_check, closure_states};
-pub use compute::{Limits, QuotientBuilder, Step};
+pub use certify::{ClosureCheck, PeriodCertificate, PeriodRule, closure_check};
+pub use compute::{Choice, Limits, Observer, QuotientBuilder, Step, Unobserved};
 pub use monoid::BipartiteMonoid;
 pub use presentation::{Presentation, present};
 
@@ -48,21 +51,45 @@ pub enum QuotientError {
         /// The last heap added.
         heap: u32,
     },
-    /// The quotient grew beyond the element limit.
-    #[error("the quotient grew beyond {limit} elements at heap {heap}")]
+    /// A reduced quotient or candidate grew beyond `--max-elements`.
+    #[error("the quotient grew beyond {limit} elements at heap {heap} (raise --max-elements)")]
     TooLarge {
         /// The heap being added.
         heap: u32,
         /// The limit.
         limit: usize,
     },
-    /// The powers of a new generator showed no cycle in time.
-    #[error("the powers of heap {heap} showed no cycle within {tried}")]
-    NoPowerCycle {
+    /// An unreduced candidate (a direct sum with free generators) would be too large.
+    #[error("a candidate for heap {heap} would have more than {limit} elements before reduction")]
+    CandidateTooLarge {
         /// The heap being added.
         heap: u32,
-        /// Powers tried.
-        tried: usize,
+        /// The limit.
+        limit: u64,
+    },
+    /// The failure walk met more states than allowed.
+    #[error("verifying heap {heap} walked more than {limit} closure states")]
+    TooManyStates {
+        /// The heap being added.
+        heap: u32,
+        /// The limit.
+        limit: usize,
+    },
+    /// Recalibration could not repair a failure, or took too many rounds.
+    #[error("heap {heap}: no recalibration repaired the candidate (after {tries} rounds)")]
+    NoRecalibration {
+        /// The heap being added.
+        heap: u32,
+        /// Rounds tried.
+        tries: usize,
+    },
+    /// The computation would need more memory than allowed.
+    #[error("the computation may need {needed} bytes of memory, more than the {budget} bytes allowed")]
+    OverBudget {
+        /// The bound on what it may need.
+        needed: u64,
+        /// What is allowed.
+        budget: u64,
     },
     /// The exact closure check failed or could not finish.
     #[error("the quotient failed its closure check: {0}")]

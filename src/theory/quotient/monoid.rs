@@ -55,6 +55,12 @@ impl BipartiteMonoid {
         self.table[x as usize * self.size + y as usize]
     }
 
+    /// The row of x: `row(x)[y] = x·y`.
+    #[inline]
+    pub fn row(&self, x: u32) -> &[u32] {
+        &self.table[x as usize * self.size..(x as usize + 1) * self.size]
+    }
+
     /// x to the power `k` (x⁰ = 1), by repeated squaring.
     pub fn pow(&self, x: u32, mut k: u64) -> u32 {
         let (mut acc, mut base) = (0u32, x);
@@ -183,6 +189,22 @@ impl ElementSet {
         for (a, b) in self.words.iter_mut().zip(&other.words) {
             *a |= b;
         }
+    }
+
+    /// Removes every element.
+    pub fn clear(&mut self) {
+        self.words.iter_mut().for_each(|w| *w = 0);
+    }
+
+    /// Whether every element of this set is in `other` (of the same capacity).
+    #[inline]
+    pub fn is_subset(&self, other: &ElementSet) -> bool {
+        self.words.iter().zip(&other.words).all(|(a, b)| a & !b == 0)
+    }
+
+    /// The number of elements.
+    pub fn len(&self) -> usize {
+        self.words.iter().map(|w| w.count_ones() as usize).sum()
     }
 
     /// Whether the set is empty.
