@@ -16,7 +16,11 @@ impl Observer for Trace {
     fn trial(&mut self, heap: u32, c: &Pretension, failure: Option<&Word>) {
         if self.0 {
             let f = failure.map_or("none".to_string(), |w| w.to_string());
-            eprintln!("  heap {heap}: tried |Q| = {}, failure {f} ({:.1} s)", c.q.size(), self.1.elapsed().as_secs_f64());
+            eprintln!(
+                "  heap {heap}: tried |Q| = {}, failure {f} ({:.1} s)",
+                c.q.size(),
+                self.1.elapsed().as_secs_f64()
+            );
         }
     }
 

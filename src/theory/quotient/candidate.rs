@@ -11,6 +11,8 @@
 //! The reduction merges elements that no context tells apart (Moore's partition refinement
 //! on the automaton whose letters are the heap images), over the elements the heaps reach.
 
+use crate::game::{TakeBreakCode, heap_results};
+
 use super::QuotientError;
 use super::monoid::{BipartiteMonoid, reduce};
 use super::pretension::Pretension;
@@ -156,24 +158,27 @@ impl<'a> Candidate<'a> {
     }
 
     /// Marks the candidate from the positions and reduces it: `images[h]` is heap h's
-    /// element, `parts[h]` its options as lists of smaller heaps.
+    /// element; heap h's options are the code's moves from it (sums of smaller heaps).
     pub fn mark_and_reduce(
         &self,
         images: &[u32],
-        parts: &[Vec<Vec<u32>>],
+        code: &TakeBreakCode,
         limit: usize,
         heap: u32,
     ) -> Result<Pretension, QuotientError> {
         let n = images.len();
         // Option images of every heap in the candidate.
+        let mut stamp = vec![u32::MAX; self.size as usize];
         let options: Vec<Vec<u32>> = (0..n)
             .map(|h| {
-                let mut o: Vec<u32> = parts[h]
-                    .iter()
-                    .map(|ps| ps.iter().fold(0, |acc, &a| self.mul(acc, images[a as usize])))
-                    .collect();
+                let mut o: Vec<u32> = Vec::new();
+                for r in heap_results(code, h as u32) {
+                    let e = r.parts().iter().fold(0, |acc, &a| self.mul(acc, images[a as usize]));
+                    if std::mem::replace(&mut stamp[e as usize], h as u32) != h as u32 {
+                        o.push(e);
+                    }
+                }
                 o.sort_unstable();
-                o.dedup();
                 o
             })
             .collect();
@@ -270,7 +275,8 @@ impl<'a> Candidate<'a> {
         let p: Vec<bool> = rep.iter().map(|&e| mark[e as usize] == 2).collect();
         let q = BipartiteMonoid::from_table(blocks, table, p).map_err(QuotientError::Internal)?;
         let new_images: Vec<u32> = images.iter().map(|&e| cls(e)).collect();
-        let new_options: Vec<Vec<u32>> = options.iter().map(|o| o.iter().map(|&e| cls(e)).collect()).collect();
+        let new_options: Vec<Vec<u32>> =
+            options.iter().map(|o| o.iter().map(|&e| cls(e)).collect()).collect();
         Ok(Pretension::new(q, new_images, new_options))
     }
 

@@ -26,8 +26,8 @@ use crate::game::{TakeBreakCode as OctalCode, heap_results};
 
 use super::QuotientError;
 use super::candidate::{Candidate, Cyclic, HeapImage, Submonoid, index_and_period};
-use super::monoid::BipartiteMonoid;
-use super::pretension::{Antichains, Pretension, SearchBudget, Verdict};
+use super::monoid::{BipartiteMonoid, ElementSet};
+use super::pretension::{Antichains, Letter, Pretension, SearchBudget, Verdict};
 use super::word::Word;
 
 /// Limits on a computation, each reported in its own words when reached.
@@ -45,17 +45,32 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_elements: 4096, max_candidate: 1 << 24, max_states: 20_000_000, max_recalibrations: 10_000 }
+        Limits {
+            max_elements: 4096,
+            max_candidate: 1 << 22,
+            max_states: 2_000_000,
+            max_recalibrations: 10_000,
+        }
     }
 }
 
 impl Limits {
-    /// A bound on the memory the computation may use, in bytes: the largest table
-    /// (|Q|² entries of 4 bytes, twice during a reduction), the largest candidate's marks
-    /// (5 bytes an element) and the walk's signatures (|Q|/8 bytes each).
-    pub fn memory_bound(&self) -> u64 {
+    /// Limits with `max_elements` as the largest quotient.
+    pub fn with_max_elements(max_elements: usize) -> Self {
+        Limits { max_elements, ..Limits::default() }
+    }
+
+    /// A bound on the memory a computation to `max_heap` may use, in bytes: the largest
+    /// table (|Q|² entries of 4 bytes, twice while a reduction builds the next), the largest
+    /// candidate's marks and partition (about 32 bytes an element), and the walk's states (a signature of |Q| bits and a frame each).
+    pub fn memory_bound(&self, max_heap: u32) -> u64 {
         let q = self.max_elements as u64;
-        2 * 4 * q * q + 5 * self.max_candidate + (self.max_states as u64) * (q.div_ceil(64) * 8 + 24)
+        let table = 2 * 4 * q * q;
+        // Marks, dense numbers, the reduction's two block arrays and its map, and the
+        // reached list; and the option images of every heap.
+        let candidate = self.max_candidate * 32 + 8 * q * max_heap as u64;
+        let states = self.max_states as u64 * (q.div_ceil(64) * 8 + 48);
+        table + candidate + states
     }
 }
 
@@ -85,13 +100,13 @@ pub struct QuotientBuilder {
     code: OctalCode,
     limits: Limits,
     pret: Pretension,
-    /// Options of heap h as lists of heaps.
-    parts: Vec<Vec<Vec<u32>>>,
     anti: Antichains,
     generators: Vec<u32>,
     /// States walked by the last full verification.
     last_states: usize,
     recalibrations: usize,
+    /// The letters of the current pretension (rebuilt when it changes).
+    letters: Option<Vec<Letter>>,
     choice: Choice,
     doubling: bool,
 }
@@ -126,11 +141,11 @@ impl QuotientBuilder {
             code: code.clone(),
             limits,
             pret: Pretension::new(BipartiteMonoid::trivial(), vec![0], vec![Vec::new()]),
-            parts: vec![Vec::new()],
             anti: Antichains::new(1),
             generators: Vec::new(),
             last_states: 0,
             recalibrations: 0,
+            letters: None,
             choice: Choice::First,
             doubling: false,
         }
@@ -191,22 +206,23 @@ impl QuotientBuilder {
     ) -> Result<Step, QuotientError> {
         let n = self.max_heap() + 1;
         let parts: Vec<Vec<u32>> = heap_results(&self.code, n).iter().map(|r| r.parts().to_vec()).collect();
+        if self.letters.is_none() {
+            self.letters = Some(self.pret.letters());
+        }
         let budget = SearchBudget { max_states: self.limits.max_states, stop, heap: n };
         if parts.is_empty() {
-            self.parts.push(parts);
             self.pret.images.push(0);
             self.pret.options.push(Vec::new());
             return Ok(Step::Identified(0));
         }
         let q = &self.pret.q;
-        let mut opts: Vec<u32> = parts
-            .iter()
-            .map(|ps| ps.iter().fold(0, |acc, &a| q.mul(acc, self.pret.images[a as usize])))
-            .collect();
-        opts.sort_unstable();
-        opts.dedup();
+        let mut seen = ElementSet::new(q.size());
+        for ps in &parts {
+            seen.insert(ps.iter().fold(0, |acc, &a| q.mul(acc, self.pret.images[a as usize])));
+        }
+        let opts = seen.to_vec();
         let sig = self.pret.signature(&opts);
-        let letters = self.pret.letters();
+        let letters = self.letters.as_ref().expect("letters just built");
         let compatible: Vec<u32> = (0..q.size() as u32).filter(|&x| self.pret.compatible(x, &sig)).collect();
         // A letter already present, or the mex interpolation principle.
         let found = compatible
@@ -221,7 +237,14 @@ impl QuotientBuilder {
                     let mut trial = self.pret.clone();
                     trial.images.push(x);
                     trial.options.push(opts.clone());
-                    let letters = trial.letters();
+                    let mut letters = letters.clone();
+                    letters.push(Letter {
+                        heap: n,
+                        image: x,
+                        sig: sig.clone(),
+                        options: opts.clone(),
+                        inert: false,
+                    });
                     let mut anti = self.anti.clone();
                     let r = trial.n_search(&letters, &mut anti, true, &budget)?;
                     if r.failure.is_none() {
@@ -233,7 +256,11 @@ impl QuotientBuilder {
             }
         };
         if let Some((x, anti)) = found {
-            self.parts.push(parts);
+            // Heap n's letter joins unless an earlier heap's is the same.
+            let letters = self.letters.as_mut().expect("letters just built");
+            if !letters.iter().any(|l| l.image == x && l.sig == sig) {
+                letters.push(Letter { heap: n, image: x, sig, options: opts.clone(), inert: false });
+            }
             self.pret.images.push(x);
             self.pret.options.push(opts);
             if let Some(anti) = anti {
@@ -242,27 +269,29 @@ impl QuotientBuilder {
             return Ok(Step::Identified(x));
         }
         // Extension: a free generator for heap n, then recalibrate until verified.
-        let mut all_parts = self.parts.clone();
-        all_parts.push(parts);
         let mut trial = {
             let base = Submonoid::whole(&self.pret.q);
             let cand = Candidate::new(base, vec![Cyclic { index: 2, period: 2 }], self.limits.max_candidate)
                 .ok_or(QuotientError::CandidateTooLarge { heap: n, limit: self.limits.max_candidate })?;
             let mut images: Vec<u32> = self.pret.images.clone();
             images.push(cand.element(HeapImage::Free(0)));
-            cand.mark_and_reduce(&images, &all_parts, self.limits.max_elements, n)?
+            cand.mark_and_reduce(&images, &self.code, self.limits.max_elements, n)?
         };
         let mut recalibrations = 0;
         loop {
             let verdict = trial.verify(&budget)?;
-            obs.trial(n, &trial, match &verdict {
-                Verdict::Fails(w) => Some(w),
-                Verdict::Holds { .. } => None,
-            });
+            obs.trial(
+                n,
+                &trial,
+                match &verdict {
+                    Verdict::Fails(w) => Some(w),
+                    Verdict::Holds { .. } => None,
+                },
+            );
             match verdict {
                 Verdict::Holds { antichains, states, .. } => {
                     self.pret = trial;
-                    self.parts = all_parts;
+                    self.letters = None;
                     self.anti = antichains;
                     self.last_states = states;
                     self.generators.push(n);
@@ -280,7 +309,7 @@ impl QuotientBuilder {
                     if stop() {
                         return Err(QuotientError::Interrupted { heap: n - 1 });
                     }
-                    trial = self.recalibrate(&trial, &all_parts, &w, n, obs)?;
+                    trial = self.recalibrate(&trial, &w, n, obs)?;
                 }
             }
         }
@@ -292,7 +321,6 @@ impl QuotientBuilder {
     fn recalibrate(
         &self,
         trial: &Pretension,
-        parts: &[Vec<Vec<u32>>],
         w: &Word,
         n: u32,
         obs: &mut dyn Observer,
@@ -317,14 +345,16 @@ impl QuotientBuilder {
                     .map(|&h| {
                         let (idx, _) = index_and_period(&trial.q, trial.images[h as usize]);
                         let need = w.exponent(h).saturating_sub(1);
-                        let index = if need > idx && self.doubling { need.max(2 * idx) } else { idx.max(need) };
+                        let index =
+                            if need > idx && self.doubling { need.max(2 * idx) } else { idx.max(need) };
                         let period = (2 * ((index as i64 - 4) / 2)).max(2) as u32;
                         Cyclic { index, period }
                     })
                     .collect();
                 let map = base.id.clone();
                 let Some(cand) = Candidate::new(base, cyclic.clone(), self.limits.max_candidate) else {
-                    too_large = Some(QuotientError::CandidateTooLarge { heap: n, limit: self.limits.max_candidate });
+                    too_large =
+                        Some(QuotientError::CandidateTooLarge { heap: n, limit: self.limits.max_candidate });
                     continue;
                 };
                 let images: Vec<u32> = (0..=n)
@@ -333,7 +363,7 @@ impl QuotientBuilder {
                         None => map[trial.images[h as usize] as usize],
                     })
                     .collect();
-                let p = match cand.mark_and_reduce(&images, parts, self.limits.max_elements, n) {
+                let p = match cand.mark_and_reduce(&images, &self.code, self.limits.max_elements, n) {
                     Ok(p) => p,
                     Err(e @ QuotientError::TooLarge { .. }) => {
                         too_large = Some(e);

@@ -124,13 +124,22 @@ pub struct QuotientOptions {
     pub cap: u32,
     /// Size limits.
     pub limits: Limits,
-    /// The most states the closure check may visit.
+    /// The most states the final closure check may keep.
     pub max_states: usize,
+    /// Asked during long walks within a heap: true stops the computation there, keeping
+    /// the quotient of the heaps before it (as the progress callback does between heaps).
+    pub stop: Option<fn() -> bool>,
 }
 
 impl Default for QuotientOptions {
     fn default() -> Self {
-        QuotientOptions { max_heap: None, cap: DEFAULT_CAP, limits: Limits::default(), max_states: 4_000_000 }
+        QuotientOptions {
+            max_heap: None,
+            cap: DEFAULT_CAP,
+            limits: Limits::default(),
+            max_states: 4_000_000,
+            stop: None,
+        }
     }
 }
 
@@ -210,8 +219,16 @@ pub fn compute_quotient_interruptible(
     let mut b = QuotientBuilder::new(code, opts.limits);
     let target = opts.max_heap.unwrap_or(opts.cap.clamp(1, MAX_QUOTIENT_HEAP));
     let mut certificate = None;
+    let stop = opts.stop.unwrap_or(|| false);
     while b.max_heap() < target {
-        b.add_heap()?;
+        match b.add_heap_observed(&stop, &mut compute::Unobserved) {
+            Ok(_) => {}
+            Err(QuotientError::Interrupted { .. }) => {
+                let certificate = rule.and_then(|rule| certify::proven_period(b.heap_images(), rule));
+                return finish(b, certificate, opts.max_states).map(Computed::Interrupted);
+            }
+            Err(e) => return Err(e),
+        }
         let n = b.max_heap();
         if !progress(n, b.monoid().size()) {
             let certificate = rule.and_then(|rule| certify::proven_period(b.heap_images(), rule));
