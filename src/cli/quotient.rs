@@ -279,7 +279,7 @@ fn survey(args: &QuotientArgs) -> anyhow::Result<ExitCode> {
         },
     );
     bar.set_style(ProgressStyle::with_template("{bar:32} {pos}/{len} codes  {msg}").expect("valid template"));
-    let limits = Limits { max_elements: 512, ..Limits::default() };
+    let limits = Limits::with_max_elements(args.max_elements as usize);
     let mut rows: Vec<Value> = Vec::new();
     for code in &codes {
         if interrupt::interrupted() {

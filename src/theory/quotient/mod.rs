@@ -7,8 +7,11 @@
 //! classes of P-positions), and a position's outcome is read from the product of its heaps'
 //! images. The modules, one job each:
 //! * [`monoid`]: the bipartite monoid (Q, P) and its reduction by indistinguishability;
-//! * [`compute`]: the incremental computation, one heap at a time (as Siegel's
-//!   MisereSolver);
+//! * [`word`]: positions as words, in the order (largest heap first) every walk follows;
+//! * [`pretension`]: a candidate (Q, P, Φ) and the exact search for its least failure;
+//! * [`candidate`]: direct sums with free cyclic generators, marked and reduced;
+//! * [`compute`]: the incremental computation, one heap at a time (Siegel's MisereSolver:
+//!   identification, extension, recalibration);
 //! * [`certify`]: the exact closure check and the periodicity certificate for heap images;
 //! * [`presentation`]: generators and relations in a, b, c… notation;
 //! * [`tame`]: whether the quotient is the tame (misère Nim) quotient;
@@ -129,6 +132,8 @@ pub struct QuotientOptions {
     /// Asked during long walks within a heap: true stops the computation there, keeping
     /// the quotient of the heaps before it (as the progress callback does between heaps).
     pub stop: Option<fn() -> bool>,
+    /// A wall-clock deadline, heard the same way as `stop`.
+    pub deadline: Option<std::time::Instant>,
 }
 
 impl Default for QuotientOptions {
@@ -139,6 +144,7 @@ impl Default for QuotientOptions {
             limits: Limits::default(),
             max_states: 4_000_000,
             stop: None,
+            deadline: None,
         }
     }
 }
@@ -192,7 +198,7 @@ pub fn compute_quotient(
     opts: QuotientOptions,
     progress: &mut dyn FnMut(u32, usize) -> bool,
 ) -> Result<Quotient, QuotientError> {
-    match compute_quotient_interruptible(code, opts, progress)? {
+    match run(code, opts, progress, false)? {
         Computed::Complete(q) => Ok(q),
         Computed::Interrupted(q) => Err(QuotientError::Interrupted { heap: q.max_heap }),
     }
@@ -215,14 +221,30 @@ pub fn compute_quotient_interruptible(
     opts: QuotientOptions,
     progress: &mut dyn FnMut(u32, usize) -> bool,
 ) -> Result<Computed, QuotientError> {
+    run(code, opts, progress, true)
+}
+
+/// The computation; on interruption, `keep` verifies and returns the quotient of the heaps
+/// done, and otherwise it says only where it stopped.
+fn run(
+    code: &OctalCode,
+    opts: QuotientOptions,
+    progress: &mut dyn FnMut(u32, usize) -> bool,
+    keep: bool,
+) -> Result<Computed, QuotientError> {
     let rule = certify::period_rule(code.last_nonzero(), code.splits());
     let mut b = QuotientBuilder::new(code, opts.limits);
     let target = opts.max_heap.unwrap_or(opts.cap.clamp(1, MAX_QUOTIENT_HEAP));
     let mut certificate = None;
-    let stop = opts.stop.unwrap_or(|| false);
+    let asked = opts.stop.unwrap_or(|| false);
+    let deadline = opts.deadline;
+    let stop = move || asked() || deadline.is_some_and(|d| std::time::Instant::now() >= d);
     while b.max_heap() < target {
         match b.add_heap_observed(&stop, &mut compute::Unobserved) {
             Ok(_) => {}
+            Err(QuotientError::Interrupted { .. }) if !keep => {
+                return Err(QuotientError::Interrupted { heap: b.max_heap() });
+            }
             Err(QuotientError::Interrupted { .. }) => {
                 let certificate = rule.and_then(|rule| certify::proven_period(b.heap_images(), rule));
                 return finish(b, certificate, opts.max_states).map(Computed::Interrupted);
@@ -231,6 +253,9 @@ pub fn compute_quotient_interruptible(
         }
         let n = b.max_heap();
         if !progress(n, b.monoid().size()) {
+            if !keep {
+                return Err(QuotientError::Interrupted { heap: n });
+            }
             let certificate = rule.and_then(|rule| certify::proven_period(b.heap_images(), rule));
             return finish(b, certificate, opts.max_states).map(Computed::Interrupted);
         }
