@@ -63,8 +63,12 @@ const TABLE: &[(&str, usize, usize, u32, u32)] = &[
     ("octal:0.52", 6, 2, 4, 6),
     ("octal:0.73", 6, 2, 4, 2),
     ("octal:0.51", 2, 1, 1, 1),
-    ("subtraction:1,2,3", 6, 2, 4, 1),
-    ("subtraction:1,3,4", 6, 2, 7, 1),
+    ("subtraction:1,2,3", 6, 2, 4, 0),
+    ("subtraction:1,3,4", 6, 2, 7, 0),
+    // MisereSolver's examples (Siegel; compared with its runner on the same codes).
+    ("octal:0.123", 20, 5, 5, 5),
+    ("octal:0.144", 30, 5, 10, 12),
+    ("octal:0.152", 34, 6, 48, 25),
 ];
 
 #[test]
@@ -340,9 +344,9 @@ fn survey_of_one_digit_codes_is_stored_and_reused() {
 ///   after it, at heap 71.
 /// * Plambeck, "Advances in Losing" (arXiv math/0603027, 2006): no complete misère analysis
 ///   of Dawson's chess (0.137, the same game as Dawson's Kayles 0.07 with heaps shifted by
-///   one) is known. nimdb's quotients of both stay at 24 elements through heap 24 (23 for
-///   0.137) and then outgrow the element limit (see
-///   `dawson_and_0137_quotients_to_the_heap_they_reach`).
+///   one) is known. The quotients of heaps 1..n of both are computed heap by heap (see
+///   `quotients_heap_by_heap_equal_miseresolvers` and
+///   `dawson_and_0137_quotients_agree_with_a_database_to_total_50`).
 #[test]
 fn literature_values() {
     // Tame: misère Nim (0.[3]) and lines, heaps up to 2ⁿ − 1: order 2ⁿ + 2, |P| = 2.
@@ -351,8 +355,10 @@ fn literature_values() {
             let q = quotient(game, Some((1 << n) - 1));
             assert_eq!((q.size(), q.p_count(), q.tame), ((1 << n) + 2, 2, true), "{game} n = {n}");
             if game == "lines" {
-                // The closure check's states: 3ⁿ (the README's figure for lines).
-                assert_eq!(q.check.states, 3usize.pow(n), "{game} n = {n}");
+                // The closure check keeps 2ⁿ + 2(n − 1) states (the README's figure for
+                // lines): every element once, and a second signature for the few elements
+                // whose least positions are not the ones with the fewest options.
+                assert_eq!(q.check.states, (1 << n) + 2 * (n as usize - 1), "{game} n = {n}");
             }
         }
     }
@@ -458,20 +464,84 @@ fn kayles_has_exactly_forty_classes() {
     assert!(confirmed >= 600, "only {confirmed} of {pairs} pairs confirmed by the forward search");
 }
 
-/// Dawson's Kayles (0.07) and 0.137 have no quotient nimdb can reach for every heap (their
-/// construction outgrows the 2048-element limit at heap 25 and 24: the same game, shifted by
-/// one), but the quotients of heaps 1..24 and 1..23 are exact: each is checked against a
-/// misère retrograde solve of every position of total ≤ 40 with heaps in range.
+/// |Q| and |P| of the quotients of heaps 1..n of Dawson's Kayles (0.07), for n = 1..33, as
+/// Siegel's MisereSolver computes them (its runner, cgsuite e909ab8b, on the same code).
+const DAWSON: [(usize, usize); 33] = [
+    (1, 0),
+    (2, 1),
+    (2, 1),
+    (6, 2),
+    (6, 2),
+    (6, 2),
+    (6, 2),
+    (6, 2),
+    (6, 2),
+    (12, 3),
+    (12, 3),
+    (12, 3),
+    (12, 3),
+    (24, 5),
+    (24, 5),
+    (24, 5),
+    (24, 5),
+    (24, 5),
+    (24, 5),
+    (24, 5),
+    (24, 5),
+    (24, 5),
+    (24, 5),
+    (24, 5),
+    (144, 23),
+    (144, 23),
+    (176, 28),
+    (176, 28),
+    (176, 28),
+    (360, 65),
+    (520, 89),
+    (552, 93),
+    (638, 109),
+];
+
+/// The quotient of heaps 1..n, heap by heap, equals MisereSolver's for Dawson's Kayles to
+/// heap 33 and for the codes its construction reaches (0.205 and 0.215 to heap 13, 0.35 to
+/// heap 18, 0.354 to heap 4), where the previous construction of nimdb stopped at heaps
+/// 25, 5, 5, 4 and 4.
 #[test]
-fn dawson_and_0137_quotients_to_the_heap_they_reach() {
-    use nimdb::theory::quotient::QuotientError;
-    for (game, reach) in [("dawson", 24u32), ("octal:0.137", 23)] {
+fn quotients_heap_by_heap_equal_miseresolvers() {
+    use nimdb::theory::quotient::{Limits, QuotientBuilder};
+    let runs: [(&str, Vec<(usize, usize)>); 5] = [
+        ("dawson", DAWSON.to_vec()),
+        ("octal:0.205", vec![(20, 5), (34, 8), (164, 31), (200, 37), (200, 37)]),
+        ("octal:0.215", vec![(20, 5), (34, 8), (164, 31), (200, 37), (200, 37)]),
+        ("octal:0.35", vec![(1382, 294), (1650, 347), (1714, 358), (1826, 383), (2050, 432)]),
+        ("octal:0.354", vec![(2, 1), (6, 2), (6, 2), (14, 4)]),
+    ];
+    let first = [1u32, 9, 9, 14, 1];
+    for ((game, want), from) in runs.iter().zip(first) {
         let spec: GameSpec = game.parse().unwrap();
+        let mut b = QuotientBuilder::new(spec.octal().unwrap(), Limits::default());
+        let last = from + want.len() as u32 - 1;
+        let mut got = Vec::new();
+        while b.max_heap() < last {
+            b.add_heap().unwrap_or_else(|e| panic!("{game}: heap {}: {e}", b.max_heap() + 1));
+            if b.max_heap() >= from {
+                got.push((b.monoid().size(), b.monoid().p_elements().len()));
+            }
+        }
+        assert_eq!(&got, want, "{game} heaps {from}..={last}");
+    }
+}
+
+/// Dawson's Kayles and 0.137 (the same game, every heap one token shorter): the quotients of
+/// heaps 1..33 and 1..32 (638 elements, 109 of them P) pass their exact closure check, and
+/// every outcome of a misère retrograde solve of every position of total ≤ 50 with heaps
+/// in range agrees with them.
+#[test]
+fn dawson_and_0137_quotients_agree_with_a_database_to_total_50() {
+    for (game, reach) in [("dawson", 33u32), ("octal:0.137", 32)] {
         let q = quotient(game, Some(reach));
-        assert_eq!((q.size(), q.p_count()), (24, 5), "{game}");
-        let opts = QuotientOptions { max_heap: Some(reach + 1), ..Default::default() };
-        let err = compute_quotient(spec.octal().unwrap(), opts, &mut |_, _| true).unwrap_err();
-        assert!(matches!(err, QuotientError::TooLarge { heap, .. } if heap == reach + 1), "{game}: {err}");
+        assert_eq!((q.size(), q.p_count()), (638, 109), "{game}");
+        agrees_with_search(game, &q, 22);
         let dir = tempfile::tempdir().unwrap();
         let db = dir.path().join("d.sqlite");
         let db = db.to_str().unwrap();
@@ -481,7 +551,7 @@ fn dawson_and_0137_quotients_to_the_heap_they_reach() {
             game,
             "--misere",
             "--max-total",
-            "40",
+            "50",
             "--max-heap",
             &reach.to_string(),
             "--db",
@@ -493,16 +563,14 @@ fn dawson_and_0137_quotients_to_the_heap_they_reach() {
         let qc = &v["quotient"];
         assert_eq!(
             (qc["size"].as_u64(), qc["max_heap"].as_u64()),
-            (Some(24), Some(reach as u64)),
+            (Some(638), Some(reach as u64)),
             "{game}: {qc}"
         );
-        assert!(qc["checked"].as_u64().unwrap() > 200_000, "{game}: {qc}");
+        assert!(qc["checked"].as_u64().unwrap() > 1_000_000, "{game}: {qc}");
         assert_eq!(qc["mismatches"], 0, "{game}: {qc}");
     }
 }
 
-/// A real SIGINT stops `nimdb quotient --survey` between codes: exit 130, one line on
-/// stderr, and the codes finished before it are stored (a rerun reads them).
 #[test]
 fn ctrl_c_stops_a_survey_and_keeps_what_is_complete() {
     let dir = tempfile::tempdir().unwrap();
@@ -630,23 +698,32 @@ fn csv_split(line: &str) -> Vec<String> {
     out
 }
 
-/// Four small codes are beyond the construction today (the README's "Open"): a clean error
-/// that the survey reports as open, never a panic or a wrong quotient.
+/// Each limit stops the computation with its own error, never a panic or a wrong quotient,
+/// and the quotient of the heaps before it stays exact.
 #[test]
-fn codes_the_construction_cannot_extend_fail_cleanly() {
-    use nimdb::theory::quotient::QuotientError;
-    for (game, heap) in [("octal:0.35", 4), ("octal:0.205", 5), ("octal:0.215", 5), ("octal:0.354", 4)] {
+fn each_limit_stops_with_its_own_error() {
+    use nimdb::theory::quotient::{Limits, QuotientError};
+    let run = |game: &str, limits: Limits| {
         let spec: GameSpec = game.parse().unwrap();
-        let opts = QuotientOptions { max_heap: Some(10), ..Default::default() };
-        let err = compute_quotient(spec.octal().unwrap(), opts, &mut |_, _| true).unwrap_err();
-        let QuotientError::Internal(why) = err else { panic!("{game}: {err}") };
-        assert!(why.starts_with(&format!("heap {heap}: no consistent extension")), "{game}: {why}");
-        // The quotient of the heaps before it is exact.
-        let q = quotient(game, Some(heap - 1));
-        let mut search = ReferenceSearch::new(spec.rules(), Convention::Misere);
-        for heaps in partitions(16).into_iter().filter(|p| p.iter().all(|&h| h < heap)) {
-            let (win, _) = search.solve(&Position::new(heaps.clone()));
-            assert_eq!(q.is_p(&heaps).unwrap(), !win, "{game} {heaps:?}");
-        }
+        let opts = QuotientOptions { max_heap: Some(14), limits, ..Default::default() };
+        compute_quotient(spec.octal().unwrap(), opts, &mut |_, _| true).unwrap_err()
+    };
+    let err = run("octal:0.35", Limits { max_elements: 100, ..Limits::default() });
+    assert!(matches!(err, QuotientError::TooLarge { limit: 100, .. }), "{err}");
+    assert!(err.to_string().contains("--max-elements"), "{err}");
+    let err = run("octal:0.35", Limits { max_candidate: 50, ..Limits::default() });
+    assert!(matches!(err, QuotientError::CandidateTooLarge { limit: 50, .. }), "{err}");
+    assert!(err.to_string().contains("before reduction"), "{err}");
+    let err = run("octal:0.35", Limits { max_states: 10, ..Limits::default() });
+    assert!(matches!(err, QuotientError::TooManyStates { limit: 10, .. }), "{err}");
+    let err = run("octal:0.35", Limits { max_recalibrations: 1, ..Limits::default() });
+    assert!(matches!(err, QuotientError::NoRecalibration { tries: 1, .. }), "{err}");
+    // The quotient of the heaps before the one that stopped is exact.
+    let spec: GameSpec = "octal:0.35".parse().unwrap();
+    let q = quotient("octal:0.35", Some(8));
+    let mut search = ReferenceSearch::new(spec.rules(), Convention::Misere);
+    for heaps in partitions(18).into_iter().filter(|p| p.iter().all(|&h| h <= 8)) {
+        let (win, _) = search.solve(&Position::new(heaps.clone()));
+        assert_eq!(q.is_p(&heaps).unwrap(), !win, "{heaps:?}");
     }
 }

@@ -14,8 +14,9 @@ use nimdb::store::Database;
 
 use super::DbArg;
 use super::interrupt::{self, EXIT_INTERRUPTED};
+use nimdb::resources::MemoryBudget;
 use nimdb::theory::quotient::{
-    Computed, DEFAULT_CAP, Quotient, QuotientError, QuotientOptions, compute_quotient_interruptible,
+    Computed, DEFAULT_CAP, Limits, Quotient, QuotientError, QuotientOptions, compute_quotient_interruptible,
 };
 
 /// Arguments of `nimdb quotient`.
@@ -41,6 +42,14 @@ pub struct QuotientArgs {
     /// open code, is an empty field).
     #[arg(long, requires = "survey")]
     csv: bool,
+    /// The largest quotient (and reduced candidate) the computation may build; beyond it,
+    /// it stops and says so. Memory grows with its square.
+    #[arg(long, value_name = "N", default_value_t = 4096, value_parser = clap::value_parser!(u64).range(2..=1_000_000))]
+    max_elements: u64,
+    /// The memory the computation may plan to use (e.g. 8G) [default: 80% of the memory
+    /// available now]. A computation whose limits could need more is refused up front.
+    #[arg(long, value_name = "SIZE", value_parser = nimdb::resources::parse_size)]
+    memory_limit: Option<u64>,
     /// No progress display.
     #[arg(long)]
     quiet: bool,
@@ -61,10 +70,16 @@ pub fn run(args: QuotientArgs) -> anyhow::Result<ExitCode> {
              (its heaps must split by an octal rule)"
         );
     };
-    let opts = match args.max_heap {
+    let mut opts = match args.max_heap {
         Some(n) => QuotientOptions::to_heap(n)?,
         None => QuotientOptions::default(),
     };
+    opts.limits = Limits::with_max_elements(args.max_elements as usize);
+    opts.stop = Some(interrupt::interrupted);
+    let needed = opts.limits.memory_bound(opts.max_heap.unwrap_or(opts.cap));
+    MemoryBudget::new(args.memory_limit)
+        .check(&format!("a quotient of up to {} elements", args.max_elements), needed)
+        .context("lower --max-elements or raise --memory-limit")?;
     let game = spec.canonical();
     let db = Database::open(&args.db.db)?;
     let stored = db.load_quotient(&game, opts.max_heap)?.filter(|q| opts.max_heap.is_some() || q.proven());
@@ -252,7 +267,6 @@ const SURVEY_BUDGET: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// `nimdb quotient --survey --digits D`.
 fn survey(args: &QuotientArgs) -> anyhow::Result<ExitCode> {
-    use nimdb::theory::quotient::Limits;
     use nimdb::theory::quotient::survey::{SurveyOutcome, survey_codes, survey_one};
     let codes = survey_codes(args.digits).map_err(anyhow::Error::msg)?;
     let db = Database::open(&args.db.db)?;
@@ -265,7 +279,7 @@ fn survey(args: &QuotientArgs) -> anyhow::Result<ExitCode> {
         },
     );
     bar.set_style(ProgressStyle::with_template("{bar:32} {pos}/{len} codes  {msg}").expect("valid template"));
-    let limits = Limits { max_elements: 512, ..Limits::default() };
+    let limits = Limits::with_max_elements(args.max_elements as usize);
     let mut rows: Vec<Value> = Vec::new();
     for code in &codes {
         if interrupt::interrupted() {

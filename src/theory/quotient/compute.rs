@@ -1,75 +1,128 @@
 //! The computation: the misère quotient of the closure of heaps 1..n, built one heap at a
-//! time, as Siegel's MisereSolver does.
+//! time, as in Siegel's MisereSolver.
 //!
-//! Adding heap n to a known quotient Q of heaps 1..n−1 (with its map Φ), the heap's options
-//! are sums of at most two smaller heaps, so their images O ⊆ Q are products in the table.
-//! Then one of two things happens:
+//! The state is a verified [`Pretension`] for heaps 1..n−1 (its predictions are right on
+//! the whole closure) and, for each element, the minimal signatures of the closure's
+//! positions ([`Antichains`]). Adding heap n, with option images O ⊆ Q and signature σₙ:
 //!
-//! * **Identification.** If some position Y of the old closure has option images O_Y with
-//!   O_Y empty exactly when O is, and, for every w ∈ Q, O·w meets P exactly when O_Y·w does,
-//!   then the new heap is equivalent to Y and the quotient does not grow. (Proof, by
-//!   induction on a position Z = k·Hₙ + X: replacing every copy of Hₙ by Y gives a position
-//!   of the old closure with the same outcome, because Z has a P-option exactly when its
-//!   image does.) The signature of an option set, the set of w with O·w ∩ P ≠ ∅, is hashed,
-//!   so the test costs |O|·|Q| operations and a lookup. The candidates Y are the heaps and
-//!   one least representative of each element.
-//! * **Extension.** Otherwise the heap is a new generator x. The outcome of X + i·x is
-//!   computed for every element of Q and i = 0, 1, 2, … from the options of a least
-//!   representative of X (images (s, i)) and of the copies of the heap (images (X·o, i−1)),
-//!   until the row of outcomes repeats (in misère play xⁱ⁺² = xⁱ eventually, so it does).
-//!   The candidate Q × {1, x, x², …} is then reduced by indistinguishability (Moore's
-//!   refinement), giving the new quotient.
-//!
-//! The construction is checked afterwards by [`certify::closure_check`](super::certify),
-//! an exact test over every position of the closure, so a result marked verified never
-//! rests on the construction's reasoning alone.
-
-use std::collections::HashMap;
+//! * **Identification.** Heap n may be equivalent to an element x already present. It must
+//!   be *compatible* with its options (no context w with x·w ∈ P and σₙ ∋ w, else some
+//!   position would have a P-option and a P-image: a P-failure). Then, if some position W
+//!   of the closure with image x has σ(W) ⊆ σₙ, the map n ↦ x is right everywhere (the
+//!   mex interpolation principle of Plambeck and Siegel: every position with copies of Hₙ
+//!   is covered by the one with each copy replaced by W, which is known not to fail).
+//!   Otherwise each compatible x is tried by walking only the positions that hold Hₙ, with
+//!   the closure's signatures already in place.
+//! * **Extension.** Otherwise Hₙ gets a free generator: the candidate Q ⊕ ⟨g | g⁴ = g²⟩ is
+//!   marked from its least positions, reduced, and verified. While verification finds a
+//!   failure (the least position predicted wrongly), the pretension is **recalibrated**:
+//!   for the heaps of that position, one, then two, … at a time, the candidate is rebuilt
+//!   with those heaps freed as cyclic generators of a larger index over the submonoid the
+//!   other heaps generate, marked and reduced, until it predicts that position rightly. The
+//!   loop ends when verification finds no failure, which proves the result (the walk is
+//!   exact), whatever the choices made on the way.
 
 use crate::game::{TakeBreakCode as OctalCode, heap_results};
 
 use super::QuotientError;
-use super::certify::ClosureState;
-use super::monoid::{BipartiteMonoid, ElementSet, reduce};
+use super::candidate::{Candidate, Cyclic, HeapImage, Submonoid, index_and_period};
+use super::monoid::{BipartiteMonoid, ElementSet};
+use super::pretension::{Antichains, Letter, Pretension, SearchBudget, Verdict};
+use super::word::Word;
 
-/// How many derivatives deep an extension may look.
-const MAX_DEPTH: usize = 6;
-
-/// Limits on a computation.
+/// Limits on a computation, each reported in its own words when reached.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
-    /// The largest quotient accepted; beyond it the computation stops with
-    /// [`QuotientError::TooLarge`].
+    /// The largest quotient (or reduced candidate) accepted: |Q|.
     pub max_elements: usize,
-    /// The longest run of outcome rows i = 0, 1, 2, … tried for one new generator.
-    pub max_power: usize,
+    /// The most elements of an unreduced candidate (a direct sum with free generators).
+    pub max_candidate: u64,
+    /// The most states one failure walk may visit.
+    pub max_states: usize,
+    /// The most recalibrations while adding one heap.
+    pub max_recalibrations: usize,
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_elements: 2048, max_power: 64 }
+        Limits {
+            max_elements: 4096,
+            max_candidate: 1 << 22,
+            max_states: 2_000_000,
+            max_recalibrations: 10_000,
+        }
     }
 }
+
+impl Limits {
+    /// Limits with `max_elements` as the largest quotient.
+    pub fn with_max_elements(max_elements: usize) -> Self {
+        Limits { max_elements, ..Limits::default() }
+    }
+
+    /// A bound on the memory a computation to `max_heap` may use, in bytes: the largest
+    /// table (|Q|² entries of 4 bytes, twice while a reduction builds the next), the largest
+    /// candidate's marks and partition (about 32 bytes an element), and the walk's states (a signature of |Q| bits and a frame each).
+    pub fn memory_bound(&self, max_heap: u32) -> u64 {
+        let q = self.max_elements as u64;
+        let table = 2 * 4 * q * q;
+        // Marks, dense numbers, the reduction's two block arrays and its map, and the
+        // reached list; and the option images of every heap.
+        let candidate = self.max_candidate * 32 + 8 * q * max_heap as u64;
+        let states = self.max_states as u64 * (q.div_ceil(64) * 8 + 48);
+        table + candidate + states
+    }
+}
+
+/// Watches a heap being added: the candidates tried.
+pub trait Observer {
+    /// A candidate for `heap` was verified: `failure` is the least position it predicts
+    /// wrongly, or `None` when it holds.
+    fn trial(&mut self, heap: u32, candidate: &Pretension, failure: Option<&Word>) {
+        let _ = (heap, candidate, failure);
+    }
+
+    /// A recalibration freed these heaps with these cyclic components (a candidate of
+    /// `elements` before reduction).
+    fn recalibrated(&mut self, heap: u32, freed: &[u32], cyclic: &[Cyclic], elements: u64) {
+        let _ = (heap, freed, cyclic, elements);
+    }
+}
+
+/// An observer that never stops and ignores everything.
+pub struct Unobserved;
+
+impl Observer for Unobserved {}
 
 /// The incremental quotient computation for one octal game.
 #[derive(Clone, Debug)]
 pub struct QuotientBuilder {
     code: OctalCode,
     limits: Limits,
-    q: BipartiteMonoid,
-    /// Image of heap h, h = 0..=n (heap 0 is the identity).
-    heap_img: Vec<u32>,
-    /// Option images of heap h, sorted.
-    heap_opts: Vec<Vec<u32>>,
-    /// For each element, the option images of a least representative position.
-    rep_opts: Vec<Vec<u32>>,
-    /// The weight Σ(2h − 1) of that representative (every move lowers it).
-    rep_weight: Vec<u64>,
-    /// Identification signatures of known positions → their element.
-    sigs: HashMap<ElementSet, u32>,
-    /// For each element o, the contexts w with o·w ∈ P.
-    p_over: Vec<ElementSet>,
+    pret: Pretension,
+    anti: Antichains,
     generators: Vec<u32>,
+    /// States walked by the last full verification.
+    last_states: usize,
+    recalibrations: usize,
+    /// The letters of the current pretension (rebuilt when it changes).
+    letters: Option<Vec<Letter>>,
+    choice: Choice,
+    doubling: bool,
+}
+
+/// How a recalibration picks the heaps of a failure to free.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Choice {
+    /// The first set that repairs the failure: fewest heaps, smallest heaps first
+    /// (MisereSolver's order).
+    #[default]
+    First,
+    /// Of the sets with the fewest heaps that repair it, the one whose reduced candidate is
+    /// smallest.
+    Smallest,
+    /// The first set that repairs it, largest heaps first.
+    LargestFirst,
 }
 
 /// One step's outcome, for progress reports.
@@ -84,20 +137,18 @@ pub enum Step {
 impl QuotientBuilder {
     /// A computation for `code` with nothing added yet (the trivial quotient).
     pub fn new(code: &OctalCode, limits: Limits) -> Self {
-        let mut b = QuotientBuilder {
+        QuotientBuilder {
             code: code.clone(),
             limits,
-            q: BipartiteMonoid::trivial(),
-            heap_img: vec![0],
-            heap_opts: vec![Vec::new()],
-            rep_opts: vec![Vec::new()],
-            rep_weight: vec![0],
-            sigs: HashMap::new(),
-            p_over: Vec::new(),
+            pret: Pretension::new(BipartiteMonoid::trivial(), vec![0], vec![Vec::new()]),
+            anti: Antichains::new(1),
             generators: Vec::new(),
-        };
-        b.rebuild_signatures();
-        b
+            last_states: 0,
+            recalibrations: 0,
+            letters: None,
+            choice: Choice::First,
+            doubling: false,
+        }
     }
 
     /// The octal code.
@@ -107,101 +158,305 @@ impl QuotientBuilder {
 
     /// The largest heap added so far.
     pub fn max_heap(&self) -> u32 {
-        self.heap_img.len() as u32 - 1
+        self.pret.max_heap()
     }
 
     /// The current quotient.
     pub fn monoid(&self) -> &BipartiteMonoid {
-        &self.q
+        &self.pret.q
     }
 
     /// Heap images 0..=max_heap.
     pub fn heap_images(&self) -> &[u32] {
-        &self.heap_img
+        &self.pret.images
     }
 
     /// Option images of each heap 0..=max_heap.
     pub fn heap_options(&self) -> &[Vec<u32>] {
-        &self.heap_opts
+        &self.pret.options
     }
 
-    /// The option images of heap `n` under the current map.
-    fn options_of(&self, n: u32) -> Vec<u32> {
-        let mut set = ElementSet::new(self.q.size());
-        for r in heap_results(&self.code, n) {
-            let img = r.parts().iter().fold(0, |acc, &a| self.q.mul(acc, self.heap_img[a as usize]));
-            set.insert(img);
-        }
-        set.to_vec()
+    /// The current verified pretension.
+    pub fn pretension(&self) -> &Pretension {
+        &self.pret
     }
 
-    /// The identification signature of an option set: the contexts w with O·w ∩ P ≠ ∅,
-    /// plus one bit for "O is empty".
-    fn signature(&self, opts: &[u32]) -> ElementSet {
-        let n = self.q.size();
-        let mut s = ElementSet::new(n + 1);
-        for &o in opts {
-            s.union_with(&self.p_over[o as usize]);
-        }
-        if opts.is_empty() {
-            s.insert(n as u32);
-        }
-        s
+    /// The heaps that entered as new generators.
+    pub fn generator_heaps(&self) -> &[u32] {
+        &self.generators
     }
 
-    fn rebuild_signatures(&mut self) {
-        let n = self.q.size();
-        self.p_over = (0..n as u32)
-            .map(|o| {
-                let mut s = ElementSet::new(n + 1);
-                for w in 0..n as u32 {
-                    if self.q.is_p(self.q.mul(o, w)) {
-                        s.insert(w);
-                    }
-                }
-                s
-            })
-            .collect();
-        let mut sigs = HashMap::new();
-        for (y, opts) in self.rep_opts.iter().enumerate() {
-            sigs.entry(self.signature(opts)).or_insert(y as u32);
-        }
-        for (h, opts) in self.heap_opts.iter().enumerate() {
-            sigs.entry(self.signature(opts)).or_insert(self.heap_img[h]);
-        }
-        self.sigs = sigs;
+    /// Recalibrations made so far.
+    pub fn recalibrations(&self) -> usize {
+        self.recalibrations
     }
 
     /// Adds the next heap, n = max_heap + 1.
     pub fn add_heap(&mut self) -> Result<Step, QuotientError> {
+        self.add_heap_observed(&|| false, &mut Unobserved)
+    }
+
+    /// Adds the next heap, telling `obs` of every candidate tried; `stop` is asked during
+    /// long walks, and true abandons the heap (the builder keeps heaps 1..n−1) with
+    /// [`QuotientError::Interrupted`].
+    pub fn add_heap_observed(
+        &mut self,
+        stop: &dyn Fn() -> bool,
+        obs: &mut dyn Observer,
+    ) -> Result<Step, QuotientError> {
         let n = self.max_heap() + 1;
-        let opts = self.options_of(n);
-        let sig = self.signature(&opts);
-        if let Some(&y) = self.sigs.get(&sig) {
-            self.heap_img.push(y);
-            let w = 2 * n as u64 - 1;
-            if w < self.rep_weight[y as usize] {
-                self.rep_weight[y as usize] = w;
-                self.rep_opts[y as usize] = opts.clone();
-            }
-            self.heap_opts.push(opts);
-            return Ok(Step::Identified(y));
+        let parts: Vec<Vec<u32>> = heap_results(&self.code, n).iter().map(|r| r.parts().to_vec()).collect();
+        if self.letters.is_none() {
+            self.letters = Some(self.pret.letters());
         }
-        // Extend from Q; if the new heap tells apart positions that Q identifies, the check
-        // fails and the extension is redone from the derivative, which sees deeper.
-        let mut base = self.clone();
-        for _depth in 0..MAX_DEPTH {
-            let mut cand = base.clone();
-            let o = cand.options_of(n);
-            cand.extend(n, o)?;
-            if let Some(states) = cand.consistent()? {
-                cand.learn_states(&states);
-                *self = cand;
-                return Ok(Step::Extended(self.q.size()));
-            }
-            base = base.derivative()?;
+        let budget = SearchBudget { max_states: self.limits.max_states, stop, heap: n };
+        if parts.is_empty() {
+            self.pret.images.push(0);
+            self.pret.options.push(Vec::new());
+            return Ok(Step::Identified(0));
         }
-        Err(QuotientError::Internal(format!("heap {n}: no consistent extension within depth {MAX_DEPTH}")))
+        let q = &self.pret.q;
+        let mut seen = ElementSet::new(q.size());
+        for ps in &parts {
+            seen.insert(ps.iter().fold(0, |acc, &a| q.mul(acc, self.pret.images[a as usize])));
+        }
+        let opts = seen.to_vec();
+        let sig = self.pret.signature(&opts);
+        let letters = self.letters.as_ref().expect("letters just built");
+        let compatible: Vec<u32> = (0..q.size() as u32).filter(|&x| self.pret.compatible(x, &sig)).collect();
+        // A letter already present, or the mex interpolation principle.
+        let found = compatible
+            .iter()
+            .copied()
+            .find(|&x| letters.iter().any(|l| l.image == x && l.sig == sig) || self.anti.covers(x, &sig));
+        let found = match found {
+            Some(x) => Some((x, None)),
+            None => {
+                let mut hit = None;
+                for &x in &compatible {
+                    let mut trial = self.pret.clone();
+                    trial.images.push(x);
+                    trial.options.push(opts.clone());
+                    let mut letters = letters.clone();
+                    letters.push(Letter {
+                        heap: n,
+                        image: x,
+                        sig: sig.clone(),
+                        options: opts.clone(),
+                        inert: false,
+                    });
+                    let mut anti = self.anti.clone();
+                    let r = trial.n_search(&letters, &mut anti, true, &budget)?;
+                    if r.failure.is_none() {
+                        hit = Some((x, Some(anti)));
+                        break;
+                    }
+                }
+                hit
+            }
+        };
+        if let Some((x, anti)) = found {
+            // Heap n's letter joins unless an earlier heap's is the same.
+            let letters = self.letters.as_mut().expect("letters just built");
+            if !letters.iter().any(|l| l.image == x && l.sig == sig) {
+                letters.push(Letter { heap: n, image: x, sig, options: opts.clone(), inert: false });
+            }
+            self.pret.images.push(x);
+            self.pret.options.push(opts);
+            if let Some(anti) = anti {
+                self.anti = anti;
+            }
+            return Ok(Step::Identified(x));
+        }
+        // Extension: a free generator for heap n, then recalibrate until verified.
+        let mut trial = {
+            let base = Submonoid::whole(&self.pret.q);
+            let cand = Candidate::new(base, vec![Cyclic { index: 2, period: 2 }], self.limits.max_candidate)
+                .ok_or(QuotientError::CandidateTooLarge { heap: n, limit: self.limits.max_candidate })?;
+            let mut images: Vec<u32> = self.pret.images.clone();
+            images.push(cand.element(HeapImage::Free(0)));
+            cand.mark_and_reduce(&images, &self.code, self.limits.max_elements, n)?
+        };
+        let mut recalibrations = 0;
+        loop {
+            let verdict = trial.verify(&budget)?;
+            obs.trial(
+                n,
+                &trial,
+                match &verdict {
+                    Verdict::Fails(w) => Some(w),
+                    Verdict::Holds { .. } => None,
+                },
+            );
+            match verdict {
+                Verdict::Holds { antichains, states, .. } => {
+                    self.pret = trial;
+                    self.letters = None;
+                    self.anti = antichains;
+                    self.last_states = states;
+                    self.generators.push(n);
+                    self.recalibrations += recalibrations;
+                    return Ok(Step::Extended(self.pret.q.size()));
+                }
+                Verdict::Fails(w) => {
+                    recalibrations += 1;
+                    if recalibrations > self.limits.max_recalibrations {
+                        return Err(QuotientError::NoRecalibration {
+                            heap: n,
+                            tries: self.limits.max_recalibrations,
+                        });
+                    }
+                    if stop() {
+                        return Err(QuotientError::Interrupted { heap: n - 1 });
+                    }
+                    trial = self.recalibrate(&trial, &w, n, obs)?;
+                }
+            }
+        }
+    }
+
+    /// Rebuilds `trial` so that it predicts the failure `w` rightly: frees the heaps of
+    /// `w` (fewest first, smallest heaps first) as cyclic generators over the submonoid the
+    /// other heaps generate.
+    fn recalibrate(
+        &self,
+        trial: &Pretension,
+        w: &Word,
+        n: u32,
+        obs: &mut dyn Observer,
+    ) -> Result<Pretension, QuotientError> {
+        let should_be_p = !trial.q.is_p(trial.phi(w));
+        let mut involved = w.heaps_present();
+        if self.choice == Choice::LargestFirst {
+            involved.reverse();
+        }
+        let mut too_large = None;
+        for size in 1..=involved.len() {
+            let mut best: Option<(Pretension, Vec<u32>, Vec<Cyclic>, u64)> = None;
+            for set in combinations(&involved, size) {
+                let gens: Vec<u32> = (1..=n)
+                    .filter(|h| !set.contains(h))
+                    .map(|h| trial.images[h as usize])
+                    .filter(|&g| g != 0)
+                    .collect();
+                let base = Submonoid::generated(&trial.q, &gens);
+                let cyclic: Vec<Cyclic> = set
+                    .iter()
+                    .map(|&h| {
+                        let (idx, _) = index_and_period(&trial.q, trial.images[h as usize]);
+                        let need = w.exponent(h).saturating_sub(1);
+                        let index =
+                            if need > idx && self.doubling { need.max(2 * idx) } else { idx.max(need) };
+                        let period = (2 * ((index as i64 - 4) / 2)).max(2) as u32;
+                        Cyclic { index, period }
+                    })
+                    .collect();
+                let map = base.id.clone();
+                let Some(cand) = Candidate::new(base, cyclic.clone(), self.limits.max_candidate) else {
+                    too_large =
+                        Some(QuotientError::CandidateTooLarge { heap: n, limit: self.limits.max_candidate });
+                    continue;
+                };
+                let images: Vec<u32> = (0..=n)
+                    .map(|h| match set.iter().position(|&s| s == h) {
+                        Some(i) => cand.element(HeapImage::Free(i)),
+                        None => map[trial.images[h as usize] as usize],
+                    })
+                    .collect();
+                let p = match cand.mark_and_reduce(&images, &self.code, self.limits.max_elements, n) {
+                    Ok(p) => p,
+                    Err(e @ QuotientError::TooLarge { .. }) => {
+                        too_large = Some(e);
+                        continue;
+                    }
+                    Err(e) => return Err(e),
+                };
+                if p.q.is_p(p.phi(w)) == should_be_p {
+                    let (p, cyclic) = if self.doubling {
+                        self.grow_while_saturated(trial, w, n, &set, p, cyclic, should_be_p)?
+                    } else {
+                        (p, cyclic)
+                    };
+                    if self.choice != Choice::Smallest {
+                        obs.recalibrated(n, &set, &cyclic, cand.size());
+                        return Ok(p);
+                    }
+                    if best.as_ref().is_none_or(|b| p.q.size() < b.0.q.size()) {
+                        best = Some((p, set, cyclic, cand.size()));
+                    }
+                }
+            }
+            if let Some((p, set, cyclic, size)) = best {
+                obs.recalibrated(n, &set, &cyclic, size);
+                return Ok(p);
+            }
+        }
+        Err(too_large.unwrap_or(QuotientError::NoRecalibration { heap: n, tries: 0 }))
+    }
+
+    /// A repaired candidate whose freed heaps keep every power apart up to the wrap of
+    /// their cyclic components may be cut short by them: the components are doubled and the
+    /// candidate rebuilt while that stays so (and it still repairs `w`).
+    #[allow(clippy::too_many_arguments)]
+    fn grow_while_saturated(
+        &self,
+        trial: &Pretension,
+        w: &Word,
+        n: u32,
+        set: &[u32],
+        mut p: Pretension,
+        mut cyclic: Vec<Cyclic>,
+        should_be_p: bool,
+    ) -> Result<(Pretension, Vec<Cyclic>), QuotientError> {
+        for _ in 0..4 {
+            let saturated = set.iter().zip(&cyclic).any(|(&h, c)| {
+                let (i, per) = index_and_period(&p.q, p.images[h as usize]);
+                i + per >= c.index + c.period
+            });
+            if !saturated {
+                break;
+            }
+            let grown: Vec<Cyclic> = cyclic
+                .iter()
+                .map(|c| {
+                    let index = 2 * c.index + 2;
+                    Cyclic { index, period: (2 * ((index as i64 - 4) / 2)).max(2) as u32 }
+                })
+                .collect();
+            let gens: Vec<u32> = (1..=n)
+                .filter(|h| !set.contains(h))
+                .map(|h| trial.images[h as usize])
+                .filter(|&g| g != 0)
+                .collect();
+            let base = Submonoid::generated(&trial.q, &gens);
+            let map = base.id.clone();
+            let Some(cand) = Candidate::new(base, grown.clone(), self.limits.max_candidate) else { break };
+            let images: Vec<u32> = (0..=n)
+                .map(|h| match set.iter().position(|&s| s == h) {
+                    Some(i) => cand.element(HeapImage::Free(i)),
+                    None => map[trial.images[h as usize] as usize],
+                })
+                .collect();
+            match cand.mark_and_reduce(&images, &self.code, self.limits.max_elements, n) {
+                Ok(q) if q.q.is_p(q.phi(w)) == should_be_p => {
+                    p = q;
+                    cyclic = grown;
+                }
+                Ok(_) | Err(QuotientError::TooLarge { .. }) => break,
+                Err(e) => return Err(e),
+            }
+        }
+        Ok((p, cyclic))
+    }
+
+    /// Whether a freed heap's index at least doubles when a failure needs more powers.
+    pub fn set_doubling(&mut self, on: bool) {
+        self.doubling = on;
+    }
+
+    /// Chooses how recalibration picks the heaps to free.
+    pub fn set_choice(&mut self, choice: Choice) {
+        self.choice = choice;
     }
 
     /// Adds heaps until `max_heap` is `n`, calling `progress` after each heap; `progress`
@@ -213,304 +468,40 @@ impl QuotientBuilder {
     ) -> Result<(), QuotientError> {
         while self.max_heap() < n {
             self.add_heap()?;
-            if !progress(self.max_heap(), self.q.size()) {
+            if !progress(self.max_heap(), self.pret.q.size()) {
                 return Err(QuotientError::Interrupted { heap: self.max_heap() });
             }
         }
         Ok(())
     }
+}
 
-    /// Heap n is a new generator with option images `opts`: build Q × ⟨x⟩ and reduce.
-    fn extend(&mut self, n: u32, opts: Vec<u32>) -> Result<(), QuotientError> {
-        let q = &self.q;
-        let size = q.size();
-        let mut order: Vec<u32> = (0..size as u32).collect();
-        order.sort_by_key(|&x| (self.rep_weight[x as usize], x));
-        // rows[i][x]: is X + i·Hₙ a P-position, for X with image x.
-        let mut rows: Vec<Vec<bool>> = vec![q.p_marks().to_vec()];
-        let (tail, period) = loop {
-            let i = rows.len();
-            if i > self.limits.max_power {
-                return Err(QuotientError::NoPowerCycle { heap: n, tried: self.limits.max_power });
-            }
-            let prev = &rows[i - 1];
-            let mut row = vec![false; size];
-            for &x in &order {
-                let own = &self.rep_opts[x as usize];
-                let has_move = !own.is_empty() || !opts.is_empty();
-                row[x as usize] = has_move
-                    && own.iter().all(|&s| !row[s as usize])
-                    && opts.iter().all(|&o| !prev[q.mul(x, o) as usize]);
-            }
-            if let Some(j) = rows.iter().position(|r| *r == row) {
-                break (j, i - j);
-            }
-            rows.push(row);
-        };
-        let len = tail + period;
-        let cap = |i: usize| if i < len { i } else { tail + (i - tail) % period };
-        let count = size * len;
-        if count > 64 * self.limits.max_elements.max(1) {
-            return Err(QuotientError::TooLarge { heap: n, limit: self.limits.max_elements });
-        }
-        let id = |x: u32, i: usize| x * len as u32 + i as u32;
-        let split = |e: u32| (e / len as u32, e as usize % len);
-        // Generators: the old heap images (as (g, 0)) and the new heap (1, 1).
-        let mut gens: Vec<u32> = Vec::new();
-        for &g in &self.heap_img[1..] {
-            if !gens.contains(&id(g, 0)) {
-                gens.push(id(g, 0));
-            }
-        }
-        gens.push(id(0, cap(1)));
-        let mul = |a: u32, b: u32| {
-            let (x, i) = split(a);
-            let (y, j) = split(b);
-            id(q.mul(x, y), cap(i + j))
-        };
-        let is_p = |e: u32| {
-            let (x, i) = split(e);
-            rows[i][x as usize]
-        };
-        let (blocks, class) = reduce(count, 0, &gens, is_p, mul);
-        if blocks > self.limits.max_elements {
-            return Err(QuotientError::TooLarge { heap: n, limit: self.limits.max_elements });
-        }
-        // Least representative of each class, and the new table.
-        let hw = 2 * n as u64 - 1;
-        let weight = |e: u32| {
-            let (x, i) = split(e);
-            self.rep_weight[x as usize] + i as u64 * hw
-        };
-        let mut rep = vec![u32::MAX; blocks];
-        for e in 0..count as u32 {
-            let c = class[e as usize] as usize;
-            if rep[c] == u32::MAX || weight(e) < weight(rep[c]) {
-                rep[c] = e;
-            }
-        }
-        let mut table = vec![0u32; blocks * blocks];
-        for a in 0..blocks {
-            for b in a..blocks {
-                let v = class[mul(rep[a], rep[b]) as usize];
-                table[a * blocks + b] = v;
-                table[b * blocks + a] = v;
-            }
-        }
-        let p: Vec<bool> = rep.iter().map(|&e| is_p(e)).collect();
-        let map_set = |set: &mut Vec<u32>| {
-            set.sort_unstable();
-            set.dedup();
-        };
-        let mut rep_opts = Vec::with_capacity(blocks);
-        let mut rep_weight = Vec::with_capacity(blocks);
-        for &e in &rep {
-            let (x, i) = split(e);
-            let mut s: Vec<u32> =
-                self.rep_opts[x as usize].iter().map(|&o| class[id(o, i) as usize]).collect();
-            if i >= 1 {
-                s.extend(opts.iter().map(|&o| class[id(q.mul(x, o), i - 1) as usize]));
-            }
-            map_set(&mut s);
-            rep_opts.push(s);
-            rep_weight.push(weight(e));
-        }
-        let old_class = |g: u32| class[id(g, 0) as usize];
-        let heap_img: Vec<u32> = self
-            .heap_img
-            .iter()
-            .map(|&g| old_class(g))
-            .chain(std::iter::once(class[id(0, cap(1)) as usize]))
-            .collect();
-        let mut heap_opts: Vec<Vec<u32>> = self
-            .heap_opts
-            .iter()
-            .map(|set| {
-                let mut s: Vec<u32> = set.iter().map(|&o| old_class(o)).collect();
-                map_set(&mut s);
-                s
-            })
-            .collect();
-        let mut new_opts: Vec<u32> = opts.iter().map(|&o| old_class(o)).collect();
-        map_set(&mut new_opts);
-        heap_opts.push(new_opts);
-        self.q = BipartiteMonoid::from_table(blocks, table, p).map_err(QuotientError::Internal)?;
-        self.heap_img = heap_img;
-        self.heap_opts = heap_opts;
-        self.rep_opts = rep_opts;
-        self.rep_weight = rep_weight;
-        self.generators.push(n);
-        self.rebuild_signatures();
-        Ok(())
+/// The subsets of `values` of `size` elements, in lexicographic order of positions.
+fn combinations(values: &[u32], size: usize) -> Vec<Vec<u32>> {
+    let mut out = Vec::new();
+    if size > values.len() {
+        return out;
     }
-
-    /// Whether the current map predicts every outcome of the closure (the exact test of
-    /// [`closure_check`](super::certify::closure_check)); if so, the states of the closure.
-    fn consistent(&self) -> Result<Option<Vec<ClosureState>>, QuotientError> {
-        match super::certify::closure_states(&self.q, &self.heap_img, &self.heap_opts, self.state_limit()) {
-            Ok(states) => Ok(Some(states)),
-            Err(e) if e.starts_with("more than") => {
-                Err(QuotientError::TooLarge { heap: self.max_heap(), limit: self.limits.max_elements })
-            }
-            Err(_) => Ok(None),
+    let mut idx: Vec<usize> = (0..size).collect();
+    loop {
+        out.push(idx.iter().map(|&i| values[i]).collect());
+        let Some(i) = (0..size).rev().find(|&i| idx[i] < values.len() - size + i) else { return out };
+        idx[i] += 1;
+        for j in i + 1..size {
+            idx[j] = idx[j - 1] + 1;
         }
     }
+}
 
-    /// Makes every position of the verified closure a candidate for identification: a state
-    /// (x, σ, e) is the image and option signature of some position Y, so a later heap whose
-    /// options have signature σ (and are empty iff e) is equivalent to Y, of image x. Without
-    /// this, only heaps and one least position per element are candidates, and a heap that
-    /// matches another position is added as a new generator, only to merge back.
-    fn learn_states(&mut self, states: &[ClosureState]) {
-        let n = self.q.size();
-        for (x, sig, empty) in states {
-            let mut key = ElementSet::new(n + 1);
-            key.union_with(sig);
-            if *empty {
-                key.insert(n as u32);
-            }
-            self.sigs.entry(key).or_insert(*x);
-        }
-    }
+#[cfg(test)]
+mod tests {
+    use super::combinations;
 
-    fn state_limit(&self) -> usize {
-        256 * self.limits.max_elements.max(1)
-    }
-
-    /// The derivative of the current (correct) map: the monoid of pairs (Φ(G), S(G)) of the
-    /// positions G of the closure, S(G) the images of G's options, multiplied as
-    /// (x, S)(y, T) = (xy, S·y ∪ x·T) and marked as x is. It is finer than Φ, so it still
-    /// predicts every outcome, and it remembers one more level of each position's options:
-    /// the base to extend from when a new heap tells apart positions that Φ identifies.
-    fn derivative(&self) -> Result<Self, QuotientError> {
-        let q = &self.q;
-        let size = q.size();
-        let n = self.max_heap() as usize;
-        let mut letters: Vec<(u32, ElementSet)> = Vec::new();
-        let mut letter_of = vec![0usize; n + 1];
-        for (h, slot) in letter_of.iter_mut().enumerate().skip(1) {
-            let mut set = ElementSet::new(size);
-            for &o in &self.heap_opts[h] {
-                set.insert(o);
-            }
-            let l = (self.heap_img[h], set);
-            *slot = match letters.iter().position(|x| *x == l) {
-                Some(i) => i,
-                None => {
-                    letters.push(l);
-                    letters.len() - 1
-                }
-            };
-        }
-        let times = |a: &(u32, ElementSet), b: &(u32, ElementSet)| {
-            let mut s = ElementSet::new(size);
-            for e in a.1.iter() {
-                s.insert(q.mul(e, b.0));
-            }
-            for e in b.1.iter() {
-                s.insert(q.mul(a.0, e));
-            }
-            (q.mul(a.0, b.0), s)
-        };
-        let mut ids: HashMap<(u32, ElementSet), u32> = HashMap::new();
-        let mut states: Vec<(u32, ElementSet)> = vec![(0, ElementSet::new(size))];
-        ids.insert(states[0].clone(), 0);
-        let mut succ: Vec<Vec<u32>> = Vec::new();
-        let mut i = 0;
-        while i < states.len() {
-            let st = states[i].clone();
-            let mut row = Vec::with_capacity(letters.len());
-            for l in &letters {
-                let next = times(&st, l);
-                let len = ids.len() as u32;
-                let id = *ids.entry(next.clone()).or_insert_with(|| {
-                    states.push(next);
-                    len
-                });
-                row.push(id);
-            }
-            succ.push(row);
-            if states.len() > 4 * self.limits.max_elements.max(1) {
-                return Err(QuotientError::TooLarge { heap: n as u32 + 1, limit: self.limits.max_elements });
-            }
-            i += 1;
-        }
-        let count = states.len();
-        // Least-weight position of each state (Dijkstra over letters, weight 2h − 1 of the
-        // smallest heap with that letter), remembered as parent links.
-        let mut letter_heap = vec![0u32; letters.len()];
-        for h in (1..=n).rev() {
-            letter_heap[letter_of[h]] = h as u32;
-        }
-        let mut dist = vec![u64::MAX; count];
-        let mut parent = vec![(u32::MAX, 0u32); count];
-        let mut queue = std::collections::BinaryHeap::new();
-        dist[0] = 0;
-        queue.push(std::cmp::Reverse((0u64, 0u32)));
-        while let Some(std::cmp::Reverse((d, e))) = queue.pop() {
-            if d > dist[e as usize] {
-                continue;
-            }
-            for (l, &t) in succ[e as usize].iter().enumerate() {
-                let nd = d + 2 * letter_heap[l] as u64 - 1;
-                if nd < dist[t as usize] {
-                    dist[t as usize] = nd;
-                    parent[t as usize] = (e, letter_heap[l]);
-                    queue.push(std::cmp::Reverse((nd, t)));
-                }
-            }
-        }
-        let mut table = vec![0u32; count * count];
-        for a in 0..count {
-            for b in a..count {
-                let v = ids[&times(&states[a], &states[b])];
-                table[a * count + b] = v;
-                table[b * count + a] = v;
-            }
-        }
-        let p: Vec<bool> = states.iter().map(|st| q.is_p(st.0)).collect();
-        let heap_img: Vec<u32> = std::iter::once(0).chain((1..=n).map(|h| succ[0][letter_of[h]])).collect();
-        let rep_heaps: Vec<Vec<u32>> = (0..count as u32)
-            .map(|e| {
-                let mut hs = Vec::new();
-                let mut cur = e;
-                while cur != 0 {
-                    let (p, h) = parent[cur as usize];
-                    hs.push(h);
-                    cur = p;
-                }
-                hs
-            })
-            .collect();
-        let mut d = self.clone();
-        d.q = BipartiteMonoid::from_table(count, table, p).map_err(QuotientError::Internal)?;
-        d.heap_img = heap_img;
-        d.heap_opts = (0..=n as u32).map(|h| if h == 0 { Vec::new() } else { d.options_of(h) }).collect();
-        d.rep_weight = dist;
-        d.rep_opts = rep_heaps.iter().map(|hs| d.position_options(hs)).collect();
-        d.rebuild_signatures();
-        Ok(d)
-    }
-
-    /// The option images of the position with these heaps.
-    fn position_options(&self, heaps: &[u32]) -> Vec<u32> {
-        let q = &self.q;
-        let mut set = ElementSet::new(q.size());
-        for i in 0..heaps.len() {
-            let rest = heaps
-                .iter()
-                .enumerate()
-                .filter(|&(j, _)| j != i)
-                .fold(0, |acc, (_, &h)| q.mul(acc, self.heap_img[h as usize]));
-            for &o in &self.heap_opts[heaps[i] as usize] {
-                set.insert(q.mul(rest, o));
-            }
-        }
-        set.to_vec()
-    }
-
-    /// The heaps that entered as new generators (before any later merging).
-    pub fn generator_heaps(&self) -> &[u32] {
-        &self.generators
+    #[test]
+    fn combinations_in_order() {
+        assert_eq!(combinations(&[1, 2, 3], 1), vec![vec![1], vec![2], vec![3]]);
+        assert_eq!(combinations(&[1, 2, 3], 2), vec![vec![1, 2], vec![1, 3], vec![2, 3]]);
+        assert_eq!(combinations(&[1, 2, 3], 3), vec![vec![1, 2, 3]]);
+        assert_eq!(combinations(&[4], 2), Vec::<Vec<u32>>::new());
     }
 }

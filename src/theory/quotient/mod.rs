@@ -7,8 +7,11 @@
 //! classes of P-positions), and a position's outcome is read from the product of its heaps'
 //! images. The modules, one job each:
 //! * [`monoid`]: the bipartite monoid (Q, P) and its reduction by indistinguishability;
-//! * [`compute`]: the incremental computation, one heap at a time (as Siegel's
-//!   MisereSolver);
+//! * [`word`]: positions as words, in the order (largest heap first) every walk follows;
+//! * [`pretension`]: a candidate (Q, P, Φ) and the exact search for its least failure;
+//! * [`candidate`]: direct sums with free cyclic generators, marked and reduced;
+//! * [`compute`]: the incremental computation, one heap at a time (Siegel's MisereSolver:
+//!   identification, extension, recalibration);
 //! * [`certify`]: the exact closure check and the periodicity certificate for heap images;
 //! * [`presentation`]: generators and relations in a, b, c… notation;
 //! * [`tame`]: whether the quotient is the tame (misère Nim) quotient;
@@ -17,19 +20,22 @@
 //! [`Quotient`] bundles the result and answers positions ([`Quotient::is_p`],
 //! [`Quotient::winning_move`]).
 
+pub mod candidate;
 pub mod certify;
 pub mod compute;
 pub mod monoid;
 pub mod presentation;
+pub mod pretension;
 pub mod survey;
 pub mod tame;
+pub mod word;
 
 use serde::Serialize;
 
 use crate::game::{HeapFamily, HeapRules, Move, Position, TakeBreakCode as OctalCode, all_moves};
 
-pub use certify::{ClosureCheck, ClosureState, PeriodCertificate, PeriodRule, closure_check, closure_states};
-pub use compute::{Limits, QuotientBuilder, Step};
+pub use certify::{ClosureCheck, PeriodCertificate, PeriodRule, closure_check};
+pub use compute::{Choice, Limits, Observer, QuotientBuilder, Step, Unobserved};
 pub use monoid::BipartiteMonoid;
 pub use presentation::{Presentation, present};
 
@@ -48,21 +54,45 @@ pub enum QuotientError {
         /// The last heap added.
         heap: u32,
     },
-    /// The quotient grew beyond the element limit.
-    #[error("the quotient grew beyond {limit} elements at heap {heap}")]
+    /// A reduced quotient or candidate grew beyond `--max-elements`.
+    #[error("the quotient grew beyond {limit} elements at heap {heap} (raise --max-elements)")]
     TooLarge {
         /// The heap being added.
         heap: u32,
         /// The limit.
         limit: usize,
     },
-    /// The powers of a new generator showed no cycle in time.
-    #[error("the powers of heap {heap} showed no cycle within {tried}")]
-    NoPowerCycle {
+    /// An unreduced candidate (a direct sum with free generators) would be too large.
+    #[error("a candidate for heap {heap} would have more than {limit} elements before reduction")]
+    CandidateTooLarge {
         /// The heap being added.
         heap: u32,
-        /// Powers tried.
-        tried: usize,
+        /// The limit.
+        limit: u64,
+    },
+    /// The failure walk met more states than allowed.
+    #[error("verifying heap {heap} walked more than {limit} closure states")]
+    TooManyStates {
+        /// The heap being added.
+        heap: u32,
+        /// The limit.
+        limit: usize,
+    },
+    /// Recalibration could not repair a failure, or took too many rounds.
+    #[error("heap {heap}: no recalibration repaired the candidate (after {tries} rounds)")]
+    NoRecalibration {
+        /// The heap being added.
+        heap: u32,
+        /// Rounds tried.
+        tries: usize,
+    },
+    /// The computation would need more memory than allowed.
+    #[error("the computation may need {needed} bytes of memory, more than the {budget} bytes allowed")]
+    OverBudget {
+        /// The bound on what it may need.
+        needed: u64,
+        /// What is allowed.
+        budget: u64,
     },
     /// The exact closure check failed or could not finish.
     #[error("the quotient failed its closure check: {0}")]
@@ -97,13 +127,25 @@ pub struct QuotientOptions {
     pub cap: u32,
     /// Size limits.
     pub limits: Limits,
-    /// The most states the closure check may visit.
+    /// The most states the final closure check may keep.
     pub max_states: usize,
+    /// Asked during long walks within a heap: true stops the computation there, keeping
+    /// the quotient of the heaps before it (as the progress callback does between heaps).
+    pub stop: Option<fn() -> bool>,
+    /// A wall-clock deadline, heard the same way as `stop`.
+    pub deadline: Option<std::time::Instant>,
 }
 
 impl Default for QuotientOptions {
     fn default() -> Self {
-        QuotientOptions { max_heap: None, cap: DEFAULT_CAP, limits: Limits::default(), max_states: 4_000_000 }
+        QuotientOptions {
+            max_heap: None,
+            cap: DEFAULT_CAP,
+            limits: Limits::default(),
+            max_states: 4_000_000,
+            stop: None,
+            deadline: None,
+        }
     }
 }
 
@@ -156,7 +198,7 @@ pub fn compute_quotient(
     opts: QuotientOptions,
     progress: &mut dyn FnMut(u32, usize) -> bool,
 ) -> Result<Quotient, QuotientError> {
-    match compute_quotient_interruptible(code, opts, progress)? {
+    match run(code, opts, progress, false)? {
         Computed::Complete(q) => Ok(q),
         Computed::Interrupted(q) => Err(QuotientError::Interrupted { heap: q.max_heap }),
     }
@@ -179,14 +221,41 @@ pub fn compute_quotient_interruptible(
     opts: QuotientOptions,
     progress: &mut dyn FnMut(u32, usize) -> bool,
 ) -> Result<Computed, QuotientError> {
+    run(code, opts, progress, true)
+}
+
+/// The computation; on interruption, `keep` verifies and returns the quotient of the heaps
+/// done, and otherwise it says only where it stopped.
+fn run(
+    code: &OctalCode,
+    opts: QuotientOptions,
+    progress: &mut dyn FnMut(u32, usize) -> bool,
+    keep: bool,
+) -> Result<Computed, QuotientError> {
     let rule = certify::period_rule(code.last_nonzero(), code.splits());
     let mut b = QuotientBuilder::new(code, opts.limits);
     let target = opts.max_heap.unwrap_or(opts.cap.clamp(1, MAX_QUOTIENT_HEAP));
     let mut certificate = None;
+    let asked = opts.stop.unwrap_or(|| false);
+    let deadline = opts.deadline;
+    let stop = move || asked() || deadline.is_some_and(|d| std::time::Instant::now() >= d);
     while b.max_heap() < target {
-        b.add_heap()?;
+        match b.add_heap_observed(&stop, &mut compute::Unobserved) {
+            Ok(_) => {}
+            Err(QuotientError::Interrupted { .. }) if !keep => {
+                return Err(QuotientError::Interrupted { heap: b.max_heap() });
+            }
+            Err(QuotientError::Interrupted { .. }) => {
+                let certificate = rule.and_then(|rule| certify::proven_period(b.heap_images(), rule));
+                return finish(b, certificate, opts.max_states).map(Computed::Interrupted);
+            }
+            Err(e) => return Err(e),
+        }
         let n = b.max_heap();
         if !progress(n, b.monoid().size()) {
+            if !keep {
+                return Err(QuotientError::Interrupted { heap: n });
+            }
             let certificate = rule.and_then(|rule| certify::proven_period(b.heap_images(), rule));
             return finish(b, certificate, opts.max_states).map(Computed::Interrupted);
         }

@@ -55,6 +55,12 @@ impl BipartiteMonoid {
         self.table[x as usize * self.size + y as usize]
     }
 
+    /// The row of x: `row(x)[y] = x·y`.
+    #[inline]
+    pub fn row(&self, x: u32) -> &[u32] {
+        &self.table[x as usize * self.size..(x as usize + 1) * self.size]
+    }
+
     /// x to the power `k` (x⁰ = 1), by repeated squaring.
     pub fn pow(&self, x: u32, mut k: u64) -> u32 {
         let (mut acc, mut base) = (0u32, x);
@@ -110,26 +116,28 @@ pub fn reduce(
     is_p: impl Fn(u32) -> bool,
     mul: impl Fn(u32, u32) -> u32,
 ) -> (usize, Vec<u32>) {
-    let succ: Vec<Vec<u32>> =
-        (0..count as u32).map(|e| generators.iter().map(|&g| mul(e, g)).collect()).collect();
+    // Refine by one generator at a time: a block splits by the block its elements go to.
+    // The fixpoint is the coarsest partition that respects P and every generator, and the
+    // memory is one map entry per block.
     let mut block: Vec<u32> = (0..count as u32).map(|e| u32::from(is_p(e))).collect();
     let mut blocks = block.iter().copied().max().map_or(0, |m| m as usize + 1);
+    let mut ids: HashMap<(u32, u32), u32> = HashMap::new();
+    let mut next = vec![0u32; count];
     loop {
-        let mut ids: HashMap<Vec<u32>, u32> = HashMap::new();
-        let mut next = vec![0u32; count];
-        for e in 0..count {
-            let mut sig = Vec::with_capacity(generators.len() + 1);
-            sig.push(block[e]);
-            sig.extend(succ[e].iter().map(|&s| block[s as usize]));
-            let n = ids.len() as u32;
-            next[e] = *ids.entry(sig).or_insert(n);
+        let before = blocks;
+        for &g in generators {
+            ids.clear();
+            for e in 0..count {
+                let key = (block[e], block[mul(e as u32, g) as usize]);
+                let n = ids.len() as u32;
+                next[e] = *ids.entry(key).or_insert(n);
+            }
+            std::mem::swap(&mut block, &mut next);
+            blocks = ids.len();
         }
-        let now = ids.len();
-        block = next;
-        if now == blocks {
+        if blocks == before {
             break;
         }
-        blocks = now;
     }
     // Canonical numbering: breadth-first from the identity.
     let mut canon = vec![u32::MAX; blocks];
@@ -143,7 +151,8 @@ pub fn reduce(
             canon[b] = order;
             order += 1;
         }
-        for &s in &succ[e as usize] {
+        for &g in generators {
+            let s = mul(e, g);
             if !seen[s as usize] {
                 seen[s as usize] = true;
                 queue.push_back(s);
@@ -183,6 +192,22 @@ impl ElementSet {
         for (a, b) in self.words.iter_mut().zip(&other.words) {
             *a |= b;
         }
+    }
+
+    /// Removes every element.
+    pub fn clear(&mut self) {
+        self.words.iter_mut().for_each(|w| *w = 0);
+    }
+
+    /// Whether every element of this set is in `other` (of the same capacity).
+    #[inline]
+    pub fn is_subset(&self, other: &ElementSet) -> bool {
+        self.words.iter().zip(&other.words).all(|(a, b)| a & !b == 0)
+    }
+
+    /// The number of elements.
+    pub fn len(&self) -> usize {
+        self.words.iter().map(|w| w.count_ones() as usize).sum()
     }
 
     /// Whether the set is empty.

@@ -57,7 +57,7 @@ pub fn survey_one(
 ) -> SurveyOutcome {
     let start = Instant::now();
     let mut reached = 0;
-    let opts = QuotientOptions { cap, limits, ..QuotientOptions::default() };
+    let opts = QuotientOptions { cap, limits, deadline: Some(start + budget), ..QuotientOptions::default() };
     match compute_quotient(code, opts, &mut |heap, _| {
         reached = heap;
         start.elapsed() < budget && !stop()
