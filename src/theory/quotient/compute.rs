@@ -309,7 +309,7 @@ impl QuotientBuilder {
                     if stop() {
                         return Err(QuotientError::Interrupted { heap: n - 1 });
                     }
-                    trial = self.recalibrate(&trial, &w, n, obs)?;
+                    trial = self.recalibrate(&trial, &w, n, obs, stop)?;
                 }
             }
         }
@@ -324,6 +324,7 @@ impl QuotientBuilder {
         w: &Word,
         n: u32,
         obs: &mut dyn Observer,
+        stop: &dyn Fn() -> bool,
     ) -> Result<Pretension, QuotientError> {
         let should_be_p = !trial.q.is_p(trial.phi(w));
         let mut involved = w.heaps_present();
@@ -334,6 +335,9 @@ impl QuotientBuilder {
         for size in 1..=involved.len() {
             let mut best: Option<(Pretension, Vec<u32>, Vec<Cyclic>, u64)> = None;
             for set in combinations(&involved, size) {
+                if stop() {
+                    return Err(QuotientError::Interrupted { heap: n - 1 });
+                }
                 let gens: Vec<u32> = (1..=n)
                     .filter(|h| !set.contains(h))
                     .map(|h| trial.images[h as usize])
