@@ -209,6 +209,16 @@ fn cli_refuses_bad_input_in_one_line() {
         (vec!["quotient", "--game", "kayles", "--max-heap", "99999999999"], "--max-heap must be between 1"),
         (vec!["quotient", "--game", "octal:0.9"], "not an octal digit"),
         (vec!["quotient", "--game", "octal:077"], "needs a point"),
+        // Limits whose memory bound exceeds the budget are refused before anything is opened.
+        (
+            vec!["quotient", "--game", "dawson", "--max-heap", "40", "--max-elements", "60000"],
+            "lower --max-elements or raise --memory-limit",
+        ),
+        (
+            vec!["quotient", "--game", "kayles", "--max-elements", "4096", "--memory-limit", "64M"],
+            "more than the 64 MB allowed",
+        ),
+        (vec!["quotient", "--game", "kayles", "--max-elements", "1"], "--max-elements"),
     ] {
         args.extend(["--db", db.to_str().unwrap()]);
         let err = common::err(&args);
