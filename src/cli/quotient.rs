@@ -262,7 +262,7 @@ fn to_text(spec: &GameSpec, q: &Quotient, open_ended: bool) -> String {
 }
 
 /// Per-code limits of a survey.
-const SURVEY_CAP: u32 = 300;
+const SURVEY_CAP: u32 = 400;
 const SURVEY_BUDGET: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// `nimdb quotient --survey --digits D`.
