@@ -14,6 +14,10 @@ use nimdb::store::Database;
 use serde_json::Value;
 
 fn batch(db: &str, extra: &[&str], input: &str) -> (bool, Vec<Value>) {
+    batch_bytes(db, extra, input.as_bytes().to_vec())
+}
+
+fn batch_bytes(db: &str, extra: &[&str], input: Vec<u8>) -> (bool, Vec<Value>) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_nimdb"))
         .args(["query", "--batch", "--db", db])
         .args(extra)
@@ -22,8 +26,7 @@ fn batch(db: &str, extra: &[&str], input: &str) -> (bool, Vec<Value>) {
         .spawn()
         .unwrap();
     let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_string();
-    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()).unwrap());
+    let writer = std::thread::spawn(move || stdin.write_all(&input).unwrap());
     let out = child.wait_with_output().unwrap();
     writer.join().unwrap();
     let lines =
@@ -66,6 +69,27 @@ fn batch_answers_every_line_in_order() {
         let want: Value = serde_json::from_str(&ok(&args)).unwrap();
         assert_eq!(Value::Object(v), want);
     }
+}
+
+/// A line that is not UTF-8, or longer than 1 MiB, gets its own error and the run goes on
+/// (issue 24: one bad byte used to end the run, and a long line was read whole).
+#[test]
+fn batch_goes_on_past_a_line_that_is_not_utf8_or_too_long() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("u.sqlite");
+    let db = db.to_str().unwrap();
+    ok(&["solve", "--game", "nim", "--misere", "--max-heaps", "4", "--max-heap", "8", "--db", db]);
+    let mut input = b"7 5 3\n\xff\n2 2\n".to_vec();
+    input.extend(std::iter::repeat_n(b'1', 3 << 20));
+    input.extend(b"\n[3,3]\n");
+    let (success, out) = batch_bytes(db, &["--misere"], input);
+    assert!(!success, "bad lines make the exit status 1");
+    let lines: Vec<u64> = out.iter().map(|v| v["line"].as_u64().unwrap()).collect();
+    assert_eq!(lines, [1, 2, 3, 4, 5]);
+    assert!(out[1]["error"].as_str().unwrap().contains("UTF-8"), "{}", out[1]);
+    assert_eq!(out[2]["position"], serde_json::json!([2, 2]));
+    assert!(out[3]["error"].as_str().unwrap().contains("longer than"), "{}", out[3]);
+    assert_eq!(out[4]["position"], serde_json::json!([3, 3]));
 }
 
 #[test]

@@ -19,7 +19,7 @@ pub fn run(game: &GameSpec, convention: Convention, db: &Path, moves: bool) -> a
     let stdin = std::io::stdin();
     let mut input = std::io::BufReader::with_capacity(1 << 16, stdin.lock());
     let mut out = BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-    let mut line = String::new();
+    let mut raw: Vec<u8> = Vec::with_capacity(256);
     let mut number = 0u64;
     let mut failed = false;
     let mut buf = Vec::with_capacity(256);
@@ -30,17 +30,21 @@ pub fn run(game: &GameSpec, convention: Convention, db: &Path, moves: bool) -> a
             out.flush()?;
             session.release();
         }
-        line.clear();
-        if input.read_line(&mut line)? == 0 {
+        let Some(complete) = read_line_bounded(&mut input, &mut raw, MAX_LINE)? else {
             break;
-        }
+        };
         if waits {
             // See what other connections committed meanwhile (solves, tiers, quotients).
             session.refresh()?;
         }
         number += 1;
         buf.clear();
-        let result = parse_line(&line).map_err(|e| e.to_string()).and_then(|p| match p {
+        let text = match (complete, std::str::from_utf8(&raw)) {
+            (false, _) => Err(format!("the line is longer than {} MiB", MAX_LINE >> 20)),
+            (true, Ok(text)) => Ok(text),
+            (true, Err(_)) => Err("the line is not UTF-8 text".to_string()),
+        };
+        let result = text.and_then(|t| parse_line(t).map_err(|e| e.to_string())).and_then(|p| match p {
             None => Ok(false),
             Some(position) => {
                 let written = if moves {
@@ -74,4 +78,40 @@ pub fn run(game: &GameSpec, convention: Convention, db: &Path, moves: bool) -> a
     }
     out.flush()?;
     Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+}
+
+/// The longest line kept; the rest of a longer line is read past, not stored.
+const MAX_LINE: usize = 1 << 20;
+
+/// Reads one line's bytes (without its newline) into `raw`, keeping at most `cap` bytes.
+/// `None` at the end of input; `Some(false)` when the line was longer than `cap`.
+fn read_line_bounded(
+    input: &mut impl BufRead,
+    raw: &mut Vec<u8>,
+    cap: usize,
+) -> std::io::Result<Option<bool>> {
+    raw.clear();
+    let (mut any, mut fits) = (false, true);
+    loop {
+        let chunk = input.fill_buf()?;
+        if chunk.is_empty() {
+            return Ok(any.then_some(fits));
+        }
+        any = true;
+        let (part, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (&chunk[..i], i + 1),
+            None => (chunk, chunk.len()),
+        };
+        if fits && raw.len() + part.len() <= cap {
+            raw.extend_from_slice(part);
+        } else {
+            fits = false;
+            raw.clear();
+        }
+        let ended = done <= chunk.len() && chunk.get(done - 1) == Some(&b'\n');
+        input.consume(done);
+        if ended {
+            return Ok(Some(fits));
+        }
+    }
 }
