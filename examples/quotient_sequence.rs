@@ -45,7 +45,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         Ok("largest") => b.set_choice(Choice::LargestFirst),
         _ => {}
     }
-    b.set_doubling(std::env::var("DOUBLING").is_ok());
     let start = Instant::now();
     let mut trace = Trace(args.iter().any(|a| a == "--trace"), start);
     println!("heap\t|Q|\t|P|\tseconds\trecalibrations");

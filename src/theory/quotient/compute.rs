@@ -108,7 +108,6 @@ pub struct QuotientBuilder {
     /// The letters of the current pretension (rebuilt when it changes).
     letters: Option<Vec<Letter>>,
     choice: Choice,
-    doubling: bool,
 }
 
 /// How a recalibration picks the heaps of a failure to free.
@@ -147,7 +146,6 @@ impl QuotientBuilder {
             recalibrations: 0,
             letters: None,
             choice: Choice::First,
-            doubling: false,
         }
     }
 
@@ -348,9 +346,7 @@ impl QuotientBuilder {
                     .iter()
                     .map(|&h| {
                         let (idx, _) = index_and_period(&trial.q, trial.images[h as usize]);
-                        let need = w.exponent(h).saturating_sub(1);
-                        let index =
-                            if need > idx && self.doubling { need.max(2 * idx) } else { idx.max(need) };
+                        let index = idx.max(w.exponent(h).saturating_sub(1));
                         let period = (2 * ((index as i64 - 4) / 2)).max(2) as u32;
                         Cyclic { index, period }
                     })
@@ -376,11 +372,6 @@ impl QuotientBuilder {
                     Err(e) => return Err(e),
                 };
                 if p.q.is_p(p.phi(w)) == should_be_p {
-                    let (p, cyclic) = if self.doubling {
-                        self.grow_while_saturated(trial, w, n, &set, p, cyclic, should_be_p)?
-                    } else {
-                        (p, cyclic)
-                    };
                     if self.choice != Choice::Smallest {
                         obs.recalibrated(n, &set, &cyclic, cand.size());
                         return Ok(p);
@@ -396,66 +387,6 @@ impl QuotientBuilder {
             }
         }
         Err(too_large.unwrap_or(QuotientError::NoRecalibration { heap: n, tries: 0 }))
-    }
-
-    /// A repaired candidate whose freed heaps keep every power apart up to the wrap of
-    /// their cyclic components may be cut short by them: the components are doubled and the
-    /// candidate rebuilt while that stays so (and it still repairs `w`).
-    #[allow(clippy::too_many_arguments)]
-    fn grow_while_saturated(
-        &self,
-        trial: &Pretension,
-        w: &Word,
-        n: u32,
-        set: &[u32],
-        mut p: Pretension,
-        mut cyclic: Vec<Cyclic>,
-        should_be_p: bool,
-    ) -> Result<(Pretension, Vec<Cyclic>), QuotientError> {
-        for _ in 0..4 {
-            let saturated = set.iter().zip(&cyclic).any(|(&h, c)| {
-                let (i, per) = index_and_period(&p.q, p.images[h as usize]);
-                i + per >= c.index + c.period
-            });
-            if !saturated {
-                break;
-            }
-            let grown: Vec<Cyclic> = cyclic
-                .iter()
-                .map(|c| {
-                    let index = 2 * c.index + 2;
-                    Cyclic { index, period: (2 * ((index as i64 - 4) / 2)).max(2) as u32 }
-                })
-                .collect();
-            let gens: Vec<u32> = (1..=n)
-                .filter(|h| !set.contains(h))
-                .map(|h| trial.images[h as usize])
-                .filter(|&g| g != 0)
-                .collect();
-            let base = Submonoid::generated(&trial.q, &gens);
-            let map = base.id.clone();
-            let Some(cand) = Candidate::new(base, grown.clone(), self.limits.max_candidate) else { break };
-            let images: Vec<u32> = (0..=n)
-                .map(|h| match set.iter().position(|&s| s == h) {
-                    Some(i) => cand.element(HeapImage::Free(i)),
-                    None => map[trial.images[h as usize] as usize],
-                })
-                .collect();
-            match cand.mark_and_reduce(&images, &self.code, self.limits.max_elements, n) {
-                Ok(q) if q.q.is_p(q.phi(w)) == should_be_p => {
-                    p = q;
-                    cyclic = grown;
-                }
-                Ok(_) | Err(QuotientError::TooLarge { .. }) => break,
-                Err(e) => return Err(e),
-            }
-        }
-        Ok((p, cyclic))
-    }
-
-    /// Whether a freed heap's index at least doubles when a failure needs more powers.
-    pub fn set_doubling(&mut self, on: bool) {
-        self.doubling = on;
     }
 
     /// Chooses how recalibration picks the heaps to free.
