@@ -1,0 +1,59 @@
+"""nimdb from Python: perfect play for Nim-family games.
+
+A thin layer over the nimdb library (the same code as the ``nimdb`` command line)::
+
+    import nimdb
+
+    db = nimdb.open("games.sqlite", read_only=False)
+    db.solve("kayles", max_total=20, misere=True)
+    a = db.query("kayles", [7, 5, 3], misere=True)
+    a.outcome, a.remoteness, a.best_move.description
+
+    batch = db.query_many("kayles", positions, misere=True)   # numpy arrays
+    table = db.export("kayles", misere=True)                  # numpy arrays
+    nimdb.heap_values("dawson", 200).period                  # 34
+    nimdb.quotient("dawson").size                             # misère quotient
+
+Errors are :class:`NimdbError` with the library's messages. Long calls release the GIL
+and stop cleanly on Ctrl-C. Pictures (matplotlib) are in :mod:`nimdb.plot`.
+"""
+
+from ._nimdb import (
+    AUTO_SOLVE_LIMIT,
+    MAX_INPUT_HEAP,
+    MAX_SOLVE_TOTAL,
+    Answer,
+    Database,
+    Export,
+    HeapValues,
+    Lookups,
+    Move,
+    NimdbError,
+    Quotient,
+    SolveInfo,
+    SolveSummary,
+    __version__,
+    heap_values,
+    open,
+    quotient,
+)
+
+__all__ = [
+    "AUTO_SOLVE_LIMIT",
+    "MAX_INPUT_HEAP",
+    "MAX_SOLVE_TOTAL",
+    "Answer",
+    "Database",
+    "Export",
+    "HeapValues",
+    "Lookups",
+    "Move",
+    "NimdbError",
+    "Quotient",
+    "SolveInfo",
+    "SolveSummary",
+    "__version__",
+    "heap_values",
+    "open",
+    "quotient",
+]

@@ -1,0 +1,688 @@
+//! `nimdb.open` and `nimdb.Database`: queries, batches, solves and exports through one
+//! open database.
+
+use std::cell::Cell;
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use numpy::{IntoPyArray, PyArray1, PyArrayMethods, PyReadonlyArray2};
+use pyo3::prelude::*;
+
+use nimdb::batch::Session;
+use nimdb::beyond::{WideAnswer, answer_beyond};
+use nimdb::driver::{DriverError, solve_into};
+use nimdb::game::{BigPosition, Convention, GameSpec};
+use nimdb::index::{TierId, Universe, UniverseError};
+use nimdb::query::{AUTO_SOLVE_LIMIT, Plan, answer_after_solving, plan_query};
+use nimdb::resources::MemoryBudget;
+use nimdb::solve::{MAX_SOLVE_TOTAL, Progress, SolveError, SolveOptions};
+use nimdb::store::{ExportFilter, SolveRecord, SolveStatus, StoreError};
+
+use crate::answers::{Answer, Lookups, source_code};
+use crate::errors::{NimdbError, convention, message, nimdb_error, parse_game, position_arg};
+use crate::signals;
+
+/// A failure inside a call that released the GIL: a message for `NimdbError`, or an
+/// exception raised meanwhile (Ctrl-C, a progress callback's).
+enum Failure {
+    Message(String),
+    Raised(PyErr),
+}
+
+impl<E: std::error::Error + 'static> From<E> for Failure {
+    fn from(e: E) -> Self {
+        Failure::Message(message(&e))
+    }
+}
+
+impl From<Failure> for PyErr {
+    fn from(f: Failure) -> Self {
+        match f {
+            Failure::Message(m) => NimdbError::new_err(m),
+            Failure::Raised(e) => e,
+        }
+    }
+}
+
+fn fail(text: impl Into<String>) -> Failure {
+    Failure::Message(text.into())
+}
+
+/// Ids of threads, to tell a callback re-entering its own database (which would wait for
+/// itself) from another thread that should wait its turn.
+fn thread_number() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    thread_local! { static ID: u64 = NEXT.fetch_add(1, Ordering::Relaxed); }
+    ID.with(|id| *id)
+}
+
+/// An open nimdb database (see `nimdb.open`). One connection, used by one call at a time;
+/// calls from several threads wait their turn, without holding the GIL.
+#[pyclass(module = "nimdb", frozen)]
+pub struct Database {
+    db: Mutex<Option<nimdb::store::Database>>,
+    /// The thread whose call holds `db` (0: none).
+    holder: AtomicU64,
+    path: PathBuf,
+    read_only: bool,
+}
+
+/// Opens the nimdb database at `path`.
+///
+/// With `read_only=True` (the default) the file must exist and nothing is ever written to
+/// it: queries answer from stored solves, stored misère quotients and theory. With
+/// `read_only=False` it is created if needed (with the current schema), `solve` may write,
+/// and `query` solves a small covering universe on the spot, as `nimdb query` does.
+#[pyfunction]
+#[pyo3(signature = (path, read_only = true))]
+pub fn open(py: Python<'_>, path: PathBuf, read_only: bool) -> PyResult<Database> {
+    let opened = py.detach(|| {
+        if read_only {
+            nimdb::store::Database::open_read_only(&path)
+        } else {
+            nimdb::store::Database::open(&path)
+        }
+    });
+    let db = opened.map_err(|e| match e {
+        StoreError::Missing(p) => NimdbError::new_err(format!(
+            "no nimdb database at {} (nimdb.open(path, read_only=False) creates one)",
+            p.display()
+        )),
+        other => nimdb_error(other),
+    })?;
+    Ok(Database { db: Mutex::new(Some(db)), holder: AtomicU64::new(0), path, read_only })
+}
+
+impl Database {
+    /// Runs `f` on the open database with the GIL released.
+    fn with_db<T: Send>(
+        &self,
+        py: Python<'_>,
+        f: impl FnOnce(&mut nimdb::store::Database) -> Result<T, Failure> + Send,
+    ) -> PyResult<T> {
+        let me = thread_number();
+        if self.holder.load(Ordering::SeqCst) == me {
+            return Err(NimdbError::new_err(
+                "the database is in use by the call this callback runs in; use another nimdb.open() of the same file",
+            ));
+        }
+        signals::take();
+        let result = py.detach(|| {
+            let mut guard = self.db.lock().unwrap_or_else(|p| p.into_inner());
+            self.holder.store(me, Ordering::SeqCst);
+            let result = match guard.as_mut() {
+                Some(db) => f(db),
+                None => Err(fail("the database is closed")),
+            };
+            self.holder.store(0, Ordering::SeqCst);
+            result
+        });
+        result.map_err(PyErr::from)
+    }
+}
+
+/// Figures from one `Database.solve` run.
+#[pyclass(module = "nimdb", frozen, get_all)]
+pub struct SolveSummary {
+    /// The stored solve's id.
+    pub solve_id: i64,
+    /// "complete" or "partial".
+    pub status: &'static str,
+    /// Positions in the universe.
+    pub positions: u64,
+    /// Positions solved in this run (the rest were stored already).
+    pub solved_now: u64,
+    /// Losses among them.
+    pub losses_now: u64,
+    /// Tiers solved in this run.
+    pub tiers_now: u64,
+    /// Wall-clock seconds of this run.
+    pub seconds: f64,
+    /// Positions stored in the solve.
+    pub stored_positions: u64,
+    /// Losses stored in the solve.
+    pub stored_losses: u64,
+}
+
+#[pymethods]
+impl SolveSummary {
+    fn __repr__(&self) -> String {
+        format!(
+            "SolveSummary(solve_id={}, status={:?}, positions={}, solved_now={}, seconds={:.3})",
+            self.solve_id, self.status, self.positions, self.solved_now, self.seconds
+        )
+    }
+}
+
+/// One stored solve (`Database.solves()`).
+#[pyclass(module = "nimdb", frozen, get_all)]
+pub struct SolveInfo {
+    /// Its id.
+    pub id: i64,
+    /// The canonical game.
+    pub game: String,
+    /// Whether it is the misère convention's.
+    pub misere: bool,
+    /// Every position with at most this many tokens (when complete).
+    pub max_total: u32,
+    /// The heap size cap, if any.
+    pub max_heap: Option<u32>,
+    /// The heap count cap, if any.
+    pub max_heaps: Option<u32>,
+    /// Whether its records hold nim-values.
+    pub nim_values: bool,
+    /// "complete" or "partial".
+    pub status: &'static str,
+    /// Positions stored.
+    pub positions: u64,
+    /// Losses stored.
+    pub losses: u64,
+}
+
+#[pymethods]
+impl SolveInfo {
+    fn __repr__(&self) -> String {
+        format!(
+            "SolveInfo(id={}, game={:?}, misere={}, max_total={}, status={:?}, positions={})",
+            self.id,
+            self.game,
+            if self.misere { "True" } else { "False" },
+            self.max_total,
+            self.status,
+            self.positions
+        )
+    }
+}
+
+fn status_word(s: SolveStatus) -> &'static str {
+    match s {
+        SolveStatus::Complete => "complete",
+        SolveStatus::Partial => "partial",
+    }
+}
+
+impl From<&SolveRecord> for SolveInfo {
+    fn from(s: &SolveRecord) -> Self {
+        SolveInfo {
+            id: s.id,
+            game: s.game.clone(),
+            misere: s.convention == Convention::Misere,
+            max_total: s.target_total,
+            max_heap: s.max_heap,
+            max_heaps: s.max_heaps,
+            nim_values: s.nim_values,
+            status: status_word(s.status),
+            positions: s.positions,
+            losses: s.losses,
+        }
+    }
+}
+
+/// Every stored position of a solve (`Database.export`), as numpy arrays with one entry
+/// (one row of `heaps`) per position, tier by tier (total, then heap count) and in rank
+/// order within a tier, as `nimdb export` streams them.
+#[pyclass(module = "nimdb", frozen, get_all)]
+pub struct Export {
+    /// The solve exported.
+    pub solve_id: i64,
+    /// The canonical game.
+    pub game: String,
+    /// Whether it is the misère convention's.
+    pub misere: bool,
+    /// uint32, shape (n, width): each position's heaps, largest first, padded with zeros
+    /// (width is the most heaps of any position exported).
+    pub heaps: Py<PyAny>,
+    /// bool: whether the player to move wins.
+    pub win: Py<PyArray1<bool>>,
+    /// uint16: remoteness.
+    pub remoteness: Py<PyArray1<u16>>,
+    /// uint16: nim-values (misère nim-values under misère), or None when the solve has none.
+    pub nim_value: Option<Py<PyArray1<u16>>>,
+}
+
+#[pymethods]
+impl Export {
+    fn __len__(&self, py: Python<'_>) -> usize {
+        numpy::PyUntypedArrayMethods::len(self.win.bind(py))
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> String {
+        format!("Export(solve_id={}, game={:?}, {} positions)", self.solve_id, self.game, self.__len__(py))
+    }
+}
+
+/// The rows `Database.export` collects before they become arrays.
+#[derive(Default)]
+struct Rows {
+    heaps: Vec<u32>,
+    lengths: Vec<u8>,
+    win: Vec<bool>,
+    remoteness: Vec<u16>,
+    nim_value: Vec<u16>,
+}
+
+/// The solver's progress hooks for a Python solve: the callback gets (done, total, tier)
+/// after every tier, and Ctrl-C (or an exception from the callback) stops before the next.
+struct PyProgress<'a> {
+    callback: Option<&'a Py<PyAny>>,
+    total: Cell<u64>,
+    done: Cell<u64>,
+}
+
+impl PyProgress<'_> {
+    fn report(&self, tier: Option<TierId>) {
+        let Some(callback) = self.callback else { return };
+        Python::attach(|py| {
+            let tier = tier.map(|t| t.to_string());
+            if let Err(e) = callback.call1(py, (self.done.get(), self.total.get(), tier)) {
+                signals::keep(e);
+            }
+        });
+    }
+}
+
+impl Progress for PyProgress<'_> {
+    fn start(&self, positions: u64, done: u64) {
+        self.total.set(positions);
+        self.done.set(done);
+        self.report(None);
+    }
+    fn tier_done(&self, tier: TierId, positions: u64) {
+        self.done.set(self.done.get() + positions);
+        self.report(Some(tier));
+    }
+    fn interrupted(&self) -> bool {
+        signals::poll()
+    }
+}
+
+/// A universe error in terms of `Database.solve`'s keywords.
+fn universe_words(e: UniverseError) -> Failure {
+    match e {
+        UniverseError::HeapCapWithSplits(game) => fail(format!(
+            "max_heaps cannot be used with {game}: its moves can split a heap in two, so the universe would not be closed under moves"
+        )),
+        UniverseError::Unbounded => {
+            fail("give max_total, or both max_heap and max_heaps, to bound the universe")
+        }
+        UniverseError::TooWide(e) => fail(format!("{e}; lower max_heap or max_heaps")),
+    }
+}
+
+/// A memory size: bytes as an int, or a string such as "4G".
+fn memory_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
+    let Some(obj) = obj else { return Ok(None) };
+    if let Ok(bytes) = obj.extract::<u64>() {
+        return Ok(Some(bytes));
+    }
+    let text: String = obj
+        .extract()
+        .map_err(|_| NimdbError::new_err("memory_limit is a number of bytes or a size such as \"4G\""))?;
+    nimdb::resources::parse_size(&text).map(Some).map_err(nimdb_error)
+}
+
+/// Positions of a 2-D numpy array of integers: one position a row, zeros dropped.
+fn rows_of<T: numpy::Element + Copy + TryInto<u64>>(
+    array: &Bound<'_, PyAny>,
+) -> Option<PyResult<Vec<BigPosition>>> {
+    let array: PyReadonlyArray2<'_, T> = array.extract().ok()?;
+    let view = array.as_array();
+    let mut out = Vec::with_capacity(view.nrows());
+    for (i, row) in view.rows().into_iter().enumerate() {
+        let mut heaps = Vec::with_capacity(row.len());
+        for &h in row {
+            match h.try_into() {
+                Ok(h) => heaps.push(h),
+                Err(_) => {
+                    return Some(Err(NimdbError::new_err(format!(
+                        "position {i}: bad heap list: a heap is negative"
+                    ))));
+                }
+            }
+        }
+        out.push(BigPosition::new(heaps));
+    }
+    Some(Ok(out))
+}
+
+/// The positions `query_many` is given: a 2-D integer numpy array (a position a row,
+/// zero-padded), or any iterable of positions.
+fn positions_arg(positions: &Bound<'_, PyAny>) -> PyResult<Vec<BigPosition>> {
+    if let Some(r) = rows_of::<i64>(positions)
+        .or_else(|| rows_of::<u64>(positions))
+        .or_else(|| rows_of::<i32>(positions))
+        .or_else(|| rows_of::<u32>(positions))
+        .or_else(|| rows_of::<u16>(positions))
+        .or_else(|| rows_of::<u8>(positions))
+    {
+        return r;
+    }
+    let mut out = Vec::with_capacity(positions.len().unwrap_or(0));
+    let items = positions.try_iter().map_err(|_| {
+        NimdbError::new_err("positions is a list (any iterable) of positions, or a 2-D numpy array of heaps")
+    })?;
+    for (i, item) in items.enumerate() {
+        let item = item?;
+        out.push(
+            position_arg(&item)
+                .map_err(|e| NimdbError::new_err(format!("position {i}: {}", e.value(item.py()))))?,
+        );
+    }
+    Ok(out)
+}
+
+#[pymethods]
+impl Database {
+    /// The database file.
+    #[getter]
+    fn path(&self) -> PathBuf {
+        self.path.clone()
+    }
+
+    /// Whether the database was opened read-only.
+    #[getter]
+    fn read_only(&self) -> bool {
+        self.read_only
+    }
+
+    /// Closes the connection; later calls raise NimdbError.
+    fn close(&self, py: Python<'_>) {
+        py.detach(|| *self.db.lock().unwrap_or_else(|p| p.into_inner()) = None);
+    }
+
+    fn __enter__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    fn __exit__(
+        &self,
+        py: Python<'_>,
+        _kind: Option<&Bound<'_, PyAny>>,
+        _value: Option<&Bound<'_, PyAny>>,
+        _traceback: Option<&Bound<'_, PyAny>>,
+    ) {
+        self.close(py);
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "nimdb.Database({:?}, read_only={})",
+            self.path.display().to_string(),
+            if self.read_only { "True" } else { "False" }
+        )
+    }
+
+    /// The stored solves, as `nimdb info` lists them.
+    fn solves(&self, py: Python<'_>) -> PyResult<Vec<SolveInfo>> {
+        let solves = self.with_db(py, |db| Ok(db.solves()?))?;
+        Ok(solves.iter().map(SolveInfo::from).collect())
+    }
+
+    /// The answer to one position, as `nimdb query --json` gives it: outcome, remoteness,
+    /// nim-value, best move, every move with its value, and where the answer came from.
+    ///
+    /// `heaps` is a sequence of heap sizes (any order; zeros dropped) or a string such as
+    /// "7 5 3". The answer comes from the first stored solve that holds the position, else a
+    /// stored (or small computed) misère quotient, else theory. When none answers and a
+    /// small universe (at most AUTO_SOLVE_LIMIT positions) would, a database opened with
+    /// read_only=False solves it on the spot and stores it; a read-only one raises.
+    /// Heaps beyond MAX_INPUT_HEAP are answered by a theorem or not at all.
+    #[pyo3(signature = (game, heaps, misere = false))]
+    fn query(&self, py: Python<'_>, game: &str, heaps: &Bound<'_, PyAny>, misere: bool) -> PyResult<Answer> {
+        let spec = parse_game(game)?;
+        let conv = convention(misere);
+        let asked = position_arg(heaps)?;
+        let read_only = self.read_only;
+        let answer: WideAnswer = self.with_db(py, |db| {
+            let Some(position) = asked.narrow() else {
+                return Ok(answer_beyond(Some(db), &spec, conv, &asked)?);
+            };
+            match plan_query(Some(db), &spec, conv, &position, AUTO_SOLVE_LIMIT)? {
+                Plan::Answered(a) => Ok(WideAnswer::from(a.as_ref())),
+                Plan::Solve(universe) if read_only => Err(fail(format!(
+                    "{position} is not covered by any stored solve of {}{} and no theorem gives its value; \
+                     answering it means solving {universe} on the spot, and the database was opened read-only \
+                     (nimdb.open(path, read_only=False) lets a query solve it, or call Database.solve)",
+                    spec.canonical(),
+                    if misere { " (misère)" } else { "" }
+                ))),
+                Plan::Solve(universe) => {
+                    let a = answer_after_solving(db, &spec, conv, &position, universe)?;
+                    Ok(WideAnswer::from(&a))
+                }
+            }
+        })?;
+        Answer::new(py, &answer)
+    }
+
+    /// The answers to many positions at `nimdb query --batch` speed, as numpy arrays
+    /// (outcome, remoteness, nim-value, source); no moves are listed.
+    ///
+    /// `positions` is a list (any iterable) of positions, each a sequence of heap sizes or a
+    /// string, or a 2-D numpy integer array with one position a row (zeros are dropped, so
+    /// rows may be zero-padded). Answers come from stored solves, then a stored misère
+    /// quotient, then theory; nothing is solved or written. With `strict=True` the first
+    /// position that gets no answer raises NimdbError (naming its index); with
+    /// `strict=False` it gets outcome -1 and its message goes to `errors`, and the batch
+    /// goes on, as `query --batch` does. The GIL is released while the batch runs.
+    #[pyo3(signature = (game, positions, misere = false, strict = true))]
+    fn query_many(
+        &self,
+        py: Python<'_>,
+        game: &str,
+        positions: &Bound<'_, PyAny>,
+        misere: bool,
+        strict: bool,
+    ) -> PyResult<Lookups> {
+        let spec = parse_game(game)?;
+        let conv = convention(misere);
+        let positions = positions_arg(positions)?;
+        type Columns = (Vec<i8>, Vec<i32>, Vec<i64>, Vec<u8>, Vec<(usize, String)>);
+        let (outcome, remoteness, nim_value, source, errors): Columns = self.with_db(py, |db| {
+            let n = positions.len();
+            let mut cols: Columns = (
+                Vec::with_capacity(n),
+                Vec::with_capacity(n),
+                Vec::with_capacity(n),
+                Vec::with_capacity(n),
+                Vec::new(),
+            );
+            let mut session = Session::new(db);
+            for (i, position) in positions.iter().enumerate() {
+                match session.lookup_any(&spec, conv, position) {
+                    Ok(l) => {
+                        cols.0.push(if l.outcome == nimdb::query::Outcome::Win { 1 } else { 0 });
+                        cols.1.push(l.remoteness.map_or(-1, |r| r as i32));
+                        cols.2.push(l.nim_value.map_or(-1, |v| v.min(i64::MAX as u64) as i64));
+                        cols.3.push(source_code(l.source));
+                    }
+                    Err(e) if strict => {
+                        return Err(fail(format!("position {i} {position}: {}", message(&e))));
+                    }
+                    Err(e) => {
+                        cols.0.push(-1);
+                        cols.1.push(-1);
+                        cols.2.push(-1);
+                        cols.3.push(u8::MAX);
+                        cols.4.push((i, message(&e)));
+                    }
+                }
+            }
+            Ok(cols)
+        })?;
+        Ok(Lookups {
+            outcome: outcome.into_pyarray(py).unbind(),
+            remoteness: remoteness.into_pyarray(py).unbind(),
+            nim_value: nim_value.into_pyarray(py).unbind(),
+            source: source.into_pyarray(py).unbind(),
+            errors,
+        })
+    }
+
+    /// Solves every position of `game` with at most `max_total` tokens (optionally capped
+    /// by `max_heap` and `max_heaps`) into the database, tier by tier, as `nimdb solve`
+    /// does; resumes (or grows) a stored solve of the same game and bounds.
+    ///
+    /// `progress(done, total, tier)` is called at the start (tier None) and after every
+    /// tier (tier as "T=12,h=3"-style text), with positions done and in the universe.
+    /// Ctrl-C (or an exception raised by `progress`) stops the solve before its next tier:
+    /// the tiers finished are stored, and the same call resumes from them; the
+    /// KeyboardInterrupt (or the callback's exception) is then raised. The GIL is released
+    /// while the solver works. A solve whose memory estimate is over the budget
+    /// (`memory_limit`, bytes or a size such as "4G"; default 80% of the memory available)
+    /// is refused before anything is written.
+    #[pyo3(signature = (game, max_total = None, *, max_heap = None, max_heaps = None, misere = false,
+                        nim_values = false, memory_limit = None, progress = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn solve(
+        &self,
+        py: Python<'_>,
+        game: &str,
+        max_total: Option<u32>,
+        max_heap: Option<u32>,
+        max_heaps: Option<u32>,
+        misere: bool,
+        nim_values: bool,
+        memory_limit: Option<&Bound<'_, PyAny>>,
+        progress: Option<Py<PyAny>>,
+    ) -> PyResult<SolveSummary> {
+        if self.read_only {
+            return Err(NimdbError::new_err(format!(
+                "{} was opened read-only; nimdb.open(path, read_only=False) to solve into it",
+                self.path.display()
+            )));
+        }
+        let spec: GameSpec = parse_game(game)?;
+        let conv = convention(misere);
+        let budget = MemoryBudget::new(memory_arg(memory_limit)?);
+        let callback = progress.as_ref();
+        let (record, report) = self.with_db(py, |db| {
+            let universe = Universe::new(spec.rules(), &spec.canonical(), max_total, max_heap, max_heaps)
+                .map_err(universe_words)?;
+            if universe.max_total > MAX_SOLVE_TOTAL {
+                return Err(fail(format!(
+                    "max_total {} is too large (at most {MAX_SOLVE_TOTAL})",
+                    universe.max_total
+                )));
+            }
+            let table = universe.table().map_err(universe_words)?;
+            let options = SolveOptions { convention: conv, universe, nim_values, strategy: Default::default() };
+            let estimate = nimdb::solve::estimate(&spec, &options, &table);
+            budget.check(&format!("solving {spec} ({universe})"), estimate.memory_bytes).map_err(|e| {
+                fail(format!(
+                    "{e}; nothing was written (memory_limit sets the budget; `nimdb solve` can spill lower tiers to disk)"
+                ))
+            })?;
+            let hooks = PyProgress { callback, total: Cell::new(0), done: Cell::new(0) };
+            match solve_into(db, &spec, conv, universe, nim_values, &hooks) {
+                Ok(done) => match signals::take() {
+                    // The callback raised after the last tier: the solve is complete.
+                    Some(e) => Err(Failure::Raised(e)),
+                    None => Ok(done),
+                },
+                Err(DriverError::Solve(SolveError::Interrupted { .. })) => match signals::take() {
+                    Some(e) => Err(Failure::Raised(e)),
+                    None => Err(fail("the solve was interrupted")),
+                },
+                Err(e) => Err(e.into()),
+            }
+        })?;
+        Ok(SolveSummary {
+            solve_id: record.id,
+            status: status_word(record.status),
+            positions: report.positions,
+            solved_now: report.solved_now,
+            losses_now: report.losses_now,
+            tiers_now: report.tiers_now,
+            seconds: report.seconds,
+            stored_positions: record.positions,
+            stored_losses: record.losses,
+        })
+    }
+
+    /// Every stored position of a solve as numpy arrays (see `Export`), as `nimdb export`
+    /// streams them: the game's largest stored solve, or solve `solve` (an id from
+    /// `solves()`); only losses with `losses_only`; only positions of at most `max_total`
+    /// tokens. Every block is checked against its checksum. The rows are gathered in flat
+    /// buffers that numpy then owns: nothing is copied per row.
+    #[pyo3(signature = (game, misere = false, *, solve = None, losses_only = false, max_total = None))]
+    fn export(
+        &self,
+        py: Python<'_>,
+        game: &str,
+        misere: bool,
+        solve: Option<i64>,
+        losses_only: bool,
+        max_total: Option<u32>,
+    ) -> PyResult<Export> {
+        let spec = parse_game(game)?;
+        let conv = convention(misere);
+        let path = self.path.display().to_string();
+        let (record, rows) = self.with_db(py, |db| {
+            let record = match solve {
+                Some(id) => db
+                    .solves()?
+                    .into_iter()
+                    .find(|s| s.id == id)
+                    .ok_or_else(|| fail(format!("no solve #{id} in {path} (see Database.solves())")))?,
+                None => {
+                    db.solves_of(&spec, conv)?.into_iter().max_by_key(|s| (s.positions, -s.id)).ok_or_else(
+                        || {
+                            fail(format!(
+                                "no stored solve of {}{} in {path} (see Database.solves())",
+                                spec.canonical(),
+                                if misere { " (misère)" } else { "" }
+                            ))
+                        },
+                    )?
+                }
+            };
+            let mut rows = Rows::default();
+            let n = record.positions as usize;
+            rows.win.reserve(n);
+            rows.remoteness.reserve(n);
+            let filter = ExportFilter { losses_only, max_total };
+            let convention = record.convention;
+            db.for_each_stored(&record, filter, |heaps, r| -> Result<(), StoreError> {
+                rows.heaps.extend_from_slice(heaps);
+                rows.lengths.push(heaps.len().min(u8::MAX as usize) as u8);
+                rows.win.push(convention.is_win(r.remoteness as u32));
+                rows.remoteness.push(r.remoteness);
+                if let Some(g) = r.nim_value {
+                    rows.nim_value.push(g);
+                }
+                Ok(())
+            })?;
+            Ok((record, rows))
+        })?;
+        let n = rows.win.len();
+        let width = rows.lengths.iter().copied().max().unwrap_or(0) as usize;
+        // One pass to pad the ragged rows into (n, width), without the GIL.
+        let padded = py.detach(|| {
+            if rows.lengths.iter().all(|&l| l as usize == width) {
+                return rows.heaps;
+            }
+            let mut padded = vec![0u32; n * width];
+            let mut at = 0;
+            for (row, &len) in padded.chunks_exact_mut(width.max(1)).zip(&rows.lengths) {
+                let len = len as usize;
+                row[..len].copy_from_slice(&rows.heaps[at..at + len]);
+                at += len;
+            }
+            padded
+        });
+        let heaps = padded.into_pyarray(py).reshape([n, width])?.into_any().unbind();
+        let nim_value = (record.nim_values && rows.nim_value.len() == n)
+            .then(|| rows.nim_value.into_pyarray(py).unbind());
+        Ok(Export {
+            solve_id: record.id,
+            game: record.game.clone(),
+            misere: record.convention == Convention::Misere,
+            heaps,
+            win: rows.win.into_pyarray(py).unbind(),
+            remoteness: rows.remoteness.into_pyarray(py).unbind(),
+            nim_value,
+        })
+    }
+}

@@ -1,0 +1,83 @@
+//! `nimdb.NimdbError` and the argument parsing every function shares.
+
+use pyo3::exceptions::PyException;
+use pyo3::prelude::*;
+use pyo3::types::PyString;
+
+use nimdb::game::{BigPosition, Convention, GameSpec};
+
+pyo3::create_exception!(
+    nimdb,
+    NimdbError,
+    PyException,
+    "An error from nimdb: a bad game or position, a position no stored solve or theorem \
+     answers, a database that cannot be read or written, a solve that does not fit memory. \
+     The message is the library's own."
+);
+
+/// An error and its causes on one line, each cause once (a cause whose words the message
+/// already holds is left out), as the command line reports them.
+pub fn message(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut out = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        let text = c.to_string();
+        if !text.is_empty() && !out.contains(&text) {
+            out.push_str(": ");
+            out.push_str(&text);
+        }
+        cause = c.source();
+    }
+    out
+}
+
+/// A library error as a `NimdbError`.
+pub fn nimdb_error(e: impl std::error::Error + 'static) -> PyErr {
+    NimdbError::new_err(message(&e))
+}
+
+/// Parses a game name (`nim`, `kayles`, `dawson`, `octal:0.137`, …).
+pub fn parse_game(game: &str) -> PyResult<GameSpec> {
+    game.parse().map_err(|e: nimdb::game::SpecError| NimdbError::new_err(e.to_string()))
+}
+
+/// The convention `misere` names.
+pub fn convention(misere: bool) -> Convention {
+    Convention::from_misere(misere)
+}
+
+/// A position from Python: a sequence of heap sizes (ints, any order, zeros dropped) or a
+/// string such as `"7 5 3"`, `"7,5,3"` or `"[7,5,3]"`.
+pub fn position_arg(obj: &Bound<'_, PyAny>) -> PyResult<BigPosition> {
+    if obj.is_instance_of::<PyString>() {
+        let text: String = obj.extract()?;
+        return text.parse().map_err(NimdbError::new_err);
+    }
+    if let Ok(heaps) = obj.extract::<Vec<u64>>() {
+        return Ok(BigPosition::new(heaps));
+    }
+    // The slow path, for a message that names what is wrong.
+    let not_position = || {
+        let kind = obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into());
+        NimdbError::new_err(format!(
+            "a position is a sequence of heap sizes (ints) or a string such as \"7 5 3\", not {kind}"
+        ))
+    };
+    let items = obj.try_iter().map_err(|_| not_position())?;
+    let mut heaps = Vec::new();
+    for item in items {
+        let item = item?;
+        match item.extract::<u64>() {
+            Ok(h) => heaps.push(h),
+            Err(_) => {
+                let shown = item.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".into());
+                let shown: String = shown.chars().take(60).collect();
+                return Err(NimdbError::new_err(format!(
+                    "bad heap list: heap {shown} is not a whole number from 0 to {}",
+                    u64::MAX
+                )));
+            }
+        }
+    }
+    Ok(BigPosition::new(heaps))
+}

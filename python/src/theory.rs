@@ -1,0 +1,289 @@
+//! `nimdb.heap_values` and `nimdb.quotient`: single-heap nim-value sequences and misère
+//! quotients, computed by the library's theory (nothing is read from or written to a
+//! database).
+
+use std::ops::ControlFlow;
+
+use numpy::{IntoPyArray, PyArray1, PyArrayMethods};
+use pyo3::prelude::*;
+
+use nimdb::resources::MemoryBudget;
+use nimdb::theory::quotient::{Computed, Limits, QuotientOptions, compute_quotient_interruptible};
+use nimdb::theory::quotient_play::quotient_loss;
+use nimdb::theory::report::{DEFAULT_MISERE_UP_TO, HeapOptions, check_up_to};
+
+use crate::errors::{NimdbError, nimdb_error, parse_game, position_arg};
+use crate::signals;
+
+/// A game's single-heap values for heaps 0..=up_to (`nimdb.heap_values`), as
+/// `nimdb heaps --json` gives them.
+#[pyclass(module = "nimdb", frozen, get_all)]
+pub struct HeapValues {
+    /// The game, as written canonically.
+    pub game: String,
+    /// The last heap computed.
+    pub up_to: u32,
+    /// uint32, g(0..=up_to): the nim-value of each single heap.
+    pub values: Py<PyArray1<u32>>,
+    /// The misère nim-value of each small heap (None past where it was computed).
+    pub misere_values: Vec<Option<u32>>,
+    /// Conway's genus of each small heap, as text such as "1^31" (None past where it was
+    /// computed).
+    pub genus: Vec<Option<String>>,
+    /// Whether each small heap is tame (None past where it was computed).
+    pub tame: Vec<Option<bool>>,
+    /// The period of the nim-values, when one is found (proven or apparent).
+    pub period: Option<u32>,
+    /// The preperiod: g(n + period) = g(n) for every n >= preperiod.
+    pub preperiod: Option<u32>,
+    /// Whether the period is proven (Guy–Smith for finite octal codes).
+    pub proven: bool,
+    /// The periodicity in words, as `nimdb heaps` prints it.
+    pub summary: String,
+    /// How the values were computed.
+    pub method: String,
+}
+
+#[pymethods]
+impl HeapValues {
+    fn __repr__(&self) -> String {
+        format!("HeapValues(game={:?}, up_to={}, {})", self.game, self.up_to, self.summary)
+    }
+}
+
+/// The single-heap nim-values g(0..=up_to) of `game`, with its misère values, genus and
+/// tameness for heaps up to `misere_up_to`, and the period found (proven when a theorem
+/// certifies it), as `nimdb heaps` computes them. The GIL is released while they are
+/// computed; Ctrl-C stops between stretches of 65,536 heaps and raises KeyboardInterrupt.
+#[pyfunction]
+#[pyo3(signature = (game, up_to, *, misere_up_to = DEFAULT_MISERE_UP_TO))]
+pub fn heap_values(py: Python<'_>, game: &str, up_to: u64, misere_up_to: u32) -> PyResult<HeapValues> {
+    let spec = parse_game(game)?;
+    let up_to = check_up_to(&spec, up_to).map_err(nimdb_error)?;
+    let opts = HeapOptions { misere_up_to, ..HeapOptions::new(up_to) };
+    signals::take();
+    let run = py
+        .detach(|| {
+            nimdb::driver::run_heaps(None, &spec, &opts, |_, _, _| {
+                if signals::poll() { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+            })
+        })
+        .map_err(nimdb_error)?;
+    if let Some(e) = signals::take() {
+        return Err(e);
+    }
+    let Some(periodicity) = run.periodicity.as_ref() else {
+        return Err(NimdbError::new_err("the heap values were interrupted"));
+    };
+    let report = run.stream.report();
+    Ok(HeapValues {
+        game: report.game.to_string(),
+        up_to,
+        misere_values: report.misere.clone(),
+        genus: report.genus.iter().map(|g| g.as_ref().map(|g| g.to_string())).collect(),
+        tame: report.tame.clone(),
+        period: periodicity.period,
+        preperiod: periodicity.preperiod,
+        proven: periodicity.proven,
+        summary: periodicity.to_string(),
+        method: report.method.clone(),
+        values: report.values.into_pyarray(py).unbind(),
+    })
+}
+
+/// A misère quotient (Plambeck–Siegel) of an octal game (`nimdb.quotient`), as
+/// `nimdb quotient --json` gives it.
+#[pyclass(module = "nimdb", frozen)]
+pub struct Quotient {
+    q: nimdb::theory::quotient::Quotient,
+    game: String,
+}
+
+#[pymethods]
+impl Quotient {
+    /// The game, canonical (e.g. "0.07" for Dawson's Kayles).
+    #[getter]
+    fn game(&self) -> &str {
+        &self.game
+    }
+
+    /// |Q|: the number of elements.
+    #[getter]
+    fn size(&self) -> usize {
+        self.q.size()
+    }
+
+    /// |P|: the number of P-elements.
+    #[getter]
+    fn p_count(&self) -> usize {
+        self.q.p_count()
+    }
+
+    /// The largest heap computed (the quotient covers every heap when the period is
+    /// proven).
+    #[getter]
+    fn max_heap(&self) -> u32 {
+        self.q.max_heap
+    }
+
+    /// uint32, shape (size, size): the multiplication table; entry [a, b] is the element of
+    /// a sum of positions whose elements are a and b.
+    #[getter]
+    fn table<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let n = self.q.size();
+        Ok(self.q.monoid.table().to_vec().into_pyarray(py).reshape([n, n])?.into_any())
+    }
+
+    /// bool, one per element: whether the element is in P (its positions are losses for the
+    /// player to move).
+    #[getter]
+    fn p<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        self.q.monoid.p_marks().to_vec().into_pyarray(py)
+    }
+
+    /// The P-elements.
+    #[getter]
+    fn p_elements(&self) -> Vec<u32> {
+        self.q.monoid.p_elements()
+    }
+
+    /// The element of each single heap 0..=max_heap.
+    #[getter]
+    fn heap_elements(&self) -> Vec<u32> {
+        self.q.heap_images.clone()
+    }
+
+    /// Each element as its least word in the generators (a, b, c…; "1" is the identity).
+    #[getter]
+    fn words(&self) -> Vec<String> {
+        self.q.presentation().words
+    }
+
+    /// The relations of the presentation, e.g. "a^2 = 1".
+    #[getter]
+    fn relations(&self) -> Vec<String> {
+        self.q.presentation().relations
+    }
+
+    /// The proven period of the heap elements, or None.
+    #[getter]
+    fn period(&self) -> Option<u32> {
+        self.q.certificate.map(|c| c.period)
+    }
+
+    /// The proven preperiod of the heap elements, or None.
+    #[getter]
+    fn preperiod(&self) -> Option<u32> {
+        self.q.certificate.map(|c| c.from)
+    }
+
+    /// The apparent (unproven) (period, preperiod) when none is proven.
+    #[getter]
+    fn apparent(&self) -> Option<(u32, u32)> {
+        self.q.apparent
+    }
+
+    /// Whether the period is proven: the quotient then answers heaps of any size.
+    #[getter]
+    fn proven(&self) -> bool {
+        self.q.proven()
+    }
+
+    /// Whether the quotient is tame (that of misère Nim on the nim-values).
+    #[getter]
+    fn tame(&self) -> bool {
+        self.q.tame
+    }
+
+    /// The element of a position (a sequence of heap sizes or a string such as "7 5 3").
+    fn element(&self, heaps: &Bound<'_, PyAny>) -> PyResult<u32> {
+        let position = position_arg(heaps)?;
+        let mut e = 0; // the identity: the empty position
+        for &h in position.heaps() {
+            let Some(stand_in) = self.q.equivalent_heap(h) else {
+                return Err(NimdbError::new_err(format!(
+                    "heap {h} is beyond the quotient's range (heaps up to {}, no proven period)",
+                    self.q.max_heap
+                )));
+            };
+            e = self.q.sum_element(e, self.q.image(stand_in).map_err(nimdb_error)?);
+        }
+        Ok(e)
+    }
+
+    /// Whether a position (a sequence of heap sizes or a string) is a P-position (a loss
+    /// for the player to move) of the game's misère play.
+    fn is_p(&self, heaps: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let position = position_arg(heaps)?;
+        match quotient_loss(&self.q, position.heaps()).map_err(nimdb_error)? {
+            Some(loss) => Ok(loss),
+            None => Err(NimdbError::new_err(format!(
+                "{position} has a heap beyond the quotient's range (heaps up to {}, no proven period)",
+                self.q.max_heap
+            ))),
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Quotient(game={:?}, size={}, p_count={}, max_heap={}, period={}, preperiod={}, proven={})",
+            self.game,
+            self.q.size(),
+            self.q.p_count(),
+            self.q.max_heap,
+            crate::answers::py_opt(self.period()),
+            crate::answers::py_opt(self.preperiod()),
+            if self.q.proven() { "True" } else { "False" }
+        )
+    }
+}
+
+/// The misère quotient of an octal `game` (Plambeck–Siegel), as `nimdb quotient` computes
+/// it: of heaps 1..=max_heap, or, without max_heap, grown until a period is proven (up to
+/// heap 1000). `max_elements` bounds the quotient (and any candidate) built; a computation
+/// whose limits could need more than `memory_limit` (bytes or "8G"; default 80% of the
+/// memory available) is refused up front. The GIL is released while it is computed;
+/// Ctrl-C stops it and raises KeyboardInterrupt. Nothing is stored.
+#[pyfunction]
+#[pyo3(signature = (game, *, max_heap = None, max_elements = 4096, memory_limit = None))]
+pub fn quotient(
+    py: Python<'_>,
+    game: &str,
+    max_heap: Option<u64>,
+    max_elements: usize,
+    memory_limit: Option<u64>,
+) -> PyResult<Quotient> {
+    let spec = parse_game(game)?;
+    let Some(code) = spec.octal() else {
+        return Err(NimdbError::new_err(format!(
+            "{spec} is not an octal game: misère quotients are computed for octal codes only \
+             (its heaps must split by an octal rule)"
+        )));
+    };
+    if !(2..=1_000_000).contains(&max_elements) {
+        return Err(NimdbError::new_err("max_elements must be between 2 and 1000000"));
+    }
+    let mut opts = match max_heap {
+        Some(n) => QuotientOptions::to_heap(n).map_err(nimdb_error)?,
+        None => QuotientOptions::default(),
+    };
+    opts.limits = Limits::with_max_elements(max_elements);
+    opts.stop = Some(signals::poll_now_and_then);
+    let needed = opts.limits.memory_bound(opts.max_heap.unwrap_or(opts.cap));
+    MemoryBudget::new(memory_limit)
+        .check(&format!("a quotient of up to {max_elements} elements"), needed)
+        .map_err(|e| NimdbError::new_err(format!("{e}; lower max_elements or raise memory_limit")))?;
+    signals::take();
+    let computed = py.detach(|| compute_quotient_interruptible(code, opts, &mut |_, _| !signals::poll()));
+    if let Some(e) = signals::take() {
+        return Err(e);
+    }
+    match computed {
+        Ok(Computed::Complete(q)) => Ok(Quotient { q, game: spec.canonical() }),
+        Ok(Computed::Interrupted(_)) => Err(NimdbError::new_err("the quotient was interrupted")),
+        Err(e) => Err(NimdbError::new_err(format!(
+            "no misère quotient for {spec}: {}",
+            crate::errors::message(&e).replace("--max-elements", "max_elements")
+        ))),
+    }
+}
