@@ -1,0 +1,255 @@
+"""Type stubs for nimdb's native module (``nimdb._nimdb``); ``nimdb`` re-exports it."""
+
+import os
+import pathlib
+from typing import Callable, ClassVar, Iterable, Literal, Optional, Sequence, Tuple, Union
+
+import numpy as np
+import numpy.typing as npt
+
+__version__: str
+MAX_INPUT_HEAP: int
+"""The largest heap nimdb looks up, solves or computes nim-values for."""
+MAX_SOLVE_TOTAL: int
+"""The largest ``max_total`` a solve takes."""
+AUTO_SOLVE_LIMIT: int
+"""The largest universe (in positions) a writable ``query`` solves on the spot."""
+
+PositionLike = Union[Sequence[int], str]
+"""Heap sizes in any order (zeros dropped), or a string such as ``"7 5 3"``."""
+Outcome = Literal["win", "loss"]
+SourceName = Literal["database", "solved", "theory", "quotient"]
+
+class NimdbError(Exception):
+    """An error from nimdb, carrying the library's message."""
+
+class Move:
+    """One move and the value of the position it leads to."""
+
+    heap: int
+    """The size of the heap moved in."""
+    taken: int
+    """Tokens taken."""
+    description: str
+    """The move in words."""
+    outcome: Outcome
+    """The outcome for the player to move after it (the opponent)."""
+    remoteness: Optional[int]
+    """Its remoteness, when known."""
+    @property
+    def to(self) -> Tuple[int, ...]:
+        """The position after the move, heaps largest first."""
+
+class Answer:
+    """The answer to one position: what ``nimdb query --json`` prints."""
+
+    game: str
+    """The canonical game."""
+    misere: bool
+    outcome: Outcome
+    """The outcome for the player to move."""
+    remoteness: Optional[int]
+    """Moves to the end under optimal play, when known."""
+    nim_value: Optional[int]
+    """The nim-value (misère nim-value under misère), when stored or known."""
+    best_move: Optional[Move]
+    """The best move; None at a terminal position."""
+    moves: list[Move]
+    """Every move in move order (empty when there are too many to list)."""
+    moves_omitted: int
+    """How many moves were left out of ``moves``."""
+    source: SourceName
+    """Where the answer came from."""
+    solve_id: Optional[int]
+    """The stored solve used, if any."""
+    @property
+    def position(self) -> Tuple[int, ...]:
+        """The position, heaps largest first."""
+    @property
+    def win(self) -> bool:
+        """Whether the player to move wins."""
+
+class Lookups:
+    """The answers to a batch of positions, one array entry per position, in order."""
+
+    SOURCES: ClassVar[Tuple[str, str, str, str]]
+    """The names of the ``source`` codes."""
+    outcome: npt.NDArray[np.int8]
+    """1 when the player to move wins, 0 when they lose, -1 for no answer."""
+    remoteness: npt.NDArray[np.int32]
+    """-1 when unknown."""
+    nim_value: npt.NDArray[np.int64]
+    """-1 when unknown."""
+    source: npt.NDArray[np.uint8]
+    """An index into ``SOURCES``; 255 for no answer."""
+    errors: list[Tuple[int, str]]
+    """``(index, message)`` of each position that got no answer (``strict=False``)."""
+    def __len__(self) -> int: ...
+
+class SolveSummary:
+    """Figures from one ``Database.solve`` run."""
+
+    solve_id: int
+    status: Literal["complete", "partial"]
+    positions: int
+    """Positions in the universe."""
+    solved_now: int
+    """Positions solved in this run."""
+    losses_now: int
+    tiers_now: int
+    seconds: float
+    stored_positions: int
+    stored_losses: int
+
+class SolveInfo:
+    """One stored solve."""
+
+    id: int
+    game: str
+    misere: bool
+    max_total: int
+    max_heap: Optional[int]
+    max_heaps: Optional[int]
+    nim_values: bool
+    status: Literal["complete", "partial"]
+    positions: int
+    losses: int
+
+class Export:
+    """Every stored position of a solve, as numpy arrays (one entry per position)."""
+
+    solve_id: int
+    game: str
+    misere: bool
+    heaps: npt.NDArray[np.uint32]
+    """Shape (n, width): heaps largest first, zero-padded."""
+    win: npt.NDArray[np.bool_]
+    """Whether the player to move wins."""
+    remoteness: npt.NDArray[np.uint16]
+    nim_value: Optional[npt.NDArray[np.uint16]]
+    """Nim-values, or None when the solve has none."""
+    def __len__(self) -> int: ...
+
+ProgressCallback = Callable[[int, int, Optional[str]], object]
+"""``progress(done, total, tier)``: positions done and in the universe, the tier just solved."""
+
+class Database:
+    """An open nimdb database (see :func:`open`)."""
+
+    @property
+    def path(self) -> pathlib.Path: ...
+    @property
+    def read_only(self) -> bool: ...
+    def close(self) -> None:
+        """Closes the connection; later calls raise NimdbError."""
+    def __enter__(self) -> "Database": ...
+    def __exit__(self, *args: object) -> None: ...
+    def solves(self) -> list[SolveInfo]:
+        """The stored solves."""
+    def query(self, game: str, heaps: PositionLike, misere: bool = False) -> Answer:
+        """The answer to one position, as ``nimdb query --json`` gives it."""
+    def query_many(
+        self,
+        game: str,
+        positions: Union[Iterable[PositionLike], npt.NDArray[np.integer]],
+        misere: bool = False,
+        strict: bool = True,
+    ) -> Lookups:
+        """The answers to many positions at ``nimdb query --batch`` speed (GIL released)."""
+    def solve(
+        self,
+        game: str,
+        max_total: Optional[int] = None,
+        *,
+        max_heap: Optional[int] = None,
+        max_heaps: Optional[int] = None,
+        misere: bool = False,
+        nim_values: bool = False,
+        memory_limit: Union[int, str, None] = None,
+        progress: Optional[ProgressCallback] = None,
+    ) -> SolveSummary:
+        """Solves a universe into the database; Ctrl-C stops cleanly before the next tier."""
+    def export(
+        self,
+        game: str,
+        misere: bool = False,
+        *,
+        solve: Optional[int] = None,
+        losses_only: bool = False,
+        max_total: Optional[int] = None,
+    ) -> Export:
+        """Every stored position of a solve as numpy arrays."""
+
+def open(path: Union[str, "os.PathLike[str]"], read_only: bool = True) -> Database:
+    """Opens a nimdb database (read-only by default; ``read_only=False`` creates it)."""
+
+class HeapValues:
+    """A game's single-heap values for heaps 0..=up_to."""
+
+    game: str
+    up_to: int
+    values: npt.NDArray[np.uint32]
+    """g(0..=up_to)."""
+    misere_values: list[Optional[int]]
+    genus: list[Optional[str]]
+    tame: list[Optional[bool]]
+    period: Optional[int]
+    preperiod: Optional[int]
+    proven: bool
+    summary: str
+    method: str
+
+def heap_values(game: str, up_to: int, *, misere_up_to: int = 30) -> HeapValues:
+    """The single-heap nim-values of a game, with misère values, genus and periodicity."""
+
+class Quotient:
+    """A misère quotient (Plambeck–Siegel) of an octal game."""
+
+    @property
+    def game(self) -> str: ...
+    @property
+    def size(self) -> int:
+        """|Q|."""
+    @property
+    def p_count(self) -> int:
+        """|P|."""
+    @property
+    def max_heap(self) -> int: ...
+    @property
+    def table(self) -> npt.NDArray[np.uint32]:
+        """Shape (size, size): the multiplication table."""
+    @property
+    def p(self) -> npt.NDArray[np.bool_]:
+        """Whether each element is in P."""
+    @property
+    def p_elements(self) -> list[int]: ...
+    @property
+    def heap_elements(self) -> list[int]:
+        """The element of each single heap 0..=max_heap."""
+    @property
+    def words(self) -> list[str]: ...
+    @property
+    def relations(self) -> list[str]: ...
+    @property
+    def period(self) -> Optional[int]: ...
+    @property
+    def preperiod(self) -> Optional[int]: ...
+    @property
+    def apparent(self) -> Optional[Tuple[int, int]]: ...
+    @property
+    def proven(self) -> bool: ...
+    @property
+    def tame(self) -> bool: ...
+    def element(self, heaps: PositionLike) -> int:
+        """The element of a position."""
+    def is_p(self, heaps: PositionLike) -> bool:
+        """Whether a position is a P-position (a loss for the player to move) in misère play."""
+
+def quotient(
+    game: str,
+    *,
+    max_heap: Optional[int] = None,
+    max_elements: int = 4096,
+    memory_limit: Optional[int] = None,
+) -> Quotient:
+    """The misère quotient of an octal game (GIL released; Ctrl-C stops it)."""

@@ -1,0 +1,152 @@
+"""Answers from Python equal the command line's: `query --json` on 1,000 positions of each of
+three games (misère Nim, Kayles, misère Dawson's Kayles), and `query --batch` for query_many."""
+
+import json
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import pytest
+
+import nimdb
+from conftest import GAMES, cli
+
+POSITIONS_PER_GAME = 1000
+
+
+def move_dict(m: "nimdb.Move") -> dict:
+    return {
+        "to": list(m.to),
+        "heap": m.heap,
+        "taken": m.taken,
+        "description": m.description,
+        "outcome": m.outcome,
+        "remoteness": m.remoteness,
+    }
+
+
+def answer_dict(a: "nimdb.Answer") -> dict:
+    """The typed answer, field by field, in the shape `query --json` prints."""
+    d = {
+        "game": a.game,
+        "convention": "misere" if a.misere else "normal",
+        "position": list(a.position),
+        "outcome": a.outcome,
+        "remoteness": a.remoteness,
+        "nim_value": a.nim_value,
+        "best_move": None if a.best_move is None else move_dict(a.best_move),
+        "moves": [move_dict(m) for m in a.moves],
+        "source": a.source,
+        "solve_id": a.solve_id,
+    }
+    if a.moves_omitted:
+        d["moves_omitted"] = a.moves_omitted
+    return d
+
+
+def sample(db: "nimdb.Database", game: str, misere: bool) -> list:
+    """1,000 positions: stored ones drawn at random, and (for Nim, which Bouton's rule answers
+    at any size) some beyond every database."""
+    stored = db.export(game, misere=misere)
+    rng = np.random.default_rng(21)
+    beyond = 100 if game == "nim" else 0
+    rows = stored.heaps[rng.choice(len(stored), POSITIONS_PER_GAME - beyond, replace=False)]
+    positions = [[int(h) for h in row if h] for row in rows]
+    for _ in range(beyond):
+        positions.append([int(h) for h in rng.integers(1, 10**15, size=int(rng.integers(1, 5)))])
+    return positions
+
+
+@pytest.mark.parametrize("game,misere,total", GAMES)
+def test_query_equals_cli_query_json(solved, nimdb_bin, game, misere, total):
+    db = nimdb.open(solved)
+    positions = sample(db, game, misere)
+    flags = ["query", "--json", "--db", str(solved), "--game", game] + (["--misere"] if misere else [])
+
+    def from_cli(heaps):
+        return json.loads(cli(nimdb_bin, *flags, " ".join(map(str, heaps)) or "[]").stdout)
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        expected = list(pool.map(from_cli, positions))
+    sources = set()
+    for heaps, want in zip(positions, expected):
+        got = answer_dict(db.query(game, heaps, misere=misere))
+        assert got == want, f"{game} {heaps}"
+        sources.add(got["source"])
+    assert "database" in sources
+    if game == "nim":
+        assert "theory" in sources
+
+
+@pytest.mark.parametrize("game,misere,total", GAMES)
+def test_query_many_equals_cli_batch(solved, nimdb_bin, game, misere, total):
+    db = nimdb.open(solved)
+    positions = sample(db, game, misere)
+    flags = ["query", "--batch", "--db", str(solved), "--game", game] + (["--misere"] if misere else [])
+    lines = cli(nimdb_bin, *flags, stdin="".join((" ".join(map(str, p)) or "[]") + "\n" for p in positions)).stdout
+    expected = [json.loads(line) for line in lines.splitlines()]
+    got = db.query_many(game, positions, misere=misere)
+    assert len(got) == len(expected) == POSITIONS_PER_GAME
+    for i, want in enumerate(expected):
+        assert got.outcome[i] == (1 if want["outcome"] == "win" else 0), i
+        assert got.remoteness[i] == (-1 if want["remoteness"] is None else want["remoteness"]), i
+        assert got.nim_value[i] == (-1 if want["nim_value"] is None else want["nim_value"]), i
+        assert nimdb.Lookups.SOURCES[got.source[i]] == want["source"], i
+    # The same positions as a zero-padded 2-D array give the same answers.
+    width = max(len(p) for p in positions if max(p, default=0) < 2**63)
+    small = [p for p in positions if max(p, default=0) < 2**63 and len(p) <= width]
+    array = np.zeros((len(small), width), dtype=np.int64)
+    for i, p in enumerate(small):
+        array[i, : len(p)] = p
+    from_array = db.query_many(game, array, misere=misere)
+    from_lists = db.query_many(game, small, misere=misere)
+    assert (from_array.outcome == from_lists.outcome).all()
+    assert (from_array.remoteness == from_lists.remoteness).all()
+
+
+def test_export_equals_cli_export(solved, nimdb_bin):
+    db = nimdb.open(solved)
+    exported = db.export("kayles")
+    csv = cli(nimdb_bin, "export", "--db", str(solved), "--game", "kayles").stdout.splitlines()
+    assert csv[0] == "position,outcome,remoteness"
+    assert len(csv) - 1 == len(exported) == exported.heaps.shape[0]
+    for row, line in zip(range(len(exported)), csv[1:]):
+        heaps, outcome, remoteness = line.split(",")
+        assert [int(h) for h in exported.heaps[row] if h] == [int(h) for h in heaps.split()]
+        assert bool(exported.win[row]) == (outcome == "win")
+        assert int(exported.remoteness[row]) == int(remoteness)
+    losses = db.export("kayles", losses_only=True, max_total=12)
+    assert not losses.win.any() and len(losses) > 0
+    assert (losses.heaps.sum(axis=1) <= 12).all()
+    assert exported.nim_value is None
+
+
+def test_heap_values_equal_cli_heaps(nimdb_bin, tmp_path):
+    got = nimdb.heap_values("kayles", 200)
+    want = json.loads(cli(nimdb_bin, "heaps", "--json", "--no-cache", "--game", "kayles", "--up-to", "200").stdout)
+    assert list(got.values) == want["values"]
+    assert (got.period, got.preperiod, got.proven) == (want["period"], want["preperiod"], want["proven"])
+    assert (got.period, got.preperiod, got.proven) == (12, 71, True)
+    assert got.misere_values == want["misere_values"]
+    assert got.genus == want["genus"]
+    assert got.summary == want["summary"]
+
+
+def test_quotient_equals_cli_quotient(nimdb_bin, tmp_path):
+    got = nimdb.quotient("kayles")
+    want = json.loads(
+        cli(nimdb_bin, "quotient", "--json", "--game", "kayles", "--db", str(tmp_path / "q.sqlite")).stdout
+    )
+    assert got.size == want["size"] and got.p_count == want["p_count"]
+    assert got.table.tolist() == want["table"]
+    assert got.p_elements == want["p_elements"]
+    assert [int(i) for i in np.flatnonzero(got.p)] == want["p_elements"]
+    assert got.heap_elements == want["heap_elements"]
+    assert (got.period, got.preperiod) == (want["period"], want["preperiod"])
+    assert got.proven and got.tame == want["tame"]
+    # Its P-positions agree with a stored solve of misère Kayles where both answer.
+    db_path = tmp_path / "k.sqlite"
+    db = nimdb.open(db_path, read_only=False)
+    db.solve("kayles", max_total=16, misere=True)
+    table = db.export("kayles", misere=True)
+    for row, win in zip(table.heaps, table.win):
+        assert got.is_p([int(h) for h in row if h]) == (not win)

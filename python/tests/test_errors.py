@@ -1,0 +1,82 @@
+"""Bad input raises nimdb.NimdbError with the library's message; nothing crashes."""
+
+import numpy as np
+import pytest
+
+import nimdb
+
+
+def test_bad_games_and_positions_raise(solved):
+    db = nimdb.open(solved)
+    with pytest.raises(nimdb.NimdbError, match="unknown game"):
+        db.query("chess", [1, 2])
+    with pytest.raises(nimdb.NimdbError, match="heap -1"):
+        db.query("nim", [3, -1])
+    with pytest.raises(nimdb.NimdbError, match="heap 'x'"):
+        db.query("nim", [3, "x"])
+    with pytest.raises(nimdb.NimdbError, match="heap 18446744073709551616"):
+        db.query("nim", [2**64])
+    with pytest.raises(nimdb.NimdbError, match="not NoneType"):
+        db.query("nim", None)
+    with pytest.raises(nimdb.NimdbError, match="bad heap list"):
+        db.query("nim", "7 five 3")
+    with pytest.raises(nimdb.NimdbError, match="octal"):
+        nimdb.quotient("grundy")
+    with pytest.raises(nimdb.NimdbError, match="too large"):
+        nimdb.heap_values("grundy", 10**12)
+
+
+def test_query_many_names_the_bad_position(solved):
+    db = nimdb.open(solved)
+    with pytest.raises(nimdb.NimdbError, match="position 2: bad heap list"):
+        db.query_many("nim", [[1], [2], [3, -4]])
+    with pytest.raises(nimdb.NimdbError, match="position 1: bad heap list: a heap is negative"):
+        db.query_many("nim", np.array([[1, 2], [-3, 4]]))
+    # An uncovered position: raised with strict, recorded without.
+    uncovered = [[5, 3], [30, 30, 30], [1]]
+    with pytest.raises(nimdb.NimdbError, match=r"position 1 \[30,30,30\]: .*not in any stored solve"):
+        db.query_many("dawson", uncovered, misere=True)
+    lookups = db.query_many("dawson", uncovered, misere=True, strict=False)
+    assert list(lookups.outcome) == [0, -1, 1]
+    assert [i for i, _ in lookups.errors] == [1]
+    assert "nimdb solve --game dawson --misere --max-total 90" in lookups.errors[0][1]
+
+
+def test_uncovered_query_in_a_read_only_database_raises(solved):
+    db = nimdb.open(solved)
+    with pytest.raises(nimdb.NimdbError, match="read-only"):
+        db.query("kayles", [12, 12])  # total 24 > the stored 20, small enough to solve on the spot
+
+
+def test_writable_database_solves_small_queries_on_the_spot(tmp_path):
+    db = nimdb.open(tmp_path / "new.sqlite", read_only=False)
+    answer = db.query("kayles", [6, 5])
+    assert answer.source == "solved" and answer.outcome in ("win", "loss")
+    assert db.query("kayles", [6, 5]).source == "database"
+
+
+def test_database_errors(tmp_path, solved):
+    with pytest.raises(nimdb.NimdbError, match="no nimdb database"):
+        nimdb.open(tmp_path / "missing.sqlite")
+    not_a_db = tmp_path / "text.sqlite"
+    not_a_db.write_text("hello, this is not a database\n" * 100)
+    with pytest.raises(nimdb.NimdbError):
+        nimdb.open(not_a_db)
+    db = nimdb.open(solved)
+    with pytest.raises(nimdb.NimdbError, match="read-only"):
+        db.solve("nim", max_total=5)
+    with pytest.raises(nimdb.NimdbError, match="no stored solve of grundy"):
+        db.export("grundy")
+    db.close()
+    with pytest.raises(nimdb.NimdbError, match="closed"):
+        db.query("nim", [1, 2])
+    writable = nimdb.open(tmp_path / "w.sqlite", read_only=False)
+    with pytest.raises(nimdb.NimdbError, match="max_heaps cannot be used with"):
+        writable.solve("kayles", max_heap=5, max_heaps=3)
+    with pytest.raises(nimdb.NimdbError, match="give max_total"):
+        writable.solve("nim")
+    with pytest.raises(nimdb.NimdbError, match="too large"):
+        writable.solve("nim", max_total=10**6)
+    with pytest.raises(nimdb.NimdbError, match="needs about .* of memory, more than the 1.0 MB allowed"):
+        writable.solve("nim", max_total=60, memory_limit="1M")
+    assert writable.solves() == []

@@ -1,0 +1,96 @@
+"""Solves from Python: progress, Ctrl-C that stops cleanly and resumes, the GIL released."""
+
+import os
+import signal
+import threading
+import time
+
+import pytest
+
+import nimdb
+
+
+def test_progress_reports_every_tier(tmp_path):
+    db = nimdb.open(tmp_path / "p.sqlite", read_only=False)
+    calls = []
+    summary = db.solve("dawson", 18, misere=True, progress=lambda done, total, tier: calls.append((done, total, tier)))
+    assert calls[0] == (0, summary.positions, None)
+    assert calls[-1][0] == calls[-1][1] == summary.positions
+    assert len(calls) == summary.tiers_now + 1
+    assert all(a[0] <= b[0] for a, b in zip(calls, calls[1:]))
+    assert all(isinstance(tier, str) for _, _, tier in calls[1:])
+    again = db.solve("dawson", 18, misere=True)
+    assert again.solved_now == 0 and again.status == "complete"
+
+
+def test_ctrl_c_stops_cleanly_and_the_same_call_resumes(tmp_path):
+    db = nimdb.open(tmp_path / "c.sqlite", read_only=False)
+    seen = []
+
+    def progress(done, total, tier):
+        seen.append((done, total))
+        if len(seen) == 30:
+            os.kill(os.getpid(), signal.SIGINT)  # as Ctrl-C: Python's handler sets its flag
+
+    with pytest.raises(KeyboardInterrupt):
+        db.solve("kayles", 30, progress=progress)
+    (partial,) = db.solves()
+    assert partial.status == "partial"
+    stored = partial.positions
+    done, total = seen[-1]
+    assert 0 < stored == done < total
+    resumed = db.solve("kayles", 30)
+    assert resumed.status == "complete"
+    assert resumed.solved_now == resumed.positions - stored
+    # The resumed solve answers as a solve in one go does.
+    fresh = nimdb.open(tmp_path / "fresh.sqlite", read_only=False)
+    fresh.solve("kayles", 30)
+    a, b = db.export("kayles"), fresh.export("kayles")
+    assert (a.heaps == b.heaps).all() and (a.remoteness == b.remoteness).all()
+
+
+def test_an_exception_in_the_callback_stops_the_solve(tmp_path):
+    db = nimdb.open(tmp_path / "e.sqlite", read_only=False)
+
+    def progress(done, total, tier):
+        if done > 100:
+            raise ValueError("enough")
+
+    with pytest.raises(ValueError, match="enough"):
+        db.solve("nim", 25, misere=True, progress=progress)
+    assert db.solves()[0].status == "partial"
+
+
+def test_the_gil_is_released_during_a_solve(tmp_path):
+    db = nimdb.open(tmp_path / "g.sqlite", read_only=False)
+    span = {}
+
+    def work():
+        span["start"] = time.perf_counter()
+        db.solve("kayles", 48)
+        span["end"] = time.perf_counter()
+
+    thread = threading.Thread(target=work)
+    ticks = []
+    thread.start()
+    while thread.is_alive():
+        ticks.append(time.perf_counter())
+    thread.join()
+    during = [t for t in ticks if span["start"] + 0.05 < t < span["end"] - 0.05]
+    assert span["end"] - span["start"] > 0.2, "the solve was too quick to tell"
+    # Holding the GIL, the solve would leave this thread no turn at all while it runs.
+    assert len(during) > 1000
+
+
+def test_callbacks_may_not_reenter_their_database(tmp_path):
+    db = nimdb.open(tmp_path / "r.sqlite", read_only=False)
+    errors = []
+
+    def progress(done, total, tier):
+        try:
+            db.query("nim", [1])
+        except nimdb.NimdbError as e:
+            errors.append(str(e))
+
+    db.solve("nim", 6, progress=progress)
+    assert errors and "in use by the call this callback runs in" in errors[0]
