@@ -12,7 +12,7 @@ A thin layer over the nimdb library (the same code as the ``nimdb`` command line
     batch = db.query_many("kayles", positions, misere=True)   # numpy arrays
     table = db.export("kayles", misere=True)                  # numpy arrays
     nimdb.heap_values("dawson", 200).period                  # 34
-    nimdb.quotient("dawson").size                             # misère quotient
+    nimdb.quotient("kayles").size                             # misère quotient: 40
 
 Errors are :class:`NimdbError` with the library's messages. Long calls release the GIL
 and stop cleanly on Ctrl-C. Pictures (matplotlib) are in :mod:`nimdb.plot`.
@@ -37,6 +37,7 @@ from ._nimdb import (
     open,
     quotient,
 )
+from . import plot
 
 __all__ = [
     "AUTO_SOLVE_LIMIT",
@@ -55,5 +56,6 @@ __all__ = [
     "__version__",
     "heap_values",
     "open",
+    "plot",
     "quotient",
 ]
