@@ -256,7 +256,7 @@ impl Export {
 #[derive(Default)]
 struct Rows {
     heaps: Vec<u32>,
-    lengths: Vec<u8>,
+    lengths: Vec<u32>,
     win: Vec<bool>,
     remoteness: Vec<u16>,
     nim_value: Vec<u16>,
@@ -646,7 +646,7 @@ impl Database {
             let convention = record.convention;
             db.for_each_stored(&record, filter, |heaps, r| -> Result<(), StoreError> {
                 rows.heaps.extend_from_slice(heaps);
-                rows.lengths.push(heaps.len().min(u8::MAX as usize) as u8);
+                rows.lengths.push(heaps.len() as u32);
                 rows.win.push(convention.is_win(r.remoteness as u32));
                 rows.remoteness.push(r.remoteness);
                 if let Some(g) = r.nim_value {

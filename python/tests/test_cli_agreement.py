@@ -150,3 +150,15 @@ def test_quotient_equals_cli_quotient(nimdb_bin, tmp_path):
     table = db.export("kayles", misere=True)
     for row, win in zip(table.heaps, table.win):
         assert got.is_p([int(h) for h in row if h]) == (not win)
+
+
+def test_export_with_nim_values_equals_cli_export(nimdb_bin, tmp_path):
+    path = tmp_path / "nv.sqlite"
+    db = nimdb.open(path, read_only=False)
+    db.solve("kayles", 14, nim_values=True)
+    exported = db.export("kayles")
+    csv = cli(nimdb_bin, "export", "--db", str(path), "--game", "kayles").stdout.splitlines()
+    assert csv[0] == "position,outcome,remoteness,nim_value"
+    assert [int(line.split(",")[3]) for line in csv[1:]] == exported.nim_value.tolist()
+    # Normal play: a loss exactly where the nim-value is 0.
+    assert ((exported.nim_value == 0) == ~exported.win).all()
