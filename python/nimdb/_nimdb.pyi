@@ -6,6 +6,27 @@ from typing import Callable, ClassVar, Iterable, Literal, Optional, Sequence, Tu
 
 import numpy as np
 import numpy.typing as npt
+from typing import final
+
+__all__ = [
+    "AUTO_SOLVE_LIMIT",
+    "Answer",
+    "Database",
+    "Export",
+    "HeapValues",
+    "Lookups",
+    "MAX_INPUT_HEAP",
+    "MAX_SOLVE_TOTAL",
+    "Move",
+    "NimdbError",
+    "Quotient",
+    "SolveInfo",
+    "SolveSummary",
+    "__version__",
+    "heap_values",
+    "open",
+    "quotient",
+]
 
 __version__: str
 MAX_INPUT_HEAP: int
@@ -15,14 +36,15 @@ MAX_SOLVE_TOTAL: int
 AUTO_SOLVE_LIMIT: int
 """The largest universe (in positions) a writable ``query`` solves on the spot."""
 
-PositionLike = Union[Sequence[int], str]
+_PositionLike = Union[Sequence[int], str]
 """Heap sizes in any order (zeros dropped), or a string such as ``"7 5 3"``."""
-Outcome = Literal["win", "loss"]
-SourceName = Literal["database", "solved", "theory", "quotient"]
+_Outcome = Literal["win", "loss"]
+_SourceName = Literal["database", "solved", "theory", "quotient"]
 
 class NimdbError(Exception):
     """An error from nimdb, carrying the library's message."""
 
+@final
 class Move:
     """One move and the value of the position it leads to."""
 
@@ -32,7 +54,7 @@ class Move:
     """Tokens taken."""
     description: str
     """The move in words."""
-    outcome: Outcome
+    outcome: _Outcome
     """The outcome for the player to move after it (the opponent)."""
     remoteness: Optional[int]
     """Its remoteness, when known."""
@@ -40,13 +62,14 @@ class Move:
     def to(self) -> Tuple[int, ...]:
         """The position after the move, heaps largest first."""
 
+@final
 class Answer:
     """The answer to one position: what ``nimdb query --json`` prints."""
 
     game: str
     """The canonical game."""
     misere: bool
-    outcome: Outcome
+    outcome: _Outcome
     """The outcome for the player to move."""
     remoteness: Optional[int]
     """Moves to the end under optimal play, when known."""
@@ -58,7 +81,7 @@ class Answer:
     """Every move in move order (empty when there are too many to list)."""
     moves_omitted: int
     """How many moves were left out of ``moves``."""
-    source: SourceName
+    source: _SourceName
     """Where the answer came from."""
     solve_id: Optional[int]
     """The stored solve used, if any."""
@@ -69,6 +92,7 @@ class Answer:
     def win(self) -> bool:
         """Whether the player to move wins."""
 
+@final
 class Lookups:
     """The answers to a batch of positions, one array entry per position, in order."""
 
@@ -86,6 +110,7 @@ class Lookups:
     """``(index, message)`` of each position that got no answer (``strict=False``)."""
     def __len__(self) -> int: ...
 
+@final
 class SolveSummary:
     """Figures from one ``Database.solve`` run."""
 
@@ -101,6 +126,7 @@ class SolveSummary:
     stored_positions: int
     stored_losses: int
 
+@final
 class SolveInfo:
     """One stored solve."""
 
@@ -115,6 +141,7 @@ class SolveInfo:
     positions: int
     losses: int
 
+@final
 class Export:
     """Every stored position of a solve, as numpy arrays (one entry per position)."""
 
@@ -130,9 +157,10 @@ class Export:
     """Nim-values, or None when the solve has none."""
     def __len__(self) -> int: ...
 
-ProgressCallback = Callable[[int, int, Optional[str]], object]
+_ProgressCallback = Callable[[int, int, Optional[str]], object]
 """``progress(done, total, tier)``: positions done and in the universe, the tier just solved."""
 
+@final
 class Database:
     """An open nimdb database (see :func:`open`)."""
 
@@ -143,15 +171,15 @@ class Database:
     def close(self) -> None:
         """Closes the connection; later calls raise NimdbError."""
     def __enter__(self) -> "Database": ...
-    def __exit__(self, *args: object) -> None: ...
+    def __exit__(self, exc_type: object, exc_value: object, traceback: object) -> None: ...
     def solves(self) -> list[SolveInfo]:
         """The stored solves."""
-    def query(self, game: str, heaps: PositionLike, misere: bool = False) -> Answer:
+    def query(self, game: str, heaps: _PositionLike, misere: bool = False) -> Answer:
         """The answer to one position, as ``nimdb query --json`` gives it."""
     def query_many(
         self,
         game: str,
-        positions: Union[Iterable[PositionLike], npt.NDArray[np.integer]],
+        positions: Union[Iterable[_PositionLike], npt.NDArray[np.integer]],
         misere: bool = False,
         strict: bool = True,
     ) -> Lookups:
@@ -166,7 +194,7 @@ class Database:
         misere: bool = False,
         nim_values: bool = False,
         memory_limit: Union[int, str, None] = None,
-        progress: Optional[ProgressCallback] = None,
+        progress: Optional[_ProgressCallback] = None,
     ) -> SolveSummary:
         """Solves a universe into the database; Ctrl-C stops cleanly before the next tier."""
     def export(
@@ -183,6 +211,7 @@ class Database:
 def open(path: Union[str, "os.PathLike[str]"], read_only: bool = True) -> Database:
     """Opens a nimdb database (read-only by default; ``read_only=False`` creates it)."""
 
+@final
 class HeapValues:
     """A game's single-heap values for heaps 0..=up_to."""
 
@@ -202,6 +231,7 @@ class HeapValues:
 def heap_values(game: str, up_to: int, *, misere_up_to: int = 30) -> HeapValues:
     """The single-heap nim-values of a game, with misère values, genus and periodicity."""
 
+@final
 class Quotient:
     """A misère quotient (Plambeck–Siegel) of an octal game."""
 
@@ -240,9 +270,9 @@ class Quotient:
     def proven(self) -> bool: ...
     @property
     def tame(self) -> bool: ...
-    def element(self, heaps: PositionLike) -> int:
+    def element(self, heaps: _PositionLike) -> int:
         """The element of a position."""
-    def is_p(self, heaps: PositionLike) -> bool:
+    def is_p(self, heaps: _PositionLike) -> bool:
         """Whether a position is a P-position (a loss for the player to move) in misère play."""
 
 def quotient(

@@ -398,10 +398,11 @@ impl Database {
     fn __exit__(
         &self,
         py: Python<'_>,
-        _kind: Option<&Bound<'_, PyAny>>,
-        _value: Option<&Bound<'_, PyAny>>,
-        _traceback: Option<&Bound<'_, PyAny>>,
+        exc_type: Option<&Bound<'_, PyAny>>,
+        exc_value: Option<&Bound<'_, PyAny>>,
+        traceback: Option<&Bound<'_, PyAny>>,
     ) {
+        let _ = (exc_type, exc_value, traceback);
         self.close(py);
     }
 

@@ -15,6 +15,9 @@ use nimdb::theory::report::{DEFAULT_MISERE_UP_TO, HeapOptions, check_up_to};
 use crate::errors::{NimdbError, nimdb_error, parse_game, position_arg};
 use crate::signals;
 
+// `heap_values`'s default for `misere_up_to` is written as a number, so that Python shows it.
+const _: () = assert!(DEFAULT_MISERE_UP_TO == 30);
+
 /// A game's single-heap values for heaps 0..=up_to (`nimdb.heap_values`), as
 /// `nimdb heaps --json` gives them.
 #[pyclass(module = "nimdb", frozen, get_all)]
@@ -56,7 +59,7 @@ impl HeapValues {
 /// certifies it), as `nimdb heaps` computes them. The GIL is released while they are
 /// computed; Ctrl-C stops between stretches of 65,536 heaps and raises KeyboardInterrupt.
 #[pyfunction]
-#[pyo3(signature = (game, up_to, *, misere_up_to = DEFAULT_MISERE_UP_TO))]
+#[pyo3(signature = (game, up_to, *, misere_up_to = 30))]
 pub fn heap_values(py: Python<'_>, game: &str, up_to: u64, misere_up_to: u32) -> PyResult<HeapValues> {
     let spec = parse_game(game)?;
     let up_to = check_up_to(&spec, up_to).map_err(nimdb_error)?;
