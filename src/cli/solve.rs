@@ -229,13 +229,9 @@ pub(super) fn print_report(db: &Database, job: &Prepared, solve: &SolveRecord, r
 /// must spill past `bytes` held, or the refusal when even the rest does not fit, or when
 /// the spill and the database together would not fit the disk free beside `db`.
 fn plan(estimate: &Estimate, budget: &MemoryBudget, what: &str, db: &Path) -> anyhow::Result<Option<u64>> {
-    if estimate.memory_bytes <= budget.bytes {
+    let Some(window) = estimate.fit(budget, what)? else {
         return Ok(None);
-    }
-    // A spilling solve marks tier by tier, so it does not hold a whole total.
-    let fixed = estimate.memory_bytes - estimate.window_bytes - estimate.whole_total_bytes;
-    budget.check(&format!("{what}, even with its lower tiers spilled to disk,"), fixed)?;
-    let window = budget.bytes - fixed;
+    };
     let disk = estimate.disk_bytes + estimate.window_bytes.saturating_sub(window);
     let dir = spill_dir(db);
     if let Some(free) = free_disk(&dir)

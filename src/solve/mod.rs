@@ -26,6 +26,7 @@ use std::time::Instant;
 
 use crate::game::{Convention, GameRules, GameSpec, RulesVisitor, TierRules};
 use crate::index::{PartitionTable, TierId, Universe};
+use crate::resources::{MemoryBudget, ResourceError};
 
 /// The largest total a solve accepts: remoteness is below twice the total and must fit,
 /// with room for the solver's markers, in 16 bits.
@@ -405,6 +406,23 @@ pub struct Estimate {
     pub disk_bytes: u64,
     /// Bytes per stored record (the worst case of the remoteness width).
     pub record_bytes: u64,
+}
+
+impl Estimate {
+    /// How a solve with this estimate fits `budget`: `None` when it fits whole in memory;
+    /// `Some(bytes)` when it fits holding at most `bytes` of lower tiers and spilling the
+    /// rest to mapped files (a [`Spill`] with that budget); refused when even the rest of
+    /// the solve is over the budget (`what` names the solve in the refusal). Both faces
+    /// (`nimdb solve`, the Python package) plan with this.
+    pub fn fit(&self, budget: &MemoryBudget, what: &str) -> Result<Option<u64>, ResourceError> {
+        if self.memory_bytes <= budget.bytes {
+            return Ok(None);
+        }
+        // A spilling solve marks tier by tier, so it does not hold a whole total.
+        let fixed = self.memory_bytes - self.window_bytes - self.whole_total_bytes;
+        budget.check(&format!("{what}, even with its lower tiers spilled to disk,"), fixed)?;
+        Ok(Some(budget.bytes - fixed))
+    }
 }
 
 /// The memory a solve process takes before any tier: code, SQLite's page cache, threads.
