@@ -12,6 +12,7 @@ __all__ = [
     "AUTO_SOLVE_LIMIT",
     "Answer",
     "Database",
+    "Estimate",
     "Export",
     "HeapValues",
     "Lookups",
@@ -23,6 +24,7 @@ __all__ = [
     "SolveInfo",
     "SolveSummary",
     "__version__",
+    "estimate",
     "heap_values",
     "open",
     "quotient",
@@ -125,6 +127,10 @@ class SolveSummary:
     seconds: float
     stored_positions: int
     stored_losses: int
+    spilled_bytes: int
+    """Bytes of lower tiers spilled to mapped files (0 when the solve fit in memory)."""
+    peak_window_bytes: int
+    """The most bytes of lower tiers held in memory at once."""
 
 @final
 class SolveInfo:
@@ -194,6 +200,7 @@ class Database:
         misere: bool = False,
         nim_values: bool = False,
         memory_limit: Union[int, str, None] = None,
+        window_limit: Union[int, str, None] = None,
         progress: Optional[_ProgressCallback] = None,
     ) -> SolveSummary:
         """Solves a universe into the database; Ctrl-C stops cleanly before the next tier."""
@@ -207,6 +214,33 @@ class Database:
         max_total: Optional[int] = None,
     ) -> Export:
         """Every stored position of a solve as numpy arrays."""
+
+@final
+class Estimate:
+    """What a solve would take, as ``nimdb solve --dry-run`` prints it."""
+
+    universe: str
+    tiers: int
+    positions: int
+    memory_bytes: int
+    """Peak bytes of memory if nothing spills."""
+    window_bytes: int
+    """The part of memory_bytes that is lower tiers, which a solve over budget spills."""
+    disk_bytes: int
+    spill_past: Optional[int]
+    """None when the solve fits the budget, else the bytes of lower tiers it would hold."""
+
+def estimate(
+    game: str,
+    max_total: Optional[int] = None,
+    *,
+    max_heap: Optional[int] = None,
+    max_heaps: Optional[int] = None,
+    misere: bool = False,
+    nim_values: bool = False,
+    memory_limit: Union[int, str, None] = None,
+) -> Estimate:
+    """What solving a universe would take (raises NimdbError if it would be refused)."""
 
 def open(path: Union[str, "os.PathLike[str]"], read_only: bool = True) -> Database:
     """Opens a nimdb database (read-only by default; ``read_only=False`` creates it)."""

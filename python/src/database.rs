@@ -11,12 +11,12 @@ use pyo3::prelude::*;
 
 use nimdb::batch::Session;
 use nimdb::beyond::{WideAnswer, answer_beyond};
-use nimdb::driver::{DriverError, solve_into};
+use nimdb::driver::{DriverError, solve_into_spilling};
 use nimdb::game::{BigPosition, Convention, GameSpec};
 use nimdb::index::{TierId, Universe, UniverseError};
 use nimdb::query::{AUTO_SOLVE_LIMIT, Plan, answer_after_solving, plan_query};
 use nimdb::resources::MemoryBudget;
-use nimdb::solve::{MAX_SOLVE_TOTAL, Progress, SolveError, SolveOptions};
+use nimdb::solve::{MAX_SOLVE_TOTAL, Progress, SolveError, SolveOptions, Spill};
 use nimdb::store::{ExportFilter, SolveRecord, SolveStatus, StoreError};
 
 use crate::answers::{Answer, Lookups, source_code};
@@ -143,6 +143,10 @@ pub struct SolveSummary {
     pub stored_positions: u64,
     /// Losses stored in the solve.
     pub stored_losses: u64,
+    /// Bytes of lower tiers spilled to mapped files (0 when the solve fit in memory).
+    pub spilled_bytes: u64,
+    /// The most bytes of lower tiers held in memory at once.
+    pub peak_window_bytes: u64,
 }
 
 #[pymethods]
@@ -308,6 +312,95 @@ fn universe_words(e: UniverseError) -> Failure {
         }
         UniverseError::TooWide(e) => fail(format!("{e}; lower max_heap or max_heaps")),
     }
+}
+
+/// The universe a solve covers and what solving it takes, checked as `nimdb solve` checks
+/// its arguments.
+fn plan(
+    spec: &GameSpec,
+    conv: Convention,
+    max_total: Option<u32>,
+    max_heap: Option<u32>,
+    max_heaps: Option<u32>,
+    nim_values: bool,
+) -> Result<(Universe, nimdb::solve::Estimate), Failure> {
+    let universe = Universe::new(spec.rules(), &spec.canonical(), max_total, max_heap, max_heaps)
+        .map_err(universe_words)?;
+    if universe.max_total > MAX_SOLVE_TOTAL {
+        return Err(fail(format!(
+            "max_total {} is too large (at most {MAX_SOLVE_TOTAL})",
+            universe.max_total
+        )));
+    }
+    let table = universe.table().map_err(universe_words)?;
+    let options = SolveOptions { convention: conv, universe, nim_values, strategy: Default::default() };
+    Ok((universe, nimdb::solve::estimate(spec, &options, &table)))
+}
+
+/// What a solve would take (`nimdb.estimate`), as `nimdb solve --dry-run` prints it.
+#[pyclass(module = "nimdb", frozen, get_all)]
+pub struct Estimate {
+    /// The universe, in words (e.g. "total ≤ 30, heaps ≤ 8").
+    pub universe: String,
+    /// Nonempty tiers.
+    pub tiers: u64,
+    /// Positions.
+    pub positions: u64,
+    /// Peak bytes of memory if nothing spills.
+    pub memory_bytes: u64,
+    /// The part of `memory_bytes` that is lower tiers held for later ones: what a solve
+    /// over its memory budget spills to disk instead.
+    pub window_bytes: u64,
+    /// Bytes on disk.
+    pub disk_bytes: u64,
+    /// With the budget (`memory_limit`): None when the solve fits in memory, else the bytes
+    /// of lower tiers it would hold, spilling the rest.
+    pub spill_past: Option<u64>,
+}
+
+#[pymethods]
+impl Estimate {
+    fn __repr__(&self) -> String {
+        format!(
+            "Estimate(universe={:?}, positions={}, memory_bytes={}, disk_bytes={}, spill_past={})",
+            self.universe,
+            self.positions,
+            self.memory_bytes,
+            self.disk_bytes,
+            crate::answers::py_opt(self.spill_past)
+        )
+    }
+}
+
+/// What solving `game` over a universe would take, without solving or opening anything:
+/// tiers, positions, memory and disk, and whether the solve would spill lower tiers to disk
+/// under `memory_limit` (default 80% of the memory available). Raises NimdbError when the
+/// universe is bad or the solve would be refused. The arguments are `Database.solve`'s.
+#[pyfunction]
+#[pyo3(signature = (game, max_total = None, *, max_heap = None, max_heaps = None, misere = false,
+                    nim_values = false, memory_limit = None))]
+pub fn estimate(
+    game: &str,
+    max_total: Option<u32>,
+    max_heap: Option<u32>,
+    max_heaps: Option<u32>,
+    misere: bool,
+    nim_values: bool,
+    memory_limit: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Estimate> {
+    let spec = parse_game(game)?;
+    let budget = MemoryBudget::new(memory_arg(memory_limit)?);
+    let (universe, e) = plan(&spec, convention(misere), max_total, max_heap, max_heaps, nim_values)?;
+    let spill_past = e.fit(&budget, &format!("solving {spec} ({universe})")).map_err(nimdb_error)?;
+    Ok(Estimate {
+        universe: universe.to_string(),
+        tiers: e.tiers,
+        positions: e.positions,
+        memory_bytes: e.memory_bytes,
+        window_bytes: e.window_bytes,
+        disk_bytes: e.disk_bytes,
+        spill_past,
+    })
 }
 
 /// A memory size: bytes as an int, or a string such as "4G".
@@ -530,11 +623,15 @@ impl Database {
     /// Ctrl-C (or an exception raised by `progress`) stops the solve before its next tier:
     /// the tiers finished are stored, and the same call resumes from them; the
     /// KeyboardInterrupt (or the callback's exception) is then raised. The GIL is released
-    /// while the solver works. A solve whose memory estimate is over the budget
-    /// (`memory_limit`, bytes or a size such as "4G"; default 80% of the memory available)
-    /// is refused before anything is written.
+    /// while the solver works.
+    ///
+    /// Memory is planned as `nimdb solve` plans it: the budget is `memory_limit` (bytes or
+    /// a size such as "4G"; default 80% of the memory available now). A solve whose lower
+    /// tiers do not fit it spills them to mapped files beside the database (the same tiers,
+    /// more disk reads; `window_limit` caps the bytes of lower tiers held, to spill sooner);
+    /// one that cannot fit even then is refused before anything is written. See `estimate`.
     #[pyo3(signature = (game, max_total = None, *, max_heap = None, max_heaps = None, misere = false,
-                        nim_values = false, memory_limit = None, progress = None))]
+                        nim_values = false, memory_limit = None, window_limit = None, progress = None))]
     #[allow(clippy::too_many_arguments)]
     fn solve(
         &self,
@@ -546,6 +643,7 @@ impl Database {
         misere: bool,
         nim_values: bool,
         memory_limit: Option<&Bound<'_, PyAny>>,
+        window_limit: Option<&Bound<'_, PyAny>>,
         progress: Option<Py<PyAny>>,
     ) -> PyResult<SolveSummary> {
         if self.read_only {
@@ -557,26 +655,33 @@ impl Database {
         let spec: GameSpec = parse_game(game)?;
         let conv = convention(misere);
         let budget = MemoryBudget::new(memory_arg(memory_limit)?);
+        let window_limit = memory_arg(window_limit)?;
         let callback = progress.as_ref();
+        let spill_dir = match self.path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let spill_prefix = format!(
+            ".{}.spill-{}",
+            self.path.file_name().map_or("nimdb".into(), |n| n.to_string_lossy().into_owned()),
+            std::process::id()
+        );
         let (record, report) = self.with_db(py, |db| {
-            let universe = Universe::new(spec.rules(), &spec.canonical(), max_total, max_heap, max_heaps)
-                .map_err(universe_words)?;
-            if universe.max_total > MAX_SOLVE_TOTAL {
-                return Err(fail(format!(
-                    "max_total {} is too large (at most {MAX_SOLVE_TOTAL})",
-                    universe.max_total
-                )));
+            let (universe, estimate) = plan(&spec, conv, max_total, max_heap, max_heaps, nim_values)?;
+            // As `nimdb solve`: lower tiers that do not fit the budget spill to mapped files
+            // beside the database; a solve whose rest does not fit is refused before writing.
+            let window = estimate
+                .fit(&budget, &format!("solving {spec} ({universe})"))
+                .map_err(|e| fail(format!("{e}; nothing was written (memory_limit sets the budget)")))?;
+            let window = match (window, window_limit) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
             }
-            let table = universe.table().map_err(universe_words)?;
-            let options = SolveOptions { convention: conv, universe, nim_values, strategy: Default::default() };
-            let estimate = nimdb::solve::estimate(&spec, &options, &table);
-            budget.check(&format!("solving {spec} ({universe})"), estimate.memory_bytes).map_err(|e| {
-                fail(format!(
-                    "{e}; nothing was written (memory_limit sets the budget; `nimdb solve` can spill lower tiers to disk)"
-                ))
-            })?;
+            .filter(|&bytes| bytes < estimate.window_bytes);
+            let spill =
+                window.map(|budget| Spill { budget, dir: spill_dir.clone(), prefix: spill_prefix.clone() });
             let hooks = PyProgress { callback, total: Cell::new(0), done: Cell::new(0) };
-            match solve_into(db, &spec, conv, universe, nim_values, &hooks) {
+            match solve_into_spilling(db, &spec, conv, universe, nim_values, &hooks, spill.as_ref()) {
                 Ok(done) => match signals::take() {
                     // The callback raised after the last tier: the solve is complete.
                     Some(e) => Err(Failure::Raised(e)),
@@ -599,6 +704,8 @@ impl Database {
             seconds: report.seconds,
             stored_positions: record.positions,
             stored_losses: record.losses,
+            spilled_bytes: report.spilled_bytes,
+            peak_window_bytes: report.peak_window_bytes,
         })
     }
 

@@ -33,9 +33,11 @@ fn _nimdb(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<database::SolveSummary>()?;
     m.add_class::<database::SolveInfo>()?;
     m.add_class::<database::Export>()?;
+    m.add_class::<database::Estimate>()?;
     m.add_class::<theory::HeapValues>()?;
     m.add_class::<theory::Quotient>()?;
     m.add_function(wrap_pyfunction!(database::open, m)?)?;
+    m.add_function(wrap_pyfunction!(database::estimate, m)?)?;
     m.add_function(wrap_pyfunction!(theory::heap_values, m)?)?;
     m.add_function(wrap_pyfunction!(theory::quotient, m)?)?;
     Ok(())

@@ -94,3 +94,30 @@ def test_callbacks_may_not_reenter_their_database(tmp_path):
 
     db.solve("nim", 6, progress=progress)
     assert errors and "in use by the call this callback runs in" in errors[0]
+
+
+def test_estimate_equals_the_cli_dry_run(nimdb_bin, tmp_path):
+    est = nimdb.estimate("kayles", 34)
+    from conftest import cli
+
+    dry = cli(nimdb_bin, "solve", "--game", "kayles", "--max-total", "34", "--dry-run", "--db", str(tmp_path / "d.sqlite"))
+    lines = dict(line.split(":", 1) for line in dry.stdout.splitlines() if ":" in line)
+    assert int(lines["positions"]) == est.positions and int(lines["tiers"]) == est.tiers
+    assert lines["universe"].strip() == est.universe == "total ≤ 34"
+    assert est.spill_past is None and est.window_bytes < est.memory_bytes
+    assert nimdb.estimate("kayles", 34, memory_limit=est.memory_bytes - 1).spill_past is not None
+    with pytest.raises(nimdb.NimdbError, match="even with its lower tiers spilled to disk"):
+        nimdb.estimate("kayles", 34, memory_limit="1M")
+    assert not (tmp_path / "d.sqlite").exists()
+
+
+def test_a_solve_that_spills_stores_the_same_tiers(tmp_path):
+    spilled_db = nimdb.open(tmp_path / "s.sqlite", read_only=False)
+    spilled = spilled_db.solve("dawson", 30, misere=True, window_limit="4K")
+    assert spilled.spilled_bytes > 0 and spilled.peak_window_bytes <= 64 * 1024
+    assert not [p for p in tmp_path.iterdir() if ".spill-" in p.name], "spill files are removed"
+    whole_db = nimdb.open(tmp_path / "w.sqlite", read_only=False)
+    whole = whole_db.solve("dawson", 30, misere=True)
+    assert whole.spilled_bytes == 0
+    a, b = spilled_db.export("dawson", misere=True), whole_db.export("dawson", misere=True)
+    assert (a.heaps == b.heaps).all() and (a.remoteness == b.remoteness).all()
