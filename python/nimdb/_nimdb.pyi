@@ -204,6 +204,15 @@ class Database:
         progress: Optional[_ProgressCallback] = None,
     ) -> SolveSummary:
         """Solves a universe into the database; Ctrl-C stops cleanly before the next tier."""
+    def quotient(
+        self,
+        game: str,
+        *,
+        max_heap: Optional[int] = None,
+        max_elements: int = 4096,
+        memory_limit: Optional[int] = None,
+    ) -> Quotient:
+        """The game's misère quotient: the stored one, else computed (and stored if writable)."""
     def export(
         self,
         game: str,

@@ -22,6 +22,7 @@ use nimdb::store::{ExportFilter, SolveRecord, SolveStatus, StoreError};
 use crate::answers::{Answer, Lookups, source_code};
 use crate::errors::{NimdbError, convention, message, nimdb_error, parse_game, position_arg};
 use crate::signals;
+use crate::theory::{Quotient, QuotientFailure, QuotientJob};
 
 /// A failure inside a call that released the GIL: a message for `NimdbError`, or an
 /// exception raised meanwhile (Ctrl-C, a progress callback's).
@@ -707,6 +708,49 @@ impl Database {
             spilled_bytes: report.spilled_bytes,
             peak_window_bytes: report.peak_window_bytes,
         })
+    }
+
+    /// The misère quotient of an octal `game`, as `nimdb quotient` gives it: the one stored
+    /// in the database when it covers what is asked (heaps 1..=max_heap, or, without
+    /// max_heap, a proven period), else computed now (see `nimdb.quotient` for the
+    /// arguments) and, in a database opened with read_only=False, stored, so that queries
+    /// and `query_many` then answer the game's misère positions of any size from it.
+    /// Ctrl-C stops the computation, stores the verified quotient of the heaps done (when
+    /// writable), and raises KeyboardInterrupt.
+    #[pyo3(signature = (game, *, max_heap = None, max_elements = 4096, memory_limit = None))]
+    fn quotient(
+        &self,
+        py: Python<'_>,
+        game: &str,
+        max_heap: Option<u64>,
+        max_elements: usize,
+        memory_limit: Option<u64>,
+    ) -> PyResult<Quotient> {
+        let job = QuotientJob::new(game, max_heap, max_elements, memory_limit)?;
+        let read_only = self.read_only;
+        let q = self.with_db(py, |db| {
+            let name = job.game();
+            let stored = db.load_quotient(&name, job.max_heap())?;
+            if let Some(q) = stored.filter(|q| job.max_heap().is_some() || q.proven()) {
+                return Ok(q);
+            }
+            match job.run() {
+                Ok(q) => {
+                    if !read_only {
+                        db.save_quotient(&name, &q)?;
+                    }
+                    Ok(q)
+                }
+                Err(QuotientFailure::Interrupted(e, partial)) => {
+                    if let (Some(q), false) = (partial, read_only) {
+                        db.save_quotient(&name, &q)?;
+                    }
+                    Err(Failure::Raised(e))
+                }
+                Err(QuotientFailure::Message(m)) => Err(fail(m)),
+            }
+        })?;
+        Ok(job.wrap(q))
     }
 
     /// Every stored position of a solve as numpy arrays (see `Export`), as `nimdb export`

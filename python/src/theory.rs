@@ -7,6 +7,7 @@ use std::ops::ControlFlow;
 use numpy::{IntoPyArray, PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 
+use nimdb::game::GameSpec;
 use nimdb::resources::MemoryBudget;
 use nimdb::theory::quotient::{Computed, Limits, QuotientOptions, compute_quotient_interruptible};
 use nimdb::theory::quotient_play::quotient_loss;
@@ -241,12 +242,97 @@ impl Quotient {
     }
 }
 
+/// A quotient computation, its arguments checked.
+pub struct QuotientJob {
+    spec: GameSpec,
+    opts: QuotientOptions,
+}
+
+/// How a quotient computation ended without a complete quotient.
+pub enum QuotientFailure {
+    /// Ctrl-C: the exception to raise, and the verified quotient of the heaps done.
+    Interrupted(PyErr, Option<Box<nimdb::theory::quotient::Quotient>>),
+    /// The library's message.
+    Message(String),
+}
+
+impl QuotientJob {
+    /// Checks the arguments of `quotient` (an octal game, the limits, the memory budget).
+    pub fn new(
+        game: &str,
+        max_heap: Option<u64>,
+        max_elements: usize,
+        memory_limit: Option<u64>,
+    ) -> PyResult<Self> {
+        let spec = parse_game(game)?;
+        if spec.octal().is_none() {
+            return Err(NimdbError::new_err(format!(
+                "{spec} is not an octal game: misère quotients are computed for octal codes only \
+                 (its heaps must split by an octal rule)"
+            )));
+        }
+        if !(2..=1_000_000).contains(&max_elements) {
+            return Err(NimdbError::new_err("max_elements must be between 2 and 1000000"));
+        }
+        let mut opts = match max_heap {
+            Some(n) => QuotientOptions::to_heap(n).map_err(nimdb_error)?,
+            None => QuotientOptions::default(),
+        };
+        opts.limits = Limits::with_max_elements(max_elements);
+        opts.stop = Some(signals::poll_now_and_then);
+        let needed = opts.limits.memory_bound(opts.max_heap.unwrap_or(opts.cap));
+        MemoryBudget::new(memory_limit)
+            .check(&format!("a quotient of up to {max_elements} elements"), needed)
+            .map_err(|e| NimdbError::new_err(format!("{e}; lower max_elements or raise memory_limit")))?;
+        Ok(QuotientJob { spec, opts })
+    }
+
+    /// The game, canonical (the name quotients are stored under).
+    pub fn game(&self) -> String {
+        self.spec.canonical()
+    }
+
+    /// The heaps asked for (`None`: open-ended, until a period is proven).
+    pub fn max_heap(&self) -> Option<u32> {
+        self.opts.max_heap
+    }
+
+    /// Computes the quotient; call with the GIL released. Ctrl-C stops it (see [`signals`]).
+    pub fn run(&self) -> Result<nimdb::theory::quotient::Quotient, QuotientFailure> {
+        let code = self.spec.octal().expect("checked to be octal");
+        signals::take();
+        let computed = compute_quotient_interruptible(code, self.opts, &mut |_, _| !signals::poll());
+        let interrupt = signals::take();
+        match (computed, interrupt) {
+            (Ok(Computed::Complete(q)), None) => Ok(q),
+            (Ok(Computed::Complete(q)), Some(e)) => Err(QuotientFailure::Interrupted(e, Some(Box::new(q)))),
+            (Ok(Computed::Interrupted(q)), Some(e)) => {
+                Err(QuotientFailure::Interrupted(e, Some(Box::new(q))))
+            }
+            (Ok(Computed::Interrupted(_)), None) => {
+                Err(QuotientFailure::Message("the quotient was interrupted".to_string()))
+            }
+            (Err(_), Some(e)) => Err(QuotientFailure::Interrupted(e, None)),
+            (Err(e), None) => Err(QuotientFailure::Message(format!(
+                "no misère quotient for {}: {}",
+                self.spec,
+                crate::errors::message(&e).replace("--max-elements", "max_elements")
+            ))),
+        }
+    }
+
+    /// The Python object for a quotient this job computed or found stored.
+    pub fn wrap(&self, q: nimdb::theory::quotient::Quotient) -> Quotient {
+        Quotient { q, game: self.spec.canonical() }
+    }
+}
+
 /// The misère quotient of an octal `game` (Plambeck–Siegel), as `nimdb quotient` computes
 /// it: of heaps 1..=max_heap, or, without max_heap, grown until a period is proven (up to
 /// heap 1000). `max_elements` bounds the quotient (and any candidate) built; a computation
-/// whose limits could need more than `memory_limit` (bytes or "8G"; default 80% of the
-/// memory available) is refused up front. The GIL is released while it is computed;
-/// Ctrl-C stops it and raises KeyboardInterrupt. Nothing is stored.
+/// whose limits could need more than `memory_limit` (bytes; default 80% of the memory
+/// available) is refused up front. The GIL is released while it is computed; Ctrl-C stops
+/// it and raises KeyboardInterrupt. Nothing is stored (`Database.quotient` stores it).
 #[pyfunction]
 #[pyo3(signature = (game, *, max_heap = None, max_elements = 4096, memory_limit = None))]
 pub fn quotient(
@@ -256,37 +342,10 @@ pub fn quotient(
     max_elements: usize,
     memory_limit: Option<u64>,
 ) -> PyResult<Quotient> {
-    let spec = parse_game(game)?;
-    let Some(code) = spec.octal() else {
-        return Err(NimdbError::new_err(format!(
-            "{spec} is not an octal game: misère quotients are computed for octal codes only \
-             (its heaps must split by an octal rule)"
-        )));
-    };
-    if !(2..=1_000_000).contains(&max_elements) {
-        return Err(NimdbError::new_err("max_elements must be between 2 and 1000000"));
-    }
-    let mut opts = match max_heap {
-        Some(n) => QuotientOptions::to_heap(n).map_err(nimdb_error)?,
-        None => QuotientOptions::default(),
-    };
-    opts.limits = Limits::with_max_elements(max_elements);
-    opts.stop = Some(signals::poll_now_and_then);
-    let needed = opts.limits.memory_bound(opts.max_heap.unwrap_or(opts.cap));
-    MemoryBudget::new(memory_limit)
-        .check(&format!("a quotient of up to {max_elements} elements"), needed)
-        .map_err(|e| NimdbError::new_err(format!("{e}; lower max_elements or raise memory_limit")))?;
-    signals::take();
-    let computed = py.detach(|| compute_quotient_interruptible(code, opts, &mut |_, _| !signals::poll()));
-    if let Some(e) = signals::take() {
-        return Err(e);
-    }
-    match computed {
-        Ok(Computed::Complete(q)) => Ok(Quotient { q, game: spec.canonical() }),
-        Ok(Computed::Interrupted(_)) => Err(NimdbError::new_err("the quotient was interrupted")),
-        Err(e) => Err(NimdbError::new_err(format!(
-            "no misère quotient for {spec}: {}",
-            crate::errors::message(&e).replace("--max-elements", "max_elements")
-        ))),
+    let job = QuotientJob::new(game, max_heap, max_elements, memory_limit)?;
+    match py.detach(|| job.run()) {
+        Ok(q) => Ok(job.wrap(q)),
+        Err(QuotientFailure::Interrupted(e, _)) => Err(e),
+        Err(QuotientFailure::Message(m)) => Err(NimdbError::new_err(m)),
     }
 }

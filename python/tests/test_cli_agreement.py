@@ -162,3 +162,32 @@ def test_export_with_nim_values_equals_cli_export(nimdb_bin, tmp_path):
     assert [int(line.split(",")[3]) for line in csv[1:]] == exported.nim_value.tolist()
     # Normal play: a loss exactly where the nim-value is 0.
     assert ((exported.nim_value == 0) == ~exported.win).all()
+
+
+def test_a_stored_quotient_answers_query_many_as_the_cli(nimdb_bin, tmp_path):
+    path = tmp_path / "q.sqlite"
+    db = nimdb.open(path, read_only=False)
+    db.solve("kayles", 10, misere=True)
+    huge = [[10**12, 5], [10**15 + 3, 10**9, 7], [2**63, 1], [12, 11, 10, 9]]
+    before = db.query_many("kayles", huge, misere=True, strict=False)
+    assert list(before.outcome) == [-1] * len(huge)  # nothing stored answers them yet
+    q = db.quotient("kayles")
+    assert q.proven and q.size == 40
+    lookups = db.query_many("kayles", huge, misere=True)
+    assert {nimdb.Lookups.SOURCES[s] for s in lookups.source} == {"quotient"}
+    flags = ["query", "--batch", "--db", str(path), "--game", "kayles", "--misere"]
+    lines = cli(nimdb_bin, *flags, stdin="".join(" ".join(map(str, p)) + "\n" for p in huge)).stdout
+    want = [json.loads(line) for line in lines.splitlines()]
+    assert [1 if w["outcome"] == "win" else 0 for w in want] == list(lookups.outcome)
+    assert [w["source"] for w in want] == ["quotient"] * len(huge)
+    assert [int(not q.is_p(p)) for p in huge] == list(lookups.outcome)
+    # Read back, not recomputed, by a read-only connection; and a read-only database that has
+    # none computes one without writing.
+    again = nimdb.open(path).quotient("kayles")
+    assert (again.table == q.table).all() and again.heap_elements == q.heap_elements
+    other = tmp_path / "other.sqlite"
+    nimdb.open(other, read_only=False).solve("nim", 4)
+    size = other.stat().st_size
+    assert nimdb.open(other).quotient("dawson", max_heap=12).size > 1
+    assert other.stat().st_size == size
+    assert "dawson" not in cli(nimdb_bin, "info", "--db", str(other)).stdout
