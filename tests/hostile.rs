@@ -4,6 +4,7 @@
 //! would, and leaves what is stored as it was.
 
 mod common;
+mod serve_common;
 
 use std::process::Output;
 
@@ -48,4 +49,78 @@ fn a_tree_of_large_positions_is_refused_within_its_memory() {
     assert_one_line_error(&out, "tree");
     let out = under_ulimit(2_000_000, &[tree_of(1, 1000), vec!["--dag".into()]].concat());
     assert_one_line_error(&out, "DAG");
+}
+
+/// `setpriv` arguments that run a command as `nobody`, when this test runs as root with
+/// `setpriv` at hand (CI does); `None` elsewhere, where the test says it skipped.
+fn as_nobody() -> Option<Vec<&'static str>> {
+    let is_root =
+        std::process::Command::new("id").arg("-u").output().is_ok_and(|o| o.stdout.starts_with(b"0\n"));
+    let setpriv =
+        std::process::Command::new("setpriv").arg("--version").output().is_ok_and(|o| o.status.success());
+    if !(is_root && setpriv) {
+        assert!(std::env::var_os("CI").is_none(), "CI must run this test as root with setpriv");
+        eprintln!("note: skipped (needs root and setpriv to read as an unprivileged user)");
+        return None;
+    }
+    Some(vec!["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"])
+}
+
+/// The names in `dir`, sorted.
+fn names(dir: &std::path::Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+/// Finding 4: reading a 0444 database owned by another user left 0444 `-shm` and `-wal`
+/// files of the reader's, which then made every later write fail ("attempt to write a
+/// readonly database") until they were deleted by hand; `serve` left them after SIGTERM. A
+/// read of a file this user cannot write now opens it immutable and leaves nothing; a solve
+/// is refused in one line, before SQLite makes anything.
+#[test]
+fn reads_of_a_file_this_user_cannot_write_leave_no_side_files() {
+    use std::os::unix::fs::PermissionsExt;
+    let Some(prefix) = as_nobody() else { return };
+    let dir = tempfile::tempdir_in("/tmp").unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    let db = dir.path().join("theirs.sqlite");
+    let db_text = db.to_str().unwrap();
+    common::ok(&["solve", "--quiet", "--db", db_text, "--game", "nim", "--misere", "--max-total", "10"]);
+    std::fs::set_permissions(&db, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let bytes = std::fs::read(&db).unwrap();
+    let run = |args: &[&str]| {
+        std::process::Command::new(prefix[0])
+            .args(&prefix[1..])
+            .arg(env!("CARGO_BIN_EXE_nimdb"))
+            .args(args)
+            .env_remove("NIMDB_DB")
+            .output()
+            .unwrap()
+    };
+    for args in [
+        &["info", "--db", db_text][..],
+        &["query", "--db", db_text, "--game", "nim", "--misere", "--json", "3", "4"],
+        &["verify", "--db", db_text, "--game", "nim", "--misere"],
+        &["export", "--db", db_text, "--game", "nim", "--misere"],
+        &["--read-only", "info", "--db", db_text],
+    ] {
+        let out = run(args);
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(names(dir.path()), ["theirs.sqlite"], "{args:?} left side files");
+    }
+    let out = run(&["solve", "--db", db_text, "--game", "kayles", "--max-total", "10"]);
+    assert_one_line_error(&out, "cannot be written");
+    assert_eq!(names(dir.path()), ["theirs.sqlite"], "the refused solve left side files");
+
+    let server = serve_common::Server::start_via(&prefix, &db, &[]);
+    let (status, body) = server.get("/api/v1/query?game=nim&convention=misere&position=3,4");
+    assert_eq!(status, 200, "{body}");
+    let (exit, stderr) = server.stop();
+    assert!(exit.success(), "{stderr}");
+    assert_eq!(names(dir.path()), ["theirs.sqlite"], "serve left side files");
+    assert!(std::fs::read(&db).unwrap() == bytes, "a read changed the file");
 }

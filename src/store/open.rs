@@ -91,6 +91,9 @@ pub enum StoreError {
         /// This binary's schema version.
         known: usize,
     },
+    /// The file exists but this process may not write it (its mode or its owner).
+    #[error("{0} cannot be written by this user (its mode or owner forbids it); nothing was written")]
+    NotWritable(PathBuf),
     /// Writing was forbidden ([`forbid_writes`]) and this would have written.
     #[error("this would write to {0}, and writes are forbidden (--read-only); nothing was written")]
     WritesForbidden(PathBuf),
@@ -128,6 +131,10 @@ impl Database {
             return Err(StoreError::WritesForbidden(path.to_path_buf()));
         }
         check_file(path)?;
+        // SQLite would open such a file read-only and make side files it can never remove.
+        if path.exists() && std::fs::OpenOptions::new().write(true).open(path).is_err() {
+            return Err(StoreError::NotWritable(path.to_path_buf()));
+        }
         // A file that is someone else's, or a newer nimdb's, is refused through a read-only
         // connection, so not even SQLite's side files (-wal, -shm) are touched.
         if std::fs::metadata(path).is_ok_and(|m| m.len() > 0)
@@ -263,11 +270,21 @@ fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
 /// and with `query_only` set: no statement can write, and being the last connection it
 /// removes the side files on closing, leaving the directory as it was. When a `-wal` file
 /// exists, a plain read-only connection is used (the side files are there already).
+///
+/// A file this process may not write (someone else's, or mode 0444) with no `-wal` beside it
+/// is opened as immutable: a read-only connection would make side files it could never
+/// remove (owned by this user, with the file's mode), and they would then refuse every
+/// later writer. No writer is connected when there is no `-wal`; one that starts meanwhile
+/// (its owner) is not seen, and pages it changes under the reader may be reported as
+/// corruption (every tier's checksum catches a torn tier).
 fn open_without_writing(path: &Path) -> rusqlite::Result<Connection> {
     let mut wal = path.as_os_str().to_owned();
     wal.push("-wal");
     if Path::new(&wal).exists() {
         return Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY);
+    }
+    if std::fs::OpenOptions::new().write(true).open(path).is_err() {
+        return open_immutable(path);
     }
     let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE)?;
     conn.pragma_update(None, "query_only", true)?;
