@@ -124,3 +124,31 @@ fn reads_of_a_file_this_user_cannot_write_leave_no_side_files() {
     assert_eq!(names(dir.path()), ["theirs.sqlite"], "serve left side files");
     assert!(std::fs::read(&db).unwrap() == bytes, "a read changed the file");
 }
+
+/// The stored summary of a game's heap sequence: (up_to, period, proven, method).
+fn heap_summary(db: &std::path::Path, game: &str) -> (i64, Option<i64>, bool, Option<String>) {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    conn.query_row("SELECT up_to, period, proven, method FROM heap_sequences WHERE game = ?1", [game], |r| {
+        Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+    })
+    .unwrap()
+}
+
+/// Finding 7: `heaps --game dawson --up-to 100` after `--up-to 3000` erased the stored
+/// period and its method, and rewrote the file though it only read. A run that reaches no
+/// further than what is stored now writes nothing.
+#[test]
+fn a_smaller_heaps_run_neither_degrades_the_stored_proof_nor_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("h.sqlite");
+    let db_text = db.to_str().unwrap();
+    common::ok(&["heaps", "--db", db_text, "--game", "dawson", "--up-to", "3000"]);
+    let proven = heap_summary(&db, "dawson");
+    assert_eq!((proven.0, proven.1, proven.2), (3000, Some(34), true));
+    let bytes = std::fs::read(&db).unwrap();
+    for up_to in ["100", "3000"] {
+        common::ok(&["heaps", "--db", db_text, "--game", "dawson", "--up-to", up_to]);
+        assert_eq!(heap_summary(&db, "dawson"), proven, "after --up-to {up_to}");
+        assert!(std::fs::read(&db).unwrap() == bytes, "--up-to {up_to} rewrote the file");
+    }
+}
