@@ -152,3 +152,23 @@ fn a_smaller_heaps_run_neither_degrades_the_stored_proof_nor_writes() {
         assert!(std::fs::read(&db).unwrap() == bytes, "--up-to {up_to} rewrote the file");
     }
 }
+
+/// Finding 6: `--db file:u.sqlite` was opened as an SQLite URI when writing (the solve went
+/// to `u.sqlite`) and as a path when reading, and `--db 'file::memory:?cache=shared'`
+/// "stored" a solve and kept nothing. `--db` is a path, always.
+#[test]
+fn db_is_a_path_even_when_it_looks_like_a_uri() {
+    let dir = tempfile::tempdir().unwrap();
+    let in_dir = |args: &[&str]| {
+        let out = common::nimdb().current_dir(dir.path()).args(args).output().unwrap();
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    for db in ["file:u.sqlite", "file::memory:?cache=shared"] {
+        in_dir(&["solve", "--quiet", "--db", db, "--game", "nim", "--max-total", "6"]);
+        assert!(dir.path().join(db).is_file(), "{db} was not made");
+        let out = in_dir(&["--read-only", "query", "--db", db, "--game", "nim", "--json", "3", "2"]);
+        assert!(out.contains("\"source\": \"database\""), "{db}: {out}");
+    }
+    assert!(!dir.path().join("u.sqlite").exists(), "the URI's file was made");
+}

@@ -142,7 +142,7 @@ impl Database {
         {
             check_identity(&reader, path)?;
         }
-        let mut conn = Connection::open(path)?;
+        let mut conn = Connection::open(file_path(path))?;
         let db_path = path.to_path_buf();
         check_identity(&conn, &db_path)?;
         conn.busy_timeout(std::time::Duration::from_secs(10))?;
@@ -281,12 +281,12 @@ fn open_without_writing(path: &Path) -> rusqlite::Result<Connection> {
     let mut wal = path.as_os_str().to_owned();
     wal.push("-wal");
     if Path::new(&wal).exists() {
-        return Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY);
+        return Connection::open_with_flags(file_path(path), OpenFlags::SQLITE_OPEN_READ_ONLY);
     }
     if std::fs::OpenOptions::new().write(true).open(path).is_err() {
         return open_immutable(path);
     }
-    let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE)?;
+    let conn = Connection::open_with_flags(file_path(path), OpenFlags::SQLITE_OPEN_READ_WRITE)?;
     conn.pragma_update(None, "query_only", true)?;
     Ok(conn)
 }
@@ -310,6 +310,17 @@ fn directory_writable(path: &Path) -> bool {
             true
         }
         Err(_) => false,
+    }
+}
+
+/// `path` as SQLite must be given it to open that very file: a relative path that starts
+/// with `file:` gets `./` in front, since SQLite would read it as a URI (`--db file:x.db`
+/// would open `x.db`, and `file::memory:` a database that keeps nothing).
+pub(crate) fn file_path(path: &Path) -> PathBuf {
+    if path.is_relative() && path.as_os_str().as_encoded_bytes().starts_with(b"file:") {
+        Path::new(".").join(path)
+    } else {
+        path.to_path_buf()
     }
 }
 

@@ -87,7 +87,7 @@ impl<'a> TierWriter<'a> {
 
     fn background(&mut self) -> Result<&mut Background, StoreError> {
         if self.background.is_none() {
-            let conn = Connection::open(self.db.path())?;
+            let conn = Connection::open(super::open::file_path(self.db.path()))?;
             conn.busy_timeout(std::time::Duration::from_secs(30))?;
             conn.pragma_update(None, "synchronous", "NORMAL")?;
             let (queue, tiers) = sync_channel::<Queued>(QUEUE);
