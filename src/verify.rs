@@ -20,7 +20,7 @@ use crate::game::{Convention, Formula, GameRules, GameSpec, Position, all_moves}
 use crate::index::PartitionTable;
 use crate::index::TierId;
 use crate::solve::{Silent, SinkError, SolveOptions, SolvedTier, Strategy, TierStore, solve as solve_tiers};
-use crate::store::{Database, Prober, SolveRecord, StoreError};
+use crate::store::{Database, Prober, SolveRecord, StoreError, TierCounts};
 use crate::theory::{
     MisereSolver, misere_nim_loss, moore_loss, nim_values, normal_nim_loss, position_nim_value,
     tame_misere_loss, wythoff_loss,
@@ -314,12 +314,17 @@ fn check_against_theory(
             report.problems.push(format!("tier {tier} of solve #{} is missing", solve.id));
         }
     }
+    let counts = db.tier_counts(solve.id)?;
+    // Positions and losses of the tiers read, against the solve's own totals.
+    let mut sums = (0i64, 0i64);
+    let mut all_read = true;
     for tier in universe.tiers().into_iter().filter(|t| stored.contains(t)) {
         let solved = match db.load_tier(solve.id, tier) {
             Ok(s) => s,
             Err(e) => {
                 report.consistent = false;
                 report.problems.push(e.to_string());
+                all_read = false;
                 continue;
             }
         };
@@ -328,7 +333,30 @@ fn check_against_theory(
             report
                 .problems
                 .push(format!("tier {tier} of solve #{} has the wrong number of positions", solve.id));
+            all_read = false;
             continue;
+        }
+        // The counts the tier row records beside its payload, recomputed from its records.
+        let found = TierCounts {
+            positions: solved.remoteness.len() as i64,
+            losses: solved.losses(convention) as i64,
+            max_remoteness: solved.max_remoteness() as i64,
+        };
+        sums.0 += found.positions;
+        sums.1 += found.losses;
+        if let Some(recorded) = counts.get(&tier).filter(|&&c| c != found) {
+            report.consistent = false;
+            report.problems.push(format!(
+                "tier {tier} of solve #{} records {} positions, {} losses and remoteness up to {}; its \
+                 records hold {}, {} and {}",
+                solve.id,
+                recorded.positions,
+                recorded.losses,
+                recorded.max_remoteness,
+                found.positions,
+                found.losses,
+                found.max_remoteness
+            ));
         }
         let mut walk = table.walk(tier);
         for (rank, &r) in solved.remoteness.iter().enumerate() {
@@ -386,6 +414,13 @@ fn check_against_theory(
                 }
             }
         }
+    }
+    if all_read && (sums.0 as u64, sums.1 as u64) != (solve.positions, solve.losses) {
+        report.consistent = false;
+        report.problems.push(format!(
+            "solve #{} records {} positions and {} losses; its tiers hold {} and {}",
+            solve.id, solve.positions, solve.losses, sums.0, sums.1
+        ));
     }
     Ok(())
 }

@@ -172,3 +172,82 @@ fn db_is_a_path_even_when_it_looks_like_a_uri() {
     }
     assert!(!dir.path().join("u.sqlite").exists(), "the URI's file was made");
 }
+
+/// A small misère Nim database in `dir`, and its path as text.
+fn small_nim(dir: &std::path::Path) -> (std::path::PathBuf, String) {
+    let db = dir.join("m.sqlite");
+    let text = db.to_str().unwrap().to_string();
+    common::ok(&[
+        "solve",
+        "--quiet",
+        "--db",
+        &text,
+        "--game",
+        "nim",
+        "--misere",
+        "--max-heaps",
+        "3",
+        "--max-heap",
+        "6",
+    ]);
+    (db, text)
+}
+
+fn edit(db: &std::path::Path, sql: &str) {
+    rusqlite::Connection::open(db).unwrap().execute_batch(sql).unwrap();
+}
+
+/// Finding 8: editing a tier's `losses` or `max_remoteness`, or a solve's `positions`,
+/// passed `verify` (and `info` showed the edited count). `verify` now recomputes each from
+/// the records and fails on a difference.
+#[test]
+fn verify_catches_edited_counts() {
+    for sql in [
+        "UPDATE tiers SET losses = losses + 1 WHERE total = 6 AND heaps = 2",
+        "UPDATE tiers SET max_remoteness = 99 WHERE total = 5 AND heaps = 3",
+        "UPDATE solves SET positions = 5",
+        "UPDATE solves SET losses = losses - 1",
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let (db, text) = small_nim(dir.path());
+        common::ok(&["verify", "--db", &text, "--game", "nim", "--misere"]);
+        edit(&db, sql);
+        let out =
+            common::nimdb().args(["verify", "--db", &text, "--game", "nim", "--misere"]).output().unwrap();
+        let all = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{sql}: verify passed: {all}");
+        assert!(all.contains("records"), "{sql}: {all}");
+    }
+}
+
+/// Finding 8: unknown `checksum_scheme` values (9, 7) were accepted as bound checksums.
+#[test]
+fn unknown_checksum_schemes_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let (db, text) = small_nim(dir.path());
+    edit(&db, "UPDATE tiers SET checksum_scheme = 9");
+    let out = common::nimdb()
+        .args(["--read-only", "query", "--db", &text, "--game", "nim", "--misere", "3", "2"])
+        .output()
+        .unwrap();
+    assert_one_line_error(&out, "checksum scheme 9");
+    let out = common::nimdb().args(["verify", "--db", &text, "--game", "nim", "--misere"]).output().unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("checksum scheme 9"));
+}
+
+/// Finding 8: with the `tiers` table dropped, a solve committed a `solves` row before it
+/// failed. A database missing a table is refused before anything is written.
+#[test]
+fn a_solve_on_a_damaged_schema_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let (db, text) = small_nim(dir.path());
+    edit(&db, "DROP TABLE tiers");
+    let before = std::fs::read(&db).unwrap();
+    let out = common::nimdb()
+        .args(["solve", "--db", &text, "--game", "kayles", "--max-total", "8"])
+        .output()
+        .unwrap();
+    assert_one_line_error(&out, "table tiers is missing");
+    assert!(std::fs::read(&db).unwrap() == before, "the refused solve wrote");
+}

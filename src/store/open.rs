@@ -76,6 +76,9 @@ pub enum StoreError {
         /// This binary's schema version.
         known: usize,
     },
+    /// The schema is damaged (a table is missing); nothing was written.
+    #[error("{0} is damaged ({1}); nothing was written")]
+    Damaged(PathBuf, String),
     /// There is no database file where one was required.
     #[error("no nimdb database at {0}")]
     Missing(PathBuf),
@@ -150,6 +153,7 @@ impl Database {
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         migrate(&mut conn)?;
+        check_tables(&conn, &db_path)?;
         Ok(Database { conn, path: db_path, in_memory: false, schema_version: SCHEMA_VERSION as i64 })
     }
 
@@ -379,6 +383,26 @@ fn short_migration_error(e: &rusqlite_migration::Error) -> String {
         rusqlite_migration::Error::RusqliteError { err, .. } => err.to_string(),
         other => other.to_string().lines().next().unwrap_or("unknown error").chars().take(200).collect(),
     }
+}
+
+/// The tables of the current schema (see `migrations/`).
+const TABLES: [&str; 7] =
+    ["solves", "tiers", "heap_values", "heap_sequences", "quotients", "checksum_upgrades", "solve_runs"];
+
+/// Refuses a database at the current version that lacks one of its tables (dropped by hand
+/// or by damage), before anything is written to it.
+fn check_tables(conn: &Connection, path: &Path) -> Result<(), StoreError> {
+    for table in TABLES {
+        let found: i64 = conn.query_row(
+            "SELECT COUNT(*) FROM sqlite_schema WHERE type = 'table' AND name = ?1",
+            [table],
+            |r| r.get(0),
+        )?;
+        if found == 0 {
+            return Err(StoreError::Damaged(path.to_path_buf(), format!("its table {table} is missing")));
+        }
+    }
+    Ok(())
 }
 
 /// Refuses a file that exists, is not empty and does not start with SQLite's header.
