@@ -1,12 +1,25 @@
-//! Load test for `nimdb serve`: 64 concurrent keep-alive clients send a fixed number of
-//! single-position lookups (`GET /api/v1/query`) over loopback while `nimdb solve` writes
-//! another solve to the same database file. Reports requests/s, p50/p99 latency and every
-//! error; exits 1 on any 5xx or failed request.
+//! Load test for `nimdb serve`: concurrent keep-alive clients send a fixed number of
+//! single-position lookups (`GET /api/v1/query`) over loopback. Reports the workload,
+//! requests/s, p50/p99 latency and every error; exits 1 on any 5xx or failed request.
 //!
 //! ```text
-//! cargo build --release && cargo run --release --example load -- [REQUESTS] [CLIENTS]
+//! cargo build --release && cargo run --release --example load -- [OPTIONS] [REQUESTS] [CLIENTS]
 //! ```
-//! (defaults: 200,000 requests, 64 clients). Not a test: it asserts nothing about time.
+//!
+//! Workloads (`--workload`):
+//! * `nim4x16` (default): normal-play Nim, 4 heaps of 0..=16 (4,096 positions cycled), every
+//!   move listed, while `nimdb solve --game kayles --misere --max-total 58` writes another
+//!   solve to the same file.
+//! * `misere8x32`: misère Nim with 8 heaps of up to 32 (`nimdb solve --game nim --misere
+//!   --max-heaps 8 --max-heap 32`, 76,904,685 positions, built in a temporary directory
+//!   unless `--db FILE` holds it), one random 8-heap position (each heap 1..=32) per request.
+//!
+//! Options: `--moves false` asks with `moves=false` (outcome, remoteness, best move and
+//! source only; default `true`, every move listed); `--writer` / `--no-writer` runs the
+//! concurrent solve or not (default: on for `nim4x16`, off for `misere8x32`); `--db FILE`
+//! serves FILE (for `misere8x32`; it must hold that solve); `--workers N` passes
+//! `--workers N` to `serve`. Defaults: 200,000 requests, 64 clients. Not a test: it asserts
+//! nothing about time.
 
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -29,11 +42,12 @@ fn nimdb_exe() -> PathBuf {
 struct ClientReport {
     latencies_us: Vec<u32>,
     statuses: [usize; 6],
+    body_bytes: usize,
     failures: Vec<String>,
 }
 
-/// Sends `GET path` on a keep-alive connection; returns the status.
-async fn get(stream: &mut BufReader<TcpStream>, path: &str) -> std::io::Result<u16> {
+/// Sends `GET path` on a keep-alive connection; returns the status and the body's length.
+async fn get(stream: &mut BufReader<TcpStream>, path: &str) -> std::io::Result<(u16, usize)> {
     let request = format!("GET {path} HTTP/1.1\r\nHost: localhost\r\n\r\n");
     stream.get_mut().write_all(request.as_bytes()).await?;
     let mut line = String::new();
@@ -58,7 +72,7 @@ async fn get(stream: &mut BufReader<TcpStream>, path: &str) -> std::io::Result<u
     }
     let mut body = vec![0; length];
     stream.read_exact(&mut body).await?;
-    Ok(status)
+    Ok((status, length))
 }
 
 async fn client(port: u16, next: Arc<AtomicUsize>, total: usize, paths: Arc<Vec<String>>) -> ClientReport {
@@ -84,9 +98,10 @@ async fn client(port: u16, next: Arc<AtomicUsize>, total: usize, paths: Arc<Vec<
         let path = &paths[i % paths.len()];
         let start = Instant::now();
         match get(stream.as_mut().unwrap(), path).await {
-            Ok(status) => {
+            Ok((status, length)) => {
                 report.latencies_us.push(start.elapsed().as_micros().min(u32::MAX as u128) as u32);
                 report.statuses[(status / 100).min(5) as usize] += 1;
+                report.body_bytes += length;
             }
             Err(e) => {
                 report.failures.push(format!("{path}: {e}"));
@@ -96,57 +111,163 @@ async fn client(port: u16, next: Arc<AtomicUsize>, total: usize, paths: Arc<Vec<
     }
 }
 
+/// What to run: parsed from the command line.
+struct Options {
+    requests: usize,
+    clients: usize,
+    workload: String,
+    moves: bool,
+    writer: Option<bool>,
+    db: Option<PathBuf>,
+    workers: Option<String>,
+}
+
+fn usage(message: &str) -> ! {
+    eprintln!("error: {message}");
+    eprintln!(
+        "usage: cargo run --release --example load -- [--workload nim4x16|misere8x32] [--moves true|false] [--writer|--no-writer] [--db FILE] [--workers N] [REQUESTS] [CLIENTS]"
+    );
+    std::process::exit(2);
+}
+
+fn options() -> Options {
+    let mut o = Options {
+        requests: 200_000,
+        clients: 64,
+        workload: "nim4x16".into(),
+        moves: true,
+        writer: None,
+        db: None,
+        workers: None,
+    };
+    let mut numbers = Vec::new();
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        let mut value = |name: &str| args.next().unwrap_or_else(|| usage(&format!("{name} needs a value")));
+        match arg.as_str() {
+            "--workload" => o.workload = value("--workload"),
+            "--moves" => {
+                o.moves = match value("--moves").as_str() {
+                    "true" => true,
+                    "false" => false,
+                    other => usage(&format!("bad --moves '{other}': true or false")),
+                }
+            }
+            "--writer" => o.writer = Some(true),
+            "--no-writer" => o.writer = Some(false),
+            "--db" => o.db = Some(value("--db").into()),
+            "--workers" => o.workers = Some(value("--workers")),
+            _ if arg.starts_with('-') => usage(&format!("unknown option '{arg}'")),
+            _ => numbers.push(arg.parse::<usize>().unwrap_or_else(|_| usage(&format!("bad number '{arg}'")))),
+        }
+    }
+    if !["nim4x16", "misere8x32"].contains(&o.workload.as_str()) {
+        usage(&format!("unknown workload '{}' (nim4x16 or misere8x32)", o.workload));
+    }
+    match numbers[..] {
+        [] => {}
+        [r] => o.requests = r,
+        [r, c] => (o.requests, o.clients) = (r, c),
+        _ => usage("at most two numbers: REQUESTS CLIENTS"),
+    }
+    o
+}
+
+/// xorshift64: the positions asked about, the same every run.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n
+    }
+}
+
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let total: usize = args.first().map_or(200_000, |s| s.parse().expect("REQUESTS"));
-    let clients: usize = args.get(1).map_or(64, |s| s.parse().expect("CLIENTS"));
+    let o = options();
     let exe = nimdb_exe();
     let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("load.sqlite");
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let moves = if o.moves { "" } else { "&moves=false" };
+    let (db, paths, description) = if o.workload == "nim4x16" {
+        let db = o.db.clone().unwrap_or_else(|| dir.path().join("load.sqlite"));
+        let status = Command::new(&exe)
+            .args(["solve", "--game", "nim", "--max-heaps", "4", "--max-heap", "16", "--db"])
+            .arg(&db)
+            .stdout(Stdio::null())
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let paths: Vec<String> = (0..4096)
+            .map(|_| {
+                let heaps: Vec<String> = (0..4).map(|_| rng.below(17).to_string()).collect();
+                format!("/api/v1/query?game=nim&convention=normal&position={}{moves}", heaps.join("%2C"))
+            })
+            .collect();
+        (db, paths, "normal-play Nim, 4 heaps of 0..=16 (4,096 random positions cycled)")
+    } else {
+        let db = match &o.db {
+            Some(db) => db.clone(),
+            None => {
+                let db = dir.path().join("nim8x32.sqlite");
+                eprintln!("solving misère Nim 8×32 into {} …", db.display());
+                let status = Command::new(&exe)
+                    .args([
+                        "solve",
+                        "--game",
+                        "nim",
+                        "--misere",
+                        "--max-heaps",
+                        "8",
+                        "--max-heap",
+                        "32",
+                        "--db",
+                    ])
+                    .arg(&db)
+                    .stdout(Stdio::null())
+                    .status()
+                    .unwrap();
+                assert!(status.success());
+                db
+            }
+        };
+        let paths: Vec<String> = (0..o.requests.min(1_000_000))
+            .map(|_| {
+                let heaps: Vec<String> = (0..8).map(|_| (1 + rng.below(32)).to_string()).collect();
+                format!("/api/v1/query?game=nim&convention=misere&position={}{moves}", heaps.join("%2C"))
+            })
+            .collect();
+        (db, paths, "misère Nim 8×32 database, random 8-heap positions (each heap 1..=32), one per request")
+    };
     let db_str = db.to_str().unwrap();
-    // The positions served: normal-play Nim, up to 4 heaps of up to 16.
-    let status = Command::new(&exe)
-        .args(["solve", "--game", "nim", "--max-heaps", "4", "--max-heap", "16", "--db", db_str])
-        .stdout(Stdio::null())
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let mut state = 0x2545_F491_4F6C_DD1Du64;
-    let paths: Vec<String> = (0..4096)
-        .map(|_| {
-            let heaps: Vec<String> = (0..4)
-                .map(|_| {
-                    state ^= state << 13;
-                    state ^= state >> 7;
-                    state ^= state << 17;
-                    (state % 17).to_string()
-                })
-                .collect();
-            format!("/api/v1/query?game=nim&convention=normal&position={}", heaps.join("%2C"))
-        })
-        .collect();
 
-    let mut server = Command::new(&exe)
-        .args(["serve", "--db", db_str, "--addr", "127.0.0.1:0"])
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut serve = Command::new(&exe);
+    serve.args(["serve", "--db", db_str, "--addr", "127.0.0.1:0"]);
+    if let Some(w) = &o.workers {
+        serve.args(["--workers", w]);
+    }
+    let mut server = serve.stdout(Stdio::piped()).spawn().unwrap();
     let mut line = String::new();
     std::io::BufRead::read_line(&mut std::io::BufReader::new(server.stdout.take().unwrap()), &mut line)
         .unwrap();
     let port: u16 = line.trim().rsplit(':').next().unwrap().parse().expect("serve's address");
 
     // A solve writing to the same file while the load runs.
-    let mut writer = Command::new(&exe)
-        .args(["solve", "--game", "kayles", "--misere", "--max-total", "58", "--db", db_str])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut writer = o.writer.unwrap_or(o.workload == "nim4x16").then(|| {
+        Command::new(&exe)
+            .args(["solve", "--game", "kayles", "--misere", "--max-total", "58", "--db", db_str])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap()
+    });
 
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
     let paths = Arc::new(paths);
     let next = Arc::new(AtomicUsize::new(0));
+    let (total, clients) = (o.requests, o.clients);
     let start = Instant::now();
     let reports: Vec<ClientReport> = runtime.block_on(async {
         let tasks: Vec<_> =
@@ -158,8 +279,7 @@ fn main() {
         out
     });
     let elapsed = start.elapsed();
-    let solve_running = writer.try_wait().unwrap().is_none();
-    let solve_status = writer.wait().unwrap();
+    let solve = writer.as_mut().map(|w| (w.try_wait().unwrap().is_none(), w.wait().unwrap()));
     let _ = Command::new("kill").args(["-TERM", &server.id().to_string()]).status();
     let deadline = Instant::now() + Duration::from_secs(30);
     let server_status = loop {
@@ -184,7 +304,13 @@ fn main() {
             *a += b;
         }
     }
+    let bytes: usize = reports.iter().map(|r| r.body_bytes).sum();
     let failures: Vec<&String> = reports.iter().flat_map(|r| &r.failures).collect();
+    println!("workload: {description}");
+    println!(
+        "request: GET /api/v1/query{}, keep-alive",
+        if o.moves { " (every move listed)" } else { "?…&moves=false (no move list)" }
+    );
     println!("requests: {} by {clients} clients in {:.2} s", latencies.len(), elapsed.as_secs_f64());
     println!("throughput: {:.0} requests/s", latencies.len() as f64 / elapsed.as_secs_f64());
     println!(
@@ -193,18 +319,21 @@ fn main() {
         pct(0.99).unwrap_or(&0),
         latencies.last().unwrap_or(&0)
     );
+    println!("mean body: {} bytes", bytes / latencies.len().max(1));
     println!("statuses: 2xx {}, 4xx {}, 5xx {}", statuses[2], statuses[4], statuses[5]);
     println!("failed requests: {}", failures.len());
     for f in failures.iter().take(5) {
         println!("  {f}");
     }
-    println!(
-        "concurrent solve: {} ({})",
-        if solve_running { "still running when the load ended" } else { "finished during the load" },
-        solve_status
-    );
+    match &solve {
+        Some((running, status)) => println!(
+            "concurrent solve: {} ({status})",
+            if *running { "still running when the load ended" } else { "finished during the load" },
+        ),
+        None => println!("concurrent solve: none"),
+    }
     println!("server shutdown on SIGTERM: {server_status:?}");
-    if statuses[5] > 0 || !failures.is_empty() || !solve_status.success() {
+    if statuses[5] > 0 || !failures.is_empty() || solve.is_some_and(|(_, s)| !s.success()) {
         std::process::exit(1);
     }
 }
