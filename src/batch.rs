@@ -322,9 +322,10 @@ impl<'a> Session<'a> {
                 // From a win only a loss can be the best move: skip the children a theorem
                 // shows to be wins.
                 let theorem = if outcome == Outcome::Win { LossTheorem::of(game) } else { None };
+                let mut scratch = Vec::with_capacity(position.len() + 2);
                 for mv in all_moves(game.rules(), position) {
                     if let Some(theorem) = theorem
-                        && !theorem.may_lose(mv.apply(position).heaps(), convention)
+                        && !theorem.may_lose(child_heaps(position, &mv, &mut scratch), convention)
                     {
                         continue;
                     }
@@ -409,6 +410,23 @@ impl<'a> Session<'a> {
             Err(e) => Err(LookupError::Quotient(format!("{e:#}"))),
         }
     }
+}
+
+/// The heaps after `mv` from `position`, in no order and without zeros, written into
+/// `scratch` (a theorem's loss test needs no canonical position).
+fn child_heaps<'s>(position: &Position, mv: &Move, scratch: &'s mut Vec<u32>) -> &'s [u32] {
+    scratch.clear();
+    scratch.extend_from_slice(position.heaps());
+    for c in mv.changes() {
+        if let Some(i) = scratch.iter().position(|&h| h == c.heap) {
+            scratch.swap_remove(i);
+        }
+    }
+    for c in mv.changes() {
+        scratch.extend_from_slice(c.result.parts());
+    }
+    scratch.retain(|&h| h != 0);
+    scratch
 }
 
 /// A theorem that decides every position of a game from its heaps alone: Bouton's rule,
