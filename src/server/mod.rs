@@ -166,12 +166,19 @@ fn router(state: Shared) -> Router {
         .with_state(state)
 }
 
-/// A reply as JSON: the whole answer, or without the move list.
-fn reply_response(reply: &Reply, listing: Listing) -> Response {
+/// A reply as JSON bytes: the whole answer, or without the move list.
+fn reply_json(reply: &Reply, listing: Listing) -> Result<Vec<u8>, ApiError> {
+    let mut out = Vec::with_capacity(512);
     match listing {
-        Listing::All => json_response(reply),
-        Listing::BestOnly => json_response(&reply.brief()),
+        Listing::All => push_json(&mut out, reply)?,
+        Listing::BestOnly => push_json(&mut out, &reply.brief())?,
     }
+    Ok(out)
+}
+
+/// A 200 with a JSON body.
+fn json_bytes(bytes: Vec<u8>) -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], bytes).into_response()
 }
 
 async fn get_query(State(state): State<Shared>, RawQuery(raw): RawQuery) -> Response {
@@ -183,13 +190,18 @@ async fn get_query(State(state): State<Shared>, RawQuery(raw): RawQuery) -> Resp
         (request.game, request.convention, request.position, request.listing);
     let looked_up = {
         let (game, position) = (game.clone(), position.clone());
+        // Written as JSON on the lookup thread, so the answer is freed where it was made.
         state
             .pool
-            .run(move |s| s.answer_any_with(&game, convention, &position, listing).map_err(ApiError::from))
+            .run(move |s| {
+                let reply =
+                    s.answer_any_with(&game, convention, &position, listing).map_err(ApiError::from)?;
+                reply_json(&reply, listing)
+            })
             .await
     };
     match looked_up {
-        Ok(reply) => reply_response(&reply, listing),
+        Ok(bytes) => json_bytes(bytes),
         Err(e) if e.status == 404 && state.solver.is_some() && position.narrow().is_some() => {
             let position = position.narrow().expect("a bounded position");
             let solver = state.clone();
@@ -210,7 +222,10 @@ async fn get_query(State(state): State<Shared>, RawQuery(raw): RawQuery) -> Resp
             })
             .await;
             match solved {
-                Ok(Ok(answer)) => reply_response(&Reply::Bounded(Box::new(answer)), listing),
+                Ok(Ok(answer)) => match reply_json(&Reply::Bounded(Box::new(answer)), listing) {
+                    Ok(bytes) => json_bytes(bytes),
+                    Err(e) => e.into_response(),
+                },
                 Ok(Err(e)) => e.into_response(),
                 Err(e) => ApiError { status: 500, message: e.to_string() }.into_response(),
             }
@@ -275,7 +290,7 @@ async fn post_query(State(state): State<Shared>, RawQuery(raw): RawQuery, body: 
         })
         .await;
     match answers {
-        Ok(bytes) => ([(header::CONTENT_TYPE, "application/json")], bytes).into_response(),
+        Ok(bytes) => json_bytes(bytes),
         Err(e) => e.into_response(),
     }
 }
