@@ -1,5 +1,5 @@
 //! Load test for `nimdb serve`: concurrent keep-alive clients send a fixed number of
-//! single-position lookups (`GET /api/v1/query`) over loopback. Reports the workload,
+//! lookups (`GET /api/v1/query` of one position, or batches by `POST`) over loopback. Reports the workload,
 //! requests/s, p50/p99 latency and every error; exits 1 on any 5xx or failed request.
 //!
 //! ```text
@@ -14,7 +14,8 @@
 //!   --max-heaps 8 --max-heap 32`, 76,904,685 positions, built in a temporary directory
 //!   unless `--db FILE` holds it), one random 8-heap position (each heap 1..=32) per request.
 //!
-//! Options: `--moves false` asks with `moves=false` (outcome, remoteness, best move and
+//! Options: `--batch N` (with `misere8x32`) sends `POST /api/v1/query` of N random
+//! positions per request instead of one `GET` each; `--moves false` asks with `moves=false` (outcome, remoteness, best move and
 //! source only; default `true`, every move listed); `--writer` / `--no-writer` runs the
 //! concurrent solve or not (default: on for `nim4x16`, off for `misere8x32`); `--db FILE`
 //! serves FILE (for `misere8x32`; it must hold that solve); `--workers N` passes
@@ -46,10 +47,23 @@ struct ClientReport {
     failures: Vec<String>,
 }
 
-/// Sends `GET path` on a keep-alive connection; returns the status and the body's length.
-async fn get(stream: &mut BufReader<TcpStream>, path: &str) -> std::io::Result<(u16, usize)> {
-    let request = format!("GET {path} HTTP/1.1\r\nHost: localhost\r\n\r\n");
-    stream.get_mut().write_all(request.as_bytes()).await?;
+/// One request: `GET path`, or `POST path` with a JSON body.
+struct Request {
+    path: String,
+    body: Option<String>,
+}
+
+/// Sends a request on a keep-alive connection; returns the status and the body's length.
+async fn send(stream: &mut BufReader<TcpStream>, request: &Request) -> std::io::Result<(u16, usize)> {
+    let path = &request.path;
+    let head = match &request.body {
+        None => format!("GET {path} HTTP/1.1\r\nHost: localhost\r\n\r\n"),
+        Some(body) => format!(
+            "POST {path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        ),
+    };
+    stream.get_mut().write_all(head.as_bytes()).await?;
     let mut line = String::new();
     stream.read_line(&mut line).await?;
     let status: u16 = line
@@ -75,7 +89,12 @@ async fn get(stream: &mut BufReader<TcpStream>, path: &str) -> std::io::Result<(
     Ok((status, length))
 }
 
-async fn client(port: u16, next: Arc<AtomicUsize>, total: usize, paths: Arc<Vec<String>>) -> ClientReport {
+async fn client(
+    port: u16,
+    next: Arc<AtomicUsize>,
+    total: usize,
+    requests: Arc<Vec<Request>>,
+) -> ClientReport {
     let mut report = ClientReport::default();
     let mut stream = None;
     loop {
@@ -95,16 +114,16 @@ async fn client(port: u16, next: Arc<AtomicUsize>, total: usize, paths: Arc<Vec<
                 }
             }
         }
-        let path = &paths[i % paths.len()];
+        let request = &requests[i % requests.len()];
         let start = Instant::now();
-        match get(stream.as_mut().unwrap(), path).await {
+        match send(stream.as_mut().unwrap(), request).await {
             Ok((status, length)) => {
                 report.latencies_us.push(start.elapsed().as_micros().min(u32::MAX as u128) as u32);
                 report.statuses[(status / 100).min(5) as usize] += 1;
                 report.body_bytes += length;
             }
             Err(e) => {
-                report.failures.push(format!("{path}: {e}"));
+                report.failures.push(format!("{}: {e}", request.path));
                 stream = None;
             }
         }
@@ -120,12 +139,13 @@ struct Options {
     writer: Option<bool>,
     db: Option<PathBuf>,
     workers: Option<String>,
+    batch: usize,
 }
 
 fn usage(message: &str) -> ! {
     eprintln!("error: {message}");
     eprintln!(
-        "usage: cargo run --release --example load -- [--workload nim4x16|misere8x32] [--moves true|false] [--writer|--no-writer] [--db FILE] [--workers N] [REQUESTS] [CLIENTS]"
+        "usage: cargo run --release --example load -- [--workload nim4x16|misere8x32] [--moves true|false] [--writer|--no-writer] [--db FILE] [--workers N] [--batch N] [REQUESTS] [CLIENTS]"
     );
     std::process::exit(2);
 }
@@ -139,6 +159,7 @@ fn options() -> Options {
         writer: None,
         db: None,
         workers: None,
+        batch: 0,
     };
     let mut numbers = Vec::new();
     let mut args = std::env::args().skip(1);
@@ -157,9 +178,16 @@ fn options() -> Options {
             "--no-writer" => o.writer = Some(false),
             "--db" => o.db = Some(value("--db").into()),
             "--workers" => o.workers = Some(value("--workers")),
+            "--batch" => {
+                let n = value("--batch");
+                o.batch = n.parse().unwrap_or_else(|_| usage(&format!("bad --batch '{n}'")));
+            }
             _ if arg.starts_with('-') => usage(&format!("unknown option '{arg}'")),
             _ => numbers.push(arg.parse::<usize>().unwrap_or_else(|_| usage(&format!("bad number '{arg}'")))),
         }
+    }
+    if o.batch > 0 && o.workload != "misere8x32" {
+        usage("--batch goes with --workload misere8x32");
     }
     if !["nim4x16", "misere8x32"].contains(&o.workload.as_str()) {
         usage(&format!("unknown workload '{}' (nim4x16 or misere8x32)", o.workload));
@@ -191,7 +219,7 @@ fn main() {
     let dir = tempfile::tempdir().unwrap();
     let mut rng = Rng(0x2545_F491_4F6C_DD1D);
     let moves = if o.moves { "" } else { "&moves=false" };
-    let (db, paths, description) = if o.workload == "nim4x16" {
+    let (db, requests, description) = if o.workload == "nim4x16" {
         let db = o.db.clone().unwrap_or_else(|| dir.path().join("load.sqlite"));
         let status = Command::new(&exe)
             .args(["solve", "--game", "nim", "--max-heaps", "4", "--max-heap", "16", "--db"])
@@ -200,13 +228,15 @@ fn main() {
             .status()
             .unwrap();
         assert!(status.success());
-        let paths: Vec<String> = (0..4096)
+        let requests: Vec<Request> = (0..4096)
             .map(|_| {
                 let heaps: Vec<String> = (0..4).map(|_| rng.below(17).to_string()).collect();
-                format!("/api/v1/query?game=nim&convention=normal&position={}{moves}", heaps.join("%2C"))
+                let path =
+                    format!("/api/v1/query?game=nim&convention=normal&position={}{moves}", heaps.join("%2C"));
+                Request { path, body: None }
             })
             .collect();
-        (db, paths, "normal-play Nim, 4 heaps of 0..=16 (4,096 random positions cycled)")
+        (db, requests, "normal-play Nim, 4 heaps of 0..=16 (4,096 random positions cycled)".to_string())
     } else {
         let db = match &o.db {
             Some(db) => db.clone(),
@@ -233,13 +263,35 @@ fn main() {
                 db
             }
         };
-        let paths: Vec<String> = (0..o.requests.min(1_000_000))
-            .map(|_| {
-                let heaps: Vec<String> = (0..8).map(|_| (1 + rng.below(32)).to_string()).collect();
-                format!("/api/v1/query?game=nim&convention=misere&position={}{moves}", heaps.join("%2C"))
-            })
-            .collect();
-        (db, paths, "misère Nim 8×32 database, random 8-heap positions (each heap 1..=32), one per request")
+        let mut position = || (0..8).map(|_| (1 + rng.below(32)).to_string()).collect::<Vec<_>>();
+        let requests: Vec<Request> = match 1_000_000usize.checked_div(o.batch) {
+            None => (0..o.requests.min(1_000_000))
+                .map(|_| Request {
+                    path: format!(
+                        "/api/v1/query?game=nim&convention=misere&position={}{moves}",
+                        position().join("%2C")
+                    ),
+                    body: None,
+                })
+                .collect(),
+            // Batches: at most a million positions made up front, cycled.
+            Some(most) => (0..o.requests.min(most).max(1))
+                .map(|_| {
+                    let positions: Vec<String> =
+                        (0..o.batch).map(|_| format!("[{}]", position().join(","))).collect();
+                    Request {
+                        path: format!("/api/v1/query?game=nim&convention=misere{moves}"),
+                        body: Some(format!("[{}]", positions.join(","))),
+                    }
+                })
+                .collect(),
+        };
+        let per_request = if o.batch == 0 { "one per request" } else { "a batch of them per request" };
+        (
+            db,
+            requests,
+            format!("misère Nim 8×32 database, random 8-heap positions (each heap 1..=32), {per_request}"),
+        )
     };
     let db_str = db.to_str().unwrap();
 
@@ -265,13 +317,13 @@ fn main() {
     });
 
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
-    let paths = Arc::new(paths);
+    let requests = Arc::new(requests);
     let next = Arc::new(AtomicUsize::new(0));
     let (total, clients) = (o.requests, o.clients);
     let start = Instant::now();
     let reports: Vec<ClientReport> = runtime.block_on(async {
         let tasks: Vec<_> =
-            (0..clients).map(|_| tokio::spawn(client(port, next.clone(), total, paths.clone()))).collect();
+            (0..clients).map(|_| tokio::spawn(client(port, next.clone(), total, requests.clone()))).collect();
         let mut out = Vec::new();
         for t in tasks {
             out.push(t.await.unwrap());
@@ -307,12 +359,17 @@ fn main() {
     let bytes: usize = reports.iter().map(|r| r.body_bytes).sum();
     let failures: Vec<&String> = reports.iter().flat_map(|r| &r.failures).collect();
     println!("workload: {description}");
-    println!(
-        "request: GET /api/v1/query{}, keep-alive",
-        if o.moves { " (every move listed)" } else { "?…&moves=false (no move list)" }
-    );
+    let listing = if o.moves { "every move listed" } else { "moves=false, no move list" };
+    if o.batch == 0 {
+        println!("request: GET /api/v1/query, {listing}, keep-alive");
+    } else {
+        println!("request: POST /api/v1/query of {} positions, {listing}, keep-alive", o.batch);
+    }
     println!("requests: {} by {clients} clients in {:.2} s", latencies.len(), elapsed.as_secs_f64());
     println!("throughput: {:.0} requests/s", latencies.len() as f64 / elapsed.as_secs_f64());
+    if o.batch > 0 {
+        println!("positions: {:.0} positions/s", (latencies.len() * o.batch) as f64 / elapsed.as_secs_f64());
+    }
     println!(
         "latency: p50 {} µs, p99 {} µs, max {} µs",
         pct(0.5).unwrap_or(&0),
