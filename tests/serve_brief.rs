@@ -242,12 +242,13 @@ fn a_batch_answers_good_positions_and_marks_each_bad_one() {
     assert_eq!(status, 200, "{text}");
     let v: Vec<Value> = serde_json::from_str(&text).unwrap();
     assert!(v[0].get("moves").is_none() && v[0]["best_move"].is_object(), "{text}");
-    // Bad `moves` values are the request's error, in one line.
+    // Bad `moves` values and unknown parameters or fields are the request's error, in one line.
     for (path, body) in [
         ("/api/v1/query?game=kayles&position=3&moves=no", &b""[..]),
         ("/api/v1/query?moves=maybe", &b"[[3]]"[..]),
         ("/api/v1/query", &br#"{"moves":"false","positions":[[3]]}"#[..]),
         ("/api/v1/query?colour=blue", &b"[[3]]"[..]),
+        ("/api/v1/query", &br#"{"move":false,"positions":[[3]]}"#[..]),
     ] {
         let method = if body.is_empty() { "GET" } else { "POST" };
         let (status, text) = server.request(method, path, body);

@@ -208,8 +208,8 @@ pub fn parse_query_request(raw: Option<&str>) -> Result<QueryRequest, ApiError> 
 
 /// Parses `POST /api/v1/query`: the body is a JSON array of positions (game, convention and
 /// moves from the query string), or an object `{"game", "convention", "moves", "positions"}`
-/// (its fields over the query string's). A position that does not parse is not an error of
-/// the request: it is kept as its item's error.
+/// (its fields over the query string's; any other field is refused). A position that does
+/// not parse is not an error of the request: it is kept as its item's error.
 pub fn parse_batch_request(raw_query: Option<&str>, body: &[u8]) -> Result<BatchRequest, ApiError> {
     if body.len() > MAX_BODY_BYTES {
         return Err(ApiError {
@@ -242,10 +242,16 @@ pub fn parse_batch_request(raw_query: Option<&str>, body: &[u8]) -> Result<Batch
                 Some(_) => return Err(ApiError::bad("'moves' must be true or false")),
                 None => {}
             }
-            match map.remove("positions") {
+            let items = match map.remove("positions") {
                 Some(Value::Array(items)) => items,
                 _ => return Err(ApiError::bad("the body needs 'positions': an array of positions")),
+            };
+            if let Some(unknown) = map.keys().next() {
+                return Err(ApiError::bad(format!(
+                    "unknown field '{unknown}' in the body (game, convention, moves, positions)"
+                )));
             }
+            items
         }
         _ => {
             return Err(ApiError::bad(
