@@ -251,3 +251,80 @@ fn a_solve_on_a_damaged_schema_writes_nothing() {
     assert_one_line_error(&out, "table tiers is missing");
     assert!(std::fs::read(&db).unwrap() == before, "the refused solve wrote");
 }
+
+/// Finding 9: `''` was read as `[]`, `[3,,4]` as `[4,3]` and a batch line `3,,` as `[3]`.
+/// An empty heap list or a comma with no heap is refused, on the command line and in a
+/// batch (where the run goes on); `[]` and `0` still name the position with no heaps.
+#[test]
+fn empty_heap_lists_and_stray_commas_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let nimdb = || {
+        let mut cmd = common::nimdb();
+        cmd.current_dir(dir.path());
+        cmd
+    };
+    for given in ["", "[3,,4]", "3,,", ",3"] {
+        let out = nimdb().args(["query", "--misere", given]).output().unwrap();
+        assert_one_line_error(&out, "bad heap list");
+    }
+    for given in ["[]", "0"] {
+        let out = nimdb().args(["query", "--json", given]).output().unwrap();
+        assert!(out.status.success(), "{given}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    let out =
+        nimdb().args(["query", "--misere", "--batch"]).write_stdin("3,,\n[3,,4]\n7 5 3\n").output().unwrap();
+    let lines: Vec<serde_json::Value> =
+        String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert!(lines[0]["error"].as_str().unwrap().contains("comma"), "{lines:?}");
+    assert!(lines[1]["error"].as_str().unwrap().contains("comma"), "{lines:?}");
+    assert_eq!(lines[2]["outcome"], "win", "{lines:?}");
+}
+
+/// Finding 9, over HTTP: `position=` was read as `[]`, and a `game` in a POST body silently
+/// overrode the one in the query string.
+#[test]
+fn http_refuses_an_empty_position_and_conflicting_parameters() {
+    let dir = tempfile::tempdir().unwrap();
+    let (db, _) = small_nim(dir.path());
+    let server = serve_common::Server::start(&db, &[]);
+    let (status, body) = server.get("/api/v1/query?game=nim&convention=misere&position=");
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("empty"), "{body}");
+    let (status, body) = server.request(
+        "POST",
+        "/api/v1/query?game=nim&convention=misere",
+        br#"{"game": "kayles", "positions": [[3, 2]]}"#,
+    );
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("given twice"), "{body}");
+    let (status, body) = server.request(
+        "POST",
+        "/api/v1/query?game=nim&convention=misere",
+        br#"{"game": "nim", "positions": [[3, 2]]}"#,
+    );
+    assert_eq!(status, 200, "{body}");
+}
+
+/// Finding 9: `verify --sample` sampled with replacement and had no cap
+/// (`--sample 18446744073709551615` never ended). The sample is now drawn without
+/// replacement and is at most every stored position.
+#[test]
+fn verify_samples_at_most_every_position() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, text) = small_nim(dir.path());
+    let out = common::ok(&[
+        "verify",
+        "--db",
+        &text,
+        "--game",
+        "nim",
+        "--misere",
+        "--sample",
+        "18446744073709551615",
+    ]);
+    let info = common::ok(&["info", "--db", &text, "--json"]);
+    let info: serde_json::Value = serde_json::from_str(&info).unwrap();
+    let positions = info[0]["positions"].as_u64().unwrap();
+    assert!(out.contains(&format!("{positions} sampled positions")), "{positions}: {out}");
+}

@@ -123,7 +123,7 @@ fn moves_false_equals_query_json_without_moves_on_a_thousand_positions() {
                         let path = format!(
                             "/api/v1/query?game={}&convention={convention}&position={}&moves=false",
                             encode(game),
-                            encode(&text(p))
+                            encode(&format!("[{}]", text(p)))
                         );
                         let (status, body) = server.get(&path);
                         assert_eq!(status, 200, "GET {path}: {body}");

@@ -208,7 +208,7 @@ pub fn parse_query_request(raw: Option<&str>) -> Result<QueryRequest, ApiError> 
 
 /// Parses `POST /api/v1/query`: the body is a JSON array of positions (game, convention and
 /// moves from the query string), or an object `{"game", "convention", "moves", "positions"}`
-/// (its fields over the query string's; any other field is refused). A position that does
+/// (a field also in the query string must agree with it; any other field is refused). A position that does
 /// not parse is not an error of the request: it is kept as its item's error.
 pub fn parse_batch_request(raw_query: Option<&str>, body: &[u8]) -> Result<BatchRequest, ApiError> {
     if body.len() > MAX_BODY_BYTES {
@@ -228,17 +228,13 @@ pub fn parse_batch_request(raw_query: Option<&str>, body: &[u8]) -> Result<Batch
         Value::Object(mut map) => {
             for key in ["game", "convention"] {
                 match map.remove(key) {
-                    Some(Value::String(s)) => {
-                        params.insert(key.to_string(), s);
-                    }
+                    Some(Value::String(s)) => set_once(&mut params, key, s)?,
                     Some(_) => return Err(ApiError::bad(format!("'{key}' must be a string"))),
                     None => {}
                 }
             }
             match map.remove("moves") {
-                Some(Value::Bool(b)) => {
-                    params.insert("moves".to_string(), b.to_string());
-                }
+                Some(Value::Bool(b)) => set_once(&mut params, "moves", b.to_string())?,
                 Some(_) => return Err(ApiError::bad("'moves' must be true or false")),
                 None => {}
             }
@@ -278,6 +274,19 @@ pub fn parse_batch_request(raw_query: Option<&str>, body: &[u8]) -> Result<Batch
         })
         .collect();
     Ok(BatchRequest { game, convention, listing, positions })
+}
+
+/// Sets `key` from the body, refusing a different value given in the query string.
+fn set_once(params: &mut HashMap<String, String>, key: &str, value: String) -> Result<(), ApiError> {
+    match params.get(key) {
+        Some(given) if *given != value => Err(ApiError::bad(format!(
+            "'{key}' is given twice, as '{given}' in the query string and as '{value}' in the body"
+        ))),
+        _ => {
+            params.insert(key.to_string(), value);
+            Ok(())
+        }
+    }
 }
 
 /// Parses `GET /api/v1/heaps?game=…&up_to=…`.
