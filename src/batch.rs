@@ -10,10 +10,10 @@
 use std::rc::Rc;
 
 use crate::beyond::{self, Reply};
-use crate::game::{BigPosition, Convention, GameSpec, Position, all_moves};
+use crate::game::{BigPosition, Convention, Formula, GameRules, GameSpec, Move, Position, all_moves};
 use crate::query::{
-    Answer, MoveValue, Outcome, Source, answer_from_theory, best_move, beyond_theory, quotient_answer,
-    smallest_universe,
+    Answer, Listing, MoveValue, Outcome, Source, answer_from_theory, best_move, beyond_theory,
+    quotient_answer, smallest_universe,
 };
 use crate::store::{Database, Reader, StoreError};
 use crate::theory::quotient::Quotient;
@@ -272,37 +272,88 @@ impl<'a> Session<'a> {
         convention: Convention,
         position: &Position,
     ) -> Result<Answer, LookupError> {
+        self.answer_with(game, convention, position, Listing::All)
+    }
+
+    /// The answer, with every move listed or only the best one ([`Listing`]). With
+    /// [`Listing::BestOnly`] the answer is [`answer`](Self::answer)'s with `moves` left
+    /// empty (and `moves_omitted` 0), and a stored solve is read only as far as the best
+    /// move needs: the best move is the first move in move order to a child of remoteness
+    /// one less than the position's (the child a full listing's [`best_move`] picks), so
+    /// children are read in move order until one has it; from a win, children a theorem
+    /// (Bouton, Moore, Wythoff) shows to be wins are not read at all.
+    pub fn answer_with(
+        &mut self,
+        game: &GameSpec,
+        convention: Convention,
+        position: &Position,
+        listing: Listing,
+    ) -> Result<Answer, LookupError> {
         let solves = self.reader.solves_of(game, convention)?;
         for solve in solves.iter() {
             let Some(record) = self.reader.record(solve, position)? else {
                 continue;
             };
+            let remoteness = record.remoteness as u32;
+            let outcome = Outcome::from_remoteness(convention, remoteness);
             let mut moves = Vec::new();
-            for mv in all_moves(game.rules(), position) {
+            let mut best = None;
+            // The child a move leads to, and its stored remoteness.
+            let child = |reader: &mut Reader<'a>, mv: &Move| -> Result<(Position, u32), LookupError> {
                 let to = mv.apply(position);
-                let child = self.reader.record(solve, &to)?.ok_or_else(|| {
+                let child = reader.record(solve, &to)?.ok_or_else(|| {
                     StoreError::Corrupt(format!(
                         "solve #{} is missing the child {to} of {position}; the database is inconsistent",
                         solve.id
                     ))
                 })?;
-                moves.push(MoveValue {
-                    description: mv.describe(position),
-                    heap: mv.heap(),
-                    taken: mv.taken(),
-                    outcome: Outcome::from_remoteness(convention, child.remoteness as u32),
-                    remoteness: Some(child.remoteness as u32),
-                    mv,
-                    to,
-                });
+                Ok((to, child.remoteness as u32))
+            };
+            let value = |mv: Move, to: Position, remoteness: u32| MoveValue {
+                description: mv.describe(position),
+                heap: mv.heap(),
+                taken: mv.taken(),
+                outcome: Outcome::from_remoteness(convention, remoteness),
+                remoteness: Some(remoteness),
+                mv,
+                to,
+            };
+            if listing == Listing::BestOnly && remoteness > 0 {
+                // From a win only a loss can be the best move: skip the children a theorem
+                // shows to be wins.
+                let theorem = if outcome == Outcome::Win { LossTheorem::of(game) } else { None };
+                let mut scratch = Vec::with_capacity(position.len() + 2);
+                for mv in all_moves(game.rules(), position) {
+                    if let Some(theorem) = theorem
+                        && !theorem.may_lose(child_heaps(position, &mv, &mut scratch), convention)
+                    {
+                        continue;
+                    }
+                    let (to, r) = child(&mut self.reader, &mv)?;
+                    if r == remoteness - 1 {
+                        best = Some(value(mv, to, r));
+                        break;
+                    }
+                }
             }
-            let best = best_move(&moves).cloned();
+            if best.is_none() {
+                // Every move, and the best among them (also when a best-only search found
+                // none: a terminal position, or a solve whose remoteness is not exact).
+                for mv in all_moves(game.rules(), position) {
+                    let (to, r) = child(&mut self.reader, &mv)?;
+                    moves.push(value(mv, to, r));
+                }
+                best = best_move(&moves).cloned();
+                if listing == Listing::BestOnly {
+                    moves.clear();
+                }
+            }
             return Ok(Answer {
                 game: game.canonical(),
                 convention,
                 position: position.clone(),
-                outcome: Outcome::from_remoteness(convention, record.remoteness as u32),
-                remoteness: Some(record.remoteness as u32),
+                outcome,
+                remoteness: Some(remoteness),
                 nim_value: record.nim_value.map(u32::from),
                 best_move: best,
                 moves,
@@ -311,13 +362,19 @@ impl<'a> Session<'a> {
                 solve_id: Some(solve.id),
             });
         }
-        if let Some(q) = self.stored_quotient(game, convention)?
+        let mut answer = if let Some(q) = self.stored_quotient(game, convention)?
             && let Some(answer) = quotient_answer(&q, game, convention, position)
                 .map_err(|e| LookupError::Quotient(format!("{e:#}")))?
         {
-            return Ok(answer);
+            answer
+        } else {
+            self.theory(game, convention, position)?
+        };
+        if listing == Listing::BestOnly {
+            answer.moves.clear();
+            answer.moves_omitted = 0;
         }
-        self.theory(game, convention, position)
+        Ok(answer)
     }
 
     /// The whole answer to a position of any heap sizes: as [`answer`](Self::answer) while
@@ -329,14 +386,78 @@ impl<'a> Session<'a> {
         convention: Convention,
         position: &BigPosition,
     ) -> Result<Reply, LookupError> {
+        self.answer_any_with(game, convention, position, Listing::All)
+    }
+
+    /// [`answer_any`](Self::answer_any) with every move listed or only the best one (see
+    /// [`answer_with`](Self::answer_with)).
+    pub fn answer_any_with(
+        &mut self,
+        game: &GameSpec,
+        convention: Convention,
+        position: &BigPosition,
+        listing: Listing,
+    ) -> Result<Reply, LookupError> {
         if let Some(bounded) = position.narrow() {
-            return self.answer(game, convention, &bounded).map(|a| Reply::Bounded(Box::new(a)));
+            return self
+                .answer_with(game, convention, &bounded, listing)
+                .map(|a| Reply::Bounded(Box::new(a)));
         }
         let q = self.stored_quotient(game, convention)?;
         match beyond::decided(game, convention, position, q.as_deref()) {
             Ok(Some(answer)) => Ok(Reply::Beyond(Box::new(answer))),
             Ok(None) => Err(LookupError::Beyond(beyond_theory(game, convention, position, true).to_string())),
             Err(e) => Err(LookupError::Quotient(format!("{e:#}"))),
+        }
+    }
+}
+
+/// The heaps after `mv` from `position`, in no order and without zeros, written into
+/// `scratch` (a theorem's loss test needs no canonical position).
+fn child_heaps<'s>(position: &Position, mv: &Move, scratch: &'s mut Vec<u32>) -> &'s [u32] {
+    scratch.clear();
+    scratch.extend_from_slice(position.heaps());
+    for c in mv.changes() {
+        if let Some(i) = scratch.iter().position(|&h| h == c.heap) {
+            scratch.swap_remove(i);
+        }
+    }
+    for c in mv.changes() {
+        scratch.extend_from_slice(c.result.parts());
+    }
+    scratch.retain(|&h| h != 0);
+    scratch
+}
+
+/// A theorem that decides every position of a game from its heaps alone: Bouton's rule,
+/// Moore's theorem, Wythoff's pairs (up to two heaps).
+#[derive(Clone, Copy)]
+enum LossTheorem {
+    Bouton,
+    Moore(u32),
+    Wythoff,
+}
+
+impl LossTheorem {
+    /// The theorem for `game`, if it has one.
+    fn of(game: &GameSpec) -> Option<Self> {
+        if game.is_nim() {
+            return Some(LossTheorem::Bouton);
+        }
+        match game.rules().theory().formula {
+            Some(Formula::Moore { k }) => Some(LossTheorem::Moore(k)),
+            Some(Formula::Wythoff) => Some(LossTheorem::Wythoff),
+            _ => None,
+        }
+    }
+
+    /// Whether `heaps` may be a loss under `convention`: `false` only when the theorem shows
+    /// a win (Wythoff's pairs say nothing of three heaps or more).
+    fn may_lose(self, heaps: &[u32], convention: Convention) -> bool {
+        match self {
+            LossTheorem::Bouton => theory::nim_loss(heaps, convention),
+            LossTheorem::Moore(k) => theory::moore_loss(heaps, k, convention),
+            LossTheorem::Wythoff => theory::wythoff_loss(heaps, convention).unwrap_or(true),
         }
     }
 }

@@ -9,8 +9,10 @@
 
 use serde::Serialize;
 
-use crate::game::{BigMove, BigPosition, Convention, GameSpec};
-use crate::query::{Answer, MoveValue, Outcome, QueryError, Quotients, Source, beyond_theory, quotient_for};
+use crate::game::{BigMove, BigPosition, Convention, GameSpec, Position};
+use crate::query::{
+    Answer, Brief, MoveValue, Outcome, QueryError, Quotients, Source, beyond_theory, quotient_for,
+};
 use crate::store::Database;
 use crate::theory::quotient::Quotient;
 use crate::theory::{self, Theorem};
@@ -112,6 +114,43 @@ impl Reply {
         match self {
             Reply::Bounded(a) => WideAnswer::from(a.as_ref()),
             Reply::Beyond(a) => a.as_ref().clone(),
+        }
+    }
+}
+
+impl WideAnswer {
+    /// The answer without its move list (see [`Brief`]).
+    pub fn brief(&self) -> Brief<'_, BigPosition, WideMoveValue> {
+        Brief {
+            game: &self.game,
+            convention: self.convention,
+            position: &self.position,
+            outcome: self.outcome,
+            remoteness: self.remoteness,
+            nim_value: self.nim_value,
+            best_move: self.best_move.as_ref(),
+            source: self.source,
+            solve_id: self.solve_id,
+        }
+    }
+}
+
+/// A [`Reply`] without its move list: serializes as the [`Brief`] of the answer it holds.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum BriefReply<'a> {
+    /// Of a [`Reply::Bounded`].
+    Bounded(Brief<'a, Position, MoveValue>),
+    /// Of a [`Reply::Beyond`].
+    Beyond(Brief<'a, BigPosition, WideMoveValue>),
+}
+
+impl Reply {
+    /// The reply without its move list.
+    pub fn brief(&self) -> BriefReply<'_> {
+        match self {
+            Reply::Bounded(a) => BriefReply::Bounded(a.brief()),
+            Reply::Beyond(a) => BriefReply::Beyond(a.brief()),
         }
     }
 }

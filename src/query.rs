@@ -112,6 +112,59 @@ pub struct Answer {
     pub solve_id: Option<i64>,
 }
 
+/// How much of a position's moves an answer lists.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Listing {
+    /// Every move with its value, as `nimdb query --json` gives them.
+    #[default]
+    All,
+    /// The best move only: `moves` is left empty, and from a stored solve only the children
+    /// needed to find the best move are read (see [`Session::answer_with`](crate::batch::Session::answer_with)).
+    BestOnly,
+}
+
+/// An answer without its move list: the fields of [`Answer`] (or
+/// [`WideAnswer`](crate::beyond::WideAnswer)) but `moves` and `moves_omitted`, in the same
+/// order and with the same JSON keys. What `GET /api/v1/query?…&moves=false` sends.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Brief<'a, P, M> {
+    /// Canonical game.
+    pub game: &'a str,
+    /// Convention.
+    pub convention: Convention,
+    /// The position asked about.
+    pub position: &'a P,
+    /// The outcome for the player to move.
+    pub outcome: Outcome,
+    /// Moves to the end under optimal play, when known.
+    pub remoteness: Option<u32>,
+    /// The nim-value (misère nim-value under misère), when stored or known.
+    pub nim_value: Option<u64>,
+    /// The best move (`None` at a terminal position).
+    pub best_move: Option<&'a M>,
+    /// Where the answer came from.
+    pub source: Source,
+    /// The stored solve used, if any.
+    pub solve_id: Option<i64>,
+}
+
+impl Answer {
+    /// The answer without its move list (see [`Brief`]).
+    pub fn brief(&self) -> Brief<'_, Position, MoveValue> {
+        Brief {
+            game: &self.game,
+            convention: self.convention,
+            position: &self.position,
+            outcome: self.outcome,
+            remoteness: self.remoteness,
+            nim_value: self.nim_value.map(u64::from),
+            best_move: self.best_move.as_ref(),
+            source: self.source,
+            solve_id: self.solve_id,
+        }
+    }
+}
+
 /// Picks the best move among `moves`: from a win, a move to a loss of least remoteness;
 /// from a loss, a move to the child of greatest remoteness. Ties go to the first move in
 /// move order (larger heap first, then fewer tokens taken). Unknown remoteness counts as

@@ -69,15 +69,28 @@ impl MemoryBudget {
     }
 }
 
-/// The memory available to this process now, in bytes: the smaller of the kernel's
-/// `MemAvailable` and the room left under the cgroup's `memory.max`, when they can be read.
+/// The memory available to this process now, in bytes: the smallest of the kernel's
+/// `MemAvailable`, the room left under the cgroup's `memory.max` and the room left under
+/// this process's address-space limit (`ulimit -v`, `RLIMIT_AS`), of those that can be read.
 pub fn available_memory() -> Option<u64> {
     let meminfo = std::fs::read_to_string("/proc/meminfo").ok().and_then(|s| parse_meminfo(&s));
-    let cgroup = cgroup_room();
-    match (meminfo, cgroup) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
-    }
+    [meminfo, cgroup_room(), address_space_room()].into_iter().flatten().min()
+}
+
+/// The room left under this process's soft address-space limit (`RLIMIT_AS`): the limit in
+/// `/proc/self/limits` less the address space in use (`VmSize`); `None` when unlimited or
+/// unreadable.
+fn address_space_room() -> Option<u64> {
+    let limit = parse_address_limit(&std::fs::read_to_string("/proc/self/limits").ok()?)?;
+    let used = process_status("VmSize:").unwrap_or(0);
+    Some(limit.saturating_sub(used))
+}
+
+/// The soft "Max address space" of a `/proc/PID/limits` text, in bytes; `None` when it is
+/// unlimited or missing.
+fn parse_address_limit(text: &str) -> Option<u64> {
+    let line = text.lines().find(|l| l.starts_with("Max address space"))?;
+    line["Max address space".len()..].split_whitespace().next()?.parse().ok()
 }
 
 fn parse_meminfo(text: &str) -> Option<u64> {
@@ -210,6 +223,17 @@ mod tests {
         let text = "MemTotal:       24000000 kB\nMemAvailable:   20000000 kB\n";
         assert_eq!(parse_meminfo(text), Some(20_000_000 * 1024));
         assert!(available_memory().is_some_and(|m| m > 0));
+    }
+
+    #[test]
+    fn address_space_limit_is_read() {
+        let limited = "Limit                     Soft Limit           Hard Limit           Units     \n\
+                       Max stack size            8388608              unlimited            bytes     \n\
+                       Max address space         2048000000           unlimited            bytes     \n";
+        assert_eq!(parse_address_limit(limited), Some(2_048_000_000));
+        let unlimited = "Max address space         unlimited            unlimited            bytes     \n";
+        assert_eq!(parse_address_limit(unlimited), None);
+        assert_eq!(parse_address_limit(""), None);
     }
 
     #[test]

@@ -20,7 +20,7 @@ use crate::game::{Convention, Formula, GameRules, GameSpec, Position, all_moves}
 use crate::index::PartitionTable;
 use crate::index::TierId;
 use crate::solve::{Silent, SinkError, SolveOptions, SolvedTier, Strategy, TierStore, solve as solve_tiers};
-use crate::store::{Database, Prober, SolveRecord, StoreError};
+use crate::store::{Database, Prober, SolveRecord, StoreError, TierCounts};
 use crate::theory::{
     MisereSolver, misere_nim_loss, moore_loss, nim_values, normal_nim_loss, position_nim_value,
     tame_misere_loss, wythoff_loss,
@@ -314,12 +314,17 @@ fn check_against_theory(
             report.problems.push(format!("tier {tier} of solve #{} is missing", solve.id));
         }
     }
+    let counts = db.tier_counts(solve.id)?;
+    // Positions and losses of the tiers read, against the solve's own totals.
+    let mut sums = (0i64, 0i64);
+    let mut all_read = true;
     for tier in universe.tiers().into_iter().filter(|t| stored.contains(t)) {
         let solved = match db.load_tier(solve.id, tier) {
             Ok(s) => s,
             Err(e) => {
                 report.consistent = false;
                 report.problems.push(e.to_string());
+                all_read = false;
                 continue;
             }
         };
@@ -328,7 +333,30 @@ fn check_against_theory(
             report
                 .problems
                 .push(format!("tier {tier} of solve #{} has the wrong number of positions", solve.id));
+            all_read = false;
             continue;
+        }
+        // The counts the tier row records beside its payload, recomputed from its records.
+        let found = TierCounts {
+            positions: solved.remoteness.len() as i64,
+            losses: solved.losses(convention) as i64,
+            max_remoteness: solved.max_remoteness() as i64,
+        };
+        sums.0 += found.positions;
+        sums.1 += found.losses;
+        if let Some(recorded) = counts.get(&tier).filter(|&&c| c != found) {
+            report.consistent = false;
+            report.problems.push(format!(
+                "tier {tier} of solve #{} records {} positions, {} losses and remoteness up to {}; its \
+                 records hold {}, {} and {}",
+                solve.id,
+                recorded.positions,
+                recorded.losses,
+                recorded.max_remoteness,
+                found.positions,
+                found.losses,
+                found.max_remoteness
+            ));
         }
         let mut walk = table.walk(tier);
         for (rank, &r) in solved.remoteness.iter().enumerate() {
@@ -387,8 +415,48 @@ fn check_against_theory(
             }
         }
     }
+    if all_read && (sums.0 as u64, sums.1 as u64) != (solve.positions, solve.losses) {
+        report.consistent = false;
+        report.problems.push(format!(
+            "solve #{} records {} positions and {} losses; its tiers hold {} and {}",
+            solve.id, solve.positions, solve.losses, sums.0, sums.1
+        ));
+    }
     Ok(())
 }
+
+/// `min(amount, length)` distinct numbers of `0..length` drawn uniformly at random, in
+/// increasing order. A small sample of a large range is drawn by Floyd's algorithm (memory
+/// in proportion to the sample); a large one by selection sampling (Knuth's algorithm S: one
+/// pass over the range, constant memory).
+fn sample_indices(rng: &mut StdRng, length: u64, amount: u64) -> Box<dyn Iterator<Item = u64> + '_> {
+    let amount = amount.min(length);
+    if amount == length {
+        return Box::new(0..length);
+    }
+    if amount <= FLOYD_MAX && amount.saturating_mul(4) < length {
+        let mut chosen = std::collections::HashSet::with_capacity(amount as usize);
+        for j in length - amount..length {
+            let t = rng.random_range(0..=j);
+            if !chosen.insert(t) {
+                chosen.insert(j);
+            }
+        }
+        let mut sorted: Vec<u64> = chosen.into_iter().collect();
+        sorted.sort_unstable();
+        return Box::new(sorted.into_iter());
+    }
+    let mut needed = amount;
+    Box::new((0..length).filter(move |&i| {
+        // Take `i` with probability needed / (positions left).
+        let take = needed > 0 && rng.random_range(0..length - i) < needed;
+        needed -= u64::from(take);
+        take
+    }))
+}
+
+/// The largest sample drawn by Floyd's algorithm (a set of this many numbers).
+const FLOYD_MAX: u64 = 1 << 20;
 
 /// Keeps at most a few hundred candidates, so the smallest can be listed at the end.
 fn keep_smallest(list: &mut Vec<Position>, p: Position) {
@@ -414,9 +482,17 @@ fn check_children(
     let table: PartitionTable = universe.table()?;
     let mut prober = Prober::new(db, solve.clone(), universe.max_total)?;
     let mut heaps = Vec::new();
-    for _ in 0..sample {
-        let tier = stored[rng.random_range(0..stored.len())];
-        let rank = rng.random_range(0..table.size(tier));
+    // Positions are numbered across the stored tiers in order; the sample is drawn without
+    // replacement and is at most every position.
+    let sizes: Vec<u64> = stored.iter().map(|&t| table.size(t)).collect();
+    let total: u64 = sizes.iter().sum();
+    let (mut tier_index, mut tier_start) = (0usize, 0u64);
+    for index in sample_indices(rng, total, sample) {
+        while index >= tier_start + sizes[tier_index] {
+            tier_start += sizes[tier_index];
+            tier_index += 1;
+        }
+        let (tier, rank) = (stored[tier_index], index - tier_start);
         table.unrank_into(tier, rank, &mut heaps);
         let position = Position::from_sorted(heaps.clone());
         let problem = match recompute(&mut prober, game, convention, &position) {
@@ -601,4 +677,33 @@ fn check_against_quotient(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn samples_are_distinct_sorted_and_capped() {
+        let mut rng = StdRng::seed_from_u64(7);
+        for (length, amount) in [(10, 3), (10, 9), (10, 10), (10, u64::MAX), (1000, 100), (1000, 999), (5, 0)]
+        {
+            let v: Vec<u64> = sample_indices(&mut rng, length, amount).collect();
+            assert_eq!(v.len() as u64, amount.min(length), "{length} {amount}");
+            assert!(v.windows(2).all(|w| w[0] < w[1]), "{length} {amount}: {v:?}");
+            assert!(v.iter().all(|&i| i < length));
+        }
+        // Every index is about equally likely, by either algorithm (2 of 10 by Floyd's, 8 of
+        // 10 by selection sampling).
+        for amount in [2u64, 8] {
+            let mut seen = [0u32; 10];
+            for _ in 0..20_000 {
+                for i in sample_indices(&mut rng, 10, amount) {
+                    seen[i as usize] += 1;
+                }
+            }
+            let expect = 20_000 * amount as u32 / 10;
+            assert!(seen.iter().all(|&c| c.abs_diff(expect) < expect / 10), "{amount}: {seen:?}");
+        }
+    }
 }

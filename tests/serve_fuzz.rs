@@ -15,6 +15,7 @@ fn query_string() -> impl Strategy<Value = String> {
         Just("convention".to_string()),
         Just("position".to_string()),
         Just("up_to".to_string()),
+        Just("moves".to_string()),
         "[a-z%&=+]{0,6}",
     ];
     let value = prop_oneof![
@@ -22,6 +23,7 @@ fn query_string() -> impl Strategy<Value = String> {
         Just("kayles".to_string()),
         Just("octal:0.77".to_string()),
         Just("misere".to_string()),
+        Just("false".to_string()),
         "[0-9, \\[\\]%+-]{0,24}",
         "\\PC{0,12}",
         "%[0-9A-Fa-f]{0,2}",
@@ -39,6 +41,7 @@ fn json_body() -> impl Strategy<Value = Vec<u8>> {
         any::<f64>().prop_map(|f| serde_json::json!(f)),
         "\\PC{0,10}".prop_map(serde_json::Value::from),
         Just(serde_json::json!("nim")),
+        Just(serde_json::json!(false)),
     ];
     let value = leaf.prop_recursive(3, 40, 8, |inner| {
         prop_oneof![
@@ -48,6 +51,7 @@ fn json_body() -> impl Strategy<Value = Vec<u8>> {
                     Just("game".to_string()),
                     Just("positions".to_string()),
                     Just("convention".to_string()),
+                    Just("moves".to_string()),
                     "[a-z]{1,5}"
                 ],
                 inner,

@@ -154,7 +154,7 @@ fn endpoints_errors_read_only_and_shutdown() {
         ("GET", "/api/v1/query?game=kayles&convention=misere&position=30,20".into(), vec![], 404),
         ("GET", "/api/v1/heaps?game=nim&up_to=999999999".into(), vec![], 400),
         ("POST", "/api/v1/query".into(), b"{not json".to_vec(), 400),
-        ("POST", "/api/v1/query".into(), b"[[1,-2]]".to_vec(), 400),
+        ("POST", "/api/v1/query".into(), br#"{"positions":3}"#.to_vec(), 400),
         ("POST", "/api/v1/query".into(), serde_json::to_vec(&big).unwrap(), 413),
         ("POST", "/api/v1/query".into(), huge, 413),
         ("GET", "/nowhere".into(), vec![], 404),
@@ -178,6 +178,13 @@ fn endpoints_errors_read_only_and_shutdown() {
     let v: Vec<Value> = serde_json::from_str(&body).unwrap();
     assert!(v[0]["outcome"].as_str().is_some());
     assert_eq!(v[1]["status"], 404);
+    assert_eq!(v[1]["index"], 1);
+    // So does a batch with something that is not a position: 400 for that one alone.
+    let (status, body) = server.request("POST", "/api/v1/query", b"[[1,-2],[2]]");
+    assert_eq!(status, 200, "{body}");
+    let v: Vec<Value> = serde_json::from_str(&body).unwrap();
+    assert_eq!((v[0]["index"].as_u64(), v[0]["status"].as_u64()), (Some(0), Some(400)), "{body}");
+    assert!(v[1]["outcome"].as_str().is_some(), "{body}");
 
     // Theory answers beyond the solves (normal-play Nim).
     let t = server.get_json("/api/v1/query?game=nim&position=100,90,80");

@@ -6,6 +6,7 @@ use clap::{Args, ValueEnum};
 
 use crate::cli::GameArgs;
 use nimdb::game::Position;
+use nimdb::resources::MemoryBudget;
 use nimdb::tree::{DEFAULT_MAX_NODES, Shape, TreeOptions, TreeView};
 
 /// How to print the tree.
@@ -34,6 +35,10 @@ pub struct TreeArgs {
     /// Refuse trees (or DAGs, with --dag) with more nodes than this.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_NODES)]
     max_nodes: u64,
+    /// The most memory measuring and drawing may hold, e.g. 512M or 4G (default: 80% of the
+    /// memory available now, within any `ulimit -v` and cgroup limit).
+    #[arg(long, value_name = "SIZE", value_parser = nimdb::resources::parse_size)]
+    memory_limit: Option<u64>,
     /// The root position's heaps: `6`, `3 4 7`, `3,4,7` or `[3,4,7]`.
     #[arg(value_name = "HEAPS", num_args = 0.., allow_negative_numbers = true)]
     heaps: Vec<String>,
@@ -49,6 +54,7 @@ pub fn run(args: TreeArgs) -> anyhow::Result<ExitCode> {
         shape: if args.dag { Shape::Dag } else { Shape::Tree },
         alpha_beta: args.alpha_beta,
         max_nodes: args.max_nodes,
+        memory_bytes: MemoryBudget::new(args.memory_limit).bytes,
     };
     let spec = &args.game.game;
     let view = TreeView::new(spec.rules(), &spec.canonical(), args.game.convention(), &root, &options)

@@ -8,7 +8,7 @@ use nimdb::play::{PlayError, SessionError, UnknownPlayers};
 use nimdb::query::{QueryError, Uncovered};
 use nimdb::store::StoreError;
 use nimdb::theory::TheoryError;
-use nimdb::tree::TreeError;
+use nimdb::tree::{MeasureStopped, TreeError};
 use nimdb::verify::VerifyError;
 
 /// The `nimdb solve` bounds that name `universe`, e.g. `--max-total 20 --max-heap 7`.
@@ -106,6 +106,12 @@ pub fn query(e: QueryError) -> anyhow::Error {
 pub fn tree(e: TreeError) -> anyhow::Error {
     if matches!(e, TreeError::BeyondDrawable { .. }) {
         return e.into();
+    }
+    if matches!(e, TreeError::Memory { .. }) {
+        return anyhow::anyhow!("{e}; raise --memory-limit, or draw a smaller position");
+    }
+    if matches!(e, TreeError::MeasureStopped { reason: MeasureStopped::Memory { .. }, .. }) {
+        return anyhow::anyhow!("{e}; raise --max-nodes (and --memory-limit) to draw it");
     }
     let dag = e.dag_that_fits().map_or(String::new(), |n| format!(" (or use --dag: its DAG has {n} nodes)"));
     anyhow::anyhow!("{e}; raise --max-nodes to draw it{dag}")

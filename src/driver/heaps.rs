@@ -89,7 +89,7 @@ pub fn run_heaps(
     }
     let periodicity = (done == n).then(|| stream.finish());
     if let Some(db) = db {
-        db.set_heap_facts(&game, &facts(&stream, periodicity.as_ref()))?;
+        db.set_heap_facts(&game, &facts(&stream, periodicity.as_ref()), done)?;
     }
     Ok(HeapRun { stream, done, stored_to, periodicity })
 }

@@ -89,11 +89,21 @@ pub(super) fn parse_heap_list(
     too_large: impl Fn(&str) -> String,
 ) -> Result<Vec<u64>, String> {
     let s = raw.trim();
+    if s.is_empty() {
+        return Err("bad heap list: it is empty (write [] or 0 for the position with no heaps)".to_string());
+    }
     let inner = match (s.strip_prefix('['), s.strip_suffix(']')) {
         (Some(_), Some(_)) => &s[1..s.len() - 1],
         (None, None) => s,
         _ => return Err(format!("bad heap list '{}': unbalanced brackets", super::echo(s, ECHO_LIMIT))),
     };
+    // `[]` is the position with no heaps; otherwise no comma may stand without a heap.
+    if !inner.trim().is_empty() && inner.split(',').any(|piece| piece.trim().is_empty()) {
+        return Err(format!(
+            "bad heap list '{}': a comma with no heap beside it",
+            super::echo(s, ECHO_LIMIT)
+        ));
+    }
     let mut heaps = Vec::new();
     for item in inner.split(|c: char| c == ',' || c.is_whitespace()).filter(|w| !w.is_empty()) {
         if item.starts_with('-') && item[1..].chars().all(|c| c.is_ascii_digit()) && item.len() > 1 {
@@ -161,6 +171,13 @@ mod tests {
             ("99999999999999999999", "larger"),
             ("[3,4", "brackets"),
             ("2.5", "'2.5'"),
+            ("", "empty"),
+            ("  ", "empty"),
+            ("[3,,4]", "comma"),
+            ("3,,", "comma"),
+            (",3", "comma"),
+            ("3 4,", "comma"),
+            ("[,]", "comma"),
         ] {
             let err = s.parse::<Position>().unwrap_err();
             assert!(err.contains(needle), "{s}: {err}");

@@ -6,6 +6,7 @@ use serde_json::{Value, json};
 
 use crate::batch::LookupError;
 use crate::game::{BigPosition, Convention, GameSpec};
+use crate::query::Listing;
 
 /// The most positions one `POST /api/v1/query` may ask about.
 pub const MAX_BATCH: usize = 10_000;
@@ -58,6 +59,8 @@ pub struct QueryRequest {
     pub convention: Convention,
     /// The position (heaps up to `u64::MAX`).
     pub position: BigPosition,
+    /// Every move, or the best one only (`moves=false`).
+    pub listing: Listing,
 }
 
 /// A parsed `POST /api/v1/query`.
@@ -67,8 +70,29 @@ pub struct BatchRequest {
     pub game: GameSpec,
     /// The convention.
     pub convention: Convention,
-    /// The positions, in order (heaps up to `u64::MAX`).
-    pub positions: Vec<BigPosition>,
+    /// Every move of each position, or the best one only (`moves=false`, or `"moves":
+    /// false` in the body).
+    pub listing: Listing,
+    /// The positions, in order (heaps up to `u64::MAX`), each with the JSON it was given as;
+    /// one that is not a position is its own error (400), and the rest are still answered.
+    pub positions: Vec<BatchItem>,
+}
+
+/// One position of a batch: the JSON it was given as, and the position or why it is not one.
+#[derive(Clone, Debug)]
+pub struct BatchItem {
+    /// The JSON value as sent.
+    pub given: Value,
+    /// The position, or a 400.
+    pub position: Result<BigPosition, ApiError>,
+}
+
+impl BatchItem {
+    /// The error object a batch answers for this item at `index` when it is not a
+    /// position: `{"index", "position" (as given), "error", "status"}`.
+    pub fn error(&self, index: usize, e: &ApiError) -> Value {
+        json!({ "index": index, "position": self.given, "error": e.message, "status": e.status })
+    }
 }
 
 fn hex(b: u8) -> Option<u8> {
@@ -126,6 +150,16 @@ pub fn parse_convention(params: &HashMap<String, String>) -> Result<Convention, 
     }
 }
 
+/// The move listing asked for by `moves`: `true` (default) lists every move, `false` the
+/// best move only.
+pub fn parse_moves(value: Option<&str>) -> Result<Listing, ApiError> {
+    match value {
+        None | Some("true") => Ok(Listing::All),
+        Some("false") => Ok(Listing::BestOnly),
+        Some(other) => Err(ApiError::bad(format!("bad moves '{other}': true or false"))),
+    }
+}
+
 /// A position from text: `9,4`, `9 4` or `[9,4]`, heaps up to `u64::MAX`.
 pub fn parse_position(text: &str) -> Result<BigPosition, ApiError> {
     text.parse::<BigPosition>().map_err(|e| ApiError::bad(format!("bad position: {e}")))
@@ -151,24 +185,31 @@ pub fn position_from_json(v: &Value) -> Result<BigPosition, ApiError> {
     }
 }
 
-/// Parses `GET /api/v1/query?game=…&convention=…&position=…`.
+/// Parses `GET /api/v1/query?game=…&convention=…&position=…[&moves=false]`.
 pub fn parse_query_request(raw: Option<&str>) -> Result<QueryRequest, ApiError> {
     let params = parse_query_string(raw)?;
-    if let Some(unknown) = params.keys().find(|k| !["game", "convention", "position"].contains(&k.as_str())) {
-        return Err(ApiError::bad(format!("unknown parameter '{unknown}' (game, convention, position)")));
+    if let Some(unknown) =
+        params.keys().find(|k| !["game", "convention", "position", "moves"].contains(&k.as_str()))
+    {
+        return Err(ApiError::bad(format!(
+            "unknown parameter '{unknown}' (game, convention, position, moves)"
+        )));
     }
     let game = parse_game(&params)?;
     let convention = parse_convention(&params)?;
+    let listing = parse_moves(params.get("moves").map(String::as_str))?;
     let position = parse_position(
         params
             .get("position")
             .ok_or_else(|| ApiError::bad("missing parameter 'position' (e.g. position=9,4)"))?,
     )?;
-    Ok(QueryRequest { game, convention, position })
+    Ok(QueryRequest { game, convention, position, listing })
 }
 
-/// Parses `POST /api/v1/query`: the body is a JSON array of positions (game and convention
-/// from the query string), or an object `{"game", "convention", "positions"}`.
+/// Parses `POST /api/v1/query`: the body is a JSON array of positions (game, convention and
+/// moves from the query string), or an object `{"game", "convention", "moves", "positions"}`
+/// (a field also in the query string must agree with it; any other field is refused). A position that does
+/// not parse is not an error of the request: it is kept as its item's error.
 pub fn parse_batch_request(raw_query: Option<&str>, body: &[u8]) -> Result<BatchRequest, ApiError> {
     if body.len() > MAX_BODY_BYTES {
         return Err(ApiError {
@@ -177,6 +218,9 @@ pub fn parse_batch_request(raw_query: Option<&str>, body: &[u8]) -> Result<Batch
         });
     }
     let mut params = parse_query_string(raw_query)?;
+    if let Some(unknown) = params.keys().find(|k| !["game", "convention", "moves"].contains(&k.as_str())) {
+        return Err(ApiError::bad(format!("unknown parameter '{unknown}' (game, convention, moves)")));
+    }
     let value: Value =
         serde_json::from_slice(body).map_err(|e| ApiError::bad(format!("the body is not JSON: {e}")))?;
     let items = match value {
@@ -184,17 +228,26 @@ pub fn parse_batch_request(raw_query: Option<&str>, body: &[u8]) -> Result<Batch
         Value::Object(mut map) => {
             for key in ["game", "convention"] {
                 match map.remove(key) {
-                    Some(Value::String(s)) => {
-                        params.insert(key.to_string(), s);
-                    }
+                    Some(Value::String(s)) => set_once(&mut params, key, s)?,
                     Some(_) => return Err(ApiError::bad(format!("'{key}' must be a string"))),
                     None => {}
                 }
             }
-            match map.remove("positions") {
+            match map.remove("moves") {
+                Some(Value::Bool(b)) => set_once(&mut params, "moves", b.to_string())?,
+                Some(_) => return Err(ApiError::bad("'moves' must be true or false")),
+                None => {}
+            }
+            let items = match map.remove("positions") {
                 Some(Value::Array(items)) => items,
                 _ => return Err(ApiError::bad("the body needs 'positions': an array of positions")),
+            };
+            if let Some(unknown) = map.keys().next() {
+                return Err(ApiError::bad(format!(
+                    "unknown field '{unknown}' in the body (game, convention, moves, positions)"
+                )));
             }
+            items
         }
         _ => {
             return Err(ApiError::bad(
@@ -210,14 +263,30 @@ pub fn parse_batch_request(raw_query: Option<&str>, body: &[u8]) -> Result<Batch
     }
     let game = parse_game(&params)?;
     let convention = parse_convention(&params)?;
+    let listing = parse_moves(params.get("moves").map(String::as_str))?;
     let positions = items
-        .iter()
+        .into_iter()
         .enumerate()
-        .map(|(i, v)| {
-            position_from_json(v).map_err(|e| ApiError::bad(format!("position {i}: {}", e.message)))
+        .map(|(i, given)| {
+            let position =
+                position_from_json(&given).map_err(|e| ApiError::bad(format!("position {i}: {}", e.message)));
+            BatchItem { given, position }
         })
-        .collect::<Result<_, _>>()?;
-    Ok(BatchRequest { game, convention, positions })
+        .collect();
+    Ok(BatchRequest { game, convention, listing, positions })
+}
+
+/// Sets `key` from the body, refusing a different value given in the query string.
+fn set_once(params: &mut HashMap<String, String>, key: &str, value: String) -> Result<(), ApiError> {
+    match params.get(key) {
+        Some(given) if *given != value => Err(ApiError::bad(format!(
+            "'{key}' is given twice, as '{given}' in the query string and as '{value}' in the body"
+        ))),
+        _ => {
+            params.insert(key.to_string(), value);
+            Ok(())
+        }
+    }
 }
 
 /// Parses `GET /api/v1/heaps?game=…&up_to=…`.

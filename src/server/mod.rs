@@ -20,11 +20,12 @@ use axum::extract::{RawQuery, State};
 use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
-use serde_json::{Value, json};
+use serde_json::json;
 use tokio::sync::oneshot;
 
 use crate::batch::{LookupError, Session};
-use crate::query::{Plan, QueryError, Quotients, answer_after_solving, plan_query_with};
+use crate::beyond::Reply;
+use crate::query::{Listing, Plan, QueryError, Quotients, answer_after_solving, plan_query_with};
 use crate::store::Database;
 use crate::theory::report::{HeapOptions, heap_report};
 use api::ApiError;
@@ -165,18 +166,42 @@ fn router(state: Shared) -> Router {
         .with_state(state)
 }
 
+/// A reply as JSON bytes: the whole answer, or without the move list.
+fn reply_json(reply: &Reply, listing: Listing) -> Result<Vec<u8>, ApiError> {
+    let mut out = Vec::with_capacity(512);
+    match listing {
+        Listing::All => push_json(&mut out, reply)?,
+        Listing::BestOnly => push_json(&mut out, &reply.brief())?,
+    }
+    Ok(out)
+}
+
+/// A 200 with a JSON body.
+fn json_bytes(bytes: Vec<u8>) -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], bytes).into_response()
+}
+
 async fn get_query(State(state): State<Shared>, RawQuery(raw): RawQuery) -> Response {
     let request = match api::parse_query_request(raw.as_deref()) {
         Ok(r) => r,
         Err(e) => return e.into_response(),
     };
-    let (game, convention, position) = (request.game, request.convention, request.position);
+    let (game, convention, position, listing) =
+        (request.game, request.convention, request.position, request.listing);
     let looked_up = {
         let (game, position) = (game.clone(), position.clone());
-        state.pool.run(move |s| s.answer_any(&game, convention, &position).map_err(ApiError::from)).await
+        // Written as JSON on the lookup thread, so the answer is freed where it was made.
+        state
+            .pool
+            .run(move |s| {
+                let reply =
+                    s.answer_any_with(&game, convention, &position, listing).map_err(ApiError::from)?;
+                reply_json(&reply, listing)
+            })
+            .await
     };
     match looked_up {
-        Ok(answer) => json_response(&answer),
+        Ok(bytes) => json_bytes(bytes),
         Err(e) if e.status == 404 && state.solver.is_some() && position.narrow().is_some() => {
             let position = position.narrow().expect("a bounded position");
             let solver = state.clone();
@@ -197,13 +222,21 @@ async fn get_query(State(state): State<Shared>, RawQuery(raw): RawQuery) -> Resp
             })
             .await;
             match solved {
-                Ok(Ok(answer)) => json_response(&answer),
+                Ok(Ok(answer)) => match reply_json(&Reply::Bounded(Box::new(answer)), listing) {
+                    Ok(bytes) => json_bytes(bytes),
+                    Err(e) => e.into_response(),
+                },
                 Ok(Err(e)) => e.into_response(),
                 Err(e) => ApiError { status: 500, message: e.to_string() }.into_response(),
             }
         }
         Err(e) => e.into_response(),
     }
+}
+
+/// Appends one batch item's JSON to `out`.
+fn push_json(out: &mut Vec<u8>, value: &impl serde::Serialize) -> Result<(), ApiError> {
+    serde_json::to_writer(&mut *out, value).map_err(|e| ApiError { status: 500, message: e.to_string() })
 }
 
 async fn post_query(State(state): State<Shared>, RawQuery(raw): RawQuery, body: Body) -> Response {
@@ -221,26 +254,43 @@ async fn post_query(State(state): State<Shared>, RawQuery(raw): RawQuery, body: 
         Ok(r) => r,
         Err(e) => return e.into_response(),
     };
+    // The answers, written as one JSON array in order: each answer, or for a position that
+    // is not one or that nothing answers, its error object with its index.
     let answers = state
         .pool
         .run(move |s| {
-            let mut out = Vec::with_capacity(request.positions.len());
-            for p in &request.positions {
-                out.push(match s.answer_any(&request.game, request.convention, p) {
-                    Ok(a) => serde_json::to_value(a)
-                        .map_err(|e| ApiError { status: 500, message: e.to_string() })?,
+            let mut out = Vec::with_capacity(256 * request.positions.len() + 2);
+            out.push(b'[');
+            for (i, item) in request.positions.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                let position = match &item.position {
+                    Ok(p) => p,
+                    Err(e) => {
+                        push_json(&mut out, &item.error(i, e))?;
+                        continue;
+                    }
+                };
+                match s.answer_any_with(&request.game, request.convention, position, request.listing) {
+                    Ok(reply) => match request.listing {
+                        Listing::All => push_json(&mut out, &reply)?,
+                        Listing::BestOnly => push_json(&mut out, &reply.brief())?,
+                    },
                     Err(LookupError::Store(e)) => return Err(ApiError::from(LookupError::Store(e))),
                     Err(e) => {
                         let e = ApiError::from(e);
-                        json!({ "position": p, "error": e.message, "status": e.status })
+                        let error = json!({ "index": i, "position": position, "error": e.message, "status": e.status });
+                        push_json(&mut out, &error)?;
                     }
-                });
+                }
             }
-            Ok(Value::Array(out))
+            out.push(b']');
+            Ok(out)
         })
         .await;
     match answers {
-        Ok(v) => json_response(&v),
+        Ok(bytes) => json_bytes(bytes),
         Err(e) => e.into_response(),
     }
 }

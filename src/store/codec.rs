@@ -52,6 +52,9 @@ pub enum CodecError {
         "its checksums are not bound to its identity (it failed its checksums when the database was upgraded)"
     )]
     Unbound,
+    /// The row names a checksum scheme this nimdb does not know (a newer one's, or damage).
+    #[error("its checksum scheme {0} is not one this nimdb knows (1 or 2)")]
+    UnknownScheme(i64),
 }
 
 /// The layout of one tier's records.

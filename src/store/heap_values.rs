@@ -138,11 +138,16 @@ impl Database {
     }
 
     /// Records what is known of `game`'s sequence (period, certificate, method) beside its
-    /// stored rows, when they were written by `facts.engine`.
-    pub fn set_heap_facts(&self, game: &str, facts: &SequenceFacts) -> Result<(), StoreError> {
+    /// stored rows, when they were written by `facts.engine`, from a run that looked at heaps
+    /// `0..=reached`. Never weakens what is stored, and writes nothing when nothing changes:
+    /// a run that reached less far than the stored rows go, or that found no proof where one
+    /// is stored, leaves the record as it is, and equal facts are not rewritten.
+    pub fn set_heap_facts(&self, game: &str, facts: &SequenceFacts, reached: u32) -> Result<(), StoreError> {
         self.conn.execute(
             "UPDATE heap_sequences SET period = ?2, preperiod = ?3, proven = ?4, certificate = ?5, \
-               method = ?6, updated_at = datetime('now') WHERE game = ?1 AND engine = ?7",
+               method = ?6, updated_at = datetime('now') \
+             WHERE game = ?1 AND engine = ?7 AND ?8 >= up_to AND (?4 OR NOT proven) \
+               AND (period IS NOT ?2 OR preperiod IS NOT ?3 OR proven IS NOT ?4 OR certificate IS NOT ?5)",
             params![
                 game,
                 facts.period,
@@ -150,7 +155,8 @@ impl Database {
                 facts.proven,
                 facts.certificate,
                 facts.method,
-                facts.engine
+                facts.engine,
+                reached
             ],
         )?;
         Ok(())

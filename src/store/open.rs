@@ -76,6 +76,9 @@ pub enum StoreError {
         /// This binary's schema version.
         known: usize,
     },
+    /// The schema is damaged (a table is missing); nothing was written.
+    #[error("{0} is damaged ({1}); nothing was written")]
+    Damaged(PathBuf, String),
     /// There is no database file where one was required.
     #[error("no nimdb database at {0}")]
     Missing(PathBuf),
@@ -91,6 +94,9 @@ pub enum StoreError {
         /// This binary's schema version.
         known: usize,
     },
+    /// The file exists but this process may not write it (its mode or its owner).
+    #[error("{0} cannot be written by this user (its mode or owner forbids it); nothing was written")]
+    NotWritable(PathBuf),
     /// Writing was forbidden ([`forbid_writes`]) and this would have written.
     #[error("this would write to {0}, and writes are forbidden (--read-only); nothing was written")]
     WritesForbidden(PathBuf),
@@ -128,6 +134,10 @@ impl Database {
             return Err(StoreError::WritesForbidden(path.to_path_buf()));
         }
         check_file(path)?;
+        // SQLite would open such a file read-only and make side files it can never remove.
+        if path.exists() && std::fs::OpenOptions::new().write(true).open(path).is_err() {
+            return Err(StoreError::NotWritable(path.to_path_buf()));
+        }
         // A file that is someone else's, or a newer nimdb's, is refused through a read-only
         // connection, so not even SQLite's side files (-wal, -shm) are touched.
         if std::fs::metadata(path).is_ok_and(|m| m.len() > 0)
@@ -135,7 +145,7 @@ impl Database {
         {
             check_identity(&reader, path)?;
         }
-        let mut conn = Connection::open(path)?;
+        let mut conn = Connection::open(file_path(path))?;
         let db_path = path.to_path_buf();
         check_identity(&conn, &db_path)?;
         conn.busy_timeout(std::time::Duration::from_secs(10))?;
@@ -143,6 +153,7 @@ impl Database {
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         migrate(&mut conn)?;
+        check_tables(&conn, &db_path)?;
         Ok(Database { conn, path: db_path, in_memory: false, schema_version: SCHEMA_VERSION as i64 })
     }
 
@@ -263,13 +274,23 @@ fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
 /// and with `query_only` set: no statement can write, and being the last connection it
 /// removes the side files on closing, leaving the directory as it was. When a `-wal` file
 /// exists, a plain read-only connection is used (the side files are there already).
+///
+/// A file this process may not write (someone else's, or mode 0444) with no `-wal` beside it
+/// is opened as immutable: a read-only connection would make side files it could never
+/// remove (owned by this user, with the file's mode), and they would then refuse every
+/// later writer. No writer is connected when there is no `-wal`; one that starts meanwhile
+/// (its owner) is not seen, and pages it changes under the reader may be reported as
+/// corruption (every tier's checksum catches a torn tier).
 fn open_without_writing(path: &Path) -> rusqlite::Result<Connection> {
     let mut wal = path.as_os_str().to_owned();
     wal.push("-wal");
     if Path::new(&wal).exists() {
-        return Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY);
+        return Connection::open_with_flags(file_path(path), OpenFlags::SQLITE_OPEN_READ_ONLY);
     }
-    let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE)?;
+    if std::fs::OpenOptions::new().write(true).open(path).is_err() {
+        return open_immutable(path);
+    }
+    let conn = Connection::open_with_flags(file_path(path), OpenFlags::SQLITE_OPEN_READ_WRITE)?;
     conn.pragma_update(None, "query_only", true)?;
     Ok(conn)
 }
@@ -293,6 +314,17 @@ fn directory_writable(path: &Path) -> bool {
             true
         }
         Err(_) => false,
+    }
+}
+
+/// `path` as SQLite must be given it to open that very file: a relative path that starts
+/// with `file:` gets `./` in front, since SQLite would read it as a URI (`--db file:x.db`
+/// would open `x.db`, and `file::memory:` a database that keeps nothing).
+pub(crate) fn file_path(path: &Path) -> PathBuf {
+    if path.is_relative() && path.as_os_str().as_encoded_bytes().starts_with(b"file:") {
+        Path::new(".").join(path)
+    } else {
+        path.to_path_buf()
     }
 }
 
@@ -351,6 +383,26 @@ fn short_migration_error(e: &rusqlite_migration::Error) -> String {
         rusqlite_migration::Error::RusqliteError { err, .. } => err.to_string(),
         other => other.to_string().lines().next().unwrap_or("unknown error").chars().take(200).collect(),
     }
+}
+
+/// The tables of the current schema (see `migrations/`).
+const TABLES: [&str; 7] =
+    ["solves", "tiers", "heap_values", "heap_sequences", "quotients", "checksum_upgrades", "solve_runs"];
+
+/// Refuses a database at the current version that lacks one of its tables (dropped by hand
+/// or by damage), before anything is written to it.
+fn check_tables(conn: &Connection, path: &Path) -> Result<(), StoreError> {
+    for table in TABLES {
+        let found: i64 = conn.query_row(
+            "SELECT COUNT(*) FROM sqlite_schema WHERE type = 'table' AND name = ?1",
+            [table],
+            |r| r.get(0),
+        )?;
+        if found == 0 {
+            return Err(StoreError::Damaged(path.to_path_buf(), format!("its table {table} is missing")));
+        }
+    }
+    Ok(())
 }
 
 /// Refuses a file that exists, is not empty and does not start with SQLite's header.

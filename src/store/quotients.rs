@@ -132,6 +132,11 @@ impl StoredRow {
             return Err(corrupt(
                 "its checksum is not bound to the row (it failed its checksum when the database was upgraded)",
             ));
+        } else if !matches!(self.scheme, 1 | 2) {
+            return Err(corrupt(&format!(
+                "its checksum scheme {} is not one this nimdb knows (1 or 2)",
+                self.scheme
+            )));
         } else {
             self.checksum == Some(row_checksum(&self.row, &self.engine, self.data.as_deref()))
         };

@@ -1,6 +1,6 @@
 //! Writing and reading whole tiers: the plain tier API a solve driver writes through.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use std::sync::mpsc::{SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
@@ -87,7 +87,7 @@ impl<'a> TierWriter<'a> {
 
     fn background(&mut self) -> Result<&mut Background, StoreError> {
         if self.background.is_none() {
-            let conn = Connection::open(self.db.path())?;
+            let conn = Connection::open(super::open::file_path(self.db.path()))?;
             conn.busy_timeout(std::time::Duration::from_secs(30))?;
             conn.pragma_update(None, "synchronous", "NORMAL")?;
             let (queue, tiers) = sync_channel::<Queued>(QUEUE);
@@ -231,6 +231,17 @@ fn write_tier(
     Ok(())
 }
 
+/// The counts a tier row records beside its payload.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TierCounts {
+    /// Positions in the tier.
+    pub positions: i64,
+    /// Positions lost for the player to move.
+    pub losses: i64,
+    /// The largest remoteness in the tier.
+    pub max_remoteness: i64,
+}
+
 impl Database {
     /// Loads a whole stored tier of a solve, verifying its layout and its checksums, which
     /// must be bound to the tier and to the key of the solve that holds it.
@@ -298,8 +309,26 @@ impl Database {
         match (self.schema_version() >= 5, scheme) {
             (false, _) => Ok(codec::Binding::Plain),
             (true, 0) => Err(CodecError::Unbound),
-            (true, _) => Ok(codec::Binding::bound(key, tier, layout)),
+            (true, 1 | 2) => Ok(codec::Binding::bound(key, tier, layout)),
+            (true, other) => Err(CodecError::UnknownScheme(other)),
         }
+    }
+
+    /// What each stored tier of a solve records of itself beside its payload: positions,
+    /// losses and the largest remoteness (which `verify` recomputes from the records).
+    pub fn tier_counts(&self, solve_id: i64) -> Result<BTreeMap<TierId, TierCounts>, StoreError> {
+        let mut stmt = self.conn.prepare(
+            "SELECT total, heaps, positions, losses, max_remoteness FROM tiers WHERE solve_id = ?1",
+        )?;
+        let rows = stmt
+            .query_map([solve_id], |r| {
+                Ok((
+                    TierId { total: r.get(0)?, heaps: r.get(1)? },
+                    TierCounts { positions: r.get(2)?, losses: r.get(3)?, max_remoteness: r.get(4)? },
+                ))
+            })?
+            .collect::<Result<BTreeMap<_, _>, _>>()?;
+        Ok(rows)
     }
 
     /// Positions stored for a solve in tiers with at most `total` tokens.

@@ -29,9 +29,10 @@ pub use alpha_beta::{AlphaBetaRun, alpha_beta};
 pub use graph::{Edge, GameGraph, Node, NodeId, Player, Shape, Value};
 pub use minimax::{MinimaxSearch, minimax_value};
 pub use order::{TreeMoves, move_label};
-pub use size::{MeasureStopped, TreeSize, format_count, measure};
+pub use size::{MeasureBudget, MeasureStopped, TreeSize, format_count, measure, measured_position_bytes};
 
 use crate::game::{Convention, GameRules, Position};
+use crate::resources::{Bytes, MemoryBudget};
 
 /// The default `--max-nodes`.
 pub const DEFAULT_MAX_NODES: u64 = 10_000;
@@ -43,6 +44,15 @@ const MEASURE_MOVES_PER_NODE: u64 = 10;
 
 /// The least measuring budget, in moves.
 const MIN_MEASURE_BUDGET: u64 = 1_000_000;
+
+/// Measuring holds at least this many distinct positions (and at least the node limit), so
+/// that a refusal can usually say the exact size.
+const MIN_MEASURE_POSITIONS: u64 = 100_000;
+
+/// Measuring holds at most this many bytes of positions, or room for twice the node limit's
+/// positions of the root's size if that is more (and never more than the memory allowed):
+/// a tree that can be drawn has no more distinct positions than nodes.
+const MEASURE_BYTES: u64 = 256 << 20;
 
 /// The most nodes any tree or DAG is drawn with, whatever the limit asked for: a node costs
 /// about a hundred bytes in memory and a line of output, so this bounds both (about 1 GB).
@@ -57,11 +67,20 @@ pub struct TreeOptions {
     pub alpha_beta: bool,
     /// The most nodes to draw (of the tree, or of the DAG with [`Shape::Dag`]).
     pub max_nodes: u64,
+    /// The most bytes measuring and drawing may hold.
+    pub memory_bytes: u64,
 }
 
 impl Default for TreeOptions {
+    /// The default node limit, and the memory this process may use now
+    /// ([`MemoryBudget::new`]).
     fn default() -> Self {
-        TreeOptions { shape: Shape::Tree, alpha_beta: false, max_nodes: DEFAULT_MAX_NODES }
+        TreeOptions {
+            shape: Shape::Tree,
+            alpha_beta: false,
+            max_nodes: DEFAULT_MAX_NODES,
+            memory_bytes: MemoryBudget::new(None).bytes,
+        }
     }
 }
 
@@ -99,13 +118,41 @@ pub enum TreeError {
         /// Its number of nodes (of the tree, or of the DAG), when measuring finished.
         nodes: Option<u128>,
     },
+    /// Drawing the tree (or DAG) would take more memory than allowed.
+    Memory {
+        /// The root position.
+        root: Position,
+        /// What was to be drawn.
+        shape: Shape,
+        /// Its number of nodes.
+        nodes: u64,
+        /// The bytes it would take.
+        needed: u64,
+        /// The bytes allowed.
+        limit: u64,
+    },
+}
+
+/// A root for an error message: in full up to a dozen heaps, else its first heaps and count.
+fn shown(root: &Position) -> String {
+    const SHOWN: usize = 12;
+    if root.len() <= SHOWN {
+        return root.to_string();
+    }
+    let first: Vec<String> = root.heaps()[..SHOWN].iter().map(u32::to_string).collect();
+    format!("[{},…] ({} heaps)", first.join(","), root.len())
+}
+
+/// "tree" or "DAG".
+fn noun(shape: Shape) -> &'static str {
+    if shape == Shape::Tree { "tree" } else { "DAG" }
 }
 
 impl fmt::Display for TreeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             TreeError::BeyondDrawable { root, shape, nodes } => {
-                let what = if *shape == Shape::Tree { "tree" } else { "DAG" };
+                let (what, root) = (noun(*shape), shown(root));
                 match nodes {
                     Some(n) => write!(f, "the game {what} of {root} has {n} nodes"),
                     None => write!(f, "the game {what} of {root} has too many nodes to count"),
@@ -115,45 +162,64 @@ impl fmt::Display for TreeError {
             TreeError::TooLarge { root, shape: Shape::Tree, size, limit } => {
                 write!(
                     f,
-                    "the game tree of {root} has {} nodes, more than the limit of {limit}",
+                    "the game tree of {} has {} nodes, more than the limit of {limit}",
+                    shown(root),
                     format_count(size.tree)
                 )
             }
             TreeError::TooLarge { root, shape: Shape::Dag, size, limit } => {
-                write!(f, "the game DAG of {root} has {} nodes, more than the limit of {limit}", size.dag)
-            }
-            TreeError::MeasureStopped {
-                root,
-                reason: MeasureStopped::HeapMoves { heap, bound },
-                limit,
-                ..
-            } => {
                 write!(
                     f,
-                    "the game tree of {root} is too large to measure: a heap of {heap} may have up \
-                     to {bound} moves, far more than the limit of {limit} nodes"
+                    "the game DAG of {} has {} nodes, more than the limit of {limit}",
+                    shown(root),
+                    size.dag
                 )
             }
-            TreeError::MeasureStopped {
-                root,
-                shape: Shape::Tree,
-                reason: MeasureStopped::Moves { budget },
-                limit,
-            } => write!(
+            TreeError::Memory { root, shape, nodes, needed, limit } => write!(
                 f,
-                "the game tree of {root} has more than {budget} nodes (counting stopped there), \
-                 more than the limit of {limit}"
+                "drawing the game {} of {} ({nodes} nodes) needs about {}, more than the {} of \
+                 memory allowed",
+                noun(*shape),
+                shown(root),
+                Bytes(*needed),
+                Bytes(*limit)
             ),
-            TreeError::MeasureStopped {
-                root,
-                shape: Shape::Dag,
-                reason: MeasureStopped::Moves { budget },
-                limit,
-            } => write!(
-                f,
-                "the game DAG of {root} has more than {budget} edges (counting stopped there), \
-                 too many to draw within the limit of {limit} nodes"
-            ),
+            TreeError::MeasureStopped { root, shape, reason, limit } => {
+                let (what, root) = (noun(*shape), shown(root));
+                match reason {
+                    MeasureStopped::HeapMoves { heap, bound } => write!(
+                        f,
+                        "the game {what} of {root} is too large to measure: a heap of {heap} may have \
+                         up to {bound} moves, far more than the limit of {limit} nodes"
+                    ),
+                    MeasureStopped::RootMoves { bound, .. } => write!(
+                        f,
+                        "the game {what} of {root} is too large to measure: its root may have up to \
+                         {bound} moves, far more than the limit of {limit} nodes"
+                    ),
+                    MeasureStopped::Moves { budget } if *shape == Shape::Tree => write!(
+                        f,
+                        "the game tree of {root} has more than {budget} nodes (counting stopped \
+                         there), more than the limit of {limit}"
+                    ),
+                    MeasureStopped::Moves { budget } => write!(
+                        f,
+                        "the game DAG of {root} has more than {budget} edges (counting stopped \
+                         there), too many to draw within the limit of {limit} nodes"
+                    ),
+                    MeasureStopped::Positions { cap } => write!(
+                        f,
+                        "the game {what} of {root} reaches more than {cap} distinct positions \
+                         (counting stopped there), so it has more nodes than the limit of {limit}"
+                    ),
+                    MeasureStopped::Memory { bytes } => write!(
+                        f,
+                        "the game {what} of {root} is too large to measure within {} of memory; \
+                         the limit is {limit} nodes",
+                        Bytes(*bytes)
+                    ),
+                }
+            }
         }
     }
 }
@@ -201,8 +267,15 @@ impl TreeView {
         let asked = options.max_nodes;
         let limit = asked.min(MAX_DRAWN_NODES);
         // A drawable tree has fewer edges than nodes, so twice the drawable cap is enough.
-        let budget =
+        let moves =
             limit.saturating_mul(MEASURE_MOVES_PER_NODE).clamp(MIN_MEASURE_BUDGET, 2 * MAX_DRAWN_NODES);
+        let budget = MeasureBudget {
+            moves,
+            positions: limit.max(MIN_MEASURE_POSITIONS),
+            bytes: options
+                .memory_bytes
+                .min(MEASURE_BYTES.max(limit.saturating_mul(2 * measured_position_bytes(root.len())))),
+        };
         let size = measure(rules, root, budget).map_err(|reason| {
             if asked > MAX_DRAWN_NODES {
                 TreeError::BeyondDrawable { root: root.clone(), shape: options.shape, nodes: None }
@@ -223,6 +296,19 @@ impl TreeView {
                 });
             }
             return Err(TreeError::TooLarge { root: root.clone(), shape: options.shape, size, limit });
+        }
+        // Every node holds its position and the edge to it, and prints it on a line.
+        let per_node =
+            (std::mem::size_of::<Node>() + std::mem::size_of::<Edge>()) as u64 + 12 * root.len() as u64;
+        let needed = (drawn as u64).saturating_mul(per_node);
+        if needed > options.memory_bytes {
+            return Err(TreeError::Memory {
+                root: root.clone(),
+                shape: options.shape,
+                nodes: drawn as u64,
+                needed,
+                limit: options.memory_bytes,
+            });
         }
         let graph = GameGraph::build(rules, convention, root, options.shape);
         debug_assert_eq!(graph.len() as u128, drawn);

@@ -41,29 +41,79 @@ pub enum MeasureStopped {
         /// The upper bound on its number of moves.
         bound: u128,
     },
+    /// The root itself may have more moves (up to `bound`) than the budget of moves, so even
+    /// its children are not listed.
+    RootMoves {
+        /// The upper bound on the root's number of moves.
+        bound: u128,
+        /// The budget of moves.
+        budget: u64,
+    },
+    /// More distinct positions are reachable than `cap`: the tree and the DAG have more
+    /// nodes than that.
+    Positions {
+        /// The most distinct positions measuring would hold.
+        cap: u64,
+    },
+    /// The positions found so far would take more memory than allowed.
+    Memory {
+        /// The bytes measuring may hold.
+        bytes: u64,
+    },
+}
+
+/// What measuring may spend.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MeasureBudget {
+    /// The most moves between distinct positions to examine.
+    pub moves: u64,
+    /// The most distinct positions to hold.
+    pub positions: u64,
+    /// The most bytes of positions to hold.
+    pub bytes: u64,
+}
+
+impl MeasureBudget {
+    /// A budget of `moves` moves, with no cap on positions or memory.
+    pub fn moves(moves: u64) -> Self {
+        MeasureBudget { moves, positions: u64::MAX, bytes: u64::MAX }
+    }
+}
+
+/// The bytes measuring holds per distinct position of `heaps` heaps: the position as the key
+/// of the size map, its copy on the stack and as the key of the reach map, and the entries.
+pub fn measured_position_bytes(heaps: usize) -> u64 {
+    let position = std::mem::size_of::<Position>() as u64 + 4 * heaps as u64;
+    3 * position + 64
 }
 
 /// Bit for "reachable at an even depth" (player A to move) and at an odd depth (B).
 const EVEN: u8 = 1;
 const ODD: u8 = 2;
 
-/// Measures the game tree below `root`, examining at most `budget` moves between distinct
-/// positions.
+/// Measures the game tree below `root`, examining at most `budget.moves` moves between
+/// distinct positions and holding at most `budget.positions` positions in `budget.bytes`.
 pub fn measure<R: GameRules + ?Sized>(
     rules: &R,
     root: &Position,
-    budget: u64,
+    budget: MeasureBudget,
 ) -> Result<TreeSize, MeasureStopped> {
     let bound = match rules.single_heap() {
         Some(heap_rules) => result_bound(heap_rules, root.largest()),
         None => rules.move_bound(root),
     };
-    if bound > 10 * budget as u128 {
+    if bound > 10 * budget.moves as u128 {
         return Err(MeasureStopped::HeapMoves { heap: root.largest(), bound });
     }
+    let root_bound = rules.move_bound(root);
+    if root_bound > budget.moves as u128 {
+        return Err(MeasureStopped::RootMoves { bound: root_bound, budget: budget.moves });
+    }
+    let mut held = Held::new(budget);
     let mut moves_gen = TreeMoves::new(rules);
     // None: discovered, subtree not yet counted.
     let mut size: HashMap<Position, Option<u128>> = HashMap::new();
+    held.add(root)?;
     size.insert(root.clone(), None);
     let mut stack = vec![(root.clone(), false)];
     let mut edges = 0u64;
@@ -71,27 +121,33 @@ pub fn measure<R: GameRules + ?Sized>(
         if size[&p].is_some() {
             continue;
         }
-        let children: Vec<Position> = moves_gen.moves(&p).iter().map(|m| m.apply(&p)).collect();
+        let moves = moves_gen.moves(&p);
         if expanded {
-            let total = children.iter().fold(1u128, |acc, c| acc.saturating_add(size[c].unwrap()));
+            let total = moves.iter().fold(1u128, |acc, m| acc.saturating_add(size[&m.apply(&p)].unwrap()));
             size.insert(p, Some(total));
             continue;
         }
-        edges += children.len() as u64;
-        if edges > budget {
-            return Err(MeasureStopped::Moves { budget });
+        edges += moves.len() as u64;
+        if edges > budget.moves {
+            return Err(MeasureStopped::Moves { budget: budget.moves });
         }
-        stack.push((p, true));
-        for c in children {
-            let known = match size.get(&c) {
-                Some(s) => s.is_some(),
-                None => {
-                    size.insert(c.clone(), None);
-                    false
+        // The expanded entry goes under its children, which are counted first.
+        stack.push((p.clone(), true));
+        for m in &moves {
+            let c = m.apply(&p);
+            match size.get(&c) {
+                Some(Some(_)) => {}
+                // Found before and still waiting on the stack: counted again above `p`, so
+                // that it is done before `p` is.
+                Some(None) => {
+                    held.charge(&c)?;
+                    stack.push((c, false));
                 }
-            };
-            if !known {
-                stack.push((c, false));
+                None => {
+                    held.add(&c)?;
+                    size.insert(c.clone(), None);
+                    stack.push((c, false));
+                }
             }
         }
     }
@@ -114,6 +170,42 @@ pub fn measure<R: GameRules + ?Sized>(
     Ok(TreeSize { tree, dag, positions: order.len() as u64 })
 }
 
+/// The positions measuring holds, against its budget.
+struct Held {
+    positions: u64,
+    bytes: u64,
+    budget: MeasureBudget,
+}
+
+impl Held {
+    fn new(budget: MeasureBudget) -> Self {
+        Held { positions: 0, bytes: 0, budget }
+    }
+
+    /// Counts one more position held.
+    fn add(&mut self, p: &Position) -> Result<(), MeasureStopped> {
+        self.positions += 1;
+        self.bytes = self.bytes.saturating_add(measured_position_bytes(p.len()));
+        self.check()
+    }
+
+    /// Charges one more copy of a position held on the stack.
+    fn charge(&mut self, p: &Position) -> Result<(), MeasureStopped> {
+        self.bytes = self.bytes.saturating_add(std::mem::size_of::<Position>() as u64 + 4 * p.len() as u64);
+        self.check()
+    }
+
+    fn check(&self) -> Result<(), MeasureStopped> {
+        if self.bytes > self.budget.bytes {
+            Err(MeasureStopped::Memory { bytes: self.budget.bytes })
+        } else if self.positions > self.budget.positions {
+            Err(MeasureStopped::Positions { cap: self.budget.positions })
+        } else {
+            Ok(())
+        }
+    }
+}
+
 /// Writes a node count, or "more than 10^38" when the count saturated.
 pub fn format_count(n: u128) -> String {
     if n == u128::MAX { "more than 10^38".to_string() } else { n.to_string() }
@@ -127,7 +219,8 @@ mod tests {
     #[test]
     fn long_subtraction_chains_are_measured_at_once() {
         let spec: GameSpec = "subtraction:1,2,3".parse().unwrap();
-        let s = measure(spec.rules(), &Position::new(vec![100_000]), 1_000_000).unwrap();
+        let s =
+            measure(spec.rules(), &Position::new(vec![100_000]), MeasureBudget::moves(1_000_000)).unwrap();
         // [100000] only with A to move, [99999] only with B, every smaller heap with both.
         assert_eq!((s.tree, s.dag, s.positions), (u128::MAX, 2 + 2 * 99_999, 100_001));
     }
@@ -135,7 +228,7 @@ mod tests {
     #[test]
     fn take_one_to_three_from_six() {
         let spec: GameSpec = "subtraction:1,2,3".parse().unwrap();
-        let s = measure(spec.rules(), &Position::new(vec![6]), 100).unwrap();
+        let s = measure(spec.rules(), &Position::new(vec![6]), MeasureBudget::moves(100)).unwrap();
         // T(n) = 1 + T(n-1) + T(n-2) + T(n-3): 1, 2, 4, 8, 15, 28, 52.
         assert_eq!(s, TreeSize { tree: 52, dag: 12, positions: 7 });
     }
@@ -144,17 +237,43 @@ mod tests {
     fn nim_trees_saturate_and_budgets_stop() {
         let nim = GameSpec::nim();
         // One Nim heap of n has a tree of 2^n nodes.
-        let s = measure(nim.rules(), &Position::new(vec![20]), 1000).unwrap();
+        let s = measure(nim.rules(), &Position::new(vec![20]), MeasureBudget::moves(1000)).unwrap();
         assert_eq!(s.tree, 1 << 20);
-        let s = measure(nim.rules(), &Position::new(vec![200]), 100_000).unwrap();
+        let s = measure(nim.rules(), &Position::new(vec![200]), MeasureBudget::moves(100_000)).unwrap();
         assert_eq!(format_count(s.tree), "more than 10^38");
-        let e = measure(nim.rules(), &Position::new(vec![50, 50, 50]), 1000).unwrap_err();
+        let e =
+            measure(nim.rules(), &Position::new(vec![50, 50, 50]), MeasureBudget::moves(1000)).unwrap_err();
         assert_eq!(e, MeasureStopped::Moves { budget: 1000 });
         let lines: GameSpec = "lines".parse().unwrap();
-        let e = measure(lines.rules(), &Position::new(vec![100_000]), 1000).unwrap_err();
+        let e =
+            measure(lines.rules(), &Position::new(vec![100_000]), MeasureBudget::moves(1000)).unwrap_err();
         assert_eq!(e, MeasureStopped::HeapMoves { heap: 100_000, bound: 100_001 + 100_001 * 50_000 });
         // [3] has 3 moves, [2] 2, [1] 1: six edges between its distinct positions.
-        assert!(measure(nim.rules(), &Position::new(vec![3]), 6).is_ok());
-        assert!(measure(nim.rules(), &Position::new(vec![3]), 5).is_err());
+        assert!(measure(nim.rules(), &Position::new(vec![3]), MeasureBudget::moves(6)).is_ok());
+        assert!(measure(nim.rules(), &Position::new(vec![3]), MeasureBudget::moves(5)).is_err());
+    }
+
+    #[test]
+    fn roots_with_too_many_moves_are_refused_before_any_is_made() {
+        let nim = GameSpec::nim();
+        let root = Position::new((1..=10_000).collect());
+        let e = measure(nim.rules(), &root, MeasureBudget::moves(1_000_000)).unwrap_err();
+        assert_eq!(e, MeasureStopped::RootMoves { bound: 50_015_000, budget: 1_000_000 });
+    }
+
+    #[test]
+    fn positions_and_bytes_held_are_capped() {
+        let nim = GameSpec::nim();
+        let root = Position::new(vec![5, 5, 5]);
+        // [5,5,5] reaches 56 multisets of three heaps of at most 5 (zeros dropped).
+        let all = measure(nim.rules(), &root, MeasureBudget::moves(1_000)).unwrap();
+        assert_eq!(all.positions, 56);
+        let capped = MeasureBudget { positions: 55, ..MeasureBudget::moves(1_000) };
+        assert_eq!(measure(nim.rules(), &root, capped), Err(MeasureStopped::Positions { cap: 55 }));
+        let bytes = 10 * measured_position_bytes(3);
+        let small = MeasureBudget { bytes, ..MeasureBudget::moves(1_000) };
+        assert_eq!(measure(nim.rules(), &root, small), Err(MeasureStopped::Memory { bytes }));
+        let enough = MeasureBudget { positions: 56, bytes: 1 << 20, moves: 1_000 };
+        assert_eq!(measure(nim.rules(), &root, enough), Ok(all));
     }
 }

@@ -17,7 +17,19 @@ pub struct Server {
 impl Server {
     /// Starts `nimdb serve --db DB --addr 127.0.0.1:0 EXTRA…` and waits for its address.
     pub fn start(db: &Path, extra: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_nimdb"))
+        Server::start_via(&[], db, extra)
+    }
+
+    /// Starts the server through `prefix` (e.g. `setpriv --reuid=65534 …`, to run it as
+    /// another user), like [`Server::start`].
+    pub fn start_via(prefix: &[&str], db: &Path, extra: &[&str]) -> Server {
+        let bin = env!("CARGO_BIN_EXE_nimdb");
+        let (program, before) = match prefix.split_first() {
+            Some((first, rest)) => (*first, [rest, &[bin]].concat()),
+            None => (bin, Vec::new()),
+        };
+        let mut child = Command::new(program)
+            .args(before)
             .args(["serve", "--db"])
             .arg(db)
             .args(["--addr", "127.0.0.1:0"])

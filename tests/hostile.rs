@@ -1,0 +1,330 @@
+//! The hostile round's findings (issue 24), one test each: every one of them failed on the
+//! code before its fix. What they share: a command facing a bad input or a hostile
+//! condition answers with one clear line and a non-zero exit, spends only what it said it
+//! would, and leaves what is stored as it was.
+
+mod common;
+mod serve_common;
+
+use std::process::Output;
+
+use common::assert_one_line_error;
+
+/// Runs `nimdb args` in a shell whose address space is limited to `kib` KiB (`ulimit -v`),
+/// so that an unbounded allocation aborts instead of answering.
+fn under_ulimit(kib: u64, args: &[String]) -> Output {
+    let script = format!("ulimit -v {kib}; exec \"$0\" \"$@\"");
+    std::process::Command::new("sh")
+        .arg("-c")
+        .arg(script)
+        .arg(env!("CARGO_BIN_EXE_nimdb"))
+        .args(args)
+        .env_remove("NIMDB_DB")
+        .output()
+        .unwrap()
+}
+
+fn tree_of(first: u32, last: u32) -> Vec<String> {
+    let mut args: Vec<String> = ["tree", "--game", "nim"].map(String::from).to_vec();
+    args.extend((first..=last).map(|h| h.to_string()));
+    args
+}
+
+/// Finding 1: `tree` counted nodes but each node holds a whole position; Nim on heaps
+/// 1..10000 reached 14 GB. Its root alone has 50 million moves: refused before any is made,
+/// inside 100 MB of address space.
+#[test]
+fn a_tree_whose_root_has_millions_of_moves_is_refused_at_once() {
+    let out = under_ulimit(100_000, &tree_of(1, 10_000));
+    assert_one_line_error(&out, "moves");
+}
+
+/// Finding 1, the other side: Nim on heaps 1..1000 (half a million moves at the root, each
+/// child 4 KB) aborted under `ulimit -v 2000000` with "memory allocation failed" and a
+/// backtrace. Measuring now counts the bytes it holds, and the limit on address space is
+/// part of the budget.
+#[test]
+fn a_tree_of_large_positions_is_refused_within_its_memory() {
+    let out = under_ulimit(2_000_000, &tree_of(1, 1000));
+    assert_one_line_error(&out, "tree");
+    let out = under_ulimit(2_000_000, &[tree_of(1, 1000), vec!["--dag".into()]].concat());
+    assert_one_line_error(&out, "DAG");
+}
+
+/// `setpriv` arguments that run a command as `nobody`, when this test runs as root with
+/// `setpriv` at hand (CI does); `None` elsewhere, where the test says it skipped.
+fn as_nobody() -> Option<Vec<&'static str>> {
+    let is_root =
+        std::process::Command::new("id").arg("-u").output().is_ok_and(|o| o.stdout.starts_with(b"0\n"));
+    let setpriv =
+        std::process::Command::new("setpriv").arg("--version").output().is_ok_and(|o| o.status.success());
+    if !(is_root && setpriv) {
+        assert!(std::env::var_os("CI").is_none(), "CI must run this test as root with setpriv");
+        eprintln!("note: skipped (needs root and setpriv to read as an unprivileged user)");
+        return None;
+    }
+    Some(vec!["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"])
+}
+
+/// The names in `dir`, sorted.
+fn names(dir: &std::path::Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+/// Finding 4: reading a 0444 database owned by another user left 0444 `-shm` and `-wal`
+/// files of the reader's, which then made every later write fail ("attempt to write a
+/// readonly database") until they were deleted by hand; `serve` left them after SIGTERM. A
+/// read of a file this user cannot write now opens it immutable and leaves nothing; a solve
+/// is refused in one line, before SQLite makes anything.
+#[test]
+fn reads_of_a_file_this_user_cannot_write_leave_no_side_files() {
+    use std::os::unix::fs::PermissionsExt;
+    let Some(prefix) = as_nobody() else { return };
+    let dir = tempfile::tempdir_in("/tmp").unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    let db = dir.path().join("theirs.sqlite");
+    let db_text = db.to_str().unwrap();
+    common::ok(&["solve", "--quiet", "--db", db_text, "--game", "nim", "--misere", "--max-total", "10"]);
+    std::fs::set_permissions(&db, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let bytes = std::fs::read(&db).unwrap();
+    let run = |args: &[&str]| {
+        std::process::Command::new(prefix[0])
+            .args(&prefix[1..])
+            .arg(env!("CARGO_BIN_EXE_nimdb"))
+            .args(args)
+            .env_remove("NIMDB_DB")
+            .output()
+            .unwrap()
+    };
+    for args in [
+        &["info", "--db", db_text][..],
+        &["query", "--db", db_text, "--game", "nim", "--misere", "--json", "3", "4"],
+        &["verify", "--db", db_text, "--game", "nim", "--misere"],
+        &["export", "--db", db_text, "--game", "nim", "--misere"],
+        &["--read-only", "info", "--db", db_text],
+    ] {
+        let out = run(args);
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(names(dir.path()), ["theirs.sqlite"], "{args:?} left side files");
+    }
+    let out = run(&["solve", "--db", db_text, "--game", "kayles", "--max-total", "10"]);
+    assert_one_line_error(&out, "cannot be written");
+    assert_eq!(names(dir.path()), ["theirs.sqlite"], "the refused solve left side files");
+
+    let server = serve_common::Server::start_via(&prefix, &db, &[]);
+    let (status, body) = server.get("/api/v1/query?game=nim&convention=misere&position=3,4");
+    assert_eq!(status, 200, "{body}");
+    let (exit, stderr) = server.stop();
+    assert!(exit.success(), "{stderr}");
+    assert_eq!(names(dir.path()), ["theirs.sqlite"], "serve left side files");
+    assert!(std::fs::read(&db).unwrap() == bytes, "a read changed the file");
+}
+
+/// The stored summary of a game's heap sequence: (up_to, period, proven, method).
+fn heap_summary(db: &std::path::Path, game: &str) -> (i64, Option<i64>, bool, Option<String>) {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    conn.query_row("SELECT up_to, period, proven, method FROM heap_sequences WHERE game = ?1", [game], |r| {
+        Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+    })
+    .unwrap()
+}
+
+/// Finding 7: `heaps --game dawson --up-to 100` after `--up-to 3000` erased the stored
+/// period and its method, and rewrote the file though it only read. A run that reaches no
+/// further than what is stored now writes nothing.
+#[test]
+fn a_smaller_heaps_run_neither_degrades_the_stored_proof_nor_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("h.sqlite");
+    let db_text = db.to_str().unwrap();
+    common::ok(&["heaps", "--db", db_text, "--game", "dawson", "--up-to", "3000"]);
+    let proven = heap_summary(&db, "dawson");
+    assert_eq!((proven.0, proven.1, proven.2), (3000, Some(34), true));
+    let bytes = std::fs::read(&db).unwrap();
+    for up_to in ["100", "3000"] {
+        common::ok(&["heaps", "--db", db_text, "--game", "dawson", "--up-to", up_to]);
+        assert_eq!(heap_summary(&db, "dawson"), proven, "after --up-to {up_to}");
+        assert!(std::fs::read(&db).unwrap() == bytes, "--up-to {up_to} rewrote the file");
+    }
+}
+
+/// Finding 6: `--db file:u.sqlite` was opened as an SQLite URI when writing (the solve went
+/// to `u.sqlite`) and as a path when reading, and `--db 'file::memory:?cache=shared'`
+/// "stored" a solve and kept nothing. `--db` is a path, always.
+#[test]
+fn db_is_a_path_even_when_it_looks_like_a_uri() {
+    let dir = tempfile::tempdir().unwrap();
+    let in_dir = |args: &[&str]| {
+        let out = common::nimdb().current_dir(dir.path()).args(args).output().unwrap();
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    for db in ["file:u.sqlite", "file::memory:?cache=shared"] {
+        in_dir(&["solve", "--quiet", "--db", db, "--game", "nim", "--max-total", "6"]);
+        assert!(dir.path().join(db).is_file(), "{db} was not made");
+        let out = in_dir(&["--read-only", "query", "--db", db, "--game", "nim", "--json", "3", "2"]);
+        assert!(out.contains("\"source\": \"database\""), "{db}: {out}");
+    }
+    assert!(!dir.path().join("u.sqlite").exists(), "the URI's file was made");
+}
+
+/// A small misère Nim database in `dir`, and its path as text.
+fn small_nim(dir: &std::path::Path) -> (std::path::PathBuf, String) {
+    let db = dir.join("m.sqlite");
+    let text = db.to_str().unwrap().to_string();
+    common::ok(&[
+        "solve",
+        "--quiet",
+        "--db",
+        &text,
+        "--game",
+        "nim",
+        "--misere",
+        "--max-heaps",
+        "3",
+        "--max-heap",
+        "6",
+    ]);
+    (db, text)
+}
+
+fn edit(db: &std::path::Path, sql: &str) {
+    rusqlite::Connection::open(db).unwrap().execute_batch(sql).unwrap();
+}
+
+/// Finding 8: editing a tier's `losses` or `max_remoteness`, or a solve's `positions`,
+/// passed `verify` (and `info` showed the edited count). `verify` now recomputes each from
+/// the records and fails on a difference.
+#[test]
+fn verify_catches_edited_counts() {
+    for sql in [
+        "UPDATE tiers SET losses = losses + 1 WHERE total = 6 AND heaps = 2",
+        "UPDATE tiers SET max_remoteness = 99 WHERE total = 5 AND heaps = 3",
+        "UPDATE solves SET positions = 5",
+        "UPDATE solves SET losses = losses - 1",
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let (db, text) = small_nim(dir.path());
+        common::ok(&["verify", "--db", &text, "--game", "nim", "--misere"]);
+        edit(&db, sql);
+        let out =
+            common::nimdb().args(["verify", "--db", &text, "--game", "nim", "--misere"]).output().unwrap();
+        let all = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{sql}: verify passed: {all}");
+        assert!(all.contains("records"), "{sql}: {all}");
+    }
+}
+
+/// Finding 8: unknown `checksum_scheme` values (9, 7) were accepted as bound checksums.
+#[test]
+fn unknown_checksum_schemes_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let (db, text) = small_nim(dir.path());
+    edit(&db, "UPDATE tiers SET checksum_scheme = 9");
+    let out = common::nimdb()
+        .args(["--read-only", "query", "--db", &text, "--game", "nim", "--misere", "3", "2"])
+        .output()
+        .unwrap();
+    assert_one_line_error(&out, "checksum scheme 9");
+    let out = common::nimdb().args(["verify", "--db", &text, "--game", "nim", "--misere"]).output().unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("checksum scheme 9"));
+}
+
+/// Finding 8: with the `tiers` table dropped, a solve committed a `solves` row before it
+/// failed. A database missing a table is refused before anything is written.
+#[test]
+fn a_solve_on_a_damaged_schema_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let (db, text) = small_nim(dir.path());
+    edit(&db, "DROP TABLE tiers");
+    let before = std::fs::read(&db).unwrap();
+    let out = common::nimdb()
+        .args(["solve", "--db", &text, "--game", "kayles", "--max-total", "8"])
+        .output()
+        .unwrap();
+    assert_one_line_error(&out, "table tiers is missing");
+    assert!(std::fs::read(&db).unwrap() == before, "the refused solve wrote");
+}
+
+/// Finding 9: `''` was read as `[]`, `[3,,4]` as `[4,3]` and a batch line `3,,` as `[3]`.
+/// An empty heap list or a comma with no heap is refused, on the command line and in a
+/// batch (where the run goes on); `[]` and `0` still name the position with no heaps.
+#[test]
+fn empty_heap_lists_and_stray_commas_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let nimdb = || {
+        let mut cmd = common::nimdb();
+        cmd.current_dir(dir.path());
+        cmd
+    };
+    for given in ["", "[3,,4]", "3,,", ",3"] {
+        let out = nimdb().args(["query", "--misere", given]).output().unwrap();
+        assert_one_line_error(&out, "bad heap list");
+    }
+    for given in ["[]", "0"] {
+        let out = nimdb().args(["query", "--json", given]).output().unwrap();
+        assert!(out.status.success(), "{given}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    let out =
+        nimdb().args(["query", "--misere", "--batch"]).write_stdin("3,,\n[3,,4]\n7 5 3\n").output().unwrap();
+    let lines: Vec<serde_json::Value> =
+        String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert!(lines[0]["error"].as_str().unwrap().contains("comma"), "{lines:?}");
+    assert!(lines[1]["error"].as_str().unwrap().contains("comma"), "{lines:?}");
+    assert_eq!(lines[2]["outcome"], "win", "{lines:?}");
+}
+
+/// Finding 9, over HTTP: `position=` was read as `[]`, and a `game` in a POST body silently
+/// overrode the one in the query string.
+#[test]
+fn http_refuses_an_empty_position_and_conflicting_parameters() {
+    let dir = tempfile::tempdir().unwrap();
+    let (db, _) = small_nim(dir.path());
+    let server = serve_common::Server::start(&db, &[]);
+    let (status, body) = server.get("/api/v1/query?game=nim&convention=misere&position=");
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("empty"), "{body}");
+    let (status, body) = server.request(
+        "POST",
+        "/api/v1/query?game=nim&convention=misere",
+        br#"{"game": "kayles", "positions": [[3, 2]]}"#,
+    );
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("given twice"), "{body}");
+    let (status, body) = server.request(
+        "POST",
+        "/api/v1/query?game=nim&convention=misere",
+        br#"{"game": "nim", "positions": [[3, 2]]}"#,
+    );
+    assert_eq!(status, 200, "{body}");
+}
+
+/// Finding 9: `verify --sample` sampled with replacement and had no cap
+/// (`--sample 18446744073709551615` never ended). The sample is now drawn without
+/// replacement and is at most every stored position.
+#[test]
+fn verify_samples_at_most_every_position() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, text) = small_nim(dir.path());
+    let out = common::ok(&[
+        "verify",
+        "--db",
+        &text,
+        "--game",
+        "nim",
+        "--misere",
+        "--sample",
+        "18446744073709551615",
+    ]);
+    let info = common::ok(&["info", "--db", &text, "--json"]);
+    let info: serde_json::Value = serde_json::from_str(&info).unwrap();
+    let positions = info[0]["positions"].as_u64().unwrap();
+    assert!(out.contains(&format!("{positions} sampled positions")), "{positions}: {out}");
+}
