@@ -37,6 +37,9 @@ pub enum ExplainError {
 /// sorts its heaps, the table keeps the user's rows. Accepts `3 4 7`, `3,4,7`, `[3,4,7]`
 /// and reports bad input exactly as [`Position::parse_words`] does.
 pub fn parse_heaps_in_order<S: AsRef<str>>(words: &[S]) -> Result<Vec<u32>, ExplainError> {
+    if words.iter().all(|w| w.as_ref().trim().is_empty()) {
+        return Err(ExplainError::NoHeaps);
+    }
     Position::parse_words(words).map_err(ExplainError::BadHeaps)?;
     let mut heaps = Vec::new();
     for word in words {

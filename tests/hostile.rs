@@ -328,3 +328,65 @@ fn verify_samples_at_most_every_position() {
     let positions = info[0]["positions"].as_u64().unwrap();
     assert!(out.contains(&format!("{positions} sampled positions")), "{positions}: {out}");
 }
+
+/// Finding 9: `serve --solve-up-to` bounded each solve but not their sum: 40 GETs for 40
+/// codes made 40 solves. `--solve-total` (20 × `--solve-up-to` unless given) bounds them
+/// all; past it a position no stored solve holds is refused, and nothing more is written.
+#[test]
+fn on_the_spot_solves_stop_at_the_total_allowed() {
+    let dir = tempfile::tempdir().unwrap();
+    let (db, text) = small_nim(dir.path());
+    let query = "/api/v1/query?game=kayles&convention=misere&position=5,4";
+    let before = common::dump(&db);
+    let server = serve_common::Server::start(&db, &["--solve-up-to", "5000", "--solve-total", "10"]);
+    let (status, body) = server.get(query);
+    assert_eq!(status, 503, "{body}");
+    assert!(body.contains("in all"), "{body}");
+    server.stop();
+    assert_eq!(common::dump(&db), before, "a refused solve wrote");
+    let server = serve_common::Server::start(&db, &["--solve-up-to", "5000", "--solve-total", "5000"]);
+    let (status, body) = server.get(query);
+    assert_eq!(status, 200, "{body}");
+    server.stop();
+    let out = common::nimdb().args(["serve", "--db", &text, "--solve-total", "10"]).output().unwrap();
+    assert!(!out.status.success());
+}
+
+/// Finding 10: the release binary was 44 MB, most of it line tables. They are stripped
+/// from it (benches keep them).
+#[test]
+fn the_release_binary_is_at_most_15_mb() {
+    if cfg!(debug_assertions) {
+        eprintln!("note: skipped (a debug build; the limit is for `cargo build --release`)");
+        return;
+    }
+    let bytes = std::fs::metadata(env!("CARGO_BIN_EXE_nimdb")).unwrap().len();
+    assert!(bytes <= 15 << 20, "the release binary has {bytes} bytes");
+}
+
+/// Finding 2, in part: with long theory answers under way (`hex:0.[F]` at 1335 takes tens of
+/// seconds: its heap values cost about n⁴), SIGTERM took minutes to stop the server, which
+/// waited for them. It now gives requests under way a second, then stops.
+#[test]
+fn serve_stops_promptly_with_long_answers_under_way() {
+    let dir = tempfile::tempdir().unwrap();
+    let (db, _) = small_nim(dir.path());
+    let server = serve_common::Server::start(&db, &[]);
+    let port = server.port;
+    let slow: Vec<_> = (0..4)
+        .map(|_| {
+            std::thread::spawn(move || {
+                serve_common::request(port, "GET", "/api/v1/query?game=hex%3A0.%5BF%5D&position=1335", b"")
+            })
+        })
+        .collect();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    // Stopping waits at most 30 s (the answers under way take longer than that).
+    let (status, stderr) = server.stop();
+    assert!(status.success(), "{stderr}");
+    for handle in slow {
+        if let Ok((code, body)) = handle.join() {
+            assert_ne!(code, 200, "a long answer finished before the server stopped: {body}");
+        }
+    }
+}

@@ -1,6 +1,7 @@
 //! The solve progress bar.
 
 use std::io::IsTerminal;
+use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -26,12 +27,13 @@ impl SolveBar {
         );
         bar.set_style(
             ProgressStyle::with_template(
-                "{spinner} tier {msg:>9} [{bar:32}] {human_pos}/{human_len} positions  {rate}  {memory}  ETA {eta}",
+                "{spinner} tier {msg:>9} [{bar:32}] {human_pos}/{human_len} positions  {rate}  {memory}  {eta}",
             )
             .expect("valid template")
             .with_key("rate", |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
                 let _ = write!(w, "{:.2} M positions/s", state.per_sec() / 1e6);
             })
+            .with_key("eta", eta_key)
             .with_key("memory", |_: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
                 if let Some(bytes) = nimdb::resources::resident_bytes() {
                     let _ = write!(w, "{} MB", bytes >> 20);
@@ -63,6 +65,23 @@ impl Progress for SolveBar {
     }
 }
 
+/// The bar's `{eta}`: the time left at the current rate, once there is a rate to go by.
+fn eta_key(state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write) {
+    let _ = w.write_str(&eta_text(state.elapsed(), state.pos(), state.len(), state.per_sec()));
+}
+
+/// No ETA before a second has passed and some work is done: the first tiers are tiny and
+/// slow per position, and an estimate from them is minutes off for a solve of seconds.
+fn eta_text(elapsed: Duration, done: u64, len: Option<u64>, per_sec: f64) -> String {
+    match len {
+        Some(len) if elapsed >= Duration::from_secs(1) && done > 0 && per_sec > 0.0 => {
+            let left = len.saturating_sub(done) as f64 / per_sec;
+            format!("ETA {}", indicatif::HumanDuration(Duration::from_secs_f64(left.min(1e9))))
+        }
+        _ => "ETA …".to_string(),
+    }
+}
+
 /// An indicatif bar over heaps for `nimdb heaps`: heaps done, heaps/s, ETA. Hidden when
 /// stderr is not a terminal.
 pub struct HeapBar {
@@ -80,12 +99,13 @@ impl HeapBar {
         let bar = ProgressBar::with_draw_target(Some(up_to as u64 + 1), target);
         bar.set_style(
             ProgressStyle::with_template(
-                "{spinner} heaps [{bar:32}] {human_pos}/{human_len}  {rate}  {msg}  ETA {eta}",
+                "{spinner} heaps [{bar:32}] {human_pos}/{human_len}  {rate}  {msg}  {eta}",
             )
             .expect("valid template")
             .with_key("rate", |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
                 let _ = write!(w, "{:.2} M heaps/s", state.per_sec() / 1e6);
             })
+            .with_key("eta", eta_key)
             .progress_chars("=> "),
         );
         HeapBar { bar }
@@ -100,5 +120,19 @@ impl HeapBar {
     /// Removes the bar.
     pub fn finish(&self) {
         self.bar.finish_and_clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_eta_before_there_is_a_rate() {
+        let second = Duration::from_secs(1);
+        assert_eq!(eta_text(Duration::from_millis(200), 1_000, Some(1_000_000), 10.0), "ETA …");
+        assert_eq!(eta_text(second, 0, Some(1_000_000), 0.0), "ETA …");
+        assert_eq!(eta_text(second, 10, None, 10.0), "ETA …");
+        assert_eq!(eta_text(2 * second, 500_000, Some(1_000_000), 250_000.0), "ETA 2 seconds");
     }
 }

@@ -6,7 +6,8 @@
 //! (up to `u64::MAX`) are answered by theorems alone.
 //! The server never writes to the database, unless started with `--solve-up-to N`: then a
 //! position no stored solve holds is solved on the spot when its universe has at most N
-//! positions, through one read-write connection.
+//! positions, through one read-write connection, until all such solves have added up to
+//! the total allowed (`--solve-total`).
 
 pub mod api;
 
@@ -62,6 +63,9 @@ pub struct Config {
     /// Solve positions no stored solve holds when their universe has at most this many
     /// positions (writes to the database); `None`: never write.
     pub solve_up_to: Option<u64>,
+    /// The most positions all on-the-spot solves may add up to while the server runs
+    /// (`None`: as many as `solve_up_to`, one solve's worth).
+    pub solve_total: Option<u64>,
     /// Lookup threads.
     pub workers: usize,
 }
@@ -118,21 +122,37 @@ impl Pool {
         rx.await.unwrap_or_else(|_| Err(ApiError { status: 500, message: "the lookup failed".into() }))
     }
 
-    fn stop(&self) {
+    /// Stops taking jobs and joins the threads that finish by `deadline`; a thread still
+    /// busy then (a long theory answer) is left to end with the process.
+    fn stop(&self, deadline: std::time::Instant) {
         if let Ok(mut jobs) = self.jobs.lock() {
             jobs.take();
         }
         let threads = self.threads.lock().map(|mut t| std::mem::take(&mut *t)).unwrap_or_default();
         for t in threads {
-            let _ = t.join();
+            while !t.is_finished() && std::time::Instant::now() < deadline {
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+            if t.is_finished() {
+                let _ = t.join();
+            }
         }
     }
 }
 
 struct AppState {
     pool: Pool,
-    /// The read-write connection for `--solve-up-to`, with its bound.
-    solver: Option<(Mutex<Database>, u64)>,
+    /// The read-write connection for `--solve-up-to`, with its bounds.
+    solver: Option<Solver>,
+}
+
+/// On-the-spot solves: one read-write connection, the bound on each solve, and the
+/// positions all of them may still add.
+struct Solver {
+    db: Mutex<Database>,
+    limit: u64,
+    left: Mutex<u64>,
+    total: u64,
 }
 
 type Shared = Arc<AppState>;
@@ -206,16 +226,37 @@ async fn get_query(State(state): State<Shared>, RawQuery(raw): RawQuery) -> Resp
             let position = position.narrow().expect("a bounded position");
             let solver = state.clone();
             let solved = tokio::task::spawn_blocking(move || {
-                let (db, limit) = solver.solver.as_ref().expect("a solver");
-                let mut db =
-                    db.lock().map_err(|_| ApiError { status: 500, message: "solver poisoned".into() })?;
+                let solver = solver.solver.as_ref().expect("a solver");
+                let poisoned = || ApiError { status: 500, message: "solver poisoned".into() };
+                let mut db = solver.db.lock().map_err(|_| poisoned())?;
                 // Solve a small universe on the spot; quotients are only read, never computed.
                 let refused = |e: QueryError| ApiError { status: 404, message: format!("{e:#}") };
-                match plan_query_with(Some(&db), &game, convention, &position, *limit, Quotients::Stored)
-                    .map_err(refused)?
+                match plan_query_with(
+                    Some(&db),
+                    &game,
+                    convention,
+                    &position,
+                    solver.limit,
+                    Quotients::Stored,
+                )
+                .map_err(refused)?
                 {
                     Plan::Answered(answer) => Ok(*answer),
                     Plan::Solve(universe) => {
+                        let cost = universe.table().map(|t| universe.positions(&t)).unwrap_or(u64::MAX);
+                        let mut left = solver.left.lock().map_err(|_| poisoned())?;
+                        if cost > *left {
+                            return Err(ApiError {
+                                status: 503,
+                                message: format!(
+                                    "solving this position on the spot takes {cost} positions, more than \
+                                     the {} left of the {} this server may solve in all",
+                                    *left, solver.total
+                                ),
+                            });
+                        }
+                        *left -= cost;
+                        drop(left);
                         answer_after_solving(&mut db, &game, convention, &position, universe).map_err(refused)
                     }
                 }
@@ -362,7 +403,15 @@ pub fn serve(config: Config) -> Result<(), ServeError> {
         return Err(ServeError::SolveBoundTooLarge(n));
     }
     let solver = match config.solve_up_to {
-        Some(n) => Some((Mutex::new(Database::open(&config.db)?), n)),
+        Some(limit) => {
+            let total = config.solve_total.unwrap_or(limit);
+            Some(Solver {
+                db: Mutex::new(Database::open(&config.db)?),
+                limit,
+                left: Mutex::new(total),
+                total,
+            })
+        }
         None => None,
     };
     let pool = Pool::start(&config)?;
@@ -377,10 +426,29 @@ pub fn serve(config: Config) -> Result<(), ServeError> {
             writeln!(out, "listening on http://{addr}")?;
             out.flush()?;
         }
-        axum::serve(listener, router(state.clone())).with_graceful_shutdown(shutdown_signal()).await?;
+        // On SIGINT or SIGTERM: stop accepting, let the requests under way finish for up to
+        // SHUTDOWN_GRACE, then stop regardless (a long theory answer is abandoned).
+        let signalled = Arc::new(tokio::sync::Notify::new());
+        let notify = signalled.clone();
+        let serving = axum::serve(listener, router(state.clone())).with_graceful_shutdown(async move {
+            shutdown_signal().await;
+            notify.notify_one();
+        });
+        tokio::select! {
+            served = serving => served?,
+            () = async {
+                signalled.notified().await;
+                tokio::time::sleep(SHUTDOWN_GRACE).await;
+            } => {}
+        }
         Ok::<(), ServeError>(())
     });
-    state.pool.stop();
+    // Blocking work still running (an on-the-spot solve, heap values) is not waited for.
+    runtime.shutdown_timeout(std::time::Duration::from_millis(100));
+    state.pool.stop(std::time::Instant::now() + SHUTDOWN_GRACE);
     eprintln!("nimdb serve: stopped");
     result
 }
+
+/// How long requests under way may run after SIGINT or SIGTERM before the server stops.
+const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(1);
