@@ -10,6 +10,9 @@ SCRIPT = textwrap.dedent(
     import os, signal, threading, time
     import nimdb
 
+    # Python's own Ctrl-C handler, whatever this process inherited (a shell's background job
+    # starts with SIGINT ignored, and Python then installs no handler).
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
     start = time.perf_counter()
     try:

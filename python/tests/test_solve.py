@@ -32,8 +32,14 @@ def test_ctrl_c_stops_cleanly_and_the_same_call_resumes(tmp_path):
         if len(seen) == 30:
             os.kill(os.getpid(), signal.SIGINT)  # as Ctrl-C: Python's handler sets its flag
 
-    with pytest.raises(KeyboardInterrupt):
-        db.solve("kayles", 30, progress=progress)
+    # Python's own Ctrl-C handler, whatever this process inherited (a shell's background job
+    # starts with SIGINT ignored, and Python then installs no handler).
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            db.solve("kayles", 30, progress=progress)
+    finally:
+        signal.signal(signal.SIGINT, previous)
     (partial,) = db.solves()
     assert partial.status == "partial"
     stored = partial.positions
