@@ -100,12 +100,14 @@ fn check_heaps(text: &str) {
         Ok(p) => {
             let shown = p.to_string();
             assert_eq!(shown.parse::<Position>().as_ref(), Ok(&p), "{text:?} -> {shown}");
-            let spaced = p.heaps().iter().map(u32::to_string).collect::<Vec<_>>().join(" ");
-            assert_eq!(spaced.parse::<Position>().as_ref(), Ok(&p));
-            assert_eq!(
-                Position::parse_words(&p.heaps().iter().map(u32::to_string).collect::<Vec<_>>()),
-                Ok(p.clone())
-            );
+            // The position with no heaps is written `0` (an empty list is refused).
+            let words: Vec<String> = if p.heaps().is_empty() {
+                vec!["0".to_string()]
+            } else {
+                p.heaps().iter().map(u32::to_string).collect()
+            };
+            assert_eq!(words.join(" ").parse::<Position>().as_ref(), Ok(&p));
+            assert_eq!(Position::parse_words(&words), Ok(p.clone()));
             assert!(p.heaps().windows(2).all(|w| w[0] >= w[1]) && p.heaps().iter().all(|&h| h > 0));
         }
         Err(e) => one_line(&e),

@@ -390,3 +390,35 @@ fn serve_stops_promptly_with_long_answers_under_way() {
         }
     }
 }
+
+/// Finding 2: four abandoned `hex:0.[F]` position-1335 requests (tens of seconds of heap
+/// values each) made a stored lookup wait 26.6 s behind them. Theory computed on the spot
+/// now runs on its own pool: a stored lookup is answered while they are all still running.
+#[test]
+fn a_stored_lookup_does_not_wait_behind_long_theory_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let (db, _) = small_nim(dir.path());
+    let server = serve_common::Server::start(&db, &[]);
+    let port = server.port;
+    let slow: Vec<_> = (0..4)
+        .map(|_| {
+            std::thread::spawn(move || {
+                serve_common::request(port, "GET", "/api/v1/query?game=hex%3A0.%5BF%5D&position=1335", b"")
+            })
+        })
+        .collect();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    for _ in 0..20 {
+        let answer = server.get_json("/api/v1/query?game=nim&convention=misere&position=6,5,3");
+        assert_eq!(answer["source"], "database", "{answer}");
+    }
+    assert!(
+        slow.iter().all(|h| !h.is_finished()),
+        "the long answers finished first: the test proves nothing"
+    );
+    let (status, stderr) = server.stop();
+    assert!(status.success(), "{stderr}");
+    for handle in slow {
+        let _ = handle.join();
+    }
+}
