@@ -170,8 +170,11 @@ proptest! {
         if brackets { text = format!("[{text}]"); }
         check_heaps(&text);
         check_heaps(&mutate(&text, at, op, c));
+        // No text at all is refused (`[]` or `0` name the position with no heaps).
+        if text.is_empty() {
+            prop_assert!(text.parse::<Position>().is_err());
         // In range, the position is the heaps given, zeros dropped, largest first.
-        if heaps.iter().all(|&h| h <= nimdb::game::MAX_INPUT_HEAP as u64) {
+        } else if heaps.iter().all(|&h| h <= nimdb::game::MAX_INPUT_HEAP as u64) {
             let mut want: Vec<u32> = heaps.iter().filter(|&&h| h > 0).map(|&h| h as u32).collect();
             want.sort_unstable_by(|a, b| b.cmp(a));
             let parsed = text.parse::<Position>().unwrap();

@@ -422,3 +422,31 @@ fn a_stored_lookup_does_not_wait_behind_long_theory_answers() {
         let _ = handle.join();
     }
 }
+
+/// Finding 5: the disk was checked only when spilling: a solve that did not fit its file
+/// system (or the file-size limit) was started and failed part-way, and `ulimit -f` killed it
+/// with SIGXFSZ and no message. The database, its write-ahead log and any spill are checked
+/// before anything is written, spilling or not.
+#[test]
+fn a_solve_over_the_file_size_limit_is_refused_before_it_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("f.sqlite");
+    // 1.5 MB of tiers; dash's `ulimit -f` counts 512-byte blocks: 200 KB.
+    let script = "ulimit -f 400; exec \"$0\" \"$@\"";
+    let run = |extra: &[&str]| {
+        std::process::Command::new("sh")
+            .args(["-c", script, env!("CARGO_BIN_EXE_nimdb"), "solve", "--db"])
+            .arg(&db)
+            .args(["--game", "kayles", "--misere", "--max-total", "50"])
+            .args(extra)
+            .env_remove("NIMDB_DB")
+            .output()
+            .unwrap()
+    };
+    let out = run(&[]);
+    assert_one_line_error(&out, "file-size limit");
+    assert!(!db.exists(), "the refused solve made the file");
+    let out = run(&["--dry-run"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && text.contains("would be refused"), "{text}");
+}
