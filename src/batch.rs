@@ -44,6 +44,10 @@ pub enum LookupError {
     /// A heap beyond what databases reach, and no theorem decides the position.
     #[error("{0}")]
     Beyond(String),
+    /// The answer needs theory computed on the spot (heap values, a move search), and this
+    /// session leaves that to another ([`Session::set_defer_theory`]).
+    #[error("the answer needs theory computed on the spot, which this session defers")]
+    Deferred,
     /// Theory could not answer within its limits (too many moves, too large a heap).
     #[error("{0}")]
     TooLarge(String),
@@ -101,12 +105,22 @@ pub struct Session<'a> {
     /// The stored misère quotient of each game asked about (by canonical name; `None`: none
     /// stored), loaded once and dropped when another connection commits.
     quotients: Vec<(String, Option<Rc<Quotient>>)>,
+    /// Whether theory computed on the spot is left to another session.
+    defer_theory: bool,
 }
 
 impl<'a> Session<'a> {
     /// A session over `db`.
     pub fn new(db: &'a Database) -> Self {
-        Session { db, reader: Reader::new(db), quotients: Vec::new() }
+        Session { db, reader: Reader::new(db), quotients: Vec::new(), defer_theory: false }
+    }
+
+    /// With `on`, a position no stored solve or stored quotient answers is not computed
+    /// from theory here: [`LookupError::Deferred`] says so, and the caller may ask a session
+    /// kept for such work (so that a stored lookup never waits behind heap values that take
+    /// seconds).
+    pub fn set_defer_theory(&mut self, on: bool) {
+        self.defer_theory = on;
     }
 
     /// The database.
@@ -367,6 +381,8 @@ impl<'a> Session<'a> {
                 .map_err(|e| LookupError::Quotient(format!("{e:#}")))?
         {
             answer
+        } else if self.defer_theory {
+            return Err(LookupError::Deferred);
         } else {
             self.theory(game, convention, position)?
         };

@@ -100,12 +100,14 @@ fn check_heaps(text: &str) {
         Ok(p) => {
             let shown = p.to_string();
             assert_eq!(shown.parse::<Position>().as_ref(), Ok(&p), "{text:?} -> {shown}");
-            let spaced = p.heaps().iter().map(u32::to_string).collect::<Vec<_>>().join(" ");
-            assert_eq!(spaced.parse::<Position>().as_ref(), Ok(&p));
-            assert_eq!(
-                Position::parse_words(&p.heaps().iter().map(u32::to_string).collect::<Vec<_>>()),
-                Ok(p.clone())
-            );
+            // The position with no heaps is written `0` (an empty list is refused).
+            let words: Vec<String> = if p.heaps().is_empty() {
+                vec!["0".to_string()]
+            } else {
+                p.heaps().iter().map(u32::to_string).collect()
+            };
+            assert_eq!(words.join(" ").parse::<Position>().as_ref(), Ok(&p));
+            assert_eq!(Position::parse_words(&words), Ok(p.clone()));
             assert!(p.heaps().windows(2).all(|w| w[0] >= w[1]) && p.heaps().iter().all(|&h| h > 0));
         }
         Err(e) => one_line(&e),
@@ -168,8 +170,11 @@ proptest! {
         if brackets { text = format!("[{text}]"); }
         check_heaps(&text);
         check_heaps(&mutate(&text, at, op, c));
+        // No text at all is refused (`[]` or `0` name the position with no heaps).
+        if text.is_empty() {
+            prop_assert!(text.parse::<Position>().is_err());
         // In range, the position is the heaps given, zeros dropped, largest first.
-        if heaps.iter().all(|&h| h <= nimdb::game::MAX_INPUT_HEAP as u64) {
+        } else if heaps.iter().all(|&h| h <= nimdb::game::MAX_INPUT_HEAP as u64) {
             let mut want: Vec<u32> = heaps.iter().filter(|&&h| h > 0).map(|&h| h as u32).collect();
             want.sort_unstable_by(|a, b| b.cmp(a));
             let parsed = text.parse::<Position>().unwrap();

@@ -390,3 +390,63 @@ fn serve_stops_promptly_with_long_answers_under_way() {
         }
     }
 }
+
+/// Finding 2: four abandoned `hex:0.[F]` position-1335 requests (tens of seconds of heap
+/// values each) made a stored lookup wait 26.6 s behind them. Theory computed on the spot
+/// now runs on its own pool: a stored lookup is answered while they are all still running.
+#[test]
+fn a_stored_lookup_does_not_wait_behind_long_theory_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let (db, _) = small_nim(dir.path());
+    let server = serve_common::Server::start(&db, &[]);
+    let port = server.port;
+    let slow: Vec<_> = (0..4)
+        .map(|_| {
+            std::thread::spawn(move || {
+                serve_common::request(port, "GET", "/api/v1/query?game=hex%3A0.%5BF%5D&position=1335", b"")
+            })
+        })
+        .collect();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    for _ in 0..20 {
+        let answer = server.get_json("/api/v1/query?game=nim&convention=misere&position=6,5,3");
+        assert_eq!(answer["source"], "database", "{answer}");
+    }
+    assert!(
+        slow.iter().all(|h| !h.is_finished()),
+        "the long answers finished first: the test proves nothing"
+    );
+    let (status, stderr) = server.stop();
+    assert!(status.success(), "{stderr}");
+    for handle in slow {
+        let _ = handle.join();
+    }
+}
+
+/// Finding 5: the disk was checked only when spilling: a solve that did not fit its file
+/// system (or the file-size limit) was started and failed part-way, and `ulimit -f` killed it
+/// with SIGXFSZ and no message. The database, its write-ahead log and any spill are checked
+/// before anything is written, spilling or not.
+#[test]
+fn a_solve_over_the_file_size_limit_is_refused_before_it_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("f.sqlite");
+    // 1.5 MB of tiers; dash's `ulimit -f` counts 512-byte blocks: 200 KB.
+    let script = "ulimit -f 400; exec \"$0\" \"$@\"";
+    let run = |extra: &[&str]| {
+        std::process::Command::new("sh")
+            .args(["-c", script, env!("CARGO_BIN_EXE_nimdb"), "solve", "--db"])
+            .arg(&db)
+            .args(["--game", "kayles", "--misere", "--max-total", "50"])
+            .args(extra)
+            .env_remove("NIMDB_DB")
+            .output()
+            .unwrap()
+    };
+    let out = run(&[]);
+    assert_one_line_error(&out, "file-size limit");
+    assert!(!db.exists(), "the refused solve made the file");
+    let out = run(&["--dry-run"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && text.contains("would be refused"), "{text}");
+}

@@ -32,3 +32,13 @@ pub fn install() {
 pub fn interrupted() -> bool {
     INTERRUPTED.load(Ordering::SeqCst)
 }
+
+/// Makes a write past the file-size limit (`ulimit -f`) fail with an error (EFBIG, which
+/// SQLite reports and the command turns into one line) instead of killing the process with
+/// SIGXFSZ and no word.
+pub fn ignore_file_size_signal() {
+    // SAFETY: setting a signal's disposition to SIG_IGN has no preconditions.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
+}

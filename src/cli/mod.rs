@@ -85,6 +85,7 @@ pub fn main() -> ExitCode {
     if cli.read_only {
         nimdb::store::forbid_writes();
     }
+    interrupt::ignore_file_size_signal();
     let result = match cli.command {
         Command::Solve(a) => solve::run(a),
         Command::Query(a) => query::run(a),

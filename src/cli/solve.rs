@@ -154,8 +154,7 @@ pub(super) fn prepare(args: &SolveArgs) -> anyhow::Result<Option<Prepared>> {
         return Ok(None);
     }
     // Refuse before touching the file: a solve that cannot fit would only abort later.
-    let window = plan(&estimate, &budget, &format!("solving {game} ({universe})"), &args.db.db)
-        .map_err(|e| anyhow::anyhow!("{e}; nothing was written (--memory-limit SIZE sets the budget)"))?;
+    let window = plan(&estimate, &budget, &format!("solving {game} ({universe})"), &args.db.db)?;
     let window = match (window, args.window_limit) {
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),
@@ -227,30 +226,56 @@ pub(super) fn print_report(db: &Database, job: &Prepared, solve: &SolveRecord, r
 
 /// How a solve fits `budget`: `None` when it fits whole, `Some(bytes)` when its lower tiers
 /// must spill past `bytes` held, or the refusal when even the rest does not fit, or when
-/// the spill and the database together would not fit the disk free beside `db`.
+/// the database, its write-ahead log and any spill would not fit the disk free beside `db`
+/// or the file-size limit (`ulimit -f`). Checked before anything is written, spilling or
+/// not.
 fn plan(estimate: &Estimate, budget: &MemoryBudget, what: &str, db: &Path) -> anyhow::Result<Option<u64>> {
-    let Some(window) = estimate.fit(budget, what)? else {
-        return Ok(None);
-    };
-    let disk = estimate.disk_bytes + estimate.window_bytes.saturating_sub(window);
+    let memory =
+        |e: ResourceError| anyhow::anyhow!("{e}; nothing was written (--memory-limit SIZE sets the budget)");
+    let window = estimate.fit(budget, what).map_err(memory)?;
+    let spill = window.map_or(0, |w| estimate.window_bytes.saturating_sub(w));
+    // The tiers go to the database, and through its write-ahead log first, which may hold as
+    // much again before a checkpoint folds it in.
+    let disk = estimate.disk_bytes.saturating_mul(2).saturating_add(spill);
     let dir = spill_dir(db);
     if let Some(free) = free_disk(&dir)
         && disk > free / 10 * 9
     {
+        let spilling = if spill > 0 {
+            format!(" (with {} of lower tiers spilled)", Bytes(spill))
+        } else {
+            String::new()
+        };
         anyhow::bail!(
-            "{}, and spilling its lower tiers to disk would need about {} with the database, more than the {} free in {}",
-            ResourceError::Memory {
-                what: what.to_string(),
-                needed: estimate.memory_bytes,
-                limit: budget.bytes,
-                source_of_limit: budget.source.clone()
-            },
+            "{what} needs about {} of disk for the database and its write-ahead log{spilling}, more than the {} free in {}; nothing was written",
             Bytes(disk),
             Bytes(free),
             dir.display()
         );
     }
-    Ok(Some(window))
+    if let Some(limit) = file_size_limit() {
+        let grown = std::fs::metadata(db).map_or(0, |m| m.len()).saturating_add(estimate.disk_bytes);
+        if grown > limit {
+            anyhow::bail!(
+                "{what} would grow the database to about {}, more than the file-size limit (ulimit -f) of {}; nothing was written",
+                Bytes(grown),
+                Bytes(limit)
+            );
+        }
+    }
+    Ok(window)
+}
+
+/// This process's file-size limit (`RLIMIT_FSIZE`), when there is one.
+fn file_size_limit() -> Option<u64> {
+    // SAFETY: a zeroed rlimit is valid for the kernel to fill.
+    let mut limit: libc::rlimit = unsafe { std::mem::zeroed() };
+    if unsafe { libc::getrlimit(libc::RLIMIT_FSIZE, &mut limit) } != 0
+        || limit.rlim_cur == libc::RLIM_INFINITY
+    {
+        return None;
+    }
+    Some(limit.rlim_cur as u64)
 }
 
 /// The directory spill files go to: the database's.

@@ -26,6 +26,7 @@ use tokio::sync::oneshot;
 
 use crate::batch::{LookupError, Session};
 use crate::beyond::Reply;
+use crate::game::{BigPosition, GameSpec};
 use crate::query::{Listing, Plan, QueryError, Quotients, answer_after_solving, plan_query_with};
 use crate::store::Database;
 use crate::theory::report::{HeapOptions, heap_report};
@@ -72,14 +73,16 @@ pub struct Config {
 
 type Job = Box<dyn FnOnce(&mut Session<'_>) + Send>;
 
-/// The lookup threads: each owns a read-only connection and a session.
+/// Worker threads, each with its own read-only connection and session: the lookup pool
+/// (stored answers only: theory is deferred) or the theory pool (answers computed on the
+/// spot), so that a stored lookup never waits behind seconds of heap values.
 struct Pool {
     jobs: Mutex<Option<mpsc::Sender<Job>>>,
     threads: Mutex<Vec<std::thread::JoinHandle<()>>>,
 }
 
 impl Pool {
-    fn start(config: &Config) -> Result<Pool, ServeError> {
+    fn start(config: &Config, kind: &str, defer_theory: bool) -> Result<Pool, ServeError> {
         let (tx, rx) = mpsc::channel::<Job>();
         let rx = Arc::new(Mutex::new(rx));
         let mut threads = Vec::new();
@@ -87,8 +90,9 @@ impl Pool {
             // Open on this thread first so a bad file fails `serve` at once.
             let db = Database::open_read_only(&config.db)?;
             let rx = rx.clone();
-            threads.push(std::thread::Builder::new().name(format!("nimdb-lookup-{i}")).spawn(move || {
+            threads.push(std::thread::Builder::new().name(format!("nimdb-{kind}-{i}")).spawn(move || {
                 let mut session = Session::new(&db);
+                session.set_defer_theory(defer_theory);
                 loop {
                     let job = match rx.lock() {
                         Ok(rx) => rx.recv(),
@@ -109,6 +113,10 @@ impl Pool {
     ) -> Result<T, ApiError> {
         let (tx, rx) = oneshot::channel();
         let job: Job = Box::new(move |session| {
+            // The client left before the job started: nothing to answer.
+            if tx.is_closed() {
+                return;
+            }
             let result =
                 session.refresh().map_err(|e| LookupError::Store(e).into()).and_then(|()| f(session));
             // Hold no read transaction between requests (a solve may be checkpointing).
@@ -141,7 +149,10 @@ impl Pool {
 }
 
 struct AppState {
+    /// Stored lookups.
     pool: Pool,
+    /// Answers computed from theory on the spot.
+    theory: Pool,
     /// The read-write connection for `--solve-up-to`, with its bounds.
     solver: Option<Solver>,
 }
@@ -209,16 +220,25 @@ async fn get_query(State(state): State<Shared>, RawQuery(raw): RawQuery) -> Resp
     let (game, convention, position, listing) =
         (request.game, request.convention, request.position, request.listing);
     let looked_up = {
-        let (game, position) = (game.clone(), position.clone());
-        // Written as JSON on the lookup thread, so the answer is freed where it was made.
-        state
-            .pool
-            .run(move |s| {
-                let reply =
-                    s.answer_any_with(&game, convention, &position, listing).map_err(ApiError::from)?;
-                reply_json(&reply, listing)
-            })
-            .await
+        // Written as JSON on the worker thread, so the answer is freed where it was made.
+        let answer = move |s: &mut Session<'_>, game: &GameSpec, position: &BigPosition| match s
+            .answer_any_with(game, convention, position, listing)
+        {
+            Err(LookupError::Deferred) => Ok(None),
+            reply => reply.map_err(ApiError::from).and_then(|r| reply_json(&r, listing)).map(Some),
+        };
+        let (g, p) = (game.clone(), position.clone());
+        match state.pool.run(move |s| answer(s, &g, &p)).await {
+            Ok(Some(bytes)) => Ok(bytes),
+            // Theory on the spot: on the theory pool, apart from stored lookups.
+            Ok(None) => {
+                let (g, p) = (game.clone(), position.clone());
+                state.theory.run(move |s| answer(s, &g, &p)).await.and_then(|bytes| {
+                    bytes.ok_or_else(|| ApiError { status: 500, message: "theory was deferred twice".into() })
+                })
+            }
+            Err(e) => Err(e),
+        }
     };
     match looked_up {
         Ok(bytes) => json_bytes(bytes),
@@ -275,6 +295,41 @@ async fn get_query(State(state): State<Shared>, RawQuery(raw): RawQuery) -> Resp
     }
 }
 
+/// A POST batch's answers as one JSON array; `None` when an item needs theory this session
+/// defers.
+fn write_batch(s: &mut Session<'_>, request: &api::BatchRequest) -> Result<Option<Vec<u8>>, ApiError> {
+    let mut out = Vec::with_capacity(256 * request.positions.len() + 2);
+    out.push(b'[');
+    for (i, item) in request.positions.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        let position = match &item.position {
+            Ok(p) => p,
+            Err(e) => {
+                push_json(&mut out, &item.error(i, e))?;
+                continue;
+            }
+        };
+        match s.answer_any_with(&request.game, request.convention, position, request.listing) {
+            Ok(reply) => match request.listing {
+                Listing::All => push_json(&mut out, &reply)?,
+                Listing::BestOnly => push_json(&mut out, &reply.brief())?,
+            },
+            Err(LookupError::Deferred) => return Ok(None),
+            Err(LookupError::Store(e)) => return Err(ApiError::from(LookupError::Store(e))),
+            Err(e) => {
+                let e = ApiError::from(e);
+                let error =
+                    json!({ "index": i, "position": position, "error": e.message, "status": e.status });
+                push_json(&mut out, &error)?;
+            }
+        }
+    }
+    out.push(b']');
+    Ok(Some(out))
+}
+
 /// Appends one batch item's JSON to `out`.
 fn push_json(out: &mut Vec<u8>, value: &impl serde::Serialize) -> Result<(), ApiError> {
     serde_json::to_writer(&mut *out, value).map_err(|e| ApiError { status: 500, message: e.to_string() })
@@ -296,40 +351,20 @@ async fn post_query(State(state): State<Shared>, RawQuery(raw): RawQuery, body: 
         Err(e) => return e.into_response(),
     };
     // The answers, written as one JSON array in order: each answer, or for a position that
-    // is not one or that nothing answers, its error object with its index.
-    let answers = state
-        .pool
-        .run(move |s| {
-            let mut out = Vec::with_capacity(256 * request.positions.len() + 2);
-            out.push(b'[');
-            for (i, item) in request.positions.iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                let position = match &item.position {
-                    Ok(p) => p,
-                    Err(e) => {
-                        push_json(&mut out, &item.error(i, e))?;
-                        continue;
-                    }
-                };
-                match s.answer_any_with(&request.game, request.convention, position, request.listing) {
-                    Ok(reply) => match request.listing {
-                        Listing::All => push_json(&mut out, &reply)?,
-                        Listing::BestOnly => push_json(&mut out, &reply.brief())?,
-                    },
-                    Err(LookupError::Store(e)) => return Err(ApiError::from(LookupError::Store(e))),
-                    Err(e) => {
-                        let e = ApiError::from(e);
-                        let error = json!({ "index": i, "position": position, "error": e.message, "status": e.status });
-                        push_json(&mut out, &error)?;
-                    }
-                }
-            }
-            out.push(b']');
-            Ok(out)
-        })
-        .await;
+    // is not one or that nothing answers, its error object with its index. A batch that
+    // needs theory on the spot is answered again on the theory pool.
+    let request = Arc::new(request);
+    let first = {
+        let request = request.clone();
+        state.pool.run(move |s| write_batch(s, &request)).await
+    };
+    let answers = match first {
+        Ok(Some(bytes)) => Ok(bytes),
+        Ok(None) => state.theory.run(move |s| write_batch(s, &request)).await.and_then(|bytes| {
+            bytes.ok_or_else(|| ApiError { status: 500, message: "theory was deferred twice".into() })
+        }),
+        Err(e) => Err(e),
+    };
     match answers {
         Ok(bytes) => json_bytes(bytes),
         Err(e) => e.into_response(),
@@ -414,8 +449,9 @@ pub fn serve(config: Config) -> Result<(), ServeError> {
         }
         None => None,
     };
-    let pool = Pool::start(&config)?;
-    let state = Arc::new(AppState { pool, solver });
+    let pool = Pool::start(&config, "lookup", true)?;
+    let theory = Pool::start(&config, "theory", false)?;
+    let state = Arc::new(AppState { pool, theory, solver });
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     let result = runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(config.addr).await?;
@@ -445,7 +481,9 @@ pub fn serve(config: Config) -> Result<(), ServeError> {
     });
     // Blocking work still running (an on-the-spot solve, heap values) is not waited for.
     runtime.shutdown_timeout(std::time::Duration::from_millis(100));
-    state.pool.stop(std::time::Instant::now() + SHUTDOWN_GRACE);
+    let deadline = std::time::Instant::now() + SHUTDOWN_GRACE;
+    state.pool.stop(deadline);
+    state.theory.stop(deadline);
     eprintln!("nimdb serve: stopped");
     result
 }
