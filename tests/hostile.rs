@@ -450,3 +450,17 @@ fn a_solve_over_the_file_size_limit_is_refused_before_it_writes() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success() && text.contains("would be refused"), "{text}");
 }
+
+/// Finding 10: `heaps --misere` was accepted and did nothing (heaps reports both
+/// conventions at once). It is refused, before any file is made.
+#[test]
+fn heaps_refuses_a_misere_flag_it_cannot_honour() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("h.sqlite");
+    let out = common::nimdb()
+        .args(["heaps", "--db", db.to_str().unwrap(), "--game", "kayles", "--misere", "--up-to", "10"])
+        .output()
+        .unwrap();
+    assert_one_line_error(&out, "--misere has no meaning");
+    assert!(!db.exists());
+}

@@ -50,7 +50,11 @@ proptest! {
     #[test]
     fn positions_round_trip(heaps in prop::collection::vec(0u32..1000, 0..12), commas in any::<bool>()) {
         let sep = if commas { "," } else { " " };
-        let text = heaps.iter().map(|h| h.to_string()).collect::<Vec<_>>().join(sep);
+        let mut text = heaps.iter().map(|h| h.to_string()).collect::<Vec<_>>().join(sep);
+        if text.is_empty() {
+            // No heaps at all is written `[]` (an empty list is refused as a typo).
+            text = "[]".to_string();
+        }
         let p: Position = text.parse().unwrap();
         let mut want: Vec<u32> = heaps.into_iter().filter(|&h| h > 0).collect();
         want.sort_unstable_by(|a, b| b.cmp(a));

@@ -77,7 +77,7 @@ fn answers_match_query_json_on_three_games() {
                             let path = format!(
                                 "/api/v1/query?game={}&convention={convention}&position={}",
                                 encode(game),
-                                encode(&text(p))
+                                encode(&format!("[{}]", text(p)))
                             );
                             let got = server.get_json(&path);
                             let mut args = vec!["query", "--json", "--game", game, "--db", db_str.as_str()];

@@ -43,6 +43,12 @@ pub struct HeapsArgs {
 /// with a progress bar on a terminal; Ctrl-C stops after the stretch under way, keeping the
 /// stored rows.
 pub fn run(args: HeapsArgs) -> anyhow::Result<ExitCode> {
+    if args.game.misere {
+        anyhow::bail!(
+            "heaps reports both conventions at once (nim-values, and misère values with genus up to \
+             --misere-up-to); --misere has no meaning here"
+        );
+    }
     let spec = &args.game.game;
     let up_to = check_up_to(spec, args.up_to).map_err(words::theory)?;
     let opts = HeapOptions { up_to, misere_up_to: args.misere_up_to, ..HeapOptions::new(up_to) };

@@ -241,13 +241,22 @@ fn plan(estimate: &Estimate, budget: &MemoryBudget, what: &str, db: &Path) -> an
     if let Some(free) = free_disk(&dir)
         && disk > free / 10 * 9
     {
-        let spilling = if spill > 0 {
-            format!(" (with {} of lower tiers spilled)", Bytes(spill))
-        } else {
-            String::new()
-        };
+        if spill > 0 {
+            let memory = ResourceError::Memory {
+                what: what.to_string(),
+                needed: estimate.memory_bytes,
+                limit: budget.bytes,
+                source_of_limit: budget.source.clone(),
+            };
+            anyhow::bail!(
+                "{memory}, and spilling its lower tiers to disk would need about {} with the database and its write-ahead log, more than the {} free in {}; nothing was written",
+                Bytes(disk),
+                Bytes(free),
+                dir.display()
+            );
+        }
         anyhow::bail!(
-            "{what} needs about {} of disk for the database and its write-ahead log{spilling}, more than the {} free in {}; nothing was written",
+            "{what} needs about {} of disk for the database and its write-ahead log, more than the {} free in {}; nothing was written",
             Bytes(disk),
             Bytes(free),
             dir.display()
