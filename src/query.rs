@@ -5,6 +5,7 @@
 //! and stored; otherwise the error names the universe that would cover it.
 
 use std::fmt;
+use std::sync::Arc;
 
 use crate::driver::{DriverError, solve_into};
 use crate::game::{
@@ -426,23 +427,32 @@ const THEORY_PROBE_HEAP: u32 = 20_000;
 /// seconds on this project's machine).
 const THEORY_SCAN_BUDGET: f64 = 2.0e9;
 
-/// The nim-values g(0..=n) for a theory answer, or a refusal that says what they would
-/// cost. The first [`THEORY_PROBE_HEAP`] heaps are computed to measure the work per heap:
-/// a certified period makes the rest free; otherwise the pair scans grow about as n², and
-/// an answer predicted to need more than [`THEORY_SCAN_BUDGET`] of them is refused.
-fn values_within_budget(game: &GameSpec, rules: &HeapFamily, n: u32) -> Result<Vec<u32>, QueryError> {
-    if n <= THEORY_PROBE_HEAP {
-        return Ok(theory::nim_values(rules, n));
+/// The nim-values g(0..=n) for a theory answer (or longer), or a refusal that says what they
+/// would cost. The first [`THEORY_PROBE_HEAP`] heaps are computed to measure the work per
+/// heap: a certified period makes the rest free; otherwise the pair scans grow about as n²,
+/// and an answer predicted to need more than [`THEORY_SCAN_BUDGET`] of them is refused.
+/// Sequences computed are kept for the next answer ([`theory::recent`]).
+fn values_within_budget(game: &GameSpec, rules: &HeapFamily, n: u32) -> Result<Arc<Vec<u32>>, QueryError> {
+    let key = game.canonical();
+    if let Some(values) = theory::recent::get(&key, n) {
+        return Ok(values);
     }
-    let (probe, info) = theory::sequence::nim_values_with_info(rules, THEORY_PROBE_HEAP, &[]);
-    if info.stats.certified_at.is_none() {
-        let scale = n as f64 / THEORY_PROBE_HEAP as f64;
-        let predicted = info.stats.scan_steps as f64 * scale * scale;
-        if predicted > THEORY_SCAN_BUDGET {
-            return Err(QueryError::TooCostly { game: game.canonical(), heap: n, predicted });
+    let values = if n <= THEORY_PROBE_HEAP {
+        theory::nim_values(rules, n)
+    } else {
+        let (probe, info) = theory::sequence::nim_values_with_info(rules, THEORY_PROBE_HEAP, &[]);
+        if info.stats.certified_at.is_none() {
+            let scale = n as f64 / THEORY_PROBE_HEAP as f64;
+            let predicted = info.stats.scan_steps as f64 * scale * scale;
+            if predicted > THEORY_SCAN_BUDGET {
+                return Err(QueryError::TooCostly { game: game.canonical(), heap: n, predicted });
+            }
         }
-    }
-    Ok(theory::sequence::nim_values_with_info(rules, n, &probe).0)
+        theory::sequence::nim_values_with_info(rules, n, &probe).0
+    };
+    let values = Arc::new(values);
+    theory::recent::keep(&key, values.clone());
+    Ok(values)
 }
 
 /// The smallest universe that covers `position`: every position with at most its total,
@@ -875,5 +885,24 @@ pub fn query(
     match plan_query(Some(db), game, convention, position, auto_solve_limit)? {
         Plan::Answered(answer) => Ok(*answer),
         Plan::Solve(universe) => answer_after_solving(db, game, convention, position, universe),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn theory_answers_keep_their_nim_values_for_the_next() {
+        // Three-way splits: the values of heaps up to 300 are the costly part of the answer.
+        let game: GameSpec = "hex:0.F7".parse().unwrap();
+        let position = Position::new(vec![300, 7]);
+        let key = game.canonical();
+        let first = answer_from_theory(&game, Convention::Normal, &position).unwrap().unwrap();
+        let kept = theory::recent::get(&key, 300).expect("the values were kept");
+        let again = answer_from_theory(&game, Convention::Normal, &position).unwrap().unwrap();
+        assert_eq!(first.nim_value, again.nim_value);
+        assert_eq!(first.best_move.map(|m| m.to), again.best_move.map(|m| m.to));
+        assert_eq!(first.nim_value, Some(kept[300] ^ kept[7]));
     }
 }

@@ -37,6 +37,7 @@ pub mod period;
 pub mod quotient;
 pub mod quotient_play;
 pub mod rare;
+pub mod recent;
 pub mod report;
 pub mod sequence;
 pub mod shape;
