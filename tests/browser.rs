@@ -97,9 +97,7 @@ async fn explorer_in_headless_chromium() {
     let (Some(chromium), Some(chromedriver)) =
         (find(&["chromium", "chromium-browser", "google-chrome"]), find(&["chromedriver"]))
     else {
-        eprintln!(
-            "NOTICE: skipping the browser test: chromium or chromedriver not found (.ci/run installs them)"
-        );
+        common::skip_without("chromium or chromedriver is not installed");
         return;
     };
     let dir = tempfile::tempdir().unwrap();

@@ -75,7 +75,7 @@ fn a_database_in_a_read_only_directory_answers() {
     let is_root = Command::new("id").arg("-u").output().is_ok_and(|o| o.stdout.starts_with(b"0\n"));
     let su = Path::new("/bin/su").exists() || Path::new("/usr/bin/su").exists();
     if !is_root || !su {
-        eprintln!("note: skipped (needs root and su to run as an unprivileged user)");
+        common::skip_without("the test needs root and su to read as an unprivileged user");
         return;
     }
     let dir = tempfile::tempdir_in("/tmp").unwrap();
@@ -93,10 +93,10 @@ fn a_database_in_a_read_only_directory_answers() {
     };
     let probe = as_nobody("--version");
     if !probe.status.success() {
-        eprintln!(
-            "note: skipped (nobody cannot run the test binary: {})",
+        common::skip_without(&format!(
+            "nobody cannot run the test binary: {}",
             String::from_utf8_lossy(&probe.stderr)
-        );
+        ));
         return;
     }
     let db = db.to_str().unwrap();

@@ -5,6 +5,8 @@
 //! The server runs on a private socket (`tmux -L nimdbtest-<pid>`), so the test never
 //! touches another tmux server, and it is killed when the test ends, even on failure.
 
+mod common;
+
 use std::process::{Command, Output};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
@@ -95,7 +97,7 @@ fn typed(mv: &Move) -> String {
 #[test]
 fn a_game_of_nim_in_a_real_terminal() {
     if !Tmux::available() {
-        eprintln!("note: tmux is not installed; skipping the real-terminal play test (apt-get install tmux)");
+        common::skip_without("tmux is not installed (apt-get install tmux)");
         return;
     }
     let dir = tempfile::tempdir().unwrap();

@@ -262,7 +262,7 @@ fn dot_output_is_graphviz() {
         match graphviz_svg(dot) {
             Some(svg) => assert!(svg.contains("<svg"), "{svg}"),
             None => {
-                eprintln!("NOTICE: graphviz `dot` is not installed; skipping the dot -Tsvg check");
+                common::skip_without("graphviz `dot` is not installed");
                 return;
             }
         }

@@ -84,3 +84,11 @@ pub fn err(args: &[&str]) -> String {
     assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
     stderr
 }
+
+/// Skips a test whose tool (chromium, tmux, Graphviz, su) is missing, saying so; under CI
+/// (`NIMDB_CI` set, as `.ci/run` sets it) a missing tool fails the test instead, so CI can
+/// never pass a test it did not run.
+pub fn skip_without(what: &str) {
+    assert!(std::env::var_os("NIMDB_CI").is_none(), "CI must run this test, but {what}");
+    eprintln!("NOTICE: skipped: {what} (CI installs it; NIMDB_CI makes this a failure)");
+}
