@@ -9,8 +9,7 @@ use nimdb::game::{Convention, GameSpec};
 /// `--game G [--misere]`.
 #[derive(Debug, Clone, Args)]
 pub struct GameArgs {
-    /// The game: nim, kayles, dawson, lines, grundy, subtraction:1,2,3 or octal:CODE.
-    #[arg(long, short = 'g', value_parser = parse_game)]
+    #[arg(long, short = 'g', help = nimdb::game::GAME_HELP, value_parser = parse_game)]
     pub game: GameSpec,
     /// Play the misère convention (the last move loses).
     #[arg(long)]

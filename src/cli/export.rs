@@ -23,8 +23,7 @@ enum Format {
 /// Arguments of `nimdb export`.
 #[derive(Debug, Args)]
 pub struct ExportArgs {
-    /// The game: nim, kayles, dawson, lines, grundy, subtraction:1,2,3 or octal:CODE.
-    #[arg(long, short = 'g', value_parser = super::args::parse_game, default_value = "nim")]
+    #[arg(long, short = 'g', help = nimdb::game::GAME_HELP, value_parser = super::args::parse_game, default_value = "nim")]
     game: GameSpec,
     /// The misère convention (the last move loses).
     #[arg(long)]

@@ -14,8 +14,7 @@ use super::{DbArg, words};
 /// Arguments of `nimdb query`.
 #[derive(Debug, Args)]
 pub struct QueryArgs {
-    /// The game: nim, kayles, dawson, lines, grundy, subtraction:1,2,3 or octal:CODE.
-    #[arg(long, short = 'g', value_parser = super::args::parse_game, default_value = "nim")]
+    #[arg(long, short = 'g', help = nimdb::game::GAME_HELP, value_parser = super::args::parse_game, default_value = "nim")]
     game: GameSpec,
     /// Play the misère convention (the last move loses).
     #[arg(long)]

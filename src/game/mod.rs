@@ -37,5 +37,5 @@ pub use moves::{
 };
 pub use position::{MAX_INPUT_HEAP, Position};
 pub use rules::{CodeError, GrundyRules, HeapFamily, HeapRules, TakeBreakCode};
-pub use spec::{GameSpec, SpecError};
+pub use spec::{GAME_FORMS, GAME_HELP, GameSpec, SpecError};
 pub use wythoff::WythoffRules;

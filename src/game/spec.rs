@@ -127,7 +127,13 @@ impl fmt::Display for GameSpec {
     }
 }
 
-const SPEC_HELP: &str = "expected nim, kayles, dawson, lines, grundy, wythoff, subtraction:1,2,3, octal:0.137, hex:0.F or moore:2";
+/// Every form `--game` takes, in words: the help text and the refusal of an unknown game
+/// both say this, so neither can leave a family out.
+pub const GAME_FORMS: &str =
+    "nim, kayles, dawson, lines, grundy, wythoff, subtraction:1,2,3, octal:0.137, hex:0.F or moore:2";
+
+/// The help of every `--game` argument.
+pub const GAME_HELP: &str = "The game: nim, kayles, dawson, lines, grundy, wythoff, subtraction:1,2,3, octal:0.137, hex:0.F or moore:2";
 
 impl FromStr for GameSpec {
     type Err = SpecError;
@@ -153,11 +159,11 @@ impl FromStr for GameSpec {
                 Some(("moore", k)) => Rules::Moore(parse_moore(k).map_err(bad)?),
                 Some((family, _)) => {
                     return Err(bad(format!(
-                        "unknown game family '{}' ({SPEC_HELP})",
+                        "unknown game family '{}' (expected {GAME_FORMS})",
                         super::echo(family, ECHO_LIMIT)
                     )));
                 }
-                None => return Err(bad(format!("unknown game ({SPEC_HELP})"))),
+                None => return Err(bad(format!("unknown game (expected {GAME_FORMS})"))),
             },
         };
         Ok(GameSpec::from_rules(rules))
@@ -246,6 +252,33 @@ fn digit(c: char, base: u32) -> Result<u8, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_family_is_in_the_help() {
+        assert!(GAME_HELP.ends_with(GAME_FORMS));
+        let forms: Vec<&str> = GAME_FORMS.split([',', ' ']).filter(|w| !w.is_empty() && *w != "or").collect();
+        // Each form parses (`subtraction:1,2,3` splits into pieces; its first one is the form).
+        for form in forms.iter().filter(|f| !f.chars().all(|c| c.is_ascii_digit())) {
+            assert!(form.parse::<GameSpec>().is_ok(), "{form}");
+        }
+        // One spec of every kind of rules: its family word is in the help.
+        for spec in [
+            "nim",
+            "kayles",
+            "dawson",
+            "lines",
+            "grundy",
+            "wythoff",
+            "subtraction:1,2",
+            "octal:0.7",
+            "hex:0.F",
+            "moore:3",
+        ] {
+            let family = spec.split(':').next().unwrap();
+            assert!(spec.parse::<GameSpec>().is_ok(), "{spec}");
+            assert!(forms.iter().any(|f| f.starts_with(family)), "{family} is missing from the help");
+        }
+    }
 
     fn canon(s: &str) -> String {
         s.parse::<GameSpec>().unwrap().to_string()
