@@ -463,3 +463,31 @@ fn heaps_refuses_a_misere_flag_it_cannot_honour() {
     assert_one_line_error(&out, "--misere has no meaning");
     assert!(!db.exists());
 }
+
+/// Finding 10: a refusal suggested `nimdb solve --game dawson --misere --max-total 400`,
+/// which is itself refused. A suggested solve is one `solve --dry-run` accepts; where none
+/// fits, none is suggested.
+#[test]
+fn a_suggested_solve_is_one_that_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("s.sqlite");
+    let db = db.to_str().unwrap();
+    let mut suggested = 0;
+    for (game, heaps) in [("dawson", ["200", "200"]), ("grundy", ["40", "35"])] {
+        let out = common::nimdb()
+            .args(["--read-only", "query", "--db", db, "--game", game, "--misere", heaps[0], heaps[1]])
+            .output()
+            .unwrap();
+        assert_one_line_error(&out, "not covered");
+        let text = String::from_utf8_lossy(&out.stderr).into_owned();
+        if let Some(command) = text.trim().split("run: nimdb ").nth(1) {
+            suggested += 1;
+            let args: Vec<&str> = command.split_whitespace().collect();
+            let dry = common::ok(&[&args[..], &["--dry-run", "--db", db]].concat());
+            assert!(!dry.contains("would be refused"), "{command}: {dry}");
+        } else {
+            assert!(text.contains("no solve that covers it fits"), "{text}");
+        }
+    }
+    assert_eq!(suggested, 1, "Grundy to 75 is suggested, Dawson to 400 is not");
+}

@@ -82,10 +82,16 @@ pub fn query(e: QueryError) -> anyhow::Error {
                     last.map_or(String::new(), |t| format!(" after tier {t}"))
                 )
             });
-            let positions = positions.map_or("too many".to_string(), |c| c.to_string());
+            let count = positions.map_or("too many".to_string(), |c| c.to_string());
+            let way = if solve_would_run(&game, convention, &universe) {
+                format!("run: nimdb solve --game {game}{misere} {}", universe_flags(&universe))
+            } else {
+                "no solve that covers it fits this machine (nimdb solve --dry-run with its caps says \
+                 why)"
+                    .to_string()
+            };
             anyhow::anyhow!(
-                "{position} is not covered by any stored solve of {game}{misere}{partial}{theory}; covering it means solving {positions} more positions (more than the {limit} solved on the spot); run: nimdb solve --game {game}{misere} {}",
-                universe_flags(&universe)
+                "{position} is not covered by any stored solve of {game}{misere}{partial}{theory}; covering it means solving {count} more positions (more than the {limit} solved on the spot); {way}"
             )
         }
         QueryError::NoShortcut { ref game, .. } => {
@@ -100,6 +106,24 @@ pub fn query(e: QueryError) -> anyhow::Error {
         QueryError::Solve(e) => driver(e),
         other => other.into(),
     }
+}
+
+/// Whether `nimdb solve` would accept the solve of `universe` (its total within the limit,
+/// and its memory within the budget, spilling if need be): only such a solve is suggested.
+fn solve_would_run(game: &str, convention: Convention, universe: &Universe) -> bool {
+    let Ok(spec) = game.parse::<nimdb::game::GameSpec>() else { return false };
+    if universe.max_total > nimdb::solve::MAX_SOLVE_TOTAL {
+        return false;
+    }
+    let Ok(table) = universe.table() else { return false };
+    let options = nimdb::solve::SolveOptions {
+        convention,
+        universe: *universe,
+        nim_values: false,
+        strategy: Default::default(),
+    };
+    let estimate = nimdb::solve::estimate(&spec, &options, &table);
+    estimate.fit(&nimdb::resources::MemoryBudget::new(None), "the solve").is_ok()
 }
 
 /// A tree too large to draw, with the flags that draw it.
