@@ -363,6 +363,18 @@ fn the_release_binary_is_at_most_15_mb() {
     assert!(bytes <= 15 << 20, "the release binary has {bytes} bytes");
 }
 
+/// Four requests whose theory answers take tens of seconds (`hex:0.[F]` at 1335: its heap
+/// values cost about n⁴), each on its own thread: (status, body) when answered.
+fn slow_theory_requests(port: u16) -> Vec<std::thread::JoinHandle<(u16, String)>> {
+    (0..4)
+        .map(|_| {
+            std::thread::spawn(move || {
+                serve_common::request(port, "GET", "/api/v1/query?game=hex%3A0.%5BF%5D&position=1335", b"")
+            })
+        })
+        .collect()
+}
+
 /// Finding 2, in part: with long theory answers under way (`hex:0.[F]` at 1335 takes tens of
 /// seconds: its heap values cost about n⁴), SIGTERM took minutes to stop the server, which
 /// waited for them. It now gives requests under way a second, then stops.
@@ -371,14 +383,7 @@ fn serve_stops_promptly_with_long_answers_under_way() {
     let dir = tempfile::tempdir().unwrap();
     let (db, _) = small_nim(dir.path());
     let server = serve_common::Server::start(&db, &[]);
-    let port = server.port;
-    let slow: Vec<_> = (0..4)
-        .map(|_| {
-            std::thread::spawn(move || {
-                serve_common::request(port, "GET", "/api/v1/query?game=hex%3A0.%5BF%5D&position=1335", b"")
-            })
-        })
-        .collect();
+    let slow = slow_theory_requests(server.port);
     std::thread::sleep(std::time::Duration::from_millis(500));
     // Stopping waits at most 30 s (the answers under way take longer than that).
     let (status, stderr) = server.stop();
@@ -398,14 +403,7 @@ fn a_stored_lookup_does_not_wait_behind_long_theory_answers() {
     let dir = tempfile::tempdir().unwrap();
     let (db, _) = small_nim(dir.path());
     let server = serve_common::Server::start(&db, &[]);
-    let port = server.port;
-    let slow: Vec<_> = (0..4)
-        .map(|_| {
-            std::thread::spawn(move || {
-                serve_common::request(port, "GET", "/api/v1/query?game=hex%3A0.%5BF%5D&position=1335", b"")
-            })
-        })
-        .collect();
+    let slow = slow_theory_requests(server.port);
     std::thread::sleep(std::time::Duration::from_millis(300));
     for _ in 0..20 {
         let answer = server.get_json("/api/v1/query?game=nim&convention=misere&position=6,5,3");
