@@ -23,6 +23,7 @@ pub mod resources;
 #[cfg(feature = "server")]
 pub mod server;
 pub mod solve;
+pub mod spaced;
 pub mod store;
 pub mod theory;
 pub mod tree;

@@ -20,6 +20,7 @@ mod quotient;
 #[cfg(feature = "server")]
 mod serve;
 mod solve;
+mod spaced;
 mod tree;
 mod verify;
 mod words;

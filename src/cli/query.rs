@@ -5,17 +5,18 @@ use std::process::ExitCode;
 use clap::Args;
 
 use nimdb::beyond::{Reply, WideAnswer, answer_beyond};
-use nimdb::game::{BigPosition, Convention, GameSpec};
+use nimdb::game::{BigPosition, Convention};
 use nimdb::query::{AUTO_SOLVE_LIMIT, Plan, answer_after_solving, plan_query};
 use nimdb::store::Database;
 
+use super::args::AnyGame;
 use super::{DbArg, words};
 
 /// Arguments of `nimdb query`.
 #[derive(Debug, Args)]
 pub struct QueryArgs {
-    #[arg(long, short = 'g', help = nimdb::game::GAME_HELP, value_parser = super::args::parse_game, default_value = "nim")]
-    game: GameSpec,
+    #[arg(long, short = 'g', help = nimdb::game::any_game_help(), value_parser = super::args::parse_any_game, default_value = "nim")]
+    game: AnyGame,
     /// Play the misère convention (the last move loses).
     #[arg(long)]
     misere: bool,
@@ -38,8 +39,20 @@ pub struct QueryArgs {
 /// Runs `nimdb query`.
 pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
     let convention = Convention::from_misere(args.misere);
+    let game = match &args.game {
+        AnyGame::Heaps(g) => g,
+        AnyGame::Spaced(s) => {
+            if args.batch {
+                anyhow::bail!("--batch does not take {s} yet: query its positions one at a time");
+            }
+            if args.heaps.is_empty() {
+                anyhow::bail!("no position given: pass the counts (`nimdb query --game {s} 3 0 2 5`)");
+            }
+            return super::spaced::query(s, convention, &args.heaps, &args.db.db, args.json, args.moves);
+        }
+    };
     if args.batch {
-        return super::batch::run(&args.game, convention, &args.db.db, args.moves);
+        return super::batch::run(game, convention, &args.db.db, args.moves);
     }
     if args.heaps.is_empty() {
         anyhow::bail!(
@@ -48,7 +61,6 @@ pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
         );
     }
     let asked = BigPosition::parse_words(&args.heaps).map_err(anyhow::Error::msg)?;
-    let game = &args.game;
     // Read first, writing nothing: only a query that must solve on the spot opens the
     // database for writing (creating it if needed).
     let reader = Database::open_for_reading(&args.db.db).map_err(words::store)?;

@@ -77,6 +77,20 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     if args.mpi {
         return super::mpi::run(args);
     }
+    if let super::args::AnyGame::Spaced(game) = &args.game.game {
+        return super::spaced::solve(super::spaced::SolveRequest {
+            game,
+            convention: args.game.convention(),
+            max_total: args.max_total,
+            max_heap: args.max_heap,
+            max_heaps: args.max_heaps,
+            nim_values: args.nim_values,
+            dry_run: args.dry_run,
+            quiet: args.quiet,
+            memory_limit: args.memory_limit,
+            db: &args.db.db,
+        });
+    }
     let Some(job) = prepare(&args)? else {
         return Ok(ExitCode::SUCCESS);
     };
@@ -111,7 +125,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
 /// Checks the arguments and the memory budget, and decides whether the lower tiers spill.
 /// With `--dry-run`, prints the estimates and returns `None`.
 pub(super) fn prepare(args: &SolveArgs) -> anyhow::Result<Option<Prepared>> {
-    let game = &args.game.game;
+    let game = args.game.game.heaps("solve")?;
     let convention = args.game.convention();
     let universe =
         Universe::new(game.rules(), &game.canonical(), args.max_total, args.max_heap, args.max_heaps)
@@ -229,7 +243,12 @@ pub(super) fn print_report(db: &Database, job: &Prepared, solve: &SolveRecord, r
 /// the database, its write-ahead log and any spill would not fit the disk free beside `db`
 /// or the file-size limit (`ulimit -f`). Checked before anything is written, spilling or
 /// not.
-fn plan(estimate: &Estimate, budget: &MemoryBudget, what: &str, db: &Path) -> anyhow::Result<Option<u64>> {
+pub(super) fn plan(
+    estimate: &Estimate,
+    budget: &MemoryBudget,
+    what: &str,
+    db: &Path,
+) -> anyhow::Result<Option<u64>> {
     let memory =
         |e: ResourceError| anyhow::anyhow!("{e}; nothing was written (--memory-limit SIZE sets the budget)");
     let window = estimate.fit(budget, what).map_err(memory)?;

@@ -36,13 +36,18 @@ pub struct VerifyArgs {
 /// Runs `nimdb verify`: exit status 1 when a theorem is contradicted or the database is
 /// inconsistent; wild positions under misère play are findings, not failures.
 pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
+    let game = match &args.game.game {
+        super::args::AnyGame::Heaps(g) => g,
+        super::args::AnyGame::Spaced(s) => {
+            return super::spaced::verify(s, args.game.convention(), &args.db.db, args.json);
+        }
+    };
     // Reading writes nothing: an empty file stays empty, a read-only directory is fine.
     let db = Database::open_for_reading(&args.db.db)
         .map_err(words::store)?
         .ok_or_else(|| words::store(nimdb::store::StoreError::Missing(args.db.db.clone())))?;
     let options = VerifyOptions { sample: args.sample, seed: args.seed, full: args.full };
-    let report =
-        verify_with(&db, &args.game.game, args.game.convention(), &options).map_err(words::verify)?;
+    let report = verify_with(&db, game, args.game.convention(), &options).map_err(words::verify)?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {

@@ -13,13 +13,14 @@ use std::collections::BTreeSet;
 
 pub use heaps::{HeapRun, STRETCH, heap_report, run_heaps};
 
-use crate::game::{Convention, GameSpec};
-use crate::index::{TierId, Universe};
+use crate::game::{Convention, GameSpec, SpacedGame};
+use crate::index::{PositionSpace, SpaceBounds, TierId, Universe};
 use crate::solve::{
     Alone, Progress, SinkError, SolveError, SolveOptions, SolveReport, SolvedTier, Spill, Strategy, TierStore,
 };
 use crate::store::{
     Database, RunOutcome, RunStart, RunTick, SolveKey, SolveRecord, StoreError, StoredTier, TierWriter,
+    TotalEnds,
 };
 
 /// Why a solve into a database failed.
@@ -60,7 +61,7 @@ impl From<SolveError> for DriverError {
 pub struct DatabaseSink<'a> {
     db: &'a Database,
     solve_id: i64,
-    universe: Universe,
+    max_total: u32,
     writer: TierWriter<'a>,
     last_save: std::time::Instant,
     counted: f64,
@@ -81,8 +82,26 @@ impl<'a> DatabaseSink<'a> {
         DatabaseSink {
             db,
             solve_id: solve.id,
-            universe,
+            max_total: universe.max_total,
             writer: TierWriter::new(db, solve, universe, run),
+            last_save: std::time::Instant::now(),
+            counted: 0.0,
+        }
+    }
+
+    /// The sink of `solve` over a spaced family's position space (see
+    /// [`crate::index::PositionSpace`]), as a run of this process alone.
+    pub fn for_space(db: &'a Database, solve: &SolveRecord, space: &dyn PositionSpace) -> Self {
+        let max_total = space.bounds().max_total;
+        let last: std::collections::HashMap<u32, TierId> =
+            (0..=max_total).filter_map(|t| space.tiers_of_total(t).last().map(|&tier| (t, tier))).collect();
+        let ends: TotalEnds = std::sync::Arc::new(move |tier: TierId| last.get(&tier.total) == Some(&tier));
+        let run = RunStart::now(max_total, 1, 1);
+        DatabaseSink {
+            db,
+            solve_id: solve.id,
+            max_total,
+            writer: TierWriter::with_ends(db, solve, ends, run),
             last_save: std::time::Instant::now(),
             counted: 0.0,
         }
@@ -116,7 +135,7 @@ fn clamp_u32(n: usize) -> u32 {
 impl TierStore for DatabaseSink<'_> {
     fn solved_tiers(&mut self) -> Result<BTreeSet<TierId>, SinkError> {
         let stored = self.db.stored_tiers(self.solve_id).map_err(SinkError::new)?;
-        Ok(stored.into_iter().filter(|t| t.total <= self.universe.max_total).collect())
+        Ok(stored.into_iter().filter(|t| t.total <= self.max_total).collect())
     }
 
     fn load(&mut self, tier: TierId) -> Result<SolvedTier, SinkError> {
@@ -202,6 +221,46 @@ pub fn solve_into_with(
     };
     let ended = sink.end_run(outcome);
     // The solve's own failure comes first; the record's only when the solve succeeded.
+    let report = result?;
+    ended?;
+    let solve_row = db.find_solve(&key)?.ok_or(StoreError::Corrupt(format!(
+        "the solve of {} just written is missing from the database",
+        key.game
+    )))?;
+    Ok((solve_row, report))
+}
+
+/// The solve key of a spaced game: its name, the convention, and the bounds (the heap count
+/// cap as `max_heaps`; the heap cap, where the rules have one, is the game's own).
+pub fn spaced_key(game: &SpacedGame, convention: Convention, bounds: &SpaceBounds) -> SolveKey {
+    SolveKey {
+        game: game.to_string(),
+        convention,
+        max_heap: None,
+        max_heaps: Some(bounds.max_heaps),
+        nim_values: false,
+    }
+}
+
+/// Solves a spaced game over `space` into `db`, resuming from (and extending) the stored
+/// solve with the same key. Returns the solve as stored afterwards and the run's figures.
+pub fn solve_spaced_into(
+    db: &mut Database,
+    game: &SpacedGame,
+    convention: Convention,
+    space: &dyn PositionSpace,
+    progress: &dyn Progress,
+) -> Result<(SolveRecord, SolveReport), DriverError> {
+    let key = spaced_key(game, convention, &space.bounds());
+    let solve_row = db.begin_solve(&key, space.bounds().max_total)?;
+    let mut sink = DatabaseSink::for_space(db, &solve_row, space);
+    let result = crate::solve::spaced::solve_spaced(game.family(), space, convention, &mut sink, progress);
+    let outcome = match &result {
+        Ok(_) => RunOutcome::Complete,
+        Err(SolveError::Interrupted { .. }) => RunOutcome::Interrupted,
+        Err(_) => RunOutcome::Failed,
+    };
+    let ended = sink.end_run(outcome);
     let report = result?;
     ended?;
     let solve_row = db.find_solve(&key)?.ok_or(StoreError::Corrupt(format!(

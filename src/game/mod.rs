@@ -20,6 +20,7 @@ mod moore;
 mod moves;
 mod position;
 mod rules;
+mod spaced;
 mod spec;
 mod wythoff;
 
@@ -37,5 +38,9 @@ pub use moves::{
 };
 pub use position::{MAX_INPUT_HEAP, Position};
 pub use rules::{CodeError, GrundyRules, HeapFamily, HeapRules, TakeBreakCode};
-pub use spec::{GAME_FORMS, GAME_HELP, GameSpec, SpecError};
+pub use spaced::{
+    DRAW, MAX_RAISE_CAP, MAX_SPACED_COUNT, PositionError, Raise, SpaceLayout, SpacedFamily, SpacedFormula,
+    SpacedGame, SpacedMove, SpacedSpecError, Staircase, Welter,
+};
+pub use spec::{GAME_FORMS, GAME_HELP, GameSpec, SPACED_FORMS, SpecError, any_game_help};
 pub use wythoff::WythoffRules;

@@ -132,6 +132,15 @@ impl fmt::Display for GameSpec {
 pub const GAME_FORMS: &str =
     "nim, kayles, dawson, lines, grundy, wythoff, subtraction:1,2,3, octal:0.137, hex:0.F or moore:2";
 
+/// The families that own their position space, in words (only `solve`, `query` and
+/// `verify` take them).
+pub const SPACED_FORMS: &str = "staircase, welter or raise:3";
+
+/// The help of a `--game` argument that takes spaced families too.
+pub fn any_game_help() -> String {
+    format!("{GAME_HELP}; or a family with its own position space: {SPACED_FORMS}")
+}
+
 /// The help of every `--game` argument.
 pub const GAME_HELP: &str = "The game: nim, kayles, dawson, lines, grundy, wythoff, subtraction:1,2,3, octal:0.137, hex:0.F or moore:2";
 
@@ -143,6 +152,11 @@ impl FromStr for GameSpec {
         let bad = |e: String| SpecError::new(raw, e);
         let code =
             |c: Result<TakeBreakCode, String>| c.map(|c| Rules::Heap(HeapFamily::TakeBreak(c))).map_err(bad);
+        if s.parse::<super::spaced::SpacedGame>().is_ok() || s.starts_with("raise:") {
+            return Err(bad(format!(
+                "{s} is a family with its own position space ({SPACED_FORMS}): solve, query and verify take it, this command does not yet"
+            )));
+        }
         let rules = match s.as_str() {
             "nim" => Rules::Heap(HeapFamily::TakeBreak(TakeBreakCode::nim())),
             "kayles" => code(parse_code("0.77", 8))?,

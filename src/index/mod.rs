@@ -6,9 +6,11 @@
 //! values are then a flat array indexed by rank, as a chess tablebase ranks identical pieces.
 
 mod partition;
+mod space;
 mod tier;
 mod universe;
 
 pub use partition::{PartitionTable, RankCursor, TableError, TierWalk};
+pub use space::{PositionSpace, SpaceBounds, space_for};
 pub use tier::TierId;
 pub use universe::{Universe, UniverseError};

@@ -14,6 +14,7 @@
 pub mod reference;
 mod retrograde;
 mod shape;
+pub mod spaced;
 mod sweep;
 mod team;
 mod window;
@@ -51,7 +52,8 @@ pub struct SolvedTier {
 impl SolvedTier {
     /// The number of losses for the player to move.
     pub fn losses(&self, convention: Convention) -> u64 {
-        self.remoteness.iter().filter(|&&r| !convention.is_win(r as u32)).count() as u64
+        self.remoteness.iter().filter(|&&r| r != crate::game::DRAW && !convention.is_win(r as u32)).count()
+            as u64
     }
 
     /// The greatest remoteness in the tier.
@@ -112,6 +114,17 @@ pub enum SolveError {
     /// A tier could not be spilled to disk.
     #[error("cannot spill a tier to disk: {0}")]
     Spill(std::io::Error),
+    /// A loopy game is solved whole, and this one is too large for that.
+    #[error("a loopy game is solved whole, and {positions} positions exceed its limit of {limit}")]
+    LoopyTooLarge {
+        /// Positions in the space.
+        positions: u64,
+        /// The most a loopy solve takes.
+        limit: u64,
+    },
+    /// A remoteness does not fit the records (a loopy game with a play longer than 65,533 moves).
+    #[error("a remoteness of {0} does not fit a record")]
+    RemotenessOverflow(u32),
     /// The team failed to combine a tier.
     #[error("the team failed: {0}")]
     Team(String),

@@ -29,5 +29,5 @@ pub use open::{
 pub use reader::Reader;
 pub use runs::{RUNS_SINCE_VERSION, RunOutcome, RunStart, RunTick, SolveHistory, SolveRun};
 pub use solves::{SolveKey, SolveRecord, SolveStatus};
-pub use tiers::{QUEUE, StoredTier, TierCounts, TierWriter};
+pub use tiers::{QUEUE, StoredTier, TierCounts, TierWriter, TotalEnds};
 pub use upgrade::ChecksumUpgrade;

@@ -33,7 +33,8 @@ pub struct StoredTier {
 impl StoredTier {
     /// The number of losses for the player to move under `convention`.
     pub fn losses(&self, convention: Convention) -> u64 {
-        self.remoteness.iter().filter(|&&r| !convention.is_win(r as u32)).count() as u64
+        self.remoteness.iter().filter(|&&r| r != crate::game::DRAW && !convention.is_win(r as u32)).count()
+            as u64
     }
 
     /// The greatest remoteness in the tier.
@@ -55,10 +56,13 @@ pub struct TierWriter<'a> {
     db: &'a Database,
     solve_id: i64,
     key: SolveKey,
-    universe: Universe,
+    ends_total: TotalEnds,
     run: Arc<Mutex<RunLog>>,
     background: Option<Background>,
 }
+
+/// Whether a tier is the last of its total in solve order.
+pub type TotalEnds = Arc<dyn Fn(TierId) -> bool + Send + Sync>;
 
 /// Tiers waiting for the writer thread.
 pub const QUEUE: usize = 8;
@@ -75,11 +79,19 @@ impl<'a> TierWriter<'a> {
     /// A writer of `solve`'s tiers, up to `universe` (which has the solve's caps), recording
     /// them as the run `run`.
     pub fn new(db: &'a Database, solve: &SolveRecord, universe: Universe, run: RunStart) -> Self {
+        let ends: TotalEnds = Arc::new(move |tier| universe.tiers_of_total(tier.total).last() == Some(tier));
+        Self::with_ends(db, solve, ends, run)
+    }
+
+    /// A writer of `solve`'s tiers for a position space other than a universe's: `ends_total`
+    /// says whether a tier is the last of its total in solve order (storing it completes the
+    /// total).
+    pub fn with_ends(db: &'a Database, solve: &SolveRecord, ends_total: TotalEnds, run: RunStart) -> Self {
         TierWriter {
             db,
             solve_id: solve.id,
             key: solve.key(),
-            universe,
+            ends_total,
             run: Arc::new(Mutex::new(RunLog::new(run))),
             background: None,
         }
@@ -91,13 +103,13 @@ impl<'a> TierWriter<'a> {
             conn.busy_timeout(std::time::Duration::from_secs(30))?;
             conn.pragma_update(None, "synchronous", "NORMAL")?;
             let (queue, tiers) = sync_channel::<Queued>(QUEUE);
-            let (solve_id, universe, key, run) =
-                (self.solve_id, self.universe, self.key.clone(), self.run.clone());
+            let (solve_id, ends, key, run) =
+                (self.solve_id, self.ends_total.clone(), self.key.clone(), self.run.clone());
             let thread = std::thread::Builder::new()
                 .name("nimdb-tier-writer".into())
                 .spawn(move || {
                     for (stored, tick) in tiers {
-                        write_tier(&conn, solve_id, &key, &universe, &stored, tick, &run)?;
+                        write_tier(&conn, solve_id, &key, ends.as_ref(), &stored, tick, &run)?;
                     }
                     Ok(())
                 })
@@ -124,7 +136,7 @@ impl<'a> TierWriter<'a> {
                 &self.db.conn,
                 self.solve_id,
                 &self.key,
-                &self.universe,
+                self.ends_total.as_ref(),
                 &tier,
                 tick,
                 &self.run,
@@ -170,7 +182,7 @@ fn write_tier(
     conn: &Connection,
     solve_id: i64,
     key: &SolveKey,
-    universe: &Universe,
+    ends_total: &(dyn Fn(TierId) -> bool + Send + Sync),
     solved: &StoredTier,
     tick: RunTick,
     run: &Mutex<RunLog>,
@@ -179,7 +191,7 @@ fn write_tier(
     let enc = codec::encode(key, tier, &solved.remoteness, solved.nim_values.as_deref());
     let losses = solved.losses(key.convention);
     // The last tier of a total, in solve order, completes that total.
-    let completes_total = universe.tiers_of_total(tier.total).last() == Some(tier);
+    let completes_total = ends_total(tier);
     // Unchecked: the connection is shared (a database in memory) or the thread's own.
     let tx = rusqlite::Transaction::new_unchecked(conn, TransactionBehavior::Immediate)?;
     // A tier another process stored meanwhile is the same tier: keep the stored one.

@@ -41,6 +41,7 @@ pub mod recent;
 pub mod report;
 pub mod sequence;
 pub mod shape;
+pub mod spaced;
 pub mod sparse;
 pub mod wythoff;
 

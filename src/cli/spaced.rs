@@ -1,0 +1,287 @@
+//! `solve`, `query` and `verify` for the families that own their position space
+//! (staircase, welter, raise:C): the same commands, through `nimdb::spaced`.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use nimdb::driver::{DriverError, solve_spaced_into};
+use nimdb::game::{Convention, SpacedGame};
+use nimdb::index::SpaceBounds;
+use nimdb::resources::{Bytes, MemoryBudget};
+use nimdb::solve::SolveError;
+use nimdb::solve::spaced::estimate_spaced;
+use nimdb::spaced::{
+    SpacedAnswer, SpacedError, SpacedPlan, SpacedReport, answer_after_solving, plan_spaced, space_of,
+    verify_spaced,
+};
+use nimdb::store::Database;
+use nimdb::theory::spaced::Verdict;
+
+use super::progress::SolveBar;
+use super::words;
+
+/// What `nimdb solve` was given, for a spaced game.
+pub struct SolveRequest<'a> {
+    pub game: &'a SpacedGame,
+    pub convention: Convention,
+    pub max_total: Option<u32>,
+    pub max_heap: Option<u32>,
+    pub max_heaps: Option<u32>,
+    pub nim_values: bool,
+    pub dry_run: bool,
+    pub quiet: bool,
+    pub memory_limit: Option<u64>,
+    pub db: &'a Path,
+}
+
+fn error(e: SpacedError) -> anyhow::Error {
+    match e {
+        SpacedError::Store(s) => words::store(s),
+        SpacedError::Solve(d) => words::driver(d),
+        SpacedError::NotCovered { ref game, convention, .. } => {
+            let misere = if convention == Convention::Misere { " --misere" } else { "" };
+            anyhow::anyhow!(
+                "{e}; solve a space that holds it: nimdb solve --game {game}{misere} --max-total N --max-heaps K"
+            )
+        }
+        other => anyhow::anyhow!("{other}"),
+    }
+}
+
+/// The bounds `nimdb solve` was given, checked against the family's rules.
+fn bounds(r: &SolveRequest<'_>) -> anyhow::Result<SpaceBounds> {
+    let family = r.game.family();
+    if r.nim_values {
+        anyhow::bail!(
+            "--nim-values is not available for {}: its solve stores outcome and remoteness",
+            r.game
+        );
+    }
+    if r.max_heap.is_some() {
+        anyhow::bail!(
+            "--max-heap does not apply to {}: bound it by --max-total and --max-heaps{}",
+            r.game,
+            if family.heap_cap().is_some() { " (its heaps are capped by the game)" } else { "" }
+        );
+    }
+    match family.heap_cap() {
+        Some(cap) => {
+            let k = r.max_heaps.ok_or_else(|| {
+                anyhow::anyhow!(
+                    "{} needs --max-heaps K: its space is every position of at most K heaps",
+                    r.game
+                )
+            })?;
+            if r.max_total.is_some_and(|t| t < k.saturating_mul(cap)) {
+                anyhow::bail!(
+                    "--max-total does not apply to {}: a heap may grow, so its space is every position of at most K heaps, each at most {cap}",
+                    r.game
+                );
+            }
+            Ok(SpaceBounds {
+                max_total: k
+                    .checked_mul(cap)
+                    .ok_or_else(|| anyhow::anyhow!("--max-heaps {k} is too large"))?,
+                max_heaps: k,
+                max_heap: Some(cap),
+            })
+        }
+        None => {
+            let t = r.max_total.ok_or_else(|| {
+                anyhow::anyhow!(
+                    "{} needs --max-total N (for staircase the weighted sum Σ i·cᵢ of the steps; for welter the sum of the heaps)",
+                    r.game
+                )
+            })?;
+            if t > nimdb::solve::MAX_SOLVE_TOTAL {
+                anyhow::bail!("--max-total {t} is too large (at most {})", nimdb::solve::MAX_SOLVE_TOTAL);
+            }
+            Ok(SpaceBounds {
+                max_total: t,
+                max_heaps: r.max_heaps.unwrap_or(t).min(t.max(1)),
+                max_heap: None,
+            })
+        }
+    }
+}
+
+/// `nimdb solve` of a spaced game.
+pub fn solve(r: SolveRequest<'_>) -> anyhow::Result<ExitCode> {
+    let bounds = bounds(&r)?;
+    let space = space_of(r.game, bounds).map_err(error)?;
+    let family = r.game.family();
+    let moves_bound = bounds.max_heaps as u64 * (bounds.max_heap.unwrap_or(bounds.max_total) as u64 + 1);
+    let estimate = estimate_spaced(space.as_ref(), family.loopy(), moves_bound);
+    let budget = MemoryBudget::new(r.memory_limit);
+    let misere = if r.convention == Convention::Misere { " --misere" } else { "" };
+    if r.dry_run {
+        println!("game:        {}{misere}", r.game);
+        println!("space:       tier total ≤ {}, heaps ≤ {}", bounds.max_total, bounds.max_heaps);
+        println!("tiers:       {}", estimate.tiers);
+        println!("positions:   {}", estimate.positions);
+        println!(
+            "memory:      ~{} (every tier{})",
+            super::solve::mb(estimate.memory_bytes),
+            if family.loopy() { ", and the whole game graph: a loopy game is solved whole" } else { "" }
+        );
+        println!("disk:        ~{}", super::solve::mb(estimate.disk_bytes));
+        match super::solve::plan(&estimate, &budget, "this solve", r.db) {
+            Ok(_) => println!("budget:      {} ({}): fits", Bytes(budget.bytes), budget.source),
+            Err(e) => println!("budget:      {e}"),
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    super::solve::plan(&estimate, &budget, "this solve", r.db)?;
+    let mut db = Database::open(r.db).map_err(words::store)?;
+    let bar = SolveBar::new(!r.quiet);
+    super::interrupt::install();
+    let result = solve_spaced_into(&mut db, r.game, r.convention, space.as_ref(), &bar);
+    bar.finish();
+    if let Err(DriverError::Solve(SolveError::Interrupted { tiers, positions })) = &result {
+        eprintln!(
+            "nimdb: interrupted: the {tiers} tiers ({positions} positions) solved in this run are stored in {}; run the same command again to resume",
+            db.path().display()
+        );
+        return Ok(ExitCode::from(super::interrupt::EXIT_INTERRUPTED));
+    }
+    let (solve, report) = result.map_err(words::driver)?;
+    if !r.quiet {
+        println!(
+            "solved {}{misere}: {} positions (tier total ≤ {}, heaps ≤ {}), {} solved now in {:.2} s; solve #{} {:?}",
+            r.game,
+            report.positions,
+            bounds.max_total,
+            bounds.max_heaps,
+            report.solved_now,
+            report.seconds,
+            solve.id,
+            solve.status
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `nimdb query` of a spaced game.
+pub fn query(
+    game: &SpacedGame,
+    convention: Convention,
+    heaps: &[String],
+    db_path: &Path,
+    json: bool,
+    all_moves: bool,
+) -> anyhow::Result<ExitCode> {
+    let position = game.parse_position(heaps).map_err(|e| anyhow::anyhow!("bad position: {e}"))?;
+    let reader = Database::open_for_reading(db_path).map_err(words::store)?;
+    let answer = match plan_spaced(reader.as_ref(), game, convention, &position).map_err(error)? {
+        SpacedPlan::Answered(a) => *a,
+        SpacedPlan::Solve(bounds) => {
+            drop(reader);
+            let mut db = Database::open(db_path).map_err(words::store)?;
+            answer_after_solving(&mut db, game, convention, &position, bounds).map_err(error)?
+        }
+    };
+    if json {
+        println!("{}", serde_json::to_string_pretty(&answer)?);
+    } else {
+        print!("{}", render(game, &answer, all_moves));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn render(game: &SpacedGame, a: &SpacedAnswer, all_moves: bool) -> String {
+    let family = game.family();
+    let conv = if a.convention == Convention::Misere { ", misère" } else { "" };
+    let outcome = match a.outcome {
+        Verdict::Win => "win",
+        Verdict::Loss => "loss",
+        Verdict::Draw => "draw",
+    };
+    let mut out =
+        format!("{} ({}{conv}): {outcome} for the player to move", family.show(&a.position), a.game);
+    match (a.outcome, a.remoteness) {
+        (Verdict::Draw, _) => out += " (neither player can force a win)",
+        (_, Some(r)) => out += &format!(", remoteness {r}"),
+        (_, None) => out += ", remoteness unknown",
+    }
+    if let Some(g) = a.nim_value {
+        out += &format!(", nim-value {g}");
+    }
+    out += "\n";
+    match &a.best_move {
+        None if a.moves.is_empty() => out += "no moves: the game is over\n",
+        None => out += "every move loses against perfect play\n",
+        Some(m) => {
+            let why = match (a.outcome, a.remoteness.is_some()) {
+                (Verdict::Win, true) => "wins fastest",
+                (Verdict::Win, false) => "wins",
+                (Verdict::Loss, _) => "loses slowest",
+                (Verdict::Draw, _) => "keeps the draw",
+            };
+            out += &format!("best move ({why}): {} → {}\n", m.description, family.show(&m.to));
+        }
+    }
+    if all_moves {
+        out += &format!("moves ({}):\n", a.moves.len());
+        for m in &a.moves {
+            let r = m.remoteness.map_or("".to_string(), |r| format!(" in {r}"));
+            let o = match m.outcome {
+                Verdict::Win => "wins",
+                Verdict::Loss => "loses",
+                Verdict::Draw => "draws",
+            };
+            out += &format!("  {:<44} opponent {o}{r}\n", m.description);
+        }
+    }
+    let source = match a.source {
+        nimdb::query::Source::Database => "database".to_string(),
+        nimdb::query::Source::Solved => "solved now and stored".to_string(),
+        _ => format!("theory ({})", theorem_name(a)),
+    };
+    out += &format!("source: {source}\n");
+    out
+}
+
+fn theorem_name(a: &SpacedAnswer) -> &'static str {
+    match a.theorem {
+        Some(nimdb::game::SpacedFormula::OddSteps) => "Staircase Nim: the odd steps are Nim",
+        Some(nimdb::game::SpacedFormula::Welter) => "Welter's function, Sato's form",
+        Some(nimdb::game::SpacedFormula::Smith) => "Smith's generalized Sprague–Grundy values",
+        None => "none",
+    }
+}
+
+/// `nimdb verify` of a spaced game.
+pub fn verify(
+    game: &SpacedGame,
+    convention: Convention,
+    db_path: &Path,
+    json: bool,
+) -> anyhow::Result<ExitCode> {
+    let db = Database::open_for_reading(db_path)
+        .map_err(words::store)?
+        .ok_or_else(|| words::store(nimdb::store::StoreError::Missing(db_path.to_path_buf())))?;
+    let report = verify_spaced(&db, game, convention).map_err(error)?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print!("{}", render_report(&report, convention));
+    }
+    Ok(if report.failed() { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+}
+
+fn render_report(r: &SpacedReport, convention: Convention) -> String {
+    let ids: Vec<String> = r.solves.iter().map(|i| format!("#{i}")).collect();
+    let mut out = format!("verify {} ({convention}), solve {}\n", r.game, ids.join(", "));
+    out += &format!(
+        "checked {} positions: {} follow from their children's records, {} do not; {} draws\n",
+        r.checked, r.consistent, r.inconsistent, r.draws
+    );
+    match r.theorem {
+        Some(_) => out += &format!("theorem: {} of {} agree\n", r.theorem_agree, r.theorem_checked),
+        None => out += "theorem: none known for this game and convention; self-consistency only\n",
+    }
+    if !r.first_failures.is_empty() {
+        out += &format!("first failures: {}\n", r.first_failures.join(" "));
+    }
+    out
+}

@@ -1,0 +1,415 @@
+//! Families that own their position space.
+//!
+//! The heap families ([`Rules`](super::Rules)) all play on an unordered bag of heaps: a
+//! position is a sorted multiset and the tier solvers rank it as a partition. The families
+//! here say for themselves what a position is, and the rest of nimdb speaks of them only
+//! through [`SpacedFamily`] and the (tier, rank) of a position in the family's space:
+//! - [`Staircase`]: Staircase Nim, an **ordered** sequence of coin counts on steps 1..n;
+//! - [`Welter`]: Welter's game, a **set** of distinct non-negative heaps;
+//! - [`Raise`]: Nim with raising (`raise:C`), a multiset of heaps in which a heap may also
+//!   grow by one token up to `C`: a **loopy** game, whose positions may be draws.
+//!
+//! A family declares its [`SpaceLayout`] (how its positions are ranked, which `index` turns
+//! into a position space), whether its game graph has cycles, how positions and moves are
+//! written, the rules in words, and which theorem decides its positions
+//! ([`SpacedFormula`], ruled on in `theory::spaced`).
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::convention::Convention;
+
+/// The remoteness stored for a draw (a position of a loopy game from which neither player
+/// can force a win). No acyclic solve stores it: their remoteness is below
+/// 2 × `MAX_SOLVE_TOTAL`.
+pub const DRAW: u16 = u16::MAX;
+
+/// How a family's positions are ranked inside their tiers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SpaceLayout {
+    /// An unordered bag of positive heaps, written largest first (zeros dropped); tier =
+    /// (tokens, heaps).
+    Multiset,
+    /// An ordered sequence c₁ … cₙ of counts on steps 1..n, the top step nonempty; tier =
+    /// (Σ i·cᵢ, n): every move lowers the weighted sum.
+    Staircase,
+    /// A set of distinct non-negative heaps, written largest first; tier = (tokens, heaps).
+    DistinctSet,
+}
+
+/// A theorem that decides positions of a spaced family.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase", tag = "rule")]
+pub enum SpacedFormula {
+    /// Staircase Nim under normal play: a loss iff the nim-sum of the odd steps is 0.
+    OddSteps,
+    /// Welter's game under normal play: the nim-value is Welter's function, in Sato's form.
+    Welter,
+    /// A loopy heap game under normal play: Smith's generalized Sprague–Grundy values of
+    /// the heaps decide a sum (win, loss or draw).
+    Smith,
+}
+
+/// One move of a spaced family: the position it leads to and the move in words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpacedMove {
+    /// The position after the move, in the family's canonical form.
+    pub to: Vec<u32>,
+    /// The move in words.
+    pub text: String,
+}
+
+/// Why a position was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PositionError {
+    /// A word is not a number in range.
+    #[error("'{word}' is not a count from 0 to {max}")]
+    NotACount {
+        /// The word (shortened if long).
+        word: String,
+        /// The largest count accepted.
+        max: u32,
+    },
+    /// The position breaks a rule of the family.
+    #[error("{0}")]
+    Illegal(String),
+}
+
+/// The largest count a spaced position may hold.
+pub const MAX_SPACED_COUNT: u32 = 1 << 20;
+
+/// A family that owns its position space (object safe).
+pub trait SpacedFamily: Send + Sync + fmt::Debug {
+    /// How its positions are ranked.
+    fn layout(&self) -> SpaceLayout;
+    /// Whether its game graph has cycles (positions may then be draws).
+    fn loopy(&self) -> bool;
+    /// The canonical form of a position given as counts, or why it is not one.
+    fn canonical(&self, counts: Vec<u32>) -> Result<Vec<u32>, PositionError>;
+    /// The position in the family's own notation.
+    fn show(&self, position: &[u32]) -> String;
+    /// Every move, one per distinct resulting position, in the family's fixed move order.
+    fn moves(&self, position: &[u32]) -> Vec<SpacedMove>;
+    /// The rules in words.
+    fn rules_text(&self) -> String;
+    /// The theorem that decides its positions under `convention`, if one is known.
+    fn formula(&self, convention: Convention) -> Option<SpacedFormula>;
+    /// The largest heap any position may have, when the rules cap it.
+    fn heap_cap(&self) -> Option<u32> {
+        None
+    }
+}
+
+/// Staircase Nim: coins on steps 1..n; a move takes any positive number of coins from one
+/// step down to the step below (from step 1, off the staircase).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Staircase;
+
+/// Welter's game: coins on distinct squares 0, 1, 2, …; a move moves one coin to any lower
+/// empty square (equivalently: distinct heaps, one lowered to a size no other heap has).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Welter;
+
+/// Nim with raising, capped at `cap`: a move lowers one heap to any smaller size (0 takes
+/// it away), or adds one token to a nonempty heap below `cap`. Loopy: a heap can go up and
+/// down for ever, so a position may be a draw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Raise {
+    /// The largest heap.
+    pub cap: u32,
+}
+
+/// The largest cap of `raise:C`.
+pub const MAX_RAISE_CAP: u32 = 64;
+
+/// A spaced game, as one value: what `--game staircase`, `welter` and `raise:C` parse to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SpacedGame {
+    /// Staircase Nim.
+    Staircase(Staircase),
+    /// Welter's game.
+    Welter(Welter),
+    /// Nim with raising.
+    Raise(Raise),
+}
+
+impl SpacedGame {
+    /// The family, as the trait every face speaks to.
+    pub fn family(&self) -> &dyn SpacedFamily {
+        match self {
+            SpacedGame::Staircase(s) => s,
+            SpacedGame::Welter(w) => w,
+            SpacedGame::Raise(r) => r,
+        }
+    }
+
+    /// Parses a position written in the family's notation: counts separated by spaces or
+    /// commas, optionally in brackets (`3 0 2 5`, `[7,4,1,0]`).
+    pub fn parse_position<S: AsRef<str>>(&self, words: &[S]) -> Result<Vec<u32>, PositionError> {
+        let mut counts = Vec::new();
+        for word in words {
+            let w = word.as_ref().trim().trim_start_matches('[').trim_end_matches(']');
+            for part in w.split(',') {
+                let part = part.trim();
+                if part.is_empty() {
+                    if w.is_empty() {
+                        continue;
+                    }
+                    return Err(PositionError::Illegal("a comma with no count beside it".into()));
+                }
+                let bad = || PositionError::NotACount { word: super::echo(part, 20), max: MAX_SPACED_COUNT };
+                let n: u32 = part.parse().map_err(|_| bad())?;
+                if n > MAX_SPACED_COUNT {
+                    return Err(bad());
+                }
+                counts.push(n);
+            }
+        }
+        self.family().canonical(counts)
+    }
+}
+
+impl fmt::Display for SpacedGame {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SpacedGame::Staircase(_) => f.write_str("staircase"),
+            SpacedGame::Welter(_) => f.write_str("welter"),
+            SpacedGame::Raise(r) => write!(f, "raise:{}", r.cap),
+        }
+    }
+}
+
+/// Why a spaced game spec was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SpacedSpecError {
+    /// Not a spaced family's name.
+    #[error("not staircase, welter or raise:C")]
+    Unknown,
+    /// `raise:C` with a bad cap.
+    #[error("raise:C takes a cap C from 1 to {MAX_RAISE_CAP}, not '{0}'")]
+    Cap(String),
+}
+
+impl FromStr for SpacedGame {
+    type Err = SpacedSpecError;
+
+    fn from_str(raw: &str) -> Result<Self, SpacedSpecError> {
+        let s = raw.trim().to_ascii_lowercase();
+        match s.as_str() {
+            "staircase" | "staircase-nim" => return Ok(SpacedGame::Staircase(Staircase)),
+            "welter" | "welters-game" => return Ok(SpacedGame::Welter(Welter)),
+            _ => {}
+        }
+        let Some(cap) = s.strip_prefix("raise:") else { return Err(SpacedSpecError::Unknown) };
+        match cap.trim().parse::<u32>() {
+            Ok(c) if (1..=MAX_RAISE_CAP).contains(&c) => Ok(SpacedGame::Raise(Raise { cap: c })),
+            _ => Err(SpacedSpecError::Cap(super::echo(cap, 20))),
+        }
+    }
+}
+
+fn list(position: &[u32]) -> String {
+    position.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" ")
+}
+
+impl SpacedFamily for Staircase {
+    fn layout(&self) -> SpaceLayout {
+        SpaceLayout::Staircase
+    }
+    fn loopy(&self) -> bool {
+        false
+    }
+    fn canonical(&self, mut counts: Vec<u32>) -> Result<Vec<u32>, PositionError> {
+        while counts.last() == Some(&0) {
+            counts.pop();
+        }
+        Ok(counts)
+    }
+    fn show(&self, position: &[u32]) -> String {
+        format!("[{}]", list(position))
+    }
+    fn moves(&self, position: &[u32]) -> Vec<SpacedMove> {
+        let mut out = Vec::new();
+        for (i, &coins) in position.iter().enumerate() {
+            let step = i + 1;
+            for k in 1..=coins {
+                let mut to = position.to_vec();
+                to[i] -= k;
+                if i > 0 {
+                    to[i - 1] += k;
+                }
+                while to.last() == Some(&0) {
+                    to.pop();
+                }
+                let whither =
+                    if step == 1 { "off the staircase".to_string() } else { format!("to step {}", step - 1) };
+                let noun = if k == 1 { "coin" } else { "coins" };
+                out.push(SpacedMove { to, text: format!("move {k} {noun} from step {step} {whither}") });
+            }
+        }
+        out
+    }
+    fn rules_text(&self) -> String {
+        "Staircase Nim: coins lie on steps 1, 2, 3, …; a move takes any positive number of coins \
+         from one step down to the step below (from step 1, off the staircase). A position is \
+         written step 1 first: `3 0 2 5` has 3 coins on step 1 and 5 on step 4."
+            .into()
+    }
+    fn formula(&self, convention: Convention) -> Option<SpacedFormula> {
+        (convention == Convention::Normal).then_some(SpacedFormula::OddSteps)
+    }
+}
+
+impl SpacedFamily for Welter {
+    fn layout(&self) -> SpaceLayout {
+        SpaceLayout::DistinctSet
+    }
+    fn loopy(&self) -> bool {
+        false
+    }
+    fn canonical(&self, mut counts: Vec<u32>) -> Result<Vec<u32>, PositionError> {
+        counts.sort_unstable_by(|a, b| b.cmp(a));
+        if let Some(w) = counts.windows(2).find(|w| w[0] == w[1]) {
+            return Err(PositionError::Illegal(format!(
+                "two heaps of {}: Welter's heaps are distinct (two coins never share a square)",
+                w[0]
+            )));
+        }
+        Ok(counts)
+    }
+    fn show(&self, position: &[u32]) -> String {
+        format!("[{}]", list(position))
+    }
+    fn moves(&self, position: &[u32]) -> Vec<SpacedMove> {
+        let mut out = Vec::new();
+        for (i, &h) in position.iter().enumerate() {
+            for to_size in (0..h).rev() {
+                if position.contains(&to_size) {
+                    continue;
+                }
+                let mut to = position.to_vec();
+                to[i] = to_size;
+                to.sort_unstable_by(|a, b| b.cmp(a));
+                out.push(SpacedMove { to, text: format!("lower the heap of {h} to {to_size}") });
+            }
+        }
+        out
+    }
+    fn rules_text(&self) -> String {
+        "Welter's game: coins on distinct squares 0, 1, 2, … of a strip; a move moves one coin \
+         to any lower empty square (it may jump). Written as the squares, largest first: heaps \
+         that are all different, a move lowering one to a size no other heap has."
+            .into()
+    }
+    fn formula(&self, convention: Convention) -> Option<SpacedFormula> {
+        (convention == Convention::Normal).then_some(SpacedFormula::Welter)
+    }
+}
+
+impl SpacedFamily for Raise {
+    fn layout(&self) -> SpaceLayout {
+        SpaceLayout::Multiset
+    }
+    fn loopy(&self) -> bool {
+        true
+    }
+    fn canonical(&self, mut counts: Vec<u32>) -> Result<Vec<u32>, PositionError> {
+        if let Some(&h) = counts.iter().find(|&&h| h > self.cap) {
+            return Err(PositionError::Illegal(format!(
+                "a heap of {h}: raise:{} caps heaps at {}",
+                self.cap, self.cap
+            )));
+        }
+        counts.retain(|&h| h > 0);
+        counts.sort_unstable_by(|a, b| b.cmp(a));
+        Ok(counts)
+    }
+    fn show(&self, position: &[u32]) -> String {
+        format!("[{}]", list(position))
+    }
+    fn moves(&self, position: &[u32]) -> Vec<SpacedMove> {
+        let mut out = Vec::new();
+        for (i, &h) in position.iter().enumerate() {
+            if i > 0 && position[i - 1] == h {
+                continue;
+            }
+            let with = |size: u32| {
+                let mut to = position.to_vec();
+                to[i] = size;
+                to.retain(|&x| x > 0);
+                to.sort_unstable_by(|a, b| b.cmp(a));
+                to
+            };
+            for left in (0..h).rev() {
+                let text = if left == 0 {
+                    format!("take the whole heap of {h}")
+                } else {
+                    format!("take {} from a heap of {h}, leaving {left}", h - left)
+                };
+                out.push(SpacedMove { to: with(left), text });
+            }
+            if h < self.cap {
+                out.push(SpacedMove {
+                    to: with(h + 1),
+                    text: format!("add 1 to a heap of {h}, making {}", h + 1),
+                });
+            }
+        }
+        out
+    }
+    fn rules_text(&self) -> String {
+        format!(
+            "Nim with raising (cap {c}): a move takes any number of tokens from one heap, or adds \
+             one token to a nonempty heap smaller than {c}. The game can go on for ever; a \
+             position from which neither player can force a win is a draw.",
+            c = self.cap
+        )
+    }
+    fn formula(&self, convention: Convention) -> Option<SpacedFormula> {
+        (convention == Convention::Normal).then_some(SpacedFormula::Smith)
+    }
+    fn heap_cap(&self) -> Option<u32> {
+        Some(self.cap)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_parse_and_print() {
+        for s in ["staircase", "welter", "raise:3"] {
+            assert_eq!(s.parse::<SpacedGame>().unwrap().to_string(), s);
+        }
+        assert!("raise:0".parse::<SpacedGame>().is_err());
+        assert!("raise:x".parse::<SpacedGame>().is_err());
+        assert_eq!("nim".parse::<SpacedGame>(), Err(SpacedSpecError::Unknown));
+    }
+
+    #[test]
+    fn positions_take_each_family_s_canonical_form() {
+        let stair: SpacedGame = "staircase".parse().unwrap();
+        assert_eq!(stair.parse_position(&["3", "0", "2", "5", "0"]).unwrap(), vec![3, 0, 2, 5]);
+        let welter: SpacedGame = "welter".parse().unwrap();
+        assert_eq!(welter.parse_position(&["[1,7,0,4]"]).unwrap(), vec![7, 4, 1, 0]);
+        assert!(welter.parse_position(&["3", "3"]).is_err());
+        let raise: SpacedGame = "raise:4".parse().unwrap();
+        assert_eq!(raise.parse_position(&["2", "0", "4"]).unwrap(), vec![4, 2]);
+        assert!(raise.parse_position(&["5"]).is_err());
+        assert!(raise.parse_position(&["3,,4"]).is_err());
+    }
+
+    #[test]
+    fn moves_follow_the_rules() {
+        // Staircase [0, 2]: two coins on step 2 go down one or two at a time.
+        let m: Vec<Vec<u32>> = Staircase.moves(&[0, 2]).into_iter().map(|m| m.to).collect();
+        assert_eq!(m, vec![vec![1, 1], vec![2]]);
+        // Welter [2, 0]: the 2 may only go to 1.
+        let m: Vec<Vec<u32>> = Welter.moves(&[2, 0]).into_iter().map(|m| m.to).collect();
+        assert_eq!(m, vec![vec![1, 0]]);
+        // Raise:2 [1, 1]: lower one heap to 0, or raise one to 2.
+        let m: Vec<Vec<u32>> = Raise { cap: 2 }.moves(&[1, 1]).into_iter().map(|m| m.to).collect();
+        assert_eq!(m, vec![vec![1], vec![2, 1]]);
+    }
+}

@@ -1,0 +1,292 @@
+//! Position spaces: the tiers of a spaced family and the dense rank of a position in its
+//! tier, whatever a position is (a multiset, an ordered sequence, a set).
+//!
+//! Each layout is ranked through a bijection onto partitions, so one [`PartitionTable`]
+//! serves them all:
+//! - a **multiset** of heaps is a partition (tier (tokens, heaps));
+//! - a **staircase** c₁ … cₙ (top step nonempty) is the partition whose parts are the coins
+//!   on each step and above, hⱼ = cⱼ + … + cₙ: n parts summing to Σ i·cᵢ, the tier's total
+//!   (the weighted sum every move lowers), and cⱼ = hⱼ − hⱼ₊₁ back;
+//! - a **set** of n distinct heaps a₁ > … > aₙ ≥ 0 is the partition with parts
+//!   aᵢ − (n − i) + 1: n positive parts summing to Σa − n(n−1)/2 + n.
+
+use crate::game::SpaceLayout;
+
+use super::partition::PartitionTable;
+use super::tier::TierId;
+use super::universe::UniverseError;
+
+/// The bounds of a spaced solve: every position whose tier total is at most `max_total`
+/// (tokens; for a staircase the weighted sum Σ i·cᵢ), with at most `max_heaps` heaps (steps
+/// for a staircase), each at most `max_heap` where the rules cap it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct SpaceBounds {
+    /// The largest tier total.
+    pub max_total: u32,
+    /// The most heaps (steps, coins).
+    pub max_heaps: u32,
+    /// The largest heap, where the rules cap it.
+    pub max_heap: Option<u32>,
+}
+
+/// A family's positions within bounds, ranked densely tier by tier.
+pub trait PositionSpace: Send + Sync {
+    /// The bounds.
+    fn bounds(&self) -> SpaceBounds;
+    /// The nonempty tiers of one total, heap count descending.
+    fn tiers_of_total(&self, total: u32) -> Vec<TierId>;
+    /// The positions in `tier`.
+    fn size(&self, tier: TierId) -> u64;
+    /// The tier and rank of `position` (canonical form), or `None` outside the bounds.
+    fn locate(&self, position: &[u32]) -> Option<(TierId, u64)>;
+    /// The position of rank `rank` in `tier`, written into `out`.
+    fn unrank(&self, tier: TierId, rank: u64, out: &mut Vec<u32>);
+
+    /// Every nonempty tier, total ascending (an acyclic family's solve order).
+    fn tiers(&self) -> Vec<TierId> {
+        (0..=self.bounds().max_total).flat_map(|t| self.tiers_of_total(t)).collect()
+    }
+    /// The number of positions.
+    fn positions(&self) -> u64 {
+        self.tiers().iter().map(|&t| self.size(t)).sum()
+    }
+}
+
+/// The space of `layout` within `bounds`.
+pub fn space_for(layout: SpaceLayout, bounds: SpaceBounds) -> Result<Box<dyn PositionSpace>, UniverseError> {
+    let b = bounds;
+    Ok(match layout {
+        SpaceLayout::Multiset => {
+            let cap = b.max_heap.unwrap_or(b.max_total).min(b.max_total).max(1);
+            let parts = b.max_heaps.min(b.max_total);
+            Box::new(Multisets { bounds, table: PartitionTable::new(b.max_total, parts, cap)? })
+        }
+        SpaceLayout::Staircase => {
+            let parts = b.max_heaps.min(b.max_total);
+            Box::new(Staircases {
+                bounds,
+                table: PartitionTable::new(b.max_total, parts, b.max_total.max(1))?,
+            })
+        }
+        SpaceLayout::DistinctSet => {
+            // The most coins n with n(n−1)/2 ≤ max_total.
+            let mut n = 0u32;
+            while n < b.max_heaps && (n as u64 + 1) * n as u64 / 2 <= b.max_total as u64 {
+                n += 1;
+            }
+            let top = b.max_total + n;
+            Box::new(DistinctSets {
+                bounds: SpaceBounds { max_heaps: n, ..bounds },
+                table: PartitionTable::new(top, n, top.max(1))?,
+            })
+        }
+    })
+}
+
+/// Multisets of positive heaps.
+struct Multisets {
+    bounds: SpaceBounds,
+    table: PartitionTable,
+}
+
+impl PositionSpace for Multisets {
+    fn bounds(&self) -> SpaceBounds {
+        self.bounds
+    }
+    fn tiers_of_total(&self, total: u32) -> Vec<TierId> {
+        if total == 0 {
+            return vec![TierId { total: 0, heaps: 0 }];
+        }
+        let cap = self.table.max_part() as u64;
+        (1..=self.table.max_parts().min(total))
+            .rev()
+            .filter(|&h| total as u64 <= h as u64 * cap)
+            .map(|heaps| TierId { total, heaps })
+            .collect()
+    }
+    fn size(&self, tier: TierId) -> u64 {
+        self.table.size(tier)
+    }
+    fn locate(&self, position: &[u32]) -> Option<(TierId, u64)> {
+        let total: u64 = position.iter().map(|&h| h as u64).sum();
+        let fits = total <= self.bounds.max_total as u64
+            && position.len() as u32 <= self.table.max_parts()
+            && position.iter().all(|&h| h >= 1 && h <= self.table.max_part());
+        let tier = TierId { total: total as u32, heaps: position.len() as u32 };
+        fits.then(|| (tier, self.table.rank(position)))
+    }
+    fn unrank(&self, tier: TierId, rank: u64, out: &mut Vec<u32>) {
+        self.table.unrank(tier.total, tier.heaps, rank, out);
+    }
+}
+
+/// Ordered counts on steps 1..n, ranked as the partition of their suffix sums.
+struct Staircases {
+    bounds: SpaceBounds,
+    table: PartitionTable,
+}
+
+impl PositionSpace for Staircases {
+    fn bounds(&self) -> SpaceBounds {
+        self.bounds
+    }
+    fn tiers_of_total(&self, total: u32) -> Vec<TierId> {
+        if total == 0 {
+            return vec![TierId { total: 0, heaps: 0 }];
+        }
+        (1..=self.table.max_parts().min(total)).rev().map(|heaps| TierId { total, heaps }).collect()
+    }
+    fn size(&self, tier: TierId) -> u64 {
+        self.table.size(tier)
+    }
+    fn locate(&self, steps: &[u32]) -> Option<(TierId, u64)> {
+        if steps.last() == Some(&0) || steps.len() as u32 > self.table.max_parts() {
+            return None;
+        }
+        let mut suffix = vec![0u32; steps.len()];
+        let mut run = 0u64;
+        let mut total = 0u64;
+        for i in (0..steps.len()).rev() {
+            run += steps[i] as u64;
+            total += run;
+            if total > self.bounds.max_total as u64 {
+                return None;
+            }
+            suffix[i] = run as u32;
+        }
+        Some((TierId { total: total as u32, heaps: steps.len() as u32 }, self.table.rank(&suffix)))
+    }
+    fn unrank(&self, tier: TierId, rank: u64, out: &mut Vec<u32>) {
+        let mut suffix = Vec::with_capacity(tier.heaps as usize);
+        self.table.unrank(tier.total, tier.heaps, rank, &mut suffix);
+        out.clear();
+        for j in 0..suffix.len() {
+            out.push(suffix[j] - suffix.get(j + 1).copied().unwrap_or(0));
+        }
+    }
+}
+
+/// Sets of distinct non-negative heaps, ranked as the partition aᵢ − (n − i) + 1.
+struct DistinctSets {
+    bounds: SpaceBounds,
+    table: PartitionTable,
+}
+
+impl DistinctSets {
+    /// The partition tier a set tier maps to.
+    fn mapped(tier: TierId) -> TierId {
+        let n = tier.heaps as u64;
+        TierId { total: (tier.total as u64 + n - n * n.saturating_sub(1) / 2) as u32, heaps: tier.heaps }
+    }
+}
+
+impl PositionSpace for DistinctSets {
+    fn bounds(&self) -> SpaceBounds {
+        self.bounds
+    }
+    fn tiers_of_total(&self, total: u32) -> Vec<TierId> {
+        let mut out: Vec<TierId> = (1..=self.bounds.max_heaps)
+            .rev()
+            .filter(|&n| n as u64 * (n as u64 - 1) / 2 <= total as u64)
+            .map(|heaps| TierId { total, heaps })
+            .collect();
+        if total == 0 {
+            out.push(TierId { total: 0, heaps: 0 });
+        }
+        out
+    }
+    fn size(&self, tier: TierId) -> u64 {
+        if tier.heaps == 0 {
+            return u64::from(tier.total == 0);
+        }
+        self.table.size(Self::mapped(tier))
+    }
+    fn locate(&self, set: &[u32]) -> Option<(TierId, u64)> {
+        let n = set.len();
+        let total: u64 = set.iter().map(|&h| h as u64).sum();
+        if n as u32 > self.bounds.max_heaps || total > self.bounds.max_total as u64 {
+            return None;
+        }
+        if set.windows(2).any(|w| w[0] <= w[1]) {
+            return None;
+        }
+        let tier = TierId { total: total as u32, heaps: n as u32 };
+        if n == 0 {
+            return Some((tier, 0));
+        }
+        let parts: Vec<u32> = set.iter().enumerate().map(|(i, &a)| a - (n - 1 - i) as u32 + 1).collect();
+        Some((tier, self.table.rank(&parts)))
+    }
+    fn unrank(&self, tier: TierId, rank: u64, out: &mut Vec<u32>) {
+        out.clear();
+        if tier.heaps == 0 {
+            return;
+        }
+        let m = Self::mapped(tier);
+        let mut parts = Vec::with_capacity(tier.heaps as usize);
+        self.table.unrank(m.total, m.heaps, rank, &mut parts);
+        let n = parts.len();
+        out.extend(parts.iter().enumerate().map(|(i, &b)| b + (n - 1 - i) as u32 - 1));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+
+    fn roundtrip(layout: SpaceLayout, bounds: SpaceBounds) -> BTreeSet<Vec<u32>> {
+        let space = space_for(layout, bounds).unwrap();
+        let mut seen = BTreeSet::new();
+        let mut out = Vec::new();
+        for tier in space.tiers() {
+            for rank in 0..space.size(tier) {
+                space.unrank(tier, rank, &mut out);
+                assert_eq!(space.locate(&out), Some((tier, rank)), "{layout:?} {out:?}");
+                assert!(seen.insert(out.clone()), "{layout:?}: {out:?} twice");
+            }
+        }
+        seen
+    }
+
+    #[test]
+    fn staircases_rank_every_sequence_once() {
+        let seen =
+            roundtrip(SpaceLayout::Staircase, SpaceBounds { max_total: 12, max_heaps: 4, max_heap: None });
+        // Every sequence of at most 4 steps, top step nonempty, with Σ i·cᵢ ≤ 12.
+        let mut want = BTreeSet::new();
+        for c in 0..13u32 * 13 * 13 * 13 {
+            let s = [c % 13, c / 13 % 13, c / 169 % 13, c / 2197];
+            let mut v = s.to_vec();
+            while v.last() == Some(&0) {
+                v.pop();
+            }
+            if v.iter().enumerate().map(|(i, &x)| (i as u32 + 1) * x).sum::<u32>() <= 12 {
+                want.insert(v);
+            }
+        }
+        assert_eq!(seen, want);
+    }
+
+    #[test]
+    fn sets_rank_every_distinct_set_once() {
+        let seen =
+            roundtrip(SpaceLayout::DistinctSet, SpaceBounds { max_total: 14, max_heaps: 4, max_heap: None });
+        let mut want = BTreeSet::new();
+        for mask in 0u32..1 << 15 {
+            let set: Vec<u32> = (0..15).rev().filter(|b| mask >> b & 1 == 1).collect();
+            if set.len() <= 4 && set.iter().sum::<u32>() <= 14 {
+                want.insert(set);
+            }
+        }
+        assert_eq!(seen, want);
+    }
+
+    #[test]
+    fn multisets_rank_every_capped_multiset_once() {
+        let seen =
+            roundtrip(SpaceLayout::Multiset, SpaceBounds { max_total: 12, max_heaps: 3, max_heap: Some(4) });
+        assert_eq!(seen.len(), 35); // C(4 + 3, 3): multisets of ≤ 3 heaps from 1..4.
+    }
+}

@@ -1,0 +1,267 @@
+//! The solver of the spaced families: outcome and remoteness of every position of a
+//! [`PositionSpace`], through the family's moves and the space's (tier, rank) alone.
+//!
+//! - An **acyclic** family (every move lowers the tier total) is solved tier by tier, total
+//!   ascending: each position reads its children, which lie in tiers already solved. Each
+//!   tier is stored as it is finished, so an interrupted solve resumes.
+//! - A **loopy** family is solved whole, by retrograde analysis with option counters: the
+//!   terminal positions are decided first; a decided loss makes every parent a win one
+//!   move further, and a decided win takes one from each parent's count of undecided
+//!   options, the parent becoming a loss one move further when its count reaches 0. Taken
+//!   in order of remoteness (a queue), this gives each win its shortest and each loss its
+//!   longest remoteness. What is never decided is a draw ([`DRAW`]).
+
+use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::time::Instant;
+
+use crate::game::{Convention, DRAW, SpacedFamily};
+use crate::index::{PositionSpace, TierId};
+
+use super::{Progress, SolveError, SolveReport, SolvedTier, TierStore};
+
+/// The most positions a loopy family's solve holds (it keeps the whole graph).
+pub const MAX_LOOPY_POSITIONS: u64 = 50_000_000;
+
+/// Bytes a loopy solve needs per position and per edge (a conservative estimate, for the
+/// memory check before it starts).
+pub const LOOPY_BYTES_PER_POSITION: u64 = 24;
+
+/// Solves `family` over `space` into `store`, resuming from the tiers it holds.
+pub fn solve_spaced(
+    family: &dyn SpacedFamily,
+    space: &dyn PositionSpace,
+    convention: Convention,
+    store: &mut dyn TierStore,
+    progress: &dyn Progress,
+) -> Result<SolveReport, SolveError> {
+    if family.loopy() {
+        solve_loopy(family, space, convention, store, progress)
+    } else {
+        solve_acyclic(family, space, convention, store, progress)
+    }
+}
+
+/// The remoteness of a position from its children's, as the solvers of heap games do: a
+/// win one more than its shortest losing child, a loss one more than its longest child.
+fn settle(convention: Convention, children: impl Iterator<Item = u16>) -> u16 {
+    let mut any = false;
+    let mut best_loss: Option<u16> = None;
+    let mut longest = 0u16;
+    for r in children {
+        any = true;
+        if !convention.is_win(r as u32) {
+            best_loss = Some(best_loss.map_or(r, |b| b.min(r)));
+        }
+        longest = longest.max(r);
+    }
+    match (any, best_loss) {
+        (false, _) => 0,
+        (true, Some(l)) => l + 1,
+        (true, None) => longest + 1,
+    }
+}
+
+fn solve_acyclic(
+    family: &dyn SpacedFamily,
+    space: &dyn PositionSpace,
+    convention: Convention,
+    store: &mut dyn TierStore,
+    progress: &dyn Progress,
+) -> Result<SolveReport, SolveError> {
+    let started = Instant::now();
+    let tiers = space.tiers();
+    let positions: u64 = tiers.iter().map(|&t| space.size(t)).sum();
+    let stored = store.solved_tiers()?;
+    let done: u64 = tiers.iter().filter(|t| stored.contains(t)).map(|&t| space.size(t)).sum();
+    progress.start(positions, done);
+    let mut report = SolveReport { positions, ..SolveReport::default() };
+    let mut solved: HashMap<TierId, Vec<u16>> = HashMap::new();
+    let mut pos = Vec::new();
+    for &tier in &tiers {
+        if stored.contains(&tier) {
+            let t = store.load(tier)?;
+            check_size(space, tier, t.remoteness.len() as u64)?;
+            solved.insert(tier, t.remoteness);
+            continue;
+        }
+        if progress.interrupted() {
+            store.finish()?;
+            return Err(SolveError::Interrupted { tiers: report.tiers_now, positions: report.solved_now });
+        }
+        let clock = Instant::now();
+        let size = space.size(tier);
+        let mut values = Vec::with_capacity(size as usize);
+        for rank in 0..size {
+            space.unrank(tier, rank, &mut pos);
+            let moves = family.moves(&pos);
+            report.edges += moves.len() as u64;
+            let kids = moves.iter().map(|m| {
+                let (t, r) = space.locate(&m.to).expect("a move stays in the space");
+                debug_assert!(t.total < tier.total, "a move of an acyclic family lowers the total");
+                solved[&t][r as usize]
+            });
+            values.push(settle(convention, kids));
+        }
+        let solved_tier =
+            SolvedTier { tier, remoteness: values, nim_values: None, seconds: clock.elapsed().as_secs_f64() };
+        report.solved_now += size;
+        report.losses_now += solved_tier.losses(convention);
+        report.tiers_now += 1;
+        store.save(&solved_tier)?;
+        progress.tier_done(tier, size);
+        solved.insert(tier, solved_tier.remoteness);
+    }
+    store.finish()?;
+    report.peak_window_bytes = 2 * positions;
+    report.seconds = started.elapsed().as_secs_f64();
+    Ok(report)
+}
+
+fn check_size(space: &dyn PositionSpace, tier: TierId, held: u64) -> Result<(), SolveError> {
+    let expected = space.size(tier);
+    if held != expected {
+        return Err(SolveError::CorruptTier { tier, held, expected });
+    }
+    Ok(())
+}
+
+fn solve_loopy(
+    family: &dyn SpacedFamily,
+    space: &dyn PositionSpace,
+    convention: Convention,
+    store: &mut dyn TierStore,
+    progress: &dyn Progress,
+) -> Result<SolveReport, SolveError> {
+    let started = Instant::now();
+    let tiers = space.tiers();
+    let positions: u64 = tiers.iter().map(|&t| space.size(t)).sum();
+    if positions > MAX_LOOPY_POSITIONS {
+        return Err(SolveError::LoopyTooLarge { positions, limit: MAX_LOOPY_POSITIONS });
+    }
+    let stored: BTreeSet<TierId> = store.solved_tiers()?;
+    let all_stored = tiers.iter().all(|t| stored.contains(t));
+    progress.start(positions, if all_stored { positions } else { 0 });
+    let mut report = SolveReport { positions, ..SolveReport::default() };
+    if all_stored {
+        report.seconds = started.elapsed().as_secs_f64();
+        return Ok(report);
+    }
+    // Global index = offset of the tier + rank.
+    let mut offset = HashMap::new();
+    let mut at = 0u64;
+    for &t in &tiers {
+        offset.insert(t, at);
+        at += space.size(t);
+    }
+    let n = positions as usize;
+    // Options of every position, as global indices (children first, parents derived).
+    let mut option_start = Vec::with_capacity(n + 1);
+    let mut options: Vec<u32> = Vec::new();
+    let mut pos = Vec::new();
+    for &tier in &tiers {
+        if progress.interrupted() {
+            return Err(SolveError::Interrupted { tiers: 0, positions: 0 });
+        }
+        for rank in 0..space.size(tier) {
+            space.unrank(tier, rank, &mut pos);
+            option_start.push(options.len());
+            for m in family.moves(&pos) {
+                let (t, r) = space.locate(&m.to).expect("a move stays in the space");
+                options.push((offset[&t] + r) as u32);
+            }
+        }
+    }
+    option_start.push(options.len());
+    report.edges = options.len() as u64;
+    // Parents, by counting sort on the option lists.
+    let mut parent_start = vec![0usize; n + 1];
+    for &o in &options {
+        parent_start[o as usize + 1] += 1;
+    }
+    for i in 0..n {
+        parent_start[i + 1] += parent_start[i];
+    }
+    let mut fill = parent_start.clone();
+    let mut parents = vec![0u32; options.len()];
+    for v in 0..n {
+        for &o in &options[option_start[v]..option_start[v + 1]] {
+            parents[fill[o as usize]] = v as u32;
+            fill[o as usize] += 1;
+        }
+    }
+    drop(fill);
+    let mut undecided: Vec<u32> = (0..n).map(|v| (option_start[v + 1] - option_start[v]) as u32).collect();
+    let mut value = vec![DRAW; n];
+    let mut queue = VecDeque::new();
+    for v in 0..n {
+        if undecided[v] == 0 {
+            value[v] = 0;
+            queue.push_back(v);
+        }
+    }
+    while let Some(v) = queue.pop_front() {
+        let r = value[v];
+        if r >= DRAW - 1 {
+            return Err(SolveError::RemotenessOverflow(r as u32));
+        }
+        let v_wins = convention.is_win(r as u32);
+        for &p in &parents[parent_start[v]..parent_start[v + 1]] {
+            let p = p as usize;
+            if value[p] != DRAW {
+                continue;
+            }
+            if !v_wins {
+                value[p] = r + 1;
+                queue.push_back(p);
+            } else {
+                undecided[p] -= 1;
+                if undecided[p] == 0 {
+                    value[p] = r + 1;
+                    queue.push_back(p);
+                }
+            }
+        }
+    }
+    for &tier in &tiers {
+        let start = offset[&tier] as usize;
+        let size = space.size(tier) as usize;
+        if stored.contains(&tier) {
+            continue;
+        }
+        let solved_tier = SolvedTier {
+            tier,
+            remoteness: value[start..start + size].to_vec(),
+            nim_values: None,
+            seconds: 0.0,
+        };
+        report.solved_now += size as u64;
+        report.losses_now += solved_tier.losses(convention);
+        report.tiers_now += 1;
+        store.save(&solved_tier)?;
+        progress.tier_done(tier, size as u64);
+    }
+    store.finish()?;
+    report.peak_window_bytes = positions * LOOPY_BYTES_PER_POSITION + report.edges * 8;
+    report.seconds = started.elapsed().as_secs_f64();
+    Ok(report)
+}
+
+/// What a spaced solve will take, before it runs: every tier is held in memory (2 bytes a
+/// position); a loopy family's solve also holds its whole graph (about
+/// [`LOOPY_BYTES_PER_POSITION`] a position and 8 bytes an edge, at most `moves_bound` edges
+/// a position).
+pub fn estimate_spaced(space: &dyn PositionSpace, loopy: bool, moves_bound: u64) -> super::Estimate {
+    let tiers = space.tiers();
+    let positions: u64 = tiers.iter().map(|&t| space.size(t)).sum();
+    let graph = if loopy { positions * (LOOPY_BYTES_PER_POSITION + 8 * moves_bound) } else { 0 };
+    let memory_bytes = 2 * positions + graph + (1 << 20);
+    super::Estimate {
+        tiers: tiers.len() as u64,
+        positions,
+        memory_bytes,
+        window_bytes: 0,
+        whole_total_bytes: 0,
+        disk_bytes: positions * 2 + positions / 10 + 4096,
+        record_bytes: 2,
+    }
+}

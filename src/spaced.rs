@@ -1,0 +1,433 @@
+//! Answers and checks for the spaced families (`game::spaced`): a position is found by its
+//! (tier, rank) in the family's position space, its record read from a stored solve, its
+//! moves valued the same way; where nothing is stored, the family's theorem answers (no
+//! remoteness), or a small space is solved on the spot.
+
+use std::collections::HashMap;
+
+use crate::game::{Convention, DRAW, SpacedFormula, SpacedGame};
+use crate::index::{PositionSpace, SpaceBounds, TierId, UniverseError, space_for};
+use crate::query::Source;
+use crate::store::{Database, SolveRecord, StoreError};
+use crate::theory::spaced::{Verdict, decide};
+
+/// The largest space a query solves on the spot, in positions.
+pub const SPACED_AUTO_SOLVE_LIMIT: u64 = 2_000_000;
+
+/// Why a spaced answer or check failed.
+#[derive(Debug, thiserror::Error)]
+pub enum SpacedError {
+    /// The database failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The bounds cannot be ranked.
+    #[error(transparent)]
+    Space(#[from] UniverseError),
+    /// No stored solve covers the position, no theorem decides it, and its space is too
+    /// large to solve on the spot.
+    #[error(
+        "{game} position {position} ({convention}) is not stored, no theorem decides it, and the smallest space holding it has {positions} positions (more than the {limit} solved on the spot)"
+    )]
+    NotCovered {
+        /// The game.
+        game: String,
+        /// The position, as written.
+        position: String,
+        /// The convention.
+        convention: Convention,
+        /// Positions of its smallest space.
+        positions: u64,
+        /// The on-the-spot limit.
+        limit: u64,
+    },
+    /// No stored solve of the game and convention.
+    #[error("no stored solve of {0} ({1})")]
+    NoSolve(String, Convention),
+    /// The solve failed.
+    #[error(transparent)]
+    Solve(#[from] crate::driver::DriverError),
+    /// A stored tier has the wrong number of records for its space.
+    #[error("stored tier {tier} of solve #{solve} holds {held} records, its space has {expected} positions")]
+    WrongSize {
+        /// The solve.
+        solve: i64,
+        /// The tier.
+        tier: TierId,
+        /// Records held.
+        held: u64,
+        /// Positions expected.
+        expected: u64,
+    },
+}
+
+/// One move and the value of the position it leads to.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct SpacedMoveValue {
+    /// The move in words.
+    pub description: String,
+    /// The position after it.
+    pub to: Vec<u32>,
+    /// The outcome for the player to move after it (the opponent).
+    pub outcome: Verdict,
+    /// Its remoteness, when known (not for draws).
+    pub remoteness: Option<u32>,
+}
+
+/// The answer for one position of a spaced game.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct SpacedAnswer {
+    /// The game.
+    pub game: String,
+    /// The convention.
+    pub convention: Convention,
+    /// The position, in the family's canonical form.
+    pub position: Vec<u32>,
+    /// The outcome for the player to move.
+    pub outcome: Verdict,
+    /// Moves to the end under optimal play, when known (never for a draw).
+    pub remoteness: Option<u32>,
+    /// The nim-value, when a theorem gives it.
+    pub nim_value: Option<u64>,
+    /// The best move: fastest win, slowest loss, or a move that keeps the draw.
+    pub best_move: Option<SpacedMoveValue>,
+    /// Every move, in the family's move order.
+    pub moves: Vec<SpacedMoveValue>,
+    /// Where the answer came from.
+    pub source: Source,
+    /// The theorem, when the answer is the theorem's.
+    pub theorem: Option<SpacedFormula>,
+    /// The stored solve used, if any.
+    pub solve_id: Option<i64>,
+}
+
+/// What a query must do.
+#[derive(Debug)]
+pub enum SpacedPlan {
+    /// Answered.
+    Answered(Box<SpacedAnswer>),
+    /// Solve this space first (it is small enough), then ask again.
+    Solve(SpaceBounds),
+}
+
+/// The smallest space of `game` that holds `position`.
+pub fn smallest_bounds(game: &SpacedGame, position: &[u32]) -> SpaceBounds {
+    let family = game.family();
+    let total = match family.layout() {
+        crate::game::SpaceLayout::Staircase => {
+            position.iter().enumerate().map(|(i, &c)| (i as u64 + 1) * c as u64).sum::<u64>()
+        }
+        _ => position.iter().map(|&h| h as u64).sum(),
+    };
+    let heaps = position.len() as u32;
+    match family.heap_cap() {
+        // A capped game's space must hold every raise: each heap up to the cap.
+        Some(cap) => {
+            SpaceBounds { max_total: heaps.max(1) * cap, max_heaps: heaps.max(1), max_heap: Some(cap) }
+        }
+        None => {
+            SpaceBounds { max_total: total.min(u32::MAX as u64) as u32, max_heaps: heaps, max_heap: None }
+        }
+    }
+}
+
+/// The space of `game` within `bounds`.
+pub fn space_of(game: &SpacedGame, bounds: SpaceBounds) -> Result<Box<dyn PositionSpace>, SpacedError> {
+    Ok(space_for(game.family().layout(), bounds)?)
+}
+
+/// The bounds a stored solve covers (every tier up to its solved total).
+fn solve_bounds(game: &SpacedGame, solve: &SolveRecord) -> Option<SpaceBounds> {
+    let solved = u32::try_from(solve.solved_total).ok()?;
+    Some(SpaceBounds { max_total: solved, max_heaps: solve.max_heaps?, max_heap: game.family().heap_cap() })
+}
+
+/// Reads whole stored tiers of one solve, checked, and keeps them.
+struct Tiers<'a> {
+    db: &'a Database,
+    solve: i64,
+    loaded: HashMap<TierId, Vec<u16>>,
+}
+
+impl Tiers<'_> {
+    fn get(&mut self, space: &dyn PositionSpace, tier: TierId, rank: u64) -> Result<u16, SpacedError> {
+        if !self.loaded.contains_key(&tier) {
+            let t = self.db.load_tier(self.solve, tier)?;
+            let expected = space.size(tier);
+            if t.remoteness.len() as u64 != expected {
+                return Err(SpacedError::WrongSize {
+                    solve: self.solve,
+                    tier,
+                    held: t.remoteness.len() as u64,
+                    expected,
+                });
+            }
+            self.loaded.insert(tier, t.remoteness);
+        }
+        Ok(self.loaded[&tier][rank as usize])
+    }
+}
+
+fn verdict_of(convention: Convention, r: u16) -> Verdict {
+    if r == DRAW {
+        Verdict::Draw
+    } else if convention.is_win(r as u32) {
+        Verdict::Win
+    } else {
+        Verdict::Loss
+    }
+}
+
+/// The stored solves of `game` under `convention`.
+pub fn solves_of(
+    db: &Database,
+    game: &SpacedGame,
+    convention: Convention,
+) -> Result<Vec<SolveRecord>, StoreError> {
+    let name = game.to_string();
+    Ok(db.solves()?.into_iter().filter(|s| s.game == name && s.convention == convention).collect())
+}
+
+/// Answers `position` from a stored solve, a theorem, or (when its space is small) says
+/// to solve first. `db` is `None` when there is no database file yet.
+pub fn plan_spaced(
+    db: Option<&Database>,
+    game: &SpacedGame,
+    convention: Convention,
+    position: &[u32],
+) -> Result<SpacedPlan, SpacedError> {
+    if let Some(db) = db {
+        for solve in solves_of(db, game, convention)? {
+            if let Some(answer) = answer_from_solve(db, game, convention, position, &solve)? {
+                return Ok(SpacedPlan::Answered(Box::new(answer)));
+            }
+        }
+    }
+    if let Some(answer) = answer_from_theory(game, convention, position) {
+        return Ok(SpacedPlan::Answered(Box::new(answer)));
+    }
+    let bounds = smallest_bounds(game, position);
+    let positions = space_of(game, bounds).map(|s| s.positions()).unwrap_or(u64::MAX);
+    if positions > SPACED_AUTO_SOLVE_LIMIT {
+        return Err(SpacedError::NotCovered {
+            game: game.to_string(),
+            position: game.family().show(position),
+            convention,
+            positions,
+            limit: SPACED_AUTO_SOLVE_LIMIT,
+        });
+    }
+    Ok(SpacedPlan::Solve(bounds))
+}
+
+/// The answer from stored solve `solve`, or `None` when it does not cover `position`.
+pub fn answer_from_solve(
+    db: &Database,
+    game: &SpacedGame,
+    convention: Convention,
+    position: &[u32],
+    solve: &SolveRecord,
+) -> Result<Option<SpacedAnswer>, SpacedError> {
+    let Some(bounds) = solve_bounds(game, solve) else { return Ok(None) };
+    let space = space_of(game, bounds)?;
+    let Some((tier, rank)) = space.locate(position) else { return Ok(None) };
+    let mut tiers = Tiers { db, solve: solve.id, loaded: HashMap::new() };
+    let r = tiers.get(space.as_ref(), tier, rank)?;
+    let family = game.family();
+    let mut moves = Vec::new();
+    for m in family.moves(position) {
+        let (t, k) = space.locate(&m.to).expect("a move stays in a solved space");
+        let rc = tiers.get(space.as_ref(), t, k)?;
+        moves.push(SpacedMoveValue {
+            description: m.text,
+            to: m.to,
+            outcome: verdict_of(convention, rc),
+            remoteness: (rc != DRAW).then_some(rc as u32),
+        });
+    }
+    let outcome = verdict_of(convention, r);
+    let best_move = best(&moves, outcome, r);
+    Ok(Some(SpacedAnswer {
+        game: game.to_string(),
+        convention,
+        position: position.to_vec(),
+        outcome,
+        remoteness: (r != DRAW).then_some(r as u32),
+        nim_value: None,
+        best_move,
+        moves,
+        source: Source::Database,
+        theorem: None,
+        solve_id: Some(solve.id),
+    }))
+}
+
+/// The best move, first in move order: from a win, to a loss one move shorter; from a loss,
+/// to the longest win; from a draw, to a draw.
+fn best(moves: &[SpacedMoveValue], outcome: Verdict, r: u16) -> Option<SpacedMoveValue> {
+    let pick = match outcome {
+        Verdict::Win => {
+            moves.iter().find(|m| m.outcome == Verdict::Loss && m.remoteness == Some(r as u32 - 1))
+        }
+        Verdict::Loss => moves.iter().find(|m| m.remoteness == Some(r as u32 - 1)),
+        Verdict::Draw => moves.iter().find(|m| m.outcome == Verdict::Draw),
+    };
+    pick.cloned()
+}
+
+/// The answer of the family's theorem, when it has one for `convention`.
+pub fn answer_from_theory(
+    game: &SpacedGame,
+    convention: Convention,
+    position: &[u32],
+) -> Option<SpacedAnswer> {
+    let decision = decide(game, position, convention)?;
+    let family = game.family();
+    let moves: Vec<SpacedMoveValue> = family
+        .moves(position)
+        .into_iter()
+        .map(|m| {
+            let outcome = decide(game, &m.to, convention).map_or(Verdict::Draw, |d| d.verdict);
+            SpacedMoveValue { description: m.text, to: m.to, outcome, remoteness: None }
+        })
+        .collect();
+    let best_move = decision.best.as_ref().and_then(|to| moves.iter().find(|m| &m.to == to).cloned());
+    Some(SpacedAnswer {
+        game: game.to_string(),
+        convention,
+        position: position.to_vec(),
+        outcome: decision.verdict,
+        remoteness: None,
+        nim_value: decision.nim_value,
+        best_move,
+        moves,
+        source: Source::Theory,
+        theorem: Some(decision.formula),
+        solve_id: None,
+    })
+}
+
+/// What `verify` found in the stored solves of a spaced game.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct SpacedReport {
+    /// The game.
+    pub game: String,
+    /// The solves checked.
+    pub solves: Vec<i64>,
+    /// Positions checked.
+    pub checked: u64,
+    /// Positions whose record follows from their children's records.
+    pub consistent: u64,
+    /// Positions whose record does not.
+    pub inconsistent: u64,
+    /// Positions a theorem decides, and how many agree.
+    pub theorem_checked: u64,
+    /// Agreements with the theorem.
+    pub theorem_agree: u64,
+    /// The theorem, if any.
+    pub theorem: Option<SpacedFormula>,
+    /// Draws stored.
+    pub draws: u64,
+    /// The first positions that failed, in the family's notation.
+    pub first_failures: Vec<String>,
+}
+
+impl SpacedReport {
+    /// Whether anything failed.
+    pub fn failed(&self) -> bool {
+        self.inconsistent > 0 || self.theorem_agree < self.theorem_checked
+    }
+}
+
+/// Checks every stored position of `game` under `convention`: its record must follow from
+/// its children's (a win one more than its shortest losing child; a loss, all children
+/// wins, one more than the longest; a draw, no losing child and a drawing one), and agree
+/// with the family's theorem where there is one.
+pub fn verify_spaced(
+    db: &Database,
+    game: &SpacedGame,
+    convention: Convention,
+) -> Result<SpacedReport, SpacedError> {
+    let solves = solves_of(db, game, convention)?;
+    if solves.is_empty() {
+        return Err(SpacedError::NoSolve(game.to_string(), convention));
+    }
+    let family = game.family();
+    let mut report = SpacedReport {
+        game: game.to_string(),
+        theorem: family.formula(convention),
+        ..SpacedReport::default()
+    };
+    let mut pos = Vec::new();
+    for solve in &solves {
+        report.solves.push(solve.id);
+        let Some(bounds) = solve_bounds(game, solve) else { continue };
+        let space = space_of(game, bounds)?;
+        let mut tiers = Tiers { db, solve: solve.id, loaded: HashMap::new() };
+        for tier in space.tiers() {
+            for rank in 0..space.size(tier) {
+                space.unrank(tier, rank, &mut pos);
+                let r = tiers.get(space.as_ref(), tier, rank)?;
+                let mut kids = Vec::new();
+                for m in family.moves(&pos) {
+                    let (t, k) = space.locate(&m.to).expect("a move stays in a solved space");
+                    kids.push(tiers.get(space.as_ref(), t, k)?);
+                }
+                report.checked += 1;
+                report.draws += u64::from(r == DRAW);
+                let ok = follows(convention, r, &kids);
+                let theory_ok = match decide(game, &pos, convention) {
+                    Some(d) => {
+                        report.theorem_checked += 1;
+                        let agree = d.verdict == verdict_of(convention, r);
+                        report.theorem_agree += u64::from(agree);
+                        agree
+                    }
+                    None => true,
+                };
+                if ok {
+                    report.consistent += 1;
+                } else {
+                    report.inconsistent += 1;
+                }
+                if (!ok || !theory_ok) && report.first_failures.len() < 10 {
+                    report.first_failures.push(family.show(&pos));
+                }
+            }
+        }
+    }
+    Ok(report)
+}
+
+/// Whether a record `r` follows from its children's records `kids`.
+fn follows(convention: Convention, r: u16, kids: &[u16]) -> bool {
+    let v = |x: u16| verdict_of(convention, x);
+    let losses = kids.iter().filter(|&&k| v(k) == Verdict::Loss);
+    let shortest_loss = losses.clone().min();
+    match v(r) {
+        Verdict::Draw => shortest_loss.is_none() && kids.iter().any(|&k| k == DRAW),
+        _ if kids.is_empty() => r == 0,
+        Verdict::Win => shortest_loss.is_some_and(|&l| l + 1 == r),
+        Verdict::Loss => {
+            kids.iter().all(|&k| v(k) == Verdict::Win) && kids.iter().max().is_some_and(|&m| m + 1 == r)
+        }
+    }
+}
+
+/// Solves the space `bounds` of `game` into `db` (resuming what is stored), then answers
+/// `position` from it, with source [`Source::Solved`].
+pub fn answer_after_solving(
+    db: &mut Database,
+    game: &SpacedGame,
+    convention: Convention,
+    position: &[u32],
+    bounds: SpaceBounds,
+) -> Result<SpacedAnswer, SpacedError> {
+    let space = space_of(game, bounds)?;
+    let (solve, _) =
+        crate::driver::solve_spaced_into(db, game, convention, space.as_ref(), &crate::solve::Silent)?;
+    let mut answer = answer_from_solve(db, game, convention, position, &solve)?.ok_or_else(|| {
+        StoreError::Corrupt(format!("the solve of {game} just stored does not hold the position"))
+    })?;
+    answer.source = Source::Solved;
+    Ok(answer)
+}

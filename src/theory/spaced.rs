@@ -1,0 +1,250 @@
+//! The theorems of the spaced families (`game::spaced`), each deciding a position without a
+//! search:
+//! - **Staircase Nim** (normal play): the coins on odd steps are Nim heaps and the even
+//!   steps do not matter, since a move from an even step down to an odd one can be undone
+//!   by moving the same coins on down; a position is a loss iff the nim-sum of the odd
+//!   steps is 0 (Sprague 1937; Berlekamp, Conway and Guy, *Winning Ways*, ch. 16).
+//! - **Welter's game** (normal play): the nim-value is Welter's function, which Sato wrote
+//!   as a₁ ⊕ … ⊕ aₙ ⊕ ⨁ᵢ<ⱼ (2^(ord₂(aᵢ − aⱼ) + 1) − 1), ord₂ the number of times 2 divides
+//!   (Welter 1954; Sato; Conway, *On Numbers and Games*, ch. 13; the form used by Abuku,
+//!   arXiv:1701.08928).
+//! - **Loopy heap games** (normal play): Smith's generalized Sprague–Grundy function γ
+//!   (Smith 1966; Fraenkel and Yesha): each heap gets a finite value or ∞(K), K the finite
+//!   values of its options; a sum's γ is the nim-sum of finite values, ∞(K ⊕ b) for one
+//!   infinite heap ∞(K) beside finite b, and ∞(∅) for two or more infinite heaps. A position
+//!   is a loss iff γ = 0, a draw iff γ = ∞(K) with 0 ∉ K, and a win otherwise.
+
+use crate::game::{Convention, Raise, SpacedFormula, SpacedGame};
+
+/// A position's outcome for the player to move, draws included.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    /// A forced win.
+    Win,
+    /// A forced loss.
+    Loss,
+    /// Neither player can force a win.
+    Draw,
+}
+
+/// What a theorem says of one position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpacedDecision {
+    /// The outcome.
+    pub verdict: Verdict,
+    /// The nim-value, where the theorem gives one (finite).
+    pub nim_value: Option<u64>,
+    /// A best move's result (to a loss from a win, to a draw from a draw), first in move
+    /// order; `None` at a loss or a terminal position.
+    pub best: Option<Vec<u32>>,
+    /// The theorem.
+    pub formula: SpacedFormula,
+}
+
+/// The most options a decision examines to find its winning move (Welter's and the loopy
+/// game's move is found among the options by the formula).
+pub const MOVE_SEARCH_LIMIT: u64 = 1_000_000;
+
+/// The theorem's decision of `position` under `convention`, if the family has one.
+pub fn decide(game: &SpacedGame, position: &[u32], convention: Convention) -> Option<SpacedDecision> {
+    let family = game.family();
+    let formula = family.formula(convention)?;
+    let value = |p: &[u32]| -> Gamma {
+        match (formula, game) {
+            (SpacedFormula::OddSteps, _) => Gamma::Finite(odd_steps(p)),
+            (SpacedFormula::Welter, _) => Gamma::Finite(welter(p)),
+            (SpacedFormula::Smith, SpacedGame::Raise(r)) => smith_sum(&heap_gammas(*r), p),
+            (SpacedFormula::Smith, _) => unreachable!("only raise:C is loopy"),
+        }
+    };
+    let here = value(position);
+    let verdict = here.verdict();
+    let nim_value = match here {
+        Gamma::Finite(g) => Some(g),
+        Gamma::Infinite(_) => None,
+    };
+    let best = match verdict {
+        Verdict::Loss => None,
+        Verdict::Win | Verdict::Draw => {
+            let want = if verdict == Verdict::Win { Verdict::Loss } else { Verdict::Draw };
+            let moves = family.moves(position);
+            if moves.len() as u64 > MOVE_SEARCH_LIMIT {
+                None
+            } else {
+                moves.into_iter().map(|m| m.to).find(|to| value(to).verdict() == want)
+            }
+        }
+    };
+    Some(SpacedDecision { verdict, nim_value, best, formula })
+}
+
+/// The nim-sum of the coins on the odd steps (1, 3, 5, …).
+pub fn odd_steps(steps: &[u32]) -> u64 {
+    steps.iter().step_by(2).fold(0u64, |x, &c| x ^ c as u64)
+}
+
+/// Welter's function of distinct heaps, in Sato's form.
+pub fn welter(heaps: &[u32]) -> u64 {
+    let mut w = heaps.iter().fold(0u64, |x, &a| x ^ a as u64);
+    for i in 0..heaps.len() {
+        for j in i + 1..heaps.len() {
+            let d = (heaps[i] as i64 - heaps[j] as i64).unsigned_abs();
+            debug_assert!(d > 0, "Welter's heaps are distinct");
+            w ^= (1u64 << (d.trailing_zeros() + 1)) - 1;
+        }
+    }
+    w
+}
+
+/// A generalized Sprague–Grundy value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Gamma {
+    /// A finite value.
+    Finite(u64),
+    /// ∞(K): K the finite values of the options, sorted.
+    Infinite(Vec<u64>),
+}
+
+impl Gamma {
+    /// The outcome this value means for the player to move.
+    pub fn verdict(&self) -> Verdict {
+        match self {
+            Gamma::Finite(0) => Verdict::Loss,
+            Gamma::Finite(_) => Verdict::Win,
+            Gamma::Infinite(k) if k.contains(&0) => Verdict::Win,
+            Gamma::Infinite(_) => Verdict::Draw,
+        }
+    }
+}
+
+/// Smith's generalized Sprague–Grundy values of a graph given by each vertex's options,
+/// labelled in stages m = 0, 1, …: an unlabelled vertex gets m when no option is labelled m,
+/// options carry every value below m, and every unlabelled option has an option labelled
+/// m; a vertex with an option labelled m can no longer get m. Vertices never labelled are
+/// ∞(K).
+pub fn smith(options: &[Vec<usize>]) -> Vec<Gamma> {
+    let n = options.len();
+    let mut label: Vec<Option<u64>> = vec![None; n];
+    let mut m = 0u64;
+    loop {
+        let mut marked = vec![false; n];
+        loop {
+            let mut changed = false;
+            for v in 0..n {
+                if label[v].is_some() || marked[v] {
+                    continue;
+                }
+                if options[v].iter().any(|&u| label[u] == Some(m)) {
+                    marked[v] = true;
+                    changed = true;
+                    continue;
+                }
+                let has_below = (0..m).all(|j| options[v].iter().any(|&u| label[u] == Some(j)));
+                let unlabelled_answered = options[v]
+                    .iter()
+                    .filter(|&&u| label[u].is_none())
+                    .all(|&u| options[u].iter().any(|&w| label[w] == Some(m)));
+                if has_below && unlabelled_answered {
+                    label[v] = Some(m);
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        // Every value a vertex can still get is at most its option count.
+        let open = (0..n).filter(|&v| label[v].is_none()).any(|v| options[v].len() as u64 > m);
+        if !open {
+            break;
+        }
+        m += 1;
+    }
+    (0..n)
+        .map(|v| match label[v] {
+            Some(g) => Gamma::Finite(g),
+            None => {
+                let mut k: Vec<u64> = options[v].iter().filter_map(|&u| label[u]).collect();
+                k.sort_unstable();
+                k.dedup();
+                Gamma::Infinite(k)
+            }
+        })
+        .collect()
+}
+
+/// The γ of each heap size 0..=cap of Nim with raising.
+pub fn heap_gammas(rules: Raise) -> Vec<Gamma> {
+    let c = rules.cap as usize;
+    let options: Vec<Vec<usize>> = (0..=c)
+        .map(|h| {
+            if h == 0 {
+                return Vec::new();
+            }
+            let mut o: Vec<usize> = (0..h).collect();
+            if h < c {
+                o.push(h + 1);
+            }
+            o
+        })
+        .collect();
+    smith(&options)
+}
+
+/// The γ of a sum of heaps with these values.
+pub fn smith_sum(heaps: &[Gamma], position: &[u32]) -> Gamma {
+    let mut finite = 0u64;
+    let mut infinite: Option<&Vec<u64>> = None;
+    let mut infinities = 0;
+    for &h in position {
+        match &heaps[h as usize] {
+            Gamma::Finite(g) => finite ^= g,
+            Gamma::Infinite(k) => {
+                infinities += 1;
+                infinite = Some(k);
+            }
+        }
+    }
+    match (infinities, infinite) {
+        (0, _) => Gamma::Finite(finite),
+        (1, Some(k)) => {
+            let mut k: Vec<u64> = k.iter().map(|x| x ^ finite).collect();
+            k.sort_unstable();
+            Gamma::Infinite(k)
+        }
+        _ => Gamma::Infinite(Vec::new()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn welter_of_two_heaps_is_their_nim_sum_less_one() {
+        // Conway: [a|b] = (a ⊕ b) − 1 for two distinct heaps.
+        for a in 0..40u32 {
+            for b in 0..a {
+                assert_eq!(welter(&[a, b]), ((a ^ b) - 1) as u64, "[{a}|{b}]");
+            }
+        }
+    }
+
+    #[test]
+    fn a_plain_nim_graph_gets_its_mex_values() {
+        // Heaps 0..5 of Nim: γ(h) = h.
+        let options: Vec<Vec<usize>> = (0..6).map(|h| (0..h).collect()).collect();
+        assert_eq!(smith(&options), (0..6).map(Gamma::Finite).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn a_two_cycle_is_infinite() {
+        // 0 terminal; 1 ↔ 2, each also to 0: both ∞({0}), so a win alone and a draw in pairs.
+        let options = vec![vec![], vec![0, 2], vec![0, 1]];
+        let g = smith(&options);
+        assert_eq!(g[1], Gamma::Infinite(vec![0]));
+        assert_eq!(smith_sum(&g, &[1, 1]).verdict(), Verdict::Draw);
+        assert_eq!(smith_sum(&g, &[2]).verdict(), Verdict::Win);
+    }
+}
