@@ -404,7 +404,7 @@ fn follows(convention: Convention, r: u16, kids: &[u16]) -> bool {
     let losses = kids.iter().filter(|&&k| v(k) == Verdict::Loss);
     let shortest_loss = losses.clone().min();
     match v(r) {
-        Verdict::Draw => shortest_loss.is_none() && kids.iter().any(|&k| k == DRAW),
+        Verdict::Draw => shortest_loss.is_none() && kids.contains(&DRAW),
         _ if kids.is_empty() => r == 0,
         Verdict::Win => shortest_loss.is_some_and(|&l| l + 1 == r),
         Verdict::Loss => {
