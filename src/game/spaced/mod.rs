@@ -19,6 +19,14 @@ use std::str::FromStr;
 
 use super::convention::Convention;
 
+mod raise;
+mod staircase;
+mod welter;
+
+pub use raise::Raise;
+pub use staircase::Staircase;
+pub use welter::Welter;
+
 /// The remoteness stored for a draw (a position of a loopy game from which neither player
 /// can force a win). No acyclic solve stores it: their remoteness is below
 /// 2 × `MAX_SOLVE_TOTAL`.
@@ -100,25 +108,6 @@ pub trait SpacedFamily: Send + Sync + fmt::Debug {
     }
 }
 
-/// Staircase Nim: coins on steps 1..n; a move takes any positive number of coins from one
-/// step down to the step below (from step 1, off the staircase).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Staircase;
-
-/// Welter's game: coins on distinct squares 0, 1, 2, …; a move moves one coin to any lower
-/// empty square (equivalently: distinct heaps, one lowered to a size no other heap has).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Welter;
-
-/// Nim with raising, capped at `cap`: a move lowers one heap to any smaller size (0 takes
-/// it away), or adds one token to a nonempty heap below `cap`. Loopy: a heap can go up and
-/// down for ever, so a position may be a draw.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Raise {
-    /// The largest heap.
-    pub cap: u32,
-}
-
 /// The largest cap of `raise:C`.
 pub const MAX_RAISE_CAP: u32 = 64;
 
@@ -157,7 +146,8 @@ impl SpacedGame {
                     }
                     return Err(PositionError::Illegal("a comma with no count beside it".into()));
                 }
-                let bad = || PositionError::NotACount { word: super::echo(part, 20), max: MAX_SPACED_COUNT };
+                let bad =
+                    || PositionError::NotACount { word: crate::game::echo(part, 20), max: MAX_SPACED_COUNT };
                 let n: u32 = part.parse().map_err(|_| bad())?;
                 if n > MAX_SPACED_COUNT {
                     return Err(bad());
@@ -203,174 +193,13 @@ impl FromStr for SpacedGame {
         let Some(cap) = s.strip_prefix("raise:") else { return Err(SpacedSpecError::Unknown) };
         match cap.trim().parse::<u32>() {
             Ok(c) if (1..=MAX_RAISE_CAP).contains(&c) => Ok(SpacedGame::Raise(Raise { cap: c })),
-            _ => Err(SpacedSpecError::Cap(super::echo(cap, 20))),
+            _ => Err(SpacedSpecError::Cap(crate::game::echo(cap, 20))),
         }
     }
 }
 
-fn list(position: &[u32]) -> String {
+pub(super) fn list(position: &[u32]) -> String {
     position.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" ")
-}
-
-impl SpacedFamily for Staircase {
-    fn layout(&self) -> SpaceLayout {
-        SpaceLayout::Staircase
-    }
-    fn loopy(&self) -> bool {
-        false
-    }
-    fn canonical(&self, mut counts: Vec<u32>) -> Result<Vec<u32>, PositionError> {
-        while counts.last() == Some(&0) {
-            counts.pop();
-        }
-        Ok(counts)
-    }
-    fn show(&self, position: &[u32]) -> String {
-        format!("[{}]", list(position))
-    }
-    fn moves(&self, position: &[u32]) -> Vec<SpacedMove> {
-        let mut out = Vec::new();
-        for (i, &coins) in position.iter().enumerate() {
-            let step = i + 1;
-            for k in 1..=coins {
-                let mut to = position.to_vec();
-                to[i] -= k;
-                if i > 0 {
-                    to[i - 1] += k;
-                }
-                while to.last() == Some(&0) {
-                    to.pop();
-                }
-                let whither =
-                    if step == 1 { "off the staircase".to_string() } else { format!("to step {}", step - 1) };
-                let noun = if k == 1 { "coin" } else { "coins" };
-                out.push(SpacedMove { to, text: format!("move {k} {noun} from step {step} {whither}") });
-            }
-        }
-        out
-    }
-    fn rules_text(&self) -> String {
-        "Staircase Nim: coins lie on steps 1, 2, 3, …; a move takes any positive number of coins \
-         from one step down to the step below (from step 1, off the staircase). A position is \
-         written step 1 first: `3 0 2 5` has 3 coins on step 1 and 5 on step 4."
-            .into()
-    }
-    fn formula(&self, convention: Convention) -> Option<SpacedFormula> {
-        (convention == Convention::Normal).then_some(SpacedFormula::OddSteps)
-    }
-}
-
-impl SpacedFamily for Welter {
-    fn layout(&self) -> SpaceLayout {
-        SpaceLayout::DistinctSet
-    }
-    fn loopy(&self) -> bool {
-        false
-    }
-    fn canonical(&self, mut counts: Vec<u32>) -> Result<Vec<u32>, PositionError> {
-        counts.sort_unstable_by(|a, b| b.cmp(a));
-        if let Some(w) = counts.windows(2).find(|w| w[0] == w[1]) {
-            return Err(PositionError::Illegal(format!(
-                "two heaps of {}: Welter's heaps are distinct (two coins never share a square)",
-                w[0]
-            )));
-        }
-        Ok(counts)
-    }
-    fn show(&self, position: &[u32]) -> String {
-        format!("[{}]", list(position))
-    }
-    fn moves(&self, position: &[u32]) -> Vec<SpacedMove> {
-        let mut out = Vec::new();
-        for (i, &h) in position.iter().enumerate() {
-            for to_size in (0..h).rev() {
-                if position.contains(&to_size) {
-                    continue;
-                }
-                let mut to = position.to_vec();
-                to[i] = to_size;
-                to.sort_unstable_by(|a, b| b.cmp(a));
-                out.push(SpacedMove { to, text: format!("lower the heap of {h} to {to_size}") });
-            }
-        }
-        out
-    }
-    fn rules_text(&self) -> String {
-        "Welter's game: coins on distinct squares 0, 1, 2, … of a strip; a move moves one coin \
-         to any lower empty square (it may jump). Written as the squares, largest first: heaps \
-         that are all different, a move lowering one to a size no other heap has."
-            .into()
-    }
-    fn formula(&self, convention: Convention) -> Option<SpacedFormula> {
-        (convention == Convention::Normal).then_some(SpacedFormula::Welter)
-    }
-}
-
-impl SpacedFamily for Raise {
-    fn layout(&self) -> SpaceLayout {
-        SpaceLayout::Multiset
-    }
-    fn loopy(&self) -> bool {
-        true
-    }
-    fn canonical(&self, mut counts: Vec<u32>) -> Result<Vec<u32>, PositionError> {
-        if let Some(&h) = counts.iter().find(|&&h| h > self.cap) {
-            return Err(PositionError::Illegal(format!(
-                "a heap of {h}: raise:{} caps heaps at {}",
-                self.cap, self.cap
-            )));
-        }
-        counts.retain(|&h| h > 0);
-        counts.sort_unstable_by(|a, b| b.cmp(a));
-        Ok(counts)
-    }
-    fn show(&self, position: &[u32]) -> String {
-        format!("[{}]", list(position))
-    }
-    fn moves(&self, position: &[u32]) -> Vec<SpacedMove> {
-        let mut out = Vec::new();
-        for (i, &h) in position.iter().enumerate() {
-            if i > 0 && position[i - 1] == h {
-                continue;
-            }
-            let with = |size: u32| {
-                let mut to = position.to_vec();
-                to[i] = size;
-                to.retain(|&x| x > 0);
-                to.sort_unstable_by(|a, b| b.cmp(a));
-                to
-            };
-            for left in (0..h).rev() {
-                let text = if left == 0 {
-                    format!("take the whole heap of {h}")
-                } else {
-                    format!("take {} from a heap of {h}, leaving {left}", h - left)
-                };
-                out.push(SpacedMove { to: with(left), text });
-            }
-            if h < self.cap {
-                out.push(SpacedMove {
-                    to: with(h + 1),
-                    text: format!("add 1 to a heap of {h}, making {}", h + 1),
-                });
-            }
-        }
-        out
-    }
-    fn rules_text(&self) -> String {
-        format!(
-            "Nim with raising (cap {c}): a move takes any number of tokens from one heap, or adds \
-             one token to a nonempty heap smaller than {c}. The game can go on for ever; a \
-             position from which neither player can force a win is a draw.",
-            c = self.cap
-        )
-    }
-    fn formula(&self, convention: Convention) -> Option<SpacedFormula> {
-        (convention == Convention::Normal).then_some(SpacedFormula::Smith)
-    }
-    fn heap_cap(&self) -> Option<u32> {
-        Some(self.cap)
-    }
 }
 
 #[cfg(test)]

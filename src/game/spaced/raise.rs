@@ -1,0 +1,81 @@
+//! Nim with raising: a loopy game.
+
+use crate::game::Convention;
+
+use super::{PositionError, SpaceLayout, SpacedFamily, SpacedFormula, SpacedMove, list};
+
+/// Nim with raising, capped at `cap`: a move lowers one heap to any smaller size (0 takes
+/// it away), or adds one token to a nonempty heap below `cap`. Loopy: a heap can go up and
+/// down for ever, so a position may be a draw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Raise {
+    /// The largest heap.
+    pub cap: u32,
+}
+
+impl SpacedFamily for Raise {
+    fn layout(&self) -> SpaceLayout {
+        SpaceLayout::Multiset
+    }
+    fn loopy(&self) -> bool {
+        true
+    }
+    fn canonical(&self, mut counts: Vec<u32>) -> Result<Vec<u32>, PositionError> {
+        if let Some(&h) = counts.iter().find(|&&h| h > self.cap) {
+            return Err(PositionError::Illegal(format!(
+                "a heap of {h}: raise:{} caps heaps at {}",
+                self.cap, self.cap
+            )));
+        }
+        counts.retain(|&h| h > 0);
+        counts.sort_unstable_by(|a, b| b.cmp(a));
+        Ok(counts)
+    }
+    fn show(&self, position: &[u32]) -> String {
+        format!("[{}]", list(position))
+    }
+    fn moves(&self, position: &[u32]) -> Vec<SpacedMove> {
+        let mut out = Vec::new();
+        for (i, &h) in position.iter().enumerate() {
+            if i > 0 && position[i - 1] == h {
+                continue;
+            }
+            let with = |size: u32| {
+                let mut to = position.to_vec();
+                to[i] = size;
+                to.retain(|&x| x > 0);
+                to.sort_unstable_by(|a, b| b.cmp(a));
+                to
+            };
+            for left in (0..h).rev() {
+                let text = if left == 0 {
+                    format!("take the whole heap of {h}")
+                } else {
+                    format!("take {} from a heap of {h}, leaving {left}", h - left)
+                };
+                out.push(SpacedMove { to: with(left), text });
+            }
+            if h < self.cap {
+                out.push(SpacedMove {
+                    to: with(h + 1),
+                    text: format!("add 1 to a heap of {h}, making {}", h + 1),
+                });
+            }
+        }
+        out
+    }
+    fn rules_text(&self) -> String {
+        format!(
+            "Nim with raising (cap {c}): a move takes any number of tokens from one heap, or adds \
+             one token to a nonempty heap smaller than {c}. The game can go on for ever; a \
+             position from which neither player can force a win is a draw.",
+            c = self.cap
+        )
+    }
+    fn formula(&self, convention: Convention) -> Option<SpacedFormula> {
+        (convention == Convention::Normal).then_some(SpacedFormula::Smith)
+    }
+    fn heap_cap(&self) -> Option<u32> {
+        Some(self.cap)
+    }
+}

@@ -1,0 +1,58 @@
+//! Staircase Nim: an ordered position.
+
+use crate::game::Convention;
+
+use super::{PositionError, SpaceLayout, SpacedFamily, SpacedFormula, SpacedMove, list};
+
+/// Staircase Nim: coins on steps 1..n; a move takes any positive number of coins from one
+/// step down to the step below (from step 1, off the staircase).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Staircase;
+
+impl SpacedFamily for Staircase {
+    fn layout(&self) -> SpaceLayout {
+        SpaceLayout::Staircase
+    }
+    fn loopy(&self) -> bool {
+        false
+    }
+    fn canonical(&self, mut counts: Vec<u32>) -> Result<Vec<u32>, PositionError> {
+        while counts.last() == Some(&0) {
+            counts.pop();
+        }
+        Ok(counts)
+    }
+    fn show(&self, position: &[u32]) -> String {
+        format!("[{}]", list(position))
+    }
+    fn moves(&self, position: &[u32]) -> Vec<SpacedMove> {
+        let mut out = Vec::new();
+        for (i, &coins) in position.iter().enumerate() {
+            let step = i + 1;
+            for k in 1..=coins {
+                let mut to = position.to_vec();
+                to[i] -= k;
+                if i > 0 {
+                    to[i - 1] += k;
+                }
+                while to.last() == Some(&0) {
+                    to.pop();
+                }
+                let whither =
+                    if step == 1 { "off the staircase".to_string() } else { format!("to step {}", step - 1) };
+                let noun = if k == 1 { "coin" } else { "coins" };
+                out.push(SpacedMove { to, text: format!("move {k} {noun} from step {step} {whither}") });
+            }
+        }
+        out
+    }
+    fn rules_text(&self) -> String {
+        "Staircase Nim: coins lie on steps 1, 2, 3, …; a move takes any positive number of coins \
+         from one step down to the step below (from step 1, off the staircase). A position is \
+         written step 1 first: `3 0 2 5` has 3 coins on step 1 and 5 on step 4."
+            .into()
+    }
+    fn formula(&self, convention: Convention) -> Option<SpacedFormula> {
+        (convention == Convention::Normal).then_some(SpacedFormula::OddSteps)
+    }
+}

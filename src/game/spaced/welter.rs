@@ -1,0 +1,56 @@
+//! Welter's game: a set of distinct heaps.
+
+use crate::game::Convention;
+
+use super::{PositionError, SpaceLayout, SpacedFamily, SpacedFormula, SpacedMove, list};
+
+/// Welter's game: coins on distinct squares 0, 1, 2, …; a move moves one coin to any lower
+/// empty square (equivalently: distinct heaps, one lowered to a size no other heap has).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Welter;
+
+impl SpacedFamily for Welter {
+    fn layout(&self) -> SpaceLayout {
+        SpaceLayout::DistinctSet
+    }
+    fn loopy(&self) -> bool {
+        false
+    }
+    fn canonical(&self, mut counts: Vec<u32>) -> Result<Vec<u32>, PositionError> {
+        counts.sort_unstable_by(|a, b| b.cmp(a));
+        if let Some(w) = counts.windows(2).find(|w| w[0] == w[1]) {
+            return Err(PositionError::Illegal(format!(
+                "two heaps of {}: Welter's heaps are distinct (two coins never share a square)",
+                w[0]
+            )));
+        }
+        Ok(counts)
+    }
+    fn show(&self, position: &[u32]) -> String {
+        format!("[{}]", list(position))
+    }
+    fn moves(&self, position: &[u32]) -> Vec<SpacedMove> {
+        let mut out = Vec::new();
+        for (i, &h) in position.iter().enumerate() {
+            for to_size in (0..h).rev() {
+                if position.contains(&to_size) {
+                    continue;
+                }
+                let mut to = position.to_vec();
+                to[i] = to_size;
+                to.sort_unstable_by(|a, b| b.cmp(a));
+                out.push(SpacedMove { to, text: format!("lower the heap of {h} to {to_size}") });
+            }
+        }
+        out
+    }
+    fn rules_text(&self) -> String {
+        "Welter's game: coins on distinct squares 0, 1, 2, … of a strip; a move moves one coin \
+         to any lower empty square (it may jump). Written as the squares, largest first: heaps \
+         that are all different, a move lowering one to a size no other heap has."
+            .into()
+    }
+    fn formula(&self, convention: Convention) -> Option<SpacedFormula> {
+        (convention == Convention::Normal).then_some(SpacedFormula::Welter)
+    }
+}
