@@ -297,3 +297,30 @@ fn bad_input_is_refused_in_one_line() {
         assert!(!dir.path().join("x.sqlite").exists(), "{args:?} wrote a database");
     }
 }
+
+#[test]
+fn the_generic_solver_equals_the_heap_solvers_on_heap_games() {
+    use nimdb::game::{Family, GameSpec};
+    use nimdb::index::Universe;
+    use nimdb::solve::{SolveOptions, Strategy, solve_in_memory};
+    for game in ["nim", "kayles", "dawson", "grundy", "hex:0.8F", "subtraction:1,2,3", "moore:2", "wythoff"] {
+        let spec: GameSpec = game.parse().unwrap();
+        for convention in [Convention::Normal, Convention::Misere] {
+            let universe = Universe::new(spec.rules(), game, Some(13), None, None).unwrap();
+            let options =
+                SolveOptions { convention, universe, nim_values: false, strategy: Strategy::Retrograde };
+            let fast = solve_in_memory(&spec, &options).unwrap();
+            let bounds = SpaceBounds { max_total: 13, max_heaps: 13, max_heap: None };
+            let space = space_for(spec.layout(), bounds).unwrap();
+            let mut generic = MemoryStore::default();
+            solve_spaced(&spec, space.as_ref(), convention, &mut generic, &Silent).unwrap();
+            assert_eq!(space.tiers(), universe.tiers(), "{game}: the same tiers");
+            for tier in universe.tiers() {
+                assert_eq!(
+                    generic.tiers[&tier].remoteness, fast.tiers[&tier].remoteness,
+                    "{game} {convention}: tier {tier}"
+                );
+            }
+        }
+    }
+}

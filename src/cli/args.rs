@@ -4,45 +4,29 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use nimdb::game::{Convention, GameSpec, SpacedGame, SpacedSpecError};
+use nimdb::game::{Convention, Game, GameSpec};
 
-/// A game of either kind: a heap game (the multiset families) or a family that owns its
-/// position space (staircase, welter, raise:C).
-#[derive(Debug, Clone)]
-pub enum AnyGame {
-    /// A heap game.
-    Heaps(GameSpec),
-    /// A spaced family.
-    Spaced(SpacedGame),
-}
-
-impl AnyGame {
-    /// The heap game, or a refusal naming the commands that take a spaced family.
-    pub fn heaps(&self, command: &str) -> anyhow::Result<&GameSpec> {
-        match self {
-            AnyGame::Heaps(g) => Ok(g),
-            AnyGame::Spaced(s) => anyhow::bail!(
-                "{command} does not take {s} yet: its positions are not heaps of one bag \
-                 (solve, query and verify take it)"
-            ),
-        }
+/// The heap game of `game`, or a refusal naming the commands that take a spaced family.
+pub fn heap_game<'g>(game: &'g Game, command: &str) -> anyhow::Result<&'g GameSpec> {
+    match game {
+        Game::Heaps(g) => Ok(g),
+        Game::Spaced(s) => anyhow::bail!(
+            "{command} does not take {s} yet: its positions are not heaps of one bag \
+             (solve, query and verify take it)"
+        ),
     }
 }
 
 /// Parses `--game` for a command that takes spaced families too.
-pub(super) fn parse_any_game(s: &str) -> Result<AnyGame, String> {
-    match s.parse::<SpacedGame>() {
-        Ok(g) => Ok(AnyGame::Spaced(g)),
-        Err(e @ SpacedSpecError::Cap(_)) => Err(e.to_string()),
-        Err(SpacedSpecError::Unknown) => parse_game(s).map(AnyGame::Heaps),
-    }
+pub(super) fn parse_any_game(s: &str) -> Result<Game, String> {
+    s.parse().map_err(|e: nimdb::game::SpecError| e.reason().to_string())
 }
 
 /// `--game G [--misere]`.
 #[derive(Debug, Clone, Args)]
 pub struct GameArgs {
     #[arg(long, short = 'g', help = nimdb::game::any_game_help(), value_parser = parse_any_game)]
-    pub game: AnyGame,
+    pub game: Game,
     /// Play the misère convention (the last move loses).
     #[arg(long)]
     pub misere: bool,

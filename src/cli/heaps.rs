@@ -49,7 +49,7 @@ pub fn run(args: HeapsArgs) -> anyhow::Result<ExitCode> {
              --misere-up-to); --misere has no meaning here"
         );
     }
-    let spec = args.game.game.heaps("heaps")?;
+    let spec = super::args::heap_game(&args.game.game, "heaps")?;
     let up_to = check_up_to(spec, args.up_to).map_err(words::theory)?;
     let opts = HeapOptions { up_to, misere_up_to: args.misere_up_to, ..HeapOptions::new(up_to) };
     let db = if args.no_cache { None } else { Some(Database::open(&args.db.db).map_err(words::store)?) };

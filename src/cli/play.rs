@@ -39,7 +39,7 @@ pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
         anyhow::bail!("give the starting heaps, e.g. nimdb play --game nim 3 4 5");
     }
     let start = Position::parse_words(&args.heaps).map_err(anyhow::Error::msg)?;
-    let game = args.game.game.heaps("play")?.clone();
+    let game = super::args::heap_game(&args.game.game, "play")?.clone();
     let convention = args.game.convention();
     // Validate everything before the database is opened for writing: Session::new says in
     // words why a start cannot be played, and a read-only plan says whether the start can be

@@ -9,14 +9,13 @@ use nimdb::game::{BigPosition, Convention};
 use nimdb::query::{AUTO_SOLVE_LIMIT, Plan, answer_after_solving, plan_query};
 use nimdb::store::Database;
 
-use super::args::AnyGame;
 use super::{DbArg, words};
 
 /// Arguments of `nimdb query`.
 #[derive(Debug, Args)]
 pub struct QueryArgs {
     #[arg(long, short = 'g', help = nimdb::game::any_game_help(), value_parser = super::args::parse_any_game, default_value = "nim")]
-    game: AnyGame,
+    game: nimdb::game::Game,
     /// Play the misère convention (the last move loses).
     #[arg(long)]
     misere: bool,
@@ -40,8 +39,8 @@ pub struct QueryArgs {
 pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
     let convention = Convention::from_misere(args.misere);
     let game = match &args.game {
-        AnyGame::Heaps(g) => g,
-        AnyGame::Spaced(s) => {
+        nimdb::game::Game::Heaps(g) => g,
+        nimdb::game::Game::Spaced(s) => {
             if args.batch {
                 anyhow::bail!("--batch does not take {s} yet: query its positions one at a time");
             }

@@ -77,7 +77,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     if args.mpi {
         return super::mpi::run(args);
     }
-    if let super::args::AnyGame::Spaced(game) = &args.game.game {
+    if let nimdb::game::Game::Spaced(game) = &args.game.game {
         return super::spaced::solve(super::spaced::SolveRequest {
             game,
             convention: args.game.convention(),
@@ -125,7 +125,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
 /// Checks the arguments and the memory budget, and decides whether the lower tiers spill.
 /// With `--dry-run`, prints the estimates and returns `None`.
 pub(super) fn prepare(args: &SolveArgs) -> anyhow::Result<Option<Prepared>> {
-    let game = args.game.game.heaps("solve")?;
+    let game = super::args::heap_game(&args.game.game, "solve")?;
     let convention = args.game.convention();
     let universe =
         Universe::new(game.rules(), &game.canonical(), args.max_total, args.max_heap, args.max_heaps)

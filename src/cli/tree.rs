@@ -56,7 +56,7 @@ pub fn run(args: TreeArgs) -> anyhow::Result<ExitCode> {
         max_nodes: args.max_nodes,
         memory_bytes: MemoryBudget::new(args.memory_limit).bytes,
     };
-    let spec = args.game.game.heaps("tree")?;
+    let spec = super::args::heap_game(&args.game.game, "tree")?;
     let view = TreeView::new(spec.rules(), &spec.canonical(), args.game.convention(), &root, &options)
         .map_err(super::words::tree)?;
     match args.format {

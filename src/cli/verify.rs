@@ -37,8 +37,8 @@ pub struct VerifyArgs {
 /// inconsistent; wild positions under misère play are findings, not failures.
 pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     let game = match &args.game.game {
-        super::args::AnyGame::Heaps(g) => g,
-        super::args::AnyGame::Spaced(s) => {
+        nimdb::game::Game::Heaps(g) => g,
+        nimdb::game::Game::Spaced(s) => {
             return super::spaced::verify(s, args.game.convention(), &args.db.db, args.json);
         }
     };

@@ -22,6 +22,7 @@ mod position;
 mod rules;
 mod spaced;
 mod spec;
+mod words;
 mod wythoff;
 
 pub use big::{BigChange, BigMove, BigPosition};
@@ -39,8 +40,9 @@ pub use moves::{
 pub use position::{MAX_INPUT_HEAP, Position};
 pub use rules::{CodeError, GrundyRules, HeapFamily, HeapRules, TakeBreakCode};
 pub use spaced::{
-    DRAW, MAX_RAISE_CAP, MAX_SPACED_COUNT, PositionError, Raise, SpaceLayout, SpacedFamily, SpacedFormula,
+    DRAW, Family, Game, MAX_RAISE_CAP, MAX_SPACED_COUNT, PositionError, Raise, SpaceLayout, SpacedFormula,
     SpacedGame, SpacedMove, SpacedSpecError, Staircase, Welter,
 };
 pub use spec::{GAME_FORMS, GAME_HELP, GameSpec, SPACED_FORMS, SpecError, any_game_help};
+pub use words::rules_in_words;
 pub use wythoff::WythoffRules;

@@ -24,7 +24,7 @@ pub struct SpecError {
 }
 
 impl SpecError {
-    fn new(raw: &str, reason: impl fmt::Display) -> Self {
+    pub(super) fn new(raw: &str, reason: impl fmt::Display) -> Self {
         SpecError { spec: super::echo(raw.trim(), ECHO_LIMIT), reason: reason.to_string() }
     }
 

@@ -23,7 +23,10 @@ pub mod board;
 pub mod console;
 pub mod input;
 pub mod messages;
-pub mod rules_text;
+/// The rules in one sentence (the game room says them: [`crate::game::rules_in_words`]).
+pub mod rules_text {
+    pub use crate::game::rules_in_words;
+}
 pub mod seats;
 pub mod session;
 

@@ -1,8 +1,8 @@
 //! The solver of the spaced families: outcome and remoteness of every position of a
 //! [`PositionSpace`], through the family's moves and the space's (tier, rank) alone.
 //!
-//! - An **acyclic** family (every move lowers the tier total) is solved tier by tier, total
-//!   ascending: each position reads its children, which lie in tiers already solved. Each
+//! - An **acyclic** family (every move lowers the tier total, or keeps it and adds heaps) is
+//!   solved tier by tier, total ascending and heap count descending: each position reads its children, which lie in tiers already solved. Each
 //!   tier is stored as it is finished, so an interrupted solve resumes.
 //! - A **loopy** family is solved whole, by retrograde analysis with option counters: the
 //!   terminal positions are decided first; a decided loss makes every parent a win one
@@ -14,7 +14,7 @@
 use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::time::Instant;
 
-use crate::game::{Convention, DRAW, SpacedFamily};
+use crate::game::{Convention, DRAW, Family};
 use crate::index::{PositionSpace, TierId};
 
 use super::{Progress, SolveError, SolveReport, SolvedTier, TierStore};
@@ -28,7 +28,7 @@ pub const LOOPY_BYTES_PER_POSITION: u64 = 24;
 
 /// Solves `family` over `space` into `store`, resuming from the tiers it holds.
 pub fn solve_spaced(
-    family: &dyn SpacedFamily,
+    family: &dyn Family,
     space: &dyn PositionSpace,
     convention: Convention,
     store: &mut dyn TierStore,
@@ -62,7 +62,7 @@ fn settle(convention: Convention, children: impl Iterator<Item = u16>) -> u16 {
 }
 
 fn solve_acyclic(
-    family: &dyn SpacedFamily,
+    family: &dyn Family,
     space: &dyn PositionSpace,
     convention: Convention,
     store: &mut dyn TierStore,
@@ -97,8 +97,9 @@ fn solve_acyclic(
             report.edges += moves.len() as u64;
             let kids = moves.iter().map(|m| {
                 let (t, r) = space.locate(&m.to).expect("a move stays in the space");
-                debug_assert!(t.total < tier.total, "a move of an acyclic family lowers the total");
-                solved[&t][r as usize]
+                // Children lie in lower totals, or in the same total with more heaps (a split
+                // that takes nothing), whose tiers come first.
+                solved.get(&t).expect("a child's tier is solved before its parent's")[r as usize]
             });
             values.push(settle(convention, kids));
         }
@@ -126,7 +127,7 @@ fn check_size(space: &dyn PositionSpace, tier: TierId, held: u64) -> Result<(), 
 }
 
 fn solve_loopy(
-    family: &dyn SpacedFamily,
+    family: &dyn Family,
     space: &dyn PositionSpace,
     convention: Convention,
     store: &mut dyn TierStore,

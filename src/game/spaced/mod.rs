@@ -3,7 +3,7 @@
 //! The heap families ([`Rules`](super::Rules)) all play on an unordered bag of heaps: a
 //! position is a sorted multiset and the tier solvers rank it as a partition. The families
 //! here say for themselves what a position is, and the rest of nimdb speaks of them only
-//! through [`SpacedFamily`] and the (tier, rank) of a position in the family's space:
+//! through [`Family`] and the (tier, rank) of a position in the family's space:
 //! - [`Staircase`]: Staircase Nim, an **ordered** sequence of coin counts on steps 1..n;
 //! - [`Welter`]: Welter's game, a **set** of distinct non-negative heaps;
 //! - [`Raise`]: Nim with raising (`raise:C`), a multiset of heaps in which a heap may also
@@ -19,6 +19,7 @@ use std::str::FromStr;
 
 use super::convention::Convention;
 
+mod heaps;
 mod raise;
 mod staircase;
 mod welter;
@@ -87,7 +88,7 @@ pub enum PositionError {
 pub const MAX_SPACED_COUNT: u32 = 1 << 20;
 
 /// A family that owns its position space (object safe).
-pub trait SpacedFamily: Send + Sync + fmt::Debug {
+pub trait Family: Send + Sync + fmt::Debug {
     /// How its positions are ranked.
     fn layout(&self) -> SpaceLayout;
     /// Whether its game graph has cycles (positions may then be draws).
@@ -124,7 +125,7 @@ pub enum SpacedGame {
 
 impl SpacedGame {
     /// The family, as the trait every face speaks to.
-    pub fn family(&self) -> &dyn SpacedFamily {
+    pub fn family(&self) -> &dyn Family {
         match self {
             SpacedGame::Staircase(s) => s,
             SpacedGame::Welter(w) => w,
@@ -156,6 +157,56 @@ impl SpacedGame {
             }
         }
         self.family().canonical(counts)
+    }
+}
+
+/// Any game nimdb knows: a heap game or a family that owns its position space. What the
+/// faces parse `--game` into.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Game {
+    /// A heap game (a multiset of heaps; the specialised tier solvers).
+    Heaps(super::GameSpec),
+    /// A family with its own position space.
+    Spaced(SpacedGame),
+}
+
+impl Game {
+    /// The family, as the trait every face can speak to.
+    pub fn family(&self) -> &dyn Family {
+        match self {
+            Game::Heaps(g) => g,
+            Game::Spaced(s) => s.family(),
+        }
+    }
+
+    /// The heap game, when it is one.
+    pub fn heaps(&self) -> Option<&super::GameSpec> {
+        match self {
+            Game::Heaps(g) => Some(g),
+            Game::Spaced(_) => None,
+        }
+    }
+}
+
+impl fmt::Display for Game {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Game::Heaps(g) => g.fmt(f),
+            Game::Spaced(s) => s.fmt(f),
+        }
+    }
+}
+
+impl FromStr for Game {
+    type Err = super::SpecError;
+
+    /// A spaced family's name first (`staircase`, `welter`, `raise:C`), else a heap game.
+    fn from_str(raw: &str) -> Result<Self, super::SpecError> {
+        match raw.parse::<SpacedGame>() {
+            Ok(g) => Ok(Game::Spaced(g)),
+            Err(e @ SpacedSpecError::Cap(_)) => Err(super::SpecError::new(raw, e)),
+            Err(SpacedSpecError::Unknown) => raw.parse().map(Game::Heaps),
+        }
     }
 }
 

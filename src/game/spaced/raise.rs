@@ -2,7 +2,7 @@
 
 use crate::game::Convention;
 
-use super::{PositionError, SpaceLayout, SpacedFamily, SpacedFormula, SpacedMove, list};
+use super::{Family, PositionError, SpaceLayout, SpacedFormula, SpacedMove, list};
 
 /// Nim with raising, capped at `cap`: a move lowers one heap to any smaller size (0 takes
 /// it away), or adds one token to a nonempty heap below `cap`. Loopy: a heap can go up and
@@ -13,7 +13,7 @@ pub struct Raise {
     pub cap: u32,
 }
 
-impl SpacedFamily for Raise {
+impl Family for Raise {
     fn layout(&self) -> SpaceLayout {
         SpaceLayout::Multiset
     }

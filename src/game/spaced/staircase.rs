@@ -2,14 +2,14 @@
 
 use crate::game::Convention;
 
-use super::{PositionError, SpaceLayout, SpacedFamily, SpacedFormula, SpacedMove, list};
+use super::{Family, PositionError, SpaceLayout, SpacedFormula, SpacedMove, list};
 
 /// Staircase Nim: coins on steps 1..n; a move takes any positive number of coins from one
 /// step down to the step below (from step 1, off the staircase).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Staircase;
 
-impl SpacedFamily for Staircase {
+impl Family for Staircase {
     fn layout(&self) -> SpaceLayout {
         SpaceLayout::Staircase
     }

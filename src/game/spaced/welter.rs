@@ -2,14 +2,14 @@
 
 use crate::game::Convention;
 
-use super::{PositionError, SpaceLayout, SpacedFamily, SpacedFormula, SpacedMove, list};
+use super::{Family, PositionError, SpaceLayout, SpacedFormula, SpacedMove, list};
 
 /// Welter's game: coins on distinct squares 0, 1, 2, …; a move moves one coin to any lower
 /// empty square (equivalently: distinct heaps, one lowered to a size no other heap has).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Welter;
 
-impl SpacedFamily for Welter {
+impl Family for Welter {
     fn layout(&self) -> SpaceLayout {
         SpaceLayout::DistinctSet
     }

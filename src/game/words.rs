@@ -1,6 +1,6 @@
-//! A game's rules in one plain sentence, for the introduction and `help`.
+//! The rules of a heap game in one sentence (play shows them; the family trait says them).
 
-use crate::game::{GameSpec, HeapFamily, Rules, TakeBreakCode};
+use super::{GameSpec, HeapFamily, Rules, TakeBreakCode};
 
 /// The rules of `game` in words, e.g. "take exactly 1, 2 or 3 tokens from one heap".
 pub fn rules_in_words(game: &GameSpec) -> String {

@@ -1,0 +1,43 @@
+//! The heap games as a family: a position is a multiset of heaps (largest first, zeros
+//! dropped), ranked as a partition. Their tier solvers are specialised (`TierRules`, the
+//! retrograde solver's incremental ranks); through this trait the generic solver, checks
+//! and faces see them exactly as they see every other family, and the generic solver's
+//! tiers equal the specialised ones byte for byte (tests/spaced.rs).
+
+use crate::game::{Convention, GameRules, GameSpec, MAX_INPUT_HEAP, Position};
+
+use super::{Family, PositionError, SpaceLayout, SpacedFormula, SpacedMove};
+
+impl Family for GameSpec {
+    fn layout(&self) -> SpaceLayout {
+        SpaceLayout::Multiset
+    }
+    fn loopy(&self) -> bool {
+        false
+    }
+    fn canonical(&self, counts: Vec<u32>) -> Result<Vec<u32>, PositionError> {
+        if let Some(&h) = counts.iter().find(|&&h| h > MAX_INPUT_HEAP) {
+            return Err(PositionError::NotACount { word: h.to_string(), max: MAX_INPUT_HEAP });
+        }
+        Ok(Position::new(counts).heaps().to_vec())
+    }
+    fn show(&self, position: &[u32]) -> String {
+        Position::from_sorted(position.to_vec()).to_string()
+    }
+    fn moves(&self, position: &[u32]) -> Vec<SpacedMove> {
+        let from = Position::from_sorted(position.to_vec());
+        self.rules()
+            .moves(&from)
+            .into_iter()
+            .map(|m| SpacedMove { to: m.apply(&from).heaps().to_vec(), text: m.to_string() })
+            .collect()
+    }
+    fn rules_text(&self) -> String {
+        crate::game::rules_in_words(self)
+    }
+    /// The heap games' theorems (Bouton, Sprague–Grundy, Moore, Wythoff, misère quotients)
+    /// are answered on their own path (`theory::decide`), not through this trait.
+    fn formula(&self, _convention: Convention) -> Option<SpacedFormula> {
+        None
+    }
+}
