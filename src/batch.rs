@@ -107,12 +107,20 @@ pub struct Session<'a> {
     quotients: Vec<(String, Option<Rc<Quotient>>)>,
     /// Whether theory computed on the spot is left to another session.
     defer_theory: bool,
+    /// The stored solves and tiers of the spaced families asked about.
+    spaced: crate::spaced::SpacedReader<'a>,
 }
 
 impl<'a> Session<'a> {
     /// A session over `db`.
     pub fn new(db: &'a Database) -> Self {
-        Session { db, reader: Reader::new(db), quotients: Vec::new(), defer_theory: false }
+        Session {
+            db,
+            reader: Reader::new(db),
+            quotients: Vec::new(),
+            defer_theory: false,
+            spaced: crate::spaced::SpacedReader::new(db),
+        }
     }
 
     /// With `on`, a position no stored solve or stored quotient answers is not computed
@@ -133,8 +141,22 @@ impl<'a> Session<'a> {
     pub fn refresh(&mut self) -> Result<(), StoreError> {
         if self.reader.refresh()? {
             self.quotients.clear();
+            self.spaced.clear();
         }
         Ok(())
+    }
+
+    /// The answer for a position of a spaced family (staircase, welter, raise:C): from a
+    /// stored solve, else the family's theorem; never solved here. With `moves` false the
+    /// move list is left out.
+    pub fn answer_spaced(
+        &mut self,
+        game: &crate::game::SpacedGame,
+        convention: Convention,
+        position: &[u32],
+        moves: bool,
+    ) -> Result<crate::spaced::SpacedAnswer, crate::spaced::SpacedError> {
+        self.spaced.answer(game, convention, position, moves)
     }
 
     /// Ends the read transaction the session's open BLOB handles hold (call when idle).

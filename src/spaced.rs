@@ -40,6 +40,20 @@ pub enum SpacedError {
         /// The on-the-spot limit.
         limit: u64,
     },
+    /// No stored solve covers the position and no theorem decides it (a reader never solves).
+    #[error(
+        "{game} position {position} ({convention}) is not stored and no theorem decides it (the smallest space holding it has {positions} positions)"
+    )]
+    NotStored {
+        /// The game.
+        game: String,
+        /// The position, as written.
+        position: String,
+        /// The convention.
+        convention: Convention,
+        /// Positions of its smallest space.
+        positions: u64,
+    },
     /// No stored solve of the game and convention.
     #[error("no stored solve of {0} ({1})")]
     NoSolve(String, Convention),
@@ -90,7 +104,9 @@ pub struct SpacedAnswer {
     pub nim_value: Option<u64>,
     /// The best move: fastest win, slowest loss, or a move that keeps the draw.
     pub best_move: Option<SpacedMoveValue>,
-    /// Every move, in the family's move order.
+    /// Every move, in the family's move order (left out where not asked for, and at a
+    /// terminal position).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub moves: Vec<SpacedMoveValue>,
     /// Where the answer came from.
     pub source: Source,
@@ -304,6 +320,129 @@ pub fn answer_from_theory(
         theorem: Some(decision.formula),
         solve_id: None,
     })
+}
+
+/// Answers many positions through one open database, never solving and never writing: the
+/// stored solves of each game are listed once and the tiers read are kept (up to
+/// [`READER_CACHE_BYTES`], then dropped), until [`SpacedReader::clear`] (call it when another
+/// connection committed). What `query --batch` and `serve` answer spaced games with.
+pub struct SpacedReader<'a> {
+    db: &'a Database,
+    solves: HashMap<(String, Convention), Vec<SolveRecord>>,
+    tiers: HashMap<(i64, TierId), std::rc::Rc<Vec<u16>>>,
+    bytes: u64,
+}
+
+/// The most bytes of tiers a [`SpacedReader`] keeps.
+pub const READER_CACHE_BYTES: u64 = 256 << 20;
+
+impl<'a> SpacedReader<'a> {
+    /// A reader of `db`.
+    pub fn new(db: &'a Database) -> Self {
+        SpacedReader { db, solves: HashMap::new(), tiers: HashMap::new(), bytes: 0 }
+    }
+
+    /// Forgets what it read (the next answers read the database again).
+    pub fn clear(&mut self) {
+        self.solves.clear();
+        self.tiers.clear();
+        self.bytes = 0;
+    }
+
+    fn record(
+        &mut self,
+        solve: i64,
+        space: &dyn PositionSpace,
+        tier: TierId,
+        rank: u64,
+    ) -> Result<u16, SpacedError> {
+        if let Some(t) = self.tiers.get(&(solve, tier)) {
+            return Ok(t[rank as usize]);
+        }
+        let t = self.db.load_tier(solve, tier)?;
+        let expected = space.size(tier);
+        if t.remoteness.len() as u64 != expected {
+            return Err(SpacedError::WrongSize { solve, tier, held: t.remoteness.len() as u64, expected });
+        }
+        if self.bytes > READER_CACHE_BYTES {
+            self.tiers.clear();
+            self.bytes = 0;
+        }
+        self.bytes += 2 * expected;
+        let r = t.remoteness[rank as usize];
+        self.tiers.insert((solve, tier), std::rc::Rc::new(t.remoteness));
+        Ok(r)
+    }
+
+    /// The answer for `position` from a stored solve, else the family's theorem; with
+    /// `moves` false the move list is left empty (the best move is still found).
+    pub fn answer(
+        &mut self,
+        game: &SpacedGame,
+        convention: Convention,
+        position: &[u32],
+        moves: bool,
+    ) -> Result<SpacedAnswer, SpacedError> {
+        let key = (game.to_string(), convention);
+        if !self.solves.contains_key(&key) {
+            let found = solves_of(self.db, game, convention)?;
+            self.solves.insert(key.clone(), found);
+        }
+        let solves = self.solves[&key].clone();
+        for solve in &solves {
+            let Some(bounds) = solve_bounds(game, solve) else { continue };
+            let space = space_of(game, bounds)?;
+            let Some((tier, rank)) = space.locate(position) else { continue };
+            let r = self.record(solve.id, space.as_ref(), tier, rank)?;
+            let mut listed = Vec::new();
+            for m in game.family().moves(position) {
+                let (t, k) = space.locate(&m.to).expect("a move stays in a solved space");
+                let rc = self.record(solve.id, space.as_ref(), t, k)?;
+                listed.push(SpacedMoveValue {
+                    description: m.text,
+                    to: m.to,
+                    outcome: verdict_of(convention, rc),
+                    remoteness: (rc != DRAW).then_some(rc as u32),
+                });
+            }
+            let outcome = verdict_of(convention, r);
+            let best_move = best(&listed, outcome, r);
+            if !moves {
+                listed.clear();
+            }
+            return Ok(SpacedAnswer {
+                game: game.to_string(),
+                convention,
+                position: position.to_vec(),
+                outcome,
+                remoteness: (r != DRAW).then_some(r as u32),
+                nim_value: None,
+                best_move,
+                moves: listed,
+                source: Source::Database,
+                theorem: None,
+                solve_id: Some(solve.id),
+            });
+        }
+        match answer_from_theory(game, convention, position) {
+            Some(mut a) => {
+                if !moves {
+                    a.moves.clear();
+                }
+                Ok(a)
+            }
+            None => {
+                let bounds = smallest_bounds(game, position);
+                let positions = space_of(game, bounds).map(|s| s.positions()).unwrap_or(u64::MAX);
+                Err(SpacedError::NotStored {
+                    game: game.to_string(),
+                    position: game.family().show(position),
+                    convention,
+                    positions,
+                })
+            }
+        }
+    }
 }
 
 /// What `verify` found in the stored solves of a spaced game.

@@ -4,6 +4,8 @@
 
 mod common;
 
+mod serve_common;
+
 use std::collections::{BTreeMap, BTreeSet};
 
 use nimdb::game::{Convention, DRAW, SpacedGame};
@@ -282,7 +284,6 @@ fn bad_input_is_refused_in_one_line() {
         (vec!["solve", "--game", "raise:3", "--max-total", "9"], "needs --max-heaps"),
         (vec!["solve", "--game", "welter", "--max-total", "9", "--nim-values"], "--nim-values"),
         (vec!["heaps", "--game", "staircase", "--up-to", "5"], "does not take staircase"),
-        (vec!["query", "--game", "welter", "--batch"], "--batch does not take"),
     ] {
         let out = common::nimdb()
             .args(&args)
@@ -323,4 +324,58 @@ fn the_generic_solver_equals_the_heap_solvers_on_heap_games() {
             }
         }
     }
+}
+
+#[test]
+fn batch_and_serve_answer_spaced_games_as_query_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("s.sqlite");
+    common::nimdb()
+        .args(["solve", "--game", "staircase", "--max-total", "20", "-q", "--db"])
+        .arg(&db)
+        .assert()
+        .success();
+    common::nimdb()
+        .args(["solve", "--game", "raise:2", "--max-heaps", "3", "-q", "--db"])
+        .arg(&db)
+        .assert()
+        .success();
+    let query = |game: &str, words: &[&str]| -> serde_json::Value {
+        let out = common::nimdb()
+            .args(["query", "--json", "--game", game, "--db"])
+            .arg(&db)
+            .args(words)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    // Batch: one object a line, equal to query --json, bad lines answered in place.
+    let out = common::nimdb()
+        .args(["query", "--batch", "--moves", "--game", "staircase", "--db"])
+        .arg(&db)
+        .write_stdin("3 0 2 1\n1,,2\n0 4\n")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let lines: Vec<serde_json::Value> =
+        String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let mut first = lines[0].clone();
+    first.as_object_mut().unwrap().remove("line");
+    assert_eq!(first, query("staircase", &["3", "0", "2", "1"]));
+    assert!(lines[1]["error"].as_str().unwrap().contains("comma"));
+    assert_eq!(lines[2]["line"], 3);
+    // Serve: the same answers over HTTP; a draw of the loopy game; errors with their status.
+    let server = serve_common::Server::start(&db, &[]);
+    let got = server.get_json("/api/v1/query?game=staircase&position=3,0,2,1");
+    assert_eq!(got, query("staircase", &["3", "0", "2", "1"]));
+    let brief = server.get_json("/api/v1/query?game=raise:2&position=1,1&moves=false");
+    assert_eq!((brief["outcome"].as_str(), brief["source"].as_str()), (Some("draw"), Some("database")));
+    assert!(brief.get("moves").is_none());
+    assert_eq!(server.get("/api/v1/query?game=welter&position=3,3").0, 400);
+    assert_eq!(server.get("/api/v1/query?game=welter&convention=misere&position=9,8,7,6,5,4,3").0, 404);
+    let (status, body) = server.get("/api/v1/query?game=staircase&position=1&convention=misere");
+    assert_eq!(status, 404, "{body}");
+    assert!(!body.contains("nimdb "), "an HTTP error names no command: {body}");
+    server.stop();
 }

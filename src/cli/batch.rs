@@ -6,14 +6,14 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use nimdb::batch::{Session, parse_line};
-use nimdb::game::{Convention, GameSpec};
+use nimdb::game::{Convention, Game};
 use nimdb::store::Database;
 
 /// Answers every line of stdin in order. Each object carries its input line number; a bad
 /// line gets `{"line":N,"error":"…"}` and the run goes on (exit status 1 at the end). Blank
 /// lines and `#` comments are skipped. With `moves`, each object is the whole
 /// `query --json` answer; otherwise outcome, remoteness and nim-value.
-pub fn run(game: &GameSpec, convention: Convention, db: &Path, moves: bool) -> anyhow::Result<ExitCode> {
+pub fn run(game: &Game, convention: Convention, db: &Path, moves: bool) -> anyhow::Result<ExitCode> {
     let db = Database::open_read_only(db)?;
     let mut session = Session::new(&db);
     let stdin = std::io::stdin();
@@ -44,19 +44,33 @@ pub fn run(game: &GameSpec, convention: Convention, db: &Path, moves: bool) -> a
             (true, Ok(text)) => Ok(text),
             (true, Err(_)) => Err("the line is not UTF-8 text".to_string()),
         };
-        let result = text.and_then(|t| parse_line(t).map_err(|e| e.to_string())).and_then(|p| match p {
-            None => Ok(false),
-            Some(position) => {
-                let written = if moves {
-                    session
-                        .answer_any(game, convention, &position)
-                        .map(|a| serde_json::to_writer(&mut buf, &a))
-                } else {
-                    session
-                        .lookup_any(game, convention, &position)
-                        .map(|a| serde_json::to_writer(&mut buf, &a))
-                };
-                written.map_err(|e| e.to_string())?.map_err(|e| e.to_string())?;
+        let result = text.and_then(|t| match game {
+            Game::Heaps(game) => parse_line(t).map_err(|e| e.to_string()).and_then(|p| match p {
+                None => Ok(false),
+                Some(position) => {
+                    let written = if moves {
+                        session
+                            .answer_any(game, convention, &position)
+                            .map(|a| serde_json::to_writer(&mut buf, &a))
+                    } else {
+                        session
+                            .lookup_any(game, convention, &position)
+                            .map(|a| serde_json::to_writer(&mut buf, &a))
+                    };
+                    written.map_err(|e| e.to_string())?.map_err(|e| e.to_string())?;
+                    Ok(true)
+                }
+            }),
+            Game::Spaced(game) => {
+                let line = t.trim();
+                if line.is_empty() || line.starts_with('#') {
+                    return Ok(false);
+                }
+                let words: Vec<&str> = line.split_whitespace().collect();
+                let position = game.parse_position(&words).map_err(|e| format!("bad position: {e}"))?;
+                let answer =
+                    session.answer_spaced(game, convention, &position, moves).map_err(|e| e.to_string())?;
+                serde_json::to_writer(&mut buf, &answer).map_err(|e| e.to_string())?;
                 Ok(true)
             }
         });

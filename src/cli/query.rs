@@ -38,21 +38,18 @@ pub struct QueryArgs {
 /// Runs `nimdb query`.
 pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
     let convention = Convention::from_misere(args.misere);
+    if args.batch {
+        return super::batch::run(&args.game, convention, &args.db.db, args.moves);
+    }
     let game = match &args.game {
         nimdb::game::Game::Heaps(g) => g,
         nimdb::game::Game::Spaced(s) => {
-            if args.batch {
-                anyhow::bail!("--batch does not take {s} yet: query its positions one at a time");
-            }
             if args.heaps.is_empty() {
                 anyhow::bail!("no position given: pass the counts (`nimdb query --game {s} 3 0 2 5`)");
             }
             return super::spaced::query(s, convention, &args.heaps, &args.db.db, args.json, args.moves);
         }
     };
-    if args.batch {
-        return super::batch::run(game, convention, &args.db.db, args.moves);
-    }
     if args.heaps.is_empty() {
         anyhow::bail!(
             "no position given: pass the heaps (`nimdb query 7 5 3`, `[]` for the empty position), \

@@ -152,10 +152,14 @@ impl FromStr for GameSpec {
         let bad = |e: String| SpecError::new(raw, e);
         let code =
             |c: Result<TakeBreakCode, String>| c.map(|c| Rules::Heap(HeapFamily::TakeBreak(c))).map_err(bad);
-        if s.parse::<super::spaced::SpacedGame>().is_ok() || s.starts_with("raise:") {
-            return Err(bad(format!(
-                "{s} is a family with its own position space ({SPACED_FORMS}): solve, query and verify take it, this command does not yet"
-            )));
+        match s.parse::<super::spaced::SpacedGame>() {
+            Ok(_) => {
+                return Err(bad(format!(
+                    "{s} is a family with its own position space ({SPACED_FORMS}): solve, query and verify take it, this command does not yet"
+                )));
+            }
+            Err(e @ super::spaced::SpacedSpecError::Cap(_)) => return Err(bad(e.to_string())),
+            Err(super::spaced::SpacedSpecError::Unknown) => {}
         }
         let rules = match s.as_str() {
             "nim" => Rules::Heap(HeapFamily::TakeBreak(TakeBreakCode::nim())),

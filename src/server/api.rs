@@ -207,6 +207,65 @@ pub fn parse_query_request(raw: Option<&str>) -> Result<QueryRequest, ApiError> 
     Ok(QueryRequest { game, convention, position, listing })
 }
 
+/// A parsed `GET /api/v1/query` for a spaced family (staircase, welter, raise:C).
+#[derive(Clone, Debug)]
+pub struct SpacedRequest {
+    /// The game.
+    pub game: crate::game::SpacedGame,
+    /// The convention.
+    pub convention: Convention,
+    /// The position, in the family's canonical form.
+    pub position: Vec<u32>,
+    /// Whether to list every move.
+    pub moves: bool,
+}
+
+/// Parses `GET /api/v1/query` when `game` names a spaced family; `None` for any other game
+/// (a heap game, or a name no family has, which [`parse_query_request`] refuses).
+pub fn parse_spaced_request(raw: Option<&str>) -> Result<Option<SpacedRequest>, ApiError> {
+    let params = parse_query_string(raw)?;
+    let Some(name) = params.get("game") else { return Ok(None) };
+    let game = match name.parse::<crate::game::Game>() {
+        Ok(crate::game::Game::Spaced(g)) => g,
+        Ok(crate::game::Game::Heaps(_)) | Err(_) => return Ok(None),
+    };
+    if let Some(unknown) =
+        params.keys().find(|k| !["game", "convention", "position", "moves"].contains(&k.as_str()))
+    {
+        return Err(ApiError::bad(format!(
+            "unknown parameter '{unknown}' (game, convention, position, moves)"
+        )));
+    }
+    let convention = parse_convention(&params)?;
+    let moves = parse_moves(params.get("moves").map(String::as_str))? == Listing::All;
+    let text = params
+        .get("position")
+        .ok_or_else(|| ApiError::bad("missing parameter 'position' (e.g. position=3,0,2,5)"))?;
+    let words: Vec<&str> = text.split([' ', ',']).filter(|w| !w.is_empty()).collect();
+    let trimmed: Vec<&str> = words
+        .iter()
+        .map(|w| w.trim_start_matches('[').trim_end_matches(']'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    if trimmed.is_empty() && !matches!(text.trim(), "[]" | "0") {
+        return Err(ApiError::bad("bad position: no counts (use 0 or [] for the empty position)"));
+    }
+    let position = game.parse_position(&trimmed).map_err(|e| ApiError::bad(format!("bad position: {e}")))?;
+    Ok(Some(SpacedRequest { game, convention, position, moves }))
+}
+
+/// The HTTP status of a spaced answer's failure.
+impl From<crate::spaced::SpacedError> for ApiError {
+    fn from(e: crate::spaced::SpacedError) -> Self {
+        use crate::spaced::SpacedError as E;
+        let status = match &e {
+            E::NotStored { .. } | E::NotCovered { .. } | E::NoSolve(..) => 404,
+            _ => 500,
+        };
+        ApiError { status, message: e.to_string() }
+    }
+}
+
 /// Parses `POST /api/v1/query`: the body is a JSON array of positions (game, convention and
 /// moves from the query string), or an object `{"game", "convention", "moves", "positions"}`
 /// (a field also in the query string must agree with it; any other field is refused). A position that does

@@ -213,6 +213,26 @@ fn json_bytes(bytes: Vec<u8>) -> Response {
 }
 
 async fn get_query(State(state): State<Shared>, RawQuery(raw): RawQuery) -> Response {
+    // A spaced family's position: answered from its stored solves or its theorem, never solved.
+    match api::parse_spaced_request(raw.as_deref()) {
+        Ok(Some(r)) => {
+            let answered = state
+                .pool
+                .run(move |s| {
+                    let answer = s.answer_spaced(&r.game, r.convention, &r.position, r.moves)?;
+                    let mut out = Vec::with_capacity(512);
+                    push_json(&mut out, &answer)?;
+                    Ok(out)
+                })
+                .await;
+            return match answered {
+                Ok(bytes) => json_bytes(bytes),
+                Err(e) => e.into_response(),
+            };
+        }
+        Ok(None) => {}
+        Err(e) => return e.into_response(),
+    }
     let request = match api::parse_query_request(raw.as_deref()) {
         Ok(r) => r,
         Err(e) => return e.into_response(),
