@@ -428,30 +428,28 @@ async fn get_slice(State(state): State<Shared>, RawQuery(raw): RawQuery) -> Resp
 
 /// The slice's answers (see [`get_slice`]); [a, b] and [b, a] are one position.
 fn slice(s: &mut Session<'_>, request: &api::SliceRequest) -> Result<serde_json::Value, ApiError> {
-    let n = request.size as usize + 1;
-    let mut outcomes = vec![vec![serde_json::Value::Null; n]; n];
-    let (mut losses, mut unanswered) = (0u64, 0u64);
-    for a in 0..n {
+    // The positions [a, b, …] with b ≤ a, looked up once each.
+    let mut half: Vec<Vec<serde_json::Value>> = Vec::with_capacity(request.size as usize + 1);
+    for a in 0..=request.size {
+        let mut row = Vec::with_capacity(a as usize + 1);
         for b in 0..=a {
-            let mut heaps = vec![a as u32, b as u32];
+            let mut heaps = vec![a, b];
             heaps.extend(&request.fixed);
             let position = crate::game::Position::new(heaps);
-            let value = match s.lookup(&request.game, request.convention, &position) {
+            row.push(match s.lookup(&request.game, request.convention, &position) {
                 Ok(found) => serde_json::to_value(found.outcome)
                     .map_err(|e| ApiError { status: 500, message: e.to_string() })?,
                 Err(LookupError::Store(e)) => return Err(LookupError::Store(e).into()),
                 Err(_) => serde_json::Value::Null,
-            };
-            let count = if a == b { 1 } else { 2 };
-            match value.as_str() {
-                Some("loss") => losses += count,
-                None => unanswered += count,
-                _ => {}
-            }
-            outcomes[b][a] = value.clone();
-            outcomes[a][b] = value;
+            });
         }
+        half.push(row);
     }
+    let n = half.len();
+    let outcomes: Vec<Vec<serde_json::Value>> =
+        (0..n).map(|a| (0..n).map(|b| half[a.max(b)][a.min(b)].clone()).collect()).collect();
+    let count = |f: fn(&serde_json::Value) -> bool| outcomes.iter().flatten().filter(|v| f(v)).count();
+    let (losses, unanswered) = (count(|v| v.as_str() == Some("loss")), count(serde_json::Value::is_null));
     Ok(json!({
         "game": request.game.canonical(),
         "convention": request.convention,
