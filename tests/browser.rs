@@ -148,13 +148,14 @@ async fn check_quotient_picture(c: &Client, quotient: &Value, products: &[Value]
     assert_eq!(count(c, "#picture-quotient circle.p-mark").await, in_p);
 }
 
-/// The P-positions [a, b] with a, b ≤ size that `nimdb query --batch` answers, as "a,b" in
-/// the page's order (a, then b).
-fn slice_losses(db: &str, game: &str, misere: bool, size: u32) -> Vec<Value> {
+/// The P-positions [a, b] (or [a, b, fixed]) with a, b ≤ size that `nimdb query --batch`
+/// answers, as "a,b" ("a,b,fixed") in the page's order (a, then b).
+fn slice_losses(db: &str, game: &str, misere: bool, size: u32, fixed: Option<u32>) -> Vec<Value> {
     let mut lines = String::new();
+    let third = fixed.map_or(String::new(), |h| format!(",{h}"));
     for a in 0..=size {
         for b in 0..=size {
-            lines += &format!("{a} {b}\n");
+            lines += &format!("{a},{b}{third}\n");
         }
     }
     let mut args = vec!["query", "--batch", "--game", game, "--db", db];
@@ -169,7 +170,7 @@ fn slice_losses(db: &str, game: &str, misere: bool, size: u32) -> Vec<Value> {
         .iter()
         .enumerate()
         .filter(|(_, a)| a["outcome"] == "loss")
-        .map(|(i, _)| json!(format!("{},{}", i / (size as usize + 1), i % (size as usize + 1))))
+        .map(|(i, _)| json!(format!("{},{}{third}", i / (size as usize + 1), i % (size as usize + 1))))
         .collect()
 }
 
@@ -342,7 +343,7 @@ async fn explorer_in_headless_chromium() {
     check_quotient_picture(&c, &quotient, &products).await;
     assert!(text(&c, "#picture-quotient figcaption").await.contains("|Q| = 40, |P| = 9"));
     let losses = wait_picture(&c, "slice", "kayles|misere|").await;
-    assert_eq!(losses, slice_losses(&db_str, "kayles", true, 30));
+    assert_eq!(losses, slice_losses(&db_str, "kayles", true, 30, None));
     assert_eq!(count(&c, "#picture-slice rect.cell").await, 31 * 31);
 
     // Changing the game redraws them: Nim, whose quotient has no period (the page shows the
@@ -365,7 +366,23 @@ async fn explorer_in_headless_chromium() {
     let products = wait_picture(&c, "quotient", "nim").await;
     check_quotient_picture(&c, &quotient, &products).await;
     let losses = wait_picture(&c, "slice", "nim|misere|").await;
-    assert_eq!(losses, slice_losses(&db_str, "nim", true, 30));
+    assert_eq!(losses, slice_losses(&db_str, "nim", true, 30, None));
+    // A third heap held fixed: the slice [a, b, 5].
+    c.execute(
+        "const f = document.getElementById('slice-fixed'); f.value = '5'; f.dispatchEvent(new Event('change'));",
+        vec![],
+    )
+    .await
+    .unwrap();
+    let losses = wait_picture(&c, "slice", "nim|misere|5").await;
+    assert_eq!(losses, slice_losses(&db_str, "nim", true, 30, Some(5)));
+    assert!(text(&c, "#picture-slice figcaption").await.starts_with("P-positions [a, b, 5] of nim (misère)"));
+    c.execute(
+        "const f = document.getElementById('slice-fixed'); f.value = ''; f.dispatchEvent(new Event('change'));",
+        vec![],
+    )
+    .await
+    .unwrap();
 
     // Wythoff's game: no nim-sequence and no quotient (said in words), its P-positions are
     // Wythoff's pairs, and clicking one goes there.
@@ -375,7 +392,7 @@ async fn explorer_in_headless_chromium() {
     assert!(wait_picture(&c, "quotient", "wythoff").await.is_empty());
     assert!(text(&c, "#picture-quotient figcaption").await.contains("not an octal game"));
     let losses = wait_picture(&c, "slice", "wythoff|normal|").await;
-    assert_eq!(losses, slice_losses(&db_str, "wythoff", false, 30));
+    assert_eq!(losses, slice_losses(&db_str, "wythoff", false, 30, None));
     assert!(losses.contains(&json!("3,5")) && losses.contains(&json!("20,12")), "{losses:?}");
     c.find(Locator::Css("#picture-slice rect.loss[data-position='3,5']"))
         .await
