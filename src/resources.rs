@@ -5,10 +5,16 @@
 //! kernel's `MemAvailable`, and the cgroup's `memory.max` when one is set), with a margin.
 //! A refusal names the cost and the budget, so the user can decide; nothing is written.
 //!
+//! Disk is checked the same way before a solve writes: the free space of the database's
+//! file system ([`free_disk`]) and this process's file-size limit ([`file_size_limit`],
+//! `ulimit -f`); [`crate::solve::Estimate::plan`] applies both with the memory budget, for
+//! every face that solves (`nimdb solve`, the Python package).
+//!
 //! It is also the one place that reads what this process takes ([`resident_bytes`],
 //! [`peak_resident_bytes`]), for the progress bar and the record of each solve run.
 
 use std::fmt;
+use std::path::{Path, PathBuf};
 
 /// The share of the available memory a command may plan to use, in percent.
 const AVAILABLE_SHARE_PERCENT: u64 = 80;
@@ -28,6 +34,96 @@ pub enum ResourceError {
         /// Where the budget came from.
         source_of_limit: String,
     },
+    /// The database and its write-ahead log would not fit the disk free.
+    #[error(
+        "{what} needs about {} of disk for the database and its write-ahead log, more than the {} free in {}",
+        Bytes(*.needed), Bytes(*.free), .dir.display()
+    )]
+    Disk {
+        /// What was refused.
+        what: String,
+        /// Bytes the database, its write-ahead log and any spill may take.
+        needed: u64,
+        /// Bytes free to this user.
+        free: u64,
+        /// The directory whose file system was asked.
+        dir: PathBuf,
+    },
+    /// The solve is over the memory budget, and spilling its lower tiers would not fit the
+    /// disk free either.
+    #[error(
+        "{memory}, and spilling its lower tiers to disk would need about {} with the database and its write-ahead log, more than the {} free in {}",
+        Bytes(*.needed), Bytes(*.free), .dir.display()
+    )]
+    SpillDisk {
+        /// The memory refusal that spilling would have avoided.
+        memory: Box<ResourceError>,
+        /// Bytes the database, its write-ahead log and the spill may take.
+        needed: u64,
+        /// Bytes free to this user.
+        free: u64,
+        /// The directory whose file system was asked.
+        dir: PathBuf,
+    },
+    /// The database would grow past this process's file-size limit (`ulimit -f`).
+    #[error(
+        "{what} would grow the database to about {}, more than the file-size limit (ulimit -f) of {}",
+        Bytes(*.grown), Bytes(*.limit)
+    )]
+    FileSize {
+        /// What was refused.
+        what: String,
+        /// The database's size after the solve, about.
+        grown: u64,
+        /// The limit.
+        limit: u64,
+    },
+}
+
+impl ResourceError {
+    /// Whether the refusal is about memory alone (a larger budget would let it run).
+    pub fn is_memory(&self) -> bool {
+        matches!(self, ResourceError::Memory { .. })
+    }
+}
+
+/// Bytes free to an unprivileged writer on the file system holding `dir`; `None` when it
+/// cannot be asked.
+pub fn free_disk(dir: &Path) -> Option<u64> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let path = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
+        // SAFETY: a zeroed statvfs is valid for the kernel to fill, and `path` is a valid C
+        // string for the duration of the call.
+        let mut stat: libc::statvfs = unsafe { std::mem::zeroed() };
+        if unsafe { libc::statvfs(path.as_ptr(), &mut stat) } != 0 {
+            return None;
+        }
+        Some((stat.f_bavail as u64).saturating_mul(stat.f_frsize as u64))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = dir;
+        None
+    }
+}
+
+/// This process's file-size limit (`RLIMIT_FSIZE`, `ulimit -f`) in bytes, when there is one.
+pub fn file_size_limit() -> Option<u64> {
+    #[cfg(unix)]
+    {
+        // SAFETY: a zeroed rlimit is valid for the kernel to fill.
+        let mut limit: libc::rlimit = unsafe { std::mem::zeroed() };
+        if unsafe { libc::getrlimit(libc::RLIMIT_FSIZE, &mut limit) } != 0
+            || limit.rlim_cur == libc::RLIM_INFINITY
+        {
+            return None;
+        }
+        Some(limit.rlim_cur as u64)
+    }
+    #[cfg(not(unix))]
+    None
 }
 
 /// A memory budget, with where it came from.

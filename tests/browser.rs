@@ -2,8 +2,10 @@
 //! (WebDriver) loads a position, clicks a winning move, checks the shown outcome against
 //! the database, goes back and forward, plays a move against the computer, shows a misère
 //! Kayles position from the stored misère quotient (stored while the server runs) and a
-//! Nim_2 position with heaps beyond 2⁵³ from Moore's theorem, and takes a screenshot that
-//! must be a non-blank PNG.
+//! Nim_2 position with heaps beyond 2⁵³ from Moore's theorem, draws the pictures of the game
+//! in view (the nim-sequence, the misère quotient's table, the P-positions of a two-heap
+//! slice, each compared with the command line) and redraws them when the game changes, and
+//! takes a screenshot that must be a non-blank PNG.
 //!
 //! Skipped, with a notice, only when `chromium` or `chromedriver` cannot be found (`.ci/run`
 //! installs Debian's `chromium` and `chromium-driver`). Set `NIMDB_SCREENSHOT=FILE` to keep
@@ -90,6 +92,86 @@ async fn wait_text(c: &Client, css: &str, ok: impl Fn(&str) -> bool) -> String {
         assert!(Instant::now() < deadline, "timed out waiting for {css}");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+}
+
+/// `nimdb ARGS` (printing JSON), parsed.
+fn cli_json(args: &[&str]) -> Value {
+    serde_json::from_str(&common::ok(args)).unwrap()
+}
+
+/// How many elements match `css`.
+async fn count(c: &Client, css: &str) -> usize {
+    c.find_all(Locator::Css(css)).await.unwrap().len()
+}
+
+/// Waits until the picture `which` shows `key` (drawn, or a note saying why there is none),
+/// and returns what it marks: the nim-sequence's values, the quotient table's products (row
+/// by row), or the slice's P-positions (as "a,b").
+async fn wait_picture(c: &Client, which: &str, key: &str) -> Vec<Value> {
+    let css = format!("#picture-{which}[data-for='{key}']");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while c.find(Locator::Css(&css)).await.is_err() {
+        assert!(Instant::now() < deadline, "timed out waiting for {css}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let (marks, field) = match which {
+        "sequence" => ("circle.value", "value"),
+        "quotient" => ("rect.cell", "product"),
+        _ => ("rect.cell.loss", "position"),
+    };
+    let script = format!(
+        "return [...document.querySelectorAll(\"{css} svg {marks}\")].map((e) => e.dataset.{field});"
+    );
+    let found = c.execute(&script, vec![]).await.unwrap();
+    found
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| {
+            let v = v.as_str().unwrap();
+            v.parse::<u64>().map_or_else(|_| json!(v), |n| json!(n))
+        })
+        .collect()
+}
+
+/// The heat map has |Q|² cells, each coloured by its product in the table, and marks
+/// exactly the products in P.
+async fn check_quotient_picture(c: &Client, quotient: &Value, products: &[Value]) {
+    let size = quotient["size"].as_u64().unwrap() as usize;
+    let table: Vec<Value> =
+        quotient["table"].as_array().unwrap().iter().flat_map(|r| r.as_array().unwrap().clone()).collect();
+    assert_eq!(products.len(), size * size, "|Q|² cells");
+    assert_eq!(products, table.as_slice());
+    let p: Vec<u64> = serde_json::from_value(quotient["p_elements"].clone()).unwrap();
+    let in_p = table.iter().filter(|e| p.contains(&e.as_u64().unwrap())).count();
+    assert_eq!(count(c, "#picture-quotient rect.cell.p").await, in_p);
+    assert_eq!(count(c, "#picture-quotient circle.p-mark").await, in_p);
+}
+
+/// The P-positions [a, b] (or [a, b, fixed]) with a, b ≤ size that `nimdb query --batch`
+/// answers, as "a,b" ("a,b,fixed") in the page's order (a, then b).
+fn slice_losses(db: &str, game: &str, misere: bool, size: u32, fixed: Option<u32>) -> Vec<Value> {
+    let mut lines = String::new();
+    let third = fixed.map_or(String::new(), |h| format!(",{h}"));
+    for a in 0..=size {
+        for b in 0..=size {
+            lines += &format!("{a},{b}{third}\n");
+        }
+    }
+    let mut args = vec!["query", "--batch", "--game", game, "--db", db];
+    if misere {
+        args.push("--misere");
+    }
+    let out = common::nimdb().args(&args).write_stdin(lines).output().unwrap();
+    let answers: Vec<Value> =
+        String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(answers.len(), ((size + 1) * (size + 1)) as usize);
+    answers
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| a["outcome"] == "loss")
+        .map(|(i, _)| json!(format!("{},{}{third}", i / (size as usize + 1), i % (size as usize + 1))))
+        .collect()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -242,6 +324,83 @@ async fn explorer_in_headless_chromium() {
     );
     best.click().await.unwrap();
     wait_text(&c, "#shown-position", |t| t.trim() == format!("[{}]", to.replace(',', ", "))).await;
+    assert_eq!(text(&c, "#outcome").await, "loss");
+
+    // The pictures of the game in view, drawn as SVG: misère Kayles, whose quotient is
+    // stored above.
+    c.goto(&format!("{}/?game=kayles&convention=misere&position=9,5", server.url())).await.unwrap();
+    let heaps =
+        cli_json(&["heaps", "--game", "kayles", "--up-to", "120", "--json", "--no-cache", "--db", &db_str]);
+    let sequence = wait_picture(&c, "sequence", "kayles").await;
+    assert_eq!(sequence.len(), 121, "one dot a heap");
+    assert_eq!(json!(sequence), heaps["values"]);
+    let (period, preperiod) = (heaps["period"].as_u64().unwrap(), heaps["preperiod"].as_u64().unwrap());
+    assert_eq!((period, preperiod), (12, 71));
+    assert_eq!(count(&c, "#picture-sequence line.period-start").await, (71..=120).step_by(12).count());
+    assert_eq!(count(&c, "#picture-sequence rect.preperiod").await, 1);
+    let quotient = cli_json(&["quotient", "--game", "kayles", "--json", "--db", &db_str]);
+    let products = wait_picture(&c, "quotient", "kayles").await;
+    check_quotient_picture(&c, &quotient, &products).await;
+    assert!(text(&c, "#picture-quotient figcaption").await.contains("|Q| = 40, |P| = 9"));
+    let losses = wait_picture(&c, "slice", "kayles|misere|").await;
+    assert_eq!(losses, slice_losses(&db_str, "kayles", true, 30, None));
+    assert_eq!(count(&c, "#picture-slice rect.cell").await, 31 * 31);
+
+    // Changing the game redraws them: Nim, whose quotient has no period (the page shows the
+    // one of heaps 1..10, as the server computes it).
+    c.find(Locator::Css("#game")).await.unwrap().select_by_value("nim").await.unwrap();
+    let sequence = wait_picture(&c, "sequence", "nim").await;
+    assert_eq!(sequence, (0..=120).collect::<Vec<u64>>());
+    assert_eq!(count(&c, "#picture-sequence line.period-start").await, 0);
+    let other = dir.path().join("other.sqlite");
+    let quotient = cli_json(&[
+        "quotient",
+        "--game",
+        "nim",
+        "--max-heap",
+        "10",
+        "--json",
+        "--db",
+        other.to_str().unwrap(),
+    ]);
+    let products = wait_picture(&c, "quotient", "nim").await;
+    check_quotient_picture(&c, &quotient, &products).await;
+    let losses = wait_picture(&c, "slice", "nim|misere|").await;
+    assert_eq!(losses, slice_losses(&db_str, "nim", true, 30, None));
+    // A third heap held fixed: the slice [a, b, 5].
+    c.execute(
+        "const f = document.getElementById('slice-fixed'); f.value = '5'; f.dispatchEvent(new Event('change'));",
+        vec![],
+    )
+    .await
+    .unwrap();
+    let losses = wait_picture(&c, "slice", "nim|misere|5").await;
+    assert_eq!(losses, slice_losses(&db_str, "nim", true, 30, Some(5)));
+    assert!(text(&c, "#picture-slice figcaption").await.starts_with("P-positions [a, b, 5] of nim (misère)"));
+    c.execute(
+        "const f = document.getElementById('slice-fixed'); f.value = ''; f.dispatchEvent(new Event('change'));",
+        vec![],
+    )
+    .await
+    .unwrap();
+
+    // Wythoff's game: no nim-sequence and no quotient (said in words), its P-positions are
+    // Wythoff's pairs, and clicking one goes there.
+    c.goto(&format!("{}/?game=wythoff&convention=normal&position=4,2", server.url())).await.unwrap();
+    assert!(wait_picture(&c, "sequence", "wythoff").await.is_empty());
+    assert!(text(&c, "#picture-sequence figcaption").await.contains("not a sum of independent heaps"));
+    assert!(wait_picture(&c, "quotient", "wythoff").await.is_empty());
+    assert!(text(&c, "#picture-quotient figcaption").await.contains("not an octal game"));
+    let losses = wait_picture(&c, "slice", "wythoff|normal|").await;
+    assert_eq!(losses, slice_losses(&db_str, "wythoff", false, 30, None));
+    assert!(losses.contains(&json!("3,5")) && losses.contains(&json!("20,12")), "{losses:?}");
+    c.find(Locator::Css("#picture-slice rect.loss[data-position='3,5']"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_text(&c, "#shown-position", |t| t.trim() == "[5, 3]").await;
     assert_eq!(text(&c, "#outcome").await, "loss");
 
     // A screenshot of a position with its moves: a PNG that is not blank.

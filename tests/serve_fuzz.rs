@@ -1,11 +1,15 @@
 //! Fuzzing the HTTP API's parsing: arbitrary query strings and bodies never panic and are
-//! refused with a 4xx, or parse; a live server answers them all below 500.
+//! refused with a 4xx, or parse; a live server answers them all below 500 (the query, slice
+//! and quotient endpoints).
 #![cfg(feature = "server")]
 
 mod common;
 mod serve_common;
 
-use nimdb::server::api::{parse_batch_request, parse_heaps_request, parse_query_request};
+use nimdb::server::api::{
+    parse_batch_request, parse_heaps_request, parse_query_request, parse_quotient_request,
+    parse_slice_request,
+};
 use proptest::prelude::*;
 
 /// Query strings built from the pieces that matter, plus noise.
@@ -16,6 +20,9 @@ fn query_string() -> impl Strategy<Value = String> {
         Just("position".to_string()),
         Just("up_to".to_string()),
         Just("moves".to_string()),
+        Just("size".to_string()),
+        Just("fixed".to_string()),
+        Just("max_heap".to_string()),
         "[a-z%&=+]{0,6}",
     ];
     let value = prop_oneof![
@@ -78,6 +85,12 @@ proptest! {
             if let Err(e) = parse_heaps_request(Some(s)) {
                 prop_assert!((400..500).contains(&e.status), "{s:?}: {e:?}");
             }
+            if let Err(e) = parse_slice_request(Some(s)) {
+                prop_assert!((400..500).contains(&e.status), "{s:?}: {e:?}");
+            }
+            if let Err(e) = parse_quotient_request(Some(s)) {
+                prop_assert!((400..500).contains(&e.status), "{s:?}: {e:?}");
+            }
         }
     }
 
@@ -103,6 +116,10 @@ fn live_server_never_answers_5xx_to_fuzz() {
             prop_assert!(status < 500, "GET ?{q}: {status} {text}");
             let (status, text) = server.request("POST", &format!("/api/v1/query?{q}"), &body);
             prop_assert!(status < 500, "POST ?{q}: {status} {text}");
+            for picture in ["slice", "quotient"] {
+                let (status, text) = server.get(&format!("/api/v1/{picture}?{q}"));
+                prop_assert!(status < 500, "GET {picture}?{q}: {status} {text}");
+            }
             Ok(())
         })
         .unwrap();

@@ -203,7 +203,10 @@ class Database:
         window_limit: Union[int, str, None] = None,
         progress: Optional[_ProgressCallback] = None,
     ) -> SolveSummary:
-        """Solves a universe into the database; Ctrl-C stops cleanly before the next tier."""
+        """Solves a universe into the database; Ctrl-C stops cleanly before the next tier.
+
+        Refused with NimdbError before anything is written when it would not fit the memory
+        budget, the disk free beside the database or the file-size limit (ulimit -f)."""
     def quotient(
         self,
         game: str,

@@ -630,7 +630,10 @@ impl Database {
     /// a size such as "4G"; default 80% of the memory available now). A solve whose lower
     /// tiers do not fit it spills them to mapped files beside the database (the same tiers,
     /// more disk reads; `window_limit` caps the bytes of lower tiers held, to spill sooner);
-    /// one that cannot fit even then is refused before anything is written. See `estimate`.
+    /// one that cannot fit even then is refused before anything is written. So is a solve
+    /// whose database, write-ahead log and spill would not fit the disk free beside the
+    /// database, or would grow the file past the file-size limit (`ulimit -f`,
+    /// RLIMIT_FSIZE). See `estimate`.
     #[pyo3(signature = (game, max_total = None, *, max_heap = None, max_heaps = None, misere = false,
                         nim_values = false, memory_limit = None, window_limit = None, progress = None))]
     #[allow(clippy::too_many_arguments)]
@@ -658,29 +661,26 @@ impl Database {
         let budget = MemoryBudget::new(memory_arg(memory_limit)?);
         let window_limit = memory_arg(window_limit)?;
         let callback = progress.as_ref();
-        let spill_dir = match self.path.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
-        let spill_prefix = format!(
-            ".{}.spill-{}",
-            self.path.file_name().map_or("nimdb".into(), |n| n.to_string_lossy().into_owned()),
-            std::process::id()
-        );
+        let path = self.path.clone();
         let (record, report) = self.with_db(py, |db| {
             let (universe, estimate) = plan(&spec, conv, max_total, max_heap, max_heaps, nim_values)?;
             // As `nimdb solve`: lower tiers that do not fit the budget spill to mapped files
-            // beside the database; a solve whose rest does not fit is refused before writing.
-            let window = estimate
-                .fit(&budget, &format!("solving {spec} ({universe})"))
-                .map_err(|e| fail(format!("{e}; nothing was written (memory_limit sets the budget)")))?;
+            // beside the database; a solve whose rest does not fit, or that would not fit the
+            // disk free or the file-size limit (`ulimit -f`), is refused before writing.
+            let window =
+                estimate.plan(&budget, &format!("solving {spec} ({universe})"), &path).map_err(|e| {
+                    if e.is_memory() {
+                        fail(format!("{e}; nothing was written (memory_limit sets the budget)"))
+                    } else {
+                        fail(format!("{e}; nothing was written"))
+                    }
+                })?;
             let window = match (window, window_limit) {
                 (Some(a), Some(b)) => Some(a.min(b)),
                 (a, b) => a.or(b),
             }
             .filter(|&bytes| bytes < estimate.window_bytes);
-            let spill =
-                window.map(|budget| Spill { budget, dir: spill_dir.clone(), prefix: spill_prefix.clone() });
+            let spill = window.map(|budget| Spill::beside(&path, budget));
             let hooks = PyProgress { callback, total: Cell::new(0), done: Cell::new(0) };
             match solve_into_spilling(db, &spec, conv, universe, nim_values, &hooks, spill.as_ref()) {
                 Ok(done) => match signals::take() {

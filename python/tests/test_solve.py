@@ -127,3 +127,44 @@ def test_a_solve_that_spills_stores_the_same_tiers(tmp_path):
     assert whole.spilled_bytes == 0
     a, b = spilled_db.export("dawson", misere=True), whole_db.export("dawson", misere=True)
     assert (a.heaps == b.heaps).all() and (a.remoteness == b.remoteness).all()
+
+
+# Run in a child process: the file-size limit stays there.
+_FSIZE_CHILD = """
+import os, resource, sys
+import nimdb
+
+path = sys.argv[1]
+db = nimdb.open(path, read_only=False)
+# Room for 64 KB more: a misère Kayles solve to 50 tokens stores about 1.5 MB.
+limit = os.path.getsize(path) + 64 * 1024
+resource.setrlimit(resource.RLIMIT_FSIZE, (limit, resource.getrlimit(resource.RLIMIT_FSIZE)[1]))
+try:
+    db.solve("kayles", 50, misere=True)
+    print("solved")
+except nimdb.NimdbError as e:
+    print("refused:", e)
+db.close()
+"""
+
+
+def test_a_solve_over_the_file_size_limit_is_refused_before_it_writes(tmp_path):
+    """As `nimdb solve`: the file-size limit (ulimit -f, RLIMIT_FSIZE) and the disk free are
+    checked before anything is written, so the solve raises NimdbError and leaves the file as
+    it was (SQLite would otherwise fail part-way, with the file already grown)."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "f.sqlite"
+    nimdb.open(path, read_only=False).close()
+
+    def files():
+        return {p.name: p.read_bytes() for p in tmp_path.iterdir() if not p.name.endswith("-shm")}
+
+    before = files()
+    run = subprocess.run([sys.executable, "-c", _FSIZE_CHILD, str(path)], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith("refused:"), run.stdout + run.stderr
+    assert "file-size limit (ulimit -f)" in run.stdout and "nothing was written" in run.stdout, run.stdout
+    assert files() == before, "the refused solve changed the database"
+    assert nimdb.open(path).solves() == []

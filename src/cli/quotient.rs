@@ -108,7 +108,7 @@ pub fn run(args: QuotientArgs) -> anyhow::Result<ExitCode> {
         },
     };
     let out = if args.json {
-        let mut v = to_json(&spec, &q);
+        let mut v = q.to_json(&spec);
         v["reused"] = json!(reused);
         serde_json::to_string(&v)? + "\n"
     } else {
@@ -177,37 +177,6 @@ pub fn print_stored(db: &Database) -> anyhow::Result<()> {
         );
     }
     Ok(())
-}
-
-/// The JSON object printed by `nimdb quotient --json`.
-pub fn to_json(spec: &GameSpec, q: &Quotient) -> Value {
-    let pres = q.presentation();
-    let c = q.certificate;
-    json!({
-        "game": spec.canonical(),
-        "size": q.size(),
-        "p_count": q.p_count(),
-        "heap_elements": q.heap_images,
-        "heap_words": q.heap_images.iter().map(|&x| pres.words[x as usize].clone()).collect::<Vec<_>>(),
-        "p_elements": q.monoid.p_elements(),
-        "table": q.monoid.rows(),
-        "presentation": {
-            "generators": pres.generators.iter().zip(&pres.generator_heaps)
-                .map(|(g, h)| json!({"name": g, "heap": h})).collect::<Vec<_>>(),
-            "relations": pres.relations,
-            "words": pres.words,
-        },
-        "period": c.map(|c| c.period),
-        "preperiod": c.map(|c| c.from),
-        "proven": c.is_some(),
-        "certificate": c.map(|c| json!({
-            "text": c.to_string(), "detail": c,
-        })),
-        "apparent_period": q.apparent.map(|(p, e)| json!({"period": p, "preperiod": e})),
-        "closure_check_states": q.check.states,
-        "tame": q.tame,
-        "max_heap": q.max_heap,
-    })
 }
 
 fn to_text(spec: &GameSpec, q: &Quotient, open_ended: bool) -> String {

@@ -1,6 +1,6 @@
 //! `nimdb solve`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 
 use clap::Args;
@@ -8,7 +8,7 @@ use clap::Args;
 use nimdb::driver::{DriverError, solve_into_spilling};
 use nimdb::game::{Convention, GameSpec};
 use nimdb::index::Universe;
-use nimdb::resources::{Bytes, MemoryBudget, ResourceError};
+use nimdb::resources::{Bytes, MemoryBudget};
 use nimdb::solve::{Estimate, MAX_SOLVE_TOTAL, SolveError, SolveOptions, SolveReport, Spill, reach};
 use nimdb::store::{Database, SolveRecord};
 
@@ -174,12 +174,7 @@ pub(super) fn prepare(args: &SolveArgs) -> anyhow::Result<Option<Prepared>> {
         (a, b) => a.or(b),
     }
     .filter(|&bytes| bytes < estimate.window_bytes);
-    let spill = window.map(|budget_bytes| {
-        let db_path = &args.db.db;
-        let dir = spill_dir(db_path);
-        let name = db_path.file_name().map_or("nimdb".into(), |n| n.to_string_lossy().into_owned());
-        Spill { budget: budget_bytes, dir, prefix: format!(".{name}.spill-{}", std::process::id()) }
-    });
+    let spill = window.map(|budget_bytes| Spill::beside(&args.db.db, budget_bytes));
     if let (Some(spill), false) = (&spill, args.quiet) {
         eprintln!(
             "note: the lower tiers (~{}) do not fit {}; past {} they spill to mapped files in {} (up to {} of disk, freed by the end)",
@@ -238,93 +233,21 @@ pub(super) fn print_report(db: &Database, job: &Prepared, solve: &SolveRecord, r
     );
 }
 
-/// How a solve fits `budget`: `None` when it fits whole, `Some(bytes)` when its lower tiers
-/// must spill past `bytes` held, or the refusal when even the rest does not fit, or when
-/// the database, its write-ahead log and any spill would not fit the disk free beside `db`
-/// or the file-size limit (`ulimit -f`). Checked before anything is written, spilling or
-/// not.
+/// How a solve fits `budget` and the disk ([`Estimate::plan`]), its refusal worded for the
+/// command line.
 pub(super) fn plan(
     estimate: &Estimate,
     budget: &MemoryBudget,
     what: &str,
     db: &Path,
 ) -> anyhow::Result<Option<u64>> {
-    let memory =
-        |e: ResourceError| anyhow::anyhow!("{e}; nothing was written (--memory-limit SIZE sets the budget)");
-    let window = estimate.fit(budget, what).map_err(memory)?;
-    let spill = window.map_or(0, |w| estimate.window_bytes.saturating_sub(w));
-    // The tiers go to the database, and through its write-ahead log first, which may hold as
-    // much again before a checkpoint folds it in.
-    let disk = estimate.disk_bytes.saturating_mul(2).saturating_add(spill);
-    let dir = spill_dir(db);
-    if let Some(free) = free_disk(&dir)
-        && disk > free / 10 * 9
-    {
-        if spill > 0 {
-            let memory = ResourceError::Memory {
-                what: what.to_string(),
-                needed: estimate.memory_bytes,
-                limit: budget.bytes,
-                source_of_limit: budget.source.clone(),
-            };
-            anyhow::bail!(
-                "{memory}, and spilling its lower tiers to disk would need about {} with the database and its write-ahead log, more than the {} free in {}; nothing was written",
-                Bytes(disk),
-                Bytes(free),
-                dir.display()
-            );
+    estimate.plan(budget, what, db).map_err(|e| {
+        if e.is_memory() {
+            anyhow::anyhow!("{e}; nothing was written (--memory-limit SIZE sets the budget)")
+        } else {
+            anyhow::anyhow!("{e}; nothing was written")
         }
-        anyhow::bail!(
-            "{what} needs about {} of disk for the database and its write-ahead log, more than the {} free in {}; nothing was written",
-            Bytes(disk),
-            Bytes(free),
-            dir.display()
-        );
-    }
-    if let Some(limit) = file_size_limit() {
-        let grown = std::fs::metadata(db).map_or(0, |m| m.len()).saturating_add(estimate.disk_bytes);
-        if grown > limit {
-            anyhow::bail!(
-                "{what} would grow the database to about {}, more than the file-size limit (ulimit -f) of {}; nothing was written",
-                Bytes(grown),
-                Bytes(limit)
-            );
-        }
-    }
-    Ok(window)
-}
-
-/// This process's file-size limit (`RLIMIT_FSIZE`), when there is one.
-fn file_size_limit() -> Option<u64> {
-    // SAFETY: a zeroed rlimit is valid for the kernel to fill.
-    let mut limit: libc::rlimit = unsafe { std::mem::zeroed() };
-    if unsafe { libc::getrlimit(libc::RLIMIT_FSIZE, &mut limit) } != 0
-        || limit.rlim_cur == libc::RLIM_INFINITY
-    {
-        return None;
-    }
-    Some(limit.rlim_cur as u64)
-}
-
-/// The directory spill files go to: the database's.
-fn spill_dir(db: &Path) -> PathBuf {
-    match db.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    }
-}
-
-/// Bytes free to an unprivileged writer on the file system holding `dir`.
-fn free_disk(dir: &Path) -> Option<u64> {
-    use std::os::unix::ffi::OsStrExt;
-    let path = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
-    // SAFETY: a zeroed statvfs is valid for the kernel to fill, and `path` is a valid C
-    // string for the duration of the call.
-    let mut stat: libc::statvfs = unsafe { std::mem::zeroed() };
-    if unsafe { libc::statvfs(path.as_ptr(), &mut stat) } != 0 {
-        return None;
-    }
-    Some(stat.f_bavail as u64 * stat.f_frsize as u64)
+    })
 }
 
 /// Bytes in human units.

@@ -363,3 +363,128 @@ pub fn parse_heaps_request(raw: Option<&str>) -> Result<(GameSpec, u64), ApiErro
     };
     Ok((game, up_to))
 }
+
+/// The largest `size` of `GET /api/v1/slice`: the positions [a, b, …] with a, b ≤ size,
+/// (size + 1)² of them.
+pub const MAX_SLICE_SIZE: u32 = 64;
+
+/// The most fixed heaps a slice may add to [a, b], and the largest of them.
+pub const MAX_SLICE_FIXED: usize = 2;
+
+/// The largest quotient `GET /api/v1/quotient` sends or computes, in elements (its table
+/// has the square of this many entries).
+pub const MAX_QUOTIENT_ELEMENTS: usize = 256;
+
+/// The most heaps `GET /api/v1/quotient` computes a quotient of (`max_heap`, or the heaps
+/// an open-ended computation may grow to while looking for a period).
+pub const MAX_QUOTIENT_HEAPS: u32 = 300;
+
+/// How long `GET /api/v1/quotient` may compute one quotient.
+pub const QUOTIENT_SECONDS: u64 = 10;
+
+/// A parsed `GET /api/v1/slice`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SliceRequest {
+    /// The game.
+    pub game: GameSpec,
+    /// The convention.
+    pub convention: Convention,
+    /// The positions are [a, b, fixed…] for 0 ≤ a, b ≤ size.
+    pub size: u32,
+    /// Heaps held fixed (none for the two-heap slice).
+    pub fixed: Vec<u32>,
+}
+
+/// Refuses any parameter not in `known`.
+fn only(params: &HashMap<String, String>, known: &[&str]) -> Result<(), ApiError> {
+    match params.keys().find(|k| !known.contains(&k.as_str())) {
+        Some(unknown) => Err(ApiError::bad(format!("unknown parameter '{unknown}' ({})", known.join(", ")))),
+        None => Ok(()),
+    }
+}
+
+/// Parses `GET /api/v1/slice?game=…&convention=…&size=N[&fixed=H[,H]]`: `size` 1..=64
+/// (default 30), at most two fixed heaps, each at most 64.
+pub fn parse_slice_request(raw: Option<&str>) -> Result<SliceRequest, ApiError> {
+    let params = parse_query_string(raw)?;
+    only(&params, &["game", "convention", "size", "fixed"])?;
+    let game = parse_game(&params)?;
+    let convention = parse_convention(&params)?;
+    let size = match params.get("size") {
+        None => 30,
+        Some(s) => s.parse::<u32>().ok().filter(|n| (1..=MAX_SLICE_SIZE).contains(n)).ok_or_else(|| {
+            ApiError::bad(format!(
+                "bad size '{s}': a number 1..={MAX_SLICE_SIZE} (the slice has (size + 1)² positions)"
+            ))
+        })?,
+    };
+    let fixed = match params.get("fixed").map(|s| s.trim()) {
+        None | Some("") => Vec::new(),
+        Some(s) => {
+            let heaps = s
+                .split(',')
+                .map(|h| h.trim().parse::<u32>().ok().filter(|&h| h <= MAX_SLICE_SIZE))
+                .collect::<Option<Vec<u32>>>()
+                .filter(|h| h.len() <= MAX_SLICE_FIXED)
+                .ok_or_else(|| {
+                    ApiError::bad(format!(
+                        "bad fixed '{s}': at most {MAX_SLICE_FIXED} heaps, each 0..={MAX_SLICE_SIZE}, as 5 or 5,3"
+                    ))
+                })?;
+            heaps.into_iter().filter(|&h| h > 0).collect()
+        }
+    };
+    Ok(SliceRequest { game, convention, size, fixed })
+}
+
+/// Parses `GET /api/v1/quotient?game=…[&max_heap=N]`: an octal game (400 otherwise), and
+/// `max_heap` 1..=300 when given.
+pub fn parse_quotient_request(raw: Option<&str>) -> Result<(GameSpec, Option<u32>), ApiError> {
+    let params = parse_query_string(raw)?;
+    only(&params, &["game", "max_heap"])?;
+    let game = parse_game(&params)?;
+    if game.octal().is_none() {
+        return Err(ApiError::bad(format!(
+            "{game} is not an octal game: misère quotients are computed for octal codes only"
+        )));
+    }
+    let max_heap = match params.get("max_heap") {
+        None => None,
+        Some(s) => {
+            Some(s.parse::<u32>().ok().filter(|n| (1..=MAX_QUOTIENT_HEAPS).contains(n)).ok_or_else(|| {
+                ApiError::bad(format!("bad max_heap '{s}': a number 1..={MAX_QUOTIENT_HEAPS}"))
+            })?)
+        }
+    };
+    Ok((game, max_heap))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slices_are_bounded_and_refused_in_words() {
+        let r = parse_slice_request(Some("game=wythoff&size=40&fixed=5")).unwrap();
+        assert_eq!((r.game.canonical(), r.size, r.fixed), ("wythoff".to_string(), 40, vec![5]));
+        let r = parse_slice_request(None).unwrap();
+        assert_eq!((r.size, r.fixed.len(), r.convention), (30, 0, Convention::Normal));
+        assert_eq!(parse_slice_request(Some("fixed=0")).unwrap().fixed, Vec::<u32>::new());
+        for bad in ["size=65", "size=0", "size=x", "fixed=65", "fixed=1,2,3", "fixed=a", "rows=3"] {
+            let e = parse_slice_request(Some(bad)).unwrap_err();
+            assert_eq!(e.status, 400, "{bad}");
+        }
+        assert!(parse_slice_request(Some("size=65")).unwrap_err().message.contains("1..=64"));
+    }
+
+    #[test]
+    fn quotients_are_asked_of_octal_games_within_the_limit() {
+        assert_eq!(parse_quotient_request(Some("game=kayles")).unwrap().1, None);
+        assert_eq!(parse_quotient_request(Some("game=dawson&max_heap=20")).unwrap().1, Some(20));
+        let e = parse_quotient_request(Some("game=wythoff")).unwrap_err();
+        assert!(e.status == 400 && e.message.contains("not an octal game"), "{e:?}");
+        for bad in ["game=kayles&max_heap=301", "game=kayles&max_heap=0", "game=kayles&misere=1"] {
+            assert_eq!(parse_quotient_request(Some(bad)).unwrap_err().status, 400, "{bad}");
+        }
+    }
+}

@@ -155,6 +155,8 @@ struct AppState {
     theory: Pool,
     /// The read-write connection for `--solve-up-to`, with its bounds.
     solver: Option<Solver>,
+    /// Held while a misère quotient is computed for `GET /api/v1/quotient`: one at a time.
+    quotient: Mutex<()>,
 }
 
 /// On-the-spot solves: one read-write connection, the bound on each solve, and the
@@ -190,6 +192,8 @@ fn router(state: Shared) -> Router {
         .route("/api/v1/query", get(get_query).post(post_query))
         .route("/api/v1/solves", get(get_solves))
         .route("/api/v1/heaps", get(get_heaps))
+        .route("/api/v1/quotient", get(get_quotient))
+        .route("/api/v1/slice", get(get_slice))
         .fallback(|| async { ApiError { status: 404, message: "no such page (see /api/v1/…)".into() } })
         .method_not_allowed_fallback(|| async {
             ApiError { status: 405, message: "method not allowed".into() }
@@ -428,6 +432,154 @@ async fn get_heaps(RawQuery(raw): RawQuery) -> Response {
     }
 }
 
+/// `GET /api/v1/slice`: the outcome of every position [a, b, fixed…] with a, b ≤ size, as
+/// `outcomes[a][b]` ("win", "loss", or null when nothing answers it), looked up as `query
+/// --batch` looks up (stored solves, the stored misère quotient, theory), on the theory pool.
+async fn get_slice(State(state): State<Shared>, RawQuery(raw): RawQuery) -> Response {
+    let request = match api::parse_slice_request(raw.as_deref()) {
+        Ok(r) => r,
+        Err(e) => return e.into_response(),
+    };
+    match state.theory.run(move |s| slice(s, &request)).await {
+        Ok(v) => json_response(&v),
+        Err(e) => e.into_response(),
+    }
+}
+
+/// The slice's answers (see [`get_slice`]); [a, b] and [b, a] are one position.
+fn slice(s: &mut Session<'_>, request: &api::SliceRequest) -> Result<serde_json::Value, ApiError> {
+    // The positions [a, b, …] with b ≤ a, looked up once each.
+    let mut half: Vec<Vec<serde_json::Value>> = Vec::with_capacity(request.size as usize + 1);
+    for a in 0..=request.size {
+        let mut row = Vec::with_capacity(a as usize + 1);
+        for b in 0..=a {
+            let mut heaps = vec![a, b];
+            heaps.extend(&request.fixed);
+            let position = crate::game::Position::new(heaps);
+            row.push(match s.lookup(&request.game, request.convention, &position) {
+                Ok(found) => serde_json::to_value(found.outcome)
+                    .map_err(|e| ApiError { status: 500, message: e.to_string() })?,
+                Err(LookupError::Store(e)) => return Err(LookupError::Store(e).into()),
+                Err(_) => serde_json::Value::Null,
+            });
+        }
+        half.push(row);
+    }
+    let n = half.len();
+    let outcomes: Vec<Vec<serde_json::Value>> =
+        (0..n).map(|a| (0..n).map(|b| half[a.max(b)][a.min(b)].clone()).collect()).collect();
+    let count = |f: fn(&serde_json::Value) -> bool| outcomes.iter().flatten().filter(|v| f(v)).count();
+    let (losses, unanswered) = (count(|v| v.as_str() == Some("loss")), count(serde_json::Value::is_null));
+    Ok(json!({
+        "game": request.game.canonical(),
+        "convention": request.convention,
+        "size": request.size,
+        "fixed": request.fixed,
+        "outcomes": outcomes,
+        "losses": losses,
+        "unanswered": unanswered,
+    }))
+}
+
+/// `GET /api/v1/quotient`: the misère quotient of an octal game, as `nimdb quotient --json`
+/// prints it: the stored one when it covers what is asked (heaps 1..=max_heap, or without
+/// max_heap a proven period), else computed now within the server's limits (at most
+/// [`api::MAX_QUOTIENT_ELEMENTS`] elements and [`api::MAX_QUOTIENT_HEAPS`] heaps, for
+/// [`api::QUOTIENT_SECONDS`], one at a time) and not stored. An open-ended request that
+/// proves no period within those heaps is refused (`nimdb quotient` would go on).
+async fn get_quotient(State(state): State<Shared>, RawQuery(raw): RawQuery) -> Response {
+    use crate::theory::quotient::{Limits, QuotientOptions, compute_quotient};
+    let (game, max_heap) = match api::parse_quotient_request(raw.as_deref()) {
+        Ok(r) => r,
+        Err(e) => return e.into_response(),
+    };
+    let name = game.canonical();
+    let stored = state
+        .pool
+        .run(move |s| {
+            s.db()
+                .load_quotient(&name, max_heap)
+                .map_err(|e| ApiError { status: 500, message: e.to_string() })
+        })
+        .await;
+    let too_large = |size: usize, what: &str| ApiError {
+        status: 422,
+        message: format!(
+            "the {what} misère quotient of {game} has {size} elements; this server sends at most {} (nimdb quotient --game {game} --json prints it)",
+            api::MAX_QUOTIENT_ELEMENTS
+        ),
+    };
+    match stored {
+        Ok(Some(q)) if max_heap.is_some() || q.proven() => {
+            if q.size() > api::MAX_QUOTIENT_ELEMENTS {
+                return too_large(q.size(), "stored").into_response();
+            }
+            let mut v = q.to_json(&game);
+            v["reused"] = json!(true);
+            return json_response(&v);
+        }
+        Ok(_) => {}
+        Err(e) => return e.into_response(),
+    }
+    let computed = tokio::task::spawn_blocking(move || {
+        let Ok(_one) = state.quotient.try_lock() else {
+            return Err(ApiError {
+                status: 503,
+                message: "another misère quotient is being computed; try again in a few seconds".into(),
+            });
+        };
+        let code = game.octal().expect("parse_quotient_request checked it").clone();
+        let mut opts = match max_heap {
+            Some(n) => QuotientOptions::to_heap(n as u64)
+                .map_err(|e| ApiError { status: 400, message: e.to_string() })?,
+            None => QuotientOptions { cap: api::MAX_QUOTIENT_HEAPS, ..QuotientOptions::default() },
+        };
+        // Smaller walks and candidates than the command line's: limits only refuse, so a
+        // quotient computed within them is the command line's.
+        opts.limits = Limits {
+            max_elements: api::MAX_QUOTIENT_ELEMENTS,
+            max_candidate: 1 << 16,
+            max_states: 200_000,
+            ..Limits::default()
+        };
+        opts.max_states = 1_000_000;
+        opts.deadline = Some(std::time::Instant::now() + std::time::Duration::from_secs(api::QUOTIENT_SECONDS));
+        let limits = format!(
+            "at most {} elements, heaps 1..{}, {} s",
+            api::MAX_QUOTIENT_ELEMENTS,
+            api::MAX_QUOTIENT_HEAPS,
+            api::QUOTIENT_SECONDS
+        );
+        let q = compute_quotient(&code, opts, &mut |_, _| true).map_err(|e| ApiError {
+            status: 422,
+            // The command line's hint (raise --max-elements) is no help to a client.
+            message: format!(
+                "no misère quotient for {game} within this server's limits ({limits}): {}",
+                e.to_string().replace(" (raise --max-elements)", "")
+            ),
+        })?;
+        if max_heap.is_none() && !q.proven() {
+            return Err(ApiError {
+                status: 422,
+                message: format!(
+                    "no period of the misère quotient of {game} is proven within heaps 1..{} (this server's limit); \
+                     ask for max_heap=N, or store it with nimdb quotient --game {game}",
+                    q.max_heap
+                ),
+            });
+        }
+        let mut v = q.to_json(&game);
+        v["reused"] = json!(false);
+        Ok(v)
+    })
+    .await;
+    match computed {
+        Ok(Ok(v)) => json_response(&v),
+        Ok(Err(e)) => e.into_response(),
+        Err(e) => ApiError { status: 500, message: e.to_string() }.into_response(),
+    }
+}
+
 /// Waits for SIGINT or SIGTERM.
 async fn shutdown_signal() {
     let ctrl_c = async {
@@ -471,7 +623,7 @@ pub fn serve(config: Config) -> Result<(), ServeError> {
     };
     let pool = Pool::start(&config, "lookup", true)?;
     let theory = Pool::start(&config, "theory", false)?;
-    let state = Arc::new(AppState { pool, theory, solver });
+    let state = Arc::new(AppState { pool, theory, solver, quotient: Mutex::new(()) });
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     let result = runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(config.addr).await?;

@@ -23,11 +23,12 @@ pub use team::{Alone, Team};
 pub use window::Spill;
 
 use std::collections::{BTreeSet, HashMap};
+use std::path::Path;
 use std::time::Instant;
 
 use crate::game::{Convention, GameRules, GameSpec, RulesVisitor, TierRules};
 use crate::index::{PartitionTable, TierId, Universe};
-use crate::resources::{MemoryBudget, ResourceError};
+use crate::resources::{MemoryBudget, ResourceError, file_size_limit, free_disk};
 
 /// The largest total a solve accepts: remoteness is below twice the total and must fit,
 /// with room for the solver's markers, in 16 bits.
@@ -435,6 +436,42 @@ impl Estimate {
         let fixed = self.memory_bytes - self.window_bytes - self.whole_total_bytes;
         budget.check(&format!("{what}, even with its lower tiers spilled to disk,"), fixed)?;
         Ok(Some(budget.bytes - fixed))
+    }
+
+    /// How a solve into the database file `db` fits: [`fit`](Self::fit) with `budget`, and
+    /// then the disk. The tiers go to the database through its write-ahead log, which may
+    /// hold as much again before a checkpoint folds it in, and any spill goes beside the
+    /// database ([`Spill::beside`]): twice the estimate's disk bytes plus the spill must fit
+    /// nine tenths of the disk free there ([`free_disk`]), and the database's size after
+    /// the solve must fit the file-size limit ([`file_size_limit`], `ulimit -f`). Reads the
+    /// file's size and its file system, writes nothing: every face that solves (`nimdb
+    /// solve`, the Python package's `Database.solve`) calls this before it writes.
+    pub fn plan(&self, budget: &MemoryBudget, what: &str, db: &Path) -> Result<Option<u64>, ResourceError> {
+        let window = self.fit(budget, what)?;
+        let spill = window.map_or(0, |w| self.window_bytes.saturating_sub(w));
+        let disk = self.disk_bytes.saturating_mul(2).saturating_add(spill);
+        let dir = Spill::dir_beside(db);
+        if let Some(free) = free_disk(&dir)
+            && disk > free / 10 * 9
+        {
+            if spill > 0 {
+                let memory = ResourceError::Memory {
+                    what: what.to_string(),
+                    needed: self.memory_bytes,
+                    limit: budget.bytes,
+                    source_of_limit: budget.source.clone(),
+                };
+                return Err(ResourceError::SpillDisk { memory: Box::new(memory), needed: disk, free, dir });
+            }
+            return Err(ResourceError::Disk { what: what.to_string(), needed: disk, free, dir });
+        }
+        if let Some(limit) = file_size_limit() {
+            let grown = std::fs::metadata(db).map_or(0, |m| m.len()).saturating_add(self.disk_bytes);
+            if grown > limit {
+                return Err(ResourceError::FileSize { what: what.to_string(), grown, limit });
+            }
+        }
+        Ok(window)
     }
 }
 

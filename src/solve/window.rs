@@ -8,7 +8,7 @@
 
 use std::fs::File;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use memmap2::Mmap;
 
@@ -23,6 +23,23 @@ pub struct Spill {
     pub dir: PathBuf,
     /// A prefix for the file names (e.g. the database's name and the process id).
     pub prefix: String,
+}
+
+impl Spill {
+    /// Spilling past `budget` bytes to files beside the database file `db`, named after it
+    /// and this process (`.NAME.spill-PID…`).
+    pub fn beside(db: &Path, budget: u64) -> Spill {
+        let name = db.file_name().map_or("nimdb".into(), |n| n.to_string_lossy().into_owned());
+        Spill { budget, dir: Spill::dir_beside(db), prefix: format!(".{name}.spill-{}", std::process::id()) }
+    }
+
+    /// The directory spill files beside the database file `db` go to: the database's.
+    pub fn dir_beside(db: &Path) -> PathBuf {
+        match db.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        }
+    }
 }
 
 /// One tier's remoteness values, indexed by rank: one byte each when every value the

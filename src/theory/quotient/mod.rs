@@ -500,6 +500,42 @@ pub fn covering_quotient(
     compute_quotient(code, opts, &mut |_, _| true)
 }
 
+impl Quotient {
+    /// The JSON object `nimdb quotient --json` prints (without its `reused`) and `GET
+    /// /api/v1/quotient` answers: sizes, heap images and words, P, the table, the
+    /// presentation, the period and its certificate, tameness.
+    pub fn to_json(&self, spec: &crate::game::GameSpec) -> serde_json::Value {
+        use serde_json::json;
+        let pres = self.presentation();
+        let c = self.certificate;
+        json!({
+            "game": spec.canonical(),
+            "size": self.size(),
+            "p_count": self.p_count(),
+            "heap_elements": self.heap_images,
+            "heap_words": self.heap_images.iter().map(|&x| pres.words[x as usize].clone()).collect::<Vec<_>>(),
+            "p_elements": self.monoid.p_elements(),
+            "table": self.monoid.rows(),
+            "presentation": {
+                "generators": pres.generators.iter().zip(&pres.generator_heaps)
+                    .map(|(g, h)| json!({"name": g, "heap": h})).collect::<Vec<_>>(),
+                "relations": pres.relations,
+                "words": pres.words,
+            },
+            "period": c.map(|c| c.period),
+            "preperiod": c.map(|c| c.from),
+            "proven": c.is_some(),
+            "certificate": c.map(|c| json!({
+                "text": c.to_string(), "detail": c,
+            })),
+            "apparent_period": self.apparent.map(|(p, e)| json!({"period": p, "preperiod": e})),
+            "closure_check_states": self.check.states,
+            "tame": self.tame,
+            "max_heap": self.max_heap,
+        })
+    }
+}
+
 // Helpers for answering positions of any size (u64 heaps) without listing moves: batch
 // lookups, `serve` and theory answers (see `theory::quotient_play`).
 impl Quotient {
