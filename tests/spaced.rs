@@ -142,6 +142,10 @@ fn check(game: &str, bounds: SpaceBounds, convention: Convention) -> u64 {
         let moved: BTreeSet<Vec<u32>> = family.moves(p).into_iter().map(|m| m.to).collect();
         assert_eq!(moved, children(game, p), "{game}: moves of {p:?}");
         assert_eq!(moved.len(), family.moves(p).len(), "{game}: a child twice from {p:?}");
+        let mut walked = Vec::new();
+        family.for_each_child(p, &mut Vec::new(), &mut |c| walked.push(c.to_vec()));
+        let listed: Vec<Vec<u32>> = family.moves(p).into_iter().map(|m| m.to).collect();
+        assert_eq!(walked, listed, "{game}: the children walked are the moves' results, in order");
         let (tier, rank) = space.locate(p).unwrap();
         let r = store.tiers[&tier].remoteness[rank as usize];
         let (v, wr) = want[p];

@@ -76,7 +76,7 @@ fn solve_acyclic(
     progress.start(positions, done);
     let mut report = SolveReport { positions, ..SolveReport::default() };
     let mut solved: HashMap<TierId, Vec<u16>> = HashMap::new();
-    let mut pos = Vec::new();
+    let (mut pos, mut buf, mut kids) = (Vec::new(), Vec::new(), Vec::new());
     for &tier in &tiers {
         if stored.contains(&tier) {
             let t = store.load(tier)?;
@@ -93,15 +93,15 @@ fn solve_acyclic(
         let mut values = Vec::with_capacity(size as usize);
         for rank in 0..size {
             space.unrank(tier, rank, &mut pos);
-            let moves = family.moves(&pos);
-            report.edges += moves.len() as u64;
-            let kids = moves.iter().map(|m| {
-                let (t, r) = space.locate(&m.to).expect("a move stays in the space");
+            kids.clear();
+            family.for_each_child(&pos, &mut buf, &mut |child| {
+                let (t, r) = space.locate(child).expect("a move stays in the space");
                 // Children lie in lower totals, or in the same total with more heaps (a split
                 // that takes nothing), whose tiers come first.
-                solved.get(&t).expect("a child's tier is solved before its parent's")[r as usize]
+                kids.push(solved.get(&t).expect("a child's tier is solved before its parent's")[r as usize]);
             });
-            values.push(settle(convention, kids));
+            report.edges += kids.len() as u64;
+            values.push(settle(convention, kids.iter().copied()));
         }
         let solved_tier =
             SolvedTier { tier, remoteness: values, nim_values: None, seconds: clock.elapsed().as_secs_f64() };
@@ -158,7 +158,7 @@ fn solve_loopy(
     // Options of every position, as global indices (children first, parents derived).
     let mut option_start = Vec::with_capacity(n + 1);
     let mut options: Vec<u32> = Vec::new();
-    let mut pos = Vec::new();
+    let (mut pos, mut buf) = (Vec::new(), Vec::new());
     for &tier in &tiers {
         if progress.interrupted() {
             return Err(SolveError::Interrupted { tiers: 0, positions: 0 });
@@ -166,10 +166,10 @@ fn solve_loopy(
         for rank in 0..space.size(tier) {
             space.unrank(tier, rank, &mut pos);
             option_start.push(options.len());
-            for m in family.moves(&pos) {
-                let (t, r) = space.locate(&m.to).expect("a move stays in the space");
+            family.for_each_child(&pos, &mut buf, &mut |child| {
+                let (t, r) = space.locate(child).expect("a move stays in the space");
                 options.push((offset[&t] + r) as u32);
-            }
+            });
         }
     }
     option_start.push(options.len());

@@ -99,6 +99,15 @@ pub trait Family: Send + Sync + fmt::Debug {
     fn show(&self, position: &[u32]) -> String;
     /// Every move, one per distinct resulting position, in the family's fixed move order.
     fn moves(&self, position: &[u32]) -> Vec<SpacedMove>;
+    /// Calls `visit` with every child (the position after each move, in move order),
+    /// without describing the moves: what the solvers and checks walk. `buf` is scratch
+    /// space. The default goes through [`Family::moves`].
+    fn for_each_child(&self, position: &[u32], buf: &mut Vec<u32>, visit: &mut dyn FnMut(&[u32])) {
+        let _ = buf;
+        for m in self.moves(position) {
+            visit(&m.to);
+        }
+    }
     /// The rules in words.
     fn rules_text(&self) -> String;
     /// The theorem that decides its positions under `convention`, if one is known.

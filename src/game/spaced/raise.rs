@@ -64,6 +64,22 @@ impl Family for Raise {
         }
         out
     }
+    fn for_each_child(&self, position: &[u32], buf: &mut Vec<u32>, visit: &mut dyn FnMut(&[u32])) {
+        for (i, &h) in position.iter().enumerate() {
+            if i > 0 && position[i - 1] == h {
+                continue;
+            }
+            let sizes = (0..h).rev().chain((h < self.cap).then_some(h + 1));
+            for size in sizes {
+                buf.clear();
+                buf.extend_from_slice(position);
+                buf[i] = size;
+                buf.retain(|&x| x > 0);
+                buf.sort_unstable_by(|a, b| b.cmp(a));
+                visit(buf);
+            }
+        }
+    }
     fn rules_text(&self) -> String {
         format!(
             "Nim with raising (cap {c}): a move takes any number of tokens from one heap, or adds \

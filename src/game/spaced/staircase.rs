@@ -46,6 +46,22 @@ impl Family for Staircase {
         }
         out
     }
+    fn for_each_child(&self, position: &[u32], buf: &mut Vec<u32>, visit: &mut dyn FnMut(&[u32])) {
+        for i in 0..position.len() {
+            for k in 1..=position[i] {
+                buf.clear();
+                buf.extend_from_slice(position);
+                buf[i] -= k;
+                if i > 0 {
+                    buf[i - 1] += k;
+                }
+                while buf.last() == Some(&0) {
+                    buf.pop();
+                }
+                visit(buf);
+            }
+        }
+    }
     fn rules_text(&self) -> String {
         "Staircase Nim: coins lie on steps 1, 2, 3, …; a move takes any positive number of coins \
          from one step down to the step below (from step 1, off the staircase). A position is \

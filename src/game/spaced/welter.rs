@@ -44,6 +44,26 @@ impl Family for Welter {
         }
         out
     }
+    fn for_each_child(&self, position: &[u32], buf: &mut Vec<u32>, visit: &mut dyn FnMut(&[u32])) {
+        for i in 0..position.len() {
+            let h = position[i];
+            for to_size in (0..h).rev() {
+                if position.contains(&to_size) {
+                    continue;
+                }
+                // Lowering heap i keeps the order except past the heaps between: shift them up.
+                buf.clear();
+                buf.extend_from_slice(position);
+                let mut j = i;
+                while j + 1 < buf.len() && buf[j + 1] > to_size {
+                    buf[j] = buf[j + 1];
+                    j += 1;
+                }
+                buf[j] = to_size;
+                visit(buf);
+            }
+        }
+    }
     fn rules_text(&self) -> String {
         "Welter's game: coins on distinct squares 0, 1, 2, … of a strip; a move moves one coin \
          to any lower empty square (it may jump). Written as the squares, largest first: heaps \
