@@ -383,3 +383,25 @@ fn batch_and_serve_answer_spaced_games_as_query_does() {
     assert!(!body.contains("nimdb "), "an HTTP error names no command: {body}");
     server.stop();
 }
+
+#[test]
+fn the_theorems_nim_values_are_the_sprague_grundy_values() {
+    // Sprague–Grundy values by mex over the rules written here, against the nim-value each
+    // theorem states (Staircase Nim: the nim-sum of the odd steps; Welter: Welter's function).
+    for (game, bounds) in [
+        ("staircase", SpaceBounds { max_total: 18, max_heaps: 5, max_heap: None }),
+        ("welter", SpaceBounds { max_total: 20, max_heaps: 4, max_heap: None }),
+    ] {
+        let spaced: SpacedGame = game.parse().unwrap();
+        let space = space_for(spaced.family().layout(), bounds).unwrap();
+        let mut g: BTreeMap<Vec<u32>, u64> = BTreeMap::new();
+        // Unranked total ascending: every child comes first.
+        for p in positions(space.as_ref()) {
+            let opts: BTreeSet<u64> = children(game, &p).iter().map(|c| g[c]).collect();
+            let mex = (0..).find(|x| !opts.contains(x)).unwrap();
+            let d = decide(&spaced, &p, Convention::Normal).unwrap();
+            assert_eq!(d.nim_value, Some(mex), "{game}: nim-value of {p:?}");
+            g.insert(p, mex);
+        }
+    }
+}
