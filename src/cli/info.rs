@@ -9,7 +9,7 @@ use nimdb::store::{Database, RunOutcome, SolveHistory, SolveRun, SolveStatus};
 use super::words;
 
 use super::DbArg;
-use super::solve::mb;
+use super::cost::mb;
 
 /// Arguments of `nimdb info`.
 #[derive(Debug, Args)]

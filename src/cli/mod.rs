@@ -6,6 +6,7 @@ use clap::{Parser, Subcommand};
 
 mod args;
 mod batch;
+mod cost;
 mod explain;
 mod export;
 mod heaps;

@@ -14,8 +14,9 @@ use nimdb::mpi::{FollowerStore, Header, JobPlan, LeaderStore, MpiTeam, RankFigur
 use nimdb::solve::{Silent, SolveError, Team, solve_on_team};
 use nimdb::store::Database;
 
+use super::cost::mb;
 use super::progress::SolveBar;
-use super::solve::{SolveArgs, mb, prepare, print_report};
+use super::solve::{SolveArgs, prepare, print_report};
 use super::words;
 
 /// Runs this rank's part of `nimdb solve --mpi`.

@@ -1,6 +1,5 @@
 //! `nimdb solve`.
 
-use std::path::Path;
 use std::process::ExitCode;
 
 use clap::Args;
@@ -9,9 +8,10 @@ use nimdb::driver::{DriverError, solve_into_spilling};
 use nimdb::game::{Convention, GameSpec};
 use nimdb::index::Universe;
 use nimdb::resources::{Bytes, MemoryBudget};
-use nimdb::solve::{Estimate, MAX_SOLVE_TOTAL, SolveError, SolveOptions, SolveReport, Spill, reach};
+use nimdb::solve::{MAX_SOLVE_TOTAL, SolveError, SolveOptions, SolveReport, Spill, reach};
 use nimdb::store::{Database, SolveRecord};
 
+use super::cost::{mb, plan};
 use super::progress::SolveBar;
 use super::{DbArg, GameArgs, words};
 
@@ -231,32 +231,4 @@ pub(super) fn print_report(db: &Database, job: &Prepared, solve: &SolveRecord, r
             nimdb::store::SolveStatus::Partial => "partial",
         }
     );
-}
-
-/// How a solve fits `budget` and the disk ([`Estimate::plan`]), its refusal worded for the
-/// command line.
-pub(super) fn plan(
-    estimate: &Estimate,
-    budget: &MemoryBudget,
-    what: &str,
-    db: &Path,
-) -> anyhow::Result<Option<u64>> {
-    estimate.plan(budget, what, db).map_err(|e| {
-        if e.is_memory() {
-            anyhow::anyhow!("{e}; nothing was written (--memory-limit SIZE sets the budget)")
-        } else {
-            anyhow::anyhow!("{e}; nothing was written")
-        }
-    })
-}
-
-/// Bytes in human units.
-pub(super) fn mb(bytes: u64) -> String {
-    if bytes >= 10 << 20 {
-        format!("{:.0} MB", bytes as f64 / (1 << 20) as f64)
-    } else if bytes >= 1 << 20 {
-        format!("{:.1} MB", bytes as f64 / (1 << 20) as f64)
-    } else {
-        format!("{:.1} KB", bytes as f64 / 1024.0)
-    }
 }

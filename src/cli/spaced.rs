@@ -121,17 +121,17 @@ pub fn solve(r: SolveRequest<'_>) -> anyhow::Result<ExitCode> {
         println!("positions:   {}", estimate.positions);
         println!(
             "memory:      ~{} (every tier{})",
-            super::solve::mb(estimate.memory_bytes),
+            super::cost::mb(estimate.memory_bytes),
             if family.loopy() { ", and the whole game graph: a loopy game is solved whole" } else { "" }
         );
-        println!("disk:        ~{}", super::solve::mb(estimate.disk_bytes));
-        match super::solve::plan(&estimate, &budget, "this solve", r.db) {
+        println!("disk:        ~{}", super::cost::mb(estimate.disk_bytes));
+        match super::cost::plan(&estimate, &budget, "this solve", r.db) {
             Ok(_) => println!("budget:      {} ({}): fits", Bytes(budget.bytes), budget.source),
             Err(e) => println!("budget:      {e}"),
         }
         return Ok(ExitCode::SUCCESS);
     }
-    super::solve::plan(&estimate, &budget, "this solve", r.db)?;
+    super::cost::plan(&estimate, &budget, "this solve", r.db)?;
     let mut db = Database::open(r.db).map_err(words::store)?;
     let bar = SolveBar::new(!r.quiet);
     super::interrupt::install();
