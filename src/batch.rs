@@ -157,11 +157,8 @@ impl<'a> Session<'a> {
         if let Some((_, q)) = self.quotients.iter().find(|(g, _)| *g == name) {
             return Ok(q.clone());
         }
-        let q = self
-            .db
-            .load_quotient(&name, None)
-            .map_err(|e| LookupError::Quotient(e.to_string()))?
-            .map(Rc::new);
+        let q =
+            self.db.load_quotient(game, None).map_err(|e| LookupError::Quotient(e.to_string()))?.map(Rc::new);
         self.quotients.push((name, q.clone()));
         Ok(q)
     }

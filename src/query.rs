@@ -817,9 +817,7 @@ pub fn quotient_for(
     }
     let covers = |q: &Quotient| position.heaps().iter().all(|&h| q.equivalent_heap(h).is_some());
     let stored = match db {
-        Some(db) => {
-            db.load_quotient(&game.canonical(), None).map_err(|e| QueryError::Quotient(e.to_string()))?
-        }
+        Some(db) => db.load_quotient(game, None).map_err(|e| QueryError::Quotient(e.to_string()))?,
         None => None,
     };
     if let Some(q) = stored.filter(|q| covers(q)) {

@@ -80,9 +80,8 @@ pub fn run(args: QuotientArgs) -> anyhow::Result<ExitCode> {
     MemoryBudget::new(args.memory_limit)
         .check(&format!("a quotient of up to {} elements", args.max_elements), needed)
         .context("lower --max-elements or raise --memory-limit")?;
-    let game = spec.canonical();
     let db = Database::open(&args.db.db)?;
-    let stored = db.load_quotient(&game, opts.max_heap)?.filter(|q| opts.max_heap.is_some() || q.proven());
+    let stored = db.load_quotient(&spec, opts.max_heap)?.filter(|q| opts.max_heap.is_some() || q.proven());
     let reused = stored.is_some();
     let q = match stored {
         Some(q) => q,
@@ -90,12 +89,12 @@ pub fn run(args: QuotientArgs) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("no misère quotient for {spec}"))?
         {
             Computed::Complete(q) => {
-                db.save_quotient(&game, &q)?;
+                db.save_quotient(&spec, &q)?;
                 q
             }
             Computed::Interrupted(q) => {
                 // Keep what is complete: the verified quotient of the heaps added so far.
-                db.save_quotient(&game, &q)?;
+                db.save_quotient(&spec, &q)?;
                 eprintln!(
                     "nimdb: interrupted at heap {h}: the verified quotient of heaps 1..{h} (|Q| = {}{}) is stored; \
                      `--max-heap {h}` reads it back",
@@ -289,7 +288,7 @@ fn survey(args: &QuotientArgs) -> anyhow::Result<ExitCode> {
             GameSpec::from_rules(nimdb::game::Rules::Heap(nimdb::game::HeapFamily::TakeBreak(code.clone())));
         let game = spec.canonical();
         bar.set_message(game.clone());
-        let stored = db.load_quotient(&game, None)?.filter(|q| q.proven());
+        let stored = db.load_quotient(&spec, None)?.filter(|q| q.proven());
         let open_row = db.list_quotients()?.into_iter().find(|r| r.game == game && r.status == "open");
         let row = match (stored, open_row) {
             (Some(q), _) => solved_row(&code.to_string(), &game, &q),
@@ -300,11 +299,11 @@ fn survey(args: &QuotientArgs) -> anyhow::Result<ExitCode> {
                 match survey_one(code, SURVEY_CAP, limits, SURVEY_BUDGET, &interrupt::interrupted) {
                     SurveyOutcome::Stopped => break,
                     SurveyOutcome::Solved(q) => {
-                        db.save_quotient(&game, &q)?;
+                        db.save_quotient(&spec, &q)?;
                         solved_row(&code.to_string(), &game, &q)
                     }
                     SurveyOutcome::Open { heap, why } => {
-                        db.save_open_quotient(&game, heap, &why)?;
+                        db.save_open_quotient(&spec, heap, &why)?;
                         open_json(&code.to_string(), &game, heap, &why)
                     }
                 }

@@ -16,6 +16,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0004_heap_value_checksums.sql"),
     include_str!("../../migrations/0005_bound_checksums.sql"),
     include_str!("../../migrations/0006_solve_runs.sql"),
+    include_str!("../../migrations/0007_storage_ids.sql"),
 ];
 
 /// The schema version this nimdb writes.
@@ -24,6 +25,11 @@ pub const SCHEMA_VERSION: usize = MIGRATIONS.len();
 /// The oldest schema version a database can be read at without upgrading it (read-only
 /// opens): version 4, whose checksums are plain CRC-32s, is read with those.
 pub const OLDEST_READABLE_VERSION: usize = 4;
+
+/// The first schema version whose `game` columns hold storage ids
+/// ([`GameSpec::storage_id`](crate::game::GameSpec::storage_id)); older ones hold display
+/// names.
+pub const STORAGE_IDS_SINCE_VERSION: i64 = 7;
 
 /// The migrations, with the Rust step that follows a migration's SQL where there is one.
 fn migrations() -> Migrations<'static> {
@@ -34,6 +40,10 @@ fn migrations() -> Migrations<'static> {
             .map(|(i, sql)| match i + 1 {
                 5 => M::up_with_hook(sql, |tx: &rusqlite::Transaction<'_>| {
                     super::upgrade::bind_checksums(tx)
+                        .map_err(|e| rusqlite_migration::HookError::Hook(e.to_string()))
+                }),
+                7 => M::up_with_hook(sql, |tx: &rusqlite::Transaction<'_>| {
+                    super::upgrade::key_by_storage_ids(tx)
                         .map_err(|e| rusqlite_migration::HookError::Hook(e.to_string()))
                 }),
                 _ => M::up(sql),
