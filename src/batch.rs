@@ -11,6 +11,7 @@ use std::rc::Rc;
 
 use crate::beyond::{self, Reply};
 use crate::game::{BigPosition, Convention, Formula, GameRules, GameSpec, Move, Position, all_moves};
+use crate::index::Universe;
 use crate::query::{
     Answer, Listing, MoveValue, Outcome, Source, answer_from_theory, best_move, beyond_theory,
     quotient_answer, smallest_universe,
@@ -25,21 +26,24 @@ pub enum LookupError {
     /// The input is not a position.
     #[error("{0}")]
     BadPosition(String),
-    /// No stored solve holds the position and no theorem gives its value.
+    /// No stored solve holds the position and no theorem gives its value. The message says
+    /// what would answer it in words; the binary adds the commands that store it.
     #[error(
-        "{position} is not in any stored solve of {game}{misere} and no theorem gives its value; run: nimdb solve --game {game}{misere} {flags}{also}"
+        "{position} is not in any stored solve of {game}{} and no theorem gives its value; a solve of {universe} would hold it{}",
+        crate::query::misere_words(*convention),
+        if *quotient_would { ", and a stored misère quotient of the game would answer positions of any size" } else { "" }
     )]
     NotCovered {
         /// The position.
         position: Position,
         /// Canonical game.
         game: String,
-        /// " --misere" or "".
-        misere: &'static str,
-        /// Solve flags that would cover it.
-        flags: String,
-        /// Another way to answer it (a misère quotient to store), or "".
-        also: String,
+        /// The convention.
+        convention: Convention,
+        /// The smallest universe whose solve holds the position.
+        universe: Universe,
+        /// Whether a stored misère quotient would answer it too (misère octal games).
+        quotient_would: bool,
     },
     /// A heap beyond what databases reach, and no theorem decides the position.
     #[error("{0}")]
@@ -74,18 +78,6 @@ pub struct Lookup {
     pub source: Source,
     /// The stored solve used, if any.
     pub solve_id: Option<i64>,
-}
-
-/// A universe as `nimdb solve` flags.
-fn flags(u: &crate::index::Universe) -> String {
-    let mut out = format!("--max-total {}", u.max_total);
-    if let Some(h) = u.max_heap {
-        out += &format!(" --max-heap {h}");
-    }
-    if let Some(k) = u.max_heaps {
-        out += &format!(" --max-heaps {k}");
-    }
-    out
 }
 
 /// Parses one batch line: `7 5 3`, `7,5,3` or `[7,5,3]`, heaps up to `u64::MAX`. `None`
@@ -168,16 +160,9 @@ impl<'a> Session<'a> {
         LookupError::NotCovered {
             position: position.clone(),
             game: game.canonical(),
-            misere: if convention == Convention::Misere { " --misere" } else { "" },
-            flags: flags(&smallest_universe(game.rules(), position)),
-            also: if quotient_would {
-                format!(
-                    ", or nimdb quotient --game {}: its misère quotient, once stored, answers positions of any size",
-                    game.canonical()
-                )
-            } else {
-                String::new()
-            },
+            convention,
+            universe: smallest_universe(game.rules(), position),
+            quotient_would,
         }
     }
 

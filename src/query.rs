@@ -527,6 +527,10 @@ pub enum QueryError {
         heap: u64,
         /// Why no theorem decides it.
         why: String,
+        /// Canonical game.
+        game: String,
+        /// Whether a misère quotient with a proven period would decide it (misère octal games).
+        quotient: bool,
     },
     /// A stored solve covers a position but not one of its children.
     #[error("solve #{solve_id} is missing the child {child} of {position}; the database is inconsistent")]
@@ -590,7 +594,7 @@ impl fmt::Display for Uncovered {
     }
 }
 
-fn misere_words(convention: Convention) -> &'static str {
+pub(crate) fn misere_words(convention: Convention) -> &'static str {
     if convention == Convention::Misere { " under misère play" } else { "" }
 }
 
@@ -632,17 +636,24 @@ pub fn beyond_theory(
             position.len()
         ),
         (_, Convention::Misere) if game.octal().is_some() && read_only => format!(
-            "no stored misère quotient of {name} covers it (nimdb quotient --game {name} computes one, and stores it when it proves a period)"
+            "no stored misère quotient of {name} covers it (its misère quotient, computed to a proven period and stored, would answer it)"
         ),
         (_, Convention::Misere) if game.octal().is_some() => format!(
-            "no misère quotient of {name} with a proven period could be read or computed within a query's limits (nimdb quotient --game {name} tries harder)"
+            "no misère quotient of {name} with a proven period could be read or computed within a query's limits (a computation without those limits may find one)"
         ),
         (_, Convention::Normal) if game.is_sum_of_heaps() => {
             format!("under normal play {name} needs the nim-value of a {}-heap", position.largest())
         }
         (_, convention) => format!("no theorem decides {name}{}", misere_words(convention)),
     };
-    QueryError::BeyondTheory { position: position.clone(), heap: position.largest(), why }
+    let quotient = convention == Convention::Misere && game.octal().is_some();
+    QueryError::BeyondTheory {
+        position: position.clone(),
+        heap: position.largest(),
+        why,
+        game: name,
+        quotient,
+    }
 }
 
 /// A way to cover a position: a universe and the positions still to solve in it.

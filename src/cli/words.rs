@@ -102,6 +102,12 @@ pub fn query(e: QueryError) -> anyhow::Error {
             let (game, heap) = (game.clone(), heap);
             anyhow::anyhow!("{e}; nimdb heaps --game {game} --up-to {heap} computes them")
         }
+        QueryError::BeyondTheory { ref game, quotient: true, .. } => {
+            let game = game.clone();
+            anyhow::anyhow!(
+                "{e}; nimdb quotient --game {game} computes its misère quotient, and stores it when it proves a period"
+            )
+        }
         QueryError::Store(e) => store(e),
         QueryError::Solve(e) => driver(e),
         other => other.into(),
