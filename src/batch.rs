@@ -10,7 +10,9 @@
 use std::rc::Rc;
 
 use crate::beyond::{self, Reply};
-use crate::game::{BigPosition, Convention, Formula, GameRules, GameSpec, Move, Position, all_moves};
+use crate::game::{
+    BigPosition, Convention, Formula, GameRules, GameSpec, HeapListError, Move, Position, all_moves,
+};
 use crate::index::Universe;
 use crate::query::{
     Answer, Listing, MoveValue, Outcome, Source, answer_from_theory, best_move, beyond_theory,
@@ -82,7 +84,7 @@ pub struct Lookup {
 
 /// Parses one batch line: `7 5 3`, `7,5,3` or `[7,5,3]`, heaps up to `u64::MAX`. `None`
 /// for a blank line or a `#` comment.
-pub fn parse_line(line: &str) -> Result<Option<BigPosition>, String> {
+pub fn parse_line(line: &str) -> Result<Option<BigPosition>, HeapListError> {
     let line = line.trim();
     if line.is_empty() || line.starts_with('#') {
         return Ok(None);

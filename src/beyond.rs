@@ -193,7 +193,7 @@ pub fn decided(
 
 /// Answers a position with a heap beyond the database's from the theorem that applies: for
 /// the misère play of an octal game, through its stored misère quotient, or one computed
-/// now within a query's limits (as [`crate::query::answer_from_quotient`]). Refused, naming
+/// now within a query's limits (as a query of a smaller position does). Refused, naming
 /// why, when no theorem decides it.
 pub fn answer_beyond(
     db: Option<&Database>,

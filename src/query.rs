@@ -793,22 +793,6 @@ pub fn answer_after_solving(
     })
 }
 
-/// Answers a misère position of an octal game from its misère quotient: the stored one, or
-/// one computed now within small limits (not stored: queries only read). `None` when the
-/// game is not octal (or is Nim, which Bouton's rule answers), the convention is normal, or
-/// no quotient covers every heap of the position. See [`quotient_answer`].
-pub fn answer_from_quotient(
-    db: Option<&Database>,
-    game: &GameSpec,
-    convention: Convention,
-    position: &Position,
-) -> Result<Option<Answer>, QueryError> {
-    match quotient_for(db, game, convention, &BigPosition::from(position), Quotients::StoredOrComputed)? {
-        Some(q) => quotient_answer(&q, game, convention, position),
-        None => Ok(None),
-    }
-}
-
 /// The misère quotient that answers `position` in `game`: the stored one when it covers
 /// every heap, else, where `quotients` allows, one computed now within small limits (not
 /// stored: queries only read; `nimdb quotient` stores quotients for reuse). `None` when the

@@ -154,7 +154,10 @@ fn serve_answers_from_the_stored_quotient_as_query_does() {
     let path = "/api/v1/query?game=kayles&convention=misere&position=100,90,80,7";
     let (status, body) = server.get(path);
     assert_eq!(status, 404, "{body}");
-    assert!(body.contains("a stored misère quotient of the game would answer positions of any size"), "{body}");
+    assert!(
+        body.contains("a stored misère quotient of the game would answer positions of any size"),
+        "{body}"
+    );
     assert!(!body.contains("nimdb "), "library words, no command: {body}");
 
     // Stored while the server runs: the next request sees it.

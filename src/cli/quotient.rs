@@ -266,8 +266,15 @@ const SURVEY_BUDGET: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// `nimdb quotient --survey --digits D`.
 fn survey(args: &QuotientArgs) -> anyhow::Result<ExitCode> {
-    use nimdb::theory::quotient::survey::{SurveyOutcome, survey_codes, survey_one};
-    let codes = survey_codes(args.digits).map_err(anyhow::Error::msg)?;
+    use nimdb::theory::quotient::survey::{
+        MAX_SURVEY_DIGITS, SurveyError, SurveyOutcome, survey_codes, survey_one,
+    };
+    let codes = survey_codes(args.digits).map_err(|e| match e {
+        SurveyError::Digits { given } => {
+            anyhow::anyhow!("--digits must be between 1 and {MAX_SURVEY_DIGITS}, not {given}")
+        }
+        other => other.into(),
+    })?;
     let db = Database::open(&args.db.db)?;
     let bar = ProgressBar::with_draw_target(
         Some(codes.len() as u64),

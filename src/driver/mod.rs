@@ -88,11 +88,6 @@ impl<'a> DatabaseSink<'a> {
         }
     }
 
-    /// The seconds given to the saved tiers so far (added to `solve_seconds` as they commit).
-    pub fn seconds_counted(&self) -> f64 {
-        self.counted
-    }
-
     /// Waits until every saved tier is committed, then ends the run's record (when it
     /// committed a tier) with `outcome`, the time since the last tier and the peak memory.
     /// Returns the writer's failure first, else the record's.

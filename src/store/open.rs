@@ -181,14 +181,6 @@ impl Database {
         })
     }
 
-    /// Opens an existing database, refusing to create one.
-    pub fn open_existing(path: &Path) -> Result<Self, StoreError> {
-        if !path.exists() {
-            return Err(StoreError::Missing(path.to_path_buf()));
-        }
-        Self::open(path)
-    }
-
     /// Opens an existing database read-only (no migration; see [`Database::open_for_reading`]).
     pub fn open_read_only(path: &Path) -> Result<Self, StoreError> {
         match Self::open_for_reading(path)? {

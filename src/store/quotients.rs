@@ -338,16 +338,6 @@ impl Database {
         Ok(())
     }
 
-    /// The stored row of `game` for exactly heaps 1..=`max_heap`, if any (this engine's only).
-    pub fn quotient_row(
-        &self,
-        game: &GameSpec,
-        max_heap: u32,
-    ) -> Result<Option<QuotientRow>, QuotientStoreError> {
-        let name = game.canonical();
-        Ok(self.list_quotients()?.into_iter().find(|r| r.game == name && r.max_heap == max_heap))
-    }
-
     /// Loads a stored quotient of `game`: for `Some(n)` the one of heaps 1..=n, for `None` the
     /// proven one (or, failing that, the one with the most heaps). Checks the checksum.
     pub fn load_quotient(

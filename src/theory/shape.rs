@@ -40,11 +40,6 @@ impl HeapShape {
         }
     }
 
-    /// Whether the fast engines apply (no move leaves three heaps).
-    pub fn is_octal_like(&self) -> bool {
-        !self.three_way
-    }
-
     /// The shape of a take-and-break code (bit 8, three heaps, only flagged): digit `d_k` bit 1 → a heap of exactly `k` may vanish,
     /// bit 2 → removing `k` may leave one heap, bit 4 → removing `k` may leave two.
     pub fn octal(code: &TakeBreakCode) -> Self {

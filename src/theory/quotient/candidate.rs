@@ -273,7 +273,8 @@ impl<'a> Candidate<'a> {
             }
         }
         let p: Vec<bool> = rep.iter().map(|&e| mark[e as usize] == 2).collect();
-        let q = BipartiteMonoid::from_table(blocks, table, p).map_err(QuotientError::Internal)?;
+        let q = BipartiteMonoid::from_table(blocks, table, p)
+            .map_err(|e| QuotientError::Internal(e.to_string()))?;
         let new_images: Vec<u32> = images.iter().map(|&e| cls(e)).collect();
         let new_options: Vec<Vec<u32>> =
             options.iter().map(|o| o.iter().map(|&e| cls(e)).collect()).collect();

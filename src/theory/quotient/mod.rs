@@ -36,7 +36,7 @@ use crate::game::{HeapFamily, HeapRules, Move, Position, TakeBreakCode as OctalC
 
 pub use certify::{ClosureCheck, PeriodCertificate, PeriodRule, closure_check};
 pub use compute::{Choice, Limits, Observer, QuotientBuilder, Step, Unobserved};
-pub use monoid::BipartiteMonoid;
+pub use monoid::{BipartiteMonoid, MonoidError};
 pub use presentation::{Presentation, present};
 
 /// The largest `--max-heap` accepted.
@@ -460,7 +460,8 @@ impl Quotient {
             .parse()
             .map_err(|e: crate::game::SpecError| QuotientError::Internal(e.to_string()))?;
         let code = spec.octal().cloned().ok_or_else(|| QuotientError::Internal("not octal".into()))?;
-        let monoid = BipartiteMonoid::from_table(d.size, d.table, d.p).map_err(QuotientError::Internal)?;
+        let monoid = BipartiteMonoid::from_table(d.size, d.table, d.p)
+            .map_err(|e| QuotientError::Internal(e.to_string()))?;
         let n = d.heap_images.len();
         if n == 0 || d.heap_options.len() != n || d.heap_images.iter().any(|&x| x as usize >= d.size) {
             return Err(QuotientError::Internal("heap images do not fit the table".into()));
