@@ -170,6 +170,27 @@ impl<'a> Session<'a> {
 
     /// The outcome and values of `position`: from the first stored solve that holds it,
     /// else from the stored misère quotient, else from theory.
+    ///
+    /// ```
+    /// use nimdb::{Convention, Database, GameSpec, Outcome, Session, Source, Universe};
+    ///
+    /// # fn main() -> Result<(), nimdb::Error> {
+    /// let mut db = Database::open_in_memory()?;
+    /// let dawson: GameSpec = "dawson".parse()?;
+    /// let universe = Universe::new(dawson.rules(), "dawson", Some(10), None, None)?;
+    /// nimdb::solve_into(&mut db, &dawson, Convention::Misere, universe, false, &nimdb::Silent)?;
+    /// let mut session = Session::new(&db);
+    /// // Misère: a lone 1-heap has no move (the player to move wins), a 2-heap one move to it.
+    /// for (heaps, outcome) in [("1", Outcome::Win), ("2", Outcome::Loss)] {
+    ///     let found = session.lookup(&dawson, Convention::Misere, &heaps.parse()?)?;
+    ///     assert_eq!((found.outcome, found.source), (outcome, Source::Database));
+    /// }
+    /// // Beyond every stored solve, with no theorem: an error that says what would answer it.
+    /// let far = session.lookup(&dawson, Convention::Misere, &"40 30 20".parse()?).unwrap_err();
+    /// assert!(far.to_string().contains("a solve of total ≤ 90 would hold it"));
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn lookup(
         &mut self,
         game: &GameSpec,

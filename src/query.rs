@@ -249,7 +249,7 @@ pub const THEORY_MOVE_SEARCH_LIMIT: u128 = 200_000_000;
 /// Wythoff's pairs for two-heap Wythoff, and Sprague–Grundy under normal play for other sums
 /// of heaps (heap nim-values computed from each heap's own moves). Remoteness is not known.
 /// Where a theorem decides the outcome (Bouton, Moore, Wythoff), the outcome and the best
-/// move come from it without a move search ([`theory::decide`]): from a win its winning
+/// move come from it without a move search ([`theory::decide`](mod@crate::theory::decide)): from a win its winning
 /// move, from a loss the first move; the moves are listed only when there are few enough.
 /// For other sums of heaps the best move from a win is the first move in move order to a
 /// loss; from a loss, the first move; positions with more moves than can be listed get the
@@ -270,7 +270,7 @@ pub fn answer_from_theory(
 }
 
 /// A theory answer from a theorem that decides the outcome (Nim, Nim_k, two-heap Wythoff):
-/// the outcome and the best move from [`theory::decide`], every move's outcome from the
+/// the outcome and the best move from [`theory::decide`](mod@crate::theory::decide), every move's outcome from the
 /// same rule when the moves are few enough to list. `None` for other games.
 fn theorem_answer(
     game: &GameSpec,

@@ -140,6 +140,22 @@ impl TierStore for DatabaseSink<'_> {
 
 /// Solves `game` over `universe` into `db`, resuming from (and extending) the stored solve
 /// with the same key. Returns the solve as stored afterwards and the run's figures.
+///
+/// ```
+/// use nimdb::{Convention, Database, GameSpec, Universe};
+///
+/// # fn main() -> Result<(), nimdb::Error> {
+/// let dir = tempfile::tempdir().unwrap();
+/// let mut db = Database::open(&dir.path().join("kayles.sqlite"))?;
+/// let kayles: GameSpec = "kayles".parse()?;
+/// let to = |total| Universe::new(kayles.rules(), "kayles", Some(total), None, None);
+/// let (first, _) = nimdb::solve_into(&mut db, &kayles, Convention::Normal, to(8)?, false, &nimdb::Silent)?;
+/// // A larger total extends the same solve: the tiers up to 8 are reused.
+/// let (solve, _) = nimdb::solve_into(&mut db, &kayles, Convention::Normal, to(10)?, false, &nimdb::Silent)?;
+/// assert_eq!((solve.id, solve.solved_total), (first.id, 10));
+/// # Ok(())
+/// # }
+/// ```
 pub fn solve_into(
     db: &mut Database,
     game: &GameSpec,

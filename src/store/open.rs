@@ -128,6 +128,22 @@ pub enum StoreError {
 }
 
 /// An open nimdb database.
+///
+/// ```
+/// use nimdb::Database;
+///
+/// # fn main() -> Result<(), nimdb::Error> {
+/// let dir = tempfile::tempdir().unwrap();
+/// let path = dir.path().join("nimdb.sqlite");
+/// // Nothing to read yet: reading never creates a file.
+/// assert!(Database::open_for_reading(&path)?.is_none());
+/// // Opening to write creates it with the current schema.
+/// let db = Database::open(&path)?;
+/// assert_eq!(db.schema_version(), nimdb::store::SCHEMA_VERSION as i64);
+/// assert!(db.solves()?.is_empty());
+/// # Ok(())
+/// # }
+/// ```
 pub struct Database {
     pub(crate) conn: Connection,
     path: PathBuf,

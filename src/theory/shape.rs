@@ -5,7 +5,7 @@
 //! [`HeapRules`](crate::game::HeapRules) answers yes/no questions about single moves; the
 //! engines in [`sparse`](super::sparse) need the moves *listed by removal*, so that a heap's
 //! options can be enumerated without testing every pair of parts. Every rule family nimdb knows
-//! ([`Rules`]) has such a shape.
+//! ([`Rules`](crate::game::Rules)) has such a shape.
 
 use crate::game::{HeapFamily, TakeBreakCode};
 

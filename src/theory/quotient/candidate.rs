@@ -2,7 +2,7 @@
 //! cyclic monoids, in which some heaps are given free generators; its P-set is *marked*
 //! from the positions, and it is then reduced to a [`Pretension`].
 //!
-//! Marking walks the positions of the closure in increasing [`Word`] order and stops along
+//! Marking walks the positions of the closure in increasing [`Word`](super::word::Word) order and stops along
 //! a branch at an element already met. The first position to reach an element decides its
 //! mark: P when it has options and none of their images is marked P (those images belong to
 //! smaller positions, so they are marked already). The candidate then *pretends* that every
