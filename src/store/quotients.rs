@@ -96,12 +96,16 @@ pub(crate) fn row_checksum(key: &str, row: &QuotientRow, engine: &str, data: Opt
 
 /// The columns a quotient row is read with (`checksum_scheme` is 0 in a database older than
 /// schema version 5, which has no such column).
-fn columns(db: &Database) -> String {
-    let scheme = if db.schema_version() >= 5 { "checksum_scheme" } else { "0" };
-    format!(
-        "game, max_heap, status, size, p_count, period, preperiod, proven, tame, note, data, engine, checksum, {scheme}"
-    )
+fn columns(db: &Database) -> &'static str {
+    if db.schema_version() >= 5 { COLUMNS_5 } else { COLUMNS_4 }
 }
+
+/// The columns of a row, schema version 5 on.
+const COLUMNS_5: &str = "game, max_heap, status, size, p_count, period, preperiod, proven, tame, note, data, engine, checksum, checksum_scheme";
+
+/// The columns of a row before schema version 5 (no scheme: 0).
+const COLUMNS_4: &str =
+    "game, max_heap, status, size, p_count, period, preperiod, proven, tame, note, data, engine, checksum, 0";
 
 fn stored_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<StoredRow> {
     let key: String = r.get(0)?;
@@ -157,41 +161,22 @@ impl StoredRow {
     }
 }
 
+/// The rows an upgrade rechecks (every column, the `game` column as the row's key), with
+/// their rowids: those that match `filter`, a condition on `quotients` (schema version 5 on).
+fn upgrade_rows(
+    tx: &rusqlite::Transaction<'_>,
+    filter: &str,
+    params: impl rusqlite::Params,
+) -> rusqlite::Result<Vec<(i64, StoredRow)>> {
+    let sql = format!("SELECT {}, rowid FROM quotients WHERE {filter}", COLUMNS_5);
+    tx.prepare(&sql)?.query_map(params, |r| Ok((r.get(14)?, stored_row(r)?)))?.collect()
+}
+
 /// The upgrade to schema version 5: every row that passes its old check (the CRC-32 of
 /// its data; open rows had none) gets its whole-row checksum, scheme 2. Returns the rows
 /// rebound and the rows that failed (left with scheme 0, refused when read).
 pub(crate) fn rebind_rows(tx: &rusqlite::Transaction<'_>) -> rusqlite::Result<(i64, i64)> {
-    let rows: Vec<(i64, StoredRow)> = tx
-        .prepare(
-            "SELECT rowid, game, max_heap, status, size, p_count, period, preperiod, proven, tame, note, data,              engine, checksum, checksum_scheme FROM quotients WHERE checksum_scheme = 0",
-        )?
-        .query_map([], |r| {
-            // The row's columns start at index 1.
-            let key: String = r.get(1)?;
-            Ok((
-                r.get(0)?,
-                StoredRow {
-                    row: QuotientRow {
-                        game: key.clone(),
-                        max_heap: r.get(2)?,
-                        status: r.get(3)?,
-                        size: r.get(4)?,
-                        p_count: r.get(5)?,
-                        period: r.get(6)?,
-                        preperiod: r.get(7)?,
-                        proven: r.get(8)?,
-                        tame: r.get(9)?,
-                        note: r.get(10)?,
-                    },
-                    data: r.get(11)?,
-                    engine: r.get(12)?,
-                    checksum: r.get(13)?,
-                    scheme: r.get(14)?,
-                    key,
-                },
-            ))
-        })?
-        .collect::<Result<_, _>>()?;
+    let rows = upgrade_rows(tx, "checksum_scheme = 0", [])?;
     let (mut rebound, mut failed) = (0, 0);
     for (rowid, stored) in rows {
         let old_ok = stored.row.status == "open"
@@ -218,36 +203,7 @@ pub(crate) fn rekey_rows(
     name: &str,
     id: &str,
 ) -> rusqlite::Result<(i64, i64)> {
-    let rows: Vec<(i64, StoredRow)> = tx
-        .prepare(
-            "SELECT rowid, game, max_heap, status, size, p_count, period, preperiod, proven, tame, note, data, \
-             engine, checksum, checksum_scheme FROM quotients WHERE game = ?1 AND checksum_scheme IN (1, 2)",
-        )?
-        .query_map([name], |r| {
-            Ok((
-                r.get(0)?,
-                StoredRow {
-                    key: r.get(1)?,
-                    row: QuotientRow {
-                        game: name.to_string(),
-                        max_heap: r.get(2)?,
-                        status: r.get(3)?,
-                        size: r.get(4)?,
-                        p_count: r.get(5)?,
-                        period: r.get(6)?,
-                        preperiod: r.get(7)?,
-                        proven: r.get(8)?,
-                        tame: r.get(9)?,
-                        note: r.get(10)?,
-                    },
-                    data: r.get(11)?,
-                    engine: r.get(12)?,
-                    checksum: r.get(13)?,
-                    scheme: r.get(14)?,
-                },
-            ))
-        })?
-        .collect::<Result<_, _>>()?;
+    let rows = upgrade_rows(tx, "game = ?1 AND checksum_scheme IN (1, 2)", [name])?;
     let (mut rebound, mut failed) = (0, 0);
     for (rowid, stored) in rows {
         let data = stored.data.as_deref();
