@@ -12,8 +12,8 @@ use serde_json::{Value, json};
 use nimdb::game::GameSpec;
 use nimdb::store::Database;
 
-use super::DbArg;
 use super::interrupt::{self, EXIT_INTERRUPTED};
+use super::{DbArg, words};
 use nimdb::resources::MemoryBudget;
 use nimdb::theory::quotient::{
     Computed, DEFAULT_CAP, Limits, Quotient, QuotientError, QuotientOptions, compute_quotient_interruptible,
@@ -71,7 +71,7 @@ pub fn run(args: QuotientArgs) -> anyhow::Result<ExitCode> {
         );
     };
     let mut opts = match args.max_heap {
-        Some(n) => QuotientOptions::to_heap(n)?,
+        Some(n) => QuotientOptions::to_heap(n).map_err(words::quotient)?,
         None => QuotientOptions::default(),
     };
     opts.limits = Limits::with_max_elements(args.max_elements as usize);
@@ -86,6 +86,7 @@ pub fn run(args: QuotientArgs) -> anyhow::Result<ExitCode> {
     let q = match stored {
         Some(q) => q,
         None => match compute(code, opts, args.quiet)
+            .map_err(words::quotient)
             .with_context(|| format!("no misère quotient for {spec}"))?
         {
             Computed::Complete(q) => {

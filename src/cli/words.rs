@@ -114,6 +114,20 @@ pub fn query(e: QueryError) -> anyhow::Error {
     }
 }
 
+/// A misère quotient error, naming the flag that helps.
+pub fn quotient(e: nimdb::theory::quotient::QuotientError) -> anyhow::Error {
+    use nimdb::theory::quotient::QuotientError;
+    match e {
+        QuotientError::TooLarge { heap, limit } => {
+            anyhow::anyhow!("the quotient grew beyond {limit} elements at heap {heap} (raise --max-elements)")
+        }
+        QuotientError::BadMaxHeap { given, max } => {
+            anyhow::anyhow!("--max-heap must be between 1 and {max}, not {given}")
+        }
+        other => other.into(),
+    }
+}
+
 /// Whether `nimdb solve` would accept the solve of `universe` (its total within the limit,
 /// and its memory within the budget, spilling if need be): only such a solve is suggested.
 fn solve_would_run(game: &str, convention: Convention, universe: &Universe) -> bool {

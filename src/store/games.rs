@@ -42,7 +42,8 @@ fn stored_game(column: &str) -> Option<GameSpec> {
 /// Every distinct `game` column value stored (schema version 4 on).
 pub(crate) fn stored_names(conn: &rusqlite::Connection) -> rusqlite::Result<Vec<String>> {
     conn.prepare(
-        "SELECT game FROM solves UNION SELECT game FROM heap_sequences UNION SELECT game FROM quotients ORDER BY 1",
+        "SELECT game FROM solves UNION SELECT game FROM heap_sequences UNION SELECT game FROM heap_values
+         UNION SELECT game FROM quotients ORDER BY 1",
     )?
     .query_map([], |r| r.get(0))?
     .collect()

@@ -54,8 +54,11 @@ pub enum QuotientError {
         /// The last heap added.
         heap: u32,
     },
-    /// A reduced quotient or candidate grew beyond `--max-elements`.
-    #[error("the quotient grew beyond {limit} elements at heap {heap} (raise --max-elements)")]
+    /// A reduced quotient or candidate grew beyond the element limit
+    /// ([`Limits::with_max_elements`]).
+    #[error(
+        "the quotient grew beyond {limit} elements at heap {heap} (a higher element limit lets it grow further)"
+    )]
     TooLarge {
         /// The heap being added.
         heap: u32,
@@ -97,8 +100,8 @@ pub enum QuotientError {
     /// The exact closure check failed or could not finish.
     #[error("the quotient failed its closure check: {0}")]
     Unverified(String),
-    /// `--max-heap` out of range.
-    #[error("--max-heap must be between 1 and {max}, not {given}")]
+    /// The heap range asked for is out of range.
+    #[error("a quotient covers heaps 1 to N with N between 1 and {max}, not {given}")]
     BadMaxHeap {
         /// What was asked.
         given: u64,
