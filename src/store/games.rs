@@ -19,7 +19,7 @@ impl Database {
         if self.schema_version() >= STORAGE_IDS_SINCE_VERSION {
             return Ok(game.storage_id());
         }
-        let names = stored_names(&self.conn)?;
+        let names = stored_names(&self.conn, false)?;
         Ok(names
             .into_iter()
             .find(|n| stored_game(n).is_some_and(|g| &g == game))
@@ -39,12 +39,14 @@ fn stored_game(column: &str) -> Option<GameSpec> {
     GameSpec::from_storage_id(column).or_else(|| column.parse().ok())
 }
 
-/// Every distinct `game` column value stored (schema version 4 on).
-pub(crate) fn stored_names(conn: &rusqlite::Connection) -> rusqlite::Result<Vec<String>> {
-    conn.prepare(
-        "SELECT game FROM solves UNION SELECT game FROM heap_sequences UNION SELECT game FROM heap_values
-         UNION SELECT game FROM quotients ORDER BY 1",
-    )?
+/// Every distinct `game` column value stored (schema version 4 on) in `solves`,
+/// `heap_sequences` and `quotients`, and with `heap_values`, in `heap_values` too (a scan of
+/// every row; a game's heap values are read only with its `heap_sequences` row).
+pub(crate) fn stored_names(conn: &rusqlite::Connection, heap_values: bool) -> rusqlite::Result<Vec<String>> {
+    let also = if heap_values { " UNION SELECT game FROM heap_values" } else { "" };
+    conn.prepare(&format!(
+        "SELECT game FROM solves UNION SELECT game FROM heap_sequences UNION SELECT game FROM quotients{also} ORDER BY 1"
+    ))?
     .query_map([], |r| r.get(0))?
     .collect()
 }

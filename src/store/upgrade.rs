@@ -55,7 +55,7 @@ pub(crate) fn key_by_storage_ids(tx: &Transaction<'_>) -> Result<(), StoreError>
     let from: i64 = tx.pragma_query_value(None, "user_version", |r| r.get(0))?;
     let mut counts = Counts::default();
     let mut taken = std::collections::HashSet::new();
-    for name in super::games::stored_names(tx)? {
+    for name in super::games::stored_names(tx, true)? {
         let Ok(spec) = name.parse::<GameSpec>() else { continue };
         let id = spec.storage_id();
         if !taken.insert(id.clone()) {
