@@ -10,7 +10,10 @@
 use std::rc::Rc;
 
 use crate::beyond::{self, Reply};
-use crate::game::{BigPosition, Convention, Formula, GameRules, GameSpec, Move, Position, all_moves};
+use crate::game::{
+    BigPosition, Convention, Formula, GameRules, GameSpec, HeapListError, Move, Position, all_moves,
+};
+use crate::index::Universe;
 use crate::query::{
     Answer, Listing, MoveValue, Outcome, Source, answer_from_theory, best_move, beyond_theory,
     quotient_answer, smallest_universe,
@@ -25,21 +28,24 @@ pub enum LookupError {
     /// The input is not a position.
     #[error("{0}")]
     BadPosition(String),
-    /// No stored solve holds the position and no theorem gives its value.
+    /// No stored solve holds the position and no theorem gives its value. The message says
+    /// what would answer it in words; the binary adds the commands that store it.
     #[error(
-        "{position} is not in any stored solve of {game}{misere} and no theorem gives its value; run: nimdb solve --game {game}{misere} {flags}{also}"
+        "{position} is not in any stored solve of {game}{} and no theorem gives its value; a solve of {universe} would hold it{}",
+        crate::query::misere_words(*convention),
+        if *quotient_would { ", and a stored misère quotient of the game would answer positions of any size" } else { "" }
     )]
     NotCovered {
         /// The position.
         position: Position,
         /// Canonical game.
         game: String,
-        /// " --misere" or "".
-        misere: &'static str,
-        /// Solve flags that would cover it.
-        flags: String,
-        /// Another way to answer it (a misère quotient to store), or "".
-        also: String,
+        /// The convention.
+        convention: Convention,
+        /// The smallest universe whose solve holds the position.
+        universe: Universe,
+        /// Whether a stored misère quotient would answer it too (misère octal games).
+        quotient_would: bool,
     },
     /// A heap beyond what databases reach, and no theorem decides the position.
     #[error("{0}")]
@@ -76,21 +82,9 @@ pub struct Lookup {
     pub solve_id: Option<i64>,
 }
 
-/// A universe as `nimdb solve` flags.
-fn flags(u: &crate::index::Universe) -> String {
-    let mut out = format!("--max-total {}", u.max_total);
-    if let Some(h) = u.max_heap {
-        out += &format!(" --max-heap {h}");
-    }
-    if let Some(k) = u.max_heaps {
-        out += &format!(" --max-heaps {k}");
-    }
-    out
-}
-
 /// Parses one batch line: `7 5 3`, `7,5,3` or `[7,5,3]`, heaps up to `u64::MAX`. `None`
 /// for a blank line or a `#` comment.
-pub fn parse_line(line: &str) -> Result<Option<BigPosition>, String> {
+pub fn parse_line(line: &str) -> Result<Option<BigPosition>, HeapListError> {
     let line = line.trim();
     if line.is_empty() || line.starts_with('#') {
         return Ok(None);
@@ -179,11 +173,8 @@ impl<'a> Session<'a> {
         if let Some((_, q)) = self.quotients.iter().find(|(g, _)| *g == name) {
             return Ok(q.clone());
         }
-        let q = self
-            .db
-            .load_quotient(&name, None)
-            .map_err(|e| LookupError::Quotient(e.to_string()))?
-            .map(Rc::new);
+        let q =
+            self.db.load_quotient(game, None).map_err(|e| LookupError::Quotient(e.to_string()))?.map(Rc::new);
         self.quotients.push((name, q.clone()));
         Ok(q)
     }
@@ -193,21 +184,35 @@ impl<'a> Session<'a> {
         LookupError::NotCovered {
             position: position.clone(),
             game: game.canonical(),
-            misere: if convention == Convention::Misere { " --misere" } else { "" },
-            flags: flags(&smallest_universe(game.rules(), position)),
-            also: if quotient_would {
-                format!(
-                    ", or nimdb quotient --game {}: its misère quotient, once stored, answers positions of any size",
-                    game.canonical()
-                )
-            } else {
-                String::new()
-            },
+            convention,
+            universe: smallest_universe(game.rules(), position),
+            quotient_would,
         }
     }
 
     /// The outcome and values of `position`: from the first stored solve that holds it,
     /// else from the stored misère quotient, else from theory.
+    ///
+    /// ```
+    /// use nimdb::{Convention, Database, GameSpec, Outcome, Session, Source, Universe};
+    ///
+    /// # fn main() -> Result<(), nimdb::Error> {
+    /// let mut db = Database::open_in_memory()?;
+    /// let dawson: GameSpec = "dawson".parse()?;
+    /// let universe = Universe::new(dawson.rules(), "dawson", Some(10), None, None)?;
+    /// nimdb::solve_into(&mut db, &dawson, Convention::Misere, universe, false, &nimdb::Silent)?;
+    /// let mut session = Session::new(&db);
+    /// // Misère: a lone 1-heap has no move (the player to move wins), a 2-heap one move to it.
+    /// for (heaps, outcome) in [("1", Outcome::Win), ("2", Outcome::Loss)] {
+    ///     let found = session.lookup(&dawson, Convention::Misere, &heaps.parse()?)?;
+    ///     assert_eq!((found.outcome, found.source), (outcome, Source::Database));
+    /// }
+    /// // Beyond every stored solve, with no theorem: an error that says what would answer it.
+    /// let far = session.lookup(&dawson, Convention::Misere, &"40 30 20".parse()?).unwrap_err();
+    /// assert!(far.to_string().contains("a solve of total ≤ 90 would hold it"));
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn lookup(
         &mut self,
         game: &GameSpec,

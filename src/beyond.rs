@@ -1,7 +1,7 @@
 //! Answers for positions beyond the database's heaps: heaps larger than
 //! [`MAX_INPUT_HEAP`](crate::game::MAX_INPUT_HEAP), up to `u64::MAX`, which only theorems
 //! answer (Bouton's rule, Moore's theorem, Wythoff's pairs, a misère quotient with a
-//! proven period; see [`theory::decide`]).
+//! proven period; see [`theory::decide`](mod@crate::theory::decide)).
 //!
 //! A [`WideAnswer`] prints as [`Answer`] does (the same JSON keys, in the same order), with
 //! heap sizes that may exceed u32. Its moves are never listed (there are too many); the
@@ -155,7 +155,7 @@ impl Reply {
     }
 }
 
-/// What the theorem that applies says about `position` (see [`theory::decide`]), as an
+/// What the theorem that applies says about `position` (see [`theory::decide`](mod@crate::theory::decide)), as an
 /// answer with no moves listed; `None` when no theorem applies (`quotient` is the game's
 /// misère quotient, if any).
 pub fn decided(
@@ -193,7 +193,7 @@ pub fn decided(
 
 /// Answers a position with a heap beyond the database's from the theorem that applies: for
 /// the misère play of an octal game, through its stored misère quotient, or one computed
-/// now within a query's limits (as [`crate::query::answer_from_quotient`]). Refused, naming
+/// now within a query's limits (as a query of a smaller position does). Refused, naming
 /// why, when no theorem decides it.
 pub fn answer_beyond(
     db: Option<&Database>,

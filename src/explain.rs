@@ -40,7 +40,7 @@ pub fn parse_heaps_in_order<S: AsRef<str>>(words: &[S]) -> Result<Vec<u32>, Expl
     if words.iter().all(|w| w.as_ref().trim().is_empty()) {
         return Err(ExplainError::NoHeaps);
     }
-    Position::parse_words(words).map_err(ExplainError::BadHeaps)?;
+    Position::parse_words(words).map_err(|e| ExplainError::BadHeaps(e.to_string()))?;
     let mut heaps = Vec::new();
     for word in words {
         for item in word.as_ref().split(|c: char| c == ',' || c == '[' || c == ']' || c.is_whitespace()) {

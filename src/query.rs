@@ -249,7 +249,7 @@ pub const THEORY_MOVE_SEARCH_LIMIT: u128 = 200_000_000;
 /// Wythoff's pairs for two-heap Wythoff, and Sprague–Grundy under normal play for other sums
 /// of heaps (heap nim-values computed from each heap's own moves). Remoteness is not known.
 /// Where a theorem decides the outcome (Bouton, Moore, Wythoff), the outcome and the best
-/// move come from it without a move search ([`theory::decide`]): from a win its winning
+/// move come from it without a move search ([`theory::decide`](mod@crate::theory::decide)): from a win its winning
 /// move, from a loss the first move; the moves are listed only when there are few enough.
 /// For other sums of heaps the best move from a win is the first move in move order to a
 /// loss; from a loss, the first move; positions with more moves than can be listed get the
@@ -270,7 +270,7 @@ pub fn answer_from_theory(
 }
 
 /// A theory answer from a theorem that decides the outcome (Nim, Nim_k, two-heap Wythoff):
-/// the outcome and the best move from [`theory::decide`], every move's outcome from the
+/// the outcome and the best move from [`theory::decide`](mod@crate::theory::decide), every move's outcome from the
 /// same rule when the moves are few enough to list. `None` for other games.
 fn theorem_answer(
     game: &GameSpec,
@@ -527,6 +527,10 @@ pub enum QueryError {
         heap: u64,
         /// Why no theorem decides it.
         why: String,
+        /// Canonical game.
+        game: String,
+        /// Whether a misère quotient with a proven period would decide it (misère octal games).
+        quotient: bool,
     },
     /// A stored solve covers a position but not one of its children.
     #[error("solve #{solve_id} is missing the child {child} of {position}; the database is inconsistent")]
@@ -590,7 +594,7 @@ impl fmt::Display for Uncovered {
     }
 }
 
-fn misere_words(convention: Convention) -> &'static str {
+pub(crate) fn misere_words(convention: Convention) -> &'static str {
     if convention == Convention::Misere { " under misère play" } else { "" }
 }
 
@@ -632,17 +636,24 @@ pub fn beyond_theory(
             position.len()
         ),
         (_, Convention::Misere) if game.octal().is_some() && read_only => format!(
-            "no stored misère quotient of {name} covers it (nimdb quotient --game {name} computes one, and stores it when it proves a period)"
+            "no stored misère quotient of {name} covers it (its misère quotient, computed to a proven period and stored, would answer it)"
         ),
         (_, Convention::Misere) if game.octal().is_some() => format!(
-            "no misère quotient of {name} with a proven period could be read or computed within a query's limits (nimdb quotient --game {name} tries harder)"
+            "no misère quotient of {name} with a proven period could be read or computed within a query's limits (a computation without those limits may find one)"
         ),
         (_, Convention::Normal) if game.is_sum_of_heaps() => {
             format!("under normal play {name} needs the nim-value of a {}-heap", position.largest())
         }
         (_, convention) => format!("no theorem decides {name}{}", misere_words(convention)),
     };
-    QueryError::BeyondTheory { position: position.clone(), heap: position.largest(), why }
+    let quotient = convention == Convention::Misere && game.octal().is_some();
+    QueryError::BeyondTheory {
+        position: position.clone(),
+        heap: position.largest(),
+        why,
+        game: name,
+        quotient,
+    }
 }
 
 /// A way to cover a position: a universe and the positions still to solve in it.
@@ -782,22 +793,6 @@ pub fn answer_after_solving(
     })
 }
 
-/// Answers a misère position of an octal game from its misère quotient: the stored one, or
-/// one computed now within small limits (not stored: queries only read). `None` when the
-/// game is not octal (or is Nim, which Bouton's rule answers), the convention is normal, or
-/// no quotient covers every heap of the position. See [`quotient_answer`].
-pub fn answer_from_quotient(
-    db: Option<&Database>,
-    game: &GameSpec,
-    convention: Convention,
-    position: &Position,
-) -> Result<Option<Answer>, QueryError> {
-    match quotient_for(db, game, convention, &BigPosition::from(position), Quotients::StoredOrComputed)? {
-        Some(q) => quotient_answer(&q, game, convention, position),
-        None => Ok(None),
-    }
-}
-
 /// The misère quotient that answers `position` in `game`: the stored one when it covers
 /// every heap, else, where `quotients` allows, one computed now within small limits (not
 /// stored: queries only read; `nimdb quotient` stores quotients for reuse). `None` when the
@@ -817,9 +812,7 @@ pub fn quotient_for(
     }
     let covers = |q: &Quotient| position.heaps().iter().all(|&h| q.equivalent_heap(h).is_some());
     let stored = match db {
-        Some(db) => {
-            db.load_quotient(&game.canonical(), None).map_err(|e| QueryError::Quotient(e.to_string()))?
-        }
+        Some(db) => db.load_quotient(game, None).map_err(|e| QueryError::Quotient(e.to_string()))?,
         None => None,
     };
     if let Some(q) = stored.filter(|q| covers(q)) {

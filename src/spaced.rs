@@ -199,8 +199,8 @@ pub fn solves_of(
     game: &SpacedGame,
     convention: Convention,
 ) -> Result<Vec<SolveRecord>, StoreError> {
-    let name = game.to_string();
-    Ok(db.solves()?.into_iter().filter(|s| s.game == name && s.convention == convention).collect())
+    let id = game.storage_id();
+    Ok(db.solves()?.into_iter().filter(|s| s.game_id == id && s.convention == convention).collect())
 }
 
 /// Answers `position` from a stored solve, a theorem, or (when its space is small) says

@@ -634,8 +634,7 @@ fn check_against_quotient(
 ) -> Result<(), VerifyError> {
     let universe = solve.target_universe();
     let top = universe.part_cap();
-    let name = game.canonical();
-    let stored = db.load_quotient(&name, None)?;
+    let stored = db.load_quotient(game, None)?;
     let q = match stored {
         Some(q) if q.covers(top) => Ok(q),
         _ => {

@@ -10,9 +10,9 @@ use nimdb::solve::Silent;
 use nimdb::store::codec::{BLOCK_RECORDS, block_checksum, decode_all, encode, encode_records, identity_text};
 use nimdb::store::{Database, SCHEMA_VERSION, SolveKey};
 
-/// The key of a normal Nim solve with no caps.
+/// The key of a normal Nim solve with no caps (Nim's storage id is `v1:tb:0.[3]`).
 fn nim_key(nim_values: bool) -> SolveKey {
-    SolveKey::from_columns("nim".into(), "normal", None, None, nim_values)
+    SolveKey::from_columns("v1:tb:0.[3]".into(), "normal", None, None, nim_values)
 }
 
 /// CRC-32 of the concatenation of `parts`.
@@ -28,13 +28,12 @@ fn one_byte_records_and_their_checksums() {
     assert_eq!(enc.payload, [0x04, 0x03]);
     assert_eq!((enc.layout.remoteness_bytes, enc.layout.nim_value_bytes), (1, 0));
     assert_eq!(enc.layout.block_records, 4096);
-    let identity =
-        "nimdb-tier\u{1f}nim\u{1f}normal\u{1f}\u{1f}\u{1f}0\u{1f}4\u{1f}2\u{1f}1\u{1f}0\u{1f}4096\u{1e}";
+    let identity = "nimdb-tier\u{1f}v1:tb:0.[3]\u{1f}normal\u{1f}\u{1f}\u{1f}0\u{1f}4\u{1f}2\u{1f}1\u{1f}0\u{1f}4096\u{1e}";
     assert_eq!(identity_text(&nim_key(false), tier, &enc.layout), identity);
     // The payload CRC starts with the identity; a block's also covers its index.
-    assert_eq!(enc.checksum, 0x6F26_2825);
+    assert_eq!(enc.checksum, 0xBC41_6FB4);
     assert_eq!(enc.checksum, crc(&[identity.as_bytes(), &enc.payload]));
-    assert_eq!(enc.block_checksums, 0xBF71_C4DDu32.to_le_bytes());
+    assert_eq!(enc.block_checksums, 0xFA3E_A757u32.to_le_bytes());
     assert_eq!(
         enc.block_checksums,
         crc(&[identity.as_bytes(), &0u32.to_le_bytes(), &enc.payload]).to_le_bytes()
@@ -43,8 +42,8 @@ fn one_byte_records_and_their_checksums() {
     // With nim-values: each record is remoteness then nim-value.
     let enc = encode(&nim_key(true), tier, &[4, 3], Some(&[0, 2]));
     assert_eq!(enc.payload, [0x04, 0x00, 0x03, 0x02]);
-    assert_eq!(enc.checksum, 0x4D96_D6EA);
-    assert_eq!(enc.block_checksums, 0x0CAB_ADFFu32.to_le_bytes());
+    assert_eq!(enc.checksum, 0xCD74_6AE5);
+    assert_eq!(enc.block_checksums, 0x197C_A893u32.to_le_bytes());
 }
 
 #[test]
@@ -73,11 +72,11 @@ fn blocks_hold_4096_records_each_with_its_own_crc() {
 
 #[test]
 fn the_identity_names_the_caps_and_the_convention() {
-    let key = SolveKey::from_columns("kayles".into(), "misere", Some(9), Some(3), false);
+    let key = SolveKey::from_columns("v1:tb:0.77".into(), "misere", Some(9), Some(3), false);
     let (layout, _) = encode_records(&[1], None);
     assert_eq!(
         identity_text(&key, TierId { total: 7, heaps: 3 }, &layout),
-        "nimdb-tier\u{1f}kayles\u{1f}misere\u{1f}9\u{1f}3\u{1f}0\u{1f}7\u{1f}3\u{1f}1\u{1f}0\u{1f}4096\u{1e}"
+        "nimdb-tier\u{1f}v1:tb:0.77\u{1f}misere\u{1f}9\u{1f}3\u{1f}0\u{1f}7\u{1f}3\u{1f}1\u{1f}0\u{1f}4096\u{1e}"
     );
 }
 
@@ -108,7 +107,7 @@ fn a_solve_writes_the_documented_rows() {
         .unwrap();
     assert_eq!(
         (game.as_str(), convention.as_str(), target, solved, status.as_str()),
-        ("nim", "normal", 4, 4, "complete")
+        ("v1:tb:0.[3]", "normal", 4, 4, "complete")
     );
     type Row = (i64, i64, i64, i64, i64, i64, i64, Vec<u8>, Vec<u8>, i64);
     let row: Row = conn
@@ -254,7 +253,8 @@ fn write_schema_4_copy(fresh: &std::path::Path, old: &std::path::Path) {
         "INSERT INTO solves (id, game, convention, max_heap, max_heaps, nim_values, target_total, solved_total,
                              status, positions, losses, solve_seconds, solver_version)
          SELECT id, game, convention, max_heap, max_heaps, nim_values, target_total, solved_total, status,
-                positions, losses, solve_seconds, '0.1.0' FROM fresh.solves;",
+                positions, losses, solve_seconds, '0.1.0' FROM fresh.solves;
+         UPDATE solves SET game = CASE game WHEN 'v1:tb:0.77' THEN 'kayles' WHEN 'v1:tb:0.[3]' THEN 'nim' END;",
     )
     .unwrap();
     type TierRow = (i64, i64, i64, i64, i64, i64, i64, i64, i64, Vec<u8>);

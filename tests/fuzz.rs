@@ -110,15 +110,15 @@ fn check_heaps(text: &str) {
             assert_eq!(Position::parse_words(&words), Ok(p.clone()));
             assert!(p.heaps().windows(2).all(|w| w[0] >= w[1]) && p.heaps().iter().all(|&h| h > 0));
         }
-        Err(e) => one_line(&e),
+        Err(e) => one_line(&e.to_string()),
     }
     match parse_line(text) {
         Ok(_) => {}
-        Err(e) => one_line(&e),
+        Err(e) => one_line(&e.to_string()),
     }
     let words: Vec<&str> = text.split(' ').collect();
     if let Err(e) = Position::parse_words(&words) {
-        one_line(&e);
+        one_line(&e.to_string());
     }
     #[cfg(feature = "server")]
     if let Err(e) = nimdb::server::api::parse_position(text) {

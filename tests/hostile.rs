@@ -127,7 +127,8 @@ fn reads_of_a_file_this_user_cannot_write_leave_no_side_files() {
 /// The stored summary of a game's heap sequence: (up_to, period, proven, method).
 fn heap_summary(db: &std::path::Path, game: &str) -> (i64, Option<i64>, bool, Option<String>) {
     let conn = rusqlite::Connection::open(db).unwrap();
-    conn.query_row("SELECT up_to, period, proven, method FROM heap_sequences WHERE game = ?1", [game], |r| {
+    let id = game.parse::<nimdb::game::GameSpec>().unwrap().storage_id();
+    conn.query_row("SELECT up_to, period, proven, method FROM heap_sequences WHERE game = ?1", [id], |r| {
         Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
     })
     .unwrap()

@@ -270,12 +270,12 @@ fn verify_catches_a_corrupted_quotient_table() {
     // Corrupt the table (a checksum-consistent rewrite: the mark of heap 5's element flips).
     {
         let store = nimdb::store::Database::open(&path).unwrap();
-        let mut q = store.load_quotient("kayles", None).unwrap().unwrap();
+        let mut q = store.load_quotient(&"kayles".parse().unwrap(), None).unwrap().unwrap();
         let mut d = q.to_data();
         let x = d.heap_images[5] as usize;
         d.p[x] = !d.p[x];
         q = Quotient::from_data(d).unwrap();
-        store.save_quotient("kayles", &q).unwrap();
+        store.save_quotient(&"kayles".parse().unwrap(), &q).unwrap();
     }
     let (ok, out, _) = common::run(&["verify", "--game", "kayles", "--misere", "--db", db]);
     assert!(!ok, "a corrupted quotient must fail verify: {out}");

@@ -76,7 +76,8 @@ fn batch_answers_from_the_stored_quotient_as_query_does() {
     let (success, out) = batch(db, "kayles", false, &["100 90 80 7".into()]);
     assert!(!success);
     let e = out[0]["error"].as_str().unwrap();
-    assert!(e.contains("nimdb quotient --game kayles"), "{e}");
+    assert!(e.contains("a stored misère quotient of the game would answer positions of any size"), "{e}");
+    assert!(!e.contains("nimdb "), "library words, no command: {e}");
 
     ok(&["quotient", "--game", "kayles", "--db", db]);
     let lines = positions();
@@ -153,7 +154,11 @@ fn serve_answers_from_the_stored_quotient_as_query_does() {
     let path = "/api/v1/query?game=kayles&convention=misere&position=100,90,80,7";
     let (status, body) = server.get(path);
     assert_eq!(status, 404, "{body}");
-    assert!(body.contains("nimdb quotient --game kayles"), "{body}");
+    assert!(
+        body.contains("a stored misère quotient of the game would answer positions of any size"),
+        "{body}"
+    );
+    assert!(!body.contains("nimdb "), "library words, no command: {body}");
 
     // Stored while the server runs: the next request sees it.
     ok(&["quotient", "--game", "kayles", "--db", &db_str]);

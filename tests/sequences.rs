@@ -203,11 +203,11 @@ fn ctrl_c_keeps_rows_and_resumes() {
         // Every stretch written before the signal is stored, as complete rows from heap 0.
         let conn = rusqlite::Connection::open(&db).unwrap();
         let up_to: u32 = conn
-            .query_row("SELECT up_to FROM heap_sequences WHERE game = 'grundy'", [], |r| r.get(0))
+            .query_row("SELECT up_to FROM heap_sequences WHERE game = 'v1:grundy'", [], |r| r.get(0))
             .unwrap();
         let rows: u32 = conn
             .query_row(
-                "SELECT count(*) FROM heap_values WHERE game = 'grundy' AND checksum IS NOT NULL",
+                "SELECT count(*) FROM heap_values WHERE game = 'v1:grundy' AND checksum IS NOT NULL",
                 [],
                 |r| r.get(0),
             )

@@ -18,8 +18,9 @@ fn an_edited_heap_values_row_is_caught_when_read() {
     assert!(again.contains("read from the database"), "{again}");
     assert_eq!(table(&again), table(&first));
     let conn = rusqlite::Connection::open(db).unwrap();
-    let changed =
-        conn.execute("UPDATE heap_values SET genus = '7^777' WHERE game = 'kayles' AND n = 7", []).unwrap();
+    let changed = conn
+        .execute("UPDATE heap_values SET genus = '7^777' WHERE game = 'v1:tb:0.77' AND n = 7", [])
+        .unwrap();
     assert_eq!(changed, 1);
     drop(conn);
     let e = err(&["heaps", "--db", db, "--game", "kayles", "--up-to", "40"]);

@@ -729,21 +729,20 @@ impl Database {
         let job = QuotientJob::new(game, max_heap, max_elements, memory_limit)?;
         let read_only = self.read_only;
         let q = self.with_db(py, |db| {
-            let name = job.game();
-            let stored = db.load_quotient(&name, job.max_heap())?;
+            let stored = db.load_quotient(job.spec(), job.max_heap())?;
             if let Some(q) = stored.filter(|q| job.max_heap().is_some() || q.proven()) {
                 return Ok(q);
             }
             match job.run() {
                 Ok(q) => {
                     if !read_only {
-                        db.save_quotient(&name, &q)?;
+                        db.save_quotient(job.spec(), &q)?;
                     }
                     Ok(q)
                 }
                 Err(QuotientFailure::Interrupted(e, partial)) => {
                     if let (Some(q), false) = (partial, read_only) {
-                        db.save_quotient(&name, &q)?;
+                        db.save_quotient(job.spec(), &q)?;
                     }
                     Err(Failure::Raised(e))
                 }

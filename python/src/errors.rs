@@ -51,7 +51,7 @@ pub fn convention(misere: bool) -> Convention {
 pub fn position_arg(obj: &Bound<'_, PyAny>) -> PyResult<BigPosition> {
     if obj.is_instance_of::<PyString>() {
         let text: String = obj.extract()?;
-        return text.parse().map_err(NimdbError::new_err);
+        return text.parse().map_err(|e: nimdb::game::HeapListError| NimdbError::new_err(e.to_string()));
     }
     if let Ok(heaps) = obj.extract::<Vec<u64>>() {
         return Ok(BigPosition::new(heaps));

@@ -287,9 +287,9 @@ impl QuotientJob {
         Ok(QuotientJob { spec, opts })
     }
 
-    /// The game, canonical (the name quotients are stored under).
-    pub fn game(&self) -> String {
-        self.spec.canonical()
+    /// The game (what its quotients are stored under).
+    pub fn spec(&self) -> &GameSpec {
+        &self.spec
     }
 
     /// The heaps asked for (`None`: open-ended, until a period is proven).

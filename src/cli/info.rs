@@ -46,6 +46,9 @@ pub fn run(args: InfoArgs) -> anyhow::Result<ExitCode> {
         if !db.records_runs() {
             lacks.push("it has no record of solve runs (rate, peak and runs show as —)");
         }
+        if version < nimdb::store::STORAGE_IDS_SINCE_VERSION {
+            lacks.push("its games are keyed by the names they had when stored, not by storage ids");
+        }
         println!(
             "schema version {version} (read as it is): {}; the first nimdb command that writes to it upgrades it",
             lacks.join(", and ")
@@ -53,13 +56,18 @@ pub fn run(args: InfoArgs) -> anyhow::Result<ExitCode> {
     }
     for u in db.checksum_upgrades()? {
         println!(
-            "checksums recomputed on {} UTC by {}, upgrading schema version {} to {}: {} tier(s) and {} quotient(s) bound to their identity, {} tier(s) and {} quotient(s) failed their old checksums (refused when read); `nimdb verify --full` checks the positions themselves",
+            "checksums recomputed on {} UTC by {}, upgrading schema version {} to {}: {} tier(s) and {} quotient(s) bound to {}, {} tier(s) and {} quotient(s) failed their old checksums (refused when read); `nimdb verify --full` checks the positions themselves",
             u.upgraded_at,
             u.engine,
             u.from_version,
             u.to_version,
             u.tiers_rebound,
             u.quotients_rebound,
+            if u.to_version >= nimdb::store::STORAGE_IDS_SINCE_VERSION {
+                "their game's storage id"
+            } else {
+                "their identity"
+            },
             u.tiers_failed,
             u.quotients_failed
         );

@@ -12,8 +12,8 @@ use serde_json::{Value, json};
 use nimdb::game::GameSpec;
 use nimdb::store::Database;
 
-use super::DbArg;
 use super::interrupt::{self, EXIT_INTERRUPTED};
+use super::{DbArg, words};
 use nimdb::resources::MemoryBudget;
 use nimdb::theory::quotient::{
     Computed, DEFAULT_CAP, Limits, Quotient, QuotientError, QuotientOptions, compute_quotient_interruptible,
@@ -71,7 +71,7 @@ pub fn run(args: QuotientArgs) -> anyhow::Result<ExitCode> {
         );
     };
     let mut opts = match args.max_heap {
-        Some(n) => QuotientOptions::to_heap(n)?,
+        Some(n) => QuotientOptions::to_heap(n).map_err(words::quotient)?,
         None => QuotientOptions::default(),
     };
     opts.limits = Limits::with_max_elements(args.max_elements as usize);
@@ -80,22 +80,22 @@ pub fn run(args: QuotientArgs) -> anyhow::Result<ExitCode> {
     MemoryBudget::new(args.memory_limit)
         .check(&format!("a quotient of up to {} elements", args.max_elements), needed)
         .context("lower --max-elements or raise --memory-limit")?;
-    let game = spec.canonical();
     let db = Database::open(&args.db.db)?;
-    let stored = db.load_quotient(&game, opts.max_heap)?.filter(|q| opts.max_heap.is_some() || q.proven());
+    let stored = db.load_quotient(&spec, opts.max_heap)?.filter(|q| opts.max_heap.is_some() || q.proven());
     let reused = stored.is_some();
     let q = match stored {
         Some(q) => q,
         None => match compute(code, opts, args.quiet)
+            .map_err(words::quotient)
             .with_context(|| format!("no misère quotient for {spec}"))?
         {
             Computed::Complete(q) => {
-                db.save_quotient(&game, &q)?;
+                db.save_quotient(&spec, &q)?;
                 q
             }
             Computed::Interrupted(q) => {
                 // Keep what is complete: the verified quotient of the heaps added so far.
-                db.save_quotient(&game, &q)?;
+                db.save_quotient(&spec, &q)?;
                 eprintln!(
                     "nimdb: interrupted at heap {h}: the verified quotient of heaps 1..{h} (|Q| = {}{}) is stored; \
                      `--max-heap {h}` reads it back",
@@ -236,8 +236,15 @@ const SURVEY_BUDGET: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// `nimdb quotient --survey --digits D`.
 fn survey(args: &QuotientArgs) -> anyhow::Result<ExitCode> {
-    use nimdb::theory::quotient::survey::{SurveyOutcome, survey_codes, survey_one};
-    let codes = survey_codes(args.digits).map_err(anyhow::Error::msg)?;
+    use nimdb::theory::quotient::survey::{
+        MAX_SURVEY_DIGITS, SurveyError, SurveyOutcome, survey_codes, survey_one,
+    };
+    let codes = survey_codes(args.digits).map_err(|e| match e {
+        SurveyError::Digits { given } => {
+            anyhow::anyhow!("--digits must be between 1 and {MAX_SURVEY_DIGITS}, not {given}")
+        }
+        other => other.into(),
+    })?;
     let db = Database::open(&args.db.db)?;
     let bar = ProgressBar::with_draw_target(
         Some(codes.len() as u64),
@@ -258,7 +265,7 @@ fn survey(args: &QuotientArgs) -> anyhow::Result<ExitCode> {
             GameSpec::from_rules(nimdb::game::Rules::Heap(nimdb::game::HeapFamily::TakeBreak(code.clone())));
         let game = spec.canonical();
         bar.set_message(game.clone());
-        let stored = db.load_quotient(&game, None)?.filter(|q| q.proven());
+        let stored = db.load_quotient(&spec, None)?.filter(|q| q.proven());
         let open_row = db.list_quotients()?.into_iter().find(|r| r.game == game && r.status == "open");
         let row = match (stored, open_row) {
             (Some(q), _) => solved_row(&code.to_string(), &game, &q),
@@ -269,11 +276,11 @@ fn survey(args: &QuotientArgs) -> anyhow::Result<ExitCode> {
                 match survey_one(code, SURVEY_CAP, limits, SURVEY_BUDGET, &interrupt::interrupted) {
                     SurveyOutcome::Stopped => break,
                     SurveyOutcome::Solved(q) => {
-                        db.save_quotient(&game, &q)?;
+                        db.save_quotient(&spec, &q)?;
                         solved_row(&code.to_string(), &game, &q)
                     }
                     SurveyOutcome::Open { heap, why } => {
-                        db.save_open_quotient(&game, heap, &why)?;
+                        db.save_open_quotient(&spec, heap, &why)?;
                         open_json(&code.to_string(), &game, heap, &why)
                     }
                 }

@@ -102,8 +102,28 @@ pub fn query(e: QueryError) -> anyhow::Error {
             let (game, heap) = (game.clone(), heap);
             anyhow::anyhow!("{e}; nimdb heaps --game {game} --up-to {heap} computes them")
         }
+        QueryError::BeyondTheory { ref game, quotient: true, .. } => {
+            let game = game.clone();
+            anyhow::anyhow!(
+                "{e}; nimdb quotient --game {game} computes its misère quotient, and stores it when it proves a period"
+            )
+        }
         QueryError::Store(e) => store(e),
         QueryError::Solve(e) => driver(e),
+        other => other.into(),
+    }
+}
+
+/// A misère quotient error, naming the flag that helps.
+pub fn quotient(e: nimdb::theory::quotient::QuotientError) -> anyhow::Error {
+    use nimdb::theory::quotient::QuotientError;
+    match e {
+        QuotientError::TooLarge { heap, limit } => {
+            anyhow::anyhow!("the quotient grew beyond {limit} elements at heap {heap} (raise --max-elements)")
+        }
+        QuotientError::BadMaxHeap { given, max } => {
+            anyhow::anyhow!("--max-heap must be between 1 and {max}, not {given}")
+        }
         other => other.into(),
     }
 }

@@ -44,9 +44,8 @@ pub fn run_heaps(
     opts: &HeapOptions,
     mut on_stretch: impl FnMut(&HeapStream, u32, u32) -> ControlFlow<()>,
 ) -> Result<HeapRun, DriverError> {
-    let game = spec.to_string();
     let stored = match db {
-        Some(db) => db.heap_rows(&game, ENGINE_VERSION)?.map(from_rows).unwrap_or_default(),
+        Some(db) => db.heap_rows(spec, ENGINE_VERSION)?.map(from_rows).unwrap_or_default(),
         None => StoredSequence::default(),
     };
     let mut stream = HeapStream::new(spec, opts, &stored)?;
@@ -64,7 +63,7 @@ pub fn run_heaps(
     let mut stored_to = stored.up_to();
     if let Some(db) = db {
         let small = HeapStream::rows_to(&stream, first);
-        db.store_heap_rows(&game, &to_rows(&small), &facts(&stream, None))?;
+        db.store_heap_rows(spec, &to_rows(&small), &facts(&stream, None))?;
         stored_to = stored_to.max(Some(first));
     }
     let mut done = first;
@@ -79,7 +78,7 @@ pub fn run_heaps(
             if next >= from && next <= to {
                 buf.clear();
                 buf.extend((next..=to).map(|h| stream.value(h)));
-                if let Some(last) = db.append_heap_values(&game, ENGINE_VERSION, next, &buf)? {
+                if let Some(last) = db.append_heap_values(spec, ENGINE_VERSION, next, &buf)? {
                     stored_to = Some(last);
                 }
             }
@@ -89,7 +88,7 @@ pub fn run_heaps(
     }
     let periodicity = (done == n).then(|| stream.finish());
     if let Some(db) = db {
-        db.set_heap_facts(&game, &facts(&stream, periodicity.as_ref()), done)?;
+        db.set_heap_facts(spec, &facts(&stream, periodicity.as_ref()), done)?;
     }
     Ok(HeapRun { stream, done, stored_to, periodicity })
 }
@@ -142,7 +141,7 @@ mod tests {
         assert!(longer.method.starts_with("heaps 0..=200 from the database"), "{}", longer.method);
         let plain = crate::theory::heap_report(&kayles, &HeapOptions::new(5000)).unwrap();
         assert_eq!(longer.values, plain.values);
-        let rows = db.heap_rows("kayles", ENGINE_VERSION).unwrap().unwrap();
+        let rows = db.heap_rows(&"kayles".parse().unwrap(), ENGINE_VERSION).unwrap().unwrap();
         assert_eq!(rows.up_to(), Some(5000));
         assert_eq!(rows.genus[5].as_deref(), Some("4^146"));
     }

@@ -107,11 +107,6 @@ impl<'a> DatabaseSink<'a> {
         }
     }
 
-    /// The seconds given to the saved tiers so far (added to `solve_seconds` as they commit).
-    pub fn seconds_counted(&self) -> f64 {
-        self.counted
-    }
-
     /// Waits until every saved tier is committed, then ends the run's record (when it
     /// committed a tier) with `outcome`, the time since the last tier and the peak memory.
     /// Returns the writer's failure first, else the record's.
@@ -164,6 +159,22 @@ impl TierStore for DatabaseSink<'_> {
 
 /// Solves `game` over `universe` into `db`, resuming from (and extending) the stored solve
 /// with the same key. Returns the solve as stored afterwards and the run's figures.
+///
+/// ```
+/// use nimdb::{Convention, Database, GameSpec, Universe};
+///
+/// # fn main() -> Result<(), nimdb::Error> {
+/// let dir = tempfile::tempdir().unwrap();
+/// let mut db = Database::open(&dir.path().join("kayles.sqlite"))?;
+/// let kayles: GameSpec = "kayles".parse()?;
+/// let to = |total| Universe::new(kayles.rules(), "kayles", Some(total), None, None);
+/// let (first, _) = nimdb::solve_into(&mut db, &kayles, Convention::Normal, to(8)?, false, &nimdb::Silent)?;
+/// // A larger total extends the same solve: the tiers up to 8 are reused.
+/// let (solve, _) = nimdb::solve_into(&mut db, &kayles, Convention::Normal, to(10)?, false, &nimdb::Silent)?;
+/// assert_eq!((solve.id, solve.solved_total), (first.id, 10));
+/// # Ok(())
+/// # }
+/// ```
 pub fn solve_into(
     db: &mut Database,
     game: &GameSpec,
@@ -234,7 +245,7 @@ pub fn solve_into_with(
 /// cap as `max_heaps`; the heap cap, where the rules have one, is the game's own).
 pub fn spaced_key(game: &SpacedGame, convention: Convention, bounds: &SpaceBounds) -> SolveKey {
     SolveKey {
-        game: game.to_string(),
+        game: game.storage_id(),
         convention,
         max_heap: None,
         max_heaps: Some(bounds.max_heaps),

@@ -10,7 +10,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::moves::{HeapResult, Move, describe_parts, join_and};
-use super::position::{ECHO_LIMIT, MAX_INPUT_HEAP, Position, parse_heap_list};
+use super::position::{ECHO_LIMIT, HeapListError, MAX_INPUT_HEAP, Position, parse_heap_list};
 
 /// A position whose heaps may be as large as `u64::MAX`: the multiset of heap sizes, sorted
 /// largest first, with no zero heaps.
@@ -59,7 +59,7 @@ impl BigPosition {
 
     /// Parses a heap list from command-line words, as [`Position::parse_words`] does, with
     /// heaps up to `u64::MAX`.
-    pub fn parse_words<S: AsRef<str>>(words: &[S]) -> Result<Self, String> {
+    pub fn parse_words<S: AsRef<str>>(words: &[S]) -> Result<Self, HeapListError> {
         let joined: Vec<&str> = words.iter().map(|w| w.as_ref()).collect();
         joined.join(" ").parse()
     }
@@ -72,18 +72,13 @@ impl From<&Position> for BigPosition {
 }
 
 impl FromStr for BigPosition {
-    type Err = String;
+    type Err = HeapListError;
 
     /// `3 4 7`, `3,4,7` or `[3,4,7]`, heaps up to `u64::MAX`; the same errors as
     /// [`Position`]'s parser otherwise.
-    fn from_str(raw: &str) -> Result<Self, String> {
-        let heaps = parse_heap_list(raw, u64::MAX, |item| {
-            format!(
-                "bad heap list: heap {} is larger than {}, the largest heap size",
-                super::echo(item, ECHO_LIMIT),
-                u64::MAX
-            )
-        })?;
+    fn from_str(raw: &str) -> Result<Self, HeapListError> {
+        let heaps =
+            parse_heap_list(raw, u64::MAX, |item| HeapListError::OverLargest(super::echo(item, ECHO_LIMIT)))?;
         Ok(BigPosition::new(heaps))
     }
 }
@@ -223,10 +218,10 @@ mod tests {
         assert_eq!(p.to_string(), "[18446744073709551615,7,3]");
         assert_eq!(p.total(), u64::MAX as u128 + 10);
         assert!(p.narrow().is_none());
-        let e = "18446744073709551616".parse::<BigPosition>().unwrap_err();
+        let e = "18446744073709551616".parse::<BigPosition>().unwrap_err().to_string();
         assert!(e.contains("larger than 18446744073709551615"), "{e}");
         for (s, needle) in [("3 -1", "negative"), ("3 x", "'x'"), ("[3,4", "brackets")] {
-            assert!(s.parse::<BigPosition>().unwrap_err().contains(needle), "{s}");
+            assert!(s.parse::<BigPosition>().unwrap_err().to_string().contains(needle), "{s}");
         }
         let small: BigPosition = "1000000 5".parse().unwrap();
         assert_eq!(small.narrow(), Some(Position::new(vec![1_000_000, 5])));

@@ -155,7 +155,7 @@ impl Move {
         })
     }
 
-    /// The move in words, e.g. "take 2 from the 7-heap → [5,4,3]", "take 1 from the
+    /// The move in words, e.g. "take 2 from the 7-heap → \[5,4,3\]", "take 1 from the
     /// 9-heap, leaving 3 and 5", or "take 2 from the 7-heap and 2 from the 5-heap".
     pub fn describe(&self, from: &Position) -> String {
         let to = self.apply(from);

@@ -59,21 +59,48 @@ impl Position {
 
     /// Parses a heap list from command-line words: `3 4 7`, `3,4,7` or `[3,4,7]` (or any
     /// mix of spaces and commas). Zero heaps are dropped.
-    pub fn parse_words<S: AsRef<str>>(words: &[S]) -> Result<Self, String> {
+    pub fn parse_words<S: AsRef<str>>(words: &[S]) -> Result<Self, HeapListError> {
         let joined: Vec<&str> = words.iter().map(|w| w.as_ref()).collect();
         joined.join(" ").parse()
     }
 }
 
-impl FromStr for Position {
-    type Err = String;
+/// Why a heap list was refused. Each message starts `bad heap list` and repeats at most 40
+/// characters of the input.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum HeapListError {
+    /// Nothing was written.
+    #[error("bad heap list: it is empty (write [] or 0 for the position with no heaps)")]
+    Empty,
+    /// A bracket without its partner.
+    #[error("bad heap list '{0}': unbalanced brackets")]
+    UnbalancedBrackets(String),
+    /// A comma with no heap on one side.
+    #[error("bad heap list '{0}': a comma with no heap beside it")]
+    LoneComma(String),
+    /// A negative number.
+    #[error("bad heap list: heap sizes cannot be negative ({0})")]
+    Negative(String),
+    /// A word that is not a whole number.
+    #[error("bad heap list: '{0}' is not a heap size (a whole number)")]
+    NotAHeap(String),
+    /// A heap above [`MAX_INPUT_HEAP`] (for a [`Position`]).
+    #[error("bad heap list: heap {0} is larger than the limit of {MAX_INPUT_HEAP}")]
+    OverLimit(String),
+    /// A heap above `u64::MAX` (for a [`BigPosition`](super::BigPosition)).
+    #[error("bad heap list: heap {0} is larger than {max}, the largest heap size", max = u64::MAX)]
+    OverLargest(String),
+    /// More heaps than accepted.
+    #[error("bad heap list: more than {MAX_INPUT_HEAPS} heaps")]
+    TooMany,
+}
 
-    fn from_str(raw: &str) -> Result<Self, String> {
+impl FromStr for Position {
+    type Err = HeapListError;
+
+    fn from_str(raw: &str) -> Result<Self, HeapListError> {
         let heaps = parse_heap_list(raw, MAX_INPUT_HEAP as u64, |item| {
-            format!(
-                "bad heap list: heap {} is larger than the limit of {MAX_INPUT_HEAP}",
-                super::echo(item, ECHO_LIMIT)
-            )
+            HeapListError::OverLimit(super::echo(item, ECHO_LIMIT))
         })?;
         Ok(Position::new(heaps.into_iter().map(|h| h as u32).collect()))
     }
@@ -86,44 +113,35 @@ impl FromStr for Position {
 pub(super) fn parse_heap_list(
     raw: &str,
     limit: u64,
-    too_large: impl Fn(&str) -> String,
-) -> Result<Vec<u64>, String> {
+    too_large: impl Fn(&str) -> HeapListError,
+) -> Result<Vec<u64>, HeapListError> {
     let s = raw.trim();
     if s.is_empty() {
-        return Err("bad heap list: it is empty (write [] or 0 for the position with no heaps)".to_string());
+        return Err(HeapListError::Empty);
     }
     let inner = match (s.strip_prefix('['), s.strip_suffix(']')) {
         (Some(_), Some(_)) => &s[1..s.len() - 1],
         (None, None) => s,
-        _ => return Err(format!("bad heap list '{}': unbalanced brackets", super::echo(s, ECHO_LIMIT))),
+        _ => return Err(HeapListError::UnbalancedBrackets(super::echo(s, ECHO_LIMIT))),
     };
     // `[]` is the position with no heaps; otherwise no comma may stand without a heap.
     if !inner.trim().is_empty() && inner.split(',').any(|piece| piece.trim().is_empty()) {
-        return Err(format!(
-            "bad heap list '{}': a comma with no heap beside it",
-            super::echo(s, ECHO_LIMIT)
-        ));
+        return Err(HeapListError::LoneComma(super::echo(s, ECHO_LIMIT)));
     }
     let mut heaps = Vec::new();
     for item in inner.split(|c: char| c == ',' || c.is_whitespace()).filter(|w| !w.is_empty()) {
         if item.starts_with('-') && item[1..].chars().all(|c| c.is_ascii_digit()) && item.len() > 1 {
-            return Err(format!(
-                "bad heap list: heap sizes cannot be negative ({})",
-                super::echo(item, ECHO_LIMIT)
-            ));
+            return Err(HeapListError::Negative(super::echo(item, ECHO_LIMIT)));
         }
         if !item.chars().all(|c| c.is_ascii_digit()) {
-            return Err(format!(
-                "bad heap list: '{}' is not a heap size (a whole number)",
-                super::echo(item, ECHO_LIMIT)
-            ));
+            return Err(HeapListError::NotAHeap(super::echo(item, ECHO_LIMIT)));
         }
         match item.parse::<u64>() {
             Ok(n) if n <= limit => heaps.push(n),
             _ => return Err(too_large(item)),
         }
         if heaps.len() > MAX_INPUT_HEAPS {
-            return Err(format!("bad heap list: more than {MAX_INPUT_HEAPS} heaps"));
+            return Err(HeapListError::TooMany);
         }
     }
     Ok(heaps)
@@ -179,7 +197,7 @@ mod tests {
             ("3 4,", "comma"),
             ("[,]", "comma"),
         ] {
-            let err = s.parse::<Position>().unwrap_err();
+            let err = s.parse::<Position>().unwrap_err().to_string();
             assert!(err.contains(needle), "{s}: {err}");
         }
     }

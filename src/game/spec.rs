@@ -36,7 +36,9 @@ impl SpecError {
 
 /// A game, identified by its rules. Two specs that describe the same rules are equal and
 /// print the same canonical name (`octal:0.77` and `kayles` both print `kayles`, `moore:1`
-/// prints `nim`), so the database keys solves by the canonical name.
+/// prints `nim`). The database keys what it stores by the game's [storage
+/// id](GameSpec::storage_id), which follows from the rules alone, so a new alias or display
+/// name never orphans a stored solve.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct GameSpec {
     rules: Rules,
@@ -94,7 +96,48 @@ impl GameSpec {
     pub fn canonical(&self) -> String {
         self.to_string()
     }
+
+    /// The storage id: what the database keys this game's solves, heap values and quotients
+    /// by, and what tier checksums are bound to (schema version 7 on). It follows from the
+    /// rules alone, never from a display name or alias: `v1:` (the id scheme's version),
+    /// then `tb:` and the take-and-break code's digits (hexadecimal digits, so octal and
+    /// hexadecimal spellings of one code agree, and subtraction games are their codes:
+    /// `subtraction:1,2,3` is `v1:tb:0.333`), `grundy`, `moore:K` or `wythoff`. Nim is
+    /// `v1:tb:0.[3]`, Kayles `v1:tb:0.77`.
+    ///
+    /// ```
+    /// use nimdb::GameSpec;
+    /// let kayles: GameSpec = "kayles".parse().unwrap();
+    /// assert_eq!(kayles.storage_id(), "v1:tb:0.77");
+    /// assert_eq!(GameSpec::from_storage_id("v1:tb:0.77"), Some(kayles));
+    /// ```
+    pub fn storage_id(&self) -> String {
+        match &self.rules {
+            Rules::Heap(HeapFamily::TakeBreak(code)) => format!("{STORAGE_ID_PREFIX}tb:{code}"),
+            Rules::Heap(HeapFamily::Grundy(_)) => format!("{STORAGE_ID_PREFIX}grundy"),
+            Rules::Moore(m) => format!("{STORAGE_ID_PREFIX}moore:{}", m.k()),
+            Rules::Wythoff(_) => format!("{STORAGE_ID_PREFIX}wythoff"),
+        }
+    }
+
+    /// The game whose [storage id](GameSpec::storage_id) is `id`; `None` unless `id` is one,
+    /// written exactly as nimdb writes it.
+    pub fn from_storage_id(id: &str) -> Option<GameSpec> {
+        let rest = id.strip_prefix(STORAGE_ID_PREFIX)?;
+        let rules = match rest.split_once(':') {
+            None if rest == "grundy" => Rules::Heap(HeapFamily::Grundy(GrundyRules)),
+            None if rest == "wythoff" => Rules::Wythoff(WythoffRules),
+            Some(("tb", c)) => Rules::Heap(HeapFamily::TakeBreak(parse_code(c, 16).ok()?)),
+            Some(("moore", k)) => Rules::Moore(parse_moore(k).ok()?),
+            _ => return None,
+        };
+        let spec = GameSpec::from_rules(rules);
+        (spec.storage_id() == id).then_some(spec)
+    }
 }
+
+/// What every storage id starts with: the version of the id scheme.
+pub(super) const STORAGE_ID_PREFIX: &str = "v1:";
 
 fn alias(code: &TakeBreakCode) -> Option<&'static str> {
     let s = code.to_string();
@@ -103,6 +146,7 @@ fn alias(code: &TakeBreakCode) -> Option<&'static str> {
         "0.77" => "kayles",
         "0.07" => "dawson",
         "0.[7]" => "lines",
+        "4.[3]" => "lasker",
         _ => return None,
     })
 }
@@ -130,7 +174,7 @@ impl fmt::Display for GameSpec {
 /// Every form `--game` takes, in words: the help text and the refusal of an unknown game
 /// both say this, so neither can leave a family out.
 pub const GAME_FORMS: &str =
-    "nim, kayles, dawson, lines, grundy, wythoff, subtraction:1,2,3, octal:0.137, hex:0.F or moore:2";
+    "nim, kayles, dawson, lines, lasker, grundy, wythoff, subtraction:1,2,3, octal:0.137, hex:0.F or moore:2";
 
 /// The families that own their position space, in words (only `solve`, `query` and
 /// `verify` take them).
@@ -142,7 +186,7 @@ pub fn any_game_help() -> String {
 }
 
 /// The help of every `--game` argument.
-pub const GAME_HELP: &str = "The game: nim, kayles, dawson, lines, grundy, wythoff, subtraction:1,2,3, octal:0.137, hex:0.F or moore:2";
+pub const GAME_HELP: &str = "The game: nim, kayles, dawson, lines, lasker, grundy, wythoff, subtraction:1,2,3, octal:0.137, hex:0.F or moore:2";
 
 impl FromStr for GameSpec {
     type Err = SpecError;
@@ -166,6 +210,7 @@ impl FromStr for GameSpec {
             "kayles" => code(parse_code("0.77", 8))?,
             "dawson" | "dawsons-kayles" | "dawson's kayles" => code(parse_code("0.07", 8))?,
             "lines" | "line" => code(parse_code("0.[7]", 8))?,
+            "lasker" | "lasker's nim" | "laskers-nim" => code(parse_code("4.[3]", 8))?,
             "grundy" => Rules::Heap(HeapFamily::Grundy(GrundyRules)),
             "wythoff" => Rules::Wythoff(WythoffRules),
             _ => match s.split_once(':') {
@@ -321,6 +366,45 @@ mod tests {
         assert_eq!(canon("moore:1"), "nim");
         assert_eq!(canon("moore:2"), "moore:2");
         assert_eq!(canon("Wythoff"), "wythoff");
+        assert_eq!(canon("octal:4.[3]"), "lasker");
+        assert_eq!(canon("octal:4.333[3]"), "lasker");
+    }
+
+    #[test]
+    fn storage_ids_follow_the_rules_not_the_names() {
+        for (spec, id) in [
+            ("nim", "v1:tb:0.[3]"),
+            ("moore:1", "v1:tb:0.[3]"),
+            ("kayles", "v1:tb:0.77"),
+            ("hex:0.77", "v1:tb:0.77"),
+            ("dawson", "v1:tb:0.07"),
+            ("lines", "v1:tb:0.[7]"),
+            ("lasker", "v1:tb:4.[3]"),
+            ("octal:4.[3]", "v1:tb:4.[3]"),
+            ("subtraction:1,2,3", "v1:tb:0.333"),
+            ("octal:0.137", "v1:tb:0.137"),
+            ("hex:0.8[F]", "v1:tb:0.8[F]"),
+            ("grundy", "v1:grundy"),
+            ("moore:2", "v1:moore:2"),
+            ("wythoff", "v1:wythoff"),
+        ] {
+            let game: GameSpec = spec.parse().unwrap();
+            assert_eq!(game.storage_id(), id, "{spec}");
+            assert_eq!(GameSpec::from_storage_id(id), Some(game), "{id}");
+        }
+        // Only ids written exactly as nimdb writes them; display names are not ids.
+        for not_id in [
+            "kayles",
+            "octal:0.77",
+            "v1:tb:0.770",
+            "v1:tb:0.f",
+            "v2:tb:0.77",
+            "v1:moore:1",
+            "v1:nim",
+            "v1:tb:",
+        ] {
+            assert_eq!(GameSpec::from_storage_id(not_id), None, "{not_id}");
+        }
     }
 
     #[test]

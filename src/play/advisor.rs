@@ -23,12 +23,6 @@ impl Advisor {
         Advisor { db, game, convention, solve_limit: AUTO_SOLVE_LIMIT, answers: HashMap::new() }
     }
 
-    /// The same advisor with another on-the-spot solve limit.
-    pub fn with_solve_limit(mut self, limit: u64) -> Self {
-        self.solve_limit = limit;
-        self
-    }
-
     /// The value of `position` and of every move from it. Fails when the position is
     /// neither stored, nor small enough to solve now, nor answered by theory.
     pub fn answer(&mut self, position: &Position) -> Result<&Answer, QueryError> {

@@ -493,19 +493,19 @@ async fn get_quotient(State(state): State<Shared>, RawQuery(raw): RawQuery) -> R
         Ok(r) => r,
         Err(e) => return e.into_response(),
     };
-    let name = game.canonical();
+    let spec = game.clone();
     let stored = state
         .pool
         .run(move |s| {
             s.db()
-                .load_quotient(&name, max_heap)
+                .load_quotient(&spec, max_heap)
                 .map_err(|e| ApiError { status: 500, message: e.to_string() })
         })
         .await;
     let too_large = |size: usize, what: &str| ApiError {
         status: 422,
         message: format!(
-            "the {what} misère quotient of {game} has {size} elements; this server sends at most {} (nimdb quotient --game {game} --json prints it)",
+            "the {what} misère quotient of {game} has {size} elements; this server sends at most {} (compute it with the command line's quotient, which has no such limit)",
             api::MAX_QUOTIENT_ELEMENTS
         ),
     };
@@ -563,7 +563,7 @@ async fn get_quotient(State(state): State<Shared>, RawQuery(raw): RawQuery) -> R
                 status: 422,
                 message: format!(
                     "no period of the misère quotient of {game} is proven within heaps 1..{} (this server's limit); \
-                     ask for max_heap=N, or store it with nimdb quotient --game {game}",
+                     ask for max_heap=N, or store a quotient that proves one",
                     q.max_heap
                 ),
             });

@@ -8,7 +8,7 @@
 //! - [`Strategy::Sweep`] visits every child of every position. It is the plain baseline the
 //!   benchmarks compare against, and the only way to get nim-values, which need every edge.
 //!
-//! [`reference`] holds an independent forward search (memoized minimax) that the tests
+//! [`reference`](mod@reference) holds an independent forward search (memoized minimax) that the tests
 //! compare both against.
 
 pub mod reference;

@@ -8,6 +8,7 @@
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::open::{Database, StoreError};
+use crate::game::GameSpec;
 
 /// The most heaps stored per game (beyond it values are recomputed, which is fast).
 pub const HEAP_ROWS_LIMIT: u32 = 1_000_000;
@@ -76,8 +77,8 @@ pub struct SequenceFacts {
 
 impl Database {
     /// Everything stored for `game` by engine version `engine`, if anything.
-    pub fn heap_rows(&self, game: &str, engine: &str) -> Result<Option<HeapRows>, StoreError> {
-        match load_prefix(&self.conn, game, engine)? {
+    pub fn heap_rows(&self, game: &GameSpec, engine: &str) -> Result<Option<HeapRows>, StoreError> {
+        match load_prefix(&self.conn, &self.game_key(game)?, engine)? {
             Ok(rows) => Ok(rows),
             Err(n) => Err(StoreError::Corrupt(format!(
                 "the stored heap values of {game} are corrupt: the row of heap {n} fails its checksum"
@@ -90,11 +91,11 @@ impl Database {
     /// value is kept where `rows` has none, and the recorded ranges only grow.
     pub fn store_heap_rows(
         &self,
-        game: &str,
+        game: &GameSpec,
         rows: &HeapRows,
         facts: &SequenceFacts,
     ) -> Result<(), StoreError> {
-        Ok(store_rows(&self.conn, game, rows, facts)?)
+        Ok(store_rows(&self.conn, &self.game_key(game)?, rows, facts)?)
     }
 }
 
@@ -107,11 +108,12 @@ impl Database {
     /// Returns the last heap stored (`None`: nothing was).
     pub fn append_heap_values(
         &self,
-        game: &str,
+        game: &GameSpec,
         engine: &str,
         from: u32,
         values: &[u32],
     ) -> Result<Option<u32>, StoreError> {
+        let game = &self.game_key(game)?;
         let keep = (HEAP_ROWS_LIMIT as u64 + 1).saturating_sub(from as u64).min(values.len() as u64) as usize;
         if keep == 0 {
             return Ok(None);
@@ -142,7 +144,13 @@ impl Database {
     /// `0..=reached`. Never weakens what is stored, and writes nothing when nothing changes:
     /// a run that reached less far than the stored rows go, or that found no proof where one
     /// is stored, leaves the record as it is, and equal facts are not rewritten.
-    pub fn set_heap_facts(&self, game: &str, facts: &SequenceFacts, reached: u32) -> Result<(), StoreError> {
+    pub fn set_heap_facts(
+        &self,
+        game: &GameSpec,
+        facts: &SequenceFacts,
+        reached: u32,
+    ) -> Result<(), StoreError> {
+        let game = self.game_key(game)?;
         self.conn.execute(
             "UPDATE heap_sequences SET period = ?2, preperiod = ?3, proven = ?4, certificate = ?5, \
                method = ?6, updated_at = datetime('now') \
@@ -163,9 +171,9 @@ impl Database {
     }
 }
 
-/// The CRC-32 of one `heap_values` row's contents (the game and heap included, so a row
-/// moved to another game or heap fails too).
-fn row_checksum(
+/// The CRC-32 of one `heap_values` row's contents (the game as keyed, i.e. its storage id,
+/// and the heap included, so a row moved to another game or heap fails too).
+pub(crate) fn row_checksum(
     game: &str,
     n: u32,
     nim_value: u32,
@@ -312,6 +320,10 @@ fn store_rows(conn: &Connection, game: &str, seq: &HeapRows, facts: &SequenceFac
 mod tests {
     use super::*;
 
+    fn kayles() -> GameSpec {
+        "kayles".parse().unwrap()
+    }
+
     /// Kayles-like rows: nim-values of period 12 and a few misère values and genera.
     fn rows(n: u32) -> HeapRows {
         let period = [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6];
@@ -339,14 +351,14 @@ mod tests {
     #[test]
     fn rows_of_another_engine_are_replaced() {
         let db = Database::open_in_memory().unwrap();
-        db.store_heap_rows("kayles", &rows(100), &facts("1")).unwrap();
+        db.store_heap_rows(&kayles(), &rows(100), &facts("1")).unwrap();
         // As if the older engine had written a wrong value and a misère value.
         db.conn.execute("UPDATE heap_values SET nim_value = 99, misere_value = 7 WHERE n = 50", []).unwrap();
-        assert_eq!(db.heap_rows("kayles", "2").unwrap(), None, "old rows must not be trusted");
+        assert_eq!(db.heap_rows(&kayles(), "2").unwrap(), None, "old rows must not be trusted");
         let mut fresh = rows(60);
         fresh.misere = vec![None; fresh.values.len()];
-        db.store_heap_rows("kayles", &fresh, &facts("2")).unwrap();
-        let back = db.heap_rows("kayles", "2").unwrap().unwrap();
+        db.store_heap_rows(&kayles(), &fresh, &facts("2")).unwrap();
+        let back = db.heap_rows(&kayles(), "2").unwrap().unwrap();
         assert_eq!(back.values, fresh.values);
         assert_eq!(back.misere[50], None, "the old engine's misère value was kept");
         assert_eq!(back.values.len(), 61, "the old engine's longer rows were kept");
@@ -355,21 +367,21 @@ mod tests {
     #[test]
     fn round_trip_and_extension() {
         let db = Database::open_in_memory().unwrap();
-        assert_eq!(db.heap_rows("kayles", "2").unwrap(), None);
+        assert_eq!(db.heap_rows(&kayles(), "2").unwrap(), None);
         let short = rows(100);
-        db.store_heap_rows("kayles", &short, &facts("2")).unwrap();
-        assert_eq!(db.heap_rows("kayles", "2").unwrap().as_ref(), Some(&short));
+        db.store_heap_rows(&kayles(), &short, &facts("2")).unwrap();
+        assert_eq!(db.heap_rows(&kayles(), "2").unwrap().as_ref(), Some(&short));
         // A longer run extends the rows; a shorter one changes nothing.
         let long = rows(300);
-        db.store_heap_rows("kayles", &long, &facts("2")).unwrap();
-        db.store_heap_rows("kayles", &short, &facts("2")).unwrap();
-        let back = db.heap_rows("kayles", "2").unwrap().unwrap();
+        db.store_heap_rows(&kayles(), &long, &facts("2")).unwrap();
+        db.store_heap_rows(&kayles(), &short, &facts("2")).unwrap();
+        let back = db.heap_rows(&kayles(), "2").unwrap().unwrap();
         assert_eq!(back, long);
         assert_eq!(back.misere_up_to(), Some(3));
         assert_eq!(back.genus_up_to(), Some(1));
         let (period, proven): (Option<u32>, bool) = db
             .conn
-            .query_row("SELECT period, proven FROM heap_sequences WHERE game = 'kayles'", [], |r| {
+            .query_row("SELECT period, proven FROM heap_sequences WHERE game = 'v1:tb:0.77'", [], |r| {
                 Ok((r.get(0)?, r.get(1)?))
             })
             .unwrap();

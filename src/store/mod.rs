@@ -10,6 +10,7 @@
 
 pub mod codec;
 mod export;
+mod games;
 mod heap_values;
 mod lookup;
 mod open;
@@ -21,10 +22,12 @@ mod tiers;
 mod upgrade;
 
 pub use export::ExportFilter;
+pub use games::game_name;
 pub use heap_values::{HEAP_ROWS_LIMIT, HeapRows, SequenceFacts};
 pub use lookup::{Prober, TierMeta};
 pub use open::{
-    Database, OLDEST_READABLE_VERSION, SCHEMA_VERSION, StoreError, forbid_writes, writes_forbidden,
+    Database, OLDEST_READABLE_VERSION, SCHEMA_VERSION, STORAGE_IDS_SINCE_VERSION, StoreError, forbid_writes,
+    writes_forbidden,
 };
 pub use reader::Reader;
 pub use runs::{RUNS_SINCE_VERSION, RunOutcome, RunStart, RunTick, SolveHistory, SolveRun};

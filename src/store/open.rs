@@ -16,6 +16,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0004_heap_value_checksums.sql"),
     include_str!("../../migrations/0005_bound_checksums.sql"),
     include_str!("../../migrations/0006_solve_runs.sql"),
+    include_str!("../../migrations/0007_storage_ids.sql"),
 ];
 
 /// The schema version this nimdb writes.
@@ -24,6 +25,11 @@ pub const SCHEMA_VERSION: usize = MIGRATIONS.len();
 /// The oldest schema version a database can be read at without upgrading it (read-only
 /// opens): version 4, whose checksums are plain CRC-32s, is read with those.
 pub const OLDEST_READABLE_VERSION: usize = 4;
+
+/// The first schema version whose `game` columns hold storage ids
+/// ([`GameSpec::storage_id`](crate::game::GameSpec::storage_id)); older ones hold display
+/// names.
+pub const STORAGE_IDS_SINCE_VERSION: i64 = 7;
 
 /// The migrations, with the Rust step that follows a migration's SQL where there is one.
 fn migrations() -> Migrations<'static> {
@@ -34,6 +40,10 @@ fn migrations() -> Migrations<'static> {
             .map(|(i, sql)| match i + 1 {
                 5 => M::up_with_hook(sql, |tx: &rusqlite::Transaction<'_>| {
                     super::upgrade::bind_checksums(tx)
+                        .map_err(|e| rusqlite_migration::HookError::Hook(e.to_string()))
+                }),
+                7 => M::up_with_hook(sql, |tx: &rusqlite::Transaction<'_>| {
+                    super::upgrade::key_by_storage_ids(tx)
                         .map_err(|e| rusqlite_migration::HookError::Hook(e.to_string()))
                 }),
                 _ => M::up(sql),
@@ -118,6 +128,22 @@ pub enum StoreError {
 }
 
 /// An open nimdb database.
+///
+/// ```
+/// use nimdb::Database;
+///
+/// # fn main() -> Result<(), nimdb::Error> {
+/// let dir = tempfile::tempdir().unwrap();
+/// let path = dir.path().join("nimdb.sqlite");
+/// // Nothing to read yet: reading never creates a file.
+/// assert!(Database::open_for_reading(&path)?.is_none());
+/// // Opening to write creates it with the current schema.
+/// let db = Database::open(&path)?;
+/// assert_eq!(db.schema_version(), nimdb::store::SCHEMA_VERSION as i64);
+/// assert!(db.solves()?.is_empty());
+/// # Ok(())
+/// # }
+/// ```
 pub struct Database {
     pub(crate) conn: Connection,
     path: PathBuf,
@@ -169,14 +195,6 @@ impl Database {
             in_memory: true,
             schema_version: SCHEMA_VERSION as i64,
         })
-    }
-
-    /// Opens an existing database, refusing to create one.
-    pub fn open_existing(path: &Path) -> Result<Self, StoreError> {
-        if !path.exists() {
-            return Err(StoreError::Missing(path.to_path_buf()));
-        }
-        Self::open(path)
     }
 
     /// Opens an existing database read-only (no migration; see [`Database::open_for_reading`]).

@@ -5,7 +5,9 @@
 use rusqlite::{OptionalExtension, params};
 
 use super::Database;
+use super::open::StoreError;
 
+use crate::game::GameSpec;
 use crate::theory::quotient::{Quotient, QuotientData};
 
 /// The engine version written with each row; rows of another engine are recomputed.
@@ -17,6 +19,9 @@ pub enum QuotientStoreError {
     /// SQLite failed.
     #[error(transparent)]
     Sql(#[from] rusqlite::Error),
+    /// The database could not say how it keys the game.
+    #[error(transparent)]
+    Store(#[from] Box<StoreError>),
     /// The stored data does not match its checksum, or does not decode.
     #[error("the stored quotient of {game} (heaps 1..{max_heap}) is corrupt: {why}")]
     Corrupt {
@@ -32,7 +37,7 @@ pub enum QuotientStoreError {
 /// One row, as `info` lists it.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct QuotientRow {
-    /// Canonical game.
+    /// The game's display name (its canonical spec today).
     pub game: String,
     /// Heaps 1..=max_heap.
     pub max_heap: u32,
@@ -56,6 +61,8 @@ pub struct QuotientRow {
 
 /// Every column of one stored row, as read.
 struct StoredRow {
+    /// The `game` column: the game's storage id (a display name before schema version 7).
+    key: String,
     row: QuotientRow,
     data: Option<String>,
     engine: String,
@@ -65,12 +72,13 @@ struct StoredRow {
 
 /// The CRC-32 of a quotient row (schema version 5 on): over `nimdb-quotient` and every
 /// column but `updated_at` (each followed by U+001F, empty for NULL; the data last, after
-/// U+001E), so a row edited or moved to another game or heap range fails it.
-pub(crate) fn row_checksum(row: &QuotientRow, engine: &str, data: Option<&str>) -> i64 {
+/// U+001E), so a row edited or moved to another game or heap range fails it. `key` is the
+/// `game` column (the storage id since schema version 7).
+pub(crate) fn row_checksum(key: &str, row: &QuotientRow, engine: &str, data: Option<&str>) -> i64 {
     let o = |v: Option<u32>| v.map_or(String::new(), |v| v.to_string());
     let text = format!(
         "nimdb-quotient\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1e}{}",
-        row.game,
+        key,
         row.max_heap,
         row.status,
         o(row.size),
@@ -88,17 +96,22 @@ pub(crate) fn row_checksum(row: &QuotientRow, engine: &str, data: Option<&str>) 
 
 /// The columns a quotient row is read with (`checksum_scheme` is 0 in a database older than
 /// schema version 5, which has no such column).
-fn columns(db: &Database) -> String {
-    let scheme = if db.schema_version() >= 5 { "checksum_scheme" } else { "0" };
-    format!(
-        "game, max_heap, status, size, p_count, period, preperiod, proven, tame, note, data, engine, checksum, {scheme}"
-    )
+fn columns(db: &Database) -> &'static str {
+    if db.schema_version() >= 5 { COLUMNS_5 } else { COLUMNS_4 }
 }
 
+/// The columns of a row, schema version 5 on.
+const COLUMNS_5: &str = "game, max_heap, status, size, p_count, period, preperiod, proven, tame, note, data, engine, checksum, checksum_scheme";
+
+/// The columns of a row before schema version 5 (no scheme: 0).
+const COLUMNS_4: &str =
+    "game, max_heap, status, size, p_count, period, preperiod, proven, tame, note, data, engine, checksum, 0";
+
 fn stored_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<StoredRow> {
+    let key: String = r.get(0)?;
     Ok(StoredRow {
         row: QuotientRow {
-            game: r.get(0)?,
+            game: super::game_name(&key),
             max_heap: r.get(1)?,
             status: r.get(2)?,
             size: r.get(3)?,
@@ -113,6 +126,7 @@ fn stored_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<StoredRow> {
         engine: r.get(11)?,
         checksum: r.get(12)?,
         scheme: r.get(13)?,
+        key,
     })
 }
 
@@ -138,7 +152,7 @@ impl StoredRow {
                 self.scheme
             )));
         } else {
-            self.checksum == Some(row_checksum(&self.row, &self.engine, self.data.as_deref()))
+            self.checksum == Some(row_checksum(&self.key, &self.row, &self.engine, self.data.as_deref()))
         };
         if !ok {
             return Err(corrupt("checksum mismatch"));
@@ -147,39 +161,22 @@ impl StoredRow {
     }
 }
 
+/// The rows an upgrade rechecks (every column, the `game` column as the row's key), with
+/// their rowids: those that match `filter`, a condition on `quotients` (schema version 5 on).
+fn upgrade_rows(
+    tx: &rusqlite::Transaction<'_>,
+    filter: &str,
+    params: impl rusqlite::Params,
+) -> rusqlite::Result<Vec<(i64, StoredRow)>> {
+    let sql = format!("SELECT {}, rowid FROM quotients WHERE {filter}", COLUMNS_5);
+    tx.prepare(&sql)?.query_map(params, |r| Ok((r.get(14)?, stored_row(r)?)))?.collect()
+}
+
 /// The upgrade to schema version 5: every row that passes its old check (the CRC-32 of
 /// its data; open rows had none) gets its whole-row checksum, scheme 2. Returns the rows
 /// rebound and the rows that failed (left with scheme 0, refused when read).
 pub(crate) fn rebind_rows(tx: &rusqlite::Transaction<'_>) -> rusqlite::Result<(i64, i64)> {
-    let rows: Vec<(i64, StoredRow)> = tx
-        .prepare(
-            "SELECT rowid, game, max_heap, status, size, p_count, period, preperiod, proven, tame, note, data,              engine, checksum, checksum_scheme FROM quotients WHERE checksum_scheme = 0",
-        )?
-        .query_map([], |r| {
-            // The row's columns start at index 1.
-            Ok((
-                r.get(0)?,
-                StoredRow {
-                    row: QuotientRow {
-                        game: r.get(1)?,
-                        max_heap: r.get(2)?,
-                        status: r.get(3)?,
-                        size: r.get(4)?,
-                        p_count: r.get(5)?,
-                        period: r.get(6)?,
-                        preperiod: r.get(7)?,
-                        proven: r.get(8)?,
-                        tame: r.get(9)?,
-                        note: r.get(10)?,
-                    },
-                    data: r.get(11)?,
-                    engine: r.get(12)?,
-                    checksum: r.get(13)?,
-                    scheme: r.get(14)?,
-                },
-            ))
-        })?
-        .collect::<Result<_, _>>()?;
+    let rows = upgrade_rows(tx, "checksum_scheme = 0", [])?;
     let (mut rebound, mut failed) = (0, 0);
     for (rowid, stored) in rows {
         let old_ok = stored.row.status == "open"
@@ -190,20 +187,48 @@ pub(crate) fn rebind_rows(tx: &rusqlite::Transaction<'_>) -> rusqlite::Result<(i
         }
         tx.execute(
             "UPDATE quotients SET checksum = ?2, checksum_scheme = 2 WHERE rowid = ?1",
-            params![rowid, row_checksum(&stored.row, &stored.engine, stored.data.as_deref())],
+            params![rowid, row_checksum(&stored.key, &stored.row, &stored.engine, stored.data.as_deref())],
         )?;
         rebound += 1;
     }
     Ok((rebound, failed))
 }
 
+/// The upgrade to schema version 7: the rows of `name` are keyed by the storage id `id`;
+/// each with a bound checksum that passes under `name` is sealed again under `id`, and one
+/// that fails gets scheme 0 (refused when read). Returns the rows sealed again and the rows
+/// that failed.
+pub(crate) fn rekey_rows(
+    tx: &rusqlite::Transaction<'_>,
+    name: &str,
+    id: &str,
+) -> rusqlite::Result<(i64, i64)> {
+    let rows = upgrade_rows(tx, "game = ?1 AND checksum_scheme IN (1, 2)", [name])?;
+    let (mut rebound, mut failed) = (0, 0);
+    for (rowid, stored) in rows {
+        let data = stored.data.as_deref();
+        if stored.checksum == Some(row_checksum(name, &stored.row, &stored.engine, data)) {
+            tx.execute(
+                "UPDATE quotients SET checksum = ?2 WHERE rowid = ?1",
+                params![rowid, row_checksum(id, &stored.row, &stored.engine, data)],
+            )?;
+            rebound += 1;
+        } else {
+            tx.execute("UPDATE quotients SET checksum_scheme = 0 WHERE rowid = ?1", [rowid])?;
+            failed += 1;
+        }
+    }
+    tx.execute("UPDATE quotients SET game = ?2 WHERE game = ?1", params![name, id])?;
+    Ok((rebound, failed))
+}
+
 impl Database {
     /// Stores a computed quotient of `game` (replacing any row for the same heap range).
-    pub fn save_quotient(&self, game: &str, q: &Quotient) -> Result<(), QuotientStoreError> {
+    pub fn save_quotient(&self, game: &GameSpec, q: &Quotient) -> Result<(), QuotientStoreError> {
         let data = serde_json::to_string(&q.to_data()).expect("quotient data serializes");
         let c = q.certificate;
         let row = QuotientRow {
-            game: game.to_string(),
+            game: game.canonical(),
             max_heap: q.max_heap,
             status: "solved".into(),
             size: Some(q.size() as u32),
@@ -214,18 +239,18 @@ impl Database {
             tame: Some(q.tame),
             note: None,
         };
-        self.put_quotient_row(&row, Some(&data))
+        self.put_quotient_row(&self.game_key(game).map_err(Box::new)?, &row, Some(&data))
     }
 
     /// Records that the quotient of `game` to `max_heap` was left open, and why.
     pub fn save_open_quotient(
         &self,
-        game: &str,
+        game: &GameSpec,
         max_heap: u32,
         note: &str,
     ) -> Result<(), QuotientStoreError> {
         let row = QuotientRow {
-            game: game.to_string(),
+            game: game.canonical(),
             max_heap,
             status: "open".into(),
             size: None,
@@ -236,17 +261,22 @@ impl Database {
             tame: None,
             note: Some(note.to_string()),
         };
-        self.put_quotient_row(&row, None)
+        self.put_quotient_row(&self.game_key(game).map_err(Box::new)?, &row, None)
     }
 
-    fn put_quotient_row(&self, row: &QuotientRow, data: Option<&str>) -> Result<(), QuotientStoreError> {
+    fn put_quotient_row(
+        &self,
+        key: &str,
+        row: &QuotientRow,
+        data: Option<&str>,
+    ) -> Result<(), QuotientStoreError> {
         self.conn.execute(
             "INSERT OR REPLACE INTO quotients \
              (game, max_heap, status, size, p_count, period, preperiod, proven, tame, note, data, checksum, engine, \
               checksum_scheme) \
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, 1)",
             params![
-                row.game,
+                key,
                 row.max_heap,
                 row.status,
                 row.size,
@@ -257,23 +287,18 @@ impl Database {
                 row.tame,
                 row.note,
                 data,
-                row_checksum(row, QUOTIENT_ENGINE, data),
+                row_checksum(key, row, QUOTIENT_ENGINE, data),
                 QUOTIENT_ENGINE
             ],
         )?;
         Ok(())
     }
 
-    /// The stored row of `game` for exactly heaps 1..=`max_heap`, if any (this engine's only).
-    pub fn quotient_row(&self, game: &str, max_heap: u32) -> Result<Option<QuotientRow>, QuotientStoreError> {
-        Ok(self.list_quotients()?.into_iter().find(|r| r.game == game && r.max_heap == max_heap))
-    }
-
     /// Loads a stored quotient of `game`: for `Some(n)` the one of heaps 1..=n, for `None` the
     /// proven one (or, failing that, the one with the most heaps). Checks the checksum.
     pub fn load_quotient(
         &self,
-        game: &str,
+        game: &GameSpec,
         max_heap: Option<u32>,
     ) -> Result<Option<Quotient>, QuotientStoreError> {
         let row = self
@@ -285,14 +310,14 @@ impl Database {
                      ORDER BY proven DESC, max_heap DESC LIMIT 1",
                     columns(self)
                 ),
-                params![game, QUOTIENT_ENGINE, max_heap],
+                params![self.game_key(game).map_err(Box::new)?, QUOTIENT_ENGINE, max_heap],
                 stored_row,
             )
             .optional()?;
         let Some(row) = row else { return Ok(None) };
         let row = row.check(self)?;
         let corrupt = |why: String| QuotientStoreError::Corrupt {
-            game: game.to_string(),
+            game: game.canonical(),
             max_heap: row.row.max_heap,
             why,
         };
@@ -310,26 +335,29 @@ impl Database {
             columns(self)
         ))?;
         let rows = stmt.query_map([QUOTIENT_ENGINE], stored_row)?;
-        rows.map(|r| {
-            let r = r?;
-            let (game, max_heap) = (r.row.game.clone(), r.row.max_heap);
-            Ok(match r.check(self) {
-                Ok(r) => r.row,
-                Err(e) => QuotientRow {
-                    game,
-                    max_heap,
-                    status: "corrupt".into(),
-                    size: None,
-                    p_count: None,
-                    period: None,
-                    preperiod: None,
-                    proven: false,
-                    tame: None,
-                    note: Some(e.to_string()),
-                },
+        let mut rows = rows
+            .map(|r| {
+                let r = r?;
+                let (game, max_heap) = (r.row.game.clone(), r.row.max_heap);
+                Ok(match r.check(self) {
+                    Ok(r) => r.row,
+                    Err(e) => QuotientRow {
+                        game,
+                        max_heap,
+                        status: "corrupt".into(),
+                        size: None,
+                        p_count: None,
+                        period: None,
+                        preperiod: None,
+                        proven: false,
+                        tame: None,
+                        note: Some(e.to_string()),
+                    },
+                })
             })
-        })
-        .collect()
+            .collect::<Result<Vec<_>, QuotientStoreError>>()?;
+        rows.sort_by(|a, b| (&a.game, a.max_heap).cmp(&(&b.game, b.max_heap)));
+        Ok(rows)
     }
 }
 
@@ -346,8 +374,8 @@ mod tests {
         let spec: GameSpec = "octal:0.75".parse().unwrap();
         let q =
             compute_quotient(spec.octal().unwrap(), QuotientOptions::default(), &mut |_, _| true).unwrap();
-        db.save_quotient("octal:0.75", &q).unwrap();
-        let back = db.load_quotient("octal:0.75", None).unwrap().unwrap();
+        db.save_quotient(&spec, &q).unwrap();
+        let back = db.load_quotient(&spec, None).unwrap().unwrap();
         assert_eq!(back.to_data(), q.to_data());
         assert_eq!(db.list_quotients().unwrap().len(), 1);
         conn.execute(
@@ -355,7 +383,7 @@ mod tests {
             [],
         )
         .unwrap();
-        let err = db.load_quotient("octal:0.75", None).unwrap_err();
+        let err = db.load_quotient(&spec, None).unwrap_err();
         assert!(err.to_string().contains("checksum"), "{err}");
     }
 
@@ -365,28 +393,28 @@ mod tests {
         let spec: GameSpec = "octal:0.75".parse().unwrap();
         let q =
             compute_quotient(spec.octal().unwrap(), QuotientOptions::default(), &mut |_, _| true).unwrap();
-        db.save_quotient("octal:0.75", &q).unwrap();
-        db.save_open_quotient("octal:0.137", 40, "no period by heap 40").unwrap();
+        db.save_quotient(&spec, &q).unwrap();
+        db.save_open_quotient(&"octal:0.137".parse().unwrap(), 40, "no period by heap 40").unwrap();
         assert_eq!(db.list_quotients().unwrap().len(), 2);
         for edit in [
-            "UPDATE quotients SET size = size + 1 WHERE game = 'octal:0.75'",
-            "UPDATE quotients SET proven = 1 - proven WHERE game = 'octal:0.75'",
-            "UPDATE quotients SET game = 'kayles' WHERE game = 'octal:0.75'",
-            "UPDATE quotients SET note = 'period 12, proven' WHERE game = 'octal:0.137'",
-            "UPDATE quotients SET checksum_scheme = 0 WHERE game = 'octal:0.75'",
+            "UPDATE quotients SET size = size + 1 WHERE game = 'v1:tb:0.75'",
+            "UPDATE quotients SET proven = 1 - proven WHERE game = 'v1:tb:0.75'",
+            "UPDATE quotients SET game = 'v1:tb:0.77' WHERE game = 'v1:tb:0.75'",
+            "UPDATE quotients SET note = 'period 12, proven' WHERE game = 'v1:tb:0.137'",
+            "UPDATE quotients SET checksum_scheme = 0 WHERE game = 'v1:tb:0.75'",
         ] {
             let tx = db.conn.unchecked_transaction().unwrap();
             tx.execute(edit, []).unwrap();
             let rows = db.list_quotients().unwrap();
             assert_eq!(rows.iter().filter(|r| r.status == "corrupt").count(), 1, "{edit}: {rows:?}");
-            if !edit.contains("0.137") {
-                let game = if edit.contains("game = 'kayles'") { "kayles" } else { "octal:0.75" };
-                let err = db.load_quotient(game, None).unwrap_err();
+            if !edit.contains("0.137'") {
+                let game = if edit.contains("game = 'v1:tb:0.77'") { "kayles" } else { "octal:0.75" };
+                let err = db.load_quotient(&game.parse().unwrap(), None).unwrap_err();
                 assert!(err.to_string().contains("is corrupt"), "{edit}: {err}");
             }
             drop(tx); // rolled back
         }
         assert!(db.list_quotients().unwrap().iter().all(|r| r.status != "corrupt"));
-        assert!(db.load_quotient("octal:0.75", None).unwrap().is_some());
+        assert!(db.load_quotient(&spec, None).unwrap().is_some());
     }
 }

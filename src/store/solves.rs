@@ -11,7 +11,8 @@ use super::open::{Database, StoreError};
 /// it stores nim-values. Its total can grow; every stored tier stays valid.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SolveKey {
-    /// Canonical game spec.
+    /// The game as the `solves` row keys it: its storage id
+    /// ([`GameSpec::storage_id`]; a display name in a database older than schema version 7).
     pub game: String,
     /// Convention.
     pub convention: Convention,
@@ -27,7 +28,7 @@ impl SolveKey {
     /// The key of a solve of `game` over `universe`.
     pub fn new(game: &GameSpec, convention: Convention, universe: &Universe, nim_values: bool) -> Self {
         SolveKey {
-            game: game.canonical(),
+            game: game.storage_id(),
             convention,
             max_heap: universe.max_heap,
             max_heaps: universe.max_heaps,
@@ -68,8 +69,12 @@ pub enum SolveStatus {
 pub struct SolveRecord {
     /// Row id.
     pub id: i64,
-    /// Canonical game spec.
+    /// The game's display name (its canonical spec today, whatever name it was stored
+    /// under).
     pub game: String,
+    /// The game's storage id, as the row keys it (a display name in a database older than
+    /// schema version 7).
+    pub game_id: String,
     /// Convention.
     pub convention: Convention,
     /// Heap size cap.
@@ -100,7 +105,7 @@ impl SolveRecord {
     /// The solve's key.
     pub fn key(&self) -> SolveKey {
         SolveKey {
-            game: self.game.clone(),
+            game: self.game_id.clone(),
             convention: self.convention,
             max_heap: self.max_heap,
             max_heaps: self.max_heaps,
@@ -124,9 +129,11 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<SolveRecord> {
     let convention: String = row.get(2)?;
     let status: String = row.get(8)?;
     let last: Option<String> = row.get(12)?;
+    let game_id: String = row.get(1)?;
     Ok(SolveRecord {
         id: row.get(0)?,
-        game: row.get(1)?,
+        game: super::games::game_name(&game_id),
+        game_id,
         convention: Convention::parse(&convention).unwrap_or(Convention::Normal),
         max_heap: row.get(3)?,
         max_heaps: row.get(4)?,
@@ -146,10 +153,13 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<SolveRecord> {
 }
 
 impl Database {
-    /// Every stored solve, by game, convention and caps.
+    /// Every stored solve, by game (its stored key), convention and caps.
     pub fn solves(&self) -> Result<Vec<SolveRecord>, StoreError> {
-        let mut stmt = self.conn.prepare(&format!("{SELECT} ORDER BY s.game, s.convention, s.id"))?;
-        let rows = stmt.query_map([], from_row)?.collect::<Result<Vec<_>, _>>()?;
+        let mut stmt = self.conn.prepare(&format!("{SELECT} ORDER BY s.id"))?;
+        let mut rows = stmt.query_map([], from_row)?.collect::<Result<Vec<_>, _>>()?;
+        rows.sort_by(|a, b| {
+            (&a.game, a.convention.as_str(), a.id).cmp(&(&b.game, b.convention.as_str(), b.id))
+        });
         Ok(rows)
     }
 
@@ -158,13 +168,20 @@ impl Database {
         let mut stmt =
             self.conn.prepare(&format!("{SELECT} WHERE s.game = ?1 AND s.convention = ?2 ORDER BY s.id"))?;
         let rows = stmt
-            .query_map(params![game.canonical(), convention.as_str()], from_row)?
+            .query_map(params![self.game_key(game)?, convention.as_str()], from_row)?
             .collect::<Result<Vec<_>, _>>()?;
         Ok(rows)
     }
 
     /// The solve with this key, if stored.
     pub fn find_solve(&self, key: &SolveKey) -> Result<Option<SolveRecord>, StoreError> {
+        // A database older than schema version 7 keys the solve by the name it was stored under.
+        let game = match GameSpec::from_storage_id(&key.game) {
+            Some(spec) if self.schema_version() < super::open::STORAGE_IDS_SINCE_VERSION => {
+                self.game_key(&spec)?
+            }
+            _ => key.game.clone(),
+        };
         let sql = format!(
             "{SELECT} WHERE s.game = ?1 AND s.convention = ?2 AND s.max_heap IS ?3 AND s.max_heaps IS ?4 AND s.nim_values = ?5"
         );
@@ -172,7 +189,7 @@ impl Database {
             .conn
             .query_row(
                 &sql,
-                params![key.game, key.convention.as_str(), key.max_heap, key.max_heaps, key.nim_values],
+                params![game, key.convention.as_str(), key.max_heap, key.max_heaps, key.nim_values],
                 from_row,
             )
             .optional()?)

@@ -94,11 +94,6 @@ impl<'r, R: HeapRules + ?Sized> MisereSolver<'r, R> {
         self.memo.len()
     }
 
-    /// How many distinct sets of game heaps were met.
-    pub fn game_parts(&self) -> usize {
-        self.parts.len()
-    }
-
     fn intern(&mut self, heaps: Vec<u8>) -> u32 {
         if let Some(&id) = self.part_ids.get(heaps.as_slice()) {
             return id;

@@ -16,7 +16,7 @@
 //!   misère positions of any size;
 //! * [`moore`], [`wythoff`]: the outcome rules of the families that are not sums of heaps
 //!   (Moore's theorem for Nim_k, Wythoff's pairs for two heaps);
-//! * [`decide`]: which theorem decides a position, with its outcome and a winning move;
+//! * [`decide`](mod@decide): which theorem decides a position, with its outcome and a winning move;
 //! * [`lowering`], [`quotient_play`]: winning moves straight from the theorems, for heaps
 //!   of any size that fits in u64 (Bouton, Moore and Wythoff lower heaps; a misère quotient
 //!   finds its first winning move without listing moves).

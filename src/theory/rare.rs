@@ -145,11 +145,6 @@ impl<V: Nimber> RareEngine<V> {
         &self.g
     }
 
-    /// Consumes the engine, giving back g(0..len).
-    pub fn into_values(self) -> Vec<V> {
-        self.g
-    }
-
     /// The certified (period, preperiod), once found.
     pub fn period(&self) -> Option<(u32, u32)> {
         self.period

@@ -5,7 +5,7 @@
 //! [`HeapRules`](crate::game::HeapRules) answers yes/no questions about single moves; the
 //! engines in [`sparse`](super::sparse) need the moves *listed by removal*, so that a heap's
 //! options can be enumerated without testing every pair of parts. Every rule family nimdb knows
-//! ([`Rules`]) has such a shape.
+//! ([`Rules`](crate::game::Rules)) has such a shape.
 
 use crate::game::{HeapFamily, TakeBreakCode};
 
@@ -38,11 +38,6 @@ impl HeapShape {
             HeapFamily::TakeBreak(code) => HeapShape::octal(code),
             HeapFamily::Grundy(_) => HeapShape::grundy(),
         }
-    }
-
-    /// Whether the fast engines apply (no move leaves three heaps).
-    pub fn is_octal_like(&self) -> bool {
-        !self.three_way
     }
 
     /// The shape of a take-and-break code (bit 8, three heaps, only flagged): digit `d_k` bit 1 → a heap of exactly `k` may vanish,

@@ -18,7 +18,7 @@
 //!
 //! Only when the mex itself needs a full scan is the work O(n), and that happens exactly when
 //! the new heap is rare. For codes whose splits are listed by removal (no repeated splitting
-//! digit) the work past the probe is done by the rare-pair engine of [`rare`](super::rare),
+//! digit) the work past the probe is done by the rare-pair engine of [`rare`],
 //! which organises step 2 as one stopping scan and keeps the values in one byte each. The answer never depends on the mask (a bad mask is only slower),
 //! so the engine picks the mask and δ that make the fewest rare heaps on a plainly computed
 //! probe prefix, and falls back to the plain method when no mask makes them rare.

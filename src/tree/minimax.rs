@@ -26,11 +26,6 @@ impl<'a, R: GameRules + ?Sized> MinimaxSearch<'a, R> {
         MinimaxSearch { convention, moves: TreeMoves::new(rules), memo: HashMap::new() }
     }
 
-    /// The number of positions whose outcome is memoized.
-    pub fn positions_solved(&self) -> usize {
-        self.memo.len()
-    }
-
     /// Whether `position` is a win (an N-position) for the player to move.
     pub fn is_win(&mut self, position: &Position) -> bool {
         if let Some(&win) = self.memo.get(position) {

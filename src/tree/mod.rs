@@ -11,7 +11,7 @@
 //!   reference the retrograde solver is checked against.
 //! - [`size`]: counting the tree, the DAG and the distinct positions without building them.
 //! - [`graph`]: the explicit tree or DAG with values and the principal line.
-//! - [`alpha_beta`]: alpha-beta over the explicit graph, recording what it prunes.
+//! - [`alpha_beta`](mod@alpha_beta): alpha-beta over the explicit graph, recording what it prunes.
 //! - [`render`]: text and Graphviz DOT.
 //!
 //! [`TreeView`] ties them together for the command line.

@@ -142,6 +142,18 @@ impl SpacedGame {
         }
     }
 
+    /// The id the database keys this game by, from its rules alone (never its display
+    /// name or an alias): `v1:staircase`, `v1:welter`, `v1:raise:C`.
+    pub fn storage_id(&self) -> String {
+        format!("{}{self}", super::spec::STORAGE_ID_PREFIX)
+    }
+
+    /// The game whose [storage id](SpacedGame::storage_id) is `id`.
+    pub fn from_storage_id(id: &str) -> Option<SpacedGame> {
+        let game: SpacedGame = id.strip_prefix(super::spec::STORAGE_ID_PREFIX)?.parse().ok()?;
+        (game.storage_id() == id).then_some(game)
+    }
+
     /// Parses a position written in the family's notation: counts separated by spaces or
     /// commas, optionally in brackets (`3 0 2 5`, `[7,4,1,0]`).
     pub fn parse_position<S: AsRef<str>>(&self, words: &[S]) -> Result<Vec<u32>, PositionError> {
@@ -185,6 +197,14 @@ impl Game {
         match self {
             Game::Heaps(g) => g,
             Game::Spaced(s) => s.family(),
+        }
+    }
+
+    /// The id the database keys this game by (see [`GameSpec::storage_id`](super::GameSpec::storage_id)).
+    pub fn storage_id(&self) -> String {
+        match self {
+            Game::Heaps(g) => g.storage_id(),
+            Game::Spaced(s) => s.storage_id(),
         }
     }
 

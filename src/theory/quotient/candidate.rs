@@ -2,7 +2,7 @@
 //! cyclic monoids, in which some heaps are given free generators; its P-set is *marked*
 //! from the positions, and it is then reduced to a [`Pretension`].
 //!
-//! Marking walks the positions of the closure in increasing [`Word`] order and stops along
+//! Marking walks the positions of the closure in increasing [`Word`](super::word::Word) order and stops along
 //! a branch at an element already met. The first position to reach an element decides its
 //! mark: P when it has options and none of their images is marked P (those images belong to
 //! smaller positions, so they are marked already). The candidate then *pretends* that every
@@ -273,7 +273,8 @@ impl<'a> Candidate<'a> {
             }
         }
         let p: Vec<bool> = rep.iter().map(|&e| mark[e as usize] == 2).collect();
-        let q = BipartiteMonoid::from_table(blocks, table, p).map_err(QuotientError::Internal)?;
+        let q = BipartiteMonoid::from_table(blocks, table, p)
+            .map_err(|e| QuotientError::Internal(e.to_string()))?;
         let new_images: Vec<u32> = images.iter().map(|&e| cls(e)).collect();
         let new_options: Vec<Vec<u32>> =
             options.iter().map(|o| o.iter().map(|&e| cls(e)).collect()).collect();

@@ -116,7 +116,7 @@ pub fn check_end(rule: PeriodRule, e: u32, p: u32) -> u64 {
     }
 }
 
-/// The least preperiod n₀ ≥ 0 for period `p` seen in the images: Φ(H[n+p]) = Φ(H[n]) for
+/// The least preperiod n₀ ≥ 0 for period `p` seen in the images: Φ(H\[n+p\]) = Φ(H\[n\]) for
 /// every n ≥ n₀ in range (heap 0, the empty position, has the identity as its image, so
 /// n₀ = 0 means the identity recurs at heap p). This is the least preperiod `nimdb heaps`
 /// reports for the misère values.

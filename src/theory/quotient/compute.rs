@@ -393,22 +393,6 @@ impl QuotientBuilder {
     pub fn set_choice(&mut self, choice: Choice) {
         self.choice = choice;
     }
-
-    /// Adds heaps until `max_heap` is `n`, calling `progress` after each heap; `progress`
-    /// returns false to stop, which gives [`QuotientError::Interrupted`].
-    pub fn extend_to(
-        &mut self,
-        n: u32,
-        progress: &mut dyn FnMut(u32, usize) -> bool,
-    ) -> Result<(), QuotientError> {
-        while self.max_heap() < n {
-            self.add_heap()?;
-            if !progress(self.max_heap(), self.pret.q.size()) {
-                return Err(QuotientError::Interrupted { heap: self.max_heap() });
-            }
-        }
-        Ok(())
-    }
 }
 
 /// The subsets of `values` of `size` elements, in lexicographic order of positions.

@@ -36,7 +36,7 @@ use crate::game::{HeapFamily, HeapRules, Move, Position, TakeBreakCode as OctalC
 
 pub use certify::{ClosureCheck, PeriodCertificate, PeriodRule, closure_check};
 pub use compute::{Choice, Limits, Observer, QuotientBuilder, Step, Unobserved};
-pub use monoid::BipartiteMonoid;
+pub use monoid::{BipartiteMonoid, MonoidError};
 pub use presentation::{Presentation, present};
 
 /// The largest `--max-heap` accepted.
@@ -54,8 +54,11 @@ pub enum QuotientError {
         /// The last heap added.
         heap: u32,
     },
-    /// A reduced quotient or candidate grew beyond `--max-elements`.
-    #[error("the quotient grew beyond {limit} elements at heap {heap} (raise --max-elements)")]
+    /// A reduced quotient or candidate grew beyond the element limit
+    /// ([`Limits::with_max_elements`]).
+    #[error(
+        "the quotient grew beyond {limit} elements at heap {heap} (a higher element limit lets it grow further)"
+    )]
     TooLarge {
         /// The heap being added.
         heap: u32,
@@ -97,8 +100,8 @@ pub enum QuotientError {
     /// The exact closure check failed or could not finish.
     #[error("the quotient failed its closure check: {0}")]
     Unverified(String),
-    /// `--max-heap` out of range.
-    #[error("--max-heap must be between 1 and {max}, not {given}")]
+    /// The heap range asked for is out of range.
+    #[error("a quotient covers heaps 1 to N with N between 1 and {max}, not {given}")]
     BadMaxHeap {
         /// What was asked.
         given: u64,
@@ -460,7 +463,8 @@ impl Quotient {
             .parse()
             .map_err(|e: crate::game::SpecError| QuotientError::Internal(e.to_string()))?;
         let code = spec.octal().cloned().ok_or_else(|| QuotientError::Internal("not octal".into()))?;
-        let monoid = BipartiteMonoid::from_table(d.size, d.table, d.p).map_err(QuotientError::Internal)?;
+        let monoid = BipartiteMonoid::from_table(d.size, d.table, d.p)
+            .map_err(|e| QuotientError::Internal(e.to_string()))?;
         let n = d.heap_images.len();
         if n == 0 || d.heap_options.len() != n || d.heap_images.iter().any(|&x| x as usize >= d.size) {
             return Err(QuotientError::Internal("heap images do not fit the table".into()));

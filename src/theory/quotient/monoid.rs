@@ -15,6 +15,31 @@ pub struct BipartiteMonoid {
     p: Vec<bool>,
 }
 
+/// Why a table is not a commutative monoid with identity 0.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MonoidError {
+    /// The table or P has the wrong length (or the monoid has no element).
+    #[error("a monoid of {size} elements needs {} table entries and {size} marks", size * size)]
+    Shape {
+        /// The number of elements.
+        size: usize,
+    },
+    /// A product names an element out of range.
+    #[error("a table entry names an element out of range")]
+    OutOfRange,
+    /// Element 0 is not the identity.
+    #[error("element 0 is not the identity")]
+    NoIdentity,
+    /// x·y ≠ y·x.
+    #[error("the table is not commutative at ({x}, {y})")]
+    NotCommutative {
+        /// One element.
+        x: usize,
+        /// The other.
+        y: usize,
+    },
+}
+
 impl BipartiteMonoid {
     /// The trivial monoid {1} with P empty: the quotient of the empty set of heaps (the empty
     /// position is a misère win for the player to move).
@@ -24,20 +49,20 @@ impl BipartiteMonoid {
 
     /// A monoid from a row-major table (`table[x * size + y] = x·y`) and P, checked for
     /// shape, identity 0 and commutativity (associativity is the caller's promise).
-    pub fn from_table(size: usize, table: Vec<u32>, p: Vec<bool>) -> Result<Self, String> {
+    pub fn from_table(size: usize, table: Vec<u32>, p: Vec<bool>) -> Result<Self, MonoidError> {
         if size == 0 || table.len() != size * size || p.len() != size {
-            return Err(format!("a monoid of {size} elements needs {} table entries", size * size));
+            return Err(MonoidError::Shape { size });
         }
         if table.iter().any(|&v| v as usize >= size) {
-            return Err("a table entry names an element out of range".to_string());
+            return Err(MonoidError::OutOfRange);
         }
         for x in 0..size {
             if table[x] as usize != x || table[x * size] as usize != x {
-                return Err("element 0 is not the identity".to_string());
+                return Err(MonoidError::NoIdentity);
             }
             for y in 0..x {
                 if table[x * size + y] != table[y * size + x] {
-                    return Err(format!("the table is not commutative at ({x}, {y})"));
+                    return Err(MonoidError::NotCommutative { x, y });
                 }
             }
         }

@@ -9,11 +9,25 @@ use super::{Limits, Quotient, QuotientError, QuotientOptions, compute_quotient};
 /// The largest `--digits` accepted.
 pub const MAX_SURVEY_DIGITS: u32 = 4;
 
+/// Why a survey cannot be listed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SurveyError {
+    /// The number of digits is out of range.
+    #[error("a survey takes codes of 1 to {MAX_SURVEY_DIGITS} digits after the point, not {given}")]
+    Digits {
+        /// The digits asked for.
+        given: u32,
+    },
+    /// A code could not be built (a bug: every listed code is valid).
+    #[error(transparent)]
+    Code(#[from] crate::game::CodeError),
+}
+
 /// Every octal code 0.d₁…d_D with 1 ≤ D ≤ `digits` and d_D ≠ 0, in order of length, then
 /// digits.
-pub fn survey_codes(digits: u32) -> Result<Vec<TakeBreakCode>, String> {
+pub fn survey_codes(digits: u32) -> Result<Vec<TakeBreakCode>, SurveyError> {
     if digits == 0 || digits > MAX_SURVEY_DIGITS {
-        return Err(format!("--digits must be between 1 and {MAX_SURVEY_DIGITS}, not {digits}"));
+        return Err(SurveyError::Digits { given: digits });
     }
     let mut out = Vec::new();
     for len in 1..=digits {
@@ -22,7 +36,7 @@ pub fn survey_codes(digits: u32) -> Result<Vec<TakeBreakCode>, String> {
             if *ds.last().unwrap() == 0 {
                 continue;
             }
-            let code = TakeBreakCode::new(0, &ds, None).map_err(|e| e.to_string())?;
+            let code = TakeBreakCode::new(0, &ds, None)?;
             out.push(code);
         }
     }

@@ -1,0 +1,14 @@
+-- nimdb schema, version 7: games are keyed by their storage id, not their display name.
+--
+-- The `game` column of solves, heap_values, heap_sequences and quotients held the game's
+-- display name (`kayles`, `octal:4.[3]`), so giving a game an alias or a new display name
+-- orphaned everything stored of it. From this version it holds the game's storage id, which
+-- follows from the rules alone (`v1:tb:0.77` for Kayles; see docs/FORMAT.md), and tier and
+-- quotient checksums are bound to the id.
+--
+-- The rows are rewritten by nimdb with this migration (src/store/upgrade.rs): each stored
+-- name is parsed as a game; every tier and quotient row whose checksums pass under the old
+-- name is sealed again under the id (a row that fails keeps checksum_scheme 0 and is refused
+-- when read); heap_values rows whose checksums pass get new ones; and the upgrade is
+-- recorded in checksum_upgrades with to_version 7. No table changes shape, so this file
+-- has no statements.
