@@ -45,12 +45,17 @@ fn readme() -> String {
     std::fs::read_to_string(root().join("README.md")).unwrap()
 }
 
+/// The longest a command may run (`timeout` ends it and everything it started); a block
+/// that takes longer is one to mark `not run`.
+const PATIENCE_SECONDS: &str = "300";
+
 /// Runs `command` with `sh -c` in `dir`: (exit status, stdout and stderr as one stream).
+/// Status 124 means it ran out of time.
 fn sh(dir: &Path, command: &str) -> (Option<i32>, String) {
     let bin = Path::new(env!("CARGO_BIN_EXE_nimdb")).parent().unwrap().to_path_buf();
     let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
-    let out = Command::new("sh")
-        .arg("-c")
+    let out = Command::new("timeout")
+        .args(["-k", "5", PATIENCE_SECONDS, "sh", "-c"])
         .arg(format!("exec 2>&1\n{command}"))
         .current_dir(dir)
         .env("PATH", path)
@@ -197,8 +202,9 @@ fn run_block(block: &Block, setup: &str) -> Vec<String> {
         let got = trimmed_lines(&out);
         let loose = want.iter().any(|l| PLACEHOLDERS.iter().any(|p| l.contains(p)));
         if !lines_match(&want, &got, loose) {
+            let late = if code == Some(124) { " (timed out)" } else { "" };
             failures.push(format!(
-                "{}:{line}: $ {command}\n--- shown\n{}\n--- printed\n{}",
+                "{}:{line}: $ {command}{late}\n--- shown\n{}\n--- printed\n{}",
                 block.file,
                 want.join("\n"),
                 got.join("\n")
