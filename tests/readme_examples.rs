@@ -375,6 +375,28 @@ fn every_synopsis_lists_exactly_the_flags_of_help() {
     assert!(synopses.len() >= 10, "only {} synopses found", synopses.len());
 }
 
+#[test]
+fn every_game_family_of_help_is_in_the_games_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, help) = sh(dir.path(), "nimdb solve --help");
+    let game = help.lines().find(|l| l.trim_start().starts_with("-g, --game")).unwrap();
+    let list = game.split("The game:").nth(1).unwrap();
+    let families: BTreeSet<String> = list
+        .split([',', ';', ' '])
+        .filter(|w| w.chars().next().is_some_and(|c| c.is_ascii_lowercase()))
+        .map(|w| w.split(':').next().unwrap().to_string())
+        .filter(|w| w.chars().all(|c| c.is_ascii_lowercase()))
+        .filter(|w| !["or", "a", "family", "with", "its", "own", "position", "space"].contains(&w.as_str()))
+        .collect();
+    assert!(families.len() >= 10, "{families:?}");
+    let games = section(&readme(), "## Games (`--game`)");
+    // The first cells of the table's rows (`kayles`, `dawson`, `lines` share one).
+    let specs: Vec<&str> = games.lines().filter_map(|l| l.strip_prefix("| ")?.split(" | ").next()).collect();
+    let missing: Vec<_> =
+        families.iter().filter(|f| !specs.iter().any(|c| c.contains(&format!("`{f}")))).collect();
+    assert!(missing.is_empty(), "the README's Games table has no row for {missing:?}");
+}
+
 // ---------------------------------------------------------------------------------------
 // The layout against `src/`, the schema against the migrations.
 
