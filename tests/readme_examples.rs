@@ -25,8 +25,10 @@
 //! (columns widen with the values). A line `...` stands for any number of lines. A last line
 //! `(exit N)` says the command exits with status N (otherwise the status is not checked).
 //!
-//! **Synopses, layout, schema, suggestions.** The command reference's synopses list exactly
-//! the flags of each command's `--help`; the layout names every room of `src/` and nothing
+//! **Synopses, games, layout, schema, suggestions.** The command reference's synopses list
+//! exactly the flags of each command's `--help` (exemptions in `EXEMPT`, each with why); the
+//! Games table has a row for every family `--game`'s help names; the layout names every room
+//! of `src/` and nothing
 //! that is not there; the schema table lists every table the migrations create, and only
 //! their columns; and every `nimdb solve` command an error suggests is accepted by
 //! `--dry-run` (exit 0, and its budget line says the solve fits).
