@@ -39,6 +39,8 @@ pub enum SpacedError {
         positions: u64,
         /// The on-the-spot limit.
         limit: u64,
+        /// The bounds of its smallest space (what a solve that covers it is given).
+        bounds: SpaceBounds,
     },
     /// No stored solve covers the position and no theorem decides it (a reader never solves).
     #[error(
@@ -230,6 +232,7 @@ pub fn plan_spaced(
             convention,
             positions,
             limit: SPACED_AUTO_SOLVE_LIMIT,
+            bounds,
         });
     }
     Ok(SpacedPlan::Solve(bounds))

@@ -38,14 +38,41 @@ fn error(e: SpacedError) -> anyhow::Error {
     match e {
         SpacedError::Store(s) => words::store(s),
         SpacedError::Solve(d) => words::driver(d),
-        SpacedError::NotCovered { ref game, convention, .. } => {
+        SpacedError::NotCovered { ref game, convention, bounds, .. } => {
             let misere = if convention == Convention::Misere { " --misere" } else { "" };
-            anyhow::anyhow!(
-                "{e}; solve a space that holds it: nimdb solve --game {game}{misere} --max-total N --max-heaps K"
-            )
+            // The flags `bounds` below accepts for this space: a capped game takes only
+            // --max-heaps (its total follows).
+            let flags = match bounds.max_heap {
+                Some(_) => format!("--max-heaps {}", bounds.max_heaps),
+                None => format!("--max-total {} --max-heaps {}", bounds.max_total, bounds.max_heaps),
+            };
+            if solve_would_run(game, bounds) {
+                anyhow::anyhow!("{e}; solve a space that holds it: nimdb solve --game {game}{misere} {flags}")
+            } else {
+                anyhow::anyhow!(
+                    "{e}; no solve of a space that holds it fits this machine (nimdb solve --dry-run with {flags} says why)"
+                )
+            }
         }
         other => anyhow::anyhow!("{other}"),
     }
+}
+
+/// The most moves a position of `bounds` may have, for the loopy families' game graph.
+fn moves_bound(bounds: SpaceBounds) -> u64 {
+    bounds.max_heaps as u64 * (bounds.max_heap.unwrap_or(bounds.max_total) as u64 + 1)
+}
+
+/// Whether `nimdb solve` would accept the solve of the space `bounds` of `game` (the space
+/// can be ranked, and its memory fits the default budget): only such a solve is suggested.
+fn solve_would_run(game: &str, bounds: SpaceBounds) -> bool {
+    let Ok(game) = game.parse::<SpacedGame>() else { return false };
+    if bounds.max_total > nimdb::solve::MAX_SOLVE_TOTAL {
+        return false;
+    }
+    let Ok(space) = space_of(&game, bounds) else { return false };
+    let estimate = estimate_spaced(space.as_ref(), game.family().loopy(), moves_bound(bounds));
+    estimate.fit(&MemoryBudget::new(None), "the solve").is_ok()
 }
 
 /// The bounds `nimdb solve` was given, checked against the family's rules.
@@ -110,8 +137,7 @@ pub fn solve(r: SolveRequest<'_>) -> anyhow::Result<ExitCode> {
     let bounds = bounds(&r)?;
     let space = space_of(r.game, bounds).map_err(error)?;
     let family = r.game.family();
-    let moves_bound = bounds.max_heaps as u64 * (bounds.max_heap.unwrap_or(bounds.max_total) as u64 + 1);
-    let estimate = estimate_spaced(space.as_ref(), family.loopy(), moves_bound);
+    let estimate = estimate_spaced(space.as_ref(), family.loopy(), moves_bound(bounds));
     let budget = MemoryBudget::new(r.memory_limit);
     let misere = if r.convention == Convention::Misere { " --misere" } else { "" };
     if r.dry_run {
