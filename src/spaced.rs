@@ -224,7 +224,7 @@ pub fn plan_spaced(
         return Ok(SpacedPlan::Answered(Box::new(answer)));
     }
     let bounds = smallest_bounds(game, position);
-    let positions = space_of(game, bounds).map(|s| s.positions()).unwrap_or(u64::MAX);
+    let positions = space_of(game, bounds)?.positions();
     if positions > SPACED_AUTO_SOLVE_LIMIT {
         return Err(SpacedError::NotCovered {
             game: game.to_string(),
@@ -436,7 +436,7 @@ impl<'a> SpacedReader<'a> {
             }
             None => {
                 let bounds = smallest_bounds(game, position);
-                let positions = space_of(game, bounds).map(|s| s.positions()).unwrap_or(u64::MAX);
+                let positions = space_of(game, bounds)?.positions();
                 Err(SpacedError::NotStored {
                     game: game.to_string(),
                     position: game.family().show(position),

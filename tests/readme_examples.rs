@@ -556,6 +556,10 @@ fn every_suggested_solve_is_accepted_by_dry_run() {
         "nimdb query --game staircase --misere 40 30 20 10",
         "nimdb query --game welter --misere 90 80 70 60 50",
         "nimdb play --game grundy --misere 20 20 20",
+    ];
+    // A batch line is read by programs: it says in words which solve would hold the
+    // position, and names no command.
+    let batches = [
         "printf '20 20 20\\n30 30\\n' | nimdb query --game grundy --misere --batch",
         "printf '30 30\\n' | nimdb query --game dawson --misere --batch",
         "printf '400 400 400\\n' | nimdb query --game wythoff --misere --batch",
@@ -583,6 +587,12 @@ fn every_suggested_solve_is_accepted_by_dry_run() {
             if status != Some(0) || !fits {
                 problems.push(format!("`{trigger}` suggests `{command}`, which --dry-run refuses:\n{out}"));
             }
+        }
+    }
+    for trigger in batches {
+        let (status, out) = sh(dir.path(), trigger);
+        if status == Some(0) || out.contains("nimdb ") || !out.contains("would hold it") {
+            problems.push(format!("`{trigger}` should say which solve holds it, naming no command:\n{out}"));
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n\n"));

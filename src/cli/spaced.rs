@@ -155,6 +155,7 @@ pub fn solve(r: SolveRequest<'_>) -> anyhow::Result<ExitCode> {
             Ok(_) => println!("budget:      {} ({}): fits", Bytes(budget.bytes), budget.source),
             Err(e) => println!("budget:      {e}"),
         }
+        println!("dry run: nothing written");
         return Ok(ExitCode::SUCCESS);
     }
     super::cost::plan(&estimate, &budget, "this solve", r.db)?;
