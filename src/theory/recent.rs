@@ -3,30 +3,71 @@
 //! A theory answer needs g(0..=n) of its largest heap, which for games without a shortcut
 //! costs seconds (heaps split three ways cost about n⁴). A server answers the same game again
 //! and again; this keeps the longest sequence computed for each of the last few games, so an
-//! answer within it costs a lookup. Bounded: [`GAMES`] games of at most
-//! [`MAX_INPUT_HEAP`](crate::game::MAX_INPUT_HEAP) + 1 values each (4 MB apiece).
+//! answer within it costs a lookup. A computation stopped part-way (its client left) keeps
+//! the values it finished, and the next one computes on from them. Bounded: [`GAMES`] games
+//! of at most [`MAX_VALUES`] values each (4 MB apiece, 64 MB in all); `serve` shows what is
+//! kept at `/healthz` ([`stats`]).
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+
+use crate::game::MAX_INPUT_HEAP;
 
 /// How many games' sequences are kept (the least recently used goes first).
 pub const GAMES: usize = 16;
 
+/// The longest sequence kept for a game: g(0..=[`MAX_INPUT_HEAP`]), 4 MB.
+pub const MAX_VALUES: usize = MAX_INPUT_HEAP as usize + 1;
+
 /// Each kept game: its key and g(0..=len − 1), most recently used last.
 static RECENT: Mutex<Vec<(String, Arc<Vec<u32>>)>> = Mutex::new(Vec::new());
 
-/// g(0..=n) of `game` (its canonical name) if a sequence that long is kept; marks it used.
-pub fn get(game: &str, n: u32) -> Option<Arc<Vec<u32>>> {
-    let mut recent = RECENT.lock().ok()?;
-    let i = recent.iter().position(|(g, v)| g == game && v.len() > n as usize)?;
-    let entry = recent.remove(i);
-    let values = entry.1.clone();
-    recent.push(entry);
-    Some(values)
+/// Asks answered whole from a kept sequence, and asks that found none long enough.
+static HITS: AtomicU64 = AtomicU64::new(0);
+static MISSES: AtomicU64 = AtomicU64::new(0);
+
+/// What is kept, and how often it answered.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct RecentStats {
+    /// Games with a kept sequence.
+    pub games: usize,
+    /// Nim-values kept, all games together.
+    pub values: usize,
+    /// Their bytes (4 a value).
+    pub bytes: usize,
+    /// Asks a kept sequence answered whole.
+    pub hits: u64,
+    /// Asks it did not (nothing kept, or too short: the caller computes on from it).
+    pub misses: u64,
 }
 
-/// Keeps `values` (g(0..=len − 1)) of `game`, unless a longer sequence is kept already;
-/// forgets the least recently used game past [`GAMES`].
-pub fn keep(game: &str, values: Arc<Vec<u32>>) {
+/// g(0..=n) of `game` (its canonical name) if a sequence that long is kept; marks it used.
+pub fn get(game: &str, n: u32) -> Option<Arc<Vec<u32>>> {
+    prefix(game, n).filter(|v| v.len() > n as usize)
+}
+
+/// The sequence kept for `game`, however long (g(0..len)), to answer from or to compute
+/// on from; marks it used. Counts a hit when it reaches heap `n`, else a miss.
+pub fn prefix(game: &str, n: u32) -> Option<Arc<Vec<u32>>> {
+    let kept = RECENT.lock().ok().and_then(|mut recent| {
+        let i = recent.iter().position(|(g, _)| g == game)?;
+        let entry = recent.remove(i);
+        let values = entry.1.clone();
+        recent.push(entry);
+        Some(values)
+    });
+    let counter = if kept.as_ref().is_some_and(|v| v.len() > n as usize) { &HITS } else { &MISSES };
+    counter.fetch_add(1, Ordering::Relaxed);
+    kept
+}
+
+/// Keeps `values` (g(0..=len − 1), cut to [`MAX_VALUES`]) of `game`, unless a longer
+/// sequence is kept already; forgets the least recently used game past [`GAMES`]. Values
+/// from a computation stopped part-way may be kept: each finished value is exact.
+pub fn keep(game: &str, mut values: Arc<Vec<u32>>) {
+    if values.len() > MAX_VALUES {
+        values = Arc::new(values[..MAX_VALUES].to_vec());
+    }
     let Ok(mut recent) = RECENT.lock() else { return };
     if let Some(i) = recent.iter().position(|(g, _)| g == game) {
         let (_, kept) = recent.remove(i);
@@ -40,6 +81,19 @@ pub fn keep(game: &str, values: Arc<Vec<u32>>) {
     }
 }
 
+/// What is kept now, and the hits and misses so far.
+pub fn stats() -> RecentStats {
+    let (games, values) =
+        RECENT.lock().map(|r| (r.len(), r.iter().map(|(_, v)| v.len()).sum())).unwrap_or_default();
+    RecentStats {
+        games,
+        values,
+        bytes: values * std::mem::size_of::<u32>(),
+        hits: HITS.load(Ordering::Relaxed),
+        misses: MISSES.load(Ordering::Relaxed),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -50,6 +104,7 @@ mod tests {
         keep(&key(0), Arc::new(vec![0, 1, 2]));
         assert_eq!(get(&key(0), 2).as_deref(), Some(&vec![0, 1, 2]));
         assert!(get(&key(0), 3).is_none(), "too short");
+        assert_eq!(prefix(&key(0), 3).unwrap().len(), 3, "a shorter sequence to compute on from");
         keep(&key(0), Arc::new(vec![0, 1]));
         assert_eq!(get(&key(0), 2).unwrap().len(), 3, "a shorter sequence does not replace");
         // Other tests may keep games meanwhile: fill the cache well past its size.
