@@ -3,7 +3,10 @@
 //! Lookups run on a few worker threads, each with its own read-only connection and
 //! [`Session`] (cached rank tables, tier metadata, blocks and stored misère quotients,
 //! refreshed when another connection commits). Positions with heaps beyond the database's
-//! (up to `u64::MAX`) are answered by theorems alone.
+//! (up to `u64::MAX`) are answered by theorems alone. Theory computed on the spot runs on a
+//! pool of its own and stops when its client leaves (a [`Stop`] set when the request's
+//! future is dropped); the nim-values computed are kept for later requests
+//! ([`recent`]), and so are the answers of `/api/v1/heaps` ([`HEAPS_CACHE_BYTES`]).
 //! The server never writes to the database, unless started with `--solve-up-to N`: then a
 //! position no stored solve holds is solved on the spot when its universe has at most N
 //! positions, through one read-write connection, until all such solves have added up to
@@ -180,8 +183,9 @@ impl Pool {
         rx.await.unwrap_or_else(|_| Err(ApiError { status: 500, message: "the lookup failed".into() }))
     }
 
-    /// Stops taking jobs and joins the threads that finish by `deadline`; a thread still
-    /// busy then (a long theory answer) is left to end with the process.
+    /// Stops taking jobs and joins the threads that finish by `deadline` (a job's stop is
+    /// set when the runtime drops its request); a thread still busy then is left to end
+    /// with the process.
     fn stop(&self, deadline: std::time::Instant) {
         if let Ok(mut jobs) = self.jobs.lock() {
             jobs.take();
@@ -827,7 +831,9 @@ pub fn serve(config: Config) -> Result<(), ServeError> {
         }
         Ok::<(), ServeError>(())
     });
-    // Blocking work still running (an on-the-spot solve, heap values) is not waited for.
+    // Dropping the requests still under way sets their jobs' stops: heap values end within
+    // milliseconds and their threads are joined below. Work that does not look at a stop
+    // (an on-the-spot solve) is not waited for past the deadline.
     runtime.shutdown_timeout(std::time::Duration::from_millis(100));
     let deadline = std::time::Instant::now() + SHUTDOWN_GRACE;
     state.pool.stop(deadline);
