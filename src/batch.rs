@@ -514,3 +514,25 @@ impl LossTheorem {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stopped_session_answers_stopped_and_the_next_answer_is_whole() {
+        let db = Database::open_in_memory().unwrap();
+        let mut session = Session::new(&db);
+        let game: GameSpec = "hex:0.FB".parse().unwrap();
+        let position = Position::new(vec![200]);
+        let stop = theory::Stop::new();
+        stop.stop();
+        session.set_stop(stop);
+        let stopped = session.lookup(&game, Convention::Normal, &position);
+        assert!(matches!(stopped, Err(LookupError::Stopped)), "{stopped:?}");
+        session.set_stop(theory::Stop::never());
+        let found = session.lookup(&game, Convention::Normal, &position).unwrap();
+        let g = theory::mex_values(game.heap_rules().unwrap(), 200);
+        assert_eq!(found.nim_value, Some(u64::from(g[200])));
+    }
+}
