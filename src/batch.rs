@@ -15,8 +15,8 @@ use crate::game::{
 };
 use crate::index::Universe;
 use crate::query::{
-    Answer, Listing, MoveValue, Outcome, Source, answer_from_theory, best_move, beyond_theory,
-    quotient_answer, smallest_universe,
+    Answer, Listing, MoveValue, Outcome, QueryError, Source, answer_from_theory_until, best_move,
+    beyond_theory, quotient_answer, smallest_universe,
 };
 use crate::store::{Database, Reader, StoreError};
 use crate::theory::quotient::Quotient;
@@ -54,6 +54,10 @@ pub enum LookupError {
     /// session leaves that to another ([`Session::set_defer_theory`]).
     #[error("the answer needs theory computed on the spot, which this session defers")]
     Deferred,
+    /// The theory computed on the spot was stopped on request ([`Session::set_stop`]): its
+    /// caller no longer wants the answer.
+    #[error("the answer was stopped on request before its heap values were computed")]
+    Stopped,
     /// Theory could not answer within its limits (too many moves, too large a heap).
     #[error("{0}")]
     TooLarge(String),
@@ -101,6 +105,8 @@ pub struct Session<'a> {
     quotients: Vec<(String, Option<Rc<Quotient>>)>,
     /// Whether theory computed on the spot is left to another session.
     defer_theory: bool,
+    /// Stops theory computed on the spot when set (a server's client left).
+    stop: theory::Stop,
     /// The stored solves and tiers of the spaced families asked about.
     spaced: crate::spaced::SpacedReader<'a>,
 }
@@ -113,6 +119,7 @@ impl<'a> Session<'a> {
             reader: Reader::new(db),
             quotients: Vec::new(),
             defer_theory: false,
+            stop: theory::Stop::never(),
             spaced: crate::spaced::SpacedReader::new(db),
         }
     }
@@ -123,6 +130,13 @@ impl<'a> Session<'a> {
     /// seconds).
     pub fn set_defer_theory(&mut self, on: bool) {
         self.defer_theory = on;
+    }
+
+    /// Theory computed on the spot from now on stops when `stop` is set, with
+    /// [`LookupError::Stopped`] (the nim-values finished are kept for the next answer:
+    /// [`theory::recent`]). A server sets one per request; [`theory::Stop::never`] undoes it.
+    pub fn set_stop(&mut self, stop: theory::Stop) {
+        self.stop = stop;
     }
 
     /// The database.
@@ -297,9 +311,10 @@ impl<'a> Session<'a> {
         convention: Convention,
         position: &Position,
     ) -> Result<Answer, LookupError> {
-        match answer_from_theory(game, convention, position) {
+        match answer_from_theory_until(game, convention, position, &self.stop) {
             Ok(Some(answer)) => Ok(answer),
             Ok(None) => Err(self.not_covered(game, convention, position)),
+            Err(QueryError::Theory(theory::TheoryError::Stopped(_))) => Err(LookupError::Stopped),
             Err(e) => Err(LookupError::TooLarge(format!("{e:#}"))),
         }
     }
@@ -502,5 +517,27 @@ impl LossTheorem {
             LossTheorem::Moore(k) => theory::moore_loss(heaps, k, convention),
             LossTheorem::Wythoff => theory::wythoff_loss(heaps, convention).unwrap_or(true),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stopped_session_answers_stopped_and_the_next_answer_is_whole() {
+        let db = Database::open_in_memory().unwrap();
+        let mut session = Session::new(&db);
+        let game: GameSpec = "hex:0.FB".parse().unwrap();
+        let position = Position::new(vec![200]);
+        let stop = theory::Stop::new();
+        stop.stop();
+        session.set_stop(stop);
+        let stopped = session.lookup(&game, Convention::Normal, &position);
+        assert!(matches!(stopped, Err(LookupError::Stopped)), "{stopped:?}");
+        session.set_stop(theory::Stop::never());
+        let found = session.lookup(&game, Convention::Normal, &position).unwrap();
+        let g = theory::mex_values(game.heap_rules().unwrap(), 200);
+        assert_eq!(found.nim_value, Some(u64::from(g[200])));
     }
 }

@@ -259,12 +259,24 @@ pub fn answer_from_theory(
     convention: Convention,
     position: &Position,
 ) -> Result<Option<Answer>, QueryError> {
+    answer_from_theory_until(game, convention, position, &theory::Stop::never())
+}
+
+/// [`answer_from_theory`], stopping the heap values it computes when `stop` is set
+/// ([`TheoryError::Stopped`](theory::TheoryError::Stopped) inside [`QueryError::Theory`];
+/// the values finished are kept for the next answer).
+pub fn answer_from_theory_until(
+    game: &GameSpec,
+    convention: Convention,
+    position: &Position,
+    stop: &theory::Stop,
+) -> Result<Option<Answer>, QueryError> {
     if let Some(answer) = theorem_answer(game, convention, position)? {
         return Ok(Some(answer));
     }
     let theory = game.rules().theory();
     match game.heap_rules() {
-        Some(rules) if theory.sum_of_heaps => heap_theory_answer(game, rules, convention, position),
+        Some(rules) if theory.sum_of_heaps => heap_theory_answer(game, rules, convention, position, stop),
         _ => Ok(None),
     }
 }
@@ -361,6 +373,7 @@ fn heap_theory_answer(
     rules: &HeapFamily,
     convention: Convention,
     position: &Position,
+    stop: &theory::Stop,
 ) -> Result<Option<Answer>, QueryError> {
     if convention == Convention::Misere {
         return Ok(None);
@@ -380,7 +393,7 @@ fn heap_theory_answer(
     if slow && position.largest() > THEORY_SLOW_HEAP_LIMIT {
         return Err(QueryError::NoShortcut { game: game.canonical(), heap: position.largest() });
     }
-    let g = values_within_budget(game, rules, position.largest())?;
+    let g = values_within_budget(game, rules, position.largest(), stop)?;
     let v = theory::position_nim_value(&g, position.heaps());
     // Whether the child where heap h became `result` is a loss, from the parent's value.
     let loses_after =
@@ -432,15 +445,29 @@ const THEORY_SCAN_BUDGET: f64 = 2.0e9;
 /// heap: a certified period makes the rest free; otherwise the pair scans grow about as n²,
 /// and an answer predicted to need more than [`THEORY_SCAN_BUDGET`] of them is refused.
 /// Sequences computed are kept for the next answer ([`theory::recent`]).
-fn values_within_budget(game: &GameSpec, rules: &HeapFamily, n: u32) -> Result<Arc<Vec<u32>>, QueryError> {
+fn values_within_budget(
+    game: &GameSpec,
+    rules: &HeapFamily,
+    n: u32,
+    stop: &theory::Stop,
+) -> Result<Arc<Vec<u32>>, QueryError> {
     let key = game.canonical();
-    if let Some(values) = theory::recent::get(&key, n) {
-        return Ok(values);
+    let kept = theory::recent::prefix(&key, n);
+    if let Some(values) = kept.as_ref().filter(|v| v.len() > n as usize) {
+        return Ok(values.clone());
     }
+    let known: &[u32] = kept.as_deref().map_or(&[], Vec::as_slice);
+    // A stop keeps the values finished, for the next answer to compute on from.
+    let stopped = |s: theory::Stopped| {
+        theory::recent::keep(&key, Arc::new(s.values.clone()));
+        QueryError::Theory(s.into())
+    };
     let values = if n <= THEORY_PROBE_HEAP {
-        theory::nim_values(rules, n)
+        theory::sequence::nim_values_until(rules, n, known, stop).map_err(stopped)?.0
     } else {
-        let (probe, info) = theory::sequence::nim_values_with_info(rules, THEORY_PROBE_HEAP, &[]);
+        // Measured from scratch: values kept would hide the work per heap.
+        let (probe, info) =
+            theory::sequence::nim_values_until(rules, THEORY_PROBE_HEAP, &[], stop).map_err(stopped)?;
         if info.stats.certified_at.is_none() {
             let scale = n as f64 / THEORY_PROBE_HEAP as f64;
             let predicted = info.stats.scan_steps as f64 * scale * scale;
@@ -448,7 +475,8 @@ fn values_within_budget(game: &GameSpec, rules: &HeapFamily, n: u32) -> Result<A
                 return Err(QueryError::TooCostly { game: game.canonical(), heap: n, predicted });
             }
         }
-        theory::sequence::nim_values_with_info(rules, n, &probe).0
+        let known = if known.len() > probe.len() { known } else { &probe };
+        theory::sequence::nim_values_until(rules, n, known, stop).map_err(stopped)?.0
     };
     let values = Arc::new(values);
     theory::recent::keep(&key, values.clone());

@@ -490,3 +490,129 @@ fn a_suggested_solve_is_one_that_runs() {
     }
     assert_eq!(suggested, 1, "Grundy to 75 is suggested, Dawson to 400 is not");
 }
+
+/// `GET /healthz`'s figures for one part (`theory_pool`, `nim_values`, `heaps_answers`).
+fn health(server: &serve_common::Server, part: &str, field: &str) -> u64 {
+    let health = server.get_json("/healthz");
+    health[part][field].as_u64().unwrap_or_else(|| panic!("no {part}.{field}: {health}"))
+}
+
+/// Waits (up to `within`, far less than the work would take) until the theory pool has no
+/// job running and `left` jobs' clients have left (while they ran, or before they started);
+/// panics with the health otherwise.
+fn wait_until_theory_is_free(server: &serve_common::Server, left: u64, within: std::time::Duration) {
+    let deadline = std::time::Instant::now() + within;
+    loop {
+        let health = server.get_json("/healthz");
+        let pool = &health["theory_pool"];
+        let gone = pool["abandoned"].as_u64().unwrap() + pool["skipped"].as_u64().unwrap();
+        if pool["busy"] == 0 && gone == left {
+            return;
+        }
+        assert!(std::time::Instant::now() < deadline, "the theory pool is still busy: {health}");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+/// CPU seconds the server uses over `span` of idle time.
+fn cpu_over(server: &serve_common::Server, span: std::time::Duration) -> f64 {
+    let before = server.cpu_seconds();
+    std::thread::sleep(span);
+    server.cpu_seconds() - before
+}
+
+const SLOW_HEAPS: &str = "/api/v1/heaps?game=hex%3A0.%5BF%5D&up_to=2000";
+
+/// Finding 2: `GET /api/v1/heaps?game=hex:0.[F]&up_to=2000` ran about 250 CPU seconds after
+/// its client gave up after 3 s. The request's future sets a stop flag when the client
+/// leaves; the heap values look at it within every heap, stop, free the theory worker and
+/// keep the values finished, from which the next request computes on.
+#[test]
+fn abandoned_heap_values_stop_with_their_client_and_keep_what_they_finished() {
+    let dir = tempfile::tempdir().unwrap();
+    let (db, _) = small_nim(dir.path());
+    let server = serve_common::Server::start(&db, &[]);
+    let slow = std::thread::spawn({
+        let port = server.port;
+        move || serve_common::abandon(port, SLOW_HEAPS, std::time::Duration::from_secs(2))
+    });
+    std::thread::sleep(std::time::Duration::from_millis(1000));
+    assert_eq!(health(&server, "theory_pool", "busy"), 1, "the heap values are not under way");
+    assert!(!slow.join().unwrap(), "the heap values to 2000 were answered within 2 s");
+    // Without the stop it would run for minutes; within a second or so with it.
+    wait_until_theory_is_free(&server, 1, std::time::Duration::from_secs(10));
+    let spent = cpu_over(&server, std::time::Duration::from_secs(2));
+    assert!(spent < 0.5, "the server used {spent} CPU s after its client left");
+    // The values finished before the stop are kept, and answer a request within them.
+    let kept = health(&server, "nim_values", "values");
+    assert!(kept > 100, "{kept} values kept");
+    let within = kept - 1;
+    let answer = server.get_json(&format!("/api/v1/heaps?game=hex%3A0.%5BF%5D&up_to={within}"));
+    assert_eq!(
+        answer["method"],
+        format!("kept in memory from an earlier computation (heaps 0..={within})"),
+        "{answer}"
+    );
+    assert_eq!(answer["values"][within as usize], within, "g(n) = n for hex:0.[F]");
+    let (status, stderr) = server.stop();
+    assert!(status.success(), "{stderr}");
+}
+
+/// Finding 2: four abandoned `hex:0.[F]` position-1335 requests (tens of seconds of heap
+/// values each) kept computing after their clients left. They now stop within every heap,
+/// and the theory pool answers the next request.
+#[test]
+fn abandoned_theory_answers_free_the_theory_pool() {
+    let dir = tempfile::tempdir().unwrap();
+    let (db, _) = small_nim(dir.path());
+    let server = serve_common::Server::start(&db, &[]);
+    let impatient: Vec<_> = (0..4)
+        .map(|_| {
+            let port = server.port;
+            std::thread::spawn(move || {
+                let path = "/api/v1/query?game=hex%3A0.%5BF%5D&position=1335";
+                serve_common::abandon(port, path, std::time::Duration::from_secs(2))
+            })
+        })
+        .collect();
+    for handle in impatient {
+        assert!(!handle.join().unwrap(), "a theory answer at 1335 came within 2 s");
+    }
+    // As many ran as the pool has workers, and were stopped; the others never started.
+    wait_until_theory_is_free(&server, 4, std::time::Duration::from_secs(10));
+    assert!(health(&server, "theory_pool", "abandoned") >= 1);
+    let spent = cpu_over(&server, std::time::Duration::from_secs(2));
+    assert!(spent < 0.5, "the server used {spent} CPU s after its clients left");
+    let answer = server.get_json("/api/v1/query?game=hex%3A0.%5BF%5D&position=40");
+    assert_eq!((answer["source"].as_str(), answer["nim_value"].as_u64()), (Some("theory"), Some(40)));
+    let (status, stderr) = server.stop();
+    assert!(status.success(), "{stderr}");
+}
+
+/// Issue 24 item 2: the heap values of a request were computed again for the same request
+/// (`hex:0.[F]` to 1000: 15.5 s every time). An answer is kept; the same request again is
+/// sent from memory, costing the server next to no CPU, and a smaller one reads the
+/// nim-values kept.
+#[test]
+fn the_same_heaps_request_is_not_computed_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let (db, _) = small_nim(dir.path());
+    let server = serve_common::Server::start(&db, &[]);
+    let path = "/api/v1/heaps?game=hex%3A0.%5BF%5D&up_to=450";
+    let before = server.cpu_seconds();
+    let first = server.get(path);
+    let first_cpu = server.cpu_seconds() - before;
+    assert_eq!(first.0, 200, "{}", first.1);
+    let before = server.cpu_seconds();
+    let again = server.get(path);
+    let again_cpu = server.cpu_seconds() - before;
+    assert_eq!(again, first, "the kept answer differs");
+    assert_eq!(health(&server, "heaps_answers", "hits"), 1);
+    assert_eq!(health(&server, "theory_pool", "started"), 1, "the same request ran again");
+    assert!(again_cpu * 4.0 < first_cpu, "the same request cost {again_cpu} CPU s, the first {first_cpu}");
+    let smaller = server.get_json("/api/v1/heaps?game=hex%3A0.%5BF%5D&up_to=300");
+    assert_eq!(smaller["method"], "kept in memory from an earlier computation (heaps 0..=300)");
+    assert_eq!(health(&server, "nim_values", "hits"), 1);
+    let (status, stderr) = server.stop();
+    assert!(status.success(), "{stderr}");
+}

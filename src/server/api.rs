@@ -45,7 +45,7 @@ impl From<LookupError> for ApiError {
             LookupError::NotCovered { .. } | LookupError::Beyond(_) => 404,
             LookupError::TooLarge(_) => 422,
             LookupError::Store(_) | LookupError::Quotient(_) => 500,
-            LookupError::Deferred => 503,
+            LookupError::Deferred | LookupError::Stopped => 503,
         };
         ApiError { status, message: e.to_string() }
     }

@@ -3,7 +3,10 @@
 //! Lookups run on a few worker threads, each with its own read-only connection and
 //! [`Session`] (cached rank tables, tier metadata, blocks and stored misère quotients,
 //! refreshed when another connection commits). Positions with heaps beyond the database's
-//! (up to `u64::MAX`) are answered by theorems alone.
+//! (up to `u64::MAX`) are answered by theorems alone. Theory computed on the spot runs on a
+//! pool of its own and stops when its client leaves (a [`Stop`] set when the request's
+//! future is dropped); the nim-values computed are kept for later requests
+//! ([`recent`]), and so are the answers of `/api/v1/heaps` ([`HEAPS_CACHE_BYTES`]).
 //! The server never writes to the database, unless started with `--solve-up-to N`: then a
 //! position no stored solve holds is solved on the spot when its universe has at most N
 //! positions, through one read-write connection, until all such solves have added up to
@@ -13,6 +16,7 @@ pub mod api;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 
 use axum::Router;
@@ -29,7 +33,8 @@ use crate::beyond::Reply;
 use crate::game::{BigPosition, GameSpec};
 use crate::query::{Listing, Plan, QueryError, Quotients, answer_after_solving, plan_query_with};
 use crate::store::Database;
-use crate::theory::report::{HeapOptions, heap_report};
+use crate::theory::report::{HeapOptions, TheoryError, heap_report_until};
+use crate::theory::{Stop, recent};
 use api::ApiError;
 
 /// The explorer page, served at `/`.
@@ -75,10 +80,28 @@ type Job = Box<dyn FnOnce(&mut Session<'_>) + Send>;
 
 /// Worker threads, each with its own read-only connection and session: the lookup pool
 /// (stored answers only: theory is deferred) or the theory pool (answers computed on the
-/// spot), so that a stored lookup never waits behind seconds of heap values.
+/// spot), so that a stored lookup never waits behind seconds of heap values. Each job
+/// carries a [`Stop`] that its request sets when dropped (the client left, or the server
+/// stops), which stops the heap values it computes.
 struct Pool {
     jobs: Mutex<Option<mpsc::Sender<Job>>>,
     threads: Mutex<Vec<std::thread::JoinHandle<()>>>,
+    workers: usize,
+    counters: Arc<Counters>,
+}
+
+/// What a pool has done, shown at `/healthz`.
+#[derive(Debug, Default)]
+struct Counters {
+    /// Jobs running now.
+    busy: AtomicUsize,
+    /// Jobs started.
+    started: AtomicU64,
+    /// Jobs whose client left while they ran (their stop was set before they ended: heap
+    /// values under way were stopped).
+    abandoned: AtomicU64,
+    /// Jobs whose client left before they started (not run at all).
+    skipped: AtomicU64,
 }
 
 impl Pool {
@@ -103,7 +126,13 @@ impl Pool {
                 }
             })?);
         }
-        Ok(Pool { jobs: Mutex::new(Some(tx)), threads: Mutex::new(threads) })
+        let workers = threads.len();
+        Ok(Pool {
+            jobs: Mutex::new(Some(tx)),
+            threads: Mutex::new(threads),
+            workers,
+            counters: Arc::new(Counters::default()),
+        })
     }
 
     /// Runs `f` on a lookup thread, with the session refreshed.
@@ -111,16 +140,40 @@ impl Pool {
         &self,
         f: impl FnOnce(&mut Session<'_>) -> Result<T, ApiError> + Send + 'static,
     ) -> Result<T, ApiError> {
+        self.run_with(move |session, _| f(session)).await
+    }
+
+    /// Runs `f` on a lookup thread, with the session refreshed and `f` given the job's
+    /// [`Stop`] (the session's theory stops with it too). The stop is set when this future is
+    /// dropped: axum drops a request's future when its client disconnects, and the runtime
+    /// drops them all when the server stops. The job then ends within milliseconds and frees
+    /// its thread; nothing is answered (nobody is there to read it).
+    async fn run_with<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&mut Session<'_>, &Stop) -> Result<T, ApiError> + Send + 'static,
+    ) -> Result<T, ApiError> {
+        let stop = Stop::new();
+        let _stop_when_dropped = stop.on_drop();
         let (tx, rx) = oneshot::channel();
+        let counters = self.counters.clone();
         let job: Job = Box::new(move |session| {
             // The client left before the job started: nothing to answer.
-            if tx.is_closed() {
+            if tx.is_closed() || stop.is_stopped() {
+                counters.skipped.fetch_add(1, Ordering::Relaxed);
                 return;
             }
+            counters.started.fetch_add(1, Ordering::Relaxed);
+            counters.busy.fetch_add(1, Ordering::Relaxed);
+            session.set_stop(stop.clone());
             let result =
-                session.refresh().map_err(|e| LookupError::Store(e).into()).and_then(|()| f(session));
+                session.refresh().map_err(|e| LookupError::Store(e).into()).and_then(|()| f(session, &stop));
+            session.set_stop(Stop::never());
             // Hold no read transaction between requests (a solve may be checkpointing).
             session.release();
+            if stop.is_stopped() {
+                counters.abandoned.fetch_add(1, Ordering::Relaxed);
+            }
+            counters.busy.fetch_sub(1, Ordering::Relaxed);
             let _ = tx.send(result);
         });
         let sent = self.jobs.lock().ok().and_then(|j| j.as_ref().map(|tx| tx.send(job).is_ok()));
@@ -130,8 +183,9 @@ impl Pool {
         rx.await.unwrap_or_else(|_| Err(ApiError { status: 500, message: "the lookup failed".into() }))
     }
 
-    /// Stops taking jobs and joins the threads that finish by `deadline`; a thread still
-    /// busy then (a long theory answer) is left to end with the process.
+    /// Stops taking jobs and joins the threads that finish by `deadline` (a job's stop is
+    /// set when the runtime drops its request); a thread still busy then is left to end
+    /// with the process.
     fn stop(&self, deadline: std::time::Instant) {
         if let Ok(mut jobs) = self.jobs.lock() {
             jobs.take();
@@ -146,6 +200,18 @@ impl Pool {
             }
         }
     }
+
+    /// The pool's counters, as `/healthz` shows them.
+    fn health(&self) -> serde_json::Value {
+        let c = &self.counters;
+        json!({
+            "workers": self.workers,
+            "busy": c.busy.load(Ordering::Relaxed),
+            "started": c.started.load(Ordering::Relaxed),
+            "abandoned": c.abandoned.load(Ordering::Relaxed),
+            "skipped": c.skipped.load(Ordering::Relaxed),
+        })
+    }
 }
 
 struct AppState {
@@ -157,6 +223,70 @@ struct AppState {
     solver: Option<Solver>,
     /// Held while a misère quotient is computed for `GET /api/v1/quotient`: one at a time.
     quotient: Mutex<()>,
+    /// The answers of `GET /api/v1/heaps` kept between requests.
+    heaps: AnswerCache,
+}
+
+/// The most bytes of `GET /api/v1/heaps` answers kept between requests (an answer up to
+/// heap 20,000 is about 200 KB).
+pub const HEAPS_CACHE_BYTES: usize = 16 << 20;
+
+/// The most `GET /api/v1/heaps` answers kept between requests.
+pub const HEAPS_CACHE_ENTRIES: usize = 256;
+
+/// Answers kept between requests, by (canonical game, up_to): the JSON bytes, the least
+/// recently used forgotten first past [`HEAPS_CACHE_BYTES`] or [`HEAPS_CACHE_ENTRIES`].
+/// An answer is a function of its key alone (the heap values of a game never change), so a
+/// kept one is sent as it is.
+#[derive(Default)]
+struct AnswerCache {
+    /// Most recently used last.
+    entries: Mutex<Vec<((String, u32), axum::body::Bytes)>>,
+    hits: AtomicU64,
+    misses: AtomicU64,
+}
+
+impl AnswerCache {
+    fn get(&self, key: &(String, u32)) -> Option<axum::body::Bytes> {
+        let found = self.entries.lock().ok().and_then(|mut entries| {
+            let i = entries.iter().position(|(k, _)| k == key)?;
+            let entry = entries.remove(i);
+            let bytes = entry.1.clone();
+            entries.push(entry);
+            Some(bytes)
+        });
+        let counter = if found.is_some() { &self.hits } else { &self.misses };
+        counter.fetch_add(1, Ordering::Relaxed);
+        found
+    }
+
+    fn keep(&self, key: (String, u32), bytes: axum::body::Bytes) {
+        if bytes.len() > HEAPS_CACHE_BYTES {
+            return;
+        }
+        let Ok(mut entries) = self.entries.lock() else { return };
+        entries.retain(|(k, _)| *k != key);
+        entries.push((key, bytes));
+        while entries.len() > HEAPS_CACHE_ENTRIES
+            || entries.iter().map(|(_, b)| b.len()).sum::<usize>() > HEAPS_CACHE_BYTES
+        {
+            entries.remove(0);
+        }
+    }
+
+    fn health(&self) -> serde_json::Value {
+        let (answers, bytes) = self
+            .entries
+            .lock()
+            .map(|e| (e.len(), e.iter().map(|(_, b)| b.len()).sum::<usize>()))
+            .unwrap_or_default();
+        json!({
+            "answers": answers,
+            "bytes": bytes,
+            "hits": self.hits.load(Ordering::Relaxed),
+            "misses": self.misses.load(Ordering::Relaxed),
+        })
+    }
 }
 
 /// On-the-spot solves: one read-write connection, the bound on each solve, and the
@@ -188,7 +318,7 @@ fn json_response(value: &impl serde::Serialize) -> Response {
 fn router(state: Shared) -> Router {
     Router::new()
         .route("/", get(|| async { Html(PAGE) }))
-        .route("/healthz", get(|| async { axum::Json(json!({ "status": "ok" })) }))
+        .route("/healthz", get(healthz))
         .route("/api/v1/query", get(get_query).post(post_query))
         .route("/api/v1/solves", get(get_solves))
         .route("/api/v1/heaps", get(get_heaps))
@@ -341,7 +471,7 @@ fn write_batch(s: &mut Session<'_>, request: &api::BatchRequest) -> Result<Optio
                 Listing::BestOnly => push_json(&mut out, &reply.brief())?,
             },
             Err(LookupError::Deferred) => return Ok(None),
-            Err(LookupError::Store(e)) => return Err(ApiError::from(LookupError::Store(e))),
+            Err(e @ (LookupError::Store(_) | LookupError::Stopped)) => return Err(ApiError::from(e)),
             Err(e) => {
                 let e = ApiError::from(e);
                 let error =
@@ -404,32 +534,78 @@ async fn get_solves(State(state): State<Shared>) -> Response {
     }
 }
 
-async fn get_heaps(RawQuery(raw): RawQuery) -> Response {
+/// `GET /healthz`: that the server answers, what each pool is doing (`busy`: jobs running
+/// now; `abandoned`: jobs whose client left while they ran, stopped there; `skipped`: whose
+/// client left before they started), and the nim-values kept between requests
+/// ([`recent::stats`]: games, values, bytes, hits, misses). Answered on the runtime itself,
+/// never behind a pool.
+async fn healthz(State(state): State<Shared>) -> Response {
+    json_response(&json!({
+        "status": "ok",
+        "lookup_pool": state.pool.health(),
+        "theory_pool": state.theory.health(),
+        "heaps_answers": state.heaps.health(),
+        "nim_values": recent::stats(),
+    }))
+}
+
+/// `GET /api/v1/heaps`: a game's single-heap values up to N. The same request again is
+/// answered from [`AppState::heaps`] without any work; otherwise on the theory pool, the
+/// nim-values computed on from those kept in memory for the game ([`recent`], shared with
+/// theory answers to queries) and kept for the next request. A request whose client leaves
+/// stops its heap values within milliseconds and keeps those finished.
+async fn get_heaps(State(state): State<Shared>, RawQuery(raw): RawQuery) -> Response {
     let (game, up_to) = match api::parse_heaps_request(raw.as_deref()) {
         Ok(r) => r,
         Err(e) => return e.into_response(),
     };
-    let report = tokio::task::spawn_blocking(move || {
-        let opts = HeapOptions::new(up_to as u32);
-        heap_report(&game, &opts).map_err(|e| ApiError { status: 422, message: format!("{e:#}") })
-    })
-    .await;
-    match report {
-        Ok(Ok(r)) => json_response(&json!({
-            "game": r.game.to_string(),
-            "up_to": r.values.len() - 1,
-            "values": r.values,
-            "misere_values": r.misere,
-            "genus": r.genus.iter().map(|g| g.as_ref().map(|g| g.to_string())).collect::<Vec<_>>(),
-            "period": r.periodicity.period,
-            "preperiod": r.periodicity.preperiod,
-            "proven": r.periodicity.proven,
-            "summary": r.periodicity.to_string(),
-            "method": r.method,
-        })),
-        Ok(Err(e)) => e.into_response(),
-        Err(e) => ApiError { status: 500, message: e.to_string() }.into_response(),
+    let key = (game.canonical(), up_to as u32);
+    if let Some(bytes) = state.heaps.get(&key) {
+        return ([(header::CONTENT_TYPE, "application/json")], bytes).into_response();
     }
+    let answered = state
+        .theory
+        .run_with(move |_, stop| {
+            let v = heaps_json(&game, up_to as u32, stop)?;
+            serde_json::to_vec(&v).map_err(|e| ApiError { status: 500, message: e.to_string() })
+        })
+        .await;
+    match answered {
+        Ok(bytes) => {
+            let bytes = axum::body::Bytes::from(bytes);
+            state.heaps.keep(key, bytes.clone());
+            ([(header::CONTENT_TYPE, "application/json")], bytes).into_response()
+        }
+        Err(e) => e.into_response(),
+    }
+}
+
+/// The answer of [`get_heaps`].
+fn heaps_json(game: &GameSpec, up_to: u32, stop: &Stop) -> Result<serde_json::Value, ApiError> {
+    let key = game.canonical();
+    let kept = recent::prefix(&key, up_to);
+    let known = kept.as_deref().map_or(&[][..], Vec::as_slice);
+    let r = match heap_report_until(game, &HeapOptions::new(up_to), known, stop) {
+        Ok(r) => r,
+        Err(TheoryError::Stopped(stopped)) => {
+            recent::keep(&key, Arc::new(stopped.values));
+            return Err(LookupError::Stopped.into());
+        }
+        Err(e) => return Err(ApiError { status: 422, message: format!("{e:#}") }),
+    };
+    recent::keep(&key, Arc::new(r.values.clone()));
+    Ok(json!({
+        "game": r.game.to_string(),
+        "up_to": r.values.len() - 1,
+        "values": r.values,
+        "misere_values": r.misere,
+        "genus": r.genus.iter().map(|g| g.as_ref().map(|g| g.to_string())).collect::<Vec<_>>(),
+        "period": r.periodicity.period,
+        "preperiod": r.periodicity.preperiod,
+        "proven": r.periodicity.proven,
+        "summary": r.periodicity.to_string(),
+        "method": r.method,
+    }))
 }
 
 /// `GET /api/v1/slice`: the outcome of every position [a, b, fixed…] with a, b ≤ size, as
@@ -459,7 +635,7 @@ fn slice(s: &mut Session<'_>, request: &api::SliceRequest) -> Result<serde_json:
             row.push(match s.lookup(&request.game, request.convention, &position) {
                 Ok(found) => serde_json::to_value(found.outcome)
                     .map_err(|e| ApiError { status: 500, message: e.to_string() })?,
-                Err(LookupError::Store(e)) => return Err(LookupError::Store(e).into()),
+                Err(e @ (LookupError::Store(_) | LookupError::Stopped)) => return Err(e.into()),
                 Err(_) => serde_json::Value::Null,
             });
         }
@@ -521,6 +697,9 @@ async fn get_quotient(State(state): State<Shared>, RawQuery(raw): RawQuery) -> R
         Ok(_) => {}
         Err(e) => return e.into_response(),
     }
+    // Stopped (at the next heap) when the client leaves: this future is dropped.
+    let stop = Stop::new();
+    let _stop_when_dropped = stop.on_drop();
     let computed = tokio::task::spawn_blocking(move || {
         let Ok(_one) = state.quotient.try_lock() else {
             return Err(ApiError {
@@ -550,7 +729,7 @@ async fn get_quotient(State(state): State<Shared>, RawQuery(raw): RawQuery) -> R
             api::MAX_QUOTIENT_HEAPS,
             api::QUOTIENT_SECONDS
         );
-        let q = compute_quotient(&code, opts, &mut |_, _| true).map_err(|e| ApiError {
+        let q = compute_quotient(&code, opts, &mut |_, _| !stop.is_stopped()).map_err(|e| ApiError {
             status: 422,
             // The command line's hint (raise --max-elements) is no help to a client.
             message: format!(
@@ -623,7 +802,8 @@ pub fn serve(config: Config) -> Result<(), ServeError> {
     };
     let pool = Pool::start(&config, "lookup", true)?;
     let theory = Pool::start(&config, "theory", false)?;
-    let state = Arc::new(AppState { pool, theory, solver, quotient: Mutex::new(()) });
+    let state =
+        Arc::new(AppState { pool, theory, solver, quotient: Mutex::new(()), heaps: AnswerCache::default() });
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     let result = runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(config.addr).await?;
@@ -651,7 +831,9 @@ pub fn serve(config: Config) -> Result<(), ServeError> {
         }
         Ok::<(), ServeError>(())
     });
-    // Blocking work still running (an on-the-spot solve, heap values) is not waited for.
+    // Dropping the requests still under way sets their jobs' stops: heap values end within
+    // milliseconds and their threads are joined below. Work that does not look at a stop
+    // (an on-the-spot solve) is not waited for past the deadline.
     runtime.shutdown_timeout(std::time::Duration::from_millis(100));
     let deadline = std::time::Instant::now() + SHUTDOWN_GRACE;
     state.pool.stop(deadline);

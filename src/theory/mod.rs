@@ -12,6 +12,8 @@
 //! * [`cache`]: what a cache of single-heap values holds (the table itself is the store's);
 //! * [`report`]: everything about a game's heaps up to N, as `nimdb heaps` prints it, whole
 //!   or a stretch at a time ([`report::HeapStream`]);
+//! * [`stop`]: asking a long nim-value computation to stop ([`Stop`]), which then gives back
+//!   the values it finished ([`Stopped`]);
 //! * [`quotient`]: misère quotients (Plambeck–Siegel), computed, certified and used to answer
 //!   misère positions of any size;
 //! * [`moore`], [`wythoff`]: the outcome rules of the families that are not sums of heaps
@@ -43,6 +45,7 @@ pub mod sequence;
 pub mod shape;
 pub mod spaced;
 pub mod sparse;
+pub mod stop;
 pub mod wythoff;
 
 mod mex;
@@ -59,4 +62,5 @@ pub use moore::{moore_loss, moore_loss_u64, moore_move};
 pub use period::{Periodicity, analyse};
 pub use report::{HeapOptions, HeapReport, TheoryError, heap_report, heap_report_from};
 pub use sequence::{mex_values, nim_values};
+pub use stop::{Stop, StopOnDrop, Stopped};
 pub use wythoff::{wythoff_loss, wythoff_loss_u64, wythoff_move};

@@ -7,9 +7,10 @@ use crate::game::{GameSpec, HeapFamily};
 use super::cache::StoredSequence;
 use super::genus::{DEFAULT_DEPTH, Genus, GenusSolver};
 use super::period::Periodicity;
-use super::sequence::mex_values;
+use super::sequence::mex_values_until;
 use super::shape::HeapShape;
 use super::sparse::{MethodChoice, Prepared, SplitMethod, prepare};
+use super::stop::{Stop, Stopped};
 
 /// The largest N accepted for games computed in (near) linear time.
 pub const MAX_UP_TO: u32 = 100_000_000;
@@ -100,6 +101,10 @@ pub enum TheoryError {
         "{0} is not a sum of independent heaps (a move may change several heaps), so heap values do not determine its positions"
     )]
     NotSumOfHeaps(String),
+    /// The computation was stopped on request (its caller no longer wants it), with the
+    /// nim-values finished before the stop.
+    #[error(transparent)]
+    Stopped(#[from] Stopped),
 }
 
 /// The heap rules of a game whose positions are sums of heaps; refuses the others, whose
@@ -146,6 +151,31 @@ pub fn heap_report_from(
     Ok(stream.report())
 }
 
+/// Builds the report, continuing from nim-values `known = g(0..len)` kept in memory (by a
+/// server, from an earlier request: [`recent`](super::recent)), and stopping when `stop`
+/// is set. A stop while the plain mex of a game that splits heaps three ways runs (the only
+/// engine that takes more than seconds within the limits) gives
+/// [`TheoryError::Stopped`] with the values finished, which the caller may keep.
+pub fn heap_report_until(
+    spec: &GameSpec,
+    opts: &HeapOptions,
+    known: &[u32],
+    stop: &Stop,
+) -> Result<HeapReport, TheoryError> {
+    let kept = StoredSequence { values: known.to_vec(), ..StoredSequence::default() };
+    let mut stream = HeapStream::start(spec, opts, &kept, Kept::InMemory, stop)?;
+    stream.run_to(stream.up_to());
+    Ok(stream.report())
+}
+
+/// Where the values a report continues from were kept (the words of its method).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kept {
+    /// The database's `heap_values` rows.
+    Database,
+    /// Values this process computed earlier.
+    InMemory,
+}
 /// A game's single-heap values up to N, computed a stretch at a time so that output can be
 /// written (and values stored) as they come: misère values, genus and tameness of the small
 /// heaps first, then nim-values on demand ([`run_to`](Self::run_to)), then the periodicity
@@ -159,6 +189,8 @@ pub struct HeapStream {
     seq: Prepared,
     /// Heaps read from the cache (`None`: nothing), and whether it covered N.
     from_cache: Option<u32>,
+    /// Which cache that was.
+    kept: Kept,
     covered: bool,
     misere: Vec<Option<u32>>,
     genus: Vec<Option<Genus>>,
@@ -171,6 +203,16 @@ impl HeapStream {
     /// Starts the report: checks N, sets the engine up to continue from `stored`'s values,
     /// and computes the misère values, genus and tameness of the small heaps.
     pub fn new(spec: &GameSpec, opts: &HeapOptions, stored: &StoredSequence) -> Result<Self, TheoryError> {
+        HeapStream::start(spec, opts, stored, Kept::Database, &Stop::never())
+    }
+
+    fn start(
+        spec: &GameSpec,
+        opts: &HeapOptions,
+        stored: &StoredSequence,
+        kept: Kept,
+        stop: &Stop,
+    ) -> Result<Self, TheoryError> {
         let n = check_up_to(spec, opts.up_to as u64)?;
         let rules = heap_rules(spec)?;
         let shape = HeapShape::of(rules);
@@ -178,8 +220,9 @@ impl HeapStream {
         let seq = if covered {
             Prepared::from_values(stored.values[..=n as usize].to_vec(), SplitMethod::Plain)
         } else if shape.three_way {
-            // Hexadecimal codes: the plain mex over every move, three-way splits included.
-            Prepared::from_values(mex_values(rules, n), SplitMethod::Plain)
+            // Hexadecimal codes: the plain mex over every move, three-way splits included,
+            // on from the values kept; the one engine here that is stopped on request.
+            Prepared::from_values(mex_values_until(rules, n, &stored.values, stop)?, SplitMethod::Plain)
         } else {
             prepare(&shape, n, &stored.values, MethodChoice::Auto)
         };
@@ -189,6 +232,7 @@ impl HeapStream {
             up_to: n,
             seq,
             from_cache: stored.up_to(),
+            kept,
             covered,
             misere: Vec::new(),
             genus: Vec::new(),
@@ -285,12 +329,19 @@ impl HeapStream {
 
     /// How the nim-values were obtained, in words.
     pub fn method(&self) -> String {
+        let from = match self.kept {
+            Kept::Database => "from the database",
+            Kept::InMemory => "kept in memory from an earlier computation",
+        };
         if self.covered {
-            return format!("read from the database (heaps 0..={})", self.up_to);
+            return match self.kept {
+                Kept::Database => format!("read from the database (heaps 0..={})", self.up_to),
+                Kept::InMemory => format!("{from} (heaps 0..={})", self.up_to),
+            };
         }
         let mut method = self.seq.method.to_string();
         if let Some(m) = self.from_cache {
-            method = format!("heaps 0..={m} from the database, then {method}");
+            method = format!("heaps 0..={m} {from}, then {method}");
         }
         if let Some(at) = self.seq.stats().certified_at {
             method.push_str(&format!("; heaps ≥ {at} copied from the period certified at that point"));
@@ -379,6 +430,30 @@ mod tests {
         let longer = heap_report_from(&kayles, &HeapOptions { up_to: 5000, ..opts }, &stored).unwrap();
         assert!(longer.method.starts_with("heaps 0..=200 from the database"), "{}", longer.method);
         assert_eq!(longer.values, heap_report(&kayles, &HeapOptions::new(5000)).unwrap().values);
+    }
+
+    #[test]
+    fn a_stopped_report_keeps_its_values_and_a_later_one_continues_from_them() {
+        let hex: GameSpec = "hex:0.[F]".parse().unwrap();
+        let opts = HeapOptions::new(80);
+        let whole = heap_report(&hex, &opts).unwrap();
+        let stop = Stop::new();
+        stop.stop();
+        let Err(TheoryError::Stopped(stopped)) = heap_report_until(&hex, &opts, &whole.values[..50], &stop)
+        else {
+            panic!("not stopped");
+        };
+        assert_eq!(stopped.values, whole.values[..50]);
+        let again = heap_report_until(&hex, &opts, &stopped.values, &Stop::never()).unwrap();
+        assert_eq!(again.values, whole.values);
+        assert_eq!(again.genus, whole.genus);
+        assert_eq!(
+            again.method,
+            "heaps 0..=49 kept in memory from an earlier computation, then plain mex over all splits"
+        );
+        let kept = heap_report_until(&hex, &HeapOptions::new(60), &whole.values, &Stop::never()).unwrap();
+        assert_eq!(kept.values, whole.values[..=60]);
+        assert_eq!(kept.method, "kept in memory from an earlier computation (heaps 0..=60)");
     }
 
     #[test]

@@ -18,22 +18,46 @@ use crate::game::{HeapFamily, HeapRules, for_each_three};
 use super::mex::StampSet;
 use super::shape::HeapShape;
 use super::sparse::{EngineStats, MethodChoice, SplitMethod, compute_with};
+use super::stop::{Stop, Stopped};
 
 /// The reference nim-value sequence g(0..=up_to), by a plain mex over every move of every
 /// heap, using only the [`HeapRules`] predicates.
 ///
 /// Removals are bounded by [`HeapRules::max_take`] when the rules give a bound.
 pub fn mex_values<R: HeapRules + ?Sized>(rules: &R, up_to: u32) -> Vec<u32> {
-    let mut g = vec![0u32; up_to as usize + 1];
+    match mex_values_until(rules, up_to, &[], &Stop::never()) {
+        Ok(g) => g,
+        Err(stopped) => unreachable!("a computation nobody can stop stopped: {stopped}"),
+    }
+}
+
+/// [`mex_values`], continuing from `known = g(0..len)` (truncated if longer than needed),
+/// and stopping when `stop` is set: it is looked at once per removal size, so a heap of
+/// thousands whose three-way splits cost a second is left within a millisecond or so. A
+/// stop gives back the values finished before it ([`Stopped::values`]).
+pub fn mex_values_until<R: HeapRules + ?Sized>(
+    rules: &R,
+    up_to: u32,
+    known: &[u32],
+    stop: &Stop,
+) -> Result<Vec<u32>, Stopped> {
+    let mut g = Vec::with_capacity(up_to as usize + 1);
+    g.extend_from_slice(&known[..known.len().min(up_to as usize + 1)]);
+    if g.is_empty() {
+        g.push(0);
+    }
     let mut seen = StampSet::new();
     let splits = rules.splits();
-    for n in 1..=up_to {
+    for n in g.len() as u32..=up_to {
         seen.clear();
         if rules.vanishes(n) {
             seen.insert(0);
         }
         let max_take = rules.max_take().map_or(n, |k| k.min(n));
         for k in 0..=max_take {
+            if stop.is_stopped() {
+                return Err(Stopped { values: g });
+            }
             let rest = n - k;
             if k >= 1 && rest >= 1 && rules.leaves_one(n, rest) {
                 seen.insert(g[rest as usize]);
@@ -54,9 +78,9 @@ pub fn mex_values<R: HeapRules + ?Sized>(rules: &R, up_to: u32) -> Vec<u32> {
                 });
             }
         }
-        g[n as usize] = seen.mex();
+        g.push(seen.mex());
     }
-    g
+    Ok(g)
 }
 
 /// How a sequence was computed.
@@ -78,16 +102,33 @@ pub fn nim_values(rules: &HeapFamily, up_to: u32) -> Vec<u32> {
 /// read back from the database), and reporting how the values were computed. A `known` prefix
 /// longer than needed is truncated.
 pub fn nim_values_with_info(rules: &HeapFamily, up_to: u32, known: &[u32]) -> (Vec<u32>, SequenceInfo) {
+    match nim_values_until(rules, up_to, known, &Stop::never()) {
+        Ok(done) => done,
+        Err(stopped) => unreachable!("a computation nobody can stop stopped: {stopped}"),
+    }
+}
+
+/// [`nim_values_with_info`], stopping when `stop` is set. The plain mex of hexadecimal codes
+/// (heaps split three ways: about n⁴ to reach heap n, minutes within the limits) looks at
+/// `stop` within every heap ([`mex_values_until`]); the other engines reach their limits
+/// in seconds and look at it only before they start.
+pub fn nim_values_until(
+    rules: &HeapFamily,
+    up_to: u32,
+    known: &[u32],
+    stop: &Stop,
+) -> Result<(Vec<u32>, SequenceInfo), Stopped> {
     let shape = HeapShape::of(rules);
     if shape.three_way {
         // Hexadecimal codes: the plain mex over every move, three-way splits included.
-        return (
-            mex_values(rules, up_to),
-            SequenceInfo { method: SplitMethod::Plain, stats: EngineStats::default() },
-        );
+        let g = mex_values_until(rules, up_to, known, stop)?;
+        return Ok((g, SequenceInfo { method: SplitMethod::Plain, stats: EngineStats::default() }));
+    }
+    if stop.is_stopped() {
+        return Err(Stopped { values: known.to_vec() });
     }
     let (values, method, stats) = compute_with(&shape, up_to, known, MethodChoice::Auto);
-    (values, SequenceInfo { method, stats })
+    Ok((values, SequenceInfo { method, stats }))
 }
 
 #[cfg(test)]
@@ -107,6 +148,21 @@ mod tests {
         assert_eq!(g, [0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0]);
         let nim = mex_values(spec("nim").heap_rules().unwrap(), 30);
         assert!(nim.iter().enumerate().all(|(n, &v)| v == n as u32));
+    }
+
+    #[test]
+    fn the_plain_mex_continues_from_known_values_and_gives_them_back_when_stopped() {
+        let rules = spec("hex:0.[F]");
+        let rules = rules.heap_rules().unwrap();
+        let whole = mex_values(rules, 60);
+        assert_eq!(mex_values_until(rules, 60, &whole[..25], &Stop::never()).unwrap(), whole);
+        assert_eq!(mex_values_until(rules, 40, &whole, &Stop::never()).unwrap(), whole[..=40]);
+        let stop = Stop::new();
+        stop.stop();
+        let stopped = mex_values_until(rules, 60, &whole[..25], &stop).unwrap_err();
+        assert_eq!(stopped.values, whole[..25], "a stop keeps exactly the values finished");
+        let stopped = nim_values_until(rules, 60, &[], &stop).unwrap_err();
+        assert_eq!(stopped.values, [0]);
     }
 
     #[test]

@@ -50,6 +50,20 @@ impl Server {
         Server { child: Some(child), port }
     }
 
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.as_ref().expect("running").id()
+    }
+
+    /// The CPU seconds the server has used so far, user and system (from /proc/PID/stat).
+    pub fn cpu_seconds(&self) -> f64 {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.pid())).unwrap();
+        // The fields after the command name (in parentheses, which may hold spaces).
+        let fields: Vec<&str> = stat.rsplit_once(')').unwrap().1.split_whitespace().collect();
+        let ticks: u64 = fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap();
+        ticks as f64 / 100.0
+    }
+
     /// The base URL.
     pub fn url(&self) -> String {
         format!("http://127.0.0.1:{}", self.port)
@@ -122,6 +136,19 @@ pub fn request(port: u16, method: &str, path: &str, body: &[u8]) -> (u16, String
     let (head, body) = text.split_once("\r\n\r\n").unwrap_or_else(|| panic!("bad response: {text:?}"));
     let status = head.split_whitespace().nth(1).and_then(|s| s.parse().ok()).expect("a status");
     (status, body.to_string())
+}
+
+/// Sends `GET path` and gives up after `wait`, as an impatient client does: closes the
+/// connection without reading the answer. Returns whether an answer had come by then.
+pub fn abandon(port: u16, path: &str, wait: Duration) -> bool {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    stream.set_read_timeout(Some(wait)).unwrap();
+    let head = format!("GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+    stream.write_all(head.as_bytes()).unwrap();
+    let mut first = [0u8; 1];
+    let answered = matches!(stream.read(&mut first), Ok(1));
+    drop(stream);
+    answered
 }
 
 /// Percent-encodes a query-string value.
