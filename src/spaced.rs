@@ -153,6 +153,75 @@ pub fn space_of(game: &SpacedGame, bounds: SpaceBounds) -> Result<Box<dyn Positi
     Ok(space_for(game.family().layout(), bounds)?)
 }
 
+/// Why a spaced solve's bounds were refused (each face names its own flag or argument).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BoundsError {
+    /// A capped game (a heap may grow) needs the heap count.
+    #[error("{0} needs a bound on the number of heaps: its space is every position of at most K heaps")]
+    NeedsHeaps(String),
+    /// A capped game's total follows from its heap count.
+    #[error(
+        "{game} takes no bound on the total: a heap may grow, so its space is every position of at most K heaps, each at most {cap}"
+    )]
+    TotalNotAllowed {
+        /// The game.
+        game: String,
+        /// Its heap cap.
+        cap: u32,
+    },
+    /// An uncapped game needs the total.
+    #[error(
+        "{0} needs a bound on the tier total (for staircase the weighted sum Σ i·cᵢ of the steps; for welter the sum of the heaps)"
+    )]
+    NeedsTotal(String),
+    /// A bound on the heap size does not apply.
+    #[error("a bound on the heap size does not apply to {0}: bound it by the total and the number of heaps")]
+    HeapCap(String),
+    /// The total is beyond what a solve takes.
+    #[error("a total of {0} is too large (at most {max})", max = crate::solve::MAX_SOLVE_TOTAL)]
+    TooLarge(u64),
+}
+
+/// The space a solve of `game` covers, from the bounds asked for: an uncapped game takes
+/// the tier total and optionally the heap count; a capped one (`raise:C`) the heap count
+/// alone.
+pub fn space_bounds(
+    game: &SpacedGame,
+    max_total: Option<u32>,
+    max_heap: Option<u32>,
+    max_heaps: Option<u32>,
+) -> Result<SpaceBounds, BoundsError> {
+    let name = game.to_string();
+    if max_heap.is_some() {
+        return Err(BoundsError::HeapCap(name));
+    }
+    match game.family().heap_cap() {
+        Some(cap) => {
+            let k = max_heaps.ok_or(BoundsError::NeedsHeaps(name.clone()))?;
+            let total = k as u64 * cap as u64;
+            if max_total.is_some_and(|t| (t as u64) < total) {
+                return Err(BoundsError::TotalNotAllowed { game: name, cap });
+            }
+            if total > crate::solve::MAX_SOLVE_TOTAL as u64 {
+                return Err(BoundsError::TooLarge(total));
+            }
+            Ok(SpaceBounds { max_total: total as u32, max_heaps: k, max_heap: Some(cap) })
+        }
+        None => {
+            let t = max_total.ok_or(BoundsError::NeedsTotal(name))?;
+            if t > crate::solve::MAX_SOLVE_TOTAL {
+                return Err(BoundsError::TooLarge(t as u64));
+            }
+            Ok(SpaceBounds { max_total: t, max_heaps: max_heaps.unwrap_or(t).min(t.max(1)), max_heap: None })
+        }
+    }
+}
+
+/// An upper bound on the moves of a position of the space (for the memory estimate).
+pub fn moves_bound(bounds: SpaceBounds) -> u64 {
+    bounds.max_heaps as u64 * (bounds.max_heap.unwrap_or(bounds.max_total) as u64 + 1)
+}
+
 /// The bounds a stored solve covers (every tier up to its solved total).
 fn solve_bounds(game: &SpacedGame, solve: &SolveRecord) -> Option<SpaceBounds> {
     let solved = u32::try_from(solve.solved_total).ok()?;

@@ -284,8 +284,8 @@ fn bad_input_is_refused_in_one_line() {
         (vec!["query", "--game", "raise:3", "4"], "caps heaps at 3"),
         (vec!["query", "--game", "raise:0", "1"], "raise:C takes a cap"),
         (vec!["query", "--game", "staircase", "1,,2"], "comma"),
-        (vec!["solve", "--game", "staircase", "--max-heaps", "3"], "needs --max-total"),
-        (vec!["solve", "--game", "raise:3", "--max-total", "9"], "needs --max-heaps"),
+        (vec!["solve", "--game", "staircase", "--max-heaps", "3"], "(--max-total N)"),
+        (vec!["solve", "--game", "raise:3", "--max-total", "9"], "(--max-heaps K)"),
         (vec!["solve", "--game", "welter", "--max-total", "9", "--nim-values"], "--nim-values"),
         (vec!["heaps", "--game", "staircase", "--up-to", "5"], "does not take staircase"),
     ] {

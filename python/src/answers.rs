@@ -212,3 +212,128 @@ impl Lookups {
         format!("Lookups({} positions, {} errors)", self.__len__(py), self.errors.len())
     }
 }
+
+/// One move of a spaced game (staircase, welter, raise:C) and the value it leads to.
+#[pyclass(module = "nimdb", frozen)]
+pub struct SpacedMove {
+    /// The move in words, e.g. "move 1 coin from step 1 off the staircase".
+    #[pyo3(get)]
+    pub description: String,
+    /// The outcome for the player to move after it (the opponent): "win", "loss" or "draw".
+    #[pyo3(get)]
+    pub outcome: &'static str,
+    /// Its remoteness, when known (never for a draw).
+    #[pyo3(get)]
+    pub remoteness: Option<u32>,
+    to: Vec<u32>,
+}
+
+#[pymethods]
+impl SpacedMove {
+    /// The position after the move, in the family's own order.
+    #[getter]
+    fn to<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, &self.to)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "SpacedMove({:?}, outcome={:?}, remoteness={})",
+            self.description,
+            self.outcome,
+            py_opt(self.remoteness)
+        )
+    }
+}
+
+/// The word for a spaced outcome, as `query --json` writes it.
+fn verdict_word(v: nimdb::theory::spaced::Verdict) -> &'static str {
+    match v {
+        nimdb::theory::spaced::Verdict::Win => "win",
+        nimdb::theory::spaced::Verdict::Loss => "loss",
+        nimdb::theory::spaced::Verdict::Draw => "draw",
+    }
+}
+
+impl From<&nimdb::spaced::SpacedMoveValue> for SpacedMove {
+    fn from(m: &nimdb::spaced::SpacedMoveValue) -> Self {
+        SpacedMove {
+            description: m.description.clone(),
+            outcome: verdict_word(m.outcome),
+            remoteness: m.remoteness,
+            to: m.to.clone(),
+        }
+    }
+}
+
+/// The answer to one position of a spaced game: what `nimdb query --json` prints for it.
+#[pyclass(module = "nimdb", frozen)]
+pub struct SpacedAnswer {
+    /// The game, e.g. "staircase".
+    #[pyo3(get)]
+    pub game: String,
+    /// Whether the misère convention was played.
+    #[pyo3(get)]
+    pub misere: bool,
+    /// The outcome for the player to move: "win", "loss" or "draw".
+    #[pyo3(get)]
+    pub outcome: &'static str,
+    /// Moves to the end under optimal play, when known (`None` for theory and draws).
+    #[pyo3(get)]
+    pub remoteness: Option<u32>,
+    /// The nim-value, when a theorem gives it.
+    #[pyo3(get)]
+    pub nim_value: Option<u64>,
+    /// The best move: fastest win, slowest loss, or a move that keeps the draw.
+    #[pyo3(get)]
+    pub best_move: Option<Py<SpacedMove>>,
+    /// Every move in the family's move order.
+    #[pyo3(get)]
+    pub moves: Vec<Py<SpacedMove>>,
+    /// Where the answer came from: "database", "solved" or "theory".
+    #[pyo3(get)]
+    pub source: &'static str,
+    /// The stored solve used, if any.
+    #[pyo3(get)]
+    pub solve_id: Option<i64>,
+    position: Vec<u32>,
+}
+
+#[pymethods]
+impl SpacedAnswer {
+    /// The position, in the family's own order (staircase: step 1 first).
+    #[getter]
+    fn position<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, &self.position)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "SpacedAnswer(game={:?}, position={:?}, misere={}, outcome={:?}, remoteness={}, source={:?})",
+            self.game,
+            self.position,
+            if self.misere { "True" } else { "False" },
+            self.outcome,
+            py_opt(self.remoteness),
+            self.source
+        )
+    }
+}
+
+impl SpacedAnswer {
+    /// The Python answer for the library's.
+    pub fn new(py: Python<'_>, a: &nimdb::spaced::SpacedAnswer) -> PyResult<Self> {
+        Ok(SpacedAnswer {
+            game: a.game.clone(),
+            misere: a.convention == Convention::Misere,
+            outcome: verdict_word(a.outcome),
+            remoteness: a.remoteness,
+            nim_value: a.nim_value,
+            best_move: a.best_move.as_ref().map(|m| Py::new(py, SpacedMove::from(m))).transpose()?,
+            moves: a.moves.iter().map(|m| Py::new(py, SpacedMove::from(m))).collect::<PyResult<_>>()?,
+            source: source_word(a.source),
+            solve_id: a.solve_id,
+            position: a.position.clone(),
+        })
+    }
+}

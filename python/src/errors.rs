@@ -41,6 +41,11 @@ pub fn parse_game(game: &str) -> PyResult<GameSpec> {
     game.parse().map_err(|e: nimdb::game::SpecError| NimdbError::new_err(e.to_string()))
 }
 
+/// Parses any game: a heap game, or a family with its own position space.
+pub fn parse_any_game(game: &str) -> PyResult<nimdb::game::Game> {
+    game.parse().map_err(|e: nimdb::game::SpecError| NimdbError::new_err(e.to_string()))
+}
+
 /// The convention `misere` names.
 pub fn convention(misere: bool) -> Convention {
     Convention::from_misere(misere)

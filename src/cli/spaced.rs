@@ -11,8 +11,8 @@ use nimdb::resources::{Bytes, MemoryBudget};
 use nimdb::solve::SolveError;
 use nimdb::solve::spaced::estimate_spaced;
 use nimdb::spaced::{
-    SpacedAnswer, SpacedError, SpacedPlan, SpacedReport, answer_after_solving, plan_spaced, space_of,
-    verify_spaced,
+    BoundsError, SpacedAnswer, SpacedError, SpacedPlan, SpacedReport, answer_after_solving, moves_bound,
+    plan_spaced, space_bounds, space_of, verify_spaced,
 };
 use nimdb::store::Database;
 use nimdb::theory::spaced::Verdict;
@@ -59,10 +59,6 @@ fn error(e: SpacedError) -> anyhow::Error {
 }
 
 /// The most moves a position of `bounds` may have, for the loopy families' game graph.
-fn moves_bound(bounds: SpaceBounds) -> u64 {
-    bounds.max_heaps as u64 * (bounds.max_heap.unwrap_or(bounds.max_total) as u64 + 1)
-}
-
 /// Whether `nimdb solve` would accept the solve of the space `bounds` of `game` (the space
 /// can be ranked, and its memory fits the default budget): only such a solve is suggested.
 fn solve_would_run(game: &str, bounds: SpaceBounds) -> bool {
@@ -77,59 +73,22 @@ fn solve_would_run(game: &str, bounds: SpaceBounds) -> bool {
 
 /// The bounds `nimdb solve` was given, checked against the family's rules.
 fn bounds(r: &SolveRequest<'_>) -> anyhow::Result<SpaceBounds> {
-    let family = r.game.family();
     if r.nim_values {
         anyhow::bail!(
             "--nim-values is not available for {}: its solve stores outcome and remoteness",
             r.game
         );
     }
-    if r.max_heap.is_some() {
-        anyhow::bail!(
-            "--max-heap does not apply to {}: bound it by --max-total and --max-heaps{}",
-            r.game,
-            if family.heap_cap().is_some() { " (its heaps are capped by the game)" } else { "" }
-        );
-    }
-    match family.heap_cap() {
-        Some(cap) => {
-            let k = r.max_heaps.ok_or_else(|| {
-                anyhow::anyhow!(
-                    "{} needs --max-heaps K: its space is every position of at most K heaps",
-                    r.game
-                )
-            })?;
-            if r.max_total.is_some_and(|t| t < k.saturating_mul(cap)) {
-                anyhow::bail!(
-                    "--max-total does not apply to {}: a heap may grow, so its space is every position of at most K heaps, each at most {cap}",
-                    r.game
-                );
-            }
-            Ok(SpaceBounds {
-                max_total: k
-                    .checked_mul(cap)
-                    .ok_or_else(|| anyhow::anyhow!("--max-heaps {k} is too large"))?,
-                max_heaps: k,
-                max_heap: Some(cap),
-            })
-        }
-        None => {
-            let t = r.max_total.ok_or_else(|| {
-                anyhow::anyhow!(
-                    "{} needs --max-total N (for staircase the weighted sum Σ i·cᵢ of the steps; for welter the sum of the heaps)",
-                    r.game
-                )
-            })?;
-            if t > nimdb::solve::MAX_SOLVE_TOTAL {
-                anyhow::bail!("--max-total {t} is too large (at most {})", nimdb::solve::MAX_SOLVE_TOTAL);
-            }
-            Ok(SpaceBounds {
-                max_total: t,
-                max_heaps: r.max_heaps.unwrap_or(t).min(t.max(1)),
-                max_heap: None,
-            })
-        }
-    }
+    space_bounds(r.game, r.max_total, r.max_heap, r.max_heaps).map_err(|e| {
+        let flag = match e {
+            BoundsError::NeedsHeaps(_) => " (--max-heaps K)",
+            BoundsError::TotalNotAllowed { .. } => " (leave out --max-total)",
+            BoundsError::NeedsTotal(_) => " (--max-total N)",
+            BoundsError::HeapCap(_) => " (--max-total and --max-heaps, not --max-heap)",
+            BoundsError::TooLarge(_) => " (--max-total, --max-heaps)",
+        };
+        anyhow::anyhow!("{e}{flag}")
+    })
 }
 
 /// `nimdb solve` of a spaced game.
