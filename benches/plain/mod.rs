@@ -8,7 +8,8 @@
 //! more than the quickest such loss), else a loss (one more than the longest child), and a
 //! terminal has remoteness 0. No retrograde tricks, no early exit, no parallelism; every
 //! solved tier is kept. Plain, but not slowed on purpose: the counts are a flat `u32`
-//! table, a child is one copy and one rank, and no allocation happens per position.
+//! table, a child is ranked whole (a table read per heap) as its heaps are walked, without
+//! copying them, and nothing is allocated per position.
 //!
 //! A tier's positions are its partitions (heaps largest first) in lexicographic order, so a
 //! position's rank is `Σ_i count(s_i, k − i, p_i − 1)`: the partitions that agree on the
@@ -122,7 +123,6 @@ pub fn solve_nim(max_heaps: u32, max_heap: u32, misere: bool) -> Solved {
     let is_win = |r: u16| (r % 2 == 1) ^ misere;
     let mut tiers: Vec<Vec<Vec<u16>>> = Vec::with_capacity(max_total as usize + 1);
     let (mut edges, mut positions, mut losses) = (0u64, 0u64, 0u64);
-    let mut child = Vec::with_capacity(max_heaps as usize);
     for total in 0..=max_total {
         let mut by_heaps: Vec<Vec<u16>> = Vec::with_capacity(max_heaps as usize + 1);
         for heaps in 0..=max_heaps {
@@ -139,20 +139,28 @@ pub fn solve_nim(max_heaps: u32, max_heap: u32, misere: bool) -> Solved {
                     }
                     for left in 0..p[i] {
                         // The child: heap i replaced by `left`, kept largest first (the
-                        // heaps after i that are at least `left`, then `left`, then the rest).
-                        child.clear();
-                        child.extend_from_slice(&p[..i]);
+                        // heaps after i that are at least `left`, then `left`, then the
+                        // rest), ranked whole as it is walked.
+                        let child_total = total - (p[i] - left);
+                        let child_heaps = p.len() - usize::from(left == 0);
+                        let (mut s, mut j, mut rank) = (child_total as usize, child_heaps, 0usize);
+                        let mut term = |h: u32| {
+                            rank += counts.get(s, j, h as usize - 1) as usize;
+                            s -= h as usize;
+                            j -= 1;
+                        };
+                        p[..i].iter().for_each(|&h| term(h));
                         let mut x = i + 1;
                         while x < p.len() && p[x] >= left {
-                            child.push(p[x]);
+                            term(p[x]);
                             x += 1;
                         }
                         if left > 0 {
-                            child.push(left);
+                            term(left);
                         }
-                        child.extend_from_slice(&p[x..]);
-                        let child_total = total - (p[i] - left);
-                        let r = tiers[child_total as usize][child.len()][counts.rank(child_total, &child)];
+                        p[x..].iter().for_each(|&h| term(h));
+                        debug_assert_eq!((s, j), (0, 0));
+                        let r = tiers[child_total as usize][child_heaps][rank];
                         any = true;
                         edges += 1;
                         if is_win(r) {
