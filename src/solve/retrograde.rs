@@ -49,6 +49,14 @@ const MARK_CHUNK: usize = 1024;
 /// measured: no faster, and a third more memory).
 const DECODED_LOSSES_MIN_REACH: u32 = 4;
 
+/// The most heaps a position may have for the window to keep each decoded loss's rank
+/// terms and remoteness beside its heaps (4 bytes a heap and 2 more a loss): each loss is
+/// then loaded once per total it marks without reading the rank table or its tier's column
+/// (misère Nim 8×32: 0.89× the CPU, 29 MB more window). Where heaps are not capped (a
+/// splitting game's positions have up to a total's heaps), the terms would cost more
+/// memory than the heaps themselves.
+const LOSS_TERMS_MAX_HEAPS: u32 = 16;
+
 /// The fewest losses (over every source tier) marked in parallel: below it, the atomics
 /// and the thread hand-off cost more than they save.
 const PARALLEL_MARK_MIN: usize = 1 << 13;
@@ -79,6 +87,9 @@ pub(super) fn run<R: TierRules>(
         narrow: Window::narrow(universe),
         decode_losses: reach(rules, universe) >= DECODED_LOSSES_MIN_REACH
             && universe.part_cap() <= u8::MAX as u32
+            && spill.is_none(),
+        loss_terms: R::ONE_HEAP_MOVES
+            && universe.max_heaps.is_some_and(|h| h <= LOSS_TERMS_MAX_HEAPS)
             && spill.is_none(),
     };
     let mut window = Window::spilling(universe, spill.cloned());
@@ -173,6 +184,8 @@ struct Retrograde<'a, R> {
     reach: u32,
     narrow: bool,
     decode_losses: bool,
+    /// Whether the window also keeps each decoded loss's rank terms and remoteness.
+    loss_terms: bool,
 }
 
 impl<R: TierRules> Retrograde<'_, R> {
@@ -184,17 +197,29 @@ impl<R: TierRules> Retrograde<'_, R> {
             .filter(|&(_, &r)| !self.convention.is_win(r as u32))
             .map(|(rank, _)| rank as u32)
             .collect();
-        let loss_heaps = self.decode_losses.then(|| {
+        let (mut loss_heaps, mut loss_tails, mut loss_remoteness) = (None, None, None);
+        if self.decode_losses {
+            let k = tier.heaps as usize;
             let mut cursor = self.table.cursor(tier.total, tier.heaps);
-            let mut bytes = Vec::with_capacity(losses.len() * tier.heaps as usize);
+            let mut bytes = Vec::with_capacity(losses.len() * k);
+            let mut tails = Vec::with_capacity(if self.loss_terms { losses.len() * k } else { 0 });
             for &rank in &losses {
                 bytes.extend(cursor.seek(rank as u64).iter().map(|&h| h as u8));
+                if self.loss_terms {
+                    tails.extend_from_slice(&cursor.tails()[..k]);
+                }
             }
-            bytes
-        });
+            loss_heaps = Some(bytes);
+            if self.loss_terms {
+                loss_tails = Some(tails);
+                loss_remoteness = Some(losses.iter().map(|&rank| remoteness[rank as usize]).collect());
+            }
+        }
         TierValues {
             losses: Some(Ranks::Held(losses)),
             loss_heaps,
+            loss_tails,
+            loss_remoteness,
             ..TierValues::solved(remoteness, None, self.narrow)
         }
     }
@@ -602,6 +627,8 @@ struct LossReader<'a> {
     source: &'a TierValues,
     ranks: &'a [u32],
     decoded: Option<&'a [u8]>,
+    decoded_tails: Option<&'a [u32]>,
+    decoded_remoteness: Option<&'a [u16]>,
     cursor: crate::index::RankCursor<'a>,
     k: usize,
     next: usize,
@@ -616,6 +643,8 @@ impl<'a> LossReader<'a> {
             source,
             ranks: source.losses.as_ref().expect("a source of losses").as_slice(),
             decoded: source.loss_heaps.as_deref(),
+            decoded_tails: source.loss_tails.as_deref(),
+            decoded_remoteness: source.loss_remoteness.as_deref(),
             cursor: table.cursor(tier.total, tier.heaps),
             k: tier.heaps as usize,
             next: range.start,
@@ -633,7 +662,10 @@ impl<'a> LossReader<'a> {
         }
         self.next += 1;
         let rank = self.ranks[n];
-        let value = self.source.remoteness.get(rank as usize) + 1;
+        let value = match self.decoded_remoteness {
+            Some(remoteness) => remoteness[n],
+            None => self.source.remoteness.get(rank as usize),
+        } + 1;
         match self.decoded {
             Some(bytes) => {
                 self.heaps.clear();
@@ -666,7 +698,13 @@ impl<'a> LossReader<'a> {
                     if skip(smallest, second) {
                         continue;
                     }
-                    shape.load_bytes(self.table, loss);
+                    match self.decoded_tails {
+                        Some(tails) => shape.load_terms(loss, &tails[n * k..(n + 1) * k]),
+                        None => shape.load_bytes(self.table, loss),
+                    }
+                    if let Some(remoteness) = self.decoded_remoteness {
+                        return Some(remoteness[n] + 1);
+                    }
                 }
                 None => {
                     let (smallest, second) = last_two(self.cursor.seek(rank as u64));
