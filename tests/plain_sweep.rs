@@ -18,7 +18,7 @@ fn plain_sweep_equals_the_solvers() {
             let solved = plain::solve_nim(heaps, max_heap, misere);
             let convention = Convention::from_misere(misere);
             let universe = Universe::new(nim.rules(), "nim", None, Some(max_heap), Some(heaps)).unwrap();
-            let mut positions = 0;
+            let (mut positions, mut losses) = (0, 0);
             for strategy in [Strategy::Retrograde, Strategy::Sweep] {
                 let options = SolveOptions { convention, universe, nim_values: false, strategy };
                 let store = solve_in_memory(&nim, &options).unwrap();
@@ -43,8 +43,9 @@ fn plain_sweep_equals_the_solvers() {
                 }
                 assert_eq!(tiers, store.tiers.len());
                 positions = store.tiers.values().map(|t| t.remoteness.len() as u64).sum::<u64>();
+                losses = store.tiers.values().map(|t| t.losses(convention)).sum::<u64>();
             }
-            assert_eq!(solved.positions, positions);
+            assert_eq!((solved.positions, solved.losses), (positions, losses));
             assert!(
                 solved.edges > solved.positions,
                 "{heaps}x{max_heap}: every position but one has children"

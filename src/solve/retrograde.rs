@@ -378,8 +378,7 @@ impl<R: TierRules> Retrograde<'_, R> {
                 // the size and bit validity of `u16` (and, checked above, its alignment).
                 cells[*h as usize] = unsafe { &*(&mut **values as *mut [u16] as *const [AtomicU16]) };
             }
-            let offer = |heaps: u32, rank: usize, offer: u16| {
-                let cell = &cells[heaps as usize][rank];
+            let take = |cell: &AtomicU16, offer: u16| {
                 // Most offers do not improve: read first, and only then pay for the atomic.
                 if offer < cell.load(Ordering::Relaxed) {
                     cell.fetch_min(offer, Ordering::Relaxed);
@@ -388,7 +387,13 @@ impl<R: TierRules> Retrograde<'_, R> {
             work.into_par_iter()
                 .map(|(s, range)| {
                     let (values, k, added, kinds, three) = sources[s];
-                    self.mark_heaps_from(total, values, k, added, kinds, three, range, &offer)
+                    let mut lag = Lagged::new(take);
+                    let edges =
+                        self.mark_heaps_from(total, values, k, added, kinds, three, range, &mut |h, r, v| {
+                            lag.offer(&cells[h as usize][r], v)
+                        });
+                    lag.flush();
+                    edges
                 })
                 .sum()
         } else {
@@ -396,17 +401,19 @@ impl<R: TierRules> Retrograde<'_, R> {
             for (h, values) in targets.iter_mut() {
                 cells[*h as usize] = Cell::from_mut(&mut **values).as_slice_of_cells();
             }
-            let offer = |heaps: u32, rank: usize, offer: u16| {
-                // Branch-free: whether an offer improves is unpredictable.
-                let cell = &cells[heaps as usize][rank];
-                cell.set(cell.get().min(offer));
-            };
-            work.into_iter()
+            // Branch-free: whether an offer improves is unpredictable.
+            let mut lag = Lagged::new(|cell: &Cell<u16>, offer: u16| cell.set(cell.get().min(offer)));
+            let edges = work
+                .into_iter()
                 .map(|(s, range)| {
                     let (values, k, added, kinds, three) = sources[s];
-                    self.mark_heaps_from(total, values, k, added, kinds, three, range, &offer)
+                    self.mark_heaps_from(total, values, k, added, kinds, three, range, &mut |h, r, v| {
+                        lag.offer(&cells[h as usize][r], v)
+                    })
                 })
-                .sum()
+                .sum();
+            lag.flush();
+            edges
         }
     }
 
@@ -423,7 +430,7 @@ impl<R: TierRules> Retrograde<'_, R> {
         kinds: ParentKinds,
         three: bool,
         range: Range<usize>,
-        offer: &impl Fn(u32, usize, u16),
+        offer: &mut impl FnMut(u32, usize, u16),
     ) -> u64 {
         let mut losses =
             LossReader::new(self.table, source, TierId { total: total - added, heaps: k }, range);
@@ -598,6 +605,57 @@ impl<R: TierRules> Retrograde<'_, R> {
             })
             .collect()
     }
+}
+
+/// Offers in flight: each offer's cell is prefetched when it is made and takes the offer
+/// [`LAG`] offers later, so that the cache misses of a tier of megabytes (an offer's target
+/// is far from the last one's) overlap instead of stalling one after the other. The least
+/// offer does not depend on the order offers are taken in.
+struct Lagged<'a, C, F: Fn(&C, u16)> {
+    pending: [Option<(&'a C, u16)>; LAG],
+    at: usize,
+    take: F,
+}
+
+/// Offers in flight at once (see [`Lagged`]).
+const LAG: usize = 16;
+
+impl<'a, C, F: Fn(&C, u16)> Lagged<'a, C, F> {
+    fn new(take: F) -> Self {
+        Lagged { pending: [None; LAG], at: 0, take }
+    }
+
+    /// Prefetches `cell` and gives the offer made [`LAG`] offers ago to its cell.
+    #[inline(always)]
+    fn offer(&mut self, cell: &'a C, offer: u16) {
+        prefetch(cell);
+        if let Some((old, value)) = self.pending[self.at].replace((cell, offer)) {
+            (self.take)(old, value);
+        }
+        self.at = (self.at + 1) % LAG;
+    }
+
+    /// Gives every offer still in flight to its cell.
+    fn flush(&mut self) {
+        for slot in &mut self.pending {
+            if let Some((cell, value)) = slot.take() {
+                (self.take)(cell, value);
+            }
+        }
+    }
+}
+
+/// Asks the processor to bring `value`'s cache line in (a hint: no effect on the result).
+#[inline(always)]
+fn prefetch<T>(value: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch reads nothing the program sees and cannot fault; the pointer is a
+    // live reference besides.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch(value as *const T as *const i8, std::arch::x86_64::_MM_HINT_T0);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = value;
 }
 
 /// The marking work units of this member of `team`: chunks of [`MARK_CHUNK`] losses of each

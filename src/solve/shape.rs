@@ -128,7 +128,7 @@ impl Shape {
     /// Loads the heaps `bytes` (one byte each, sorted largest first) with their rank terms
     /// `tails` (summed from each heap to the end, the last 0 left out), as
     /// [`load_bytes`](Shape::load_bytes) would compute them.
-    #[inline]
+    #[inline(always)]
     pub fn load_terms(&mut self, bytes: &[u8], tails: &[u32]) {
         let k = bytes.len();
         debug_assert_eq!(tails.len(), k);
@@ -235,7 +235,9 @@ impl Shape {
             // terms of the heaps before q.
             let mut q = 0;
             let mut above = 0u32;
-            let mut x = 0;
+            // Heaps above `top − added` cannot grow: start at the first that can (a run's
+            // first heap, since heaps come largest first), counted without a branch.
+            let mut x = l.iter().map(|&v| usize::from(v + added > top)).sum::<usize>();
             while x < k {
                 let a = l[x];
                 let h = a + added;
