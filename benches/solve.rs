@@ -1,6 +1,13 @@
-//! Solve throughput: the retrograde solver against the plain sweep that visits every child
-//! of every position, on the same universes in the same run. Throughput is in positions;
-//! the edges each strategy follows are printed once before the timings.
+//! Solve throughput: the retrograde solver against the sweeps that visit every child of
+//! every position, on the same universes in the same run. Throughput is in positions; the
+//! edges each follows are printed once before the timings. `sweep` is nimdb's own
+//! (`Strategy::Sweep`, the code path of nim-values); for Nim, `plain_sweep` is the
+//! independent plain forward sweep of `benches/plain`, the baseline of the README's
+//! figures (it shares no code with the solvers).
+
+#[path = "plain/mod.rs"]
+#[allow(dead_code)] // The tiers themselves are compared in tests/plain_sweep.rs, not here.
+mod plain;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use nimdb::game::{Convention, GameSpec};
@@ -26,6 +33,20 @@ fn bench_universe(c: &mut Criterion, name: &str, game: &str, convention: Convent
         );
         group.throughput(Throughput::Elements(report.positions));
         group.bench_function(format!("{strategy:?}").to_lowercase(), |b| b.iter(|| run(&spec, &options)));
+    }
+    if game == "nim"
+        && let (Some(max_heap), Some(max_heaps)) = (universe.max_heap, universe.max_heaps)
+    {
+        let misere = convention == Convention::Misere;
+        let solved = plain::solve_nim(max_heaps, max_heap, misere);
+        eprintln!(
+            "{name} plain sweep: {} positions, {} edges ({:.1} edges/position)",
+            solved.positions,
+            solved.edges,
+            solved.edges as f64 / solved.positions as f64
+        );
+        group.throughput(Throughput::Elements(solved.positions));
+        group.bench_function("plain_sweep", |b| b.iter(|| plain::solve_nim(max_heaps, max_heap, misere)));
     }
     group.finish();
 }

@@ -5,8 +5,9 @@
 //!   as soon as one child is a loss, and losses are rare, so each loss marks its parents
 //!   (un-moves) with a win remoteness; the unmarked positions of a finished tier are the
 //!   losses, and only they read their children, to find how long they can delay.
-//! - [`Strategy::Sweep`] visits every child of every position. It is the plain baseline the
-//!   benchmarks compare against, and the only way to get nim-values, which need every edge.
+//! - [`Strategy::Sweep`] visits every child of every position: the only way to get
+//!   nim-values, which need every edge. The speed-up figures are measured against an
+//!   independent plain sweep that shares no code with either (`benches/plain`).
 //!
 //! [`reference`](mod@reference) holds an independent forward search (memoized minimax) that the tests
 //! compare both against.
@@ -205,7 +206,7 @@ pub enum Strategy {
     /// Work back from the losses (fast; outcome and remoteness only).
     #[default]
     Retrograde,
-    /// Visit every child of every position (the baseline; required for nim-values).
+    /// Visit every child of every position (required for nim-values).
     Sweep,
 }
 

@@ -49,6 +49,14 @@ const MARK_CHUNK: usize = 1024;
 /// measured: no faster, and a third more memory).
 const DECODED_LOSSES_MIN_REACH: u32 = 4;
 
+/// The most heaps a position may have for the window to keep each decoded loss's rank
+/// terms and remoteness beside its heaps (4 bytes a heap and 2 more a loss): each loss is
+/// then loaded once per total it marks without reading the rank table or its tier's column
+/// (misère Nim 8×32: 0.89× the CPU, 29 MB more window). Where heaps are not capped (a
+/// splitting game's positions have up to a total's heaps), the terms would cost more
+/// memory than the heaps themselves.
+const LOSS_TERMS_MAX_HEAPS: u32 = 16;
+
 /// The fewest losses (over every source tier) marked in parallel: below it, the atomics
 /// and the thread hand-off cost more than they save.
 const PARALLEL_MARK_MIN: usize = 1 << 13;
@@ -79,6 +87,9 @@ pub(super) fn run<R: TierRules>(
         narrow: Window::narrow(universe),
         decode_losses: reach(rules, universe) >= DECODED_LOSSES_MIN_REACH
             && universe.part_cap() <= u8::MAX as u32
+            && spill.is_none(),
+        loss_terms: R::ONE_HEAP_MOVES
+            && universe.max_heaps.is_some_and(|h| h <= LOSS_TERMS_MAX_HEAPS)
             && spill.is_none(),
     };
     let mut window = Window::spilling(universe, spill.cloned());
@@ -173,6 +184,8 @@ struct Retrograde<'a, R> {
     reach: u32,
     narrow: bool,
     decode_losses: bool,
+    /// Whether the window also keeps each decoded loss's rank terms and remoteness.
+    loss_terms: bool,
 }
 
 impl<R: TierRules> Retrograde<'_, R> {
@@ -184,17 +197,29 @@ impl<R: TierRules> Retrograde<'_, R> {
             .filter(|&(_, &r)| !self.convention.is_win(r as u32))
             .map(|(rank, _)| rank as u32)
             .collect();
-        let loss_heaps = self.decode_losses.then(|| {
+        let (mut loss_heaps, mut loss_tails, mut loss_remoteness) = (None, None, None);
+        if self.decode_losses {
+            let k = tier.heaps as usize;
             let mut cursor = self.table.cursor(tier.total, tier.heaps);
-            let mut bytes = Vec::with_capacity(losses.len() * tier.heaps as usize);
+            let mut bytes = Vec::with_capacity(losses.len() * k);
+            let mut tails = Vec::with_capacity(if self.loss_terms { losses.len() * k } else { 0 });
             for &rank in &losses {
                 bytes.extend(cursor.seek(rank as u64).iter().map(|&h| h as u8));
+                if self.loss_terms {
+                    tails.extend_from_slice(&cursor.tails()[..k]);
+                }
             }
-            bytes
-        });
+            loss_heaps = Some(bytes);
+            if self.loss_terms {
+                loss_tails = Some(tails);
+                loss_remoteness = Some(losses.iter().map(|&rank| remoteness[rank as usize]).collect());
+            }
+        }
         TierValues {
             losses: Some(Ranks::Held(losses)),
             loss_heaps,
+            loss_tails,
+            loss_remoteness,
             ..TierValues::solved(remoteness, None, self.narrow)
         }
     }
@@ -353,8 +378,7 @@ impl<R: TierRules> Retrograde<'_, R> {
                 // the size and bit validity of `u16` (and, checked above, its alignment).
                 cells[*h as usize] = unsafe { &*(&mut **values as *mut [u16] as *const [AtomicU16]) };
             }
-            let offer = |heaps: u32, rank: usize, offer: u16| {
-                let cell = &cells[heaps as usize][rank];
+            let take = |cell: &AtomicU16, offer: u16| {
                 // Most offers do not improve: read first, and only then pay for the atomic.
                 if offer < cell.load(Ordering::Relaxed) {
                     cell.fetch_min(offer, Ordering::Relaxed);
@@ -363,7 +387,13 @@ impl<R: TierRules> Retrograde<'_, R> {
             work.into_par_iter()
                 .map(|(s, range)| {
                     let (values, k, added, kinds, three) = sources[s];
-                    self.mark_heaps_from(total, values, k, added, kinds, three, range, &offer)
+                    let mut lag = Lagged::new(take);
+                    let edges =
+                        self.mark_heaps_from(total, values, k, added, kinds, three, range, &mut |h, r, v| {
+                            lag.offer(&cells[h as usize][r], v)
+                        });
+                    lag.flush();
+                    edges
                 })
                 .sum()
         } else {
@@ -371,17 +401,19 @@ impl<R: TierRules> Retrograde<'_, R> {
             for (h, values) in targets.iter_mut() {
                 cells[*h as usize] = Cell::from_mut(&mut **values).as_slice_of_cells();
             }
-            let offer = |heaps: u32, rank: usize, offer: u16| {
-                // Branch-free: whether an offer improves is unpredictable.
-                let cell = &cells[heaps as usize][rank];
-                cell.set(cell.get().min(offer));
-            };
-            work.into_iter()
+            // Branch-free: whether an offer improves is unpredictable.
+            let mut lag = Lagged::new(|cell: &Cell<u16>, offer: u16| cell.set(cell.get().min(offer)));
+            let edges = work
+                .into_iter()
                 .map(|(s, range)| {
                     let (values, k, added, kinds, three) = sources[s];
-                    self.mark_heaps_from(total, values, k, added, kinds, three, range, &offer)
+                    self.mark_heaps_from(total, values, k, added, kinds, three, range, &mut |h, r, v| {
+                        lag.offer(&cells[h as usize][r], v)
+                    })
                 })
-                .sum()
+                .sum();
+            lag.flush();
+            edges
         }
     }
 
@@ -398,7 +430,7 @@ impl<R: TierRules> Retrograde<'_, R> {
         kinds: ParentKinds,
         three: bool,
         range: Range<usize>,
-        offer: &impl Fn(u32, usize, u16),
+        offer: &mut impl FnMut(u32, usize, u16),
     ) -> u64 {
         let mut losses =
             LossReader::new(self.table, source, TierId { total: total - added, heaps: k }, range);
@@ -575,6 +607,57 @@ impl<R: TierRules> Retrograde<'_, R> {
     }
 }
 
+/// Offers in flight: each offer's cell is prefetched when it is made and takes the offer
+/// [`LAG`] offers later, so that the cache misses of a tier of megabytes (an offer's target
+/// is far from the last one's) overlap instead of stalling one after the other. The least
+/// offer does not depend on the order offers are taken in.
+struct Lagged<'a, C, F: Fn(&C, u16)> {
+    pending: [Option<(&'a C, u16)>; LAG],
+    at: usize,
+    take: F,
+}
+
+/// Offers in flight at once (see [`Lagged`]).
+const LAG: usize = 16;
+
+impl<'a, C, F: Fn(&C, u16)> Lagged<'a, C, F> {
+    fn new(take: F) -> Self {
+        Lagged { pending: [None; LAG], at: 0, take }
+    }
+
+    /// Prefetches `cell` and gives the offer made [`LAG`] offers ago to its cell.
+    #[inline(always)]
+    fn offer(&mut self, cell: &'a C, offer: u16) {
+        prefetch(cell);
+        if let Some((old, value)) = self.pending[self.at].replace((cell, offer)) {
+            (self.take)(old, value);
+        }
+        self.at = (self.at + 1) % LAG;
+    }
+
+    /// Gives every offer still in flight to its cell.
+    fn flush(&mut self) {
+        for slot in &mut self.pending {
+            if let Some((cell, value)) = slot.take() {
+                (self.take)(cell, value);
+            }
+        }
+    }
+}
+
+/// Asks the processor to bring `value`'s cache line in (a hint: no effect on the result).
+#[inline(always)]
+fn prefetch<T>(value: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch reads nothing the program sees and cannot fault; the pointer is a
+    // live reference besides.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch(value as *const T as *const i8, std::arch::x86_64::_MM_HINT_T0);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = value;
+}
+
 /// The marking work units of this member of `team`: chunks of [`MARK_CHUNK`] losses of each
 /// source in turn, as (source index, range of its losses), numbered the same way by every
 /// member and kept where the member owns the number.
@@ -602,6 +685,8 @@ struct LossReader<'a> {
     source: &'a TierValues,
     ranks: &'a [u32],
     decoded: Option<&'a [u8]>,
+    decoded_tails: Option<&'a [u32]>,
+    decoded_remoteness: Option<&'a [u16]>,
     cursor: crate::index::RankCursor<'a>,
     k: usize,
     next: usize,
@@ -616,6 +701,8 @@ impl<'a> LossReader<'a> {
             source,
             ranks: source.losses.as_ref().expect("a source of losses").as_slice(),
             decoded: source.loss_heaps.as_deref(),
+            decoded_tails: source.loss_tails.as_deref(),
+            decoded_remoteness: source.loss_remoteness.as_deref(),
             cursor: table.cursor(tier.total, tier.heaps),
             k: tier.heaps as usize,
             next: range.start,
@@ -633,7 +720,10 @@ impl<'a> LossReader<'a> {
         }
         self.next += 1;
         let rank = self.ranks[n];
-        let value = self.source.remoteness.get(rank as usize) + 1;
+        let value = match self.decoded_remoteness {
+            Some(remoteness) => remoteness[n],
+            None => self.source.remoteness.get(rank as usize),
+        } + 1;
         match self.decoded {
             Some(bytes) => {
                 self.heaps.clear();
@@ -666,7 +756,13 @@ impl<'a> LossReader<'a> {
                     if skip(smallest, second) {
                         continue;
                     }
-                    shape.load_bytes(self.table, loss);
+                    match self.decoded_tails {
+                        Some(tails) => shape.load_terms(loss, &tails[n * k..(n + 1) * k]),
+                        None => shape.load_bytes(self.table, loss),
+                    }
+                    if let Some(remoteness) = self.decoded_remoteness {
+                        return Some(remoteness[n] + 1);
+                    }
                 }
                 None => {
                     let (smallest, second) = last_two(self.cursor.seek(rank as u64));

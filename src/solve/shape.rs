@@ -105,17 +105,53 @@ impl Shape {
         self.tails.resize(k + 1, 0);
         self.suf.resize(k + 1, 0);
         self.run_end.resize(k, 0);
-        self.tails[k] = 0;
-        self.suf[k] = 0;
-        let mut end = k;
+        // Running values in locals, not read back from the arrays just written.
+        let (tails, suf, run_end) =
+            (&mut self.tails[..k + 1], &mut self.suf[..k + 1], &mut self.run_end[..k]);
+        tails[k] = 0;
+        suf[k] = 0;
+        let (mut sum, mut terms, mut end, mut after) = (0u32, 0u32, k, 0u8);
         for x in (0..k).rev() {
-            let h = self.heaps[x];
-            self.suf[x] = self.suf[x + 1] + h;
-            self.tails[x] = self.tails[x + 1] + table.count_within(self.suf[x], (k - x) as u32, h - 1);
-            if x + 1 < k && self.heaps[x + 1] != h {
+            let h = bytes[x];
+            sum += h as u32;
+            suf[x] = sum;
+            terms += table.count_within(sum, (k - x) as u32, h as u32 - 1);
+            tails[x] = terms;
+            if x + 1 < k && after != h {
                 end = x + 1;
             }
-            self.run_end[x] = end as u32;
+            run_end[x] = end as u32;
+            after = h;
+        }
+    }
+
+    /// Loads the heaps `bytes` (one byte each, sorted largest first) with their rank terms
+    /// `tails` (summed from each heap to the end, the last 0 left out), as
+    /// [`load_bytes`](Shape::load_bytes) would compute them.
+    #[inline(always)]
+    pub fn load_terms(&mut self, bytes: &[u8], tails: &[u32]) {
+        let k = bytes.len();
+        debug_assert_eq!(tails.len(), k);
+        self.heaps.clear();
+        self.heaps.extend(bytes.iter().map(|&h| h as u32));
+        self.tails.clear();
+        self.tails.extend_from_slice(tails);
+        self.tails.push(0);
+        self.suf.resize(k + 1, 0);
+        self.run_end.resize(k, 0);
+        // Running values in locals, not read back from the arrays just written.
+        let (suf, run_end) = (&mut self.suf[..k + 1], &mut self.run_end[..k]);
+        suf[k] = 0;
+        let (mut sum, mut end, mut after) = (0u32, k, 0u8);
+        for x in (0..k).rev() {
+            let h = bytes[x];
+            sum += h as u32;
+            suf[x] = sum;
+            if x + 1 < k && after != h {
+                end = x + 1;
+            }
+            run_end[x] = end as u32;
+            after = h;
         }
     }
 
@@ -199,7 +235,9 @@ impl Shape {
             // terms of the heaps before q.
             let mut q = 0;
             let mut above = 0u32;
-            let mut x = 0;
+            // Heaps above `top − added` cannot grow: start at the first that can (a run's
+            // first heap, since heaps come largest first), counted without a branch.
+            let mut x = l.iter().map(|&v| usize::from(v + added > top)).sum::<usize>();
             while x < k {
                 let a = l[x];
                 let h = a + added;
@@ -527,7 +565,7 @@ mod tests {
     }
 
     #[test]
-    fn loading_bytes_computes_the_rank_terms() {
+    fn loading_bytes_or_terms_gives_the_rank_terms() {
         let table = PartitionTable::new(40, 12, 20).unwrap();
         let (mut a, mut b, mut tails) = (Shape::default(), Shape::default(), Vec::new());
         for tier in
@@ -539,6 +577,11 @@ mod tests {
                 a.load(p, &tails);
                 let bytes: Vec<u8> = p.iter().map(|&h| h as u8).collect();
                 b.load_bytes(&table, &bytes);
+                assert_eq!(
+                    (&a.heaps, &a.suf, &a.tails, &a.run_end),
+                    (&b.heaps, &b.suf, &b.tails, &b.run_end)
+                );
+                b.load_terms(&bytes, &tails[..p.len()]);
                 assert_eq!(
                     (&a.heaps, &a.suf, &a.tails, &a.run_end),
                     (&b.heaps, &b.suf, &b.tails, &b.run_end)

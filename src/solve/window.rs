@@ -154,6 +154,13 @@ pub struct TierValues {
     /// The losses' heaps, one byte each and `heaps` per loss, when the solver keeps them
     /// decoded (see the retrograde solver); dropped when the tier spills.
     pub loss_heaps: Option<Vec<u8>>,
+    /// With `loss_heaps`: each loss's rank terms summed from each heap to the end
+    /// (`tails[0..heaps]` of [`PartitionTable::tails_into`](crate::index::PartitionTable::tails_into),
+    /// the last, 0, left out), so that marking loads a loss without reading the table.
+    pub loss_tails: Option<Vec<u32>>,
+    /// With `loss_heaps`: each loss's remoteness, in loss order, so that marking reads it
+    /// in sequence rather than from the column at the loss's rank.
+    pub loss_remoteness: Option<Vec<u16>>,
 }
 
 impl TierValues {
@@ -166,6 +173,8 @@ impl TierValues {
             max_remoteness,
             losses: None,
             loss_heaps: None,
+            loss_tails: None,
+            loss_remoteness: None,
         }
     }
 }
@@ -224,6 +233,8 @@ impl Window {
             && self.bytes + Self::size_of(&values) > spill.budget
         {
             values.loss_heaps = None;
+            values.loss_tails = None;
+            values.loss_remoteness = None;
             let stem = spill.dir.join(format!("{}-{}-{}", spill.prefix, tier.total, tier.heaps));
             let raw = values.remoteness.raw();
             if !raw.is_empty() {
@@ -268,8 +279,10 @@ impl Window {
     }
 
     fn size_of(v: &TierValues) -> u64 {
-        let losses =
-            v.losses.as_ref().map_or(0, |l| l.bytes()) + v.loss_heaps.as_ref().map_or(0, |h| h.len() as u64);
+        let losses = v.losses.as_ref().map_or(0, |l| l.bytes())
+            + v.loss_heaps.as_ref().map_or(0, |h| h.len() as u64)
+            + 4 * v.loss_tails.as_ref().map_or(0, |t| t.len() as u64)
+            + 2 * v.loss_remoteness.as_ref().map_or(0, |r| r.len() as u64);
         v.remoteness.bytes() + 2 * v.nim_values.as_ref().map_or(0, |n| n.len()) as u64 + losses
     }
 
