@@ -23,6 +23,8 @@ __all__ = [
     "Quotient",
     "SolveInfo",
     "SolveSummary",
+    "SpacedAnswer",
+    "SpacedMove",
     "__version__",
     "estimate",
     "heap_values",
@@ -93,6 +95,46 @@ class Answer:
     @property
     def win(self) -> bool:
         """Whether the player to move wins."""
+
+_Verdict = Literal["win", "loss", "draw"]
+
+@final
+class SpacedMove:
+    """One move of a family with its own position space, and the value it leads to."""
+
+    description: str
+    """The move in words."""
+    outcome: _Verdict
+    """The outcome for the player to move after it (the opponent)."""
+    remoteness: Optional[int]
+    """Its remoteness, when known (never for a draw)."""
+    @property
+    def to(self) -> Tuple[int, ...]:
+        """The position after the move, in the family's own order."""
+
+@final
+class SpacedAnswer:
+    """The answer to one position of ``staircase``, ``welter`` or ``raise:C``."""
+
+    game: str
+    misere: bool
+    outcome: _Verdict
+    """The outcome for the player to move: a loopy game's positions may be draws."""
+    remoteness: Optional[int]
+    """Moves to the end under optimal play, when known (never for a draw or a theorem)."""
+    nim_value: Optional[int]
+    """The nim-value, when a theorem gives it."""
+    best_move: Optional[SpacedMove]
+    """Fastest win, slowest loss, or a move that keeps the draw; None at a terminal position."""
+    moves: list[SpacedMove]
+    """Every move in the family's move order."""
+    source: _SourceName
+    """Where the answer came from."""
+    solve_id: Optional[int]
+    """The stored solve used, if any."""
+    @property
+    def position(self) -> Tuple[int, ...]:
+        """The position, in the family's own order (a staircase's step 1 first)."""
 
 @final
 class Lookups:
@@ -182,6 +224,10 @@ class Database:
         """The stored solves."""
     def query(self, game: str, heaps: _PositionLike, misere: bool = False) -> Answer:
         """The answer to one position, as ``nimdb query --json`` gives it."""
+    def query_spaced(
+        self, game: str, position: Union[Sequence[int], str], misere: bool = False
+    ) -> SpacedAnswer:
+        """The answer to one position of ``staircase``, ``welter`` or ``raise:C``."""
     def query_many(
         self,
         game: str,

@@ -19,8 +19,8 @@ use nimdb::resources::MemoryBudget;
 use nimdb::solve::{MAX_SOLVE_TOTAL, Progress, SolveError, SolveOptions, Spill};
 use nimdb::store::{ExportFilter, SolveRecord, SolveStatus, StoreError};
 
-use crate::answers::{Answer, Lookups, source_code};
-use crate::errors::{NimdbError, convention, message, nimdb_error, parse_game, position_arg};
+use crate::answers::{Answer, Lookups, SpacedAnswer, source_code};
+use crate::errors::{NimdbError, convention, message, nimdb_error, parse_any_game, parse_game, position_arg};
 use crate::signals;
 use crate::theory::{Quotient, QuotientFailure, QuotientJob};
 
@@ -96,6 +96,66 @@ pub fn open(py: Python<'_>, path: PathBuf, read_only: bool) -> PyResult<Database
 }
 
 impl Database {
+    /// `Database.solve` of a family with its own position space.
+    #[allow(clippy::too_many_arguments)]
+    fn solve_spaced(
+        &self,
+        py: Python<'_>,
+        game: nimdb::game::SpacedGame,
+        conv: Convention,
+        max_total: Option<u32>,
+        max_heap: Option<u32>,
+        max_heaps: Option<u32>,
+        budget: MemoryBudget,
+        progress: Option<Py<PyAny>>,
+    ) -> PyResult<SolveSummary> {
+        use nimdb::spaced::{moves_bound, space_bounds, space_of};
+        let bounds = space_bounds(&game, max_total, max_heap, max_heaps)
+            .map_err(|e| NimdbError::new_err(e.to_string()))?;
+        let callback = progress.as_ref();
+        let path = self.path.clone();
+        let (record, report) = self.with_db(py, |db| {
+            let space = space_of(&game, bounds).map_err(|e| fail(e.to_string()))?;
+            let estimate = nimdb::solve::spaced::estimate_spaced(
+                space.as_ref(),
+                game.family().loopy(),
+                moves_bound(bounds),
+            );
+            estimate.plan(&budget, &format!("solving {game}"), &path).map_err(|e| {
+                if e.is_memory() {
+                    fail(format!("{e}; nothing was written (memory_limit sets the budget)"))
+                } else {
+                    fail(format!("{e}; nothing was written"))
+                }
+            })?;
+            let hooks = PyProgress { callback, total: Cell::new(0), done: Cell::new(0) };
+            match nimdb::driver::solve_spaced_into(db, &game, conv, space.as_ref(), &hooks) {
+                Ok(done) => match signals::take() {
+                    Some(e) => Err(Failure::Raised(e)),
+                    None => Ok(done),
+                },
+                Err(DriverError::Solve(SolveError::Interrupted { .. })) => match signals::take() {
+                    Some(e) => Err(Failure::Raised(e)),
+                    None => Err(fail("the solve was interrupted")),
+                },
+                Err(e) => Err(e.into()),
+            }
+        })?;
+        Ok(SolveSummary {
+            solve_id: record.id,
+            status: status_word(record.status),
+            positions: report.positions,
+            solved_now: report.solved_now,
+            losses_now: report.losses_now,
+            tiers_now: report.tiers_now,
+            seconds: report.seconds,
+            stored_positions: record.positions,
+            stored_losses: record.losses,
+            spilled_bytes: report.spilled_bytes,
+            peak_window_bytes: report.peak_window_bytes,
+        })
+    }
+
     /// Runs `f` on the open database with the GIL released.
     fn with_db<T: Send>(
         &self,
@@ -525,6 +585,11 @@ impl Database {
     /// Heaps beyond MAX_INPUT_HEAP are answered by a theorem or not at all.
     #[pyo3(signature = (game, heaps, misere = false))]
     fn query(&self, py: Python<'_>, game: &str, heaps: &Bound<'_, PyAny>, misere: bool) -> PyResult<Answer> {
+        if let nimdb::game::Game::Spaced(spaced) = parse_any_game(game)? {
+            return Err(NimdbError::new_err(format!(
+                "{spaced} is a family with its own position space: Database.query_spaced answers it"
+            )));
+        }
         let spec = parse_game(game)?;
         let conv = convention(misere);
         let asked = position_arg(heaps)?;
@@ -549,6 +614,55 @@ impl Database {
             }
         })?;
         Answer::new(py, &answer)
+    }
+
+    /// The answer to one position of a family with its own position space (`staircase`,
+    /// `welter`, `raise:C`): what `nimdb query --game G --json` prints. `position` is a
+    /// sequence of counts in the family's own order (a staircase's step 1 first) or a
+    /// string such as "3 0 2 5". The answer comes from a stored solve, else the family's
+    /// theorem (no remoteness), else, in a database opened with read_only=False, a small
+    /// space solved on the spot; outcome "draw" for a loopy game's draws.
+    #[pyo3(signature = (game, position, misere = false))]
+    fn query_spaced(
+        &self,
+        py: Python<'_>,
+        game: &str,
+        position: &Bound<'_, PyAny>,
+        misere: bool,
+    ) -> PyResult<SpacedAnswer> {
+        let nimdb::game::Game::Spaced(spaced) = parse_any_game(game)? else {
+            return Err(NimdbError::new_err(format!("{game} is a heap game: Database.query answers it")));
+        };
+        let words: Vec<String> = if let Ok(text) = position.extract::<String>() {
+            text.split_whitespace().map(str::to_string).collect()
+        } else {
+            let counts: Vec<u64> = position.extract().map_err(|_| {
+                NimdbError::new_err(
+                    "a position is a sequence of counts (ints) or a string such as \"3 0 2 5\"",
+                )
+            })?;
+            counts.iter().map(u64::to_string).collect()
+        };
+        let counts =
+            spaced.parse_position(&words).map_err(|e| NimdbError::new_err(format!("bad position: {e}")))?;
+        let conv = convention(misere);
+        let read_only = self.read_only;
+        let answer = self.with_db(py, |db| {
+            use nimdb::spaced::{SpacedPlan, answer_after_solving, plan_spaced};
+            let spaced_fail = |e: nimdb::spaced::SpacedError| fail(e.to_string());
+            match plan_spaced(Some(db), &spaced, conv, &counts).map_err(spaced_fail)? {
+                SpacedPlan::Answered(a) => Ok(*a),
+                SpacedPlan::Solve(_) if read_only => Err(fail(format!(
+                    "{spaced} position {counts:?} is not in any stored solve and no theorem decides it; \
+                     answering it means solving a small space on the spot, and the database was opened \
+                     read-only (nimdb.open(path, read_only=False) lets a query solve it)"
+                ))),
+                SpacedPlan::Solve(bounds) => {
+                    answer_after_solving(db, &spaced, conv, &counts, bounds).map_err(spaced_fail)
+                }
+            }
+        })?;
+        SpacedAnswer::new(py, &answer)
     }
 
     /// The answers to many positions at `nimdb query --batch` speed, as numpy arrays
@@ -655,6 +769,24 @@ impl Database {
                 "{} was opened read-only; nimdb.open(path, read_only=False) to solve into it",
                 self.path.display()
             )));
+        }
+        if let nimdb::game::Game::Spaced(spaced) = parse_any_game(game)? {
+            if nim_values {
+                return Err(NimdbError::new_err(format!(
+                    "nim_values is not available for {spaced}: its solve stores outcome and remoteness"
+                )));
+            }
+            let budget = MemoryBudget::new(memory_arg(memory_limit)?);
+            return self.solve_spaced(
+                py,
+                spaced,
+                convention(misere),
+                max_total,
+                max_heap,
+                max_heaps,
+                budget,
+                progress,
+            );
         }
         let spec: GameSpec = parse_game(game)?;
         let conv = convention(misere);

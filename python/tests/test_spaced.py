@@ -1,0 +1,58 @@
+"""Families with their own position space from Python: the same answers as the command line."""
+
+import json
+
+import pytest
+
+import nimdb
+from conftest import cli
+
+
+@pytest.mark.parametrize(
+    "game, misere, bounds, positions",
+    [
+        ("staircase", False, {"max_total": 20, "max_heaps": 5}, ["3 0 2 1", "0 4", "1 1 1 1 1"]),
+        ("welter", True, {"max_total": 16}, ["7 4 1 0", "5 3", "0"]),
+        ("raise:3", False, {"max_heaps": 3}, ["1 1", "2 1", "3 3 2"]),
+    ],
+)
+def test_query_spaced_equals_the_command_line(tmp_path, nimdb_bin, game, misere, bounds, positions):
+    path = tmp_path / "s.sqlite"
+    db = nimdb.open(path, read_only=False)
+    summary = db.solve(game, misere=misere, **bounds)
+    assert summary.status == "complete" and summary.stored_positions == summary.positions
+    for text in positions:
+        a = db.query_spaced(game, text, misere=misere)
+        args = ["query", "--json", "--game", game, "--db", str(path), *text.split()]
+        if misere:
+            args.append("--misere")
+        want = json.loads(cli(nimdb_bin, *args).stdout)
+        assert a.outcome == want["outcome"] and a.remoteness == want["remoteness"], text
+        assert a.source == want["source"] == "database"
+        assert list(a.position) == want["position"]
+        assert [m.description for m in a.moves] == [m["description"] for m in want.get("moves", [])]
+        if a.best_move is not None:
+            assert list(a.best_move.to) == want["best_move"]["to"]
+    db.close()
+
+
+def test_draws_and_theory(tmp_path):
+    db = nimdb.open(tmp_path / "s.sqlite", read_only=False)
+    draw = db.query_spaced("raise:2", [1, 1])
+    assert draw.outcome == "draw" and draw.remoteness is None and draw.best_move.outcome == "draw"
+    theory = db.query_spaced("staircase", [30, 0, 20, 5])
+    assert (theory.source, theory.outcome, theory.nim_value) == ("theory", "win", 10)
+    db.close()
+
+
+def test_bad_input_raises(tmp_path):
+    db = nimdb.open(tmp_path / "s.sqlite", read_only=False)
+    with pytest.raises(nimdb.NimdbError, match="distinct"):
+        db.query_spaced("welter", [3, 3])
+    with pytest.raises(nimdb.NimdbError, match="query_spaced"):
+        db.query("staircase", [1, 2])
+    with pytest.raises(nimdb.NimdbError, match="number of heaps"):
+        db.solve("raise:3", max_total=9)
+    with pytest.raises(nimdb.NimdbError, match="heap game"):
+        db.query_spaced("kayles", [3])
+    db.close()
