@@ -263,7 +263,7 @@ pub fn answer_from_theory(
 }
 
 /// [`answer_from_theory`], stopping the heap values it computes when `stop` is set
-/// ([`TheoryError::Stopped`](theory::TheoryError::Stopped) inside [`QueryError::Theory`];
+/// ([`TheoryError::Stopped`] inside [`QueryError::Theory`];
 /// the values finished are kept for the next answer).
 pub fn answer_from_theory_until(
     game: &GameSpec,

@@ -228,32 +228,6 @@ fn solve_bounds(game: &SpacedGame, solve: &SolveRecord) -> Option<SpaceBounds> {
     Some(SpaceBounds { max_total: solved, max_heaps: solve.max_heaps?, max_heap: game.family().heap_cap() })
 }
 
-/// Reads whole stored tiers of one solve, checked, and keeps them.
-struct Tiers<'a> {
-    db: &'a Database,
-    solve: i64,
-    loaded: HashMap<TierId, Vec<u16>>,
-}
-
-impl Tiers<'_> {
-    fn get(&mut self, space: &dyn PositionSpace, tier: TierId, rank: u64) -> Result<u16, SpacedError> {
-        if !self.loaded.contains_key(&tier) {
-            let t = self.db.load_tier(self.solve, tier)?;
-            let expected = space.size(tier);
-            if t.remoteness.len() as u64 != expected {
-                return Err(SpacedError::WrongSize {
-                    solve: self.solve,
-                    tier,
-                    held: t.remoteness.len() as u64,
-                    expected,
-                });
-            }
-            self.loaded.insert(tier, t.remoteness);
-        }
-        Ok(self.loaded[&tier][rank as usize])
-    }
-}
-
 fn verdict_of(convention: Convention, r: u16) -> Verdict {
     if r == DRAW {
         Verdict::Draw
@@ -315,38 +289,7 @@ pub fn answer_from_solve(
     position: &[u32],
     solve: &SolveRecord,
 ) -> Result<Option<SpacedAnswer>, SpacedError> {
-    let Some(bounds) = solve_bounds(game, solve) else { return Ok(None) };
-    let space = space_of(game, bounds)?;
-    let Some((tier, rank)) = space.locate(position) else { return Ok(None) };
-    let mut tiers = Tiers { db, solve: solve.id, loaded: HashMap::new() };
-    let r = tiers.get(space.as_ref(), tier, rank)?;
-    let family = game.family();
-    let mut moves = Vec::new();
-    for m in family.moves(position) {
-        let (t, k) = space.locate(&m.to).expect("a move stays in a solved space");
-        let rc = tiers.get(space.as_ref(), t, k)?;
-        moves.push(SpacedMoveValue {
-            description: m.text,
-            to: m.to,
-            outcome: verdict_of(convention, rc),
-            remoteness: (rc != DRAW).then_some(rc as u32),
-        });
-    }
-    let outcome = verdict_of(convention, r);
-    let best_move = best(&moves, outcome, r);
-    Ok(Some(SpacedAnswer {
-        game: game.to_string(),
-        convention,
-        position: position.to_vec(),
-        outcome,
-        remoteness: (r != DRAW).then_some(r as u32),
-        nim_value: None,
-        best_move,
-        moves,
-        source: Source::Database,
-        theorem: None,
-        solve_id: Some(solve.id),
-    }))
+    SpacedReader::new(db).answer_from(game, convention, position, solve, true)
 }
 
 /// The best move, first in move order: from a win, to a loss one move shorter; from a loss,
@@ -446,6 +389,51 @@ impl<'a> SpacedReader<'a> {
         Ok(r)
     }
 
+    /// The answer from stored solve `solve`, or `None` when it does not cover `position`;
+    /// with `moves` false the move list is left empty (the best move is still found).
+    pub fn answer_from(
+        &mut self,
+        game: &SpacedGame,
+        convention: Convention,
+        position: &[u32],
+        solve: &SolveRecord,
+        moves: bool,
+    ) -> Result<Option<SpacedAnswer>, SpacedError> {
+        let Some(bounds) = solve_bounds(game, solve) else { return Ok(None) };
+        let space = space_of(game, bounds)?;
+        let Some((tier, rank)) = space.locate(position) else { return Ok(None) };
+        let r = self.record(solve.id, space.as_ref(), tier, rank)?;
+        let mut listed = Vec::new();
+        for m in game.family().moves(position) {
+            let (t, k) = space.locate(&m.to).expect("a move stays in a solved space");
+            let rc = self.record(solve.id, space.as_ref(), t, k)?;
+            listed.push(SpacedMoveValue {
+                description: m.text,
+                to: m.to,
+                outcome: verdict_of(convention, rc),
+                remoteness: (rc != DRAW).then_some(rc as u32),
+            });
+        }
+        let outcome = verdict_of(convention, r);
+        let best_move = best(&listed, outcome, r);
+        if !moves {
+            listed.clear();
+        }
+        Ok(Some(SpacedAnswer {
+            game: game.to_string(),
+            convention,
+            position: position.to_vec(),
+            outcome,
+            remoteness: (r != DRAW).then_some(r as u32),
+            nim_value: None,
+            best_move,
+            moves: listed,
+            source: Source::Database,
+            theorem: None,
+            solve_id: Some(solve.id),
+        }))
+    }
+
     /// The answer for `position` from a stored solve, else the family's theorem; with
     /// `moves` false the move list is left empty (the best move is still found).
     pub fn answer(
@@ -462,39 +450,9 @@ impl<'a> SpacedReader<'a> {
         }
         let solves = self.solves[&key].clone();
         for solve in &solves {
-            let Some(bounds) = solve_bounds(game, solve) else { continue };
-            let space = space_of(game, bounds)?;
-            let Some((tier, rank)) = space.locate(position) else { continue };
-            let r = self.record(solve.id, space.as_ref(), tier, rank)?;
-            let mut listed = Vec::new();
-            for m in game.family().moves(position) {
-                let (t, k) = space.locate(&m.to).expect("a move stays in a solved space");
-                let rc = self.record(solve.id, space.as_ref(), t, k)?;
-                listed.push(SpacedMoveValue {
-                    description: m.text,
-                    to: m.to,
-                    outcome: verdict_of(convention, rc),
-                    remoteness: (rc != DRAW).then_some(rc as u32),
-                });
+            if let Some(answer) = self.answer_from(game, convention, position, solve, moves)? {
+                return Ok(answer);
             }
-            let outcome = verdict_of(convention, r);
-            let best_move = best(&listed, outcome, r);
-            if !moves {
-                listed.clear();
-            }
-            return Ok(SpacedAnswer {
-                game: game.to_string(),
-                convention,
-                position: position.to_vec(),
-                outcome,
-                remoteness: (r != DRAW).then_some(r as u32),
-                nim_value: None,
-                best_move,
-                moves: listed,
-                source: Source::Database,
-                theorem: None,
-                solve_id: Some(solve.id),
-            });
         }
         match answer_from_theory(game, convention, position) {
             Some(mut a) => {
@@ -573,15 +531,15 @@ pub fn verify_spaced(
         report.solves.push(solve.id);
         let Some(bounds) = solve_bounds(game, solve) else { continue };
         let space = space_of(game, bounds)?;
-        let mut tiers = Tiers { db, solve: solve.id, loaded: HashMap::new() };
+        let mut reader = SpacedReader::new(db);
         for tier in space.tiers() {
             for rank in 0..space.size(tier) {
                 space.unrank(tier, rank, &mut pos);
-                let r = tiers.get(space.as_ref(), tier, rank)?;
+                let r = reader.record(solve.id, space.as_ref(), tier, rank)?;
                 let mut kids = Vec::new();
                 for m in family.moves(&pos) {
                     let (t, k) = space.locate(&m.to).expect("a move stays in a solved space");
-                    kids.push(tiers.get(space.as_ref(), t, k)?);
+                    kids.push(reader.record(solve.id, space.as_ref(), t, k)?);
                 }
                 report.checked += 1;
                 report.draws += u64::from(r == DRAW);

@@ -46,6 +46,25 @@ impl From<Failure> for PyErr {
     }
 }
 
+/// A solve's result as the Python call ends it: an exception raised meanwhile (Ctrl-C, the
+/// progress callback's, even after the last tier: the solve is then complete but the call
+/// raises) comes first.
+fn solved(
+    result: Result<(SolveRecord, nimdb::solve::SolveReport), DriverError>,
+) -> Result<(SolveRecord, nimdb::solve::SolveReport), Failure> {
+    match result {
+        Ok(done) => match signals::take() {
+            Some(e) => Err(Failure::Raised(e)),
+            None => Ok(done),
+        },
+        Err(DriverError::Solve(SolveError::Interrupted { .. })) => match signals::take() {
+            Some(e) => Err(Failure::Raised(e)),
+            None => Err(fail("the solve was interrupted")),
+        },
+        Err(e) => Err(e.into()),
+    }
+}
+
 fn fail(text: impl Into<String>) -> Failure {
     Failure::Message(text.into())
 }
@@ -129,31 +148,9 @@ impl Database {
                 }
             })?;
             let hooks = PyProgress { callback, total: Cell::new(0), done: Cell::new(0) };
-            match nimdb::driver::solve_spaced_into(db, &game, conv, space.as_ref(), &hooks) {
-                Ok(done) => match signals::take() {
-                    Some(e) => Err(Failure::Raised(e)),
-                    None => Ok(done),
-                },
-                Err(DriverError::Solve(SolveError::Interrupted { .. })) => match signals::take() {
-                    Some(e) => Err(Failure::Raised(e)),
-                    None => Err(fail("the solve was interrupted")),
-                },
-                Err(e) => Err(e.into()),
-            }
+            solved(nimdb::driver::solve_spaced_into(db, &game, conv, space.as_ref(), &hooks))
         })?;
-        Ok(SolveSummary {
-            solve_id: record.id,
-            status: status_word(record.status),
-            positions: report.positions,
-            solved_now: report.solved_now,
-            losses_now: report.losses_now,
-            tiers_now: report.tiers_now,
-            seconds: report.seconds,
-            stored_positions: record.positions,
-            stored_losses: record.losses,
-            spilled_bytes: report.spilled_bytes,
-            peak_window_bytes: report.peak_window_bytes,
-        })
+        Ok(SolveSummary::of(&record, &report))
     }
 
     /// Runs `f` on the open database with the GIL released.
@@ -180,6 +177,25 @@ impl Database {
             result
         });
         result.map_err(PyErr::from)
+    }
+}
+
+impl SolveSummary {
+    /// The figures of a run and of its solve as stored after it.
+    fn of(record: &SolveRecord, report: &nimdb::solve::SolveReport) -> Self {
+        SolveSummary {
+            solve_id: record.id,
+            status: status_word(record.status),
+            positions: report.positions,
+            solved_now: report.solved_now,
+            losses_now: report.losses_now,
+            tiers_now: report.tiers_now,
+            seconds: report.seconds,
+            stored_positions: record.positions,
+            stored_losses: record.losses,
+            spilled_bytes: report.spilled_bytes,
+            peak_window_bytes: report.peak_window_bytes,
+        }
     }
 }
 
@@ -814,32 +830,9 @@ impl Database {
             .filter(|&bytes| bytes < estimate.window_bytes);
             let spill = window.map(|budget| Spill::beside(&path, budget));
             let hooks = PyProgress { callback, total: Cell::new(0), done: Cell::new(0) };
-            match solve_into_spilling(db, &spec, conv, universe, nim_values, &hooks, spill.as_ref()) {
-                Ok(done) => match signals::take() {
-                    // The callback raised after the last tier: the solve is complete.
-                    Some(e) => Err(Failure::Raised(e)),
-                    None => Ok(done),
-                },
-                Err(DriverError::Solve(SolveError::Interrupted { .. })) => match signals::take() {
-                    Some(e) => Err(Failure::Raised(e)),
-                    None => Err(fail("the solve was interrupted")),
-                },
-                Err(e) => Err(e.into()),
-            }
+            solved(solve_into_spilling(db, &spec, conv, universe, nim_values, &hooks, spill.as_ref()))
         })?;
-        Ok(SolveSummary {
-            solve_id: record.id,
-            status: status_word(record.status),
-            positions: report.positions,
-            solved_now: report.solved_now,
-            losses_now: report.losses_now,
-            tiers_now: report.tiers_now,
-            seconds: report.seconds,
-            stored_positions: record.positions,
-            stored_losses: record.losses,
-            spilled_bytes: report.spilled_bytes,
-            peak_window_bytes: report.peak_window_bytes,
-        })
+        Ok(SolveSummary::of(&record, &report))
     }
 
     /// The misère quotient of an octal `game`, as `nimdb quotient` gives it: the one stored

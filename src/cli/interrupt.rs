@@ -42,3 +42,21 @@ pub fn ignore_file_size_signal() {
         libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
     }
 }
+
+/// For a solve stopped by Ctrl-C: says on stderr what is stored and how to resume, and gives
+/// the exit status; `None` for any other result.
+pub fn stopped_solve<T>(
+    result: &Result<T, nimdb::driver::DriverError>,
+    db: &std::path::Path,
+) -> Option<std::process::ExitCode> {
+    use nimdb::driver::DriverError;
+    use nimdb::solve::SolveError;
+    let Err(DriverError::Solve(SolveError::Interrupted { tiers, positions })) = result else {
+        return None;
+    };
+    eprintln!(
+        "nimdb: interrupted: the {tiers} tiers ({positions} positions) solved in this run are stored in {}; run the same command again to resume",
+        db.display()
+    );
+    Some(std::process::ExitCode::from(EXIT_INTERRUPTED))
+}

@@ -4,11 +4,11 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use nimdb::driver::{DriverError, solve_into_spilling};
+use nimdb::driver::solve_into_spilling;
 use nimdb::game::{Convention, GameSpec};
 use nimdb::index::Universe;
 use nimdb::resources::{Bytes, MemoryBudget};
-use nimdb::solve::{MAX_SOLVE_TOTAL, SolveError, SolveOptions, SolveReport, Spill, reach};
+use nimdb::solve::{MAX_SOLVE_TOTAL, SolveOptions, SolveReport, Spill, reach};
 use nimdb::store::{Database, SolveRecord};
 
 use super::cost::{mb, plan};
@@ -108,12 +108,8 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         job.spill.as_ref(),
     );
     bar.finish();
-    if let Err(DriverError::Solve(SolveError::Interrupted { tiers, positions })) = &result {
-        eprintln!(
-            "nimdb: interrupted: the {tiers} tiers ({positions} positions) solved in this run are stored in {}; run the same command again to resume",
-            db.path().display()
-        );
-        return Ok(ExitCode::from(super::interrupt::EXIT_INTERRUPTED));
+    if let Some(code) = super::interrupt::stopped_solve(&result, db.path()) {
+        return Ok(code);
     }
     let (solve, report) = result.map_err(words::driver)?;
     if !args.quiet {

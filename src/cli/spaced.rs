@@ -4,11 +4,10 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use nimdb::driver::{DriverError, solve_spaced_into};
+use nimdb::driver::solve_spaced_into;
 use nimdb::game::{Convention, SpacedGame};
 use nimdb::index::SpaceBounds;
 use nimdb::resources::{Bytes, MemoryBudget};
-use nimdb::solve::SolveError;
 use nimdb::solve::spaced::estimate_spaced;
 use nimdb::spaced::{
     BoundsError, SpacedAnswer, SpacedError, SpacedPlan, SpacedReport, answer_after_solving, moves_bound,
@@ -123,12 +122,8 @@ pub fn solve(r: SolveRequest<'_>) -> anyhow::Result<ExitCode> {
     super::interrupt::install();
     let result = solve_spaced_into(&mut db, r.game, r.convention, space.as_ref(), &bar);
     bar.finish();
-    if let Err(DriverError::Solve(SolveError::Interrupted { tiers, positions })) = &result {
-        eprintln!(
-            "nimdb: interrupted: the {tiers} tiers ({positions} positions) solved in this run are stored in {}; run the same command again to resume",
-            db.path().display()
-        );
-        return Ok(ExitCode::from(super::interrupt::EXIT_INTERRUPTED));
+    if let Some(code) = super::interrupt::stopped_solve(&result, db.path()) {
+        return Ok(code);
     }
     let (solve, report) = result.map_err(words::driver)?;
     if !r.quiet {

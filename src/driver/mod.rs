@@ -225,16 +225,26 @@ pub fn solve_into_with(
     let options = SolveOptions { convention, universe, nim_values, strategy: Strategy::default() };
     let mut sink = DatabaseSink::shared_by(db, &solve_row, universe, processes);
     let result = run(&options, &mut sink);
+    finish_run(db, &key, sink, result)
+}
+
+/// Ends the run's record with how the solve ended, then returns the solve as stored and the
+/// run's figures: the solve's own failure first, the record's only when the solve succeeded.
+fn finish_run(
+    db: &Database,
+    key: &SolveKey,
+    sink: DatabaseSink<'_>,
+    result: Result<SolveReport, SolveError>,
+) -> Result<(SolveRecord, SolveReport), DriverError> {
     let outcome = match &result {
         Ok(_) => RunOutcome::Complete,
         Err(SolveError::Interrupted { .. }) => RunOutcome::Interrupted,
         Err(_) => RunOutcome::Failed,
     };
     let ended = sink.end_run(outcome);
-    // The solve's own failure comes first; the record's only when the solve succeeded.
     let report = result?;
     ended?;
-    let solve_row = db.find_solve(&key)?.ok_or(StoreError::Corrupt(format!(
+    let solve_row = db.find_solve(key)?.ok_or(StoreError::Corrupt(format!(
         "the solve of {} just written is missing from the database",
         key.game
     )))?;
@@ -266,19 +276,7 @@ pub fn solve_spaced_into(
     let solve_row = db.begin_solve(&key, space.bounds().max_total)?;
     let mut sink = DatabaseSink::for_space(db, &solve_row, space);
     let result = crate::solve::spaced::solve_spaced(game.family(), space, convention, &mut sink, progress);
-    let outcome = match &result {
-        Ok(_) => RunOutcome::Complete,
-        Err(SolveError::Interrupted { .. }) => RunOutcome::Interrupted,
-        Err(_) => RunOutcome::Failed,
-    };
-    let ended = sink.end_run(outcome);
-    let report = result?;
-    ended?;
-    let solve_row = db.find_solve(&key)?.ok_or(StoreError::Corrupt(format!(
-        "the solve of {} just written is missing from the database",
-        key.game
-    )))?;
-    Ok((solve_row, report))
+    finish_run(db, &key, sink, result)
 }
 
 #[cfg(test)]
