@@ -38,7 +38,7 @@ pub fn nimdb_error(e: impl std::error::Error + 'static) -> PyErr {
 
 /// Parses a game name (`nim`, `kayles`, `dawson`, `octal:0.137`, …).
 pub fn parse_game(game: &str) -> PyResult<GameSpec> {
-    game.parse().map_err(|e: nimdb::game::SpecError| NimdbError::new_err(e.to_string()))
+    nimdb::game::parse_heap_game(game).map_err(|e| NimdbError::new_err(e.to_string()))
 }
 
 /// Parses any game: a heap game, or a family with its own position space.

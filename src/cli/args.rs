@@ -42,7 +42,7 @@ impl GameArgs {
 /// Parses `--game`, refusing with what is wrong with the spec (clap names the spec).
 pub(super) fn parse_game(s: &str) -> Result<GameSpec, String> {
     // clap's message already names the value given: say only what is wrong with it.
-    s.parse().map_err(|e: nimdb::game::SpecError| e.reason().to_string())
+    nimdb::game::parse_heap_game(s).map_err(|e| e.reason().to_string())
 }
 
 /// `--db FILE`, defaulting to `$NIMDB_DB` or `nimdb.sqlite`.

@@ -63,7 +63,7 @@ pub fn run(args: QuotientArgs) -> anyhow::Result<ExitCode> {
     if args.survey {
         return survey(&args);
     }
-    let spec: GameSpec = args.game.as_deref().unwrap_or_default().parse()?;
+    let spec: GameSpec = nimdb::game::parse_heap_game(args.game.as_deref().unwrap_or_default())?;
     let Some(code) = spec.octal() else {
         bail!(
             "{spec} is not an octal game: misère quotients are computed for octal codes only \

@@ -41,7 +41,7 @@ pub use position::{HeapListError, MAX_INPUT_HEAP, Position};
 pub use rules::{CodeError, GrundyRules, HeapFamily, HeapRules, TakeBreakCode};
 pub use spaced::{
     DRAW, Family, Game, MAX_RAISE_CAP, MAX_SPACED_COUNT, PositionError, Raise, SpaceLayout, SpacedFormula,
-    SpacedGame, SpacedMove, SpacedSpecError, Staircase, Welter,
+    SpacedGame, SpacedMove, SpacedSpecError, Staircase, Welter, parse_heap_game,
 };
 pub use spec::{GAME_FORMS, GAME_HELP, GameSpec, SPACED_FORMS, SpecError, any_game_help};
 pub use words::rules_in_words;

@@ -196,15 +196,6 @@ impl FromStr for GameSpec {
         let bad = |e: String| SpecError::new(raw, e);
         let code =
             |c: Result<TakeBreakCode, String>| c.map(|c| Rules::Heap(HeapFamily::TakeBreak(c))).map_err(bad);
-        match s.parse::<super::spaced::SpacedGame>() {
-            Ok(_) => {
-                return Err(bad(format!(
-                    "{s} is a family with its own position space ({SPACED_FORMS}): solve, query and verify take it, this command does not yet"
-                )));
-            }
-            Err(e @ super::spaced::SpacedSpecError::Cap(_)) => return Err(bad(e.to_string())),
-            Err(super::spaced::SpacedSpecError::Unknown) => {}
-        }
         let rules = match s.as_str() {
             "nim" => Rules::Heap(HeapFamily::TakeBreak(TakeBreakCode::nim())),
             "kayles" => code(parse_code("0.77", 8))?,

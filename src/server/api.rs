@@ -139,7 +139,7 @@ pub fn parse_query_string(raw: Option<&str>) -> Result<HashMap<String, String>, 
 /// The game named by `game` (default `nim`).
 pub fn parse_game(params: &HashMap<String, String>) -> Result<GameSpec, ApiError> {
     let name = params.get("game").map_or("nim", String::as_str);
-    name.parse::<GameSpec>().map_err(|e| ApiError::bad(format!("unknown game '{name}': {e}")))
+    crate::game::parse_heap_game(name).map_err(|e| ApiError::bad(format!("unknown game '{name}': {e}")))
 }
 
 /// The convention named by `convention`: `normal` (default) or `misere`.

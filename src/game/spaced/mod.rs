@@ -217,6 +217,21 @@ impl Game {
     }
 }
 
+/// Parses a heap game for a command that takes only heap games: a spaced family's name is
+/// refused with what it is and which commands take it (rather than as an unknown game).
+pub fn parse_heap_game(raw: &str) -> Result<super::GameSpec, super::SpecError> {
+    match raw.parse::<Game>()? {
+        Game::Heaps(g) => Ok(g),
+        Game::Spaced(s) => Err(super::SpecError::new(
+            raw,
+            format!(
+                "{s} is a family with its own position space ({}): solve, query and verify take it, this command does not yet",
+                super::SPACED_FORMS
+            ),
+        )),
+    }
+}
+
 impl fmt::Display for Game {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
