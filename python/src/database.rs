@@ -46,6 +46,23 @@ impl From<Failure> for PyErr {
     }
 }
 
+/// [`Estimate::plan`](nimdb::solve::Estimate::plan), its refusal worded for Python (the
+/// argument that sets the budget).
+fn planned(
+    estimate: &nimdb::solve::Estimate,
+    budget: &MemoryBudget,
+    what: &str,
+    path: &std::path::Path,
+) -> Result<Option<u64>, Failure> {
+    estimate.plan(budget, what, path).map_err(|e| {
+        if e.is_memory() {
+            fail(format!("{e}; nothing was written (memory_limit sets the budget)"))
+        } else {
+            fail(format!("{e}; nothing was written"))
+        }
+    })
+}
+
 /// A solve's result as the Python call ends it: an exception raised meanwhile (Ctrl-C, the
 /// progress callback's, even after the last tier: the solve is then complete but the call
 /// raises) comes first.
@@ -140,13 +157,7 @@ impl Database {
                 game.family().loopy(),
                 moves_bound(bounds),
             );
-            estimate.plan(&budget, &format!("solving {game}"), &path).map_err(|e| {
-                if e.is_memory() {
-                    fail(format!("{e}; nothing was written (memory_limit sets the budget)"))
-                } else {
-                    fail(format!("{e}; nothing was written"))
-                }
-            })?;
+            planned(&estimate, &budget, &format!("solving {game}"), &path)?;
             let hooks = PyProgress { callback, total: Cell::new(0), done: Cell::new(0) };
             solved(nimdb::driver::solve_spaced_into(db, &game, conv, space.as_ref(), &hooks))
         })?;
@@ -815,14 +826,7 @@ impl Database {
             // As `nimdb solve`: lower tiers that do not fit the budget spill to mapped files
             // beside the database; a solve whose rest does not fit, or that would not fit the
             // disk free or the file-size limit (`ulimit -f`), is refused before writing.
-            let window =
-                estimate.plan(&budget, &format!("solving {spec} ({universe})"), &path).map_err(|e| {
-                    if e.is_memory() {
-                        fail(format!("{e}; nothing was written (memory_limit sets the budget)"))
-                    } else {
-                        fail(format!("{e}; nothing was written"))
-                    }
-                })?;
+            let window = planned(&estimate, &budget, &format!("solving {spec} ({universe})"), &path)?;
             let window = match (window, window_limit) {
                 (Some(a), Some(b)) => Some(a.min(b)),
                 (a, b) => a.or(b),

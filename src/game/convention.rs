@@ -47,6 +47,12 @@ impl Convention {
     pub fn is_win(self, remoteness: u32) -> bool {
         (remoteness % 2 == 1) ^ self.terminal_is_win()
     }
+
+    /// Whether a stored remoteness is a loss for the player to move: not a win, and not a
+    /// draw (which loopy games store as [`DRAW`](super::DRAW)).
+    pub fn loses(self, remoteness: u16) -> bool {
+        remoteness != super::DRAW && !self.is_win(remoteness as u32)
+    }
 }
 
 impl fmt::Display for Convention {

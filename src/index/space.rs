@@ -83,6 +83,19 @@ pub fn space_for(layout: SpaceLayout, bounds: SpaceBounds) -> Result<Box<dyn Pos
     })
 }
 
+/// Positions at most this long are ranked through a buffer on the stack.
+const SHORT: usize = 32;
+
+/// `len` zeros of scratch space: on the stack when short, else in `heap`.
+fn scratch<'a>(stack: &'a mut [u32; SHORT], heap: &'a mut Vec<u32>, len: usize) -> &'a mut [u32] {
+    if len <= SHORT {
+        &mut stack[..len]
+    } else {
+        heap.resize(len, 0);
+        heap
+    }
+}
+
 /// Multisets of positive heaps.
 struct Multisets {
     bounds: SpaceBounds,
@@ -143,7 +156,10 @@ impl PositionSpace for Staircases {
         if steps.last() == Some(&0) || steps.len() as u32 > self.table.max_parts() {
             return None;
         }
-        let mut suffix = vec![0u32; steps.len()];
+        // Locating is on the solver's path for every child: no allocation for short positions.
+        let mut stack = [0u32; SHORT];
+        let mut heap = Vec::new();
+        let suffix = scratch(&mut stack, &mut heap, steps.len());
         let mut run = 0u64;
         let mut total = 0u64;
         for i in (0..steps.len()).rev() {
@@ -154,7 +170,7 @@ impl PositionSpace for Staircases {
             }
             suffix[i] = run as u32;
         }
-        Some((TierId { total: total as u32, heaps: steps.len() as u32 }, self.table.rank(&suffix)))
+        Some((TierId { total: total as u32, heaps: steps.len() as u32 }, self.table.rank(suffix)))
     }
     fn unrank(&self, tier: TierId, rank: u64, out: &mut Vec<u32>) {
         let mut suffix = Vec::with_capacity(tier.heaps as usize);
@@ -214,8 +230,13 @@ impl PositionSpace for DistinctSets {
         if n == 0 {
             return Some((tier, 0));
         }
-        let parts: Vec<u32> = set.iter().enumerate().map(|(i, &a)| a - (n - 1 - i) as u32 + 1).collect();
-        Some((tier, self.table.rank(&parts)))
+        let mut stack = [0u32; SHORT];
+        let mut heap = Vec::new();
+        let parts = scratch(&mut stack, &mut heap, n);
+        for (i, &a) in set.iter().enumerate() {
+            parts[i] = a - (n - 1 - i) as u32 + 1;
+        }
+        Some((tier, self.table.rank(parts)))
     }
     fn unrank(&self, tier: TierId, rank: u64, out: &mut Vec<u32>) {
         out.clear();

@@ -103,19 +103,34 @@ fn solve_acyclic(
             report.edges += kids.len() as u64;
             values.push(settle(convention, kids.iter().copied()));
         }
-        let solved_tier =
-            SolvedTier { tier, remoteness: values, nim_values: None, seconds: clock.elapsed().as_secs_f64() };
-        report.solved_now += size;
-        report.losses_now += solved_tier.losses(convention);
-        report.tiers_now += 1;
-        store.save(&solved_tier)?;
-        progress.tier_done(tier, size);
+        let seconds = clock.elapsed().as_secs_f64();
+        let solved_tier = save(store, progress, &mut report, convention, tier, values, seconds)?;
         solved.insert(tier, solved_tier.remoteness);
     }
     store.finish()?;
     report.peak_window_bytes = 2 * positions;
     report.seconds = started.elapsed().as_secs_f64();
     Ok(report)
+}
+
+/// Stores a newly solved tier, counts it in the run's report and tells the progress.
+fn save(
+    store: &mut dyn TierStore,
+    progress: &dyn Progress,
+    report: &mut SolveReport,
+    convention: Convention,
+    tier: TierId,
+    remoteness: Vec<u16>,
+    seconds: f64,
+) -> Result<SolvedTier, SolveError> {
+    let size = remoteness.len() as u64;
+    let solved = SolvedTier { tier, remoteness, nim_values: None, seconds };
+    report.solved_now += size;
+    report.losses_now += solved.losses(convention);
+    report.tiers_now += 1;
+    store.save(&solved)?;
+    progress.tier_done(tier, size);
+    Ok(solved)
 }
 
 fn check_size(space: &dyn PositionSpace, tier: TierId, held: u64) -> Result<(), SolveError> {
@@ -229,17 +244,7 @@ fn solve_loopy(
         if stored.contains(&tier) {
             continue;
         }
-        let solved_tier = SolvedTier {
-            tier,
-            remoteness: value[start..start + size].to_vec(),
-            nim_values: None,
-            seconds: 0.0,
-        };
-        report.solved_now += size as u64;
-        report.losses_now += solved_tier.losses(convention);
-        report.tiers_now += 1;
-        store.save(&solved_tier)?;
-        progress.tier_done(tier, size as u64);
+        save(store, progress, &mut report, convention, tier, value[start..start + size].to_vec(), 0.0)?;
     }
     store.finish()?;
     report.peak_window_bytes = positions * LOOPY_BYTES_PER_POSITION + report.edges * 8;
