@@ -36,23 +36,22 @@
 //! # }
 //! ```
 
+pub use nimdb_core::{game, index, resources};
+pub use nimdb_solve as solve;
+pub use nimdb_store as store;
+pub use nimdb_theory as theory;
+
 pub mod batch;
 pub mod beyond;
 pub mod driver;
 pub mod explain;
-pub mod game;
-pub mod index;
 #[cfg(feature = "mpi")]
 pub mod mpi;
 pub mod play;
 pub mod query;
-pub mod resources;
 #[cfg(feature = "server")]
 pub mod server;
-pub mod solve;
 pub mod spaced;
-pub mod store;
-pub mod theory;
 pub mod tree;
 pub mod verify;
 

@@ -149,7 +149,7 @@ fn read_only_forbids_every_write_and_reads_leave_no_side_files() {
 #[test]
 fn dev_null_is_refused_in_one_line() {
     // Not a database, and nothing to wait for: one line each (the schema step used to retry
-    // every error for 20 s; only lock contention is retried now, see src/store/open.rs).
+    // every error for 20 s; only lock contention is retried now, see crates/store/src/open.rs).
     let e = err(&["info", "--db", "/dev/null"]);
     assert!(e.contains("no nimdb database at /dev/null"), "{e}");
     let e = err(&["verify", "--game", "nim", "--db", "/dev/null"]);

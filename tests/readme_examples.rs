@@ -431,7 +431,8 @@ fn the_layout_names_every_room_of_src_and_only_those() {
         if !line.starts_with(' ') {
             // The rooms the line is about, then what it says of them.
             let mut first = true;
-            while let Some(t) = words.next_if(|t| is_room(t) && (first || !line.starts_with("src/"))) {
+            let path_line = line.starts_with("src/") || line.starts_with("crates/");
+            while let Some(t) = words.next_if(|t| is_room(t) && (first || !path_line)) {
                 first = false;
                 room = PathBuf::from(t);
                 listed.insert(t.trim_end_matches('/').to_string());
@@ -447,10 +448,13 @@ fn the_layout_names_every_room_of_src_and_only_those() {
             }
         }
     }
-    for entry in std::fs::read_dir(root().join("src")).unwrap() {
-        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
-        if !listed.contains(&format!("src/{name}")) {
-            problems.push(format!("src/{name} is not in the README's layout"));
+    // Every room of the root crate and every crate of the workspace.
+    for dir in ["src", "crates"] {
+        for entry in std::fs::read_dir(root().join(dir)).unwrap() {
+            let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+            if !listed.contains(&format!("{dir}/{name}")) {
+                problems.push(format!("{dir}/{name} is not in the README's layout"));
+            }
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));

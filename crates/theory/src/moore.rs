@@ -194,7 +194,7 @@ fn misere_endgame(heaps: &[u64], k: u32) -> Option<Vec<Lowering>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::theory::bouton::{misere_nim_loss, normal_nim_loss};
+    use crate::bouton::{misere_nim_loss, normal_nim_loss};
 
     #[test]
     fn nim_1_is_bouton() {
@@ -249,7 +249,7 @@ mod tests {
                         Some(m) => {
                             assert!(!m.is_empty() && m.len() <= k as usize, "k={k} {p:?}: {m:?}");
                             assert!(m.iter().all(|l| l.to < l.from && p[l.index] == l.from));
-                            let after = crate::theory::lowering::lowered(&p, &m);
+                            let after = crate::lowering::lowered(&p, &m);
                             assert!(
                                 moore_loss_u64(&after, k, convention),
                                 "k={k} {convention} {p:?} -> {after:?}"
@@ -270,7 +270,7 @@ mod tests {
                     assert!(moore_loss_u64(&heaps, k, convention));
                     continue;
                 };
-                let after = crate::theory::lowering::lowered(&heaps, &m);
+                let after = crate::lowering::lowered(&heaps, &m);
                 assert!(moore_loss_u64(&after, k, convention), "k={k} {convention}");
                 assert!(m.len() <= k as usize);
             }

@@ -7,7 +7,7 @@
 //!
 //! Disk is checked the same way before a solve writes: the free space of the database's
 //! file system ([`free_disk`]) and this process's file-size limit ([`file_size_limit`],
-//! `ulimit -f`); [`crate::solve::Estimate::plan`] applies both with the memory budget, for
+//! `ulimit -f`); the solver's `Estimate::plan` (crate `nimdb-solve`) applies both with the memory budget, for
 //! every face that solves (`nimdb solve`, the Python package).
 //!
 //! It is also the one place that reads what this process takes ([`resident_bytes`],

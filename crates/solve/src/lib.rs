@@ -11,6 +11,10 @@
 //!
 //! [`reference`](mod@reference) holds an independent forward search (memoized minimax) that the tests
 //! compare both against.
+#![warn(missing_docs)]
+
+use nimdb_core::{game, index, resources};
+
 
 pub mod reference;
 mod retrograde;

@@ -244,7 +244,7 @@ mod tests {
                     match wythoff_move(&heaps, convention) {
                         None => assert!(loss || heaps.is_empty(), "{convention} {heaps:?}"),
                         Some(m) => {
-                            let after = crate::theory::lowering::lowered(&heaps, &m);
+                            let after = crate::lowering::lowered(&heaps, &m);
                             let mut want = first.clone().expect("a win has a winning move");
                             want.truncate(heaps.len());
                             assert_eq!(after, want, "{convention} {heaps:?}");
@@ -257,7 +257,7 @@ mod tests {
         for convention in [Convention::Normal, Convention::Misere] {
             for heaps in [[u64::MAX, 3], [u64::MAX, u64::MAX - 7], [1 << 62, 1 << 61]] {
                 if let Some(m) = wythoff_move(&heaps, convention) {
-                    let after: Vec<u64> = crate::theory::lowering::lowered(&heaps, &m);
+                    let after: Vec<u64> = crate::lowering::lowered(&heaps, &m);
                     assert_eq!(wythoff_loss_u64(&after, convention), Some(true), "{heaps:?}");
                 }
             }

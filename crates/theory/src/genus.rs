@@ -229,7 +229,7 @@ impl<'r, R: HeapRules + ?Sized> GenusSolver<'r, R> {
 mod tests {
     use super::*;
     use crate::game::GameSpec;
-    use crate::theory::sequence::mex_values;
+    use crate::sequence::mex_values;
 
     #[test]
     fn shortened_forms() {

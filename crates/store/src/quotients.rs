@@ -364,7 +364,7 @@ impl Database {
 #[cfg(test)]
 mod tests {
     use crate::game::GameSpec;
-    use crate::store::Database;
+    use crate::Database;
     use crate::theory::quotient::{QuotientOptions, compute_quotient};
 
     #[test]

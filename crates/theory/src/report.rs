@@ -242,7 +242,7 @@ impl HeapStream {
         };
         // Misère values, genus and tameness of small heaps.
         // The exact misère search holds heaps of at most MAX_HEAP tokens.
-        let want = opts.misere_up_to.min(n).min(crate::theory::misere::MAX_HEAP);
+        let want = opts.misere_up_to.min(n).min(crate::misere::MAX_HEAP);
         stream.run_to(want);
         let values: Vec<u32> = (0..=want).map(|h| stream.value(h)).collect();
         let k = want as usize + 1;

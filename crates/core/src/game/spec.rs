@@ -106,7 +106,7 @@ impl GameSpec {
     /// `v1:tb:0.[3]`, Kayles `v1:tb:0.77`.
     ///
     /// ```
-    /// use nimdb::GameSpec;
+    /// use nimdb_core::game::GameSpec;
     /// let kayles: GameSpec = "kayles".parse().unwrap();
     /// assert_eq!(kayles.storage_id(), "v1:tb:0.77");
     /// assert_eq!(GameSpec::from_storage_id("v1:tb:0.77"), Some(kayles));

@@ -201,7 +201,7 @@ pub fn quotient_play(
 mod tests {
     use super::*;
     use crate::game::{BigPosition, GameSpec, Position, all_moves};
-    use crate::theory::quotient::{QuotientOptions, compute_quotient};
+    use crate::quotient::{QuotientOptions, compute_quotient};
 
     fn code(game: &str) -> TakeBreakCode {
         game.parse::<GameSpec>().unwrap().octal().unwrap().clone()

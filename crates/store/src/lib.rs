@@ -7,6 +7,11 @@
 //! payload of fixed-width records read by offset through SQLite's incremental BLOB I/O.
 //! Each run that commits tiers has a row in `solve_runs` (its tiers, positions, seconds and
 //! peak memory), kept up to date in the transaction of each tier.
+#![warn(missing_docs)]
+
+use nimdb_core::{game, index};
+use nimdb_theory as theory;
+
 
 pub mod codec;
 mod export;

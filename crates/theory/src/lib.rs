@@ -27,6 +27,12 @@
 //! certificate (Kayles and Dawson's Kayles at heap 256) and copy the rest, which the theorem
 //! makes exact; before that, and for games with no period (Grundy's game), the rare/common
 //! method of [`sparse`] does the work (Kayles to 10⁶ in about 0.1 s without the shortcut).
+#![warn(missing_docs)]
+
+use nimdb_core::game;
+#[cfg(test)]
+use nimdb_solve as solve;
+
 
 pub mod bouton;
 pub mod cache;

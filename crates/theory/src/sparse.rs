@@ -617,7 +617,7 @@ fn scan(shape: &HeapShape, g: &[u32], s: u32, v: u32, stats: &mut EngineStats) -
 mod tests {
     use super::*;
     use crate::game::GameSpec;
-    use crate::theory::sequence::mex_values;
+    use crate::sequence::mex_values;
 
     fn shape(game: &str) -> HeapShape {
         HeapShape::of(game.parse::<GameSpec>().unwrap().heap_rules().unwrap())
@@ -682,7 +682,7 @@ mod tests {
         // g(0..=3) of 0.04 is 0,0,0,0: no period may be proven from it (g(4) = 1).
         let s = shape("octal:0.04");
         let (g, _, _) = compute_with(&s, 3, &[], MethodChoice::Auto);
-        assert!(!crate::theory::analyse(&g, &s).proven, "0.04 proven periodic from g(0..=3)");
+        assert!(!crate::analyse(&g, &s).proven, "0.04 proven periodic from g(0..=3)");
     }
 
     #[test]

@@ -10,13 +10,13 @@ const APPLICATION_ID: i64 = 0x4E49_4D44;
 
 /// The schema migrations, in order. The database's `user_version` is how many are applied.
 const MIGRATIONS: &[&str] = &[
-    include_str!("../../migrations/0001_solves_and_tiers.sql"),
-    include_str!("../../migrations/0002_theory.sql"),
-    include_str!("../../migrations/0003_quotients.sql"),
-    include_str!("../../migrations/0004_heap_value_checksums.sql"),
-    include_str!("../../migrations/0005_bound_checksums.sql"),
-    include_str!("../../migrations/0006_solve_runs.sql"),
-    include_str!("../../migrations/0007_storage_ids.sql"),
+    include_str!("../../../migrations/0001_solves_and_tiers.sql"),
+    include_str!("../../../migrations/0002_theory.sql"),
+    include_str!("../../../migrations/0003_quotients.sql"),
+    include_str!("../../../migrations/0004_heap_value_checksums.sql"),
+    include_str!("../../../migrations/0005_bound_checksums.sql"),
+    include_str!("../../../migrations/0006_solve_runs.sql"),
+    include_str!("../../../migrations/0007_storage_ids.sql"),
 ];
 
 /// The schema version this nimdb writes.
@@ -130,16 +130,16 @@ pub enum StoreError {
 /// An open nimdb database.
 ///
 /// ```
-/// use nimdb::Database;
+/// use nimdb_store::{Database, SCHEMA_VERSION, StoreError};
 ///
-/// # fn main() -> Result<(), nimdb::Error> {
+/// # fn main() -> Result<(), StoreError> {
 /// let dir = tempfile::tempdir().unwrap();
 /// let path = dir.path().join("nimdb.sqlite");
 /// // Nothing to read yet: reading never creates a file.
 /// assert!(Database::open_for_reading(&path)?.is_none());
 /// // Opening to write creates it with the current schema.
 /// let db = Database::open(&path)?;
-/// assert_eq!(db.schema_version(), nimdb::store::SCHEMA_VERSION as i64);
+/// assert_eq!(db.schema_version(), SCHEMA_VERSION as i64);
 /// assert!(db.solves()?.is_empty());
 /// # Ok(())
 /// # }

@@ -7,7 +7,7 @@
 //! * Any impartial heap game under normal play: a loss iff the nim-sum of the heaps'
 //!   nim-values g(heap) is 0 (Sprague–Grundy).
 //! * [`tame_misere_loss`] applies the misère-Nim rule to nim-values. That is exact for sums
-//!   of *tame* heaps (see [`crate::theory::genus`]) and is a hypothesis to be checked against
+//!   of *tame* heaps (see [`crate::genus`]) and is a hypothesis to be checked against
 //!   the database otherwise.
 
 /// The nim-sum (XOR) of `values`.
@@ -253,7 +253,7 @@ mod tests {
                 match bouton_move(&wide, convention) {
                     None => assert!(bouton_loss(&wide, convention) || wide.is_empty()),
                     Some(m) => {
-                        let after = crate::theory::lowering::lowered(&wide, &[m]);
+                        let after = crate::lowering::lowered(&wide, &[m]);
                         assert!(bouton_loss(&after, convention), "{convention} {wide:?} -> {after:?}");
                     }
                 }

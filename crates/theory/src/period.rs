@@ -220,7 +220,7 @@ pub fn arithmetic_period<T: Copy + Into<u32>>(g: &[T]) -> Option<ArithmeticPerio
 mod tests {
     use super::*;
     use crate::game::GameSpec;
-    use crate::theory::sequence::mex_values;
+    use crate::sequence::mex_values;
 
     fn run(game: &str, n: u32) -> Periodicity {
         let spec: GameSpec = game.parse().unwrap();

@@ -285,7 +285,7 @@ fn finish(
     let check = closure_check(b.monoid(), b.heap_images(), b.heap_options(), max_states)
         .map_err(QuotientError::Unverified)?;
     let max_heap = b.max_heap();
-    let g = crate::theory::nim_values(&HeapFamily::TakeBreak(b.code().clone()), max_heap);
+    let g = crate::nim_values(&HeapFamily::TakeBreak(b.code().clone()), max_heap);
     let tame = tame::is_tame(b.monoid(), b.heap_images(), &g);
     let apparent = if certificate.is_none() { certify::apparent_period(b.heap_images()) } else { None };
     Ok(Quotient {

@@ -251,7 +251,7 @@ fn result_heaps(r: HeapResult) -> impl Iterator<Item = u32> {
 mod tests {
     use super::*;
     use crate::game::{GameSpec, Position, all_moves};
-    use crate::theory::bouton::misere_nim_loss;
+    use crate::bouton::misere_nim_loss;
     use std::collections::HashMap;
 
     fn spec(s: &str) -> GameSpec {

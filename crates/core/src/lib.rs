@@ -1,0 +1,17 @@
+//! The bottom layer of nimdb: what a game is and where its positions live.
+//!
+//! * [`game`]: heap games (Nim, subtraction, octal and hexadecimal codes, Grundy's game,
+//!   Moore's Nim_k, Wythoff) and the other families (Staircase Nim, Welter's game, a loopy
+//!   Nim), their positions, moves and rules;
+//! * [`index`]: position spaces, tier by tier: the rank of a position inside its tier and
+//!   back;
+//! * [`resources`]: the memory and disk the machine offers, which every command that may be
+//!   large checks before it starts.
+//!
+//! Every other crate of nimdb (theory, solver, store, and the faces in `nimdb`) builds on
+//! this one; nothing here knows of them.
+#![warn(missing_docs)]
+
+pub mod game;
+pub mod index;
+pub mod resources;
