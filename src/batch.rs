@@ -107,7 +107,8 @@ pub struct Session<'a> {
     defer_theory: bool,
     /// Stops theory computed on the spot when set (a server's client left).
     stop: theory::Stop,
-    /// The stored solves and tiers of the spaced families asked about.
+    /// The stored solves of the spaced families asked about (their records are read
+    /// through `reader`, as the heap games' are).
     spaced: crate::spaced::SpacedReader<'a>,
 }
 
@@ -164,7 +165,7 @@ impl<'a> Session<'a> {
         position: &[u32],
         moves: bool,
     ) -> Result<crate::spaced::SpacedAnswer, crate::spaced::SpacedError> {
-        self.spaced.answer(game, convention, position, moves)
+        self.spaced.answer(&mut self.reader, game, convention, position, moves)
     }
 
     /// Ends the read transaction the session's open BLOB handles hold (call when idle).

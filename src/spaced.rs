@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use crate::game::{Convention, DRAW, SpacedFormula, SpacedGame};
 use crate::index::{PositionSpace, SpaceBounds, TierId, UniverseError, space_for};
 use crate::query::Source;
-use crate::store::{Database, SolveRecord, StoreError};
+use crate::store::{Database, Reader, RecordSource, SolveRecord, StoreError};
 use crate::theory::spaced::{Verdict, decide};
 
 /// The largest space a query solves on the spot, in positions.
@@ -62,17 +62,13 @@ pub enum SpacedError {
     /// The solve failed.
     #[error(transparent)]
     Solve(#[from] crate::driver::DriverError),
-    /// A stored tier has the wrong number of records for its space.
-    #[error("stored tier {tier} of solve #{solve} holds {held} records, its space has {expected} positions")]
-    WrongSize {
+    /// A stored solve lacks a tier of the space it has solved (a row was lost).
+    #[error("stored solve #{solve} lacks tier {tier} of the space it has solved")]
+    MissingTier {
         /// The solve.
         solve: i64,
         /// The tier.
         tier: TierId,
-        /// Records held.
-        held: u64,
-        /// Positions expected.
-        expected: u64,
     },
 }
 
@@ -289,7 +285,7 @@ pub fn answer_from_solve(
     position: &[u32],
     solve: &SolveRecord,
 ) -> Result<Option<SpacedAnswer>, SpacedError> {
-    SpacedReader::new(db).answer_from(game, convention, position, solve, true)
+    SpacedReader::new(db).answer_from(&mut Reader::new(db), game, convention, position, solve, true)
 }
 
 /// The best move, first in move order: from a win, to a loss one move shorter; from a loss,
@@ -338,61 +334,32 @@ pub fn answer_from_theory(
 }
 
 /// Answers many positions through one open database, never solving and never writing: the
-/// stored solves of each game are listed once and the tiers read are kept (up to
-/// [`READER_CACHE_BYTES`], then dropped), until [`SpacedReader::clear`] (call it when another
-/// connection committed). What `query --batch` and `serve` answer spaced games with.
+/// stored solves of each game are listed once (until [`SpacedReader::clear`], which a
+/// caller calls when another connection committed), and every record is read through a
+/// [`RecordSource`] by its (tier, rank), the read path the heap games' lookups share
+/// (verified blocks, kept within the source's cache). What `query --batch` and `serve`
+/// answer spaced games with.
 pub struct SpacedReader<'a> {
     db: &'a Database,
     solves: HashMap<(String, Convention), Vec<SolveRecord>>,
-    tiers: HashMap<(i64, TierId), std::rc::Rc<Vec<u16>>>,
-    bytes: u64,
 }
-
-/// The most bytes of tiers a [`SpacedReader`] keeps.
-pub const READER_CACHE_BYTES: u64 = 256 << 20;
 
 impl<'a> SpacedReader<'a> {
     /// A reader of `db`.
     pub fn new(db: &'a Database) -> Self {
-        SpacedReader { db, solves: HashMap::new(), tiers: HashMap::new(), bytes: 0 }
+        SpacedReader { db, solves: HashMap::new() }
     }
 
-    /// Forgets what it read (the next answers read the database again).
+    /// Forgets the solves it listed (the next answers list them again).
     pub fn clear(&mut self) {
         self.solves.clear();
-        self.tiers.clear();
-        self.bytes = 0;
-    }
-
-    fn record(
-        &mut self,
-        solve: i64,
-        space: &dyn PositionSpace,
-        tier: TierId,
-        rank: u64,
-    ) -> Result<u16, SpacedError> {
-        if let Some(t) = self.tiers.get(&(solve, tier)) {
-            return Ok(t[rank as usize]);
-        }
-        let t = self.db.load_tier(solve, tier)?;
-        let expected = space.size(tier);
-        if t.remoteness.len() as u64 != expected {
-            return Err(SpacedError::WrongSize { solve, tier, held: t.remoteness.len() as u64, expected });
-        }
-        if self.bytes > READER_CACHE_BYTES {
-            self.tiers.clear();
-            self.bytes = 0;
-        }
-        self.bytes += 2 * expected;
-        let r = t.remoteness[rank as usize];
-        self.tiers.insert((solve, tier), std::rc::Rc::new(t.remoteness));
-        Ok(r)
     }
 
     /// The answer from stored solve `solve`, or `None` when it does not cover `position`;
     /// with `moves` false the move list is left empty (the best move is still found).
     pub fn answer_from(
-        &mut self,
+        &self,
+        source: &mut dyn RecordSource,
         game: &SpacedGame,
         convention: Convention,
         position: &[u32],
@@ -402,11 +369,12 @@ impl<'a> SpacedReader<'a> {
         let Some(bounds) = solve_bounds(game, solve) else { return Ok(None) };
         let space = space_of(game, bounds)?;
         let Some((tier, rank)) = space.locate(position) else { return Ok(None) };
-        let r = self.record(solve.id, space.as_ref(), tier, rank)?;
+        // Every tier up to the solved total is stored: one missing is a lost row.
+        let r = remoteness_at(source, solve.id, space.as_ref(), tier, rank)?;
         let mut listed = Vec::new();
         for m in game.family().moves(position) {
             let (t, k) = space.locate(&m.to).expect("a move stays in a solved space");
-            let rc = self.record(solve.id, space.as_ref(), t, k)?;
+            let rc = remoteness_at(source, solve.id, space.as_ref(), t, k)?;
             listed.push(SpacedMoveValue {
                 description: m.text,
                 to: m.to,
@@ -438,6 +406,7 @@ impl<'a> SpacedReader<'a> {
     /// `moves` false the move list is left empty (the best move is still found).
     pub fn answer(
         &mut self,
+        source: &mut dyn RecordSource,
         game: &SpacedGame,
         convention: Convention,
         position: &[u32],
@@ -450,7 +419,7 @@ impl<'a> SpacedReader<'a> {
         }
         let solves = self.solves[&key].clone();
         for solve in &solves {
-            if let Some(answer) = self.answer_from(game, convention, position, solve, moves)? {
+            if let Some(answer) = self.answer_from(source, game, convention, position, solve, moves)? {
                 return Ok(answer);
             }
         }
@@ -531,15 +500,15 @@ pub fn verify_spaced(
         report.solves.push(solve.id);
         let Some(bounds) = solve_bounds(game, solve) else { continue };
         let space = space_of(game, bounds)?;
-        let mut reader = SpacedReader::new(db);
+        let mut reader = Reader::new(db);
         for tier in space.tiers() {
             for rank in 0..space.size(tier) {
                 space.unrank(tier, rank, &mut pos);
-                let r = reader.record(solve.id, space.as_ref(), tier, rank)?;
+                let r = remoteness_at(&mut reader, solve.id, space.as_ref(), tier, rank)?;
                 let mut kids = Vec::new();
                 for m in family.moves(&pos) {
                     let (t, k) = space.locate(&m.to).expect("a move stays in a solved space");
-                    kids.push(reader.record(solve.id, space.as_ref(), t, k)?);
+                    kids.push(remoteness_at(&mut reader, solve.id, space.as_ref(), t, k)?);
                 }
                 report.checked += 1;
                 report.draws += u64::from(r == DRAW);
@@ -565,6 +534,21 @@ pub fn verify_spaced(
         }
     }
     Ok(report)
+}
+
+/// The stored remoteness at (`tier`, `rank`) of solve `solve` over `space`; a tier the
+/// solve lacks is an error here (its caller knows the solve covers the position).
+fn remoteness_at(
+    source: &mut dyn RecordSource,
+    solve: i64,
+    space: &dyn PositionSpace,
+    tier: TierId,
+    rank: u64,
+) -> Result<u16, SpacedError> {
+    match source.record_at(solve, tier, space.size(tier), rank)? {
+        Some(record) => Ok(record.remoteness),
+        None => Err(SpacedError::MissingTier { solve, tier }),
+    }
 }
 
 /// Whether a record `r` follows from its children's records `kids`.

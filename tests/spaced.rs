@@ -405,3 +405,43 @@ fn the_theorems_nim_values_are_the_sprague_grundy_values() {
         }
     }
 }
+
+#[test]
+fn a_partial_solve_answers_what_it_holds_and_a_complete_one_that_lost_a_tier_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("s.sqlite");
+    let nimdb = |args: &[&str], stdin: &str| {
+        let out = common::nimdb().args(args).arg("--db").arg(&db).write_stdin(stdin).output().unwrap();
+        (out.status.code(), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
+    };
+    assert_eq!(nimdb(&["solve", "--game", "staircase", "--max-total", "12", "-q"], "").0, Some(0));
+    // What an interrupted solve leaves: the tiers of total 12 not written yet, the solve partial.
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute("DELETE FROM tiers WHERE total = 12", []).unwrap();
+    conn.execute("UPDATE solves SET status = 'partial', solved_total = 11", []).unwrap();
+    let batch = |stdin: &str| -> (Option<i32>, Vec<serde_json::Value>) {
+        let (code, out, _) = nimdb(&["query", "--batch", "--game", "staircase"], stdin);
+        (code, out.lines().map(|l| serde_json::from_str(l).unwrap()).collect())
+    };
+    // [0,0,4] lies in a tier of total 12, past the solved total: the theorem answers it;
+    // [1,1] is stored.
+    let (code, lines) = batch("0 0 4\n1 1\n");
+    assert_eq!(code, Some(0), "{lines:?}");
+    assert_eq!((lines[0]["source"].as_str(), lines[0]["outcome"].as_str()), (Some("theory"), Some("win")));
+    assert_eq!((lines[1]["source"].as_str(), lines[1]["remoteness"].as_u64()), (Some("database"), Some(3)));
+    let (code, out, err) = nimdb(&["query", "--game", "staircase", "--json", "0", "0", "4"], "");
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("\"source\": \"theory\""), "{out}");
+    let (code, out, err) = nimdb(&["verify", "--game", "staircase"], "");
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains("0 do not"), "{out}");
+    // The same rows missing from a solve that says it is complete: a lost row, refused.
+    conn.execute("UPDATE solves SET status = 'complete', solved_total = 12", []).unwrap();
+    let (code, lines) = batch("0 0 4\n1 1\n");
+    assert_eq!(code, Some(1));
+    assert!(lines[0]["error"].as_str().unwrap().contains("lacks tier"), "{lines:?}");
+    assert_eq!(lines[1]["source"], "database");
+    let (code, _, err) = nimdb(&["verify", "--game", "staircase"], "");
+    assert_eq!(code, Some(1));
+    assert!(err.contains("lacks tier") && err.lines().count() == 1, "{err}");
+}

@@ -15,7 +15,6 @@
 
 use nimdb_core::{game, index, resources};
 
-
 pub mod reference;
 mod retrograde;
 mod shape;

@@ -12,7 +12,6 @@
 use nimdb_core::{game, index};
 use nimdb_theory as theory;
 
-
 pub mod codec;
 mod export;
 mod games;
@@ -34,7 +33,7 @@ pub use open::{
     Database, OLDEST_READABLE_VERSION, SCHEMA_VERSION, STORAGE_IDS_SINCE_VERSION, StoreError, forbid_writes,
     writes_forbidden,
 };
-pub use reader::Reader;
+pub use reader::{Reader, RecordSource};
 pub use runs::{RUNS_SINCE_VERSION, RunOutcome, RunStart, RunTick, SolveHistory, SolveRun};
 pub use solves::{SolveKey, SolveRecord, SolveStatus};
 pub use tiers::{QUEUE, StoredTier, TierCounts, TierWriter, TotalEnds};

@@ -1,7 +1,6 @@
 //! Looking up single positions: one block read by offset, verified by its checksum.
 
 use std::collections::HashMap;
-use std::rc::Rc;
 
 use rusqlite::blob::Blob;
 use rusqlite::{MAIN_DB, OptionalExtension, params};
@@ -11,6 +10,7 @@ use crate::index::{PartitionTable, TierId};
 
 use super::codec::{Binding, CodecError, Record, RecordLayout};
 use super::open::{Database, StoreError};
+use super::reader::{Reader, RecordSource};
 use super::solves::{SolveKey, SolveRecord};
 
 /// What a lookup needs to know about one stored tier.
@@ -28,17 +28,14 @@ pub struct TierMeta {
     pub binding: Binding,
 }
 
-/// Probes one solve's positions. Keeps the tier metadata and the verified blocks it has
-/// read, so a position and its children cost a handful of small reads.
+/// Probes one solve's heap positions: ranks them with the solve's partition table and
+/// reads them through a [`Reader`] (the read path every face shares), which keeps the tier
+/// metadata and the verified blocks it has read, so a position and its children cost a
+/// handful of small reads.
 pub struct Prober<'a> {
-    db: &'a Database,
+    reader: Reader<'a>,
     solve: SolveRecord,
     table: PartitionTable,
-    metas: HashMap<TierId, Option<Rc<TierMeta>>>,
-    blocks: HashMap<(i64, usize), Rc<Vec<u8>>>,
-    /// Open BLOB handles by tier row: SQLite caches a handle's overflow pages, so reads by
-    /// offset into a large payload stay cheap after the first.
-    blobs: HashMap<i64, Blob<'a>>,
 }
 
 impl<'a> Prober<'a> {
@@ -46,7 +43,7 @@ impl<'a> Prober<'a> {
     /// built only that far).
     pub fn new(db: &'a Database, solve: SolveRecord, up_to_total: u32) -> Result<Self, StoreError> {
         let table = solve.target_universe().table_to(up_to_total)?;
-        Ok(Prober { db, solve, table, metas: HashMap::new(), blocks: HashMap::new(), blobs: HashMap::new() })
+        Ok(Prober { reader: Reader::new(db), solve, table })
     }
 
     /// The solve probed.
@@ -56,7 +53,7 @@ impl<'a> Prober<'a> {
 
     /// Forgets the blocks read so far (the next lookups read from the database again).
     pub fn clear_block_cache(&mut self) {
-        self.blocks.clear();
+        self.reader.clear_blocks();
     }
 
     /// Whether the solve covers `position` (its caps allow it and its tier is stored).
@@ -64,16 +61,7 @@ impl<'a> Prober<'a> {
         if !self.solve.target_universe().contains(position) {
             return Ok(false);
         }
-        Ok(self.meta(TierId::of(position))?.is_some())
-    }
-
-    fn meta(&mut self, tier: TierId) -> Result<Option<Rc<TierMeta>>, StoreError> {
-        if let Some(m) = self.metas.get(&tier) {
-            return Ok(m.clone());
-        }
-        let meta = read_meta(self.db, self.solve.id, tier)?.map(Rc::new);
-        self.metas.insert(tier, meta.clone());
-        Ok(meta)
+        self.reader.holds(self.solve.id, TierId::of(position))
     }
 
     /// The stored record of `position`, or `None` when its tier is not stored.
@@ -82,21 +70,8 @@ impl<'a> Prober<'a> {
         if !self.solve.target_universe().contains(position) || tier.total > self.table.max_total() {
             return Ok(None);
         }
-        let Some(meta) = self.meta(tier)? else {
-            return Ok(None);
-        };
-        let rank = self.table.rank(position.heaps()) as usize;
-        let at = locate(&meta, self.solve.id, tier, self.table.size(tier), rank)?;
-        let bytes = match self.blocks.get(&(meta.row_id, at.block)) {
-            Some(b) => b.clone(),
-            None => {
-                let blob = open_blob(self.db, &mut self.blobs, meta.row_id)?;
-                let buf = Rc::new(read_block(blob, &meta, self.solve.id, tier, at.block)?);
-                self.blocks.insert((meta.row_id, at.block), buf.clone());
-                buf
-            }
-        };
-        decode(&meta, &bytes, self.solve.id, tier, at.offset).map(Some)
+        let rank = self.table.rank(position.heaps());
+        self.reader.record_at(self.solve.id, tier, self.table.size(tier), rank)
     }
 }
 

@@ -363,8 +363,8 @@ impl Database {
 
 #[cfg(test)]
 mod tests {
-    use crate::game::GameSpec;
     use crate::Database;
+    use crate::game::GameSpec;
     use crate::theory::quotient::{QuotientOptions, compute_quotient};
 
     #[test]

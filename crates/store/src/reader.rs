@@ -124,17 +124,57 @@ impl<'a> Reader<'a> {
             return Ok(None);
         }
         let tier = TierId::of(position);
-        let Some(meta) = self.meta(solve.id, tier)? else {
+        let rank = self.rank(solve, position)?;
+        let size = self.tables[&solve.id].size(tier);
+        self.record_at(solve.id, tier, size, rank)
+    }
+
+    /// Whether tier `tier` of solve `solve_id` is stored.
+    pub fn holds(&mut self, solve_id: i64, tier: TierId) -> Result<bool, StoreError> {
+        Ok(self.meta(solve_id, tier)?.is_some())
+    }
+
+    /// Forgets the blocks read so far (the next lookups read from the database again).
+    pub fn clear_blocks(&mut self) {
+        self.blocks.clear();
+        self.block_bytes = 0;
+    }
+}
+
+/// Reading one stored record by its (tier, rank): the read path under every face that
+/// looks positions up, whatever the family's position space (heap multisets, staircases,
+/// sets). The space ranks the position; the source finds, verifies and decodes its block.
+pub trait RecordSource {
+    /// The record of rank `rank` in tier `tier` of solve `solve_id`, a tier of `size`
+    /// positions in the solve's space; `None` when that tier is not stored. A stored row
+    /// whose length is not `size`, or whose block fails its checksum, is refused as corrupt.
+    fn record_at(
+        &mut self,
+        solve_id: i64,
+        tier: TierId,
+        size: u64,
+        rank: u64,
+    ) -> Result<Option<Record>, StoreError>;
+}
+
+impl RecordSource for Reader<'_> {
+    fn record_at(
+        &mut self,
+        solve_id: i64,
+        tier: TierId,
+        size: u64,
+        rank: u64,
+    ) -> Result<Option<Record>, StoreError> {
+        let Some(meta) = self.meta(solve_id, tier)? else {
             return Ok(None);
         };
-        let rank = self.rank(solve, position)? as usize;
-        let at = locate(&meta, solve.id, tier, self.tables[&solve.id].size(tier), rank)?;
+        let at = locate(&meta, solve_id, tier, size, rank as usize)?;
         if let Some(bytes) = self.blocks.get(&(meta.row_id, at.block)) {
-            return decode(&meta, bytes, solve.id, tier, at.offset).map(Some);
+            return decode(&meta, bytes, solve_id, tier, at.offset).map(Some);
         }
         let blob = open_blob(self.db, &mut self.blobs, meta.row_id)?;
-        let buf = read_block(blob, &meta, solve.id, tier, at.block)?;
-        let record = decode(&meta, &buf, solve.id, tier, at.offset)?;
+        let buf = read_block(blob, &meta, solve_id, tier, at.block)?;
+        let record = decode(&meta, &buf, solve_id, tier, at.offset)?;
         let len = buf.len();
         if self.block_bytes + len > BLOCK_CACHE_BYTES {
             self.blocks.clear();

@@ -33,7 +33,6 @@ use nimdb_core::game;
 #[cfg(test)]
 use nimdb_solve as solve;
 
-
 pub mod bouton;
 pub mod cache;
 pub mod decide;

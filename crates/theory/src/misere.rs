@@ -250,8 +250,8 @@ fn result_heaps(r: HeapResult) -> impl Iterator<Item = u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{GameSpec, Position, all_moves};
     use crate::bouton::misere_nim_loss;
+    use crate::game::{GameSpec, Position, all_moves};
     use std::collections::HashMap;
 
     fn spec(s: &str) -> GameSpec {
