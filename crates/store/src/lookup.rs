@@ -43,7 +43,7 @@ impl<'a> Prober<'a> {
     /// built only that far).
     pub fn new(db: &'a Database, solve: SolveRecord, up_to_total: u32) -> Result<Self, StoreError> {
         let table = solve.target_universe().table_to(up_to_total)?;
-        Ok(Prober { reader: Reader::new(db), solve, table })
+        Ok(Prober { reader: Reader::unmapped(db), solve, table })
     }
 
     /// The solve probed.

@@ -8,6 +8,7 @@
 //! between requests) sees tiers a running solve commits and does not pin the WAL.
 
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::rc::Rc;
 
 use rusqlite::blob::Blob;
@@ -43,6 +44,12 @@ impl<'a> Reader<'a> {
     pub fn new(db: &'a Database) -> Self {
         // Map the file: cold blocks then cost a page fault, not a read call.
         let _ = db.conn.pragma_update(None, "mmap_size", MMAP_BYTES);
+        Self::unmapped(db)
+    }
+
+    /// A reader of `db` that leaves the connection's settings as they are (for one short
+    /// command, where mapping the file costs more than it saves).
+    pub fn unmapped(db: &'a Database) -> Self {
         Reader {
             db,
             blobs: HashMap::new(),
@@ -103,19 +110,23 @@ impl<'a> Reader<'a> {
         Ok(meta)
     }
 
-    /// The rank of `position` in its tier under `solve`'s caps.
-    fn rank(&mut self, solve: &SolveRecord, position: &Position) -> Result<u64, StoreError> {
-        let universe = solve.target_universe();
+    /// The rank of `position` in its tier under `solve`'s caps, and the tier's size.
+    fn rank(&mut self, solve: &SolveRecord, position: &Position) -> Result<(u64, u64), StoreError> {
         let total = position.total() as u32;
-        let fits = self.tables.get(&solve.id).is_some_and(|t| t.max_total() >= total);
-        if !fits {
-            // Rank tables grow to the largest total asked about, never past the solve's.
-            let total = total.max(self.tables.get(&solve.id).map_or(0, |t| t.max_total()));
-            let total = total.max(32).min(universe.max_total);
-            let table = universe.table_to(total)?;
-            self.tables.insert(solve.id, table);
-        }
-        Ok(self.tables[&solve.id].rank(position.heaps()))
+        let table = match self.tables.entry(solve.id) {
+            Entry::Occupied(e) if e.get().max_total() >= total => e.into_mut(),
+            entry => {
+                // Rank tables grow to the largest total asked about, never past the solve's.
+                let universe = solve.target_universe();
+                let held = match &entry {
+                    Entry::Occupied(e) => e.get().max_total(),
+                    Entry::Vacant(_) => 0,
+                };
+                let table = universe.table_to(total.max(held).max(32).min(universe.max_total))?;
+                entry.insert_entry(table).into_mut()
+            }
+        };
+        Ok((table.rank(position.heaps()), table.size(TierId::of(position))))
     }
 
     /// The stored record of `position` in `solve`, or `None` when the solve does not hold it.
@@ -124,8 +135,7 @@ impl<'a> Reader<'a> {
             return Ok(None);
         }
         let tier = TierId::of(position);
-        let rank = self.rank(solve, position)?;
-        let size = self.tables[&solve.id].size(tier);
+        let (rank, size) = self.rank(solve, position)?;
         self.record_at(solve.id, tier, size, rank)
     }
 

@@ -20,6 +20,7 @@ pub struct Position(Vec<u32>);
 
 impl Position {
     /// The canonical position holding these heaps (zeros dropped, sorted largest first).
+    #[inline]
     pub fn new(mut heaps: Vec<u32>) -> Self {
         heaps.retain(|&h| h != 0);
         heaps.sort_unstable_by(|a, b| b.cmp(a));
@@ -27,32 +28,38 @@ impl Position {
     }
 
     /// Wraps heaps already sorted largest first with no zeros.
+    #[inline]
     pub fn from_sorted(heaps: Vec<u32>) -> Self {
         debug_assert!(heaps.windows(2).all(|w| w[0] >= w[1]) && heaps.last() != Some(&0));
         Position(heaps)
     }
 
     /// The heaps, largest first.
+    #[inline]
     pub fn heaps(&self) -> &[u32] {
         &self.0
     }
 
     /// The number of heaps.
+    #[inline]
     pub fn len(&self) -> usize {
         self.0.len()
     }
 
     /// Whether there are no heaps.
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
 
     /// The total number of tokens.
+    #[inline]
     pub fn total(&self) -> u64 {
         self.0.iter().map(|&h| h as u64).sum()
     }
 
     /// The largest heap, 0 for the empty position.
+    #[inline]
     pub fn largest(&self) -> u32 {
         self.0.first().copied().unwrap_or(0)
     }

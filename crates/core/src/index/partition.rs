@@ -133,11 +133,13 @@ impl PartitionTable {
     }
 
     /// The number of positions in `tier` with every heap ≤ `max_part`.
+    #[inline]
     pub fn size(&self, tier: TierId) -> u64 {
         self.tier_size(tier.total, tier.heaps)
     }
 
     /// Writes into `out` the heaps of the position of rank `rank` in `tier`.
+    #[inline]
     pub fn unrank_into(&self, tier: TierId, rank: u64, out: &mut Vec<u32>) {
         self.unrank(tier.total, tier.heaps, rank, out)
     }
@@ -357,6 +359,7 @@ impl TierWalk {
 
     /// The next position, or `None` after the last one.
     #[allow(clippy::should_implement_trait)]
+    #[inline]
     pub fn next(&mut self) -> Option<&[u32]> {
         if self.done {
             return None;

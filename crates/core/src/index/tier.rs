@@ -15,6 +15,7 @@ pub struct TierId {
 
 impl TierId {
     /// The tier of `position`.
+    #[inline]
     pub fn of(position: &Position) -> Self {
         TierId { total: position.total() as u32, heaps: position.len() as u32 }
     }

@@ -94,6 +94,7 @@ impl Universe {
     }
 
     /// Whether `position` lies in this universe.
+    #[inline]
     pub fn contains(&self, position: &Position) -> bool {
         position.total() <= self.max_total as u64
             && position.largest() <= self.part_cap()

@@ -337,6 +337,7 @@ impl Quotient {
     }
 
     /// The element of a position (heaps in any order, zeros allowed).
+    #[inline]
     pub fn element(&self, heaps: &[u32]) -> Result<u32, QuotientError> {
         let mut sorted: Vec<u32> = heaps.iter().copied().filter(|&h| h > 0).collect();
         sorted.sort_unstable();
@@ -566,6 +567,7 @@ impl Quotient {
     }
 
     /// Whether the element `e` is in P (its positions are losses for the player to move).
+    #[inline]
     pub fn element_is_p(&self, e: u32) -> bool {
         self.monoid.is_p(e)
     }
