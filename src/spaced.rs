@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use crate::game::{Convention, DRAW, SpacedFormula, SpacedGame};
 use crate::index::{PositionSpace, SpaceBounds, TierId, UniverseError, space_for};
 use crate::query::Source;
-use crate::store::{Database, Reader, RecordSource, SolveRecord, StoreError};
+use crate::store::{Database, ExportFilter, Reader, RecordSource, SolveRecord, StoreError};
 use crate::theory::spaced::{Verdict, decide};
 
 /// The largest space a query solves on the spot, in positions.
@@ -442,6 +442,45 @@ impl<'a> SpacedReader<'a> {
             }
         }
     }
+}
+
+/// Calls `row` with every stored position of spaced solve `solve` that passes `filter`
+/// (in the family's notation) and its stored remoteness ([`DRAW`] for a draw), tier by tier
+/// and in rank order within a tier, one checksummed block at a time: what `export` streams.
+/// `filter.losses_only` keeps the losses (not the draws); `filter.max_total` bounds the
+/// tier total. Returns the rows given; stops at the first error `row` returns.
+pub fn for_each_stored_spaced<E: From<SpacedError> + From<StoreError>>(
+    db: &Database,
+    game: &SpacedGame,
+    solve: &SolveRecord,
+    filter: ExportFilter,
+    mut row: impl FnMut(&[u32], u16) -> Result<(), E>,
+) -> Result<u64, E> {
+    let Some(bounds) = solve_bounds(game, solve) else { return Ok(0) };
+    let space = space_of(game, bounds)?;
+    let mut pos = Vec::new();
+    let mut given = 0u64;
+    for tier in space.tiers() {
+        if filter.max_total.is_some_and(|t| tier.total > t) {
+            continue;
+        }
+        let size = space.size(tier);
+        let stored = db.for_each_record(solve.id, tier, size, |rank, record| -> Result<(), E> {
+            if filter.losses_only && verdict_of(solve.convention, record.remoteness) != Verdict::Loss {
+                return Ok(());
+            }
+            space.unrank(tier, rank, &mut pos);
+            row(&pos, record.remoteness)?;
+            given += 1;
+            Ok(())
+        });
+        match stored {
+            Ok(true) => {}
+            Ok(false) => return Err(SpacedError::MissingTier { solve: solve.id, tier }.into()),
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(given)
 }
 
 /// What `verify` found in the stored solves of a spaced game.

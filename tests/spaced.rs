@@ -445,3 +445,65 @@ fn a_partial_solve_answers_what_it_holds_and_a_complete_one_that_lost_a_tier_is_
     assert_eq!(code, Some(1));
     assert!(err.contains("lacks tier") && err.lines().count() == 1, "{err}");
 }
+
+#[test]
+fn export_streams_every_stored_position_as_the_answers_give_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("s.sqlite");
+    let nimdb = |args: &[&str], stdin: &str| {
+        let out = common::nimdb().args(args).arg("--db").arg(&db).write_stdin(stdin).output().unwrap();
+        (out.status.code(), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
+    };
+    assert_eq!(
+        nimdb(&["solve", "--game", "staircase", "--max-total", "14", "--max-heaps", "5", "-q"], "").0,
+        Some(0)
+    );
+    assert_eq!(nimdb(&["solve", "--game", "raise:2", "--max-heaps", "3", "--misere", "-q"], "").0, Some(0));
+    for (game, misere) in [("staircase", false), ("raise:2", true)] {
+        let mut args = vec!["export", "--game", game];
+        if misere {
+            args.push("--misere");
+        }
+        let (code, csv, err) = nimdb(&args, "");
+        assert_eq!(code, Some(0), "{err}");
+        let rows: Vec<&str> = csv.lines().skip(1).collect();
+        assert_eq!(csv.lines().next(), Some("position,outcome,remoteness"));
+        // Every position once, and each as query --batch answers it.
+        let positions: Vec<&str> = rows.iter().map(|r| r.split(',').next().unwrap()).collect();
+        assert_eq!(positions.iter().collect::<BTreeSet<_>>().len(), rows.len());
+        let stdin: String = positions.iter().filter(|p| !p.is_empty()).map(|p| format!("{p}\n")).collect();
+        let mut batch = vec!["query", "--batch", "--game", game];
+        if misere {
+            batch.push("--misere");
+        }
+        let (_, answers, _) = nimdb(&batch, &stdin);
+        let expected: Vec<String> = answers
+            .lines()
+            .map(|l| {
+                let a: serde_json::Value = serde_json::from_str(l).unwrap();
+                assert_eq!(a["source"], "database", "{l}");
+                let r = a["remoteness"].as_u64().map(|r| r.to_string()).unwrap_or_default();
+                let p: Vec<String> =
+                    a["position"].as_array().unwrap().iter().map(|h| h.to_string()).collect();
+                format!("{},{},{r}", p.join(" "), a["outcome"].as_str().unwrap())
+            })
+            .collect();
+        let nonempty: Vec<&str> = rows.iter().copied().filter(|r| !r.starts_with(',')).collect();
+        assert_eq!(nonempty, expected, "{game}");
+        // Losses only: the loss rows, not the draws.
+        args.push("--losses-only");
+        let (_, losses, _) = nimdb(&args, "");
+        let want: Vec<&str> = rows.iter().copied().filter(|r| r.contains(",loss,")).collect();
+        assert_eq!(losses.lines().skip(1).collect::<Vec<_>>(), want);
+        if game == "raise:2" {
+            assert!(rows.iter().any(|r| r.ends_with(",draw,")), "a loopy game's draws are exported");
+        }
+    }
+    // A solve of another family is refused, in one line.
+    let (code, _, err) = nimdb(&["export", "--game", "staircase", "--solve", "2"], "");
+    assert_eq!(code, Some(1));
+    assert!(err.contains("not of staircase") && err.lines().count() == 1, "{err}");
+    let (code, _, err) = nimdb(&["export", "--solve", "1"], "");
+    assert_eq!(code, Some(1));
+    assert!(err.contains("--game staircase") && err.lines().count() == 1, "{err}");
+}

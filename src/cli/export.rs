@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use nimdb::game::{Convention, GameSpec};
+use nimdb::game::{Convention, DRAW, Game, SpacedGame};
 use nimdb::store::{Database, ExportFilter, SolveRecord};
 
 use super::DbArg;
@@ -14,17 +14,19 @@ use super::DbArg;
 /// Output formats.
 #[derive(Clone, Copy, Debug, ValueEnum)]
 enum Format {
-    /// `position,outcome,remoteness[,nim_value]` with the heaps space-separated.
+    /// `position,outcome,remoteness[,nim_value]` with the heaps (or steps) space-separated;
+    /// a draw's remoteness is empty.
     Csv,
-    /// One `{"position":[…],"outcome":…,"remoteness":…}` object a line.
+    /// One `{"position":[…],"outcome":…,"remoteness":…}` object a line (a draw's remoteness
+    /// is null).
     Jsonl,
 }
 
 /// Arguments of `nimdb export`.
 #[derive(Debug, Args)]
 pub struct ExportArgs {
-    #[arg(long, short = 'g', help = nimdb::game::GAME_HELP, value_parser = super::args::parse_game, default_value = "nim")]
-    game: GameSpec,
+    #[arg(long, short = 'g', help = nimdb::game::any_game_help(), value_parser = super::args::parse_any_game, default_value = "nim")]
+    game: Game,
     /// The misère convention (the last move loses).
     #[arg(long)]
     misere: bool,
@@ -44,6 +46,7 @@ pub struct ExportArgs {
     db: DbArg,
 }
 
+/// The solve to export: `--solve ID`, else the game's largest under the convention.
 fn pick_solve(db: &Database, args: &ExportArgs) -> anyhow::Result<SolveRecord> {
     let convention = Convention::from_misere(args.misere);
     if let Some(id) = args.solve {
@@ -53,23 +56,81 @@ fn pick_solve(db: &Database, args: &ExportArgs) -> anyhow::Result<SolveRecord> {
             .find(|s| s.id == id)
             .ok_or_else(|| anyhow::anyhow!("no solve #{id} in {} (see nimdb info)", db.path().display()));
     }
-    db.solves_of(&args.game, convention)?.into_iter().max_by_key(|s| (s.positions, -s.id)).ok_or_else(|| {
+    let solves = match &args.game {
+        Game::Heaps(game) => db.solves_of(game, convention)?,
+        Game::Spaced(game) => nimdb::spaced::solves_of(db, game, convention)?,
+    };
+    solves.into_iter().max_by_key(|s| (s.positions, -s.id)).ok_or_else(|| {
         let misere = if args.misere { " --misere" } else { "" };
         anyhow::anyhow!(
             "no stored solve of {}{misere} in {} (see nimdb info)",
-            args.game.canonical(),
+            args.game,
             db.path().display()
         )
     })
 }
 
-/// Runs `nimdb export`.
-pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
-    let db = Database::open_read_only(&args.db.db)?;
-    let solve = pick_solve(&db, &args)?;
-    let filter = ExportFilter { losses_only: args.losses_only, max_total: args.max_total };
+/// Writes rows in one format, a line at a time, through a buffered standard output.
+struct Rows<W: Write> {
+    out: W,
+    format: Format,
+    line: Vec<u8>,
+    numbers: itoa::Buffer,
+}
+
+impl<W: Write> Rows<W> {
+    fn header(&mut self, nim_values: bool) -> std::io::Result<()> {
+        match self.format {
+            Format::Csv if nim_values => self.out.write_all(b"position,outcome,remoteness,nim_value\n"),
+            Format::Csv => self.out.write_all(b"position,outcome,remoteness\n"),
+            Format::Jsonl => Ok(()),
+        }
+    }
+
+    /// One position; `remoteness` is `None` for a draw.
+    fn row(
+        &mut self,
+        position: &[u32],
+        outcome: &[u8],
+        remoteness: Option<u16>,
+        nim_value: Option<u16>,
+    ) -> std::io::Result<()> {
+        let (line, numbers) = (&mut self.line, &mut self.numbers);
+        line.clear();
+        let csv = matches!(self.format, Format::Csv);
+        if !csv {
+            line.extend_from_slice(b"{\"position\":[");
+        }
+        for (i, h) in position.iter().enumerate() {
+            if i > 0 {
+                line.push(if csv { b' ' } else { b',' });
+            }
+            line.extend_from_slice(numbers.format(*h).as_bytes());
+        }
+        line.extend_from_slice(if csv { b"," } else { b"],\"outcome\":\"" });
+        line.extend_from_slice(outcome);
+        line.extend_from_slice(if csv { b"," } else { b"\",\"remoteness\":" });
+        match remoteness {
+            Some(r) => line.extend_from_slice(numbers.format(r).as_bytes()),
+            None if csv => {}
+            None => line.extend_from_slice(b"null"),
+        }
+        if let Some(g) = nim_value {
+            line.extend_from_slice(if csv { b"," } else { b",\"nim_value\":" });
+            line.extend_from_slice(numbers.format(g).as_bytes());
+        }
+        if !csv {
+            line.push(b'}');
+        }
+        line.push(b'\n');
+        self.out.write_all(line)
+    }
+}
+
+/// A progress bar on a terminal, hidden elsewhere.
+fn progress(positions: u64) -> ProgressBar {
     let bar = ProgressBar::with_draw_target(
-        Some(solve.positions),
+        Some(positions),
         if std::io::stderr().is_terminal() {
             ProgressDrawTarget::stderr()
         } else {
@@ -83,70 +144,66 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
         .expect("valid template")
         .progress_chars("=> "),
     );
-    let mut out = BufWriter::with_capacity(1 << 17, std::io::stdout().lock());
-    let nim_values = solve.nim_values;
+    bar
+}
+
+/// Runs `nimdb export`.
+pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
+    let db = Database::open_read_only(&args.db.db)?;
+    let solve = pick_solve(&db, &args)?;
+    let filter = ExportFilter { losses_only: args.losses_only, max_total: args.max_total };
+    let bar = progress(solve.positions);
+    let out = BufWriter::with_capacity(1 << 17, std::io::stdout().lock());
+    let mut rows =
+        Rows { out, format: args.format, line: Vec::with_capacity(256), numbers: itoa::Buffer::new() };
     let convention = solve.convention;
-    match args.format {
-        Format::Csv => {
-            out.write_all(if nim_values {
-                b"position,outcome,remoteness,nim_value\n".as_slice()
-            } else {
-                b"position,outcome,remoteness\n".as_slice()
-            })?;
-        }
-        Format::Jsonl => {}
-    }
-    let mut numbers = itoa::Buffer::new();
-    let mut line = Vec::with_capacity(256);
     let mut seen = 0u64;
-    let format = args.format;
-    let written = db.for_each_stored(&solve, filter, |heaps, record| -> anyhow::Result<()> {
-        line.clear();
-        let outcome: &[u8] = if convention.is_win(record.remoteness as u32) { b"win" } else { b"loss" };
-        match format {
-            Format::Csv => {
-                for (i, h) in heaps.iter().enumerate() {
-                    if i > 0 {
-                        line.push(b' ');
-                    }
-                    line.extend_from_slice(numbers.format(*h).as_bytes());
-                }
-                line.push(b',');
-                line.extend_from_slice(outcome);
-                line.push(b',');
-                line.extend_from_slice(numbers.format(record.remoteness).as_bytes());
-                if let Some(g) = record.nim_value {
-                    line.push(b',');
-                    line.extend_from_slice(numbers.format(g).as_bytes());
-                }
-            }
-            Format::Jsonl => {
-                line.extend_from_slice(b"{\"position\":[");
-                for (i, h) in heaps.iter().enumerate() {
-                    if i > 0 {
-                        line.push(b',');
-                    }
-                    line.extend_from_slice(numbers.format(*h).as_bytes());
-                }
-                line.extend_from_slice(b"],\"outcome\":\"");
-                line.extend_from_slice(outcome);
-                line.extend_from_slice(b"\",\"remoteness\":");
-                line.extend_from_slice(numbers.format(record.remoteness).as_bytes());
-                if let Some(g) = record.nim_value {
-                    line.extend_from_slice(b",\"nim_value\":");
-                    line.extend_from_slice(numbers.format(g).as_bytes());
-                }
-                line.push(b'}');
-            }
-        }
-        line.push(b'\n');
-        out.write_all(&line)?;
+    let mut tick = |bar: &ProgressBar| {
         seen += 1;
         if seen.is_multiple_of(65_536) {
             bar.set_position(seen);
         }
-        Ok(())
-    });
+    };
+    let written: anyhow::Result<u64> = match &args.game {
+        Game::Heaps(_) if nimdb::game::GameSpec::from_storage_id(&solve.game_id).is_none() => {
+            anyhow::bail!(
+                "solve #{} is a solve of {}: export it with --game {}",
+                solve.id,
+                solve.game,
+                solve.game
+            )
+        }
+        Game::Heaps(_) => rows.header(solve.nim_values).map_err(anyhow::Error::from).and_then(|()| {
+            db.for_each_stored(&solve, filter, |heaps, record| -> anyhow::Result<()> {
+                let outcome: &[u8] =
+                    if convention.is_win(record.remoteness as u32) { b"win" } else { b"loss" };
+                rows.row(heaps, outcome, Some(record.remoteness), record.nim_value)?;
+                tick(&bar);
+                Ok(())
+            })
+        }),
+        Game::Spaced(game) => {
+            spaced_matches(game, &solve)?;
+            rows.header(false).map_err(anyhow::Error::from).and_then(|()| {
+                nimdb::spaced::for_each_stored_spaced(
+                    &db,
+                    game,
+                    &solve,
+                    filter,
+                    |pos, r| -> anyhow::Result<()> {
+                        let outcome: &[u8] = match r {
+                            DRAW => b"draw",
+                            r if convention.is_win(r as u32) => b"win",
+                            _ => b"loss",
+                        };
+                        rows.row(pos, outcome, (r != DRAW).then_some(r), None)?;
+                        tick(&bar);
+                        Ok(())
+                    },
+                )
+            })
+        }
+    };
     bar.finish_and_clear();
     match written {
         Ok(_) => {}
@@ -159,9 +216,20 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
         }
         Err(e) => return Err(e),
     }
-    match out.flush() {
+    match rows.out.flush() {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
         r => r?,
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A `--solve ID` of another game is refused (its records would be read in the wrong space).
+fn spaced_matches(game: &SpacedGame, solve: &SolveRecord) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        solve.game_id == game.storage_id(),
+        "solve #{} is a solve of {}, not of {game}",
+        solve.id,
+        solve.game
+    );
+    Ok(())
 }
