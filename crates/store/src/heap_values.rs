@@ -13,49 +13,9 @@ use crate::game::GameSpec;
 /// The most heaps stored per game (beyond it values are recomputed, which is fast).
 pub const HEAP_ROWS_LIMIT: u32 = 1_000_000;
 
-/// A game's stored single-heap values, contiguous from heap 0.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct HeapRows {
-    /// Nim-values g(0..=up_to).
-    pub values: Vec<u32>,
-    /// Misère values of single heaps, `Some` for n ≤ the misère range.
-    pub misere: Vec<Option<u32>>,
-    /// Genus of single heaps in its written form, `Some` for n ≤ the genus range.
-    pub genus: Vec<Option<String>>,
-    /// Tameness of single heaps, `Some` for n ≤ the genus range.
-    pub tame: Vec<Option<bool>>,
-    /// The depth the genus was computed to.
-    pub genus_depth: Option<u16>,
-}
-
-impl HeapRows {
-    /// The largest heap with a nim-value.
-    pub fn up_to(&self) -> Option<u32> {
-        self.values.len().checked_sub(1).map(|n| n as u32)
-    }
-
-    /// The largest heap with a misère value (all smaller ones have one too).
-    pub fn misere_up_to(&self) -> Option<u32> {
-        self.misere.iter().take_while(|v| v.is_some()).count().checked_sub(1).map(|n| n as u32)
-    }
-
-    /// The largest heap with a genus (all smaller ones have one too).
-    pub fn genus_up_to(&self) -> Option<u32> {
-        self.genus.iter().take_while(|v| v.is_some()).count().checked_sub(1).map(|n| n as u32)
-    }
-
-    /// The same rows cut to heaps `0..=up_to`.
-    pub fn truncated(&self, up_to: u32) -> HeapRows {
-        let len = (up_to as usize + 1).min(self.values.len());
-        HeapRows {
-            values: self.values[..len].to_vec(),
-            misere: self.misere.iter().take(len).cloned().collect(),
-            genus: self.genus.iter().take(len).cloned().collect(),
-            tame: self.tame.iter().take(len).cloned().collect(),
-            genus_depth: self.genus_depth,
-        }
-    }
-}
+/// A game's stored single-heap values, contiguous from heap 0, the genus in its written
+/// form (the theory's table with strings for genera).
+pub type HeapRows = crate::theory::cache::HeapTable<String>;
 
 /// What is known of a game's sequence, stored beside its rows.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
