@@ -28,12 +28,12 @@ mod upgrade;
 pub use export::ExportFilter;
 pub use games::game_name;
 pub use heap_values::{HEAP_ROWS_LIMIT, HeapRows, SequenceFacts};
-pub use lookup::{Prober, TierMeta};
+pub use lookup::TierMeta;
 pub use open::{
     Database, OLDEST_READABLE_VERSION, SCHEMA_VERSION, STORAGE_IDS_SINCE_VERSION, StoreError, forbid_writes,
     writes_forbidden,
 };
-pub use reader::{Reader, RecordSource};
+pub use reader::{Prober, Reader, RecordSource};
 pub use runs::{RUNS_SINCE_VERSION, RunOutcome, RunStart, RunTick, SolveHistory, SolveRun};
 pub use solves::{SolveKey, SolveRecord, SolveStatus};
 pub use tiers::{QUEUE, StoredTier, TierCounts, TierWriter, TotalEnds};

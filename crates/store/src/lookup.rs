@@ -1,17 +1,16 @@
-//! Looking up single positions: one block read by offset, verified by its checksum.
+//! One stored record: a tier row's metadata, where a rank lies in its payload, and one block read
+//! by offset and verified by its checksum (what the readers and the export are built on).
 
 use std::collections::HashMap;
 
 use rusqlite::blob::Blob;
 use rusqlite::{MAIN_DB, OptionalExtension, params};
 
-use crate::game::Position;
-use crate::index::{PartitionTable, TierId};
+use crate::index::TierId;
 
 use super::codec::{Binding, CodecError, Record, RecordLayout};
 use super::open::{Database, StoreError};
-use super::reader::{Reader, RecordSource};
-use super::solves::{SolveKey, SolveRecord};
+use super::solves::SolveKey;
 
 /// What a lookup needs to know about one stored tier.
 #[derive(Clone, Debug)]
@@ -26,53 +25,6 @@ pub struct TierMeta {
     pub block_checksums: Vec<u8>,
     /// What the checksums are bound to (the tier and its solve's key).
     pub binding: Binding,
-}
-
-/// Probes one solve's heap positions: ranks them with the solve's partition table and
-/// reads them through a [`Reader`] (the read path every face shares), which keeps the tier
-/// metadata and the verified blocks it has read, so a position and its children cost a
-/// handful of small reads.
-pub struct Prober<'a> {
-    reader: Reader<'a>,
-    solve: SolveRecord,
-    table: PartitionTable,
-}
-
-impl<'a> Prober<'a> {
-    /// A prober of `solve` for positions with at most `up_to_total` tokens (the rank table is
-    /// built only that far).
-    pub fn new(db: &'a Database, solve: SolveRecord, up_to_total: u32) -> Result<Self, StoreError> {
-        let table = solve.target_universe().table_to(up_to_total)?;
-        Ok(Prober { reader: Reader::unmapped(db), solve, table })
-    }
-
-    /// The solve probed.
-    pub fn solve(&self) -> &SolveRecord {
-        &self.solve
-    }
-
-    /// Forgets the blocks read so far (the next lookups read from the database again).
-    pub fn clear_block_cache(&mut self) {
-        self.reader.clear_blocks();
-    }
-
-    /// Whether the solve covers `position` (its caps allow it and its tier is stored).
-    pub fn covers(&mut self, position: &Position) -> Result<bool, StoreError> {
-        if !self.solve.target_universe().contains(position) {
-            return Ok(false);
-        }
-        self.reader.holds(self.solve.id, TierId::of(position))
-    }
-
-    /// The stored record of `position`, or `None` when its tier is not stored.
-    pub fn record(&mut self, position: &Position) -> Result<Option<Record>, StoreError> {
-        let tier = TierId::of(position);
-        if !self.solve.target_universe().contains(position) || tier.total > self.table.max_total() {
-            return Ok(None);
-        }
-        let rank = self.table.rank(position.heaps());
-        self.reader.record_at(self.solve.id, tier, self.table.size(tier), rank)
-    }
 }
 
 /// The record at `offset` of a verified block.

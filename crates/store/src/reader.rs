@@ -1,5 +1,6 @@
-//! Many lookups through one connection: stored solves, rank tables, tier metadata and
-//! verified blocks are kept between lookups, and dropped when another connection commits.
+//! Many lookups through one connection ([`Reader`], and [`Prober`] over one solve): stored
+//! solves, rank tables, tier metadata and verified blocks are kept between lookups, and
+//! dropped when another connection commits.
 //!
 //! A reader keeps its BLOB handles open between lookups (SQLite then remembers where a
 //! large payload's overflow pages are, so reads by offset stay cheap), which holds a read
@@ -193,5 +194,52 @@ impl RecordSource for Reader<'_> {
         self.block_bytes += len;
         self.blocks.insert((meta.row_id, at.block), buf);
         Ok(Some(record))
+    }
+}
+
+/// Probes one solve's heap positions: ranks them with the solve's partition table and
+/// reads them through a [`Reader`] (the read path every face shares), which keeps the tier
+/// metadata and the verified blocks it has read, so a position and its children cost a
+/// handful of small reads.
+pub struct Prober<'a> {
+    reader: Reader<'a>,
+    solve: SolveRecord,
+    table: PartitionTable,
+}
+
+impl<'a> Prober<'a> {
+    /// A prober of `solve` for positions with at most `up_to_total` tokens (the rank table is
+    /// built only that far).
+    pub fn new(db: &'a Database, solve: SolveRecord, up_to_total: u32) -> Result<Self, StoreError> {
+        let table = solve.target_universe().table_to(up_to_total)?;
+        Ok(Prober { reader: Reader::unmapped(db), solve, table })
+    }
+
+    /// The solve probed.
+    pub fn solve(&self) -> &SolveRecord {
+        &self.solve
+    }
+
+    /// Forgets the blocks read so far (the next lookups read from the database again).
+    pub fn clear_block_cache(&mut self) {
+        self.reader.clear_blocks();
+    }
+
+    /// Whether the solve covers `position` (its caps allow it and its tier is stored).
+    pub fn covers(&mut self, position: &Position) -> Result<bool, StoreError> {
+        if !self.solve.target_universe().contains(position) {
+            return Ok(false);
+        }
+        self.reader.holds(self.solve.id, TierId::of(position))
+    }
+
+    /// The stored record of `position`, or `None` when its tier is not stored.
+    pub fn record(&mut self, position: &Position) -> Result<Option<Record>, StoreError> {
+        let tier = TierId::of(position);
+        if !self.solve.target_universe().contains(position) || tier.total > self.table.max_total() {
+            return Ok(None);
+        }
+        let rank = self.table.rank(position.heaps());
+        self.reader.record_at(self.solve.id, tier, self.table.size(tier), rank)
     }
 }
