@@ -737,3 +737,55 @@ fn each_limit_stops_with_its_own_error() {
         assert_eq!(q.is_p(&heaps).unwrap(), !win, "{heaps:?}");
     }
 }
+
+/// The lemma behind the heap-34 findings in the README: a candidate whose least failure
+/// (found by the exact walk) is w predicts every position below w rightly, and w wrongly.
+/// Checked on every candidate that extending Dawson's Kayles by heaps 25 and 30 tries
+/// (new generators with recalibrations): below w against the forward search on every
+/// position of total ≤ 34 with heaps in range, and at w (too large for the search) against
+/// the verified quotient of the heaps.
+#[test]
+fn candidates_are_exact_below_their_least_failure() {
+    use nimdb::theory::quotient::pretension::Pretension;
+    use nimdb::theory::quotient::word::Word;
+    use nimdb::theory::quotient::{Limits, Observer, QuotientBuilder};
+    struct Keep(Vec<(Pretension, Word)>);
+    impl Observer for Keep {
+        fn trial(&mut self, _heap: u32, c: &Pretension, failure: Option<&Word>) {
+            if let Some(w) = failure {
+                self.0.push((c.clone(), w.clone()));
+            }
+        }
+    }
+    let spec: GameSpec = "dawson".parse().unwrap();
+    let mut search = ReferenceSearch::new(spec.rules(), Convention::Misere);
+    let mut b = QuotientBuilder::new(spec.octal().unwrap(), Limits::default());
+    let all = partitions(34);
+    let (mut below, mut failures) = (0, 0);
+    for n in 1..=30u32 {
+        let mut keep = Keep(Vec::new());
+        b.add_heap_observed(&|| false, &mut keep).unwrap();
+        if n != 25 && n != 30 {
+            continue;
+        }
+        assert!(!keep.0.is_empty(), "heap {n} is a new generator that needs recalibration");
+        for (c, w) in &keep.0 {
+            for heaps in all.iter().filter(|h| h.first().is_none_or(|&m| m <= n)) {
+                let word = Word::from_heaps(heaps);
+                let (win, _) = search.solve(&Position::new(heaps.clone()));
+                let predicted_p = c.q.is_p(c.phi(&word));
+                if word < *w {
+                    below += 1;
+                    assert_eq!(predicted_p, !win, "heap {n}: {heaps:?} lies below the failure {w}");
+                }
+            }
+            let truth = b.pretension();
+            assert_ne!(c.q.is_p(c.phi(w)), truth.q.is_p(truth.phi(w)), "heap {n}: the failure {w}");
+            failures += 1;
+        }
+    }
+    assert!(
+        below > 100_000 && failures > 10,
+        "{below} positions below failures, {failures} failures checked"
+    );
+}

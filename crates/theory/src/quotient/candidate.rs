@@ -38,6 +38,7 @@ impl Cyclic {
 }
 
 /// A submonoid of a monoid, numbered on its own: element i is `elems[i]` of the parent.
+#[derive(Clone)]
 pub struct Submonoid<'a> {
     parent: &'a BipartiteMonoid,
     elems: Vec<u32>,
@@ -83,6 +84,14 @@ impl<'a> Submonoid<'a> {
     pub fn mul(&self, a: u32, b: u32) -> u32 {
         self.id[self.parent.mul(self.elems[a as usize], self.elems[b as usize]) as usize]
     }
+}
+
+/// A marked candidate: each heap's option elements, each element's mark (0 unmet, 1 N,
+/// 2 P) and the elements met, in the order met.
+struct Marks {
+    options: Vec<Vec<u32>>,
+    mark: Vec<u8>,
+    reached: Vec<u32>,
 }
 
 /// A direct sum B ⊕ C₁ ⊕ … ⊕ Cₖ with a map from heaps into it.
@@ -166,6 +175,12 @@ impl<'a> Candidate<'a> {
         limit: usize,
         heap: u32,
     ) -> Result<Pretension, QuotientError> {
+        let marked = self.mark(images, code);
+        self.reduce_marked(images, &marked, limit, heap)
+    }
+
+    /// The marks of the elements the positions reach (see the module notes).
+    fn mark(&self, images: &[u32], code: &TakeBreakCode) -> Marks {
         let n = images.len();
         // Option images of every heap in the candidate.
         let mut stamp = vec![u32::MAX; self.size as usize];
@@ -233,6 +248,19 @@ impl<'a> Candidate<'a> {
             }
             l = 0;
         }
+        Marks { options, mark, reached }
+    }
+
+    /// Reduces a marked candidate to a pretension (or refuses one of more than `limit`
+    /// elements).
+    fn reduce_marked(
+        &self,
+        images: &[u32],
+        marked: &Marks,
+        limit: usize,
+        heap: u32,
+    ) -> Result<Pretension, QuotientError> {
+        let Marks { options, mark, reached } = marked;
         // Reduce over the reached elements.
         let mut dense = vec![u32::MAX; self.size as usize];
         for (i, &e) in reached.iter().enumerate() {
@@ -288,6 +316,35 @@ impl<'a> Candidate<'a> {
     }
 }
 
+/// The cyclic component that marks B ⊕ ⟨g⟩ exactly as the free sum B ⊕ ℕ would, when g is
+/// the image of the largest heap alone and every other heap h maps to `lower[h]` in `base`.
+///
+/// A position with k copies of the largest heap n has its options among the positions with
+/// k or k − 1 copies (no smaller heap's move makes a heap n), and its least position in the
+/// word order is n^k plus the least position of its base part. So the marks of level k
+/// (the elements x·gᵏ) are a fixed function of the marks of level k − 1, and the levels
+/// repeat from the first level i whose marks equal those of an earlier level i + p: the
+/// powers of g need index i and period p, found here by marking levels until one repeats
+/// instead of growing the index one failure at a time. `None` when the levels needed
+/// would make a candidate larger than `limit`.
+pub fn top_cycle(base: &Submonoid<'_>, lower: &[u32], code: &TakeBreakCode, limit: u64) -> Option<Cyclic> {
+    let b = base.size();
+    let mut levels = 8u32;
+    loop {
+        let cand = Candidate::new(base.clone(), vec![Cyclic { index: levels, period: 1 }], limit)?;
+        let mut images = lower.to_vec();
+        images.push(cand.element(HeapImage::Free(0)));
+        let marks = cand.mark(&images, code);
+        let level = |k: u32| &marks.mark[k as usize * b..(k as usize + 1) * b];
+        for s in 1..=levels {
+            if let Some(i) = (0..s).find(|&i| level(i) == level(s)) {
+                return Some(Cyclic { index: i.max(1), period: s - i });
+            }
+        }
+        levels = levels.checked_mul(2)?;
+    }
+}
+
 /// The index and period of x's powers: the least i with xⁱ = x^(i+p), p ≥ 1 least.
 pub fn index_and_period(q: &BipartiteMonoid, x: u32) -> (u32, u32) {
     let mut seen: Vec<u32> = vec![0];
@@ -319,5 +376,49 @@ mod tests {
         let x = cand.mul(cand.mul(g, g), 1);
         assert_eq!(cand.components(x), (1, vec![2]));
         assert_eq!(index_and_period(&z2, 1), (0, 2));
+    }
+
+    /// The cycle `top_cycle` finds for a new generator marks every level as a long free
+    /// truncation does: Dawson's Kayles heaps 25 and 30 (new generators) over the verified
+    /// quotients of the heaps below them, and misère Kayles heap 9.
+    #[test]
+    fn top_cycle_marks_like_the_free_sum() {
+        use crate::game::GameSpec;
+        use crate::theory::quotient::compute::{Limits, QuotientBuilder};
+        for (game, n) in [("dawson", 25u32), ("dawson", 30), ("kayles", 9)] {
+            let spec: GameSpec = game.parse().unwrap();
+            let code = spec.octal().unwrap();
+            let mut b = QuotientBuilder::new(code, Limits::default());
+            while b.max_heap() < n - 1 {
+                b.add_heap().unwrap();
+            }
+            let base = Submonoid::whole(b.monoid());
+            let size = base.size();
+            let c = top_cycle(&base, b.heap_images(), code, 1 << 22).unwrap();
+            let marks = |cyc: Cyclic| {
+                let cand = Candidate::new(base.clone(), vec![cyc], 1 << 22).unwrap();
+                let mut images = b.heap_images().to_vec();
+                images.push(cand.element(HeapImage::Free(0)));
+                cand.mark(&images, code).mark
+            };
+            let long = 40u32;
+            let free = marks(Cyclic { index: long, period: 1 });
+            let cyclic = marks(c);
+            for k in 0..=long {
+                let j = c.add(0, k);
+                assert_eq!(
+                    &free[k as usize * size..(k as usize + 1) * size],
+                    &cyclic[j as usize * size..(j as usize + 1) * size],
+                    "{game} heap {n}: level {k} with the cycle {c:?}"
+                );
+            }
+            // The cycle is the least: no smaller index or period marks the same.
+            let level = |k: u32| &free[k as usize * size..(k as usize + 1) * size];
+            assert_ne!(
+                level(c.index - 1 + c.period),
+                level(c.index - 1),
+                "{game} heap {n}: {c:?} is not least"
+            );
+        }
     }
 }

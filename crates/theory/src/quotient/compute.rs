@@ -13,19 +13,22 @@
 //!   is covered by the one with each copy replaced by W, which is known not to fail).
 //!   Otherwise each compatible x is tried by walking only the positions that hold Hₙ, with
 //!   the closure's signatures already in place.
-//! * **Extension.** Otherwise Hₙ gets a free generator: the candidate Q ⊕ ⟨g | g⁴ = g²⟩ is
-//!   marked from its least positions, reduced, and verified. While verification finds a
+//! * **Extension.** Otherwise Hₙ gets a free generator: the candidate Q ⊕ ⟨g⟩ is marked
+//!   from its least positions, reduced, and verified. The powers of g get the index and
+//!   period at which the marks of the levels x·gᵏ repeat ([`top_cycle`]), so the candidate
+//!   marks exactly as the infinite free sum Q ⊕ ℕ would. While verification finds a
 //!   failure (the least position predicted wrongly), the pretension is **recalibrated**:
 //!   for the heaps of that position, one, then two, … at a time, the candidate is rebuilt
 //!   with those heaps freed as cyclic generators of a larger index over the submonoid the
-//!   other heaps generate, marked and reduced, until it predicts that position rightly. The
+//!   other heaps generate, marked and reduced, until it predicts that position rightly
+//!   (heap n freed alone gets its exact cycle over that submonoid, as above). The
 //!   loop ends when verification finds no failure, which proves the result (the walk is
 //!   exact), whatever the choices made on the way.
 
 use crate::game::{TakeBreakCode as OctalCode, heap_results};
 
 use super::QuotientError;
-use super::candidate::{Candidate, Cyclic, HeapImage, Submonoid, index_and_period};
+use super::candidate::{Candidate, Cyclic, HeapImage, Submonoid, index_and_period, top_cycle};
 use super::monoid::{BipartiteMonoid, ElementSet};
 use super::pretension::{Antichains, Letter, Pretension, SearchBudget, Verdict};
 use super::word::Word;
@@ -269,7 +272,9 @@ impl QuotientBuilder {
         // Extension: a free generator for heap n, then recalibrate until verified.
         let mut trial = {
             let base = Submonoid::whole(&self.pret.q);
-            let cand = Candidate::new(base, vec![Cyclic { index: 2, period: 2 }], self.limits.max_candidate)
+            let cycle = top_cycle(&base, &self.pret.images, &self.code, self.limits.max_candidate)
+                .unwrap_or(Cyclic { index: 2, period: 2 });
+            let cand = Candidate::new(base, vec![cycle], self.limits.max_candidate)
                 .ok_or(QuotientError::CandidateTooLarge { heap: n, limit: self.limits.max_candidate })?;
             let mut images: Vec<u32> = self.pret.images.clone();
             images.push(cand.element(HeapImage::Free(0)));
@@ -342,9 +347,20 @@ impl QuotientBuilder {
                     .filter(|&g| g != 0)
                     .collect();
                 let base = Submonoid::generated(&trial.q, &gens);
+                // Freeing heap n alone: its powers' index and period exactly (see `top_cycle`).
+                let exact = (set == [n])
+                    .then(|| {
+                        let lower: Vec<u32> =
+                            (0..n).map(|h| base.id[trial.images[h as usize] as usize]).collect();
+                        top_cycle(&base, &lower, &self.code, self.limits.max_candidate)
+                    })
+                    .flatten();
                 let cyclic: Vec<Cyclic> = set
                     .iter()
                     .map(|&h| {
+                        if let Some(c) = exact {
+                            return c;
+                        }
                         let (idx, _) = index_and_period(&trial.q, trial.images[h as usize]);
                         let index = idx.max(w.exponent(h).saturating_sub(1));
                         let period = (2 * ((index as i64 - 4) / 2)).max(2) as u32;
