@@ -384,7 +384,7 @@ mod tests {
     #[test]
     fn top_cycle_marks_like_the_free_sum() {
         use crate::game::GameSpec;
-        use crate::theory::quotient::compute::{Limits, QuotientBuilder};
+        use crate::quotient::compute::{Limits, QuotientBuilder};
         for (game, n) in [("dawson", 25u32), ("dawson", 30), ("kayles", 9)] {
             let spec: GameSpec = game.parse().unwrap();
             let code = spec.octal().unwrap();
