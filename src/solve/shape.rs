@@ -306,6 +306,82 @@ impl Shape {
         n_parents
     }
 
+    /// Calls `visit(i, rank)` for every parent of this position under `rules` that grows
+    /// one heap by `adds[i]` tokens (`adds` ascending, each at least 1) to at most `top`,
+    /// with its rank in its own tier: the grown parents of [`parents`](Shape::parents), for
+    /// several numbers of tokens added at once. Returns the number of parents visited.
+    ///
+    /// Growing the first heap `a` of a run to `h` moves it left past the heaps in `[a, h)`:
+    /// their terms (one heap and `a` tokens fewer after each) do not depend on the tokens
+    /// added, so they are summed once per run for every step, each step adding only the
+    /// heaps its larger `h` passes. The terms of the heaps before the new place depend on
+    /// the tokens added; they are summed once per step for every run.
+    #[inline]
+    pub fn grown_parents<R: TierRules>(
+        &mut self,
+        rules: &R,
+        table: &PartitionTable,
+        adds: &[u32],
+        top: u32,
+        mut visit: impl FnMut(usize, u32),
+    ) -> u64 {
+        let l = &self.heaps;
+        let k = l.len();
+        let (Some(&least), Some(&smallest)) = (adds.first(), l.last()) else {
+            return 0;
+        };
+        debug_assert!(least >= 1 && adds.is_sorted());
+        let (suf, tails) = (&self.suf, &self.tails);
+        // above[i * (k + 1) + q] at each run start q a grown heap may land on (before the
+        // heaps ≥ smallest + adds[i]): the terms of the heaps before q, `adds[i]` more tokens
+        // after each.
+        let mut above = std::mem::take(&mut self.pre);
+        above.resize(adds.len() * (k + 1), 0);
+        for (i, &added) in adds.iter().enumerate() {
+            let row = &mut above[i * (k + 1)..(i + 1) * (k + 1)];
+            let (mut acc, mut y) = (0u32, 0);
+            row[0] = 0;
+            while y < k && l[y] >= smallest + added {
+                let end = self.run_end[y] as usize;
+                acc = acc.wrapping_add(self.shifted(table, y, end, added as i32, 0));
+                y = end;
+                row[y] = acc;
+            }
+        }
+        let mut n_parents = 0;
+        // Heaps above `top − least` cannot grow: start at the first that can.
+        let mut x = l.iter().map(|&v| usize::from(v + least > top)).sum::<usize>();
+        while x < k {
+            let a = l[x];
+            // q: the first heap below h, moving left as h grows; `passed`: the terms of the
+            // heaps q..x with one heap and `a` tokens fewer after each.
+            let (mut q, mut passed) = (x, 0u32);
+            for (i, &added) in adds.iter().enumerate() {
+                let h = a + added;
+                if h > top {
+                    break;
+                }
+                if !rules.shrinks_to(h, a) {
+                    continue;
+                }
+                while q > 0 && l[q - 1] < h {
+                    q -= 1;
+                    passed =
+                        passed.wrapping_add(table.count_within(suf[q] - a, (k - q - 1) as u32, l[q] - 1));
+                }
+                let rank = above[i * (k + 1) + q]
+                    .wrapping_add(table.count_within(suf[q] + added, (k - q) as u32, h - 1))
+                    .wrapping_add(passed)
+                    .wrapping_add(tails[x + 1]);
+                visit(i, rank);
+                n_parents += 1;
+            }
+            x = self.run_end[x] as usize;
+        }
+        self.pre = above;
+        n_parents
+    }
+
     /// Calls `visit(step, rank)` for every child of this position under `rules` that takes
     /// at most `max_taken` tokens, with its rank in its own tier, fewest tokens taken first
     /// (see [`children_taking`](Shape::children_taking)). Returns the number of children
@@ -536,6 +612,68 @@ mod tests {
                 }
             }
             checked
+        }
+    }
+
+    /// Compares the grown parents walked for several numbers of tokens at once with those
+    /// walked one number at a time, on every position of a small universe.
+    struct GrownAgree {
+        max_total: u32,
+        max_part: u32,
+    }
+
+    impl RulesVisitor for GrownAgree {
+        type Output = usize;
+        fn visit<R: TierRules>(self, rules: &R) -> usize {
+            if !R::ONE_HEAP_MOVES {
+                return 0;
+            }
+            let table = PartitionTable::new(self.max_total, self.max_total, self.max_part).unwrap();
+            let bounds = ParentBounds { max_heap: self.max_part, max_heaps: self.max_total };
+            let grown = ParentKinds { grown: true, ..ParentKinds::default() };
+            let (mut shape, mut tails) = (Shape::default(), Vec::new());
+            let mut checked = 0;
+            for total in 0..=self.max_total {
+                for heaps in 0..=total {
+                    for position in table.positions(TierId { total, heaps }) {
+                        let p = position.heaps();
+                        table.tails_into(p, &mut tails);
+                        shape.load(p, &tails);
+                        let room = self.max_total - total;
+                        // Every number of tokens from the first up, and every other one.
+                        for adds in [(1..=room).collect::<Vec<u32>>(), (2..=room).step_by(2).collect()] {
+                            let mut many = Vec::new();
+                            shape.grown_parents(rules, &table, &adds, self.max_part, |i, rank| {
+                                many.push((adds[i], rank));
+                            });
+                            let mut one = Vec::new();
+                            for &added in &adds {
+                                let query = ParentQuery { added, bounds, kinds: grown };
+                                shape.parents(rules, &table, query, |change, rank| {
+                                    assert_eq!(change, 0);
+                                    one.push((added, rank));
+                                });
+                            }
+                            many.sort_unstable();
+                            one.sort_unstable();
+                            assert_eq!(many, one, "grown parents of {p:?} adding {adds:?}");
+                            checked += many.len();
+                        }
+                    }
+                }
+            }
+            checked
+        }
+    }
+
+    #[test]
+    fn grown_parents_of_several_steps_are_those_of_each_step() {
+        for spec in ["nim", "kayles", "lines", "subtraction:1,3,4", "octal:0.161", "octal:0.137", "hex:0.F"] {
+            let game: GameSpec = spec.parse().unwrap();
+            for max_part in [16, 7] {
+                let checked = game.rules().with(GrownAgree { max_total: 16, max_part });
+                assert!(checked > 0, "{spec}: no parents checked");
+            }
         }
     }
 
