@@ -18,6 +18,7 @@ mod shape;
 pub mod spaced;
 mod sweep;
 mod team;
+mod totals;
 mod window;
 
 pub use team::{Alone, Team};
@@ -518,8 +519,16 @@ pub fn estimate(game: &GameSpec, options: &SolveOptions, table: &PartitionTable)
     let tier_bytes = largest_tier * if options.nim_values { 12 } else { 6 };
     let whole_total_bytes =
         if !sweep && one_heap { 2 * largest_marked.saturating_sub(largest_tier) } else { 0 };
-    let table_bytes =
+    let mut table_bytes =
         4 * PartitionTable::entries(universe.max_total, universe.heaps_cap(), universe.part_cap());
+    if !sweep && marked > 1 {
+        // The counts again, by total, for marking several totals together.
+        table_bytes += 4 * PartitionTable::entries(
+            universe.max_total + totals::LANES as u32,
+            universe.heaps_cap(),
+            universe.part_cap(),
+        );
+    }
     // Remoteness is below 2 × total (a move removes a token or adds a heap).
     let remoteness_bytes = if 2 * universe.max_total < 255 { 1 } else { 2 };
     let record_bytes = remoteness_bytes + if options.nim_values { 1 } else { 0 };

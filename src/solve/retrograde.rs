@@ -30,6 +30,7 @@ use crate::game::{Convention, ParentBounds, TierRules};
 use crate::index::{PartitionTable, TierId, Universe};
 
 use super::shape::{ParentKinds, ParentQuery, Shape};
+use super::totals::{CountsByTotal, LANES};
 use super::window::{Column, Ranks, Spill, TierValues, Window};
 use super::{
     Plan, Progress, SolveError, SolveOptions, SolveReport, SolvedTier, Team, TierStore, UNKNOWN,
@@ -59,7 +60,7 @@ const LOSS_TERMS_MAX_HEAPS: u32 = 16;
 
 /// Totals marked together in one pass over the lower totals' losses where the window
 /// keeps each loss's rank terms (see [`marked_totals`]).
-const MARKED_TOTALS: u32 = 8;
+const MARKED_TOTALS: u32 = LANES as u32;
 
 /// How many totals the retrograde solver marks together from the lower totals' losses, for
 /// a family that moves one heap at a time (`one_heap_moves`) with `reach` in `universe`,
@@ -108,6 +109,8 @@ pub(super) fn run<R: TierRules>(
         loss_terms: R::ONE_HEAP_MOVES
             && universe.max_heaps.is_some_and(|h| h <= LOSS_TERMS_MAX_HEAPS)
             && spill.is_none(),
+        by_total: (spill.is_none() && marked_totals(R::ONE_HEAP_MOVES, reach(rules, universe), universe) > 1)
+            .then(|| CountsByTotal::new(table)),
     };
     let mut window = Window::spilling(universe, spill.cloned());
     // Resume: reload the stored tiers that later tiers read as children or are marked from.
@@ -227,6 +230,8 @@ struct Retrograde<'a, R> {
     decode_losses: bool,
     /// Whether the window also keeps each decoded loss's rank terms and remoteness.
     loss_terms: bool,
+    /// The table's counts by total, where several totals are marked together.
+    by_total: Option<CountsByTotal>,
 }
 
 impl<R: TierRules> Retrograde<'_, R> {
@@ -535,6 +540,31 @@ impl<R: TierRules> Retrograde<'_, R> {
                 || (joined && k >= 2 && smallest + second + least <= top);
             !some_parent
         };
+        // Where the steps fit the lanes of the counts by total and ask only for grown and
+        // vanished parents, their terms are summed for every step at once (see
+        // [`Shape::parents_in_lanes`]).
+        let first = steps.first().map_or(0, |s| s.added);
+        if let Some(by_total) = &self.by_total
+            && steps.iter().all(|s| !s.three && !s.kinds.joined && s.added - first < LANES as u32)
+        {
+            let mask = |kind: fn(&MarkStep) -> bool| {
+                steps.iter().filter(|&s| kind(s)).fold(0u8, |m, s| m | 1 << (s.added - first))
+            };
+            let wanted = (mask(|s| s.kinds.grown), mask(|s| s.kinds.vanished));
+            let base = source.total + first;
+            while let Some(value) = losses.next_shape(&mut shape, skip) {
+                edges += shape.parents_in_lanes(
+                    self.rules,
+                    self.table,
+                    by_total,
+                    first,
+                    wanted,
+                    bounds,
+                    |i, change, rank| offer(base + i, k.wrapping_add_signed(change), rank as usize, value),
+                );
+            }
+            return edges;
+        }
         // Grown parents are walked for every step at once (see [`Shape::grown_parents`]).
         let grown_adds: Vec<u32> = steps.iter().filter(|s| s.kinds.grown).map(|s| s.added).collect();
         while let Some(value) = losses.next_shape(&mut shape, skip) {
