@@ -565,12 +565,17 @@ impl<R: TierRules> Retrograde<'_, R> {
             }
             return edges;
         }
-        // Grown parents are walked for every step at once (see [`Shape::grown_parents`]).
-        let grown_adds: Vec<u32> = steps.iter().filter(|s| s.kinds.grown).map(|s| s.added).collect();
+        // With several steps, grown parents are walked for every step at once (see
+        // [`Shape::grown_parents`]); with one, every kind in one walk.
+        let together = steps.len() > 1;
+        let grown_adds: Vec<u32> =
+            steps.iter().filter(|s| together && s.kinds.grown).map(|s| s.added).collect();
         while let Some(value) = losses.next_shape(&mut shape, skip) {
-            edges += shape.grown_parents(self.rules, self.table, &grown_adds, top, |i, rank| {
-                offer(source.total + grown_adds[i], k, rank as usize, value)
-            });
+            if together {
+                edges += shape.grown_parents(self.rules, self.table, &grown_adds, top, |i, rank| {
+                    offer(source.total + grown_adds[i], k, rank as usize, value)
+                });
+            }
             for step in steps {
                 let (added, total) = (step.added, source.total + step.added);
                 if step.three {
@@ -579,8 +584,8 @@ impl<R: TierRules> Retrograde<'_, R> {
                             offer(total, k - 2, self.table.rank(parent) as usize, value);
                         });
                 }
-                let kinds = ParentKinds { grown: false, ..step.kinds };
-                if kinds.vanished || kinds.joined {
+                let kinds = ParentKinds { grown: step.kinds.grown && !together, ..step.kinds };
+                if kinds.vanished || kinds.grown || kinds.joined {
                     let query = ParentQuery { added, bounds, kinds };
                     edges += shape.parents(self.rules, self.table, query, |change, rank| {
                         offer(total, k.wrapping_add_signed(change), rank as usize, value)
