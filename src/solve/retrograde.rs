@@ -13,7 +13,10 @@
 //! rank terms loaded into a [`Shape`], and each parent ranked from them in a few table
 //! reads, whatever tier of that total it falls in (a solve that spills marks tier by tier,
 //! to hold one tier's array, not a total's). Families whose moves change several heaps
-//! mark tier by tier, building each parent and ranking it.
+//! mark tier by tier, building each parent and ranking it. Where the window keeps each
+//! loss's rank terms (heaps capped, a long reach), a batch of several totals is marked in
+//! one pass, each loss's parents for every total of the batch summed together
+//! ([`Shape::parents_in_lanes`]).
 //!
 //! Reading children goes fewest tokens taken first, and stops once no child tier further
 //! down holds a remoteness above the longest found. Because marks come from stored
