@@ -6,19 +6,16 @@ mod common;
 use common::{nimdb, tier_payloads};
 
 fn payloads(game: &str, misere: bool, total: &str, threads: &str) -> Vec<(i64, i64, Vec<u8>)> {
+    payloads_of(&["--game", game, "--max-total", total], misere, threads)
+}
+
+/// The stored tiers of a solve of the game and bounds `args`, with `threads` threads.
+fn payloads_of(args: &[&str], misere: bool, threads: &str) -> Vec<(i64, i64, Vec<u8>)> {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("t.sqlite");
     let mut cmd = nimdb();
-    cmd.env("RAYON_NUM_THREADS", threads).args([
-        "solve",
-        "--quiet",
-        "--db",
-        db.to_str().unwrap(),
-        "--game",
-        game,
-        "--max-total",
-        total,
-    ]);
+    cmd.env("RAYON_NUM_THREADS", threads).args(["solve", "--quiet", "--db", db.to_str().unwrap()]);
+    cmd.args(args).current_dir(dir.path());
     if misere {
         cmd.arg("--misere");
     }
@@ -36,6 +33,20 @@ fn tiers_are_byte_identical_for_1_2_and_7_threads() {
         assert!(one.len() > 50, "{game}");
         for threads in ["2", "7"] {
             assert!(payloads(game, misere, total, threads) == one, "{game}: {threads} threads differ from 1");
+        }
+    }
+}
+
+#[test]
+fn batched_totals_of_capped_nim_are_byte_identical_for_1_2_and_7_threads() {
+    // Heaps capped and a long reach: several totals are marked at once, in parallel
+    // (atomic minimums) once a batch has enough losses.
+    let args = ["--game", "nim", "--max-heaps", "8", "--max-heap", "20"];
+    for misere in [true, false] {
+        let one = payloads_of(&args, misere, "1");
+        assert!(one.len() > 500, "nim 8x20: {} tiers", one.len());
+        for threads in ["2", "7"] {
+            assert!(payloads_of(&args, misere, threads) == one, "nim 8x20: {threads} threads differ from 1");
         }
     }
 }

@@ -21,6 +21,7 @@ mod shape;
 pub mod spaced;
 mod sweep;
 mod team;
+mod totals;
 mod window;
 
 pub use team::{Alone, Team};
@@ -511,17 +512,26 @@ pub fn estimate(game: &GameSpec, options: &SolveOptions, table: &PartitionTable)
     }
     // The tier being solved: its 2-byte values, the copy queued for the writer and the
     // encoded payload. Unless it spills, the retrograde solver marks every tier of a heap
-    // game's total at once, so it holds the 2-byte values of the whole total being solved.
+    // game's total at once (of several totals where it keeps the losses' rank terms), so it
+    // holds the 2-byte values of the whole totals being marked.
     let largest_tier = tiers.iter().map(size).max().unwrap_or(0);
-    let largest_total = per_total.iter().copied().max().unwrap_or(0);
+    let one_heap = game.rules().single_heap().is_some();
+    let marked = retrograde::marked_totals(one_heap, reach, universe) as usize;
+    let largest_marked =
+        per_total.windows(marked.min(per_total.len())).map(|w| w.iter().sum()).max().unwrap_or(0);
     let tier_bytes = largest_tier * if options.nim_values { 12 } else { 6 };
-    let whole_total_bytes = if !sweep && game.rules().single_heap().is_some() {
-        2 * largest_total.saturating_sub(largest_tier)
-    } else {
-        0
-    };
-    let table_bytes =
+    let whole_total_bytes =
+        if !sweep && one_heap { 2 * largest_marked.saturating_sub(largest_tier) } else { 0 };
+    let mut table_bytes =
         4 * PartitionTable::entries(universe.max_total, universe.heaps_cap(), universe.part_cap());
+    if !sweep && marked > 1 {
+        // The counts again, by total, for marking several totals together.
+        table_bytes += 4 * PartitionTable::entries(
+            universe.max_total + totals::LANES as u32,
+            universe.heaps_cap(),
+            universe.part_cap(),
+        );
+    }
     // Remoteness is below 2 × total (a move removes a token or adds a heap).
     let remoteness_bytes = if 2 * universe.max_total < 255 { 1 } else { 2 };
     let record_bytes = remoteness_bytes + if options.nim_values { 1 } else { 0 };

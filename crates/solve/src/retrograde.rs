@@ -13,7 +13,10 @@
 //! rank terms loaded into a [`Shape`], and each parent ranked from them in a few table
 //! reads, whatever tier of that total it falls in (a solve that spills marks tier by tier,
 //! to hold one tier's array, not a total's). Families whose moves change several heaps
-//! mark tier by tier, building each parent and ranking it.
+//! mark tier by tier, building each parent and ranking it. Where the window keeps each
+//! loss's rank terms (heaps capped, a long reach), a batch of several totals is marked in
+//! one pass, each loss's parents for every total of the batch summed together
+//! ([`Shape::parents_in_lanes`]).
 //!
 //! Reading children goes fewest tokens taken first, and stops once no child tier further
 //! down holds a remoteness above the longest found. Because marks come from stored
@@ -30,6 +33,7 @@ use crate::game::{Convention, ParentBounds, TierRules};
 use crate::index::{PartitionTable, TierId, Universe};
 
 use super::shape::{ParentKinds, ParentQuery, Shape};
+use super::totals::{CountsByTotal, LANES};
 use super::window::{Column, Ranks, Spill, TierValues, Window};
 use super::{
     Plan, Progress, SolveError, SolveOptions, SolveReport, SolvedTier, Team, TierStore, UNKNOWN,
@@ -56,6 +60,23 @@ const DECODED_LOSSES_MIN_REACH: u32 = 4;
 /// splitting game's positions have up to a total's heaps), the terms would cost more
 /// memory than the heaps themselves.
 const LOSS_TERMS_MAX_HEAPS: u32 = 16;
+
+/// Totals marked together in one pass over the lower totals' losses where the window
+/// keeps each loss's rank terms (see [`marked_totals`]).
+const MARKED_TOTALS: u32 = LANES as u32;
+
+/// How many totals the retrograde solver marks together from the lower totals' losses, for
+/// a family that moves one heap at a time (`one_heap_moves`) with `reach` in `universe`,
+/// unless it spills: [`MARKED_TOTALS`] where the window keeps each decoded loss's rank
+/// terms (a loss is then loaded once for several totals instead of once for each, and the
+/// arrays of that many totals are held, a few megabytes where heaps are capped), else one.
+pub(super) fn marked_totals(one_heap_moves: bool, reach: u32, universe: &Universe) -> u32 {
+    let terms = one_heap_moves
+        && reach >= DECODED_LOSSES_MIN_REACH
+        && universe.part_cap() <= u8::MAX as u32
+        && universe.max_heaps.is_some_and(|h| h <= LOSS_TERMS_MAX_HEAPS);
+    if terms { MARKED_TOTALS } else { 1 }
+}
 
 /// The fewest losses (over every source tier) marked in parallel: below it, the atomics
 /// and the thread hand-off cost more than they save.
@@ -91,6 +112,8 @@ pub(super) fn run<R: TierRules>(
         loss_terms: R::ONE_HEAP_MOVES
             && universe.max_heaps.is_some_and(|h| h <= LOSS_TERMS_MAX_HEAPS)
             && spill.is_none(),
+        by_total: (spill.is_none() && marked_totals(R::ONE_HEAP_MOVES, reach(rules, universe), universe) > 1)
+            .then(|| CountsByTotal::new(table)),
     };
     let mut window = Window::spilling(universe, spill.cloned());
     // Resume: reload the stored tiers that later tiers read as children or are marked from.
@@ -105,12 +128,18 @@ pub(super) fn run<R: TierRules>(
     let mut current_total = resume_total;
     // Heap games mark the current total's unsolved tiers at once from the lower totals
     // (each loss is read once per total it marks, not once per tier), unless the window
-    // spills: then memory is short, and they mark tier by tier.
+    // spills: then memory is short, and they mark tier by tier. Where the window keeps the
+    // losses' rank terms, a batch of several totals is marked at once from the totals
+    // below the batch, and each later total of the batch then from the batch's totals
+    // solved before it.
     let whole_totals = R::ONE_HEAP_MOVES && spill.is_none();
-    // The tiers marked so far, and the seconds that marking took per position.
+    let batch = if spill.is_none() { marked_totals(R::ONE_HEAP_MOVES, solver.reach, universe) } else { 1 };
+    // The tiers marked so far, the batch's first total, the last total marked from below
+    // the batch and the last marked whole, and the seconds that marking took per position
+    // (the batch's marking, and its current total's own).
     let mut pending: Vec<(TierId, Vec<u16>)> = Vec::new();
-    let mut marked_total = None;
-    let mut mark_seconds_each = 0.0;
+    let (mut batch_start, mut batch_end, mut marked_total) = (0, None::<u32>, None);
+    let (mut mark_seconds_each, mut own_seconds_each) = (0.0, 0.0);
     for &tier in &tiers[first..] {
         if progress.interrupted() {
             store.finish()?;
@@ -128,18 +157,35 @@ pub(super) fn run<R: TierRules>(
             continue;
         }
         let mut values = if whole_totals {
-            if marked_total != Some(tier.total) {
+            if batch_end.is_none_or(|end| tier.total > end) {
                 let started = Instant::now();
+                let end = tier.total + (batch - 1);
                 pending = tiers[first..]
                     .iter()
-                    .filter(|t| t.total == tier.total && !stored.contains(t))
+                    .filter(|t| (tier.total..=end).contains(&t.total) && !stored.contains(t))
                     .map(|&t| (t, vec![UNKNOWN; size(t) as usize]))
                     .collect();
-                let mut targets: Vec<(u32, &mut [u16])> =
-                    pending.iter_mut().map(|(t, v)| (t.heaps, &mut v[..])).collect();
-                report.edges += solver.mark_heaps(tier.total, &mut targets, 1..=solver.reach, &window, team);
+                let mut targets: Vec<(TierId, &mut [u16])> =
+                    pending.iter_mut().map(|(t, v)| (*t, &mut v[..])).collect();
+                report.edges += solver.mark_totals(&mut targets, 1..=solver.reach, &window, team);
                 let positions: usize = pending.iter().map(|(_, v)| v.len()).sum();
                 mark_seconds_each = started.elapsed().as_secs_f64() / positions.max(1) as f64;
+                (batch_start, batch_end, marked_total) = (tier.total, Some(end), Some(tier.total));
+                own_seconds_each = 0.0;
+            }
+            if marked_total != Some(tier.total) {
+                // A later total of the batch: the losses of the batch's totals below it,
+                // solved since, offer to it.
+                let started = Instant::now();
+                let mut targets: Vec<(TierId, &mut [u16])> = pending
+                    .iter_mut()
+                    .filter(|(t, _)| t.total == tier.total)
+                    .map(|(t, v)| (*t, &mut v[..]))
+                    .collect();
+                let adds = 1..=tier.total - batch_start;
+                report.edges += solver.mark_totals(&mut targets, adds, &window, team);
+                let positions: usize = targets.iter().map(|(_, v)| v.len()).sum();
+                own_seconds_each = started.elapsed().as_secs_f64() / positions.max(1) as f64;
                 marked_total = Some(tier.total);
             }
             let at =
@@ -162,7 +208,8 @@ pub(super) fn run<R: TierRules>(
         report.edges += solver.settle_unmarked(tier, &mut values, &window, team);
         team.min_all(&mut values).map_err(SolveError::Team)?;
         // This tier's share of its total's marking, by its positions.
-        let seconds = started.elapsed().as_secs_f64() + mark_seconds_each * values.len() as f64;
+        let seconds =
+            started.elapsed().as_secs_f64() + (mark_seconds_each + own_seconds_each) * values.len() as f64;
         let solved = SolvedTier { tier, remoteness: values, nim_values: None, seconds };
         store.save(&solved)?;
         report.solved_now += solved.remoteness.len() as u64;
@@ -186,6 +233,8 @@ struct Retrograde<'a, R> {
     decode_losses: bool,
     /// Whether the window also keeps each decoded loss's rank terms and remoteness.
     loss_terms: bool,
+    /// The table's counts by total, where several totals are marked together.
+    by_total: Option<CountsByTotal>,
 }
 
 impl<R: TierRules> Retrograde<'_, R> {
@@ -321,16 +370,8 @@ impl<R: TierRules> Retrograde<'_, R> {
     /// Marks the wins of the tiers `targets` (heap count, values), all of `total`, for a
     /// family that moves one heap at a time: every loss `added ∈ adds` tokens below (and
     /// within the reach) whose parents can fall in a target offers them `1 + its
-    /// remoteness`; a position keeps the least offer. Each loss is read once, its rank
-    /// terms loaded into a [`Shape`], and its parents in every target ranked from them
-    /// (those that join three heaps, rare, are built and ranked whole).
+    /// remoteness`; a position keeps the least offer. See [`mark_totals`](Self::mark_totals).
     /// Returns the number of parent links followed.
-    ///
-    /// The work units are chunks of every source tier's losses, numbered the same way by
-    /// every member of `team`; this member marks the ones it owns, in parallel (through
-    /// atomic minimums) when there are several threads. The least offer does not depend
-    /// on the order the offers arrive in, so the tiers are the same for any thread count
-    /// and, once the team combines them, for any team size.
     fn mark_heaps(
         &self,
         total: u32,
@@ -339,44 +380,96 @@ impl<R: TierRules> Retrograde<'_, R> {
         window: &Window,
         team: &dyn Team,
     ) -> u64 {
-        let wanted = |heaps: u32| targets.iter().any(|(h, _)| *h == heaps);
+        let mut targets: Vec<(TierId, &mut [u16])> = targets
+            .iter_mut()
+            .map(|(heaps, values)| (TierId { total, heaps: *heaps }, &mut **values))
+            .collect();
+        self.mark_totals(&mut targets, adds, window, team)
+    }
+
+    /// Marks the wins of the tiers `targets` (tier, values), of one total or of several,
+    /// for a family that moves one heap at a time: every loss `added ∈ adds` tokens below a
+    /// target's total (and within the reach) whose parents can fall in that target offers
+    /// them `1 + its remoteness`; a position keeps the least offer. Each loss is read once,
+    /// its rank terms loaded into a [`Shape`], and its parents in every target of every
+    /// total it reaches ranked from them (those that join three heaps, rare, are built and
+    /// ranked whole). Returns the number of parent links followed.
+    ///
+    /// The work units are chunks of every source tier's losses, numbered the same way by
+    /// every member of `team`; this member marks the ones it owns, in parallel (through
+    /// atomic minimums) when there are several threads. The least offer does not depend
+    /// on the order the offers arrive in, so the tiers are the same for any thread count
+    /// and, once the team combines them, for any team size.
+    fn mark_totals(
+        &self,
+        targets: &mut [(TierId, &mut [u16])],
+        adds: RangeInclusive<u32>,
+        window: &Window,
+        team: &dyn Team,
+    ) -> u64 {
+        let (Some(first), Some(last)) =
+            (targets.iter().map(|(t, _)| t.total).min(), targets.iter().map(|(t, _)| t.total).max())
+        else {
+            return 0;
+        };
+        let wanted = |tier: TierId| targets.iter().any(|(t, _)| *t == tier);
         // A loss's parents have one heap more (a vanished heap added back) to two fewer
         // (three heaps joined).
-        let fewest = targets.iter().map(|(h, _)| h.saturating_sub(1)).min().unwrap_or(0);
-        let most = targets.iter().map(|(h, _)| h + 2).max().unwrap_or(0);
-        // Every source tier of losses: (its values, heaps per loss, tokens added, kinds).
+        let fewest = targets.iter().map(|(t, _)| t.heaps.saturating_sub(1)).min().unwrap_or(0);
+        let most = targets.iter().map(|(t, _)| t.heaps + 2).max().unwrap_or(0);
+        let (least_added, most_added) = (*adds.start(), (*adds.end()).min(self.reach));
+        // Every source tier of losses: (its values, the tier, its steps), where its steps
+        // (`steps[range]`) are the tokens added to reach each target total, with the kinds
+        // of parents wanted there.
         let mut sources = Vec::new();
-        for added in *adds.start()..=(*adds.end()).min(self.reach).min(total) {
-            let source_total = total - added;
+        let mut steps = Vec::new();
+        for source_total in first.saturating_sub(most_added)..=last.saturating_sub(least_added) {
             for heaps in fewest..=most {
-                // Only the kinds of parents that some move adding `added` tokens can have.
-                let kinds = ParentKinds {
-                    vanished: added >= 1 && self.rules.heap_vanishes(added) && wanted(heaps + 1),
-                    grown: added >= 1 && wanted(heaps),
-                    joined: heaps >= 1 && self.rules.may_split(added) && wanted(heaps - 1),
-                };
-                let three = heaps >= 2 && self.rules.may_split_three(added) && wanted(heaps - 2);
-                if !(kinds.vanished || kinds.grown || kinds.joined || three) {
-                    continue;
+                let start = steps.len();
+                for added in least_added..=most_added {
+                    let total = source_total + added;
+                    if total < first || total > last {
+                        continue;
+                    }
+                    // Only the kinds of parents that some move adding `added` tokens can have.
+                    let kinds = ParentKinds {
+                        vanished: added >= 1
+                            && self.rules.heap_vanishes(added)
+                            && wanted(TierId { total, heaps: heaps + 1 }),
+                        grown: added >= 1 && wanted(TierId { total, heaps }),
+                        joined: heaps >= 1
+                            && self.rules.may_split(added)
+                            && wanted(TierId { total, heaps: heaps - 1 }),
+                    };
+                    let three = heaps >= 2
+                        && self.rules.may_split_three(added)
+                        && wanted(TierId { total, heaps: heaps - 2 });
+                    if kinds.vanished || kinds.grown || kinds.joined || three {
+                        steps.push(MarkStep { added, kinds, three });
+                    }
                 }
                 let source = TierId { total: source_total, heaps };
-                if let Some(values) = window.get(source).filter(|v| v.losses.is_some()) {
-                    sources.push((values, heaps, added, kinds, three));
+                match window.get(source).filter(|v| v.losses.is_some()) {
+                    Some(values) if steps.len() > start => sources.push((values, source, start..steps.len())),
+                    _ => steps.truncate(start),
                 }
             }
         }
         // The work units, numbered the same way by every member of the team.
         let work = work_units(sources.iter().map(|(values, ..)| *values), team);
         let offers: usize = work.iter().map(|(_, r)| r.len()).sum();
-        // The target arrays by heap count.
-        let slots = targets.iter().map(|(h, _)| *h as usize + 1).max().unwrap_or(0);
+        // The target arrays by total (from the first) and heap count.
+        let slots = targets.iter().map(|(t, _)| t.heaps as usize + 1).max().unwrap_or(0);
+        let slot = |total: u32, heaps: u32| (total - first) as usize * slots + heaps as usize;
+        let n_slots = (last - first + 1) as usize * slots;
         let parallel = rayon::current_num_threads() > 1 && offers >= PARALLEL_MARK_MIN;
         if parallel && std::mem::align_of::<AtomicU16>() == std::mem::align_of::<u16>() {
-            let mut cells: Vec<&[AtomicU16]> = vec![&[]; slots];
-            for (h, values) in targets.iter_mut() {
+            let mut cells: Vec<&[AtomicU16]> = vec![&[]; n_slots];
+            for (t, values) in targets.iter_mut() {
                 // SAFETY: `values` is borrowed exclusively for this call, and `AtomicU16` has
                 // the size and bit validity of `u16` (and, checked above, its alignment).
-                cells[*h as usize] = unsafe { &*(&mut **values as *mut [u16] as *const [AtomicU16]) };
+                cells[slot(t.total, t.heaps)] =
+                    unsafe { &*(&mut **values as *mut [u16] as *const [AtomicU16]) };
             }
             let take = |cell: &AtomicU16, offer: u16| {
                 // Most offers do not improve: read first, and only then pay for the atomic.
@@ -386,29 +479,29 @@ impl<R: TierRules> Retrograde<'_, R> {
             };
             work.into_par_iter()
                 .map(|(s, range)| {
-                    let (values, k, added, kinds, three) = sources[s];
+                    let (values, source, ref at) = sources[s];
                     let mut lag = Lagged::new(take);
                     let edges =
-                        self.mark_heaps_from(total, values, k, added, kinds, three, range, &mut |h, r, v| {
-                            lag.offer(&cells[h as usize][r], v)
+                        self.mark_heaps_from(values, source, &steps[at.clone()], range, &mut |t, h, r, v| {
+                            lag.offer(&cells[slot(t, h)][r], v)
                         });
                     lag.flush();
                     edges
                 })
                 .sum()
         } else {
-            let mut cells: Vec<&[Cell<u16>]> = vec![&[]; slots];
-            for (h, values) in targets.iter_mut() {
-                cells[*h as usize] = Cell::from_mut(&mut **values).as_slice_of_cells();
+            let mut cells: Vec<&[Cell<u16>]> = vec![&[]; n_slots];
+            for (t, values) in targets.iter_mut() {
+                cells[slot(t.total, t.heaps)] = Cell::from_mut(&mut **values).as_slice_of_cells();
             }
             // Branch-free: whether an offer improves is unpredictable.
             let mut lag = Lagged::new(|cell: &Cell<u16>, offer: u16| cell.set(cell.get().min(offer)));
             let edges = work
                 .into_iter()
                 .map(|(s, range)| {
-                    let (values, k, added, kinds, three) = sources[s];
-                    self.mark_heaps_from(total, values, k, added, kinds, three, range, &mut |h, r, v| {
-                        lag.offer(&cells[h as usize][r], v)
+                    let (values, source, ref at) = sources[s];
+                    self.mark_heaps_from(values, source, &steps[at.clone()], range, &mut |t, h, r, v| {
+                        lag.offer(&cells[slot(t, h)][r], v)
                     })
                 })
                 .sum();
@@ -417,48 +510,91 @@ impl<R: TierRules> Retrograde<'_, R> {
         }
     }
 
-    /// Marks the parents of the losses `range` of one source tier (`k` heaps a loss,
-    /// `added` tokens below `total`) of the `kinds` wanted, and those that join three heaps
-    /// when `three` is set, giving each offer to `offer(parent heaps, rank, value)`.
-    #[allow(clippy::too_many_arguments)]
+    /// Marks the parents of the losses `range` of the tier `source`, for each of `steps`
+    /// (tokens added, ascending, and the kinds of parents wanted, and those that join three
+    /// heaps when its `three` is set), giving each offer to `offer(parent total, parent
+    /// heaps, rank, value)`.
     fn mark_heaps_from(
         &self,
-        total: u32,
-        source: &TierValues,
-        k: u32,
-        added: u32,
-        kinds: ParentKinds,
-        three: bool,
+        values: &TierValues,
+        source: TierId,
+        steps: &[MarkStep],
         range: Range<usize>,
-        offer: &mut impl FnMut(u32, usize, u16),
+        offer: &mut impl FnMut(u32, u32, usize, u16),
     ) -> u64 {
-        let mut losses =
-            LossReader::new(self.table, source, TierId { total: total - added, heaps: k }, range);
+        let k = source.heaps;
+        let mut losses = LossReader::new(self.table, values, source, range);
         let bounds = self.bounds();
         let mut shape = Shape::default();
         let mut buf = Vec::new();
         let mut edges = 0;
         // A loss has no parent here when no heap can be added back, and its smallest heap
-        // (and two smallest) are too large to grow (or join) within the heap cap: passed
-        // over on its smallest heaps, before its rank terms are computed.
+        // (and two smallest) are too large to grow (or join) within the heap cap by the
+        // fewest tokens added: passed over on its smallest heaps, before its rank terms are
+        // computed.
         let top = bounds.max_heap;
-        let always = three || (kinds.vanished && k < bounds.max_heaps);
+        let least = steps.first().map_or(0, |s| s.added);
+        let any = |kind: fn(&MarkStep) -> bool| steps.iter().any(kind);
+        let (grown, joined) = (any(|s| s.kinds.grown), any(|s| s.kinds.joined));
+        let always = any(|s| s.three) || (any(|s| s.kinds.vanished) && k < bounds.max_heaps);
         let skip = |smallest: u32, second: u32| {
             let some_parent = always
-                || (kinds.grown && smallest + added <= top)
-                || (kinds.joined && k >= 2 && smallest + second + added <= top);
+                || (grown && smallest + least <= top)
+                || (joined && k >= 2 && smallest + second + least <= top);
             !some_parent
         };
+        // Where the steps fit the lanes of the counts by total and ask only for grown and
+        // vanished parents, their terms are summed for every step at once (see
+        // [`Shape::parents_in_lanes`]).
+        let first = steps.first().map_or(0, |s| s.added);
+        if let Some(by_total) = &self.by_total
+            && steps.iter().all(|s| !s.three && !s.kinds.joined && s.added - first < LANES as u32)
+        {
+            let mask = |kind: fn(&MarkStep) -> bool| {
+                steps.iter().filter(|&s| kind(s)).fold(0u8, |m, s| m | 1 << (s.added - first))
+            };
+            let wanted = (mask(|s| s.kinds.grown), mask(|s| s.kinds.vanished));
+            let base = source.total + first;
+            while let Some(value) = losses.next_shape(&mut shape, skip) {
+                edges += shape.parents_in_lanes(
+                    self.rules,
+                    self.table,
+                    by_total,
+                    first,
+                    wanted,
+                    bounds,
+                    |i, change, rank| offer(base + i, k.wrapping_add_signed(change), rank as usize, value),
+                );
+            }
+            return edges;
+        }
+        // With several steps, grown parents are walked for every step at once (see
+        // [`Shape::grown_parents`]); with one, every kind in one walk.
+        let together = steps.len() > 1;
+        let grown_adds: Vec<u32> =
+            steps.iter().filter(|s| together && s.kinds.grown).map(|s| s.added).collect();
         while let Some(value) = losses.next_shape(&mut shape, skip) {
-            if three {
-                edges += self.rules.parents_adding(shape.heaps(), added, k - 2, bounds, &mut buf, |parent| {
-                    offer(k - 2, self.table.rank(parent) as usize, value);
+            if together {
+                edges += shape.grown_parents(self.rules, self.table, &grown_adds, top, |i, rank| {
+                    offer(source.total + grown_adds[i], k, rank as usize, value)
                 });
             }
-            let query = ParentQuery { added, bounds, kinds };
-            edges += shape.parents(self.rules, self.table, query, |change, rank| {
-                offer(k.wrapping_add_signed(change), rank as usize, value)
-            });
+            for step in steps {
+                let (added, total) = (step.added, source.total + step.added);
+                if step.three {
+                    edges +=
+                        self.rules.parents_adding(shape.heaps(), added, k - 2, bounds, &mut buf, |parent| {
+                            offer(total, k - 2, self.table.rank(parent) as usize, value);
+                        });
+                }
+                let kinds = ParentKinds { grown: step.kinds.grown && !together, ..step.kinds };
+                if kinds.vanished || kinds.grown || kinds.joined {
+                    let query = ParentQuery { added, bounds, kinds };
+                    edges += shape.parents(self.rules, self.table, query, |change, rank| {
+                        offer(total, k.wrapping_add_signed(change), rank as usize, value)
+                    });
+                }
+            }
         }
         edges
     }
@@ -605,6 +741,18 @@ impl<R: TierRules> Retrograde<'_, R> {
             })
             .collect()
     }
+}
+
+/// One number of tokens a pass of marking adds to a source tier's losses, with the parents
+/// wanted there.
+#[derive(Clone, Copy, Debug)]
+struct MarkStep {
+    /// Tokens the parents have beyond the loss.
+    added: u32,
+    /// The kinds of parents wanted (in the targets of the loss's total plus `added`).
+    kinds: ParentKinds,
+    /// Whether parents that join three heaps are wanted.
+    three: bool,
 }
 
 /// Offers in flight: each offer's cell is prefetched when it is made and takes the offer

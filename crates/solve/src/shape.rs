@@ -16,6 +16,8 @@
 use crate::game::{ParentBounds, TierRules};
 use crate::index::PartitionTable;
 
+use super::totals::{self, CountsByTotal, LANES};
+
 /// Which parents [`Shape::parents`] walks: those adding `added` tokens, within `bounds`, of
 /// the `kinds` wanted.
 #[derive(Clone, Copy, Debug)]
@@ -58,6 +60,8 @@ pub(super) struct Shape {
     run_end: Vec<u32>,
     /// Scratch for [`parents`](Shape::parents): terms of the heaps before each run.
     pre: Vec<u32>,
+    /// Scratch for [`parents_in_lanes`](Shape::parents_in_lanes): the same, a lane a total.
+    lanes: Vec<[u32; LANES]>,
 }
 
 /// Where a child lies relative to its parent's tier: `taken` tokens fewer and `heaps`
@@ -306,6 +310,197 @@ impl Shape {
         n_parents
     }
 
+    /// Calls `visit(i, change, rank)` for every parent of this position under `rules` that
+    /// adds `first + i` tokens (`i < LANES`) and is wanted: a heap grown (`change` 0) where
+    /// bit `i` of `grown` is set, a heap of `first + i` added back (`change` 1) where bit
+    /// `i` of `vanished` is set, within `bounds`, with its rank in its own tier. The terms of
+    /// the heaps before the changed one are summed for every lane at once from `by_total`
+    /// (they differ only in the tokens after each heap), and those of the heaps a grown
+    /// heap passes once per run (as [`grown_parents`](Shape::grown_parents) does). Returns
+    /// the number of parents visited.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub fn parents_in_lanes<R: TierRules>(
+        &mut self,
+        rules: &R,
+        table: &PartitionTable,
+        by_total: &CountsByTotal,
+        first: u32,
+        (grown, vanished): (u8, u8),
+        bounds: ParentBounds,
+        mut visit: impl FnMut(u32, i32, u32),
+    ) -> u64 {
+        let l = &self.heaps;
+        let k = l.len();
+        let (suf, tails, run_end) = (&self.suf, &self.tails, &self.run_end);
+        let top = bounds.max_heap;
+        let mut rows = std::mem::take(&mut self.lanes);
+        rows.resize(k + 1, [0; LANES]);
+        // rows[q] at each run start q holding a heap ≥ `least` (and at the end of the
+        // last): the terms of the heaps before q in a parent with `first + i` more tokens
+        // and `dj` more heaps after each, in lane i.
+        let prefix = |rows: &mut [[u32; LANES]], least: u32, dj: usize| -> usize {
+            let (mut acc, mut y) = ([0u32; LANES], 0);
+            rows[0] = acc;
+            while y < k && l[y] >= least {
+                let end = run_end[y] as usize;
+                let (s, j, v) = (suf[y] + first, (k - y + dj) as u32, l[y]);
+                let term = if end == y + 1 {
+                    by_total.lanes(s, j, v - 1)
+                } else {
+                    totals::sub(
+                        by_total.lanes(s, j, v),
+                        by_total.lanes(suf[end] + first, (k - end + dj) as u32, v),
+                    )
+                };
+                acc = totals::add(acc, term);
+                y = end;
+                rows[y] = acc;
+            }
+            y
+        };
+        let mut n_parents = 0;
+        if grown != 0 && k > 0 {
+            let least = first + grown.trailing_zeros();
+            prefix(&mut rows, l[k - 1] + least, 0);
+            // Heaps above `top − least` cannot grow: start at the first that can.
+            let mut x = l.iter().map(|&v| usize::from(v + least > top)).sum::<usize>();
+            while x < k {
+                let a = l[x];
+                // q: the first heap below h, moving left as h grows; `passed`: the terms of
+                // the heaps q..x with one heap and `a` tokens fewer after each.
+                let (mut q, mut passed) = (x, 0u32);
+                let mut bits = grown;
+                while bits != 0 {
+                    let i = bits.trailing_zeros();
+                    bits &= bits - 1;
+                    let (added, h) = (first + i, a + first + i);
+                    if h > top {
+                        break;
+                    }
+                    if !rules.shrinks_to(h, a) {
+                        continue;
+                    }
+                    while q > 0 && l[q - 1] < h {
+                        q -= 1;
+                        passed =
+                            passed.wrapping_add(table.count_within(suf[q] - a, (k - q - 1) as u32, l[q] - 1));
+                    }
+                    let rank = rows[q][i as usize]
+                        .wrapping_add(table.count_within(suf[q] + added, (k - q) as u32, h - 1))
+                        .wrapping_add(passed)
+                        .wrapping_add(tails[x + 1]);
+                    visit(i, 0, rank);
+                    n_parents += 1;
+                }
+                x = run_end[x] as usize;
+            }
+        }
+        if vanished != 0 && (k as u32) < bounds.max_heaps {
+            let least = first + vanished.trailing_zeros();
+            // q: the heaps ≥ the heap added back, fewer as it grows.
+            let mut q = prefix(&mut rows, least, 1);
+            let mut bits = vanished;
+            while bits != 0 {
+                let i = bits.trailing_zeros();
+                bits &= bits - 1;
+                let added = first + i;
+                if added > top {
+                    break;
+                }
+                if !rules.heap_vanishes(added) {
+                    continue;
+                }
+                while q > 0 && l[q - 1] < added {
+                    q -= 1;
+                }
+                let rank = rows[q][i as usize]
+                    .wrapping_add(table.count_within(suf[q] + added, (k + 1 - q) as u32, added - 1))
+                    .wrapping_add(tails[q]);
+                visit(i, 1, rank);
+                n_parents += 1;
+            }
+        }
+        self.lanes = rows;
+        n_parents
+    }
+
+    /// Calls `visit(i, rank)` for every parent of this position under `rules` that grows
+    /// one heap by `adds[i]` tokens (`adds` ascending, each at least 1) to at most `top`,
+    /// with its rank in its own tier: the grown parents of [`parents`](Shape::parents), for
+    /// several numbers of tokens added at once. Returns the number of parents visited.
+    ///
+    /// Growing the first heap `a` of a run to `h` moves it left past the heaps in `[a, h)`:
+    /// their terms (one heap and `a` tokens fewer after each) do not depend on the tokens
+    /// added, so they are summed once per run for every step, each step adding only the
+    /// heaps its larger `h` passes. The terms of the heaps before the new place depend on
+    /// the tokens added; they are summed once per step for every run.
+    #[inline]
+    pub fn grown_parents<R: TierRules>(
+        &mut self,
+        rules: &R,
+        table: &PartitionTable,
+        adds: &[u32],
+        top: u32,
+        mut visit: impl FnMut(usize, u32),
+    ) -> u64 {
+        let l = &self.heaps;
+        let k = l.len();
+        let (Some(&least), Some(&smallest)) = (adds.first(), l.last()) else {
+            return 0;
+        };
+        debug_assert!(least >= 1 && adds.is_sorted());
+        let (suf, tails) = (&self.suf, &self.tails);
+        // above[i * (k + 1) + q] at each run start q a grown heap may land on (before the
+        // heaps ≥ smallest + adds[i]): the terms of the heaps before q, `adds[i]` more tokens
+        // after each.
+        let mut above = std::mem::take(&mut self.pre);
+        above.resize(adds.len() * (k + 1), 0);
+        for (i, &added) in adds.iter().enumerate() {
+            let row = &mut above[i * (k + 1)..(i + 1) * (k + 1)];
+            let (mut acc, mut y) = (0u32, 0);
+            row[0] = 0;
+            while y < k && l[y] >= smallest + added {
+                let end = self.run_end[y] as usize;
+                acc = acc.wrapping_add(self.shifted(table, y, end, added as i32, 0));
+                y = end;
+                row[y] = acc;
+            }
+        }
+        let mut n_parents = 0;
+        // Heaps above `top − least` cannot grow: start at the first that can.
+        let mut x = l.iter().map(|&v| usize::from(v + least > top)).sum::<usize>();
+        while x < k {
+            let a = l[x];
+            // q: the first heap below h, moving left as h grows; `passed`: the terms of the
+            // heaps q..x with one heap and `a` tokens fewer after each.
+            let (mut q, mut passed) = (x, 0u32);
+            for (i, &added) in adds.iter().enumerate() {
+                let h = a + added;
+                if h > top {
+                    break;
+                }
+                if !rules.shrinks_to(h, a) {
+                    continue;
+                }
+                while q > 0 && l[q - 1] < h {
+                    q -= 1;
+                    passed =
+                        passed.wrapping_add(table.count_within(suf[q] - a, (k - q - 1) as u32, l[q] - 1));
+                }
+                let rank = above[i * (k + 1) + q]
+                    .wrapping_add(table.count_within(suf[q] + added, (k - q) as u32, h - 1))
+                    .wrapping_add(passed)
+                    .wrapping_add(tails[x + 1]);
+                visit(i, rank);
+                n_parents += 1;
+            }
+            x = self.run_end[x] as usize;
+        }
+        self.pre = above;
+        n_parents
+    }
+
     /// Calls `visit(step, rank)` for every child of this position under `rules` that takes
     /// at most `max_taken` tokens, with its rank in its own tier, fewest tokens taken first
     /// (see [`children_taking`](Shape::children_taking)). Returns the number of children
@@ -536,6 +731,151 @@ mod tests {
                 }
             }
             checked
+        }
+    }
+
+    /// Compares the grown parents walked for several numbers of tokens at once with those
+    /// walked one number at a time, on every position of a small universe.
+    struct GrownAgree {
+        max_total: u32,
+        max_part: u32,
+    }
+
+    impl RulesVisitor for GrownAgree {
+        type Output = usize;
+        fn visit<R: TierRules>(self, rules: &R) -> usize {
+            if !R::ONE_HEAP_MOVES {
+                return 0;
+            }
+            let table = PartitionTable::new(self.max_total, self.max_total, self.max_part).unwrap();
+            let bounds = ParentBounds { max_heap: self.max_part, max_heaps: self.max_total };
+            let grown = ParentKinds { grown: true, ..ParentKinds::default() };
+            let (mut shape, mut tails) = (Shape::default(), Vec::new());
+            let mut checked = 0;
+            for total in 0..=self.max_total {
+                for heaps in 0..=total {
+                    for position in table.positions(TierId { total, heaps }) {
+                        let p = position.heaps();
+                        table.tails_into(p, &mut tails);
+                        shape.load(p, &tails);
+                        let room = self.max_total - total;
+                        // Every number of tokens from the first up, and every other one.
+                        for adds in [(1..=room).collect::<Vec<u32>>(), (2..=room).step_by(2).collect()] {
+                            let mut many = Vec::new();
+                            shape.grown_parents(rules, &table, &adds, self.max_part, |i, rank| {
+                                many.push((adds[i], rank));
+                            });
+                            let mut one = Vec::new();
+                            for &added in &adds {
+                                let query = ParentQuery { added, bounds, kinds: grown };
+                                shape.parents(rules, &table, query, |change, rank| {
+                                    assert_eq!(change, 0);
+                                    one.push((added, rank));
+                                });
+                            }
+                            many.sort_unstable();
+                            one.sort_unstable();
+                            assert_eq!(many, one, "grown parents of {p:?} adding {adds:?}");
+                            checked += many.len();
+                        }
+                    }
+                }
+            }
+            checked
+        }
+    }
+
+    /// Compares the parents walked in lanes (several numbers of tokens added at once, each
+    /// kind where its mask asks) with those walked one number at a time, on every position
+    /// of a small universe.
+    struct LanesAgree {
+        max_total: u32,
+        max_part: u32,
+        max_heaps: u32,
+    }
+
+    impl RulesVisitor for LanesAgree {
+        type Output = usize;
+        fn visit<R: TierRules>(self, rules: &R) -> usize {
+            if !R::ONE_HEAP_MOVES {
+                return 0;
+            }
+            let table = PartitionTable::new(self.max_total, self.max_heaps, self.max_part).unwrap();
+            let by_total = CountsByTotal::new(&table);
+            let bounds = ParentBounds { max_heap: self.max_part, max_heaps: self.max_heaps };
+            let (mut shape, mut tails) = (Shape::default(), Vec::new());
+            let mut checked = 0;
+            for total in 0..=self.max_total {
+                for heaps in 0..=total.min(self.max_heaps) {
+                    for position in table.positions(TierId { total, heaps }) {
+                        let p = position.heaps();
+                        table.tails_into(p, &mut tails);
+                        shape.load(p, &tails);
+                        for first in 1..=self.max_total - total {
+                            // Lanes past the universe's totals are left out, as a solve does.
+                            let room = (self.max_total - total - first + 1).min(LANES as u32);
+                            let fit = (((1u32 << room) - 1) & 0xff) as u8;
+                            for (grown, vanished) in
+                                [(0xff, 0xff), (0b0101_0110, 0b1010_1001), (0, 0b11), (0b1100, 0)]
+                            {
+                                let (grown, vanished) = (grown & fit, vanished & fit);
+                                let mut lanes = Vec::new();
+                                shape.parents_in_lanes(
+                                    rules,
+                                    &table,
+                                    &by_total,
+                                    first,
+                                    (grown, vanished),
+                                    bounds,
+                                    |i, change, rank| lanes.push((first + i, change, rank)),
+                                );
+                                let mut one = Vec::new();
+                                for i in 0..LANES as u32 {
+                                    let kinds = ParentKinds {
+                                        grown: grown & (1 << i) != 0,
+                                        vanished: vanished & (1 << i) != 0,
+                                        joined: false,
+                                    };
+                                    let query = ParentQuery { added: first + i, bounds, kinds };
+                                    shape.parents(rules, &table, query, |change, rank| {
+                                        one.push((first + i, change, rank));
+                                    });
+                                }
+                                lanes.sort_unstable();
+                                one.sort_unstable();
+                                assert_eq!(
+                                    lanes, one,
+                                    "parents of {p:?} from {first} ({grown:b}, {vanished:b})"
+                                );
+                                checked += lanes.len();
+                            }
+                        }
+                    }
+                }
+            }
+            checked
+        }
+    }
+
+    #[test]
+    fn parents_in_lanes_are_those_of_each_step() {
+        for spec in ["nim", "kayles", "lines", "subtraction:1,3,4", "octal:0.161", "octal:0.137", "hex:0.F"] {
+            let game: GameSpec = spec.parse().unwrap();
+            for (max_part, max_heaps) in [(16, 16), (7, 16), (9, 4)] {
+                let checked = game.rules().with(LanesAgree { max_total: 16, max_part, max_heaps });
+                assert!(checked > 0, "{spec}: no parents checked");
+            }
+        }
+    }
+
+    #[test]
+    fn grown_parents_of_several_steps_are_those_of_each_step() {
+        for spec in ["nim", "kayles", "lines", "subtraction:1,3,4", "octal:0.161", "octal:0.137", "hex:0.F"] {
+            let game: GameSpec = spec.parse().unwrap();
+            for max_part in [16, 7] {
+                let checked = game.rules().with(GrownAgree { max_total: 16, max_part });
+                assert!(checked > 0, "{spec}: no parents checked");
+            }
         }
     }
 
