@@ -19,7 +19,8 @@ use nimdb::solve::{
 struct Post {
     words: Vec<Vec<Vec<u64>>>,
     answers: Vec<Vec<Vec<u16>>>,
-    flags: Vec<bool>,
+    flags: Vec<u64>,
+    stops: Vec<bool>,
     maxima: Vec<u16>,
     blocks: Vec<Vec<u16>>,
 }
@@ -37,7 +38,8 @@ impl Member {
         let post = Arc::new(Mutex::new(Post {
             words: vec![vec![Vec::new(); size]; size],
             answers: vec![vec![Vec::new(); size]; size],
-            flags: vec![false; size],
+            flags: vec![0; size],
+            stops: vec![false; size],
             maxima: vec![0; size],
             blocks: vec![Vec::new(); size],
         }));
@@ -53,20 +55,20 @@ impl Partners for Member {
     fn size(&self) -> usize {
         self.size
     }
-    fn exchange(&self, outbox: Vec<Vec<u64>>, more: bool) -> Result<(Vec<Vec<u64>>, bool), String> {
+    fn exchange(&self, outbox: Vec<Vec<u64>>, flags: u64) -> Result<(Vec<Vec<u64>>, u64), String> {
         {
             let mut post = self.post.lock().unwrap();
             for (to, words) in outbox.into_iter().enumerate() {
                 post.words[to][self.index] = words;
             }
-            post.flags[self.index] = more;
+            post.flags[self.index] = flags;
         }
         self.barrier.wait();
         let got = {
             let mut post = self.post.lock().unwrap();
             (
                 std::mem::replace(&mut post.words[self.index], vec![Vec::new(); self.size]),
-                post.flags.iter().any(|&f| f),
+                post.flags.iter().fold(0, |all, f| all | f),
             )
         };
         self.barrier.wait();
@@ -80,7 +82,7 @@ impl Partners for Member {
             }
         }
         self.barrier.wait();
-        let mut got = std::mem::replace(
+        let got = std::mem::replace(
             &mut self.post.lock().unwrap().answers[self.index],
             vec![Vec::new(); self.size],
         );
@@ -107,12 +109,12 @@ impl Partners for Member {
         {
             let mut post = self.post.lock().unwrap();
             post.maxima[self.index] = max;
-            post.flags[self.index] = stop;
+            post.stops[self.index] = stop;
         }
         self.barrier.wait();
         let got = {
             let post = self.post.lock().unwrap();
-            (post.maxima.iter().copied().max().unwrap(), post.flags.iter().any(|&f| f))
+            (post.maxima.iter().copied().max().unwrap(), post.stops.iter().any(|&f| f))
         };
         self.barrier.wait();
         Ok(got)
@@ -145,20 +147,17 @@ fn crowd_solve(spec: &GameSpec, options: &SolveOptions, members: usize) -> (Memo
     })
 }
 
-fn options(
-    spec: &GameSpec,
-    game: &str,
-    convention: Convention,
-    total: u32,
-    caps: (Option<u32>, Option<u32>),
-) -> SolveOptions {
+/// A universe's caps: largest heap, most heaps.
+type Caps = (Option<u32>, Option<u32>);
+
+fn options(spec: &GameSpec, game: &str, convention: Convention, total: u32, caps: Caps) -> SolveOptions {
     let universe = Universe::new(spec.rules(), game, Some(total), caps.0, caps.1).unwrap();
     SolveOptions { convention, universe, nim_values: false, strategy: Strategy::Retrograde }
 }
 
 #[test]
 fn every_crowd_stores_the_single_process_tiers_which_agree_with_the_forward_search() {
-    let cases: &[(&str, u32, (Option<u32>, Option<u32>))] = &[
+    let cases: &[(&str, u32, Caps)] = &[
         ("lines", 16, (None, None)),
         ("kayles", 18, (None, None)),
         ("nim", 18, (Some(6), Some(4))),

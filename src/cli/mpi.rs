@@ -94,7 +94,9 @@ fn lead(args: &SolveArgs, team: &MpiTeam) -> anyhow::Result<ExitCode> {
         stop(true)?;
         return Ok(ExitCode::FAILURE);
     }
-    let (figures, tiers) = team.gather(started.elapsed().as_secs_f64(), args.mpi_stats).unwrap_or_default();
+    let window = result.as_ref().map_or(0, |(_, report)| report.peak_window_bytes);
+    let (figures, tiers) =
+        team.gather(started.elapsed().as_secs_f64(), window, args.mpi_stats).unwrap_or_default();
     let (solve, report) = result.map_err(words::driver)?;
     if !args.quiet {
         print_report(&db, &job, &solve, &report);
@@ -118,7 +120,8 @@ fn follow(team: &MpiTeam) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
     let mut store = FollowerStore::new(team);
     let result = solve_partitioned(&game, &plan.options(), &mut store, &Silent, team);
-    team.gather(started.elapsed().as_secs_f64(), plan.tier_stats);
+    let window = result.as_ref().map_or(0, |report| report.peak_window_bytes);
+    team.gather(started.elapsed().as_secs_f64(), window, plan.tier_stats);
     // A failure here is rank 0's too (every error comes from what it broadcast, or from the
     // same computation on the same data), and rank 0 reports it.
     Ok(if result.is_ok() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
@@ -171,11 +174,11 @@ fn print_tiers(tiers: &[TierTraffic]) {
 /// `--mpi-stats`: every rank's totals.
 fn print_ranks(figures: &[RankFigures]) {
     println!(
-        "rank\tsent_bytes\texchanged_bytes\tanswered_bytes\tgathered_bytes\tbroadcast_bytes\tcollectives\tcollective_s\tsolve_s\tcpu_s\tpeak_bytes"
+        "rank\tsent_bytes\texchanged_bytes\tanswered_bytes\tgathered_bytes\tbroadcast_bytes\tcollectives\tcollective_s\tsolve_s\tcpu_s\tpeak_bytes\twindow_bytes"
     );
     for f in figures {
         println!(
-            "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{:.6}\t{:.6}\t{:.3}\t{}",
+            "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{:.6}\t{:.6}\t{:.3}\t{}\t{}",
             f.rank,
             f.traffic.sent_bytes(),
             f.traffic.exchanged_bytes,
@@ -187,6 +190,7 @@ fn print_ranks(figures: &[RankFigures]) {
             f.solve_seconds,
             f.cpu_seconds,
             f.peak_bytes,
+            f.window_bytes,
         );
     }
 }

@@ -1,10 +1,13 @@
 //! One solve over the ranks of an MPI job (feature `mpi`): `mpirun -np N nimdb solve … --mpi`.
 //!
-//! The solver itself knows nothing of MPI: it solves as one member of a [`Team`]
-//! ([`crate::solve::solve_on_team`]). This module gives it three things:
+//! The solver itself knows nothing of MPI: it solves as one member of a set of
+//! [`Partners`] ([`crate::solve::solve_partitioned`]), each owning one block of every
+//! tier. This module gives it three things:
 //!
-//! - [`MpiTeam`], the team of the job's ranks: [`Team::min_all`] is `MPI_Allreduce` with
-//!   `MPI_MIN` over 16-bit values, in chunks, so every rank ends each tier holding all of it;
+//! - [`MpiTeam`], the job's ranks as partners: offers and child requests go to their
+//!   owners by `MPI_Alltoall` (counts and flags) and `MPI_Alltoallv`, answers come back by
+//!   `MPI_Alltoallv`, finished blocks go to rank 0 by `MPI_Gatherv`, and one
+//!   `MPI_Allreduce` per tier agrees on its greatest remoteness;
 //! - [`LeaderStore`], rank 0's tier store: it wraps the database's sink (rank 0 is the only
 //!   rank that opens the SQLite file) and broadcasts every answer it gets from it;
 //! - [`FollowerStore`], every other rank's store: it receives those broadcasts and discards
@@ -296,6 +299,8 @@ pub struct RankFigures {
     pub cpu_seconds: f64,
     /// The process's peak resident memory (`VmHWM`), in bytes (0 where unknown).
     pub peak_bytes: u64,
+    /// The most bytes of its blocks of solved tiers it held at once (its window).
+    pub window_bytes: u64,
 }
 
 /// This process's CPU seconds so far (user and system, every thread).
@@ -342,7 +347,7 @@ struct State {
     tiers: Vec<TierTraffic>,
 }
 
-/// The ranks of the job's world communicator, as the solver's [`Team`].
+/// The ranks of the job's world communicator, as the solver's [`Partners`].
 pub struct MpiTeam {
     index: usize,
     size: usize,
@@ -452,14 +457,19 @@ impl MpiTeam {
     /// the job, whatever its solve returned): each rank's totals, in rank order, and, with
     /// `per_tier`, each rank's traffic per tier, tier by tier and rank by rank. Rank 0 gets
     /// them; the others get `None`. Every rank must pass the same `per_tier`.
-    pub fn gather(&self, solve_seconds: f64, per_tier: bool) -> Option<(Vec<RankFigures>, Vec<TierTraffic>)> {
-        const FIELDS: usize = TRAFFIC_FIELDS + 3;
+    pub fn gather(
+        &self,
+        solve_seconds: f64,
+        window_bytes: u64,
+        per_tier: bool,
+    ) -> Option<(Vec<RankFigures>, Vec<TierTraffic>)> {
+        const FIELDS: usize = TRAFFIC_FIELDS + 4;
         const ROW: usize = TRAFFIC_FIELDS + 2;
         let world = self.world();
         let root = world.process_at_rank(0);
         let peak = crate::resources::peak_resident_bytes().unwrap_or(0);
         let mut own = self.traffic().to_array().to_vec();
-        own.extend([solve_seconds, cpu_seconds(), peak as f64]);
+        own.extend([solve_seconds, cpu_seconds(), peak as f64, window_bytes as f64]);
         // Every rank solved (or failed at) the same tiers, so their lists are as long; if
         // they are not, no rank sends its rows.
         let tiers = self.state().tiers.clone();
@@ -488,6 +498,7 @@ impl MpiTeam {
                     solve_seconds: a[TRAFFIC_FIELDS],
                     cpu_seconds: a[TRAFFIC_FIELDS + 1],
                     peak_bytes: a[TRAFFIC_FIELDS + 2] as u64,
+                    window_bytes: a[TRAFFIC_FIELDS + 3] as u64,
                 })
                 .collect();
             let mut every = vec![0f64; per_tier.len() * self.size];
@@ -562,18 +573,18 @@ impl Partners for MpiTeam {
         self.size
     }
 
-    fn exchange(&self, outbox: Vec<Vec<u64>>, more: bool) -> Result<(Vec<Vec<u64>>, bool), String> {
+    fn exchange(&self, outbox: Vec<Vec<u64>>, flags: u64) -> Result<(Vec<Vec<u64>>, u64), String> {
         self.on_own_thread()?;
         if self.size == 1 {
-            return Ok((outbox, more));
+            return Ok((outbox, flags));
         }
         let started = Instant::now();
         let world = self.world();
-        // Each rank tells each the count it sends it, and whether it has more to send.
-        let heads: Vec<u64> = outbox.iter().flat_map(|b| [b.len() as u64, u64::from(more)]).collect();
+        // Each rank tells each the count it sends it, and its flags.
+        let heads: Vec<u64> = outbox.iter().flat_map(|b| [b.len() as u64, flags]).collect();
         let mut got = vec![0u64; 2 * self.size];
         world.all_to_all_into(&heads[..], &mut got[..]);
-        let any = got.chunks(2).any(|h| h[1] != 0);
+        let any = got.chunks(2).fold(0, |all, h| all | h[1]);
         let recv_lens: Vec<usize> = got.chunks(2).map(|h| h[0] as usize).collect();
         let (counts, displs) = partition(outbox.iter().map(Vec::len))?;
         let (recv_counts, recv_displs) = partition(recv_lens.iter().copied())?;

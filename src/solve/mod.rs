@@ -21,7 +21,7 @@ mod sweep;
 mod team;
 mod window;
 
-pub use partitioned::{MAX_BLOCK, OFFER_BATCH, Partners, block, owner};
+pub use partitioned::{ASKED, MAX_BLOCK, MORE, OFFER_BATCH, OPEN, Partners, block, owner};
 pub use team::{Alone, Team};
 pub use window::Spill;
 

@@ -39,13 +39,13 @@ use super::{
 
 /// The most offers (or child requests) a member queues before a round of exchange: 8 bytes
 /// each, so the outgoing buffer stays near 2 MiB, whatever the tier's size.
-pub const OFFER_BATCH: usize = 1 << 18;
+pub const OFFER_BATCH: usize = 1 << 14;
 
 /// Losses per parallel work unit when marking.
-const MARK_CHUNK: usize = 256;
+const MARK_CHUNK: usize = 16;
 
 /// Unmarked positions per parallel work unit when settling.
-const PULL_CHUNK: usize = 512;
+const PULL_CHUNK: usize = 16;
 
 /// The members that solve each tier together, each owning one block of every tier
 /// ([`block`]). Every member calls each method at the same point of the solve.
@@ -55,8 +55,9 @@ pub trait Partners: Sync {
     /// How many members there are.
     fn size(&self) -> usize;
     /// Sends `outbox[m]` to member `m` (this member's own box included) and returns what
-    /// each member sent to this one, in member order, and whether any member passed `more`.
-    fn exchange(&self, outbox: Vec<Vec<u64>>, more: bool) -> Result<(Vec<Vec<u64>>, bool), String>;
+    /// each member sent to this one, in member order, and the bitwise or of every member's
+    /// `flags` (see [`MORE`], [`ASKED`], [`OPEN`]).
+    fn exchange(&self, outbox: Vec<Vec<u64>>, flags: u64) -> Result<(Vec<Vec<u64>>, u64), String>;
     /// Answers the requests of the last [`exchange`](Partners::exchange): `answers[m]`
     /// goes back to member `m`, and the returned `Vec` holds, for each member, its answers
     /// to this member's requests (`asked[m]` of them).
@@ -76,8 +77,8 @@ impl Partners for Alone {
     fn size(&self) -> usize {
         1
     }
-    fn exchange(&self, outbox: Vec<Vec<u64>>, more: bool) -> Result<(Vec<Vec<u64>>, bool), String> {
-        Ok((outbox, more))
+    fn exchange(&self, outbox: Vec<Vec<u64>>, flags: u64) -> Result<(Vec<Vec<u64>>, u64), String> {
+        Ok((outbox, flags))
     }
     fn answer(&self, answers: Vec<Vec<u16>>, _asked: &[usize]) -> Result<Vec<Vec<u16>>, String> {
         Ok(answers)
@@ -89,6 +90,13 @@ impl Partners for Alone {
         Ok((max, stop))
     }
 }
+
+/// A flag of [`Partners::exchange`]: this member has more to send after this round.
+pub const MORE: u64 = 1;
+/// A flag of [`Partners::exchange`]: this member's outbox holds requests to answer.
+pub const ASKED: u64 = 2;
+/// A flag of [`Partners::exchange`]: this member still has positions to settle.
+pub const OPEN: u64 = 4;
 
 /// Member `member` of `members`'s block of a tier of `len` positions.
 pub fn block(len: u64, member: usize, members: usize) -> Range<u64> {
@@ -388,7 +396,7 @@ impl<R: TierRules> Partitioned<'_, R> {
         for (i, t) in targets.iter().enumerate() {
             by_heaps[t.heaps as usize] = i;
         }
-        let step = (rayon::current_num_threads() * 4).max(1);
+        let step = (rayon::current_num_threads() * 2).max(1);
         let mut at = 0;
         let mut edges = 0;
         loop {
@@ -413,7 +421,8 @@ impl<R: TierRules> Partitioned<'_, R> {
                 }
                 at = end;
             }
-            let (inbox, more) = self.partners.exchange(outbox, at < units.len()).map_err(SolveError::Team)?;
+            let flags = if at < units.len() { MORE } else { 0 };
+            let (inbox, flags) = self.partners.exchange(outbox, flags).map_err(SolveError::Team)?;
             for offers in inbox {
                 for x in offers {
                     let (heaps, cell, value) = unpack(x);
@@ -421,7 +430,7 @@ impl<R: TierRules> Partitioned<'_, R> {
                     *cell = (*cell).min(value);
                 }
             }
-            if !more {
+            if flags & MORE == 0 {
                 return Ok(edges);
             }
         }
@@ -553,7 +562,8 @@ impl<R: TierRules> Partitioned<'_, R> {
 
     /// Settles the unmarked positions of this member's block `values` of `tier` (starting
     /// at rank `start`): a loss lasts one move longer than its longest child. Children held
-    /// by other members are asked for in rounds of tokens taken. Returns the links read.
+    /// by other members are asked for in rounds of tokens taken (0, 1, 2–3, 4–7, …), each
+    /// in batches of at most about [`OFFER_BATCH`] requests. Returns the links read.
     fn settle(
         &self,
         tier: TierId,
@@ -569,104 +579,137 @@ impl<R: TierRules> Partitioned<'_, R> {
         let bounds = self.remoteness_bounds(tier, window);
         let held =
             |total: u32, heaps: u32| window.get(TierId { total, heaps }).expect("child tier in memory");
+        let step = rayon::current_num_threads().max(1) * PULL_CHUNK;
         let mut edges = 0;
-        let (mut from, mut to) = (0u32, 1u32);
-        while from <= max_taken {
-            let to_taken = to.min(max_taken + 1);
-            // Each open position's children taking `from..to_taken` tokens: those held here
-            // are read at once, the others asked of their owners.
-            let found: Vec<(Vec<(u32, Option<u16>)>, Vec<Vec<u64>>, Vec<Vec<u32>>, u64)> = open
-                .par_chunks(PULL_CHUNK)
-                .map(|chunk| {
-                    let mut asks = vec![Vec::new(); self.n];
-                    let mut origins = vec![Vec::new(); self.n];
-                    let mut local = Vec::with_capacity(chunk.len());
-                    let mut edges = 0;
-                    let mut cursor = self.table.cursor(tier.total, tier.heaps);
-                    let mut shape = Shape::default();
-                    let mut buf = Vec::new();
-                    for &o in chunk {
-                        let mut best = longest[o as usize];
-                        let rank = start + unmarked[o as usize];
-                        let mut child = |taken: u32, heaps: u32, child: u64| {
-                            let h = held(tier.total - taken, heaps);
-                            match h.local(child) {
-                                Some(r) => best = Some(best.map_or(r, |l| l.max(r))),
-                                None => {
-                                    let owner = owner(child, h.len, self.n);
-                                    let cell = child - block(h.len, owner, self.n).start;
-                                    asks[owner].push(pack(heaps, cell, taken as u16));
-                                    origins[owner].push(o);
-                                }
-                            }
-                        };
-                        if R::ONE_HEAP_MOVES {
-                            cursor.seek(rank);
-                            shape.load(cursor.heaps(), cursor.tails());
-                            for taken in from..to_taken {
-                                edges +=
-                                    shape.children_taking(self.rules, self.table, taken, &mut buf, |s, r| {
-                                        child(s.taken, (tier.heaps + s.parts) - 1, r as u64)
-                                    });
-                            }
-                        } else {
-                            let position = cursor.seek(rank).to_vec();
-                            for taken in from..to_taken {
-                                edges += self.rules.children_taking(&position, taken, &mut buf, |c| {
-                                    child(taken, c.len() as u32, self.table.rank(c))
-                                });
-                            }
+        let mut from = 0u32;
+        'ranges: while from <= max_taken {
+            let to = if from == 0 { 1 } else { (2 * from).min(max_taken + 1) };
+            let mut next = 0;
+            let mut first = true;
+            loop {
+                // A batch of open positions: their children taking `from..to` tokens held
+                // here are read at once, the others asked of their owners.
+                let mut asks = vec![Vec::new(); self.n];
+                let mut origins = vec![Vec::new(); self.n];
+                while next < open.len() && asks.iter().map(Vec::len).sum::<usize>() < OFFER_BATCH {
+                    let end = (next + step).min(open.len());
+                    let found: Vec<_> = open[next..end]
+                        .par_chunks(PULL_CHUNK)
+                        .map(|chunk| self.children(tier, start, &unmarked, &longest, chunk, from..to, &held))
+                        .collect();
+                    for (local, mut a, mut o, e) in found {
+                        edges += e;
+                        for (o, best) in local {
+                            longest[o as usize] = best;
                         }
-                        local.push((o, best));
+                        for m in 0..self.n {
+                            asks[m].append(&mut a[m]);
+                            origins[m].append(&mut o[m]);
+                        }
                     }
-                    (local, asks, origins, edges)
-                })
-                .collect();
-            let mut asks = vec![Vec::new(); self.n];
-            let mut origins = vec![Vec::new(); self.n];
-            for (local, mut a, mut o, e) in found {
-                edges += e;
-                for (o, best) in local {
-                    longest[o as usize] = best;
+                    next = end;
                 }
-                for m in 0..self.n {
-                    asks[m].append(&mut a[m]);
-                    origins[m].append(&mut o[m]);
+                let asked: Vec<usize> = asks.iter().map(Vec::len).collect();
+                let flag = |on: bool, flag: u64| if on { flag } else { 0 };
+                let flags = flag(asked.iter().any(|&a| a > 0), ASKED)
+                    | flag(next < open.len(), MORE)
+                    | flag(!open.is_empty(), OPEN);
+                let (requests, flags) = self.partners.exchange(asks, flags).map_err(SolveError::Team)?;
+                if first && flags & OPEN == 0 {
+                    // No member has a position left to settle.
+                    break 'ranges;
                 }
-            }
-            let asked: Vec<usize> = asks.iter().map(Vec::len).collect();
-            let (requests, any) = self.partners.exchange(asks, !open.is_empty()).map_err(SolveError::Team)?;
-            if !any {
-                break;
-            }
-            let answers: Vec<Vec<u16>> = requests
-                .into_iter()
-                .map(|reqs| {
-                    reqs.into_iter()
-                        .map(|x| {
-                            let (heaps, cell, taken) = unpack(x);
-                            held(tier.total - taken as u32, heaps).values.get(cell)
+                first = false;
+                if flags & ASKED != 0 {
+                    let answers: Vec<Vec<u16>> = requests
+                        .into_iter()
+                        .map(|reqs| {
+                            reqs.into_iter()
+                                .map(|x| {
+                                    let (heaps, cell, taken) = unpack(x);
+                                    held(tier.total - taken as u32, heaps).values.get(cell)
+                                })
+                                .collect()
                         })
-                        .collect()
-                })
-                .collect();
-            let replies = self.partners.answer(answers, &asked).map_err(SolveError::Team)?;
-            for (m, reply) in replies.into_iter().enumerate() {
-                for (&o, r) in origins[m].iter().zip(reply) {
-                    let slot = &mut longest[o as usize];
-                    *slot = Some(slot.map_or(r, |l| l.max(r)));
+                        .collect();
+                    let replies = self.partners.answer(answers, &asked).map_err(SolveError::Team)?;
+                    for (m, reply) in replies.into_iter().enumerate() {
+                        for (&o, r) in origins[m].iter().zip(reply) {
+                            let slot = &mut longest[o as usize];
+                            *slot = Some(slot.map_or(r, |l| l.max(r)));
+                        }
+                    }
+                }
+                if flags & MORE == 0 {
+                    break;
                 }
             }
-            from = to_taken;
-            to = 2 * to_taken;
+            from = to;
             open.retain(|&o| {
-                from <= max_taken && !longest[o as usize].is_some_and(|l| l >= bounds[from as usize])
+                from <= max_taken && longest[o as usize].is_none_or(|l| l < bounds[from as usize])
             });
         }
         for (at, l) in unmarked.iter().zip(longest) {
             values[*at as usize] = l.map_or(0, |l| l + 1);
         }
         Ok(edges)
+    }
+
+    /// The children taking `taken` tokens of the open positions `chunk` (indices into
+    /// `unmarked`): the longest held here for each, and the requests (with the position
+    /// each is for) for those held by each other member, and the links read.
+    #[allow(clippy::too_many_arguments, clippy::type_complexity)]
+    fn children<'w>(
+        &self,
+        tier: TierId,
+        start: u64,
+        unmarked: &[u64],
+        longest: &[Option<u16>],
+        chunk: &[u32],
+        taken: Range<u32>,
+        held: &(impl Fn(u32, u32) -> &'w Held + Sync),
+    ) -> (Vec<(u32, Option<u16>)>, Vec<Vec<u64>>, Vec<Vec<u32>>, u64) {
+        let mut asks = vec![Vec::new(); self.n];
+        let mut origins = vec![Vec::new(); self.n];
+        let mut local = Vec::with_capacity(chunk.len());
+        let mut edges = 0;
+        let mut cursor = self.table.cursor(tier.total, tier.heaps);
+        let mut shape = Shape::default();
+        let mut buf = Vec::new();
+        for &o in chunk {
+            let mut best = longest[o as usize];
+            let rank = start + unmarked[o as usize];
+            let mut child = |taken: u32, heaps: u32, child: u64| {
+                let h = held(tier.total - taken, heaps);
+                match h.local(child) {
+                    Some(r) => best = Some(best.map_or(r, |l| l.max(r))),
+                    None => {
+                        let owner = owner(child, h.len, self.n);
+                        let cell = child - block(h.len, owner, self.n).start;
+                        asks[owner].push(pack(heaps, cell, taken as u16));
+                        origins[owner].push(o);
+                    }
+                }
+            };
+            if R::ONE_HEAP_MOVES {
+                cursor.seek(rank);
+                shape.load(cursor.heaps(), cursor.tails());
+                for t in taken.clone() {
+                    edges += shape.children_taking(self.rules, self.table, t, &mut buf, |s, r| {
+                        child(s.taken, (tier.heaps + s.parts) - 1, r as u64)
+                    });
+                }
+            } else {
+                let position = cursor.seek(rank).to_vec();
+                for t in taken.clone() {
+                    edges += self.rules.children_taking(&position, t, &mut buf, |c| {
+                        child(t, c.len() as u32, self.table.rank(c))
+                    });
+                }
+            }
+            local.push((o, best));
+        }
+        (local, asks, origins, edges)
     }
 }
 
