@@ -309,25 +309,58 @@ fn rank_memory(dir: &Path, name: &str, np: usize, game: &[&str]) -> Vec<(u64, u6
     figures
 }
 
+/// Bytes from the command line's sizes ("25 MB", "601.2 KB": binary units).
+fn size(words: &str) -> u64 {
+    let (n, unit) = words.trim().trim_start_matches('~').split_once(' ').unwrap();
+    let scale = match unit {
+        "KB" => 1u64 << 10,
+        "MB" => 1 << 20,
+        "GB" => 1 << 30,
+        other => panic!("unit {other}"),
+    };
+    (n.parse::<f64>().unwrap() * scale as f64) as u64
+}
+
+/// `nimdb solve GAME --dry-run --mpi-ranks N`'s predictions: rank 0's peak, the others'.
+fn predicted(game: &[&str], ranks: usize) -> (u64, u64) {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("dry.sqlite");
+    let out = nimdb()
+        .args(solve_args(&db, game))
+        .args(["--dry-run", "--mpi-ranks", &ranks.to_string()])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    let line = stdout.lines().find(|l| l.starts_with("mpi ranks:")).expect("an mpi ranks line");
+    let (_, rest) = line.split_once(": ").unwrap();
+    let (_, rest) = rest.split_once(": ").unwrap();
+    let (leader, rest) = rest.split_once(" on rank 0, ").unwrap();
+    let (others, _) = rest.split_once(" on each other rank").unwrap();
+    assert!(!db.exists(), "a dry run wrote the database");
+    (size(leader), size(others))
+}
+
 /// Misère lines to total 50 with 4 ranks: each rank's window (its blocks of the solved
-/// tiers, as the solver counts them) is below 0.3 of one rank's, and no rank's peak memory
-/// (`VmHWM`) grows past its fixed overhead (its peak on a solve too small to hold a window,
-/// total 4, run the same way: code, libraries, MPI's buffers) by more than the single
-/// process grows past its own. That the peaks divide by 4 is not asserted: at this size the
-/// window is a third of what the solve adds, the rest being the rank table every rank
-/// builds, MPI's buffers and, on rank 0, the database's writer (docs/DISTRIBUTED.md).
+/// tiers, as the solver counts them) is below 0.3 of one rank's; each rank's peak memory
+/// (`VmHWM`) less its fixed overhead is below 0.45 of the single process's peak; and
+/// `--dry-run --mpi-ranks 4` predicts every rank's peak within 25%. A rank's fixed
+/// overhead (docs/DISTRIBUTED.md) is its peak on a solve too small to hold a window
+/// (total 4) run the same way: code, libraries (Open MPI's) and MPI's own buffers.
 #[test]
 fn four_ranks_each_hold_a_quarter_of_the_window() {
     const GAME: &[&str] = &["--game", "lines", "--misere", "--max-total", "50"];
     const TINY: &[&str] = &["--game", "lines", "--misere", "--max-total", "4"];
     let dir = tempfile::tempdir().unwrap();
     let single = single_peak(dir.path(), "one.sqlite", GAME);
-    let single_fixed = single_peak(dir.path(), "one-tiny.sqlite", TINY);
     let alone = rank_memory(dir.path(), "alone.sqlite", 1, GAME)[0];
     let ranks = rank_memory(dir.path(), "four.sqlite", 4, GAME);
     let fixed = rank_memory(dir.path(), "four-tiny.sqlite", 4, TINY);
-    let grows = single.saturating_sub(single_fixed);
-    eprintln!("single {single} (fixed {single_fixed}); one rank {alone:?}; four {ranks:?} (fixed {fixed:?})");
+    let (leader, others) = predicted(GAME, 4);
+    eprintln!(
+        "single {single}; one rank {alone:?}; four {ranks:?} (fixed {fixed:?}); predicted {leader}, {others}"
+    );
     for (rank, (&(peak, window), &(fixed, _))) in ranks.iter().zip(&fixed).enumerate() {
         assert!(
             window * 10 < alone.1 * 3,
@@ -335,6 +368,14 @@ fn four_ranks_each_hold_a_quarter_of_the_window() {
             alone.1
         );
         let own = peak.saturating_sub(fixed);
-        assert!(own < grows, "rank {rank} grew {own} bytes past its fixed overhead, one process {grows}");
+        assert!(
+            (own as f64) < 0.45 * single as f64,
+            "rank {rank}'s peak {peak} less its fixed overhead {fixed} is not below 0.45 of one process's {single}"
+        );
+        let guess = if rank == 0 { leader } else { others };
+        assert!(
+            (guess as f64 - peak as f64).abs() <= 0.25 * peak as f64,
+            "rank {rank}: --dry-run --mpi-ranks 4 predicted {guess} bytes, the rank peaked at {peak}"
+        );
     }
 }

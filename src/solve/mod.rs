@@ -21,7 +21,10 @@ mod sweep;
 mod team;
 mod window;
 
-pub use partitioned::{ASKED, MAX_BLOCK, MORE, OFFER_BATCH, OPEN, Partners, block, owner};
+pub use partitioned::{
+    ASKED, LEADER_EXTRA_BYTES, MAX_BLOCK, MORE, OFFER_BATCH, OPEN, Partners, RANK_PROCESS_BYTES,
+    RankEstimate, block, estimate_ranks, owner,
+};
 pub use team::{Alone, Team};
 pub use window::Spill;
 

@@ -753,3 +753,74 @@ mod tests {
         }
     }
 }
+
+/// What each rank of a partitioned solve holds at its peak, before it runs
+/// (`nimdb solve --dry-run --mpi-ranks N`).
+#[derive(Clone, Copy, Debug, serde::Serialize)]
+pub struct RankEstimate {
+    /// Ranks.
+    pub ranks: u64,
+    /// Rank 0's peak: the others' plus the database's writer and the whole tier it gathers.
+    pub leader_bytes: u64,
+    /// Every other rank's peak.
+    pub rank_bytes: u64,
+    /// Each rank's share of the window (its blocks of the solved tiers).
+    pub window_bytes: u64,
+    /// What every rank holds whatever the solve: the process with Open MPI
+    /// ([`RANK_PROCESS_BYTES`]) and the rank table, which each rank builds whole.
+    pub fixed_bytes: u64,
+}
+
+/// The memory of a rank before any tier: code, libraries, Open MPI's buffers (measured with
+/// Open MPI 4.1 over shared memory: 17–18 MiB for a solve of misère lines to total 4).
+pub const RANK_PROCESS_BYTES: u64 = 18 << 20;
+
+/// What rank 0 holds beyond the others: Open MPI's root buffers and SQLite's page cache
+/// (measured: 3 MiB more than the other ranks on a tiny solve, 2 MiB of page cache).
+pub const LEADER_EXTRA_BYTES: u64 = 5 << 20;
+
+/// Estimates each rank's peak memory in a partitioned solve over `ranks` ranks: the fixed
+/// part, a `1/ranks` share of the window (a byte a position, two where remoteness needs
+/// them, and 6 bytes a loss, a generous 15% of positions), of the total being marked (2
+/// bytes a position) and the exchange buffers; rank 0 adds the database's writer and the
+/// largest tier it gathers (2 bytes a position, and as much again queued for the writer
+/// with its encoded payload).
+pub fn estimate_ranks(
+    game: &crate::game::GameSpec,
+    options: &SolveOptions,
+    table: &PartitionTable,
+    ranks: usize,
+) -> RankEstimate {
+    let universe = &options.universe;
+    let reach = reach(game.rules(), universe) as usize;
+    let n = ranks.max(1) as u64;
+    let mut per_total = vec![0u64; universe.max_total as usize + 1];
+    for t in universe.tiers() {
+        per_total[t.total as usize] += table.size(t);
+    }
+    let (mut held, mut peak) = (0u64, 0u64);
+    for t in 0..per_total.len() {
+        held += per_total[t];
+        if t > reach {
+            held -= per_total[t - reach - 1];
+        }
+        peak = peak.max(held);
+    }
+    let value_tenths = if Window::narrow(universe) { 10 } else { 20 };
+    let window = (peak * (value_tenths + 9) / 10).div_ceil(n);
+    let largest_total = per_total.iter().copied().max().unwrap_or(0);
+    let largest_tier = universe.tiers().iter().map(|&t| table.size(t)).max().unwrap_or(0);
+    let table_bytes =
+        4 * PartitionTable::entries(universe.max_total, universe.heaps_cap(), universe.part_cap());
+    // Offers or requests queued, sent and received (8 bytes each), and their origins.
+    let buffers = 4 * 8 * OFFER_BATCH as u64;
+    let fixed = RANK_PROCESS_BYTES + table_bytes;
+    let rank_bytes = fixed + window + (2 * largest_total).div_ceil(n) + buffers;
+    RankEstimate {
+        ranks: n,
+        leader_bytes: rank_bytes + LEADER_EXTRA_BYTES + 6 * largest_tier,
+        rank_bytes,
+        window_bytes: window,
+        fixed_bytes: fixed,
+    }
+}
