@@ -212,9 +212,12 @@ pub(super) fn run<R: TierRules>(
         return Ok(report);
     }
     let (me, n) = (partners.index(), partners.size());
-    if let Some(&tier) = tiers.iter().find(|&&t| size(t).div_ceil(n as u64) > MAX_BLOCK) {
+    // A block's cells are addressed in 32 bits, and the losses kept by their rank in the
+    // tier, also 32 bits.
+    if let Some(&tier) = tiers.iter().find(|&&t| size(t).div_ceil(n as u64) > MAX_BLOCK || size(t) > 1 << 32)
+    {
         return Err(SolveError::Team(format!(
-            "tier {tier} holds {} positions: over {MAX_BLOCK} a rank, too many; use more ranks",
+            "tier {tier} holds {} positions: too many to partition (at most 2^32 a tier and {MAX_BLOCK} a rank)",
             size(tier)
         )));
     }
