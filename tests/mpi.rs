@@ -1,7 +1,8 @@
 //! `mpirun -np N nimdb solve … --mpi` (feature `mpi`; needs Open MPI's `mpirun`): the
 //! tiers equal the single-process solve's, only rank 0 prints, a failure on rank 0 ends
 //! every rank, and a worker killed mid-run fails the job without a torn tier, after which
-//! a rerun resumes from the last committed tier.
+//! a rerun resumes from the last committed tier; each rank holds its share of the window
+//! and peaks within what `--dry-run --mpi-ranks N` predicts.
 //!
 //! Run with `cargo test --release --features mpi --test mpi` (`.ci/run` does).
 #![cfg(feature = "mpi")]
@@ -76,55 +77,80 @@ fn wait_within(child: &mut Child, limit: Duration) -> std::process::ExitStatus {
     }
 }
 
-const LINES: &[&str] = &["--game", "lines", "--misere", "--max-total", "30"];
+const LINES: &[&str] = &["--game", "lines", "--misere", "--max-total", "40"];
+const KAYLES: &[&str] = &["--game", "kayles", "--misere", "--max-total", "40"];
 const NIM: &[&str] = &["--game", "nim", "--max-heap", "10", "--max-heaps", "6"];
 
+/// The tab-separated rows of `--mpi-stats` with `columns` fields whose first field
+/// satisfies `first`.
+fn rows(stdout: &str, columns: usize, first: impl Fn(&str) -> bool) -> Vec<Vec<&str>> {
+    stdout
+        .lines()
+        .map(|l| l.split('\t').collect::<Vec<_>>())
+        .filter(|r| r.len() == columns && first(r[0]))
+        .collect()
+}
+
 #[test]
-fn three_ranks_store_the_tiers_of_one_process_and_only_rank_0_prints() {
+fn two_three_and_four_ranks_store_the_tiers_of_one_process_and_only_rank_0_prints() {
     let dir = tempfile::tempdir().unwrap();
-    for (name, game) in [("lines", LINES), ("nim", NIM)] {
+    for (name, game) in [("lines", LINES), ("kayles", KAYLES), ("nim", NIM)] {
         let alone = single(dir.path(), &format!("{name}-1.sqlite"), game);
         assert!(alone.len() > 30, "{name}");
-        let db = dir.path().join(format!("{name}-3.sqlite"));
-        let mut args = solve_args(&db, game);
-        args.push("--mpi-stats");
-        let out = mpirun(3, &args).output().unwrap();
-        let (stdout, stderr) = text(&out);
-        assert!(out.status.success(), "{name}: {stderr}");
-        assert!(tiers(&db) == alone, "{name}: the MPI solve's tiers differ from one process's");
+        for np in [2, 3, 4] {
+            let db = dir.path().join(format!("{name}-{np}.sqlite"));
+            let mut args = solve_args(&db, game);
+            args.push("--mpi-stats");
+            let out = mpirun(np, &args).output().unwrap();
+            let (stdout, stderr) = text(&out);
+            assert!(out.status.success(), "{name} -np {np}: {stderr}");
+            assert!(tiers(&db) == alone, "{name} -np {np}: the MPI solve's tiers differ from one process's");
 
-        // Rank 0's report, once; the other ranks print nothing.
-        assert_eq!(stdout.lines().filter(|l| l.starts_with("solved ")).count(), 1, "{stdout}");
-        assert!(stdout.contains(&format!("{} new tiers", alone.len())), "{stdout}");
-        assert!(stdout.contains("mpi: 3 ranks;"), "{stdout}");
-        assert!(!stderr.contains("nimdb"), "{stderr}");
+            // Rank 0's report, once; the other ranks print nothing.
+            assert_eq!(stdout.lines().filter(|l| l.starts_with("solved ")).count(), 1, "{stdout}");
+            assert!(stdout.contains(&format!("{} new tiers", alone.len())), "{stdout}");
+            assert!(stdout.contains(&format!("mpi: {np} ranks;")), "{stdout}");
+            assert!(!stderr.contains("nimdb"), "{stderr}");
 
-        // One run recorded, by rank 0, for the job of 3 processes, with every tier.
-        let (runs, processes, run_tiers): (i64, i64, i64) = rusqlite::Connection::open(&db)
-            .unwrap()
-            .query_row("SELECT COUNT(*), MAX(processes), MAX(tiers) FROM solve_runs", [], |r| {
-                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
-            })
-            .unwrap();
-        assert_eq!((runs, processes, run_tiers as usize), (1, 3, alone.len()), "{name}");
+            // One run recorded, by rank 0, for the job of np processes, with every tier.
+            let (runs, processes, run_tiers): (i64, i64, i64) = rusqlite::Connection::open(&db)
+                .unwrap()
+                .query_row("SELECT COUNT(*), MAX(processes), MAX(tiers) FROM solve_runs", [], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+                })
+                .unwrap();
+            assert_eq!((runs, processes as usize, run_tiers as usize), (1, np, alone.len()), "{name}");
 
-        // --mpi-stats: each tier is two reductions of its whole array, 2 bytes a position,
-        // and every rank reduced as much as rank 0.
-        let rows: Vec<Vec<&str>> = stdout.lines().map(|l| l.split('\t').collect()).collect();
-        let tier_rows: Vec<&Vec<&str>> = rows.iter().filter(|r| r.len() == 7 && r[0].contains(',')).collect();
-        assert_eq!(tier_rows.len(), alone.len(), "{stdout}");
-        let mut reduced = 0u64;
-        for row in &tier_rows {
-            let positions: u64 = row[1].parse().unwrap();
-            assert_eq!(row[2].parse::<u64>().unwrap(), 4 * positions, "{row:?}");
-            assert_eq!(row[3], "2", "{row:?}");
-            reduced += 4 * positions;
-        }
-        let rank_rows: Vec<&Vec<&str>> =
-            rows.iter().filter(|r| r.len() == 7 && r[0].parse::<usize>().is_ok()).collect();
-        assert_eq!(rank_rows.iter().map(|r| r[0]).collect::<Vec<_>>(), ["0", "1", "2"], "{stdout}");
-        for row in rank_rows {
-            assert_eq!(row[1].parse::<u64>().unwrap(), reduced, "{row:?}");
+            // --mpi-stats: a row per tier and rank. Each rank but 0 sends rank 0 its block of
+            // every tier, 2 bytes a position; offers and requests are 8 bytes, answers 2.
+            let tier_rows = rows(&stdout, 8, |f| f.contains(','));
+            assert_eq!(tier_rows.len(), alone.len() * np, "{stdout}");
+            let mut gathered = vec![0u64; np];
+            for (i, row) in tier_rows.iter().enumerate() {
+                let rank: usize = row[1].parse().unwrap();
+                assert_eq!(rank, i % np, "{row:?}");
+                let bytes: Vec<u64> = row[2..6].iter().map(|b| b.parse().unwrap()).collect();
+                assert_eq!(bytes[0] % 8, 0, "{row:?}");
+                assert_eq!(bytes[1] % 2, 0, "{row:?}");
+                gathered[rank] += bytes[2];
+            }
+            let positions: u64 = alone.iter().map(|t| t.3.len() as u64).sum::<u64>();
+            assert_eq!(gathered[0], 0, "rank 0 keeps its blocks");
+            let sent_to_0: u64 = gathered.iter().sum();
+            assert!(sent_to_0 > 0 && sent_to_0 < 2 * positions * 8, "{sent_to_0} bytes gathered");
+
+            // Every rank's totals: its sent bytes are the sum of its parts, and every rank
+            // held a window (its blocks of the solved tiers).
+            let rank_rows = rows(&stdout, 12, |f| f.parse::<usize>().is_ok());
+            assert_eq!(
+                rank_rows.iter().map(|r| r[0].parse().unwrap()).collect::<Vec<usize>>(),
+                (0..np).collect::<Vec<_>>()
+            );
+            for row in rank_rows {
+                let n: Vec<u64> = row[1..6].iter().map(|b| b.parse().unwrap()).collect();
+                assert_eq!(n[0], n[1] + n[2] + n[3] + n[4], "{row:?}");
+                assert!(row[11].parse::<u64>().unwrap() > 0, "{row:?}");
+            }
         }
     }
 }
@@ -254,4 +280,103 @@ fn a_foreign_version_or_truncated_message_is_refused() {
     let mut longer = bytes.clone();
     longer.push(0);
     assert!(decode::<Header>(&longer).is_err());
+}
+
+/// The peak memory (`VmHWM`) a single-process solve of `game` recorded in its run.
+fn single_peak(dir: &Path, name: &str, game: &[&str]) -> u64 {
+    let db = dir.join(name);
+    let out = nimdb().args(solve_args(&db, game)).arg("--quiet").output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let peak: i64 = rusqlite::Connection::open(&db)
+        .unwrap()
+        .query_row("SELECT MAX(peak_memory_bytes) FROM solve_runs", [], |r| r.get(0))
+        .unwrap();
+    peak as u64
+}
+
+/// Every rank's (peak memory, peak window bytes) in a job of `np` ranks solving `game`.
+fn rank_memory(dir: &Path, name: &str, np: usize, game: &[&str]) -> Vec<(u64, u64)> {
+    let db = dir.join(name);
+    let mut args = solve_args(&db, game);
+    args.extend(["--mpi-stats", "--quiet"]);
+    let out = mpirun(np, &args).output().unwrap();
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    let figures: Vec<(u64, u64)> = rows(&stdout, 12, |f| f.parse::<usize>().is_ok())
+        .iter()
+        .map(|r| (r[10].parse().unwrap(), r[11].parse().unwrap()))
+        .collect();
+    assert_eq!(figures.len(), np, "{stdout}");
+    figures
+}
+
+/// Bytes from the command line's sizes ("25 MB", "601.2 KB": binary units).
+fn size(words: &str) -> u64 {
+    let (n, unit) = words.trim().trim_start_matches('~').split_once(' ').unwrap();
+    let scale = match unit {
+        "KB" => 1u64 << 10,
+        "MB" => 1 << 20,
+        "GB" => 1 << 30,
+        other => panic!("unit {other}"),
+    };
+    (n.parse::<f64>().unwrap() * scale as f64) as u64
+}
+
+/// `nimdb solve GAME --dry-run --mpi-ranks N`'s predictions: rank 0's peak, the others'.
+fn predicted(game: &[&str], ranks: usize) -> (u64, u64) {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("dry.sqlite");
+    let out = nimdb()
+        .args(solve_args(&db, game))
+        .args(["--dry-run", "--mpi-ranks", &ranks.to_string()])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    let line = stdout.lines().find(|l| l.starts_with("mpi ranks:")).expect("an mpi ranks line");
+    let (_, rest) = line.split_once(": ").unwrap();
+    let (_, rest) = rest.split_once(": ").unwrap();
+    let (leader, rest) = rest.split_once(" on rank 0, ").unwrap();
+    let (others, _) = rest.split_once(" on each other rank").unwrap();
+    assert!(!db.exists(), "a dry run wrote the database");
+    (size(leader), size(others))
+}
+
+/// Misère lines to total 50 with 4 ranks: each rank's window (its blocks of the solved
+/// tiers, as the solver counts them) is below 0.3 of one rank's; each rank's peak memory
+/// (`VmHWM`) less its fixed overhead is below 0.45 of the single process's peak; and
+/// `--dry-run --mpi-ranks 4` predicts every rank's peak within 25%. A rank's fixed
+/// overhead (docs/DISTRIBUTED.md) is its peak on a solve too small to hold a window
+/// (total 4) run the same way: code, libraries (Open MPI's) and MPI's own buffers.
+#[test]
+fn four_ranks_each_hold_a_quarter_of_the_window() {
+    const GAME: &[&str] = &["--game", "lines", "--misere", "--max-total", "50"];
+    const TINY: &[&str] = &["--game", "lines", "--misere", "--max-total", "4"];
+    let dir = tempfile::tempdir().unwrap();
+    let single = single_peak(dir.path(), "one.sqlite", GAME);
+    let alone = rank_memory(dir.path(), "alone.sqlite", 1, GAME)[0];
+    let ranks = rank_memory(dir.path(), "four.sqlite", 4, GAME);
+    let fixed = rank_memory(dir.path(), "four-tiny.sqlite", 4, TINY);
+    let (leader, others) = predicted(GAME, 4);
+    eprintln!(
+        "single {single}; one rank {alone:?}; four {ranks:?} (fixed {fixed:?}); predicted {leader}, {others}"
+    );
+    for (rank, (&(peak, window), &(fixed, _))) in ranks.iter().zip(&fixed).enumerate() {
+        assert!(
+            window * 10 < alone.1 * 3,
+            "rank {rank} of 4 held a window of {window} bytes, a single rank {}",
+            alone.1
+        );
+        let own = peak.saturating_sub(fixed);
+        assert!(
+            (own as f64) < 0.45 * single as f64,
+            "rank {rank}'s peak {peak} less its fixed overhead {fixed} is not below 0.45 of one process's {single}"
+        );
+        let guess = if rank == 0 { leader } else { others };
+        assert!(
+            (guess as f64 - peak as f64).abs() <= 0.25 * peak as f64,
+            "rank {rank}: --dry-run --mpi-ranks 4 predicted {guess} bytes, the rank peaked at {peak}"
+        );
+    }
 }

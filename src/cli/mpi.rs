@@ -1,7 +1,8 @@
 //! `nimdb solve --mpi` (feature `mpi`): every rank of `mpirun -np N` runs this. Rank 0 checks
-//! the arguments, opens the database, broadcasts the plan, solves its share of each tier
-//! into the database and prints; the other ranks receive the plan and what rank 0 reads,
-//! solve their shares, and print nothing (see `nimdb::mpi` and docs/DISTRIBUTED.md).
+//! the arguments, opens the database, broadcasts the plan, solves its block of each tier,
+//! gathers the others' blocks into the database and prints; the other ranks receive the
+//! plan and what rank 0 reads, solve their blocks, and print nothing (see `nimdb::mpi` and
+//! docs/DISTRIBUTED.md).
 
 use std::cell::Cell;
 use std::process::ExitCode;
@@ -11,7 +12,7 @@ use anyhow::anyhow;
 
 use nimdb::driver::solve_into_with;
 use nimdb::mpi::{FollowerStore, Header, JobPlan, LeaderStore, MpiTeam, RankFigures, TierTraffic};
-use nimdb::solve::{Silent, SolveError, Team, solve_on_team};
+use nimdb::solve::{Partners, Silent, SolveError, solve_partitioned};
 use nimdb::store::Database;
 
 use super::cost::mb;
@@ -63,7 +64,8 @@ fn lead(args: &SolveArgs, team: &MpiTeam) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::FAILURE);
         }
     };
-    let plan = JobPlan::new(&job.game, job.convention, &job.universe, job.nim_values);
+    let mut plan = JobPlan::new(&job.game, job.convention, &job.universe, job.nim_values);
+    plan.tier_stats = args.mpi_stats;
     let bar = SolveBar::new(!args.quiet);
     let started = Instant::now();
     // The plan goes out once the solve record is open, right before the first store call;
@@ -80,7 +82,7 @@ fn lead(args: &SolveArgs, team: &MpiTeam) -> anyhow::Result<ExitCode> {
             team.announce(Some(&Header::Solve(plan))).map_err(|e| SolveError::Team(e.to_string()))?;
             announced.set(true);
             let mut store = LeaderStore::new(sink, team);
-            solve_on_team(&job.game, options, &mut store, &bar, team)
+            solve_partitioned(&job.game, options, &mut store, &bar, team)
         },
     );
     bar.finish();
@@ -92,14 +94,16 @@ fn lead(args: &SolveArgs, team: &MpiTeam) -> anyhow::Result<ExitCode> {
         stop(true)?;
         return Ok(ExitCode::FAILURE);
     }
-    let figures = team.gather(started.elapsed().as_secs_f64()).unwrap_or_default();
+    let window = result.as_ref().map_or(0, |(_, report)| report.peak_window_bytes);
+    let (figures, tiers) =
+        team.gather(started.elapsed().as_secs_f64(), window, args.mpi_stats).unwrap_or_default();
     let (solve, report) = result.map_err(words::driver)?;
     if !args.quiet {
         print_report(&db, &job, &solve, &report);
         print_summary(team, &figures);
     }
     if args.mpi_stats {
-        print_tiers(&team.tier_traffic());
+        print_tiers(&tiers);
         print_ranks(&figures);
     }
     Ok(ExitCode::SUCCESS)
@@ -115,8 +119,9 @@ fn follow(team: &MpiTeam) -> anyhow::Result<ExitCode> {
     let game = plan.game().unwrap_or_else(|e| team.abort(&e.to_string()));
     let started = Instant::now();
     let mut store = FollowerStore::new(team);
-    let result = solve_on_team(&game, &plan.options(), &mut store, &Silent, team);
-    team.gather(started.elapsed().as_secs_f64());
+    let result = solve_partitioned(&game, &plan.options(), &mut store, &Silent, team);
+    let window = result.as_ref().map_or(0, |report| report.peak_window_bytes);
+    team.gather(started.elapsed().as_secs_f64(), window, plan.tier_stats);
     // A failure here is rank 0's too (every error comes from what it broadcast, or from the
     // same computation on the same data), and rank 0 reports it.
     Ok(if result.is_ok() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
@@ -124,54 +129,68 @@ fn follow(team: &MpiTeam) -> anyhow::Result<ExitCode> {
 
 /// One line after the usual report: the job's size and its communication.
 fn print_summary(team: &MpiTeam, figures: &[RankFigures]) {
-    let Some(zero) = figures.first() else { return };
+    if figures.is_empty() {
+        return;
+    }
     let (least, most) = figures
         .iter()
         .fold((f64::INFINITY, 0f64), |(lo, hi), f| (lo.min(f.traffic.seconds), hi.max(f.traffic.seconds)));
+    let sent: u64 = figures.iter().map(|f| f.traffic.sent_bytes()).sum();
+    let most_sent = figures.iter().map(|f| f.traffic.sent_bytes()).max().unwrap_or(0);
+    let peak = figures.iter().map(|f| f.peak_bytes).max().unwrap_or(0);
     println!(
-        "mpi: {} rank{}; each reduced {} in {} Allreduce calls; rank 0 broadcast {} in {} calls; \
+        "mpi: {} rank{}; sent {} in all, at most {} by one rank; peak memory at most {} a rank; \
          {:.2}–{:.2} s per rank in collectives (waits included)",
         team.size(),
         if team.size() == 1 { "" } else { "s" },
-        mb(zero.traffic.reduced_bytes),
-        zero.traffic.reductions,
-        mb(zero.traffic.broadcast_bytes),
-        zero.traffic.broadcasts,
+        mb(sent),
+        mb(most_sent),
+        mb(peak),
         least,
         most,
     );
 }
 
-/// `--mpi-stats`: rank 0's communication per tier.
+/// `--mpi-stats`: every rank's bytes sent per tier.
 fn print_tiers(tiers: &[TierTraffic]) {
-    println!("tier\tpositions\treduced_bytes\treductions\tbroadcast_bytes\tcollective_s\ttier_s");
+    println!(
+        "tier\trank\texchanged_bytes\tanswered_bytes\tgathered_bytes\tbroadcast_bytes\tcollectives\tcollective_s"
+    );
     for t in tiers {
         println!(
-            "{}\t{}\t{}\t{}\t{}\t{:.6}\t{:.6}",
+            "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{:.6}",
             t.tier,
-            t.positions,
-            t.traffic.reduced_bytes,
-            t.traffic.reductions,
+            t.rank,
+            t.traffic.exchanged_bytes,
+            t.traffic.answered_bytes,
+            t.traffic.gathered_bytes,
             t.traffic.broadcast_bytes,
+            t.traffic.collectives,
             t.traffic.seconds,
-            t.seconds
         );
     }
 }
 
 /// `--mpi-stats`: every rank's totals.
 fn print_ranks(figures: &[RankFigures]) {
-    println!("rank\treduced_bytes\treductions\tbroadcast_bytes\tbroadcasts\tcollective_s\tsolve_s");
+    println!(
+        "rank\tsent_bytes\texchanged_bytes\tanswered_bytes\tgathered_bytes\tbroadcast_bytes\tcollectives\tcollective_s\tsolve_s\tcpu_s\tpeak_bytes\twindow_bytes"
+    );
     for f in figures {
         println!(
-            "{}\t{}\t{}\t{}\t{}\t{:.6}\t{:.6}",
+            "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{:.6}\t{:.6}\t{:.3}\t{}\t{}",
             f.rank,
-            f.traffic.reduced_bytes,
-            f.traffic.reductions,
+            f.traffic.sent_bytes(),
+            f.traffic.exchanged_bytes,
+            f.traffic.answered_bytes,
+            f.traffic.gathered_bytes,
             f.traffic.broadcast_bytes,
-            f.traffic.broadcasts,
+            f.traffic.collectives,
             f.traffic.seconds,
-            f.solve_seconds
+            f.solve_seconds,
+            f.cpu_seconds,
+            f.peak_bytes,
+            f.window_bytes,
         );
     }
 }

@@ -49,6 +49,10 @@ pub struct SolveArgs {
     /// the database (set for you when --memory-limit needs it).
     #[arg(long, value_name = "SIZE", value_parser = nimdb::resources::parse_size)]
     window_limit: Option<u64>,
+    /// With --dry-run: also estimate each rank's peak memory in an MPI job of N ranks
+    /// (`mpirun -np N nimdb solve … --mpi`, docs/DISTRIBUTED.md).
+    #[arg(long, value_name = "N", requires = "dry_run", value_parser = clap::value_parser!(u32).range(1..))]
+    mpi_ranks: Option<u32>,
     /// Solve as one rank of an MPI job: `mpirun -np N nimdb solve … --mpi`. Rank 0 writes
     /// the database and prints; the other ranks share each tier's work (docs/DISTRIBUTED.md).
     #[cfg(feature = "mpi")]
@@ -144,6 +148,16 @@ pub(super) fn prepare(args: &SolveArgs) -> anyhow::Result<Option<Prepared>> {
             mb(estimate.memory_bytes),
             reach(game.rules(), &universe)
         );
+        if let Some(ranks) = args.mpi_ranks {
+            let e = nimdb::solve::estimate_ranks(game, &options, &table, ranks as usize);
+            println!(
+                "mpi ranks:   {ranks}: ~{} on rank 0, ~{} on each other rank ({} of window each, {} fixed)",
+                mb(e.leader_bytes),
+                mb(e.rank_bytes),
+                mb(e.window_bytes),
+                mb(e.fixed_bytes)
+            );
+        }
         println!(
             "disk:        ~{} (up to {} byte(s) per position)",
             mb(estimate.disk_bytes),

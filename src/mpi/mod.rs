@@ -1,10 +1,13 @@
 //! One solve over the ranks of an MPI job (feature `mpi`): `mpirun -np N nimdb solve … --mpi`.
 //!
-//! The solver itself knows nothing of MPI: it solves as one member of a [`Team`]
-//! ([`crate::solve::solve_on_team`]). This module gives it three things:
+//! The solver itself knows nothing of MPI: it solves as one member of a set of
+//! [`Partners`] ([`crate::solve::solve_partitioned`]), each owning one block of every
+//! tier. This module gives it three things:
 //!
-//! - [`MpiTeam`], the team of the job's ranks: [`Team::min_all`] is `MPI_Allreduce` with
-//!   `MPI_MIN` over 16-bit values, in chunks, so every rank ends each tier holding all of it;
+//! - [`MpiTeam`], the job's ranks as partners: offers and child requests go to their
+//!   owners by `MPI_Alltoall` (counts and flags) and `MPI_Alltoallv`, answers come back by
+//!   `MPI_Alltoallv`, finished blocks go to rank 0 by `MPI_Gatherv`, and one
+//!   `MPI_Allreduce` per tier agrees on its greatest remoteness;
 //! - [`LeaderStore`], rank 0's tier store: it wraps the database's sink (rank 0 is the only
 //!   rank that opens the SQLite file) and broadcasts every answer it gets from it;
 //! - [`FollowerStore`], every other rank's store: it receives those broadcasts and discards
@@ -21,19 +24,16 @@ use std::sync::Mutex;
 use std::thread::ThreadId;
 use std::time::Instant;
 
+use ::mpi::Count;
 use ::mpi::Threading;
 use ::mpi::collective::{CommunicatorCollectives, Root, SystemOperation};
+use ::mpi::datatype::{Partition, PartitionMut};
 use ::mpi::topology::{Communicator, SimpleCommunicator};
 use bincode::{Decode, Encode};
 
 use crate::game::{Convention, GameSpec};
 use crate::index::{TierId, Universe};
-use crate::solve::{SinkError, SolveOptions, SolvedTier, Strategy, Team, TierStore};
-
-/// Values per `MPI_Allreduce` call: the reduction needs a send buffer beside the tier (the
-/// bindings have no `MPI_IN_PLACE`), and chunks keep that copy small and every count far
-/// below `i32::MAX`.
-pub const REDUCE_CHUNK: usize = 1 << 22;
+use crate::solve::{Partners, SinkError, SolveOptions, SolvedTier, Strategy, TierStore};
 
 /// Bytes of the first broadcast of every message: the message's length and, when it fits,
 /// the message itself, so that a small message costs one collective.
@@ -121,6 +121,9 @@ pub struct JobPlan {
     pub max_heaps: Option<u32>,
     /// Whether nim-values are computed.
     pub nim_values: bool,
+    /// Whether every rank's traffic per tier is gathered to rank 0 at the end
+    /// (`--mpi-stats`).
+    pub tier_stats: bool,
 }
 
 impl JobPlan {
@@ -134,6 +137,7 @@ impl JobPlan {
             max_heap: universe.max_heap,
             max_heaps: universe.max_heaps,
             nim_values,
+            tier_stats: false,
         }
     }
 
@@ -208,57 +212,77 @@ impl From<WireTier> for SolvedTier {
     }
 }
 
-/// What one rank sent and received, and how long it spent in collectives.
+/// What one rank sent, and how long it spent in collectives. Bytes count what this rank
+/// sent to the other ranks (not to itself), so the job's traffic is the sum over ranks.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Traffic {
-    /// `MPI_Allreduce` calls.
-    pub reductions: u64,
-    /// Bytes this rank put into reductions (it receives as many back).
-    pub reduced_bytes: u64,
-    /// Broadcasts (each message is one or more).
-    pub broadcasts: u64,
-    /// Bytes broadcast: sent by rank 0, received by every other rank.
+    /// Collective calls.
+    pub collectives: u64,
+    /// Bytes of offers (marking) and of child requests (settling), 8 each.
+    pub exchanged_bytes: u64,
+    /// Bytes of children's values sent back to the ranks that asked, 2 each.
+    pub answered_bytes: u64,
+    /// Bytes of finished blocks sent to rank 0 for storing, 2 a position.
+    pub gathered_bytes: u64,
+    /// Bytes broadcast by rank 0 (control messages, and stored tiers on a resume).
     pub broadcast_bytes: u64,
     /// Wall seconds inside collectives, waiting for the slowest rank included.
     pub seconds: f64,
 }
 
+/// The fields of a [`Traffic`] as numbers, for gathering to rank 0.
+const TRAFFIC_FIELDS: usize = 6;
+
 impl Traffic {
     /// `self − earlier`, field by field.
     pub fn since(&self, earlier: &Traffic) -> Traffic {
         Traffic {
-            reductions: self.reductions - earlier.reductions,
-            reduced_bytes: self.reduced_bytes - earlier.reduced_bytes,
-            broadcasts: self.broadcasts - earlier.broadcasts,
+            collectives: self.collectives - earlier.collectives,
+            exchanged_bytes: self.exchanged_bytes - earlier.exchanged_bytes,
+            answered_bytes: self.answered_bytes - earlier.answered_bytes,
+            gathered_bytes: self.gathered_bytes - earlier.gathered_bytes,
             broadcast_bytes: self.broadcast_bytes - earlier.broadcast_bytes,
             seconds: self.seconds - earlier.seconds,
         }
     }
 
-    /// As numbers, for gathering to rank 0.
-    fn to_array(self, solve_seconds: f64) -> [f64; 6] {
+    /// Every byte this rank sent to the others.
+    pub fn sent_bytes(&self) -> u64 {
+        self.exchanged_bytes + self.answered_bytes + self.gathered_bytes + self.broadcast_bytes
+    }
+
+    fn to_array(self) -> [f64; TRAFFIC_FIELDS] {
         [
-            self.reductions as f64,
-            self.reduced_bytes as f64,
-            self.broadcasts as f64,
+            self.collectives as f64,
+            self.exchanged_bytes as f64,
+            self.answered_bytes as f64,
+            self.gathered_bytes as f64,
             self.broadcast_bytes as f64,
             self.seconds,
-            solve_seconds,
         ]
+    }
+
+    fn from_array(a: &[f64]) -> Traffic {
+        Traffic {
+            collectives: a[0] as u64,
+            exchanged_bytes: a[1] as u64,
+            answered_bytes: a[2] as u64,
+            gathered_bytes: a[3] as u64,
+            broadcast_bytes: a[4] as u64,
+            seconds: a[5],
+        }
     }
 }
 
-/// One tier's share of rank 0's traffic (from the end of the previous tier to this one's
-/// save; the first tier's row also holds the resume broadcasts).
+/// One rank's traffic for one tier (from the end of the previous tier to this one's save;
+/// the first tier's row also holds the resume's broadcasts).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TierTraffic {
     /// The tier.
     pub tier: TierId,
-    /// Its positions.
-    pub positions: u64,
-    /// Wall seconds to solve it, collectives included.
-    pub seconds: f64,
-    /// Rank 0's traffic for it.
+    /// The rank.
+    pub rank: usize,
+    /// The rank's traffic for it.
     pub traffic: Traffic,
 }
 
@@ -271,6 +295,24 @@ pub struct RankFigures {
     pub traffic: Traffic,
     /// Wall seconds of its solve call.
     pub solve_seconds: f64,
+    /// CPU seconds of the whole process (user and system, every thread).
+    pub cpu_seconds: f64,
+    /// The process's peak resident memory (`VmHWM`), in bytes (0 where unknown).
+    pub peak_bytes: u64,
+    /// The most bytes of its blocks of solved tiers it held at once (its window).
+    pub window_bytes: u64,
+}
+
+/// This process's CPU seconds so far (user and system, every thread).
+pub fn cpu_seconds() -> f64 {
+    // SAFETY: getrusage fills the struct it is given, which is plain data.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: as above; RUSAGE_SELF is always valid.
+    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } != 0 {
+        return 0.0;
+    }
+    let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    seconds(usage.ru_utime) + seconds(usage.ru_stime)
 }
 
 /// MPI itself: initialized by [`init`], finalized when dropped. Keep it alive until the
@@ -305,7 +347,7 @@ struct State {
     tiers: Vec<TierTraffic>,
 }
 
-/// The ranks of the job's world communicator, as the solver's [`Team`].
+/// The ranks of the job's world communicator, as the solver's [`Partners`].
 pub struct MpiTeam {
     index: usize,
     size: usize,
@@ -356,9 +398,10 @@ impl MpiTeam {
                 calls += 1;
             }
         }
-        let sent = (BROADCAST_HEAD + len.saturating_sub(inline)) as u64;
+        // Rank 0 sends; the others only receive.
+        let sent = if self.index == 0 { (BROADCAST_HEAD + len.saturating_sub(inline)) as u64 } else { 0 };
         self.count(started, |t| {
-            t.broadcasts += calls;
+            t.collectives += calls;
             t.broadcast_bytes += sent;
         });
         bytes.truncate(len);
@@ -396,17 +439,13 @@ impl MpiTeam {
         }
     }
 
-    /// Records the end of a tier on this rank (rank 0's per-tier figures).
-    fn end_tier(&self, solved: &SolvedTier) {
+    /// Records the end of a tier on this rank.
+    fn end_tier(&self, tier: TierId) {
         let mut state = self.state();
         let traffic = state.traffic.since(&state.at_last_tier);
         state.at_last_tier = state.traffic;
-        state.tiers.push(TierTraffic {
-            tier: solved.tier,
-            positions: solved.remoteness.len() as u64,
-            seconds: solved.seconds,
-            traffic,
-        });
+        let rank = self.index;
+        state.tiers.push(TierTraffic { tier, rank, traffic });
     }
 
     /// This rank's traffic so far.
@@ -414,39 +453,71 @@ impl MpiTeam {
         self.state().traffic
     }
 
-    /// Rank 0's traffic per tier solved (empty on the other ranks).
-    pub fn tier_traffic(&self) -> Vec<TierTraffic> {
-        self.state().tiers.clone()
-    }
-
     /// Gathers every rank's figures to rank 0 (every rank calls this once, at the end of
-    /// the job, whatever its solve returned). Rank 0 gets them all, in rank order; the
-    /// others get `None`.
-    pub fn gather(&self, solve_seconds: f64) -> Option<Vec<RankFigures>> {
+    /// the job, whatever its solve returned): each rank's totals, in rank order, and, with
+    /// `per_tier`, each rank's traffic per tier, tier by tier and rank by rank. Rank 0 gets
+    /// them; the others get `None`. Every rank must pass the same `per_tier`.
+    pub fn gather(
+        &self,
+        solve_seconds: f64,
+        window_bytes: u64,
+        per_tier: bool,
+    ) -> Option<(Vec<RankFigures>, Vec<TierTraffic>)> {
+        const FIELDS: usize = TRAFFIC_FIELDS + 4;
+        const ROW: usize = TRAFFIC_FIELDS + 2;
         let world = self.world();
         let root = world.process_at_rank(0);
-        let own = self.traffic().to_array(solve_seconds);
+        let peak = crate::resources::peak_resident_bytes().unwrap_or(0);
+        let mut own = self.traffic().to_array().to_vec();
+        own.extend([solve_seconds, cpu_seconds(), peak as f64, window_bytes as f64]);
+        // Every rank solved (or failed at) the same tiers, so their lists are as long; if
+        // they are not, no rank sends its rows.
+        let tiers = self.state().tiers.clone();
+        let counts = [tiers.len() as u64];
+        let (mut least, mut most) = ([0u64], [0u64]);
+        world.all_reduce_into(&counts[..], &mut least[..], SystemOperation::min());
+        world.all_reduce_into(&counts[..], &mut most[..], SystemOperation::max());
+        let rows = if per_tier && least == most { tiers.len() } else { 0 };
+        let per_tier: Vec<f64> = tiers[..rows]
+            .iter()
+            .flat_map(|t| {
+                let mut row = vec![t.tier.total as f64, t.tier.heaps as f64];
+                row.extend(t.traffic.to_array());
+                row
+            })
+            .collect();
         if self.index == 0 {
-            let mut all = vec![0f64; 6 * self.size];
+            let mut all = vec![0f64; FIELDS * self.size];
             root.gather_into_root(&own[..], &mut all[..]);
-            Some(
-                all.chunks(6)
-                    .enumerate()
-                    .map(|(rank, a)| RankFigures {
+            let figures = all
+                .chunks(FIELDS)
+                .enumerate()
+                .map(|(rank, a)| RankFigures {
+                    rank,
+                    traffic: Traffic::from_array(&a[..TRAFFIC_FIELDS]),
+                    solve_seconds: a[TRAFFIC_FIELDS],
+                    cpu_seconds: a[TRAFFIC_FIELDS + 1],
+                    peak_bytes: a[TRAFFIC_FIELDS + 2] as u64,
+                    window_bytes: a[TRAFFIC_FIELDS + 3] as u64,
+                })
+                .collect();
+            let mut every = vec![0f64; per_tier.len() * self.size];
+            root.gather_into_root(&per_tier[..], &mut every[..]);
+            let mut table = Vec::with_capacity(rows * self.size);
+            for i in 0..rows {
+                for rank in 0..self.size {
+                    let a = &every[(rank * rows + i) * ROW..][..ROW];
+                    table.push(TierTraffic {
+                        tier: TierId { total: a[0] as u32, heaps: a[1] as u32 },
                         rank,
-                        traffic: Traffic {
-                            reductions: a[0] as u64,
-                            reduced_bytes: a[1] as u64,
-                            broadcasts: a[2] as u64,
-                            broadcast_bytes: a[3] as u64,
-                            seconds: a[4],
-                        },
-                        solve_seconds: a[5],
-                    })
-                    .collect(),
-            )
+                        traffic: Traffic::from_array(&a[2..]),
+                    });
+                }
+            }
+            Some((figures, table))
         } else {
             root.gather_into(&own[..]);
+            root.gather_into(&per_tier[..]);
             None
         }
     }
@@ -459,7 +530,41 @@ impl MpiTeam {
     }
 }
 
-impl Team for MpiTeam {
+impl MpiTeam {
+    fn on_own_thread(&self) -> Result<(), String> {
+        if std::thread::current().id() != self.thread {
+            return Err("MPI calls must come from the thread that initialized MPI".into());
+        }
+        Ok(())
+    }
+}
+
+/// Counts and displacements of pieces of `lens` values, for a variable-count collective.
+fn partition(lens: impl Iterator<Item = usize>) -> Result<(Vec<Count>, Vec<Count>), String> {
+    let mut counts = Vec::new();
+    let mut displs = Vec::new();
+    let mut at = 0usize;
+    for len in lens {
+        let too_many = || format!("{len} values for one rank at once: more than MPI counts");
+        counts.push(Count::try_from(len).map_err(|_| too_many())?);
+        displs.push(Count::try_from(at).map_err(|_| too_many())?);
+        at += len;
+    }
+    Ok((counts, displs))
+}
+
+/// Splits `all` into pieces of `lens` values.
+fn split<T: Copy>(all: &[T], lens: impl Iterator<Item = usize>) -> Vec<Vec<T>> {
+    let mut at = 0;
+    lens.map(|len| {
+        let piece = all[at..at + len].to_vec();
+        at += len;
+        piece
+    })
+    .collect()
+}
+
+impl Partners for MpiTeam {
     fn index(&self) -> usize {
         self.index
     }
@@ -468,26 +573,114 @@ impl Team for MpiTeam {
         self.size
     }
 
-    fn min_all(&self, values: &mut [u16]) -> Result<(), String> {
-        if std::thread::current().id() != self.thread {
-            return Err("MPI calls must come from the thread that initialized MPI".into());
+    fn exchange(&self, outbox: Vec<Vec<u64>>, flags: u64) -> Result<(Vec<Vec<u64>>, u64), String> {
+        self.on_own_thread()?;
+        if self.size == 1 {
+            return Ok((outbox, flags));
         }
         let started = Instant::now();
         let world = self.world();
-        let mut send = Vec::with_capacity(values.len().min(REDUCE_CHUNK));
-        let mut calls = 0;
-        for chunk in values.chunks_mut(REDUCE_CHUNK) {
-            send.clear();
-            send.extend_from_slice(chunk);
-            world.all_reduce_into(&send[..], chunk, SystemOperation::min());
-            calls += 1;
-        }
-        let bytes = 2 * values.len() as u64;
+        // Each rank tells each the count it sends it, and its flags.
+        let heads: Vec<u64> = outbox.iter().flat_map(|b| [b.len() as u64, flags]).collect();
+        let mut got = vec![0u64; 2 * self.size];
+        world.all_to_all_into(&heads[..], &mut got[..]);
+        let any = got.chunks(2).fold(0, |all, h| all | h[1]);
+        let recv_lens: Vec<usize> = got.chunks(2).map(|h| h[0] as usize).collect();
+        let (counts, displs) = partition(outbox.iter().map(Vec::len))?;
+        let (recv_counts, recv_displs) = partition(recv_lens.iter().copied())?;
+        let sent: u64 = outbox
+            .iter()
+            .enumerate()
+            .filter(|&(to, _)| to != self.index)
+            .map(|(_, b)| 8 * b.len() as u64)
+            .sum();
+        let send: Vec<u64> = outbox.concat();
+        drop(outbox);
+        let mut recv = vec![0u64; recv_lens.iter().sum()];
+        world.all_to_all_varcount_into(
+            &Partition::new(&send[..], &counts[..], &displs[..]),
+            &mut PartitionMut::new(&mut recv[..], &recv_counts[..], &recv_displs[..]),
+        );
+        drop(send);
+        let inbox = split(&recv, recv_lens.iter().copied());
         self.count(started, |t| {
-            t.reductions += calls;
-            t.reduced_bytes += bytes;
+            t.collectives += 2;
+            t.exchanged_bytes += sent;
         });
-        Ok(())
+        Ok((inbox, any))
+    }
+
+    fn answer(&self, answers: Vec<Vec<u16>>, asked: &[usize]) -> Result<Vec<Vec<u16>>, String> {
+        self.on_own_thread()?;
+        if self.size == 1 {
+            return Ok(answers);
+        }
+        let started = Instant::now();
+        let world = self.world();
+        let (counts, displs) = partition(answers.iter().map(Vec::len))?;
+        let (recv_counts, recv_displs) = partition(asked.iter().copied())?;
+        let sent: u64 = answers
+            .iter()
+            .enumerate()
+            .filter(|&(to, _)| to != self.index)
+            .map(|(_, a)| 2 * a.len() as u64)
+            .sum();
+        let send: Vec<u16> = answers.concat();
+        let mut recv = vec![0u16; asked.iter().sum()];
+        world.all_to_all_varcount_into(
+            &Partition::new(&send[..], &counts[..], &displs[..]),
+            &mut PartitionMut::new(&mut recv[..], &recv_counts[..], &recv_displs[..]),
+        );
+        self.count(started, |t| {
+            t.collectives += 1;
+            t.answered_bytes += sent;
+        });
+        Ok(split(&recv, asked.iter().copied()))
+    }
+
+    fn gather(&self, block: &[u16], len: u64) -> Result<Option<Vec<u16>>, String> {
+        self.on_own_thread()?;
+        if self.size == 1 {
+            return Ok(Some(block.to_vec()));
+        }
+        let started = Instant::now();
+        let world = self.world();
+        let root = world.process_at_rank(0);
+        let whole = if self.index == 0 {
+            let lens = (0..self.size).map(|m| {
+                let b = crate::solve::block(len, m, self.size);
+                (b.end - b.start) as usize
+            });
+            let (counts, displs) = partition(lens)?;
+            let mut whole = vec![0u16; len as usize];
+            root.gather_varcount_into_root(
+                block,
+                &mut PartitionMut::new(&mut whole[..], &counts[..], &displs[..]),
+            );
+            Some(whole)
+        } else {
+            root.gather_varcount_into(block);
+            None
+        };
+        let sent = if self.index == 0 { 0 } else { 2 * block.len() as u64 };
+        self.count(started, |t| {
+            t.collectives += 1;
+            t.gathered_bytes += sent;
+        });
+        Ok(whole)
+    }
+
+    fn agree(&self, max: u16, stop: bool) -> Result<(u16, bool), String> {
+        self.on_own_thread()?;
+        if self.size == 1 {
+            return Ok((max, stop));
+        }
+        let started = Instant::now();
+        let own = [max, u16::from(stop)];
+        let mut all = [0u16; 2];
+        self.world().all_reduce_into(&own[..], &mut all[..], SystemOperation::max());
+        self.count(started, |t| t.collectives += 1);
+        Ok((all[0], all[1] != 0))
     }
 }
 
@@ -529,7 +722,7 @@ impl TierStore for LeaderStore<'_> {
     fn save(&mut self, solved: &SolvedTier) -> Result<(), SinkError> {
         let result = self.inner.save(solved);
         self.team.send_reply(&reply(&result, |_| ()));
-        self.team.end_tier(solved);
+        self.team.end_tier(solved.tier);
         result
     }
 
@@ -570,7 +763,7 @@ impl TierStore for FollowerStore<'_> {
 
     fn save(&mut self, solved: &SolvedTier) -> Result<(), SinkError> {
         self.team.receive_reply::<()>()?;
-        self.team.end_tier(solved);
+        self.team.end_tier(solved.tier);
         Ok(())
     }
 

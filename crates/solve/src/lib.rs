@@ -15,6 +15,7 @@
 
 use nimdb_core::{game, index, resources};
 
+mod partitioned;
 pub mod reference;
 mod retrograde;
 mod shape;
@@ -24,6 +25,10 @@ mod team;
 mod totals;
 mod window;
 
+pub use partitioned::{
+    ASKED, LEADER_EXTRA_BYTES, MAX_BLOCK, MORE, OFFER_BATCH, OPEN, Partners, RANK_PROCESS_BYTES,
+    RankEstimate, block, estimate_ranks, owner,
+};
 pub use team::{Alone, Team};
 pub use window::Spill;
 
@@ -308,7 +313,30 @@ pub fn solve_with(
         return Err(SolveError::TeamUnsupported(team.size()));
     }
     let table = options.universe.table()?;
-    game.rules().with(Job { options, table: &table, store, progress, team, spill })
+    game.rules().with(Job { options, table: &table, store, progress, team, spill, partners: None })
+}
+
+/// Solves as one member of `partners`, holding only this member's block of every tier (see
+/// [`Partners`]): every member runs this with the same arguments, and each member's
+/// `store` sees the same calls in the same order; member 0's store gets each whole tier
+/// to save, the others' get an empty one. The stored tiers are those of [`solve`].
+pub fn solve_partitioned(
+    game: &GameSpec,
+    options: &SolveOptions,
+    store: &mut dyn TierStore,
+    progress: &dyn Progress,
+    partners: &dyn Partners,
+) -> Result<SolveReport, SolveError> {
+    if options.universe.max_total > MAX_SOLVE_TOTAL {
+        return Err(SolveError::TooLarge(options.universe.max_total));
+    }
+    let sweep = options.nim_values || options.strategy == Strategy::Sweep;
+    if sweep && partners.size() > 1 {
+        return Err(SolveError::TeamUnsupported(partners.size()));
+    }
+    let table = options.universe.table()?;
+    let partners = (!sweep).then_some(partners);
+    game.rules().with(Job { options, table: &table, store, progress, team: &Alone, spill: None, partners })
 }
 
 struct Job<'a> {
@@ -318,13 +346,16 @@ struct Job<'a> {
     progress: &'a dyn Progress,
     team: &'a dyn Team,
     spill: Option<&'a Spill>,
+    partners: Option<&'a dyn Partners>,
 }
 
 impl RulesVisitor for Job<'_> {
     type Output = Result<SolveReport, SolveError>;
     fn visit<G: TierRules>(self, rules: &G) -> Result<SolveReport, SolveError> {
         let started = Instant::now();
-        let mut report = if self.options.nim_values || self.options.strategy == Strategy::Sweep {
+        let mut report = if let Some(partners) = self.partners {
+            partitioned::run(rules, self.options, self.table, self.store, self.progress, partners)?
+        } else if self.options.nim_values || self.options.strategy == Strategy::Sweep {
             sweep::run(rules, self.options, self.table, self.store, self.progress, self.spill)?
         } else {
             retrograde::run(

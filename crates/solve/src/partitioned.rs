@@ -1,0 +1,829 @@
+//! Retrograde solving with every tier's positions partitioned over the members of a team
+//! (the ranks of an MPI job): memory and traffic divide over the members.
+//!
+//! Member `i` of `n` owns the contiguous block `len·i/n .. len·(i+1)/n` of every tier's
+//! ranks ([`block`], [`owner`]). It holds only its blocks: of the solved tiers that later
+//! tiers read (its window) and of the tiers being solved.
+//!
+//! - **Marking.** Each member reads the losses in its own blocks, computes their parents
+//!   (as the single-process solver does, from rank terms), and routes each offer, a
+//!   parent's rank and `1 +` the loss's remoteness, to the parent's owner. Offers are sent
+//!   in rounds of at most [`OFFER_BATCH`] per member, so the buffers stay bounded; the
+//!   owner keeps the least offer, which does not depend on the order offers arrive in.
+//! - **Settling.** Each member settles the unmarked positions of its own block. Their
+//!   children lie in other members' blocks, so it asks for them: in rounds of tokens taken
+//!   (0, 1, 2–3, 4–7, …), it sends each child's rank to the child's owner and gets its
+//!   remoteness back, and a position stops asking once no child further down can last
+//!   longer than the longest found (the bound of the single-process solver).
+//! - **Storing.** Rank 0 gathers the blocks of each finished tier and gives the whole tier
+//!   to its store; the other members' stores drop theirs. One process writes the database.
+//!
+//! The traffic is proportional to the losses' parents and children that cross blocks, not
+//! to the positions. The solved tiers are the single-process solver's, whatever the team
+//! size: the same offers reach the same cells, and each loss reads the same children.
+
+use std::ops::{Range, RangeInclusive};
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use crate::game::{Convention, ParentBounds, TierRules};
+use crate::index::{PartitionTable, TierId, Universe};
+
+use super::shape::{ParentKinds, ParentQuery, Shape};
+use super::window::{Column, Window};
+use super::{
+    Alone, Plan, Progress, SolveError, SolveOptions, SolveReport, SolvedTier, TierStore, UNKNOWN,
+    load_checked, reach,
+};
+
+/// The most offers (or child requests) a member queues before a round of exchange: 8 bytes
+/// each, so the outgoing buffer stays near 2 MiB, whatever the tier's size.
+pub const OFFER_BATCH: usize = 1 << 14;
+
+/// Losses per parallel work unit when marking.
+const MARK_CHUNK: usize = 16;
+
+/// Unmarked positions per parallel work unit when settling.
+const PULL_CHUNK: usize = 16;
+
+/// The members that solve each tier together, each owning one block of every tier
+/// ([`block`]). Every member calls each method at the same point of the solve.
+pub trait Partners: Sync {
+    /// This member's index, from 0.
+    fn index(&self) -> usize;
+    /// How many members there are.
+    fn size(&self) -> usize;
+    /// Sends `outbox[m]` to member `m` (this member's own box included) and returns what
+    /// each member sent to this one, in member order, and the bitwise or of every member's
+    /// `flags` (see [`MORE`], [`ASKED`], [`OPEN`]).
+    fn exchange(&self, outbox: Vec<Vec<u64>>, flags: u64) -> Result<(Vec<Vec<u64>>, u64), String>;
+    /// Answers the requests of the last [`exchange`](Partners::exchange): `answers[m]`
+    /// goes back to member `m`, and the returned `Vec` holds, for each member, its answers
+    /// to this member's requests (`asked[m]` of them).
+    fn answer(&self, answers: Vec<Vec<u16>>, asked: &[usize]) -> Result<Vec<Vec<u16>>, String>;
+    /// Gathers a tier of `len` positions to member 0 from every member's block: member 0
+    /// gets the whole tier, the others `None`.
+    fn gather(&self, block: &[u16], len: u64) -> Result<Option<Vec<u16>>, String>;
+    /// Agrees at the end of a tier: the greatest of every member's `max`, and whether any
+    /// member was asked to `stop`.
+    fn agree(&self, max: u16, stop: bool) -> Result<(u16, bool), String>;
+}
+
+impl Partners for Alone {
+    fn index(&self) -> usize {
+        0
+    }
+    fn size(&self) -> usize {
+        1
+    }
+    fn exchange(&self, outbox: Vec<Vec<u64>>, flags: u64) -> Result<(Vec<Vec<u64>>, u64), String> {
+        Ok((outbox, flags))
+    }
+    fn answer(&self, answers: Vec<Vec<u16>>, _asked: &[usize]) -> Result<Vec<Vec<u16>>, String> {
+        Ok(answers)
+    }
+    fn gather(&self, block: &[u16], _len: u64) -> Result<Option<Vec<u16>>, String> {
+        Ok(Some(block.to_vec()))
+    }
+    fn agree(&self, max: u16, stop: bool) -> Result<(u16, bool), String> {
+        Ok((max, stop))
+    }
+}
+
+/// A flag of [`Partners::exchange`]: this member has more to send after this round.
+pub const MORE: u64 = 1;
+/// A flag of [`Partners::exchange`]: this member's outbox holds requests to answer.
+pub const ASKED: u64 = 2;
+/// A flag of [`Partners::exchange`]: this member still has positions to settle.
+pub const OPEN: u64 = 4;
+
+/// Member `member` of `members`'s block of a tier of `len` positions.
+pub fn block(len: u64, member: usize, members: usize) -> Range<u64> {
+    let (len, i, n) = (len as u128, member as u128, members as u128);
+    (len * i / n) as u64..(len * (i + 1) / n) as u64
+}
+
+/// The member whose [`block`] holds `rank` of a tier of `len` positions.
+#[inline]
+pub fn owner(rank: u64, len: u64, members: usize) -> usize {
+    // The last member whose block starts at or before `rank`: len·i/n ≤ rank ⇔ len·i < (rank+1)·n.
+    (((rank as u128 + 1) * members as u128 - 1) / len as u128) as usize
+}
+
+/// The most positions a member's block may hold: offers and requests address a cell of
+/// a block in 32 bits.
+pub const MAX_BLOCK: u64 = u32::MAX as u64;
+
+/// One solved tier's block, as a member keeps it for later tiers.
+struct Held {
+    /// The tier's positions (all members').
+    len: u64,
+    /// The block's first rank.
+    start: u64,
+    /// The block's positions.
+    count: u64,
+    /// The block's remoteness values.
+    values: Column,
+    /// The ranks (in the whole tier) of the block's losses, ascending.
+    losses: Vec<u32>,
+    /// Their remoteness.
+    loss_values: Vec<u16>,
+    /// The greatest remoteness in the whole tier.
+    max_remoteness: u16,
+}
+
+impl Held {
+    fn bytes(&self) -> u64 {
+        self.values.bytes() + 6 * self.losses.len() as u64
+    }
+
+    /// The remoteness at `rank` if this block holds it.
+    #[inline]
+    fn local(&self, rank: u64) -> Option<u16> {
+        let at = rank.checked_sub(self.start).filter(|&at| at < self.count)?;
+        Some(self.values.get(at as usize))
+    }
+}
+
+/// A member's blocks of the solved tiers, by tier, with a byte count and its peak.
+struct Blocks {
+    slots: Vec<Option<Held>>,
+    stride: usize,
+    bytes: u64,
+    peak: u64,
+}
+
+impl Blocks {
+    fn new(universe: &Universe) -> Self {
+        let stride = universe.heaps_cap() as usize + 1;
+        let slots = (0..(universe.max_total as usize + 1) * stride).map(|_| None).collect();
+        Blocks { slots, stride, bytes: 0, peak: 0 }
+    }
+
+    #[inline]
+    fn get(&self, tier: TierId) -> Option<&Held> {
+        if tier.heaps as usize >= self.stride {
+            return None;
+        }
+        self.slots.get(tier.total as usize * self.stride + tier.heaps as usize)?.as_ref()
+    }
+
+    fn put(&mut self, tier: TierId, held: Held) {
+        let slot = tier.total as usize * self.stride + tier.heaps as usize;
+        self.bytes += held.bytes();
+        if let Some(old) = self.slots[slot].replace(held) {
+            self.bytes -= old.bytes();
+        }
+        self.peak = self.peak.max(self.bytes);
+    }
+
+    fn evict_below(&mut self, total: u32) {
+        let end = (total as usize * self.stride).min(self.slots.len());
+        for slot in &mut self.slots[..end] {
+            if let Some(old) = slot.take() {
+                self.bytes -= old.bytes();
+            }
+        }
+    }
+}
+
+/// One tier being marked: this member's block of it.
+struct Target<'v> {
+    heaps: u32,
+    len: u64,
+    block: &'v mut [u16],
+}
+
+/// Solves `options.universe` as one member of `partners`. Rank 0's `store` gets each whole
+/// tier; every member's store sees the same calls in the same order.
+pub(super) fn run<R: TierRules>(
+    rules: &R,
+    options: &SolveOptions,
+    table: &PartitionTable,
+    store: &mut dyn TierStore,
+    progress: &dyn Progress,
+    partners: &dyn Partners,
+) -> Result<SolveReport, SolveError> {
+    let universe = &options.universe;
+    let size = |t: TierId| table.tier_size(t.total, t.heaps);
+    let (Plan { tiers, stored, first }, mut report) = Plan::new(options, table, store, progress)?;
+    if first == tiers.len() {
+        return Ok(report);
+    }
+    let (me, n) = (partners.index(), partners.size());
+    // A block's cells are addressed in 32 bits, and the losses kept by their rank in the
+    // tier, also 32 bits.
+    if let Some(&tier) = tiers.iter().find(|&&t| size(t).div_ceil(n as u64) > MAX_BLOCK || size(t) > 1 << 32)
+    {
+        return Err(SolveError::Team(format!(
+            "tier {tier} holds {} positions: too many to partition (at most 2^32 a tier and {MAX_BLOCK} a rank)",
+            size(tier)
+        )));
+    }
+    if universe.max_total > u16::MAX as u32 || universe.heaps_cap() > u16::MAX as u32 {
+        return Err(SolveError::Team("a universe this wide cannot be partitioned".into()));
+    }
+    let solver = Partitioned {
+        rules,
+        table,
+        universe,
+        convention: options.convention,
+        reach: reach(rules, universe),
+        narrow: Window::narrow(universe),
+        me,
+        n,
+        partners,
+    };
+    let team = |e: String| SolveError::Team(e);
+    let mut window = Blocks::new(universe);
+    let resume_total = tiers[first].total;
+    for &tier in &tiers[..first] {
+        if tier.total + solver.reach >= resume_total {
+            let values = load_checked(store, tier, size(tier))?;
+            window.put(tier, solver.keep_whole(tier, &values.remoteness));
+        }
+    }
+
+    let mut current_total = resume_total;
+    let whole_totals = R::ONE_HEAP_MOVES;
+    let mut pending: Vec<(TierId, Vec<u16>)> = Vec::new();
+    let mut marked_total = None;
+    let mut stop = false;
+    for &tier in &tiers[first..] {
+        if stop {
+            store.finish()?;
+            return Err(SolveError::Interrupted { tiers: report.tiers_now, positions: report.solved_now });
+        }
+        if tier.total != current_total {
+            current_total = tier.total;
+            window.evict_below(current_total.saturating_sub(solver.reach));
+        }
+        if stored.contains(&tier) {
+            let values = load_checked(store, tier, size(tier))?;
+            window.put(tier, solver.keep_whole(tier, &values.remoteness));
+            progress.tier_done(tier, size(tier));
+            continue;
+        }
+        let started = Instant::now();
+        let own = block(size(tier), me, n);
+        let mut values = if whole_totals {
+            if marked_total != Some(tier.total) {
+                pending = tiers[first..]
+                    .iter()
+                    .filter(|t| t.total == tier.total && !stored.contains(t))
+                    .map(|&t| {
+                        let b = block(size(t), me, n);
+                        (t, vec![UNKNOWN; (b.end - b.start) as usize])
+                    })
+                    .collect();
+                let mut targets: Vec<Target> = pending
+                    .iter_mut()
+                    .map(|(t, v)| Target { heaps: t.heaps, len: size(*t), block: &mut v[..] })
+                    .collect();
+                report.edges += solver.mark_heaps(tier.total, &mut targets, 1..=solver.reach, &window)?;
+                marked_total = Some(tier.total);
+            }
+            let at =
+                pending.iter().position(|(t, _)| *t == tier).expect("the tier was marked with its total");
+            pending.swap_remove(at).1
+        } else {
+            vec![UNKNOWN; (own.end - own.start) as usize]
+        };
+        let target = Target { heaps: tier.heaps, len: size(tier), block: &mut values[..] };
+        report.edges += if R::ONE_HEAP_MOVES {
+            solver.mark_heaps(tier.total, &mut [target], 0..=0, &window)?
+        } else {
+            solver.mark(tier, target, &window)?
+        };
+        report.edges += solver.settle(tier, own.start, &mut values, &window)?;
+        let (max_remoteness, stopping) = partners
+            .agree(values.iter().copied().max().unwrap_or(0), progress.interrupted())
+            .map_err(team)?;
+        stop = stopping;
+        let whole = partners.gather(&values, size(tier)).map_err(team)?;
+        let solved = SolvedTier {
+            tier,
+            remoteness: whole.unwrap_or_default(),
+            nim_values: None,
+            seconds: started.elapsed().as_secs_f64(),
+        };
+        store.save(&solved)?;
+        report.solved_now += size(tier);
+        report.losses_now += solved.losses(options.convention);
+        report.tiers_now += 1;
+        progress.tier_done(tier, size(tier));
+        window.put(tier, solver.keep(tier, own.start, values, max_remoteness));
+    }
+    report.peak_window_bytes = window.peak;
+    Ok(report)
+}
+
+struct Partitioned<'a, R> {
+    rules: &'a R,
+    table: &'a PartitionTable,
+    universe: &'a Universe,
+    convention: Convention,
+    reach: u32,
+    narrow: bool,
+    me: usize,
+    n: usize,
+    partners: &'a dyn Partners,
+}
+
+/// Packs an offer or a request: a tag (16 bits), a cell of the owner's block (32 bits) and
+/// a value (16 bits).
+#[inline]
+fn pack(tag: u32, cell: u64, value: u16) -> u64 {
+    debug_assert!(tag <= u16::MAX as u32 && cell <= MAX_BLOCK);
+    (tag as u64) << 48 | cell << 16 | value as u64
+}
+
+#[inline]
+fn unpack(x: u64) -> (u32, usize, u16) {
+    ((x >> 48) as u32, ((x >> 16) & MAX_BLOCK) as usize, x as u16)
+}
+
+impl<R: TierRules> Partitioned<'_, R> {
+    /// A solved tier's block as this member keeps it.
+    fn keep(&self, tier: TierId, start: u64, values: Vec<u16>, max_remoteness: u16) -> Held {
+        let mut losses = Vec::new();
+        let mut loss_values = Vec::new();
+        for (at, &r) in values.iter().enumerate() {
+            if !self.convention.is_win(r as u32) {
+                losses.push((start + at as u64) as u32);
+                loss_values.push(r);
+            }
+        }
+        let count = values.len() as u64;
+        Held {
+            len: self.table.size(tier),
+            start,
+            count,
+            values: Column::new(values, self.narrow),
+            losses,
+            loss_values,
+            max_remoteness,
+        }
+    }
+
+    /// This member's block of a whole tier (loaded on a resume).
+    fn keep_whole(&self, tier: TierId, whole: &[u16]) -> Held {
+        let own = block(whole.len() as u64, self.me, self.n);
+        let max = whole.iter().copied().max().unwrap_or(0);
+        self.keep(tier, own.start, whole[own.start as usize..own.end as usize].to_vec(), max)
+    }
+
+    fn bounds(&self) -> ParentBounds {
+        ParentBounds { max_heap: self.universe.part_cap(), max_heaps: self.universe.heaps_cap() }
+    }
+
+    /// Routes an offer to `rank` of the tier of `len` positions (tagged `heaps`).
+    #[inline]
+    fn route(&self, boxes: &mut [Vec<u64>], heaps: u32, len: u64, rank: u64, value: u16) {
+        let to = owner(rank, len, self.n);
+        let start = block(len, to, self.n).start;
+        boxes[to].push(pack(heaps, rank - start, value));
+    }
+
+    /// Sends the offers of the work `units` in rounds of at most [`OFFER_BATCH`], and
+    /// keeps the least offer in each cell of this member's `targets`. `mark_unit` marks one
+    /// unit into per-member boxes and returns the links it followed.
+    fn offer_rounds<U: Sync>(
+        &self,
+        units: &[U],
+        targets: &mut [Target],
+        mark_unit: impl Fn(&U, &mut [Vec<u64>]) -> u64 + Sync,
+    ) -> Result<u64, SolveError> {
+        let mut by_heaps = vec![usize::MAX; targets.iter().map(|t| t.heaps as usize + 1).max().unwrap_or(0)];
+        for (i, t) in targets.iter().enumerate() {
+            by_heaps[t.heaps as usize] = i;
+        }
+        let step = (rayon::current_num_threads() * 2).max(1);
+        let mut at = 0;
+        let mut edges = 0;
+        loop {
+            let mut outbox = vec![Vec::new(); self.n];
+            let mut queued = 0;
+            while at < units.len() && queued < OFFER_BATCH {
+                let end = (at + step).min(units.len());
+                let marked: Vec<(Vec<Vec<u64>>, u64)> = units[at..end]
+                    .par_iter()
+                    .map(|unit| {
+                        let mut boxes = vec![Vec::new(); self.n];
+                        let e = mark_unit(unit, &mut boxes);
+                        (boxes, e)
+                    })
+                    .collect();
+                for (boxes, e) in marked {
+                    edges += e;
+                    for (to, mut b) in boxes.into_iter().enumerate() {
+                        queued += b.len();
+                        outbox[to].append(&mut b);
+                    }
+                }
+                at = end;
+            }
+            let flags = if at < units.len() { MORE } else { 0 };
+            let (inbox, flags) = self.partners.exchange(outbox, flags).map_err(SolveError::Team)?;
+            for offers in inbox {
+                for x in offers {
+                    let (heaps, cell, value) = unpack(x);
+                    let cell = &mut targets[by_heaps[heaps as usize]].block[cell];
+                    *cell = (*cell).min(value);
+                }
+            }
+            if flags & MORE == 0 {
+                return Ok(edges);
+            }
+        }
+    }
+
+    /// Marks the wins of `targets` (this member's blocks of tiers of `total`) for a family
+    /// that moves one heap at a time, from this member's losses `adds` tokens below (the
+    /// single-process solver's `mark_heaps`, its offers routed to their owners).
+    fn mark_heaps(
+        &self,
+        total: u32,
+        targets: &mut [Target],
+        adds: RangeInclusive<u32>,
+        window: &Blocks,
+    ) -> Result<u64, SolveError> {
+        let wanted = |heaps: u32| targets.iter().any(|t| t.heaps == heaps);
+        let fewest = targets.iter().map(|t| t.heaps.saturating_sub(1)).min().unwrap_or(0);
+        let most = targets.iter().map(|t| t.heaps + 2).max().unwrap_or(0);
+        let lens: Vec<(u32, u64)> = targets.iter().map(|t| (t.heaps, t.len)).collect();
+        let len_of = |heaps: u32| lens.iter().find(|(h, _)| *h == heaps).map_or(0, |(_, l)| *l);
+        let mut sources = Vec::new();
+        for added in *adds.start()..=(*adds.end()).min(self.reach).min(total) {
+            for heaps in fewest..=most {
+                let kinds = ParentKinds {
+                    vanished: added >= 1 && self.rules.heap_vanishes(added) && wanted(heaps + 1),
+                    grown: added >= 1 && wanted(heaps),
+                    joined: heaps >= 1 && self.rules.may_split(added) && wanted(heaps - 1),
+                };
+                let three = heaps >= 2 && self.rules.may_split_three(added) && wanted(heaps - 2);
+                if !(kinds.vanished || kinds.grown || kinds.joined || three) {
+                    continue;
+                }
+                if let Some(held) = window.get(TierId { total: total - added, heaps }) {
+                    sources.push((held, heaps, added, kinds, three));
+                }
+            }
+        }
+        let units = chunks(sources.iter().map(|s| s.0.losses.len()));
+        let bounds = self.bounds();
+        self.offer_rounds(&units, targets, |&(s, ref range), boxes| {
+            let (held, k, added, kinds, three) = sources[s];
+            let mut cursor = self.table.cursor(total - added, k);
+            let mut shape = Shape::default();
+            let mut buf = Vec::new();
+            let mut edges = 0;
+            let top = bounds.max_heap;
+            let always = three || (kinds.vanished && k < bounds.max_heaps);
+            for i in range.clone() {
+                let heaps = cursor.seek(held.losses[i] as u64);
+                let smallest = heaps.last().copied().unwrap_or(0);
+                let second = if k >= 2 { heaps[k as usize - 2] } else { 0 };
+                let some_parent = always
+                    || (kinds.grown && smallest + added <= top)
+                    || (kinds.joined && k >= 2 && smallest + second + added <= top);
+                if !some_parent {
+                    continue;
+                }
+                shape.load(cursor.heaps(), cursor.tails());
+                let value = held.loss_values[i] + 1;
+                if three {
+                    let h = k - 2;
+                    edges += self.rules.parents_adding(shape.heaps(), added, h, bounds, &mut buf, |parent| {
+                        self.route(boxes, h, len_of(h), self.table.rank(parent), value)
+                    });
+                }
+                let query = ParentQuery { added, bounds, kinds };
+                edges += shape.parents(self.rules, self.table, query, |change, rank| {
+                    let h = k.wrapping_add_signed(change);
+                    self.route(boxes, h, len_of(h), rank as u64, value)
+                });
+            }
+            edges
+        })
+    }
+
+    /// Marks the wins of `target` (this member's block of `tier`) for a family whose moves
+    /// may change several heaps, from this member's losses within the reach below.
+    fn mark(&self, tier: TierId, target: Target, window: &Blocks) -> Result<u64, SolveError> {
+        let change = self.rules.heap_change();
+        let mut sources = Vec::new();
+        for added in 0..=self.reach.min(tier.total) {
+            for heaps in tier.heaps.saturating_sub(change.fewer)..=tier.heaps + change.more {
+                let source = TierId { total: tier.total - added, heaps };
+                if source == tier {
+                    continue;
+                }
+                if let Some(held) = window.get(source) {
+                    sources.push((held, heaps, added));
+                }
+            }
+        }
+        let units = chunks(sources.iter().map(|s| s.0.losses.len()));
+        let bounds = self.bounds();
+        let len = target.len;
+        self.offer_rounds(&units, &mut [target], |&(s, ref range), boxes| {
+            let (held, k, added) = sources[s];
+            let mut cursor = self.table.cursor(tier.total - added, k);
+            let mut buf = Vec::new();
+            let mut edges = 0;
+            for i in range.clone() {
+                let value = held.loss_values[i] + 1;
+                let loss = cursor.seek(held.losses[i] as u64);
+                edges += self.rules.parents_adding(loss, added, tier.heaps, bounds, &mut buf, |parent| {
+                    self.route(boxes, tier.heaps, len, self.table.rank(parent), value)
+                });
+            }
+            edges
+        })
+    }
+
+    /// `bounds[d]`: the greatest remoteness among the child tiers of `tier` that lie `d` or
+    /// more tokens down.
+    fn remoteness_bounds(&self, tier: TierId, window: &Blocks) -> Vec<u16> {
+        let steps = self.reach.min(tier.total) as usize + 1;
+        let change = self.rules.heap_change();
+        let mut bounds = vec![0u16; steps];
+        let mut running = 0;
+        for taken in (0..steps).rev() {
+            let total = tier.total - taken as u32;
+            for heaps in tier.heaps.saturating_sub(change.fewer)..=tier.heaps + change.more {
+                if let Some(held) = window.get(TierId { total, heaps }) {
+                    running = running.max(held.max_remoteness);
+                }
+            }
+            bounds[taken] = running;
+        }
+        bounds
+    }
+
+    /// Settles the unmarked positions of this member's block `values` of `tier` (starting
+    /// at rank `start`): a loss lasts one move longer than its longest child. Children held
+    /// by other members are asked for in rounds of tokens taken (0, 1, 2–3, 4–7, …), each
+    /// in batches of at most about [`OFFER_BATCH`] requests. Returns the links read.
+    fn settle(
+        &self,
+        tier: TierId,
+        start: u64,
+        values: &mut [u16],
+        window: &Blocks,
+    ) -> Result<u64, SolveError> {
+        let unmarked: Vec<u64> =
+            (0..values.len() as u64).filter(|&at| values[at as usize] == UNKNOWN).collect();
+        let mut longest: Vec<Option<u16>> = vec![None; unmarked.len()];
+        let mut open: Vec<u32> = (0..unmarked.len() as u32).collect();
+        let max_taken = self.reach.min(tier.total);
+        let bounds = self.remoteness_bounds(tier, window);
+        let held =
+            |total: u32, heaps: u32| window.get(TierId { total, heaps }).expect("child tier in memory");
+        let step = rayon::current_num_threads().max(1) * PULL_CHUNK;
+        let mut edges = 0;
+        let mut from = 0u32;
+        'ranges: while from <= max_taken {
+            let to = if from == 0 { 1 } else { (2 * from).min(max_taken + 1) };
+            let mut next = 0;
+            let mut first = true;
+            loop {
+                // A batch of open positions: their children taking `from..to` tokens held
+                // here are read at once, the others asked of their owners.
+                let mut asks = vec![Vec::new(); self.n];
+                let mut origins = vec![Vec::new(); self.n];
+                while next < open.len() && asks.iter().map(Vec::len).sum::<usize>() < OFFER_BATCH {
+                    let end = (next + step).min(open.len());
+                    let found: Vec<_> = open[next..end]
+                        .par_chunks(PULL_CHUNK)
+                        .map(|chunk| self.children(tier, start, &unmarked, &longest, chunk, from..to, &held))
+                        .collect();
+                    for (local, mut a, mut o, e) in found {
+                        edges += e;
+                        for (o, best) in local {
+                            longest[o as usize] = best;
+                        }
+                        for m in 0..self.n {
+                            asks[m].append(&mut a[m]);
+                            origins[m].append(&mut o[m]);
+                        }
+                    }
+                    next = end;
+                }
+                let asked: Vec<usize> = asks.iter().map(Vec::len).collect();
+                let flag = |on: bool, flag: u64| if on { flag } else { 0 };
+                let flags = flag(asked.iter().any(|&a| a > 0), ASKED)
+                    | flag(next < open.len(), MORE)
+                    | flag(!open.is_empty(), OPEN);
+                let (requests, flags) = self.partners.exchange(asks, flags).map_err(SolveError::Team)?;
+                if first && flags & OPEN == 0 {
+                    // No member has a position left to settle.
+                    break 'ranges;
+                }
+                first = false;
+                if flags & ASKED != 0 {
+                    let answers: Vec<Vec<u16>> = requests
+                        .into_iter()
+                        .map(|reqs| {
+                            reqs.into_iter()
+                                .map(|x| {
+                                    let (heaps, cell, taken) = unpack(x);
+                                    held(tier.total - taken as u32, heaps).values.get(cell)
+                                })
+                                .collect()
+                        })
+                        .collect();
+                    let replies = self.partners.answer(answers, &asked).map_err(SolveError::Team)?;
+                    for (m, reply) in replies.into_iter().enumerate() {
+                        for (&o, r) in origins[m].iter().zip(reply) {
+                            let slot = &mut longest[o as usize];
+                            *slot = Some(slot.map_or(r, |l| l.max(r)));
+                        }
+                    }
+                }
+                if flags & MORE == 0 {
+                    break;
+                }
+            }
+            from = to;
+            open.retain(|&o| {
+                from <= max_taken && longest[o as usize].is_none_or(|l| l < bounds[from as usize])
+            });
+        }
+        for (at, l) in unmarked.iter().zip(longest) {
+            values[*at as usize] = l.map_or(0, |l| l + 1);
+        }
+        Ok(edges)
+    }
+
+    /// The children taking `taken` tokens of the open positions `chunk` (indices into
+    /// `unmarked`): the longest held here for each, and the requests (with the position
+    /// each is for) for those held by each other member, and the links read.
+    #[allow(clippy::too_many_arguments, clippy::type_complexity)]
+    fn children<'w>(
+        &self,
+        tier: TierId,
+        start: u64,
+        unmarked: &[u64],
+        longest: &[Option<u16>],
+        chunk: &[u32],
+        taken: Range<u32>,
+        held: &(impl Fn(u32, u32) -> &'w Held + Sync),
+    ) -> (Vec<(u32, Option<u16>)>, Vec<Vec<u64>>, Vec<Vec<u32>>, u64) {
+        let mut asks = vec![Vec::new(); self.n];
+        let mut origins = vec![Vec::new(); self.n];
+        let mut local = Vec::with_capacity(chunk.len());
+        let mut edges = 0;
+        let mut cursor = self.table.cursor(tier.total, tier.heaps);
+        let mut shape = Shape::default();
+        let mut buf = Vec::new();
+        for &o in chunk {
+            let mut best = longest[o as usize];
+            let rank = start + unmarked[o as usize];
+            let mut child = |taken: u32, heaps: u32, child: u64| {
+                let h = held(tier.total - taken, heaps);
+                match h.local(child) {
+                    Some(r) => best = Some(best.map_or(r, |l| l.max(r))),
+                    None => {
+                        let owner = owner(child, h.len, self.n);
+                        let cell = child - block(h.len, owner, self.n).start;
+                        asks[owner].push(pack(heaps, cell, taken as u16));
+                        origins[owner].push(o);
+                    }
+                }
+            };
+            if R::ONE_HEAP_MOVES {
+                cursor.seek(rank);
+                shape.load(cursor.heaps(), cursor.tails());
+                for t in taken.clone() {
+                    edges += shape.children_taking(self.rules, self.table, t, &mut buf, |s, r| {
+                        child(s.taken, (tier.heaps + s.parts) - 1, r as u64)
+                    });
+                }
+            } else {
+                let position = cursor.seek(rank).to_vec();
+                for t in taken.clone() {
+                    edges += self.rules.children_taking(&position, t, &mut buf, |c| {
+                        child(t, c.len() as u32, self.table.rank(c))
+                    });
+                }
+            }
+            local.push((o, best));
+        }
+        (local, asks, origins, edges)
+    }
+}
+
+/// The marking work units: chunks of [`MARK_CHUNK`] of each source's losses, as (source
+/// index, range of its losses).
+fn chunks(losses: impl Iterator<Item = usize>) -> Vec<(usize, Range<usize>)> {
+    losses
+        .enumerate()
+        .flat_map(|(s, n)| {
+            (0..n.div_ceil(MARK_CHUNK)).map(move |c| (s, c * MARK_CHUNK..n.min((c + 1) * MARK_CHUNK)))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_cover_every_rank_once_and_owner_finds_its_block() {
+        for n in 1..9 {
+            for len in [1u64, 2, 5, 7, 64, 1001] {
+                let mut next = 0;
+                for i in 0..n {
+                    let b = block(len, i, n);
+                    assert_eq!(b.start, next);
+                    for r in b.clone() {
+                        assert_eq!(owner(r, len, n), i, "rank {r} of {len}, {n} members");
+                    }
+                    next = b.end;
+                }
+                assert_eq!(next, len);
+            }
+        }
+    }
+
+    #[test]
+    fn offers_pack_and_unpack() {
+        for (tag, cell, value) in [(0, 0, 0), (65_535, MAX_BLOCK, u16::MAX), (7, 123_456_789, 300)] {
+            assert_eq!(unpack(pack(tag, cell, value)), (tag, cell as usize, value));
+        }
+    }
+}
+
+/// What each rank of a partitioned solve holds at its peak, before it runs
+/// (`nimdb solve --dry-run --mpi-ranks N`).
+#[derive(Clone, Copy, Debug, serde::Serialize)]
+pub struct RankEstimate {
+    /// Ranks.
+    pub ranks: u64,
+    /// Rank 0's peak: the others' plus the database's writer and the whole tier it gathers.
+    pub leader_bytes: u64,
+    /// Every other rank's peak.
+    pub rank_bytes: u64,
+    /// Each rank's share of the window (its blocks of the solved tiers).
+    pub window_bytes: u64,
+    /// What every rank holds whatever the solve: the process with Open MPI
+    /// ([`RANK_PROCESS_BYTES`]) and the rank table, which each rank builds whole.
+    pub fixed_bytes: u64,
+}
+
+/// The memory of a rank before any tier: code, libraries, Open MPI's buffers (measured with
+/// Open MPI 4.1 over shared memory: 17–18 MiB for a solve of misère lines to total 4).
+pub const RANK_PROCESS_BYTES: u64 = 18 << 20;
+
+/// What rank 0 holds beyond the others: Open MPI's root buffers and SQLite's page cache
+/// (measured: 3 MiB more than the other ranks on a tiny solve, 2 MiB of page cache).
+pub const LEADER_EXTRA_BYTES: u64 = 5 << 20;
+
+/// Estimates each rank's peak memory in a partitioned solve over `ranks` ranks: the fixed
+/// part, a `1/ranks` share of the window (a byte a position, two where remoteness needs
+/// them, and 6 bytes a loss, a generous 15% of positions), of the total being marked (2
+/// bytes a position) and the exchange buffers; rank 0 adds the database's writer and the
+/// largest tier it gathers (2 bytes a position, and as much again queued for the writer
+/// with its encoded payload).
+pub fn estimate_ranks(
+    game: &crate::game::GameSpec,
+    options: &SolveOptions,
+    table: &PartitionTable,
+    ranks: usize,
+) -> RankEstimate {
+    let universe = &options.universe;
+    let reach = reach(game.rules(), universe) as usize;
+    let n = ranks.max(1) as u64;
+    let mut per_total = vec![0u64; universe.max_total as usize + 1];
+    for t in universe.tiers() {
+        per_total[t.total as usize] += table.size(t);
+    }
+    let (mut held, mut peak) = (0u64, 0u64);
+    for t in 0..per_total.len() {
+        held += per_total[t];
+        if t > reach {
+            held -= per_total[t - reach - 1];
+        }
+        peak = peak.max(held);
+    }
+    let value_tenths = if Window::narrow(universe) { 10 } else { 20 };
+    let window = (peak * (value_tenths + 9) / 10).div_ceil(n);
+    let largest_total = per_total.iter().copied().max().unwrap_or(0);
+    let largest_tier = universe.tiers().iter().map(|&t| table.size(t)).max().unwrap_or(0);
+    let table_bytes =
+        4 * PartitionTable::entries(universe.max_total, universe.heaps_cap(), universe.part_cap());
+    // Offers or requests queued, sent and received (8 bytes each), and their origins.
+    let buffers = 4 * 8 * OFFER_BATCH as u64;
+    let fixed = RANK_PROCESS_BYTES + table_bytes;
+    let rank_bytes = fixed + window + (2 * largest_total).div_ceil(n) + buffers;
+    RankEstimate {
+        ranks: n,
+        leader_bytes: rank_bytes + LEADER_EXTRA_BYTES + 6 * largest_tier,
+        rank_bytes,
+        window_bytes: window,
+        fixed_bytes: fixed,
+    }
+}

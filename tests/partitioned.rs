@@ -1,0 +1,211 @@
+//! The partitioned solver (`nimdb::solve::solve_partitioned`, what `nimdb solve --mpi` runs
+//! on each rank) without MPI: the members are threads of this process that exchange
+//! through shared mailboxes. For 1 to 4 members, the tiers member 0 stores equal the
+//! single-process solve's, which agree with the independent forward search; each member
+//! holds about its share of the window.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Barrier, Mutex};
+
+use nimdb::game::{Convention, GameSpec};
+use nimdb::index::Universe;
+use nimdb::solve::reference::ReferenceSearch;
+use nimdb::solve::{
+    DiscardStore, MemoryStore, Partners, Silent, SolveOptions, SolveReport, Strategy, solve_in_memory,
+    solve_partitioned,
+};
+
+/// What the members of one crowd share: mailboxes by (to, from), flags and maxima by member.
+struct Post {
+    words: Vec<Vec<Vec<u64>>>,
+    answers: Vec<Vec<Vec<u16>>>,
+    flags: Vec<u64>,
+    stops: Vec<bool>,
+    maxima: Vec<u16>,
+    blocks: Vec<Vec<u16>>,
+}
+
+/// One member of a crowd of threads.
+struct Member {
+    index: usize,
+    size: usize,
+    post: Arc<Mutex<Post>>,
+    barrier: Arc<Barrier>,
+}
+
+impl Member {
+    fn crowd(size: usize) -> Vec<Member> {
+        let post = Arc::new(Mutex::new(Post {
+            words: vec![vec![Vec::new(); size]; size],
+            answers: vec![vec![Vec::new(); size]; size],
+            flags: vec![0; size],
+            stops: vec![false; size],
+            maxima: vec![0; size],
+            blocks: vec![Vec::new(); size],
+        }));
+        let barrier = Arc::new(Barrier::new(size));
+        (0..size).map(|index| Member { index, size, post: post.clone(), barrier: barrier.clone() }).collect()
+    }
+}
+
+impl Partners for Member {
+    fn index(&self) -> usize {
+        self.index
+    }
+    fn size(&self) -> usize {
+        self.size
+    }
+    fn exchange(&self, outbox: Vec<Vec<u64>>, flags: u64) -> Result<(Vec<Vec<u64>>, u64), String> {
+        {
+            let mut post = self.post.lock().unwrap();
+            for (to, words) in outbox.into_iter().enumerate() {
+                post.words[to][self.index] = words;
+            }
+            post.flags[self.index] = flags;
+        }
+        self.barrier.wait();
+        let got = {
+            let mut post = self.post.lock().unwrap();
+            (
+                std::mem::replace(&mut post.words[self.index], vec![Vec::new(); self.size]),
+                post.flags.iter().fold(0, |all, f| all | f),
+            )
+        };
+        self.barrier.wait();
+        Ok(got)
+    }
+    fn answer(&self, answers: Vec<Vec<u16>>, asked: &[usize]) -> Result<Vec<Vec<u16>>, String> {
+        {
+            let mut post = self.post.lock().unwrap();
+            for (to, a) in answers.into_iter().enumerate() {
+                post.answers[to][self.index] = a;
+            }
+        }
+        self.barrier.wait();
+        let got = std::mem::replace(
+            &mut self.post.lock().unwrap().answers[self.index],
+            vec![Vec::new(); self.size],
+        );
+        self.barrier.wait();
+        for (m, a) in got.iter().enumerate() {
+            assert_eq!(a.len(), asked[m], "member {} answered {} of {} requests", m, a.len(), asked[m]);
+        }
+        Ok(got)
+    }
+    fn gather(&self, block: &[u16], len: u64) -> Result<Option<Vec<u16>>, String> {
+        self.post.lock().unwrap().blocks[self.index] = block.to_vec();
+        self.barrier.wait();
+        let whole = (self.index == 0).then(|| {
+            let post = self.post.lock().unwrap();
+            post.blocks.concat()
+        });
+        self.barrier.wait();
+        if let Some(w) = &whole {
+            assert_eq!(w.len() as u64, len);
+        }
+        Ok(whole)
+    }
+    fn agree(&self, max: u16, stop: bool) -> Result<(u16, bool), String> {
+        {
+            let mut post = self.post.lock().unwrap();
+            post.maxima[self.index] = max;
+            post.stops[self.index] = stop;
+        }
+        self.barrier.wait();
+        let got = {
+            let post = self.post.lock().unwrap();
+            (post.maxima.iter().copied().max().unwrap(), post.stops.iter().any(|&f| f))
+        };
+        self.barrier.wait();
+        Ok(got)
+    }
+}
+
+/// Solves with `members` threads; returns member 0's tiers and every member's report.
+fn crowd_solve(spec: &GameSpec, options: &SolveOptions, members: usize) -> (MemoryStore, Vec<SolveReport>) {
+    let crowd = Member::crowd(members);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = crowd
+            .iter()
+            .map(|member| {
+                s.spawn(move || {
+                    if member.index == 0 {
+                        let mut store = MemoryStore::default();
+                        let report = solve_partitioned(spec, options, &mut store, &Silent, member).unwrap();
+                        (Some(store), report)
+                    } else {
+                        let mut store = DiscardStore::new(options.convention);
+                        let report = solve_partitioned(spec, options, &mut store, &Silent, member).unwrap();
+                        (None, report)
+                    }
+                })
+            })
+            .collect();
+        let mut results: Vec<_> = handles.into_iter().map(|h| h.join().unwrap()).collect();
+        let store = results[0].0.take().unwrap();
+        (store, results.into_iter().map(|r| r.1).collect())
+    })
+}
+
+/// A universe's caps: largest heap, most heaps.
+type Caps = (Option<u32>, Option<u32>);
+
+fn options(spec: &GameSpec, game: &str, convention: Convention, total: u32, caps: Caps) -> SolveOptions {
+    let universe = Universe::new(spec.rules(), game, Some(total), caps.0, caps.1).unwrap();
+    SolveOptions { convention, universe, nim_values: false, strategy: Strategy::Retrograde }
+}
+
+#[test]
+fn every_crowd_stores_the_single_process_tiers_which_agree_with_the_forward_search() {
+    let cases: &[(&str, u32, Caps)] = &[
+        ("lines", 16, (None, None)),
+        ("kayles", 18, (None, None)),
+        ("nim", 18, (Some(6), Some(4))),
+        ("wythoff", 14, (None, None)),
+        ("moore:2", 12, (Some(5), Some(4))),
+        ("octal:0.137", 16, (None, None)),
+        ("grundy", 16, (None, None)),
+    ];
+    for &(game, total, caps) in cases {
+        let spec: GameSpec = game.parse().unwrap();
+        for convention in [Convention::Normal, Convention::Misere] {
+            let options = options(&spec, game, convention, total, caps);
+            let alone = solve_in_memory(&spec, &options).unwrap();
+            let table = options.universe.table().unwrap();
+            let mut reference = ReferenceSearch::new(spec.rules(), convention);
+            for tier in options.universe.tiers() {
+                for (rank, position) in table.positions(tier).enumerate() {
+                    let r = alone.tiers[&tier].remoteness[rank] as u32;
+                    assert_eq!((convention.is_win(r), r), reference.solve(&position), "{game} {position}");
+                }
+            }
+            for members in 1..=4 {
+                let (store, _) = crowd_solve(&spec, &options, members);
+                assert_eq!(store.tiers.len(), alone.tiers.len(), "{game} {convention}, {members} members");
+                for (tier, solved) in &alone.tiers {
+                    assert_eq!(
+                        store.tiers[tier].remoteness, solved.remoteness,
+                        "{game} {convention}, {members} members, tier {tier}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn each_member_holds_its_share_of_the_window() {
+    let spec: GameSpec = "lines".parse().unwrap();
+    let options = options(&spec, "lines", Convention::Misere, 30, (None, None));
+    let (_, one) = crowd_solve(&spec, &options, 1);
+    let (_, four) = crowd_solve(&spec, &options, 4);
+    let whole = one[0].peak_window_bytes;
+    let shares: HashMap<usize, u64> =
+        four.iter().enumerate().map(|(i, r)| (i, r.peak_window_bytes)).collect();
+    for (member, &bytes) in &shares {
+        assert!(
+            bytes * 100 <= whole * 35,
+            "member {member} of 4 held {bytes} bytes of window, the single member {whole}"
+        );
+    }
+}
