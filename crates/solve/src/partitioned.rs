@@ -545,22 +545,11 @@ impl<R: TierRules> Partitioned<'_, R> {
     }
 
     /// `bounds[d]`: the greatest remoteness among the child tiers of `tier` that lie `d` or
-    /// more tokens down.
+    /// more tokens down (see [`window::remoteness_bounds`](super::window::remoteness_bounds)).
     fn remoteness_bounds(&self, tier: TierId, window: &Blocks) -> Vec<u16> {
-        let steps = self.reach.min(tier.total) as usize + 1;
-        let change = self.rules.heap_change();
-        let mut bounds = vec![0u16; steps];
-        let mut running = 0;
-        for taken in (0..steps).rev() {
-            let total = tier.total - taken as u32;
-            for heaps in tier.heaps.saturating_sub(change.fewer)..=tier.heaps + change.more {
-                if let Some(held) = window.get(TierId { total, heaps }) {
-                    running = running.max(held.max_remoteness);
-                }
-            }
-            bounds[taken] = running;
-        }
-        bounds
+        super::window::remoteness_bounds(tier, self.reach, self.rules.heap_change(), |t| {
+            window.get(t).map(|held| held.max_remoteness)
+        })
     }
 
     /// Settles the unmarked positions of this member's block `values` of `tier` (starting

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 
 use memmap2::Mmap;
 
+use crate::game::HeapCountChange;
 use crate::index::{TierId, Universe};
 
 /// Where and past how many bytes a solve's window spills its tiers.
@@ -304,4 +305,29 @@ fn map_spilled(path: PathBuf, bytes: &[u8]) -> std::io::Result<Mmap> {
     let map = written?;
     removed?;
     Ok(map)
+}
+
+/// `bounds[d]`: the greatest remoteness among the child tiers of `tier` that lie `d` or more
+/// tokens down (for `d` up to `reach`), given each lower tier's greatest remoteness
+/// (`max_remoteness`, `None` for a tier not held). What settling a loss stops on: no child
+/// further down can be longer.
+pub(crate) fn remoteness_bounds(
+    tier: TierId,
+    reach: u32,
+    change: HeapCountChange,
+    max_remoteness: impl Fn(TierId) -> Option<u16>,
+) -> Vec<u16> {
+    let steps = reach.min(tier.total) as usize + 1;
+    let mut bounds = vec![0u16; steps];
+    let mut running = 0;
+    for taken in (0..steps).rev() {
+        let total = tier.total - taken as u32;
+        for heaps in tier.heaps.saturating_sub(change.fewer)..=tier.heaps + change.more {
+            if let Some(m) = max_remoteness(TierId { total, heaps }) {
+                running = running.max(m);
+            }
+        }
+        bounds[taken] = running;
+    }
+    bounds
 }
