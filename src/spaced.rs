@@ -342,23 +342,26 @@ pub fn answer_from_theory(
 pub struct SpacedReader<'a> {
     db: &'a Database,
     solves: HashMap<(String, Convention), Vec<SolveRecord>>,
+    /// The position space of each solve answered from (its rank table built once).
+    spaces: HashMap<i64, std::rc::Rc<dyn PositionSpace>>,
 }
 
 impl<'a> SpacedReader<'a> {
     /// A reader of `db`.
     pub fn new(db: &'a Database) -> Self {
-        SpacedReader { db, solves: HashMap::new() }
+        SpacedReader { db, solves: HashMap::new(), spaces: HashMap::new() }
     }
 
     /// Forgets the solves it listed (the next answers list them again).
     pub fn clear(&mut self) {
         self.solves.clear();
+        self.spaces.clear();
     }
 
     /// The answer from stored solve `solve`, or `None` when it does not cover `position`;
     /// with `moves` false the move list is left empty (the best move is still found).
     pub fn answer_from(
-        &self,
+        &mut self,
         source: &mut dyn RecordSource,
         game: &SpacedGame,
         convention: Convention,
@@ -366,8 +369,15 @@ impl<'a> SpacedReader<'a> {
         solve: &SolveRecord,
         moves: bool,
     ) -> Result<Option<SpacedAnswer>, SpacedError> {
-        let Some(bounds) = solve_bounds(game, solve) else { return Ok(None) };
-        let space = space_of(game, bounds)?;
+        let space = match self.spaces.get(&solve.id) {
+            Some(space) => space.clone(),
+            None => {
+                let Some(bounds) = solve_bounds(game, solve) else { return Ok(None) };
+                let space: std::rc::Rc<dyn PositionSpace> = space_of(game, bounds)?.into();
+                self.spaces.insert(solve.id, space.clone());
+                space
+            }
+        };
         let Some((tier, rank)) = space.locate(position) else { return Ok(None) };
         // Every tier up to the solved total is stored: one missing is a lost row.
         let r = remoteness_at(source, solve.id, space.as_ref(), tier, rank)?;
