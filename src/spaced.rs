@@ -277,6 +277,21 @@ pub fn plan_spaced(
     Ok(SpacedPlan::Solve(bounds))
 }
 
+/// The answer for `position`: from a stored solve or the family's theorem, else after
+/// solving the smallest space that holds it, when that space is small enough (what
+/// [`query`](crate::query::query) is for the heap games).
+pub fn query_spaced(
+    db: &mut Database,
+    game: &SpacedGame,
+    convention: Convention,
+    position: &[u32],
+) -> Result<SpacedAnswer, SpacedError> {
+    match plan_spaced(Some(db), game, convention, position)? {
+        SpacedPlan::Answered(answer) => Ok(*answer),
+        SpacedPlan::Solve(bounds) => answer_after_solving(db, game, convention, position, bounds),
+    }
+}
+
 /// The answer from stored solve `solve`, or `None` when it does not cover `position`.
 pub fn answer_from_solve(
     db: &Database,

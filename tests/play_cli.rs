@@ -296,7 +296,7 @@ fn undo_restores_the_position_and_the_turn() {
     let computer = lines_after(&out, "Computer: ");
     assert_eq!(computer.len(), 1, "{out}");
     let (_, after_undo) = out.split_once("Took back 2 moves: the computer's ").expect(&out);
-    assert!(after_undo.contains("and your 5 -> 4."), "{out}");
+    assert!(after_undo.contains("and your take 1 from the 5-heap."), "{out}");
     let board = "  1: ||||| (5)\n  2: ||||  (4)\n  3: |||   (3)\nYour move> ";
     assert!(after_undo.contains(board), "the restored heaps\n{out}");
 
@@ -310,7 +310,7 @@ fn undo_restores_the_position_and_the_turn() {
 
     // human-human: one move back, and the other player is to move again.
     let out = ok(&["--game", "nim", "--players", "human-human", "--db", &db, "3", "2"], "3 1\nundo\n");
-    assert!(out.contains("Took back 1 move: Player 1's 3 -> 1."), "{out}");
+    assert!(out.contains("Took back 1 move: Player 1's take 2 from the 3-heap."), "{out}");
     assert!(
         out.ends_with(
             "  1: ||| (3)\n  2: ||  (2)\nPlayer 1> \nEnd of input: the game stops at [3,2] with no winner.\n"
@@ -448,20 +448,26 @@ mod library {
         session: &mut Session,
         advisor: &mut Advisor,
         minimax: &mut MinimaxSearch<'_, nimdb::game::Rules>,
-        mut human: impl FnMut(&Session, &mut Advisor) -> Move,
+        mut human: impl FnMut(&Session, &mut Advisor) -> Vec<u32>,
     ) -> Seat {
+        let heaps = |p: &[u32]| Position::from_sorted(p.to_vec());
         while !session.is_over() {
-            let mv = if session.controller_to_move() == nimdb::play::Controller::Computer {
+            let to = if session.controller_to_move() == nimdb::play::Controller::Computer {
                 let answer = advisor.answer(session.position()).unwrap();
-                let mover_wins = minimax.is_win(session.position());
+                let mover_wins = minimax.is_win(&heaps(session.position()));
                 let choice = computer_choice(answer).unwrap();
                 // From a win the computer always leaves a loss (checked independently).
-                assert!(!mover_wins || !minimax.is_win(&choice.to), "{} → {}", session.position(), choice.to);
-                choice.mv.clone()
+                assert!(
+                    !mover_wins || !minimax.is_win(&heaps(&choice.to)),
+                    "{:?} → {:?}",
+                    session.position(),
+                    choice.to
+                );
+                choice.to.clone()
             } else {
                 human(session, advisor)
             };
-            session.play(mv).unwrap();
+            session.play(&to).unwrap();
         }
         session.winner().unwrap()
     }
@@ -499,7 +505,7 @@ mod library {
                                 .unwrap();
                         let winner = finish(&mut session, &mut advisor, &mut minimax, |s, _| {
                             let moves = s.legal_moves();
-                            moves[rng.random_range(..moves.len())].clone()
+                            moves[rng.random_range(..moves.len())].to.clone()
                         });
                         assert_eq!(
                             winner,
@@ -529,7 +535,7 @@ mod library {
                     if all_moves(spec.rules(), &start).is_empty() || !minimax.is_win(&start) {
                         continue;
                     }
-                    let remoteness = advisor.answer(&start).unwrap().remoteness;
+                    let remoteness = advisor.answer(start.heaps()).unwrap().remoteness;
                     let mut session =
                         Session::new(spec.clone(), convention, Players::HumanComputer, start.clone())
                             .unwrap();
@@ -538,7 +544,7 @@ mod library {
                         let best = answer.best_move.as_ref().unwrap();
                         // The hint names exactly the move the human then plays.
                         assert!(hint_text(answer).contains(&best.description));
-                        best.mv.clone()
+                        best.to.clone()
                     });
                     assert_eq!(winner, Seat::First, "{game} {convention} {start}");
                     assert_eq!(
@@ -556,8 +562,13 @@ mod library {
         let dir = tempfile::tempdir().unwrap();
         let spec: GameSpec = "nim".parse().unwrap();
         let mut advisor = advisor(dir.path(), &spec, Convention::Normal, 6);
-        let mut session =
-            Session::new(spec, Convention::Normal, Players::HumanComputer, "3 2".parse().unwrap()).unwrap();
+        let mut session = Session::new(
+            spec,
+            Convention::Normal,
+            Players::HumanComputer,
+            "3 2".parse::<Position>().unwrap(),
+        )
+        .unwrap();
         let input: &[u8] = b"hint\n3 2\n2 1\n1 0\n";
         let mut console = Console::new(input, Vec::new(), true);
         let mut rng = StdRng::seed_from_u64(1);

@@ -140,7 +140,10 @@ fn a_game_of_nim_in_a_real_terminal() {
     });
     let screen = tmux.screen();
     let (_, restored) = screen.rsplit_once("Took back 2 moves").unwrap();
-    assert!(restored.contains(&format!("the computer's {reply} and your {mv}.")), "{screen}");
+    assert!(
+        restored.contains(&format!("the computer's {} and your {}.", reply.words(), mv.words())),
+        "{screen}"
+    );
     assert!(restored.contains("  1: ||||| (5)\n  2: ||||  (4)\n  3: |||   (3)\nYour move>"), "{screen}");
 
     // Now follow the hints to the end; the computer resists as long as it can.

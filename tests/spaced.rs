@@ -507,3 +507,101 @@ fn export_streams_every_stored_position_as_the_answers_give_it() {
     assert_eq!(code, Some(1));
     assert!(err.contains("--game staircase") && err.lines().count() == 1, "{err}");
 }
+
+/// `play` speaks to every family through the trait: the computer's move from every
+/// position of a solved space keeps what the forward search says the position is worth
+/// (from a win, to a loss one move shorter; from a draw, to a draw; from a loss, to the
+/// longest win), and a session plays only the moves the rules written here allow.
+#[test]
+fn play_s_computer_keeps_every_win_and_draw_the_forward_search_finds() {
+    use nimdb::play::{Advisor, Players, Session, computer_choice};
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        ("staircase", SpaceBounds { max_total: 9, max_heaps: 4, max_heap: None }),
+        ("welter", SpaceBounds { max_total: 10, max_heaps: 3, max_heap: None }),
+        ("raise:3", SpaceBounds { max_total: 18, max_heaps: 6, max_heap: Some(3) }),
+    ];
+    for (game, bounds) in cases {
+        for convention in [Convention::Normal, Convention::Misere] {
+            let spaced: SpacedGame = game.parse().unwrap();
+            let space = space_for(spaced.family().layout(), bounds).unwrap();
+            let all = positions(space.as_ref());
+            let want = forward(game, &all, convention);
+            let path = dir.path().join(format!("{game}-{convention}.sqlite").replace(':', "-"));
+            let mut db = nimdb::store::Database::open(&path).unwrap();
+            nimdb::driver::solve_spaced_into(&mut db, &spaced, convention, space.as_ref(), &Silent).unwrap();
+            let mut advisor = Advisor::new(db, spaced, convention);
+            let mut checked = 0;
+            for p in &all {
+                if children(game, p).is_empty() {
+                    continue;
+                }
+                let advice = advisor.answer(p).unwrap();
+                let (v, r) = want[p];
+                assert_eq!(advice.outcome, v, "{game} {convention}: {p:?}");
+                let to = computer_choice(advice).unwrap().to.clone();
+                assert!(children(game, p).contains(&to), "{game}: {p:?} → {to:?} is not a move");
+                let (cv, cr) = want[&to];
+                match v {
+                    Verdict::Win => {
+                        assert_eq!((cv, cr), (Verdict::Loss, r - 1), "{game} {convention}: {p:?}")
+                    }
+                    Verdict::Draw => assert_eq!(cv, Verdict::Draw, "{game} {convention}: {p:?}"),
+                    Verdict::Loss => {
+                        assert_eq!((cv, cr), (Verdict::Win, r - 1), "{game} {convention}: {p:?}")
+                    }
+                }
+                let mut session = Session::new(spaced, convention, Players::HumanHuman, p.clone()).unwrap();
+                session.play(&to).unwrap();
+                checked += 1;
+            }
+            assert!(checked > 40, "{game} {convention}: {checked}");
+        }
+    }
+}
+
+/// `nimdb play` of each family end to end: moves by number and by the position they
+/// lead to, refusals in words, undo, the computer's replies from the database, a verdict
+/// at the end, and a loopy game drawn by repetition.
+#[test]
+fn play_takes_each_family_through_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("play.sqlite");
+    let db = db.to_str().unwrap();
+    let play = |args: &[&str], stdin: &str| {
+        let out =
+            common::nimdb().arg("play").args(args).args(["--db", db]).write_stdin(stdin).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    // Staircase 0 1 is lost for the mover: the human moves the coin down, the computer
+    // takes it off, and wins.
+    let out = play(&["--game", "staircase", "--players", "human-computer", "0", "1"], "moves\n9\nto 2\n1\n");
+    assert!(out.contains("  step 2: | (1)\n  step 1:   (0)\n"), "{out}");
+    assert!(out.contains("Your move> moves\n  1. move 1 coin from step 2 to step 1 → [1]\n"), "{out}");
+    assert!(
+        out.contains("Your move> 9\nthere is no move 9: [0 1] has 1 (type 'moves' to list them)"),
+        "{out}"
+    );
+    assert!(out.contains("Your move> to 2\nno move leads from [0 1] to [2]"), "{out}");
+    assert!(out.contains("You: move 1 coin from step 2 to step 1 → [1]\nComputer: move 1 coin from step 1 off the staircase → []"), "{out}");
+    assert!(out.contains("The computer wins."), "{out}");
+    // Undo takes back the human's move and the computer's reply.
+    let out = play(&["--game", "staircase", "3", "0", "2", "5"], "1\nundo\nquit\n");
+    assert!(
+        out.contains("Took back 2 moves: the computer's move 1 coin from step 1 off the staircase and your move 1 coin from step 1 off the staircase.\n"),
+        "{out}"
+    );
+    assert!(out.contains("You quit; the game stops at [3 0 2 5] with no winner."), "{out}");
+    // Welter's game, misère, from the position the issue names: the computer moves first
+    // and wins.
+    let out =
+        play(&["--game", "welter", "--misere", "--players", "computer-human", "7", "4", "1", "0"], "1\n");
+    assert!(out.starts_with("nimdb play: welter from [7 4 1 0] (misère play"), "{out}");
+    assert!(out.contains("The computer wins."), "{out}");
+    // raise:2 from two heaps of 2 is a draw: two computers keep it until it repeats.
+    let out = play(&["--game", "raise:2", "--players", "computer-computer", "2", "2"], "");
+    assert!(out.contains("A position that comes round a third time"), "{out}");
+    assert!(out.trim_end().ends_with("with Computer 2 to move."), "{out}");
+    assert!(out.contains("\nDrawn by repetition: "), "{out}");
+}

@@ -12,7 +12,7 @@ pub fn heap_game<'g>(game: &'g Game, command: &str) -> anyhow::Result<&'g GameSp
         Game::Heaps(g) => Ok(g),
         Game::Spaced(s) => anyhow::bail!(
             "{command} does not take {s} yet: its positions are not heaps of one bag \
-             (solve, query, verify and export take it)"
+             (solve, query, verify, export and play take it)"
         ),
     }
 }

@@ -7,7 +7,7 @@ use clap::Args;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
-use nimdb::game::Position;
+use nimdb::game::{Game, Position};
 use nimdb::play::{Advisor, Console, Players, Session, play};
 use nimdb::store::Database;
 
@@ -27,7 +27,8 @@ pub struct PlayArgs {
     seed: Option<u64>,
     #[command(flatten)]
     db: DbArg,
-    /// The starting heaps: `3 4 5`, `3,4,5` or `[3,4,5]`.
+    /// The starting position: heaps `3 4 5`, `3,4,5` or `[3,4,5]`; for staircase, welter
+    /// and raise:C the counts in the family's notation (`3 0 2 5`).
     #[arg(value_name = "HEAPS", num_args = 0.., allow_negative_numbers = true)]
     heaps: Vec<String>,
 }
@@ -35,27 +36,50 @@ pub struct PlayArgs {
 /// Runs `nimdb play`.
 pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
     let players: Players = args.players.parse().map_err(words::players)?;
+    let game = args.game.game.clone();
     if args.heaps.is_empty() {
-        anyhow::bail!("give the starting heaps, e.g. nimdb play --game nim 3 4 5");
+        match &game {
+            Game::Heaps(_) => anyhow::bail!("give the starting heaps, e.g. nimdb play --game {game} 3 4 5"),
+            Game::Spaced(_) => {
+                anyhow::bail!("give the starting position, e.g. nimdb play --game {game} 3 0 2 5")
+            }
+        }
     }
-    let start = Position::parse_words(&args.heaps).map_err(anyhow::Error::msg)?;
-    let game = super::args::heap_game(&args.game.game, "play")?.clone();
     let convention = args.game.convention();
     // Validate everything before the database is opened for writing: Session::new says in
     // words why a start cannot be played, and a read-only plan says whether the start can be
     // looked up, solved on the spot or answered by theory; a refusal writes nothing.
+    let start: Vec<u32> = match &game {
+        Game::Heaps(_) => Position::parse_words(&args.heaps).map_err(anyhow::Error::msg)?.into(),
+        Game::Spaced(s) => s.parse_position(&args.heaps).map_err(|e| anyhow::anyhow!("bad position: {e}"))?,
+    };
     Session::new(game.clone(), convention, players, start.clone()).map_err(words::session)?;
     {
         let reader = Database::open_for_reading(&args.db.db).map_err(words::store)?;
-        nimdb::query::plan_query(reader.as_ref(), &game, convention, &start, nimdb::query::AUTO_SOLVE_LIMIT)
-            .map_err(words::query)?;
+        match &game {
+            Game::Heaps(spec) => {
+                let position = Position::from_sorted(start.clone());
+                nimdb::query::plan_query(
+                    reader.as_ref(),
+                    spec,
+                    convention,
+                    &position,
+                    nimdb::query::AUTO_SOLVE_LIMIT,
+                )
+                .map(drop)
+                .map_err(words::query)?
+            }
+            Game::Spaced(s) => nimdb::spaced::plan_spaced(reader.as_ref(), s, convention, &start)
+                .map(drop)
+                .map_err(super::spaced::error)?,
+        }
     }
     let db = Database::open(&args.db.db).map_err(words::store)?;
     let mut advisor = Advisor::new(db, game.clone(), convention);
     // Fail before the first move (and before listing any moves) when the start can be
     // neither looked up, solved nor answered by theory; every later position is a
     // descendant and is covered with it.
-    advisor.answer(&start).map_err(words::query)?;
+    advisor.answer(&start).map_err(words::advice)?;
     let mut session = Session::new(game, convention, players, start).map_err(words::session)?;
     let mut rng = match args.seed {
         Some(seed) => StdRng::seed_from_u64(seed),

@@ -33,7 +33,8 @@ pub struct SolveRequest<'a> {
     pub db: &'a Path,
 }
 
-fn error(e: SpacedError) -> anyhow::Error {
+/// A spaced query's error, naming the command that would cover an uncovered position.
+pub(super) fn error(e: SpacedError) -> anyhow::Error {
     match e {
         SpacedError::Store(s) => words::store(s),
         SpacedError::Solve(d) => words::driver(d),

@@ -4,7 +4,7 @@
 use nimdb::driver::DriverError;
 use nimdb::game::Convention;
 use nimdb::index::{Universe, UniverseError};
-use nimdb::play::{PlayError, SessionError, UnknownPlayers};
+use nimdb::play::{AdviceError, PlayError, SessionError, UnknownPlayers};
 use nimdb::query::{QueryError, Uncovered};
 use nimdb::store::StoreError;
 use nimdb::theory::TheoryError;
@@ -188,10 +188,18 @@ pub fn session(e: SessionError) -> anyhow::Error {
     }
 }
 
+/// The computer could not judge a position.
+pub fn advice(e: AdviceError) -> anyhow::Error {
+    match e {
+        AdviceError::Query(e) => query(*e),
+        AdviceError::Spaced(e) => super::spaced::error(*e),
+    }
+}
+
 /// A game that stopped with an error.
 pub fn play(e: PlayError) -> anyhow::Error {
     match e {
-        PlayError::Query(e) => query(*e),
+        PlayError::Advice(e) => advice(e),
         PlayError::Refused(e) => session(e),
         other => other.into(),
     }

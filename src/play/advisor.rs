@@ -1,54 +1,137 @@
-//! The computer's judgement: answers from [`query`] (the database, a solve on the spot,
-//! or theory), the move the computer plays, and hints in words.
+//! The computer's judgement: answers from [`query`] for heap games and
+//! [`query_spaced`] for the families with their own position space (the database, a solve
+//! on the spot, or theory), seen through one [`Advice`]; the move the computer plays; and
+//! hints in words.
 
 use std::collections::HashMap;
 
-use crate::game::{Convention, GameSpec, Position};
-use crate::query::{AUTO_SOLVE_LIMIT, Answer, MoveValue, Outcome, QueryError, query};
+use crate::game::{Convention, Game, Position};
+use crate::query::{AUTO_SOLVE_LIMIT, Answer, QueryError, query};
+use crate::spaced::{SpacedAnswer, SpacedError, query_spaced};
 use crate::store::Database;
+use crate::theory::spaced::Verdict;
+
+/// A move the computer may play, and what it leads to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Choice {
+    /// The position after the move, in the family's canonical form.
+    pub to: Vec<u32>,
+    /// The move in words, with the position it leads to.
+    pub description: String,
+    /// The remoteness after the move, when known.
+    pub remoteness: Option<u32>,
+}
+
+/// What the computer knows of a position: its outcome for the player to move, how long
+/// perfect play lasts when known, and the best move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Advice {
+    /// The outcome for the player to move (a draw only in loopy games).
+    pub outcome: Verdict,
+    /// Moves to the end under perfect play, when known.
+    pub remoteness: Option<u32>,
+    /// The fastest win, the longest resistance, or a move that keeps the draw; `None` at
+    /// a terminal position.
+    pub best_move: Option<Choice>,
+}
+
+impl Advice {
+    fn of_heaps(answer: Answer) -> Advice {
+        let outcome = match answer.outcome {
+            crate::query::Outcome::Win => Verdict::Win,
+            crate::query::Outcome::Loss => Verdict::Loss,
+        };
+        // A theorem's loss may name no move: every move then loses, so any will do.
+        let best = answer.best_move.or_else(|| crate::query::best_move(&answer.moves).cloned());
+        let best_move =
+            best.map(|m| Choice { to: m.to.into(), description: m.description, remoteness: m.remoteness });
+        Advice { outcome, remoteness: answer.remoteness, best_move }
+    }
+
+    fn of_family(game: &Game, answer: SpacedAnswer) -> Advice {
+        // A theorem's loss names no move: every move then loses, so the first will do.
+        let fallback = || match answer.outcome {
+            Verdict::Loss => answer.moves.first().cloned(),
+            Verdict::Win => answer.moves.iter().find(|m| m.outcome == Verdict::Loss).cloned(),
+            Verdict::Draw => answer.moves.iter().find(|m| m.outcome == Verdict::Draw).cloned(),
+        };
+        let best = answer.best_move.clone().or_else(fallback);
+        let best_move = best.map(|m| Choice {
+            description: format!("{} → {}", m.description, game.family().show(&m.to)),
+            to: m.to,
+            remoteness: m.remoteness,
+        });
+        Advice { outcome: answer.outcome, remoteness: answer.remoteness, best_move }
+    }
+}
+
+/// Why the computer could not judge a position.
+#[derive(Debug, thiserror::Error)]
+pub enum AdviceError {
+    /// A heap game's query failed.
+    #[error(transparent)]
+    Query(Box<QueryError>),
+    /// A spaced family's query failed.
+    #[error(transparent)]
+    Spaced(Box<SpacedError>),
+}
 
 /// Looks positions up for one game and convention, remembering the answers of this game.
 pub struct Advisor {
     db: Database,
-    game: GameSpec,
+    game: Game,
     convention: Convention,
     solve_limit: u64,
-    answers: HashMap<Position, Answer>,
+    answers: HashMap<Vec<u32>, Advice>,
 }
 
 impl Advisor {
-    /// An advisor backed by `db`, solving universes of up to [`AUTO_SOLVE_LIMIT`]
-    /// positions on the spot.
-    pub fn new(db: Database, game: GameSpec, convention: Convention) -> Self {
-        Advisor { db, game, convention, solve_limit: AUTO_SOLVE_LIMIT, answers: HashMap::new() }
+    /// An advisor backed by `db`, solving small spaces on the spot (heap universes of up
+    /// to [`AUTO_SOLVE_LIMIT`] positions).
+    pub fn new(db: Database, game: impl Into<Game>, convention: Convention) -> Self {
+        Advisor { db, game: game.into(), convention, solve_limit: AUTO_SOLVE_LIMIT, answers: HashMap::new() }
     }
 
-    /// The value of `position` and of every move from it. Fails when the position is
-    /// neither stored, nor small enough to solve now, nor answered by theory.
-    pub fn answer(&mut self, position: &Position) -> Result<&Answer, QueryError> {
+    /// The value of `position` (in the family's canonical form) and its best move. Fails
+    /// when the position is neither stored, nor small enough to solve now, nor answered by
+    /// theory.
+    pub fn answer(&mut self, position: &[u32]) -> Result<&Advice, AdviceError> {
         if !self.answers.contains_key(position) {
-            let answer = query(&mut self.db, &self.game, self.convention, position, self.solve_limit)?;
-            self.answers.insert(position.clone(), answer);
+            let advice = match &self.game {
+                Game::Heaps(spec) => {
+                    let position = Position::from_sorted(position.to_vec());
+                    let answer = query(&mut self.db, spec, self.convention, &position, self.solve_limit)
+                        .map_err(|e| AdviceError::Query(Box::new(e)))?;
+                    Advice::of_heaps(answer)
+                }
+                Game::Spaced(spaced) => {
+                    let answer = query_spaced(&mut self.db, spaced, self.convention, position)
+                        .map_err(|e| AdviceError::Spaced(Box::new(e)))?;
+                    Advice::of_family(&self.game, answer)
+                }
+            };
+            self.answers.insert(position.to_vec(), advice);
         }
         Ok(&self.answers[position])
     }
 }
 
-/// The move the computer plays: the answer's best move, i.e. the fastest win when winning
-/// and the longest resistance when losing. `None` only at a terminal position.
-pub fn computer_choice(answer: &Answer) -> Option<&MoveValue> {
+/// The move the computer plays: the answer's best move, i.e. the fastest win when winning,
+/// the longest resistance when losing, a move that keeps the draw from a draw. `None` only
+/// at a terminal position.
+pub fn computer_choice(answer: &Advice) -> Option<&Choice> {
     answer.best_move.as_ref()
 }
 
 /// A hint in words for the player to move: the outcome, how long perfect play takes when
 /// that is known, and the best move with the reason it is best.
-pub fn hint_text(answer: &Answer) -> String {
+pub fn hint_text(answer: &Advice) -> String {
     let Some(best) = &answer.best_move else {
         return "There is no move left: the game is over.".to_string();
     };
     let mv = &best.description;
     match (answer.outcome, answer.remoteness) {
-        (Outcome::Win, Some(r)) => {
+        (Verdict::Win, Some(r)) => {
             let then = match best.remoteness {
                 None => String::new(),
                 Some(0) => " (the last move)".to_string(),
@@ -56,15 +139,18 @@ pub fn hint_text(answer: &Answer) -> String {
             };
             format!("You can win in {r} {}: {mv}{then}", plural(r, "move"))
         }
-        (Outcome::Win, None) => format!(
+        (Verdict::Win, None) => format!(
             "You can win: {mv} (theory says the opponent is then lost; the number of moves is not known)"
         ),
-        (Outcome::Loss, Some(r)) => format!(
+        (Verdict::Loss, Some(r)) => format!(
             "You are losing against perfect play (the opponent wins in {r} {}); the move that holds out longest: {mv}",
             plural(r, "move")
         ),
-        (Outcome::Loss, None) => format!(
+        (Verdict::Loss, None) => format!(
             "You are losing against perfect play (by theory: every move leaves the opponent a win); try: {mv}"
+        ),
+        (Verdict::Draw, _) => format!(
+            "Neither side can force a win from here: {mv} keeps the draw (any move that leaves the opponent a win loses)"
         ),
     }
 }
@@ -76,34 +162,44 @@ fn plural(n: u32, word: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::query::Source;
 
     fn advisor(game: &str, convention: Convention) -> (tempfile::TempDir, Advisor) {
         let dir = tempfile::tempdir().unwrap();
         let db = Database::open(&dir.path().join("play.sqlite")).unwrap();
-        (dir, Advisor::new(db, game.parse().unwrap(), convention))
+        let game: Game = game.parse().unwrap();
+        (dir, Advisor::new(db, game, convention))
+    }
+
+    #[test]
+    fn a_theorem_s_loss_still_gives_the_computer_a_move() {
+        // Staircase 2 0 2 5: the odd steps 2, 2 have nim-sum 0, a loss by the theorem, which
+        // names no move; the computer still has one to play.
+        let (_dir, mut a) = advisor("staircase", Convention::Normal);
+        let answer = a.answer(&[2, 0, 2, 5]).unwrap();
+        assert_eq!((answer.outcome, answer.remoteness), (Verdict::Loss, None));
+        assert_eq!(computer_choice(answer).unwrap().to, vec![1, 0, 2, 5]);
     }
 
     #[test]
     fn hints_the_fastest_win() {
         let (_dir, mut a) = advisor("nim", Convention::Normal);
-        let answer = a.answer(&"7 4 2".parse().unwrap()).unwrap();
-        assert_eq!(answer.outcome, Outcome::Win);
+        let answer = a.answer(&[7, 4, 2]).unwrap();
+        assert_eq!(answer.outcome, Verdict::Win);
         let r = answer.remoteness.unwrap();
         let hint = hint_text(answer);
         assert!(
             hint.starts_with(&format!("You can win in {r} moves: take 1 from the 7-heap → [6,4,2]")),
             "{hint}"
         );
-        assert_eq!(computer_choice(answer).unwrap().to.to_string(), "[6,4,2]");
+        assert_eq!(computer_choice(answer).unwrap().to, vec![6, 4, 2]);
     }
 
     #[test]
     fn hints_the_longest_resistance_when_lost() {
         // Seed 004: one heap of 5 in the take-1-to-3 game whose last mover loses is lost.
         let (_dir, mut a) = advisor("subtraction:1,2,3", Convention::Misere);
-        let answer = a.answer(&"5".parse().unwrap()).unwrap();
-        assert_eq!(answer.outcome, Outcome::Loss);
+        let answer = a.answer(&[5]).unwrap();
+        assert_eq!(answer.outcome, Verdict::Loss);
         let hint = hint_text(answer);
         assert!(hint.starts_with("You are losing against perfect play (the opponent wins in"), "{hint}");
         assert!(hint.contains("the move that holds out longest: take 1 from the 5-heap → [4]"), "{hint}");
@@ -112,13 +208,28 @@ mod tests {
     #[test]
     fn hints_without_remoteness_for_theory_answers() {
         let (_dir, mut a) = advisor("nim", Convention::Normal);
-        let mut answer = a.answer(&"3 1".parse().unwrap()).unwrap().clone();
+        let mut answer = a.answer(&[3, 1]).unwrap().clone();
         answer.remoteness = None;
-        answer.source = Source::Theory;
-        for m in answer.moves.iter_mut().chain(answer.best_move.iter_mut()) {
+        for m in answer.best_move.iter_mut() {
             m.remoteness = None;
         }
         let hint = hint_text(&answer);
         assert!(hint.starts_with("You can win: take 2 from the 3-heap → [1,1]"), "{hint}");
+    }
+
+    #[test]
+    fn families_with_their_own_space_are_judged_in_their_own_notation() {
+        // Staircase 0 1 (one coin on step 2): the odd steps' nim-sum is 0, a loss.
+        let (_dir, mut a) = advisor("staircase", Convention::Normal);
+        let answer = a.answer(&[0, 1]).unwrap();
+        assert_eq!(answer.outcome, Verdict::Loss);
+        assert_eq!(answer.best_move.as_ref().unwrap().description, "move 1 coin from step 2 to step 1 → [1]");
+        // Nim with raising to 2 from two heaps of 2: Smith's theory says a draw, kept by the
+        // hint's move (checked against the database's solve in tests/spaced.rs).
+        let (_dir, mut a) = advisor("raise:2", Convention::Normal);
+        let answer = a.answer(&[2, 2]).unwrap().clone();
+        let hint = hint_text(&answer);
+        assert_eq!(answer.outcome, Verdict::Draw, "{hint}");
+        assert!(hint.starts_with("Neither side can force a win from here"), "{hint}");
     }
 }

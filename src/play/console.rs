@@ -5,14 +5,14 @@ use std::io::{self, BufRead, Write};
 
 use rand::Rng;
 
-use crate::game::{Convention, Position};
-use crate::query::QueryError;
+use crate::game::{Convention, Game, Position};
 
-use super::advisor::{Advisor, computer_choice, hint_text};
+use super::advisor::{AdviceError, Advisor, computer_choice, hint_text};
 use super::board::render_board;
-use super::input::{Request, move_examples, parse_request, resolve_move};
-use super::messages::{verdict, winner_message};
-use super::rules_text::rules_in_words;
+use super::input::{
+    InputError, MoveRequest, Request, move_examples, parse_family_request, parse_request, resolve_move,
+};
+use super::messages::{drawn_message, verdict, winner_message};
 use super::seats::{Controller, Players, Seat, capitalized};
 use super::session::{PlayedMove, Session, SessionError};
 
@@ -28,6 +28,8 @@ pub enum Ending {
     Quit,
     /// The input ran out before the game ended.
     EndOfInput,
+    /// A loopy game's position came round a third time with the same player to move.
+    Drawn,
 }
 
 /// The two ends of the conversation.
@@ -87,31 +89,60 @@ pub fn introduction(session: &Session) -> String {
     let mut out = format!(
         "nimdb play: {} from {} ({convention}).\nRules: {}.\n{seats}\n",
         session.game(),
-        session.start(),
-        rules_in_words(session.game()),
+        session.show(session.start()),
+        session.family().rules_text().trim_end_matches('.'),
     );
+    if session.family().loopy() {
+        out += "A position that comes round a third time with the same player to move ends the game in a draw.\n";
+    }
     if session.players().has_human() {
-        let example = match move_examples(session.game(), session.start()).first() {
-            Some((forms, meaning)) => {
-                format!(", e.g. '{}' ({meaning})", forms.split("  or  ").next().unwrap_or(""))
+        match session.game() {
+            Game::Heaps(spec) => {
+                let start = Position::from_sorted(session.start().to_vec());
+                let example = match move_examples(spec, &start).first() {
+                    Some((forms, meaning)) => {
+                        format!(", e.g. '{}' ({meaning})", forms.split("  or  ").next().unwrap_or(""))
+                    }
+                    None => String::new(),
+                };
+                out +=
+                    &format!("Moves name a heap by its size{example}. Commands: hint, undo, quit, help.\n");
             }
-            None => String::new(),
-        };
-        out += &format!("Moves name a heap by its size{example}. Commands: hint, undo, quit, help.\n");
+            Game::Spaced(_) => {
+                let example = match session.legal_moves().first() {
+                    Some(m) => format!(", e.g. '1' or 'to {}' ({})", session.show(&m.to), m.text),
+                    None => String::new(),
+                };
+                out += &format!(
+                    "A move is its number in 'moves' or the position it leads to{example}. Commands: moves, hint, undo, quit, help.\n"
+                );
+            }
+        }
     }
     out
 }
 
 /// The `help` text.
 pub fn help_text(session: &Session) -> String {
-    let mut out = format!("Rules: {}.\n", rules_in_words(session.game()));
-    out += "Moves name a heap by its size (the number in parentheses). From here, for example:\n";
-    let examples = move_examples(session.game(), session.position());
-    let width = examples.iter().map(|(forms, _)| forms.len()).max().unwrap_or(0);
-    for (forms, meaning) in examples {
-        out += &format!("  {forms:<width$}   {meaning}\n");
+    let mut out = format!("Rules: {}.\n", session.family().rules_text().trim_end_matches('.'));
+    match session.game() {
+        Game::Heaps(spec) => {
+            out += "Moves name a heap by its size (the number in parentheses). From here, for example:\n";
+            let position = Position::from_sorted(session.position().to_vec());
+            let examples = move_examples(spec, &position);
+            let width = examples.iter().map(|(forms, _)| forms.len()).max().unwrap_or(0);
+            for (forms, meaning) in examples {
+                out += &format!("  {forms:<width$}   {meaning}\n");
+            }
+            out += "  #N   the move numbered N by 'moves'\n";
+        }
+        Game::Spaced(_) => {
+            out += "A move is named by its number in the 'moves' listing (3 or #3), or by the position it\n";
+            out += "leads to (to 3 0 1 5, or the counts alone), written as positions are shown.\n";
+        }
     }
     out += "Commands:\n";
+    out += "  moves  the legal moves, numbered\n";
     out += "  hint   the best move, with the outcome and how many moves perfect play takes\n";
     out += match session.players() {
         Players::HumanHuman => "  undo   take back the last move\n",
@@ -121,15 +152,27 @@ pub fn help_text(session: &Session) -> String {
     out
 }
 
+/// The legal moves, numbered from 1, each with the position it leads to.
+pub fn moves_text(session: &Session) -> String {
+    let moves = session.legal_moves();
+    let width = moves.len().to_string().len();
+    let lines: Vec<String> = moves
+        .iter()
+        .enumerate()
+        .map(|(i, m)| format!("  {:>width$}. {} → {}", i + 1, m.text, session.show(&m.to)))
+        .collect();
+    lines.join("\n")
+}
+
 /// `you` → `your`, `the computer` → `the computer's`.
 fn possessive(name: &str) -> String {
     if name == "you" { "your".to_string() } else { format!("{name}'s") }
 }
 
-/// "the computer's 3 -> 2 and your 4 -> 1".
+/// "the computer's take 1 from the 3-heap and your take 3 from the 4-heap".
 fn list_taken_back(players: Players, back: &[PlayedMove]) -> String {
     let items: Vec<String> =
-        back.iter().map(|p| format!("{} {}", possessive(players.name(p.seat)), p.mv)).collect();
+        back.iter().map(|p| format!("{} {}", possessive(players.name(p.seat)), p.mv.text)).collect();
     items.join(" and ")
 }
 
@@ -141,19 +184,13 @@ pub enum PlayError {
     Io(#[from] io::Error),
     /// The computer could not look its move up.
     #[error(transparent)]
-    Query(Box<QueryError>),
+    Advice(#[from] AdviceError),
     /// The answer for a position that is not over has no best move.
     #[error("no best move from {0}")]
-    NoBestMove(Position),
+    NoBestMove(String),
     /// The session refused a move.
     #[error(transparent)]
     Refused(#[from] SessionError),
-}
-
-impl From<QueryError> for PlayError {
-    fn from(e: QueryError) -> Self {
-        PlayError::Query(Box::new(e))
-    }
 }
 
 /// Plays `session` to its end (or until a player quits or the input runs out), asking the
@@ -168,52 +205,62 @@ pub fn play<R: BufRead, W: Write, G: Rng + ?Sized>(
     console: &mut Console<R, W>,
 ) -> Result<Ending, PlayError> {
     let players = session.players();
+    let board = |s: &Session| render_board(s.family().layout(), s.position());
     console.say(&introduction(session))?;
-    console.say(render_board(session.position()).trim_end())?;
+    console.say(board(session).trim_end())?;
     let mut board_shown = true;
     loop {
         if let Some(winner) = session.winner() {
             console.say("")?;
-            console.say(render_board(session.position()).trim_end())?;
+            console.say(board(session).trim_end())?;
             console.say("")?;
             console.say(&verdict(session).expect("the game is over"))?;
             console.say(&winner_message(players, winner, rng))?;
             return Ok(Ending::Finished { winner });
         }
+        if session.is_drawn() {
+            console.say("")?;
+            console.say(&drawn_message(session))?;
+            return Ok(Ending::Drawn);
+        }
         let seat = session.to_move();
         let label = players.label(seat);
         if players.controller(seat) == Controller::Computer {
             let answer = advisor.answer(session.position())?;
-            let choice =
-                computer_choice(answer).ok_or_else(|| PlayError::NoBestMove(session.position().clone()))?;
-            let (mv, description) = (choice.mv.clone(), choice.description.clone());
-            session.play(mv)?;
+            let choice = computer_choice(answer)
+                .ok_or_else(|| PlayError::NoBestMove(session.show(session.position())))?;
+            let (to, description) = (choice.to.clone(), choice.description.clone());
+            session.play(&to)?;
             console.say(&format!("{label}: {description}"))?;
             board_shown = false;
             continue;
         }
         if !board_shown {
             console.say("")?;
-            console.say(render_board(session.position()).trim_end())?;
+            console.say(board(session).trim_end())?;
             board_shown = true;
         }
         let prompt = match players {
             Players::HumanHuman => format!("{label}> "),
             _ => "Your move> ".to_string(),
         };
+        let here = session.show(session.position());
         let Some(line) = console.ask(&prompt)? else {
-            console
-                .say(&format!("End of input: the game stops at {} with no winner.", session.position()))?;
+            console.say(&format!("End of input: the game stops at {here} with no winner."))?;
             return Ok(Ending::EndOfInput);
         };
-        match parse_request(&line) {
+        let request = match session.game() {
+            Game::Heaps(_) => parse_request(&line),
+            Game::Spaced(_) => parse_family_request(&line),
+        };
+        match request {
             Err(message) => console.say(&message.to_string())?,
             Ok(Request::Nothing) => {}
             Ok(Request::Help) => console.say(&help_text(session))?,
+            Ok(Request::Moves) => console.say(&moves_text(session))?,
             Ok(Request::Quit) => {
                 let who = capitalized(players.name(seat));
-                console
-                    .say(&format!("{who} quit; the game stops at {} with no winner.", session.position()))?;
+                console.say(&format!("{who} quit; the game stops at {here} with no winner."))?;
                 return Ok(Ending::Quit);
             }
             Ok(Request::Hint) => match advisor.answer(session.position()) {
@@ -231,15 +278,49 @@ pub fn play<R: BufRead, W: Write, G: Rng + ?Sized>(
                     board_shown = false;
                 }
             }
-            Ok(Request::Move(request)) => match resolve_move(&request, session.game(), session.position()) {
+            Ok(Request::Move(request)) => match resolve(session, &request) {
                 Err(message) => console.say(&message.to_string())?,
-                Ok(mv) => {
-                    let description = mv.describe(session.position());
-                    session.play(mv)?;
-                    console.say(&format!("{label}: {description}"))?;
+                Ok(to) => {
+                    session.play(&to)?;
+                    let played = &session.played().last().expect("a move was just played").mv;
+                    console.say(&format!("{label}: {} → {}", played.text, session.show(&played.to)))?;
                     board_shown = false;
                 }
             },
         }
+    }
+}
+
+/// The position a typed move leads to, checked against the legal moves.
+fn resolve(session: &Session, request: &MoveRequest) -> Result<Vec<u32>, InputError> {
+    let legal = session.legal_moves();
+    let here = session.show(session.position());
+    match request {
+        MoveRequest::Listed(k) => match legal.get(k - 1) {
+            Some(m) => Ok(m.to.clone()),
+            None => Err(InputError(format!(
+                "there is no move {k}: {here} has {} (type 'moves' to list them)",
+                legal.len()
+            ))),
+        },
+        MoveRequest::Reaching(counts) => {
+            let to = session.family().canonical(counts.clone()).map_err(|e| InputError(e.to_string()))?;
+            if legal.iter().any(|m| m.to == to) {
+                Ok(to)
+            } else {
+                Err(InputError(format!(
+                    "no move leads from {here} to {}; type 'moves' to list the {} that do",
+                    session.show(&to),
+                    legal.len()
+                )))
+            }
+        }
+        heap_request => match session.game() {
+            Game::Heaps(spec) => {
+                let position = Position::from_sorted(session.position().to_vec());
+                resolve_move(heap_request, spec, &position).map(|mv| mv.apply(&position).into())
+            }
+            Game::Spaced(_) => unreachable!("a family's request is listed or reaching"),
+        },
     }
 }

@@ -29,6 +29,8 @@ pub enum Request {
     Quit,
     /// Show the commands.
     Help,
+    /// List the legal moves, numbered.
+    Moves,
     /// A blank line.
     Nothing,
 }
@@ -63,6 +65,11 @@ pub enum MoveRequest {
     },
     /// Several heaps changed in one move (`7 5; 5 3`).
     Several(Vec<MoveRequest>),
+    /// The move numbered so by the `moves` listing, counting from 1 (`#3`).
+    Listed(usize),
+    /// The move that leads to this position, as typed (`to 3 0 1 5`): for the families
+    /// with their own position space.
+    Reaching(Vec<u32>),
 }
 
 /// Words that carry no meaning in a move (`take 2 from the 7-heap`).
@@ -100,20 +107,79 @@ fn parse_line(line: &str) -> Result<Request, String> {
         };
     }
     let words = words(line);
+    if let Some(request) = command(&words)? {
+        return Ok(request);
+    }
+    match words[0].as_str() {
+        "take" | "remove" => parse_take(&words[1..]).map(Request::Move),
+        "split" => parse_split(&words[1..]).map(Request::Move),
+        _ => parse_becomes(&words).map(Request::Move),
+    }
+}
+
+/// A command, a blank line or a listed move (`#3`), else `None`: what every game reads
+/// the same way.
+fn command(words: &[String]) -> Result<Option<Request>, String> {
     let Some(first) = words.first() else {
-        return Ok(Request::Nothing);
+        return Ok(Some(Request::Nothing));
     };
-    let single =
-        |r: Request| if words.len() == 1 { Ok(r) } else { Err(format!("'{first}' takes no arguments")) };
+    let single = |r: Request| {
+        if words.len() == 1 { Ok(Some(r)) } else { Err(format!("'{first}' takes no arguments")) }
+    };
     match first.as_str() {
         "hint" | "h" => single(Request::Hint),
         "undo" | "u" => single(Request::Undo),
         "quit" | "exit" | "q" => single(Request::Quit),
         "help" | "?" => single(Request::Help),
-        "take" | "remove" => parse_take(&words[1..]).map(Request::Move),
-        "split" => parse_split(&words[1..]).map(Request::Move),
-        _ => parse_becomes(&words).map(Request::Move),
+        "moves" | "m" => single(Request::Moves),
+        w if w.starts_with('#') => {
+            let k = w[1..].parse::<usize>().ok().filter(|&k| k > 0).ok_or_else(|| {
+                format!(
+                    "'{}' names no move: write '#' and a number from 'moves', e.g. '#1'",
+                    w.escape_debug()
+                )
+            })?;
+            single(Request::Move(MoveRequest::Listed(k)))
+        }
+        _ => Ok(None),
     }
+}
+
+/// Reads one line of input for a family with its own position space, where a move is
+/// named by its number in the `moves` listing (`3` or `#3`) or by the position it leads to
+/// (`to 3 0 1 5`, or the counts alone).
+pub fn parse_family_request(line: &str) -> Result<Request, InputError> {
+    let words: Vec<String> = line
+        .to_lowercase()
+        .replace("->", " -> ")
+        .replace('→', " → ")
+        .split(|c: char| c.is_whitespace() || c == ',' || c == '[' || c == ']')
+        .filter(|w| !w.is_empty())
+        .map(str::to_string)
+        .collect();
+    if let Some(request) = command(&words).map_err(InputError)? {
+        return Ok(request);
+    }
+    let (arrow, counts) = match words[0].as_str() {
+        "to" | "->" | "→" => (true, &words[1..]),
+        _ => (false, &words[..]),
+    };
+    let counts: Vec<u32> = counts.iter().map(|w| count(w)).collect::<Result<_, _>>().map_err(InputError)?;
+    match (arrow, counts.as_slice()) {
+        (false, [k]) if *k > 0 => Ok(Request::Move(MoveRequest::Listed(*k as usize))),
+        (false, [_]) => Err(InputError("moves are numbered from 1; type 'moves' to list them".to_string())),
+        _ => Ok(Request::Move(MoveRequest::Reaching(counts))),
+    }
+}
+
+/// A count of a spaced position as typed.
+fn count(word: &str) -> Result<u32, String> {
+    word.parse().map_err(|_| {
+        let word = crate::game::echo(word, 20);
+        format!(
+            "I don't understand '{word}': type a move's number from 'moves', or the position it leads to (type 'help')"
+        )
+    })
 }
 
 /// Lower-cased words, with `->`/`→` split off, commas and `-heap` suffixes dropped, and
@@ -247,6 +313,9 @@ fn resolve_change(request: &MoveRequest, game: &GameSpec, position: &Position) -
     let heap = match request {
         MoveRequest::Becomes { heap, .. } | MoveRequest::Take { heap, .. } => *heap,
         MoveRequest::Several(_) => return Err("a move's changes cannot be nested".to_string()),
+        MoveRequest::Listed(_) | MoveRequest::Reaching(_) => {
+            return Err("a listed move or a position cannot be part of a move".to_string());
+        }
     };
     if !position.heaps().contains(&heap) {
         return Err(format!("there is no {heap}-heap; the heaps are {position} (name a heap by its size)"));
@@ -275,7 +344,9 @@ fn resolve_change(request: &MoveRequest, game: &GameSpec, position: &Position) -
                 None => unnamed_take(game, heap, taken)?,
             }
         }
-        MoveRequest::Several(_) => unreachable!("refused above"),
+        MoveRequest::Several(_) | MoveRequest::Listed(_) | MoveRequest::Reaching(_) => {
+            unreachable!("refused above")
+        }
     };
     if result.tokens() >= heap && result.parts().len() < 2 {
         return Err(format!("a move must make the {heap}-heap smaller"));
@@ -399,7 +470,24 @@ mod tests {
         assert_eq!(parse_request("quit").unwrap(), Request::Quit);
         assert_eq!(parse_request("help").unwrap(), Request::Help);
         assert_eq!(parse_request("   ").unwrap(), Request::Nothing);
+        assert_eq!(parse_request("moves").unwrap(), Request::Moves);
+        assert_eq!(parse_request("#2").unwrap(), Request::Move(MoveRequest::Listed(2)));
+        assert!(parse_request("#0").is_err());
         assert!(parse_request("hint 3").is_err());
+    }
+
+    #[test]
+    fn reads_a_family_s_moves_by_number_or_by_the_position_they_reach() {
+        assert_eq!(parse_family_request("3").unwrap(), Request::Move(MoveRequest::Listed(3)));
+        assert_eq!(parse_family_request("#3").unwrap(), Request::Move(MoveRequest::Listed(3)));
+        let reach = Request::Move(MoveRequest::Reaching(vec![3, 0, 1, 5]));
+        for line in ["to 3 0 1 5", "-> 3,0,1,5", "3 0 1 5", "→ [3, 0, 1, 5]"] {
+            assert_eq!(parse_family_request(line).unwrap(), reach, "{line}");
+        }
+        assert_eq!(parse_family_request("hint").unwrap(), Request::Hint);
+        assert!(parse_family_request("0").is_err());
+        let err = parse_family_request("take 2").unwrap_err().0;
+        assert!(err.starts_with("I don't understand 'take'"), "{err}");
     }
 
     #[test]

@@ -46,6 +46,16 @@ pub fn verdict(session: &Session) -> Option<String> {
     Some(format!("Game over: {} made the last move, and {rule}. {wins}", players.name(last)))
 }
 
+/// Said when a loopy game is stopped by repetition.
+pub fn drawn_message(session: &Session) -> String {
+    let name = session.players().name(session.to_move());
+    format!(
+        "Drawn by repetition: {} has come up {} times with {name} to move.",
+        session.show(session.position()),
+        session.repetitions()
+    )
+}
+
 /// A winner's message for `winner`, drawn with `rng`.
 pub fn winner_message<R: Rng + ?Sized>(players: Players, winner: Seat, rng: &mut R) -> String {
     let loser = winner.other();
@@ -60,13 +70,12 @@ pub fn winner_message<R: Rng + ?Sized>(players: Players, winner: Seat, rng: &mut
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{HeapResult, Move};
+    use crate::game::Position;
     use rand::SeedableRng;
     use rand::rngs::StdRng;
 
     #[test]
     fn verdict_names_last_mover_and_winner() {
-        let take_all = Move::single(1, HeapResult::VANISH);
         for (convention, players, want) in [
             (
                 Convention::Normal,
@@ -84,10 +93,15 @@ mod tests {
                 "Game over: Player 1 made the last move, and under misère play the last move loses. Player 2 wins.",
             ),
         ] {
-            let mut s =
-                Session::new("nim".parse().unwrap(), convention, players, "1".parse().unwrap()).unwrap();
+            let mut s = Session::new(
+                crate::game::GameSpec::nim(),
+                convention,
+                players,
+                "1".parse::<Position>().unwrap(),
+            )
+            .unwrap();
             assert_eq!(verdict(&s), None);
-            s.play(take_all.clone()).unwrap();
+            s.play(&[]).unwrap();
             assert_eq!(verdict(&s).unwrap(), want);
         }
     }

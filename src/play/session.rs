@@ -1,29 +1,35 @@
 //! The state of one game: the rules, who plays which seat, and every move so far (for
-//! undo). It knows nothing about terminals or databases.
+//! undo). It speaks to the game only through its [`Family`]: positions are the family's
+//! canonical counts, moves are the family's listed moves. It knows nothing about terminals
+//! or databases.
 
-use crate::game::{Convention, GameSpec, Move, Position, all_moves};
+use crate::game::{Convention, Family, Game, SpaceLayout, SpacedMove};
 
 use super::seats::{Controller, Players, Seat};
+
+/// How many times a position of a loopy game may come round with the same player to move
+/// before the game is declared drawn.
+pub const DRAW_AFTER_REPETITIONS: usize = 3;
 
 /// One move already played.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlayedMove {
     /// Who played it.
     pub seat: Seat,
-    /// The move.
-    pub mv: Move,
+    /// The move, as the family lists it.
+    pub mv: SpacedMove,
     /// The position it was played from.
-    pub from: Position,
+    pub from: Vec<u32>,
 }
 
 /// A game in progress (or finished): the position history from the start.
 #[derive(Clone, Debug)]
 pub struct Session {
-    game: GameSpec,
+    game: Game,
     convention: Convention,
     players: Players,
-    start: Position,
-    position: Position,
+    start: Vec<u32>,
+    position: Vec<u32>,
     played: Vec<PlayedMove>,
 }
 
@@ -38,42 +44,57 @@ pub enum SessionError {
     OverBeforeStart {
         /// Canonical game.
         game: String,
-        /// The start.
-        start: Position,
+        /// The start, in the family's notation.
+        start: String,
     },
-    /// The move is not legal here.
-    #[error("{mv} is not a legal move from {position} in {game}")]
+    /// No legal move leads to the position asked for.
+    #[error("no move of {game} leads from {position} to {to}")]
     Illegal {
-        /// The move, in words.
-        mv: String,
+        /// The position asked for, in the family's notation.
+        to: String,
         /// The position.
-        position: Position,
+        position: String,
         /// Canonical game.
         game: String,
     },
 }
 
 impl Session {
-    /// A new game from `start`. Refuses an empty start, or one with no legal move, since
-    /// such a game would be over before the first move.
+    /// A new game of `game` from `start` (in the family's canonical form, e.g. a
+    /// [`Position`](crate::game::Position) of a heap game). Refuses an empty heap position,
+    /// or one with no legal move, since such a game would be over before the first move.
     pub fn new(
-        game: GameSpec,
+        game: impl Into<Game>,
         convention: Convention,
         players: Players,
-        start: Position,
+        start: impl Into<Vec<u32>>,
     ) -> Result<Self, SessionError> {
-        if start.is_empty() {
+        let (game, start) = (game.into(), start.into());
+        if start.is_empty() && game.family().layout() == SpaceLayout::Multiset {
             return Err(SessionError::NoHeaps);
         }
-        if all_moves(game.rules(), &start).is_empty() {
-            return Err(SessionError::OverBeforeStart { game: game.canonical(), start });
+        if game.family().moves(&start).is_empty() {
+            return Err(SessionError::OverBeforeStart {
+                game: game.to_string(),
+                start: game.family().show(&start),
+            });
         }
         Ok(Session { game, convention, players, position: start.clone(), start, played: Vec::new() })
     }
 
     /// The game.
-    pub fn game(&self) -> &GameSpec {
+    pub fn game(&self) -> &Game {
         &self.game
+    }
+
+    /// The game's family: its moves, notation and rules.
+    pub fn family(&self) -> &dyn Family {
+        self.game.family()
+    }
+
+    /// `position` in the family's notation.
+    pub fn show(&self, position: &[u32]) -> String {
+        self.family().show(position)
     }
 
     /// The convention.
@@ -87,12 +108,12 @@ impl Session {
     }
 
     /// The starting position.
-    pub fn start(&self) -> &Position {
+    pub fn start(&self) -> &[u32] {
         &self.start
     }
 
     /// The current position.
-    pub fn position(&self) -> &Position {
+    pub fn position(&self) -> &[u32] {
         &self.position
     }
 
@@ -111,27 +132,46 @@ impl Session {
         self.players.controller(self.to_move())
     }
 
-    /// The legal moves from the current position, in nimdb's fixed move order.
-    pub fn legal_moves(&self) -> Vec<Move> {
-        all_moves(self.game.rules(), &self.position)
+    /// The legal moves from the current position, in the family's fixed move order.
+    pub fn legal_moves(&self) -> Vec<SpacedMove> {
+        self.family().moves(&self.position)
     }
 
-    /// Whether the game is over: the player to move has no move.
+    /// Whether the player to move has no move.
     pub fn is_over(&self) -> bool {
         self.legal_moves().is_empty()
     }
 
-    /// Plays `mv` for the seat to move. Refuses a move that is not legal here.
-    pub fn play(&mut self, mv: Move) -> Result<&Position, SessionError> {
-        if !self.legal_moves().contains(&mv) {
+    /// How often the current position has come up with the same player to move, this time
+    /// included.
+    pub fn repetitions(&self) -> usize {
+        let n = self.played.len();
+        1 + self
+            .played
+            .iter()
+            .enumerate()
+            .filter(|(i, p)| (n - i).is_multiple_of(2) && p.from == self.position)
+            .count()
+    }
+
+    /// Whether a loopy game is drawn: the position came up [`DRAW_AFTER_REPETITIONS`]
+    /// times with the same player to move. Perfect play from a draw never ends, so a game
+    /// that keeps repeating is stopped here.
+    pub fn is_drawn(&self) -> bool {
+        self.family().loopy() && !self.is_over() && self.repetitions() >= DRAW_AFTER_REPETITIONS
+    }
+
+    /// Plays the move that leads to `to` for the seat to move. Refuses a position no
+    /// legal move leads to.
+    pub fn play(&mut self, to: &[u32]) -> Result<&[u32], SessionError> {
+        let Some(mv) = self.legal_moves().into_iter().find(|m| m.to == to) else {
             return Err(SessionError::Illegal {
-                mv: mv.to_string(),
-                position: self.position.clone(),
-                game: self.game.canonical(),
+                to: self.show(to),
+                position: self.show(&self.position),
+                game: self.game.to_string(),
             });
-        }
-        let next = mv.apply(&self.position);
-        let from = std::mem::replace(&mut self.position, next);
+        };
+        let from = std::mem::replace(&mut self.position, mv.to.clone());
         self.played.push(PlayedMove { seat: self.to_move(), mv, from });
         Ok(&self.position)
     }
@@ -172,37 +212,46 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::HeapResult;
+    use crate::game::{GameSpec, Position};
 
     fn session(game: &str, convention: Convention, players: Players, start: &str) -> Session {
-        Session::new(game.parse().unwrap(), convention, players, start.parse().unwrap()).unwrap()
-    }
-
-    fn to(heap: u32, left: u32) -> Move {
-        Move::single(heap, if left == 0 { HeapResult::VANISH } else { HeapResult::one(left) })
+        let game: Game = game.parse().unwrap();
+        let start = match &game {
+            Game::Heaps(_) => start.parse::<Position>().unwrap().into(),
+            Game::Spaced(s) => s.parse_position(&start.split(' ').collect::<Vec<_>>()).unwrap(),
+        };
+        Session::new(game, convention, players, start).unwrap()
     }
 
     #[test]
     fn refuses_games_over_before_they_start() {
         let nim = GameSpec::nim();
         let normal = Convention::Normal;
-        assert!(Session::new(nim, normal, Players::default(), Position::default()).is_err());
+        assert_eq!(
+            Session::new(nim, normal, Players::default(), Position::default()).unwrap_err(),
+            SessionError::NoHeaps
+        );
         let grundy: GameSpec = "grundy".parse().unwrap();
-        let err = Session::new(grundy, normal, Players::default(), "2 1 1".parse().unwrap())
+        let err = Session::new(grundy, normal, Players::default(), "2 1 1".parse::<Position>().unwrap())
             .unwrap_err()
             .to_string();
         assert!(err.contains("no move from [2,1,1]"), "{err}");
+        let stair: Game = "staircase".parse().unwrap();
+        let err = Session::new(stair, normal, Players::default(), vec![]).unwrap_err().to_string();
+        assert!(err.contains("staircase has no move from"), "{err}");
     }
 
     #[test]
     fn plays_and_decides_the_winner_by_convention() {
         for (convention, winner) in [(Convention::Normal, Seat::Second), (Convention::Misere, Seat::First)] {
             let mut s = session("nim", convention, Players::HumanHuman, "2 1");
-            assert!(s.play(to(3, 1)).is_err());
-            s.play(to(2, 0)).unwrap();
+            let err = s.play(&[3]).unwrap_err().to_string();
+            assert_eq!(err, "no move of nim leads from [2,1] to [3]");
+            s.play(&[1]).unwrap();
             assert_eq!(s.to_move(), Seat::Second);
+            assert_eq!(s.played()[0].mv.text, "take all 2 from the 2-heap");
             assert_eq!(s.winner(), None);
-            s.play(to(1, 0)).unwrap();
+            s.play(&[]).unwrap();
             assert!(s.is_over());
             assert_eq!(s.last_mover(), Some(Seat::Second));
             assert_eq!(s.winner(), Some(winner));
@@ -210,23 +259,49 @@ mod tests {
     }
 
     #[test]
+    fn a_staircase_game_moves_coins_down_the_steps() {
+        let mut s = session("staircase", Convention::Normal, Players::HumanHuman, "0 1");
+        assert_eq!(s.show(s.position()), "[0 1]");
+        s.play(&[1]).unwrap();
+        assert_eq!(s.played()[0].mv.text, "move 1 coin from step 2 to step 1");
+        s.play(&[]).unwrap();
+        assert_eq!(s.winner(), Some(Seat::Second));
+    }
+
+    #[test]
+    fn a_loopy_game_is_drawn_when_a_position_comes_round_a_third_time() {
+        let mut s = session("raise:2", Convention::Normal, Players::HumanHuman, "1 1");
+        assert!(!s.is_drawn());
+        for round in 1..DRAW_AFTER_REPETITIONS {
+            s.play(&[2, 1]).unwrap();
+            s.play(&[1, 1]).unwrap();
+            assert_eq!(s.repetitions(), round + 1);
+        }
+        assert!(s.is_drawn());
+        assert_eq!(s.winner(), None);
+        // A heap game never repeats, so it is never drawn.
+        let s = session("nim", Convention::Normal, Players::HumanHuman, "1 1");
+        assert!(!s.is_drawn());
+    }
+
+    #[test]
     fn undo_returns_to_the_humans_turn() {
         let mut s = session("nim", Convention::Normal, Players::ComputerHuman, "5 4 3");
-        s.play(to(5, 4)).unwrap(); // computer
+        s.play(&[4, 4, 3]).unwrap(); // computer
         assert!(s.undo().is_empty(), "no human move yet");
-        s.play(to(4, 1)).unwrap(); // human
-        s.play(to(3, 2)).unwrap(); // computer
+        s.play(&[4, 3, 1]).unwrap(); // human
+        s.play(&[3, 2, 1]).unwrap(); // computer
         let back = s.undo();
         assert_eq!(back.len(), 2);
-        assert_eq!(back[0].mv, to(3, 2));
-        assert_eq!(s.position().to_string(), "[4,4,3]");
+        assert_eq!(back[0].mv.to, vec![3, 2, 1]);
+        assert_eq!(s.show(s.position()), "[4,4,3]");
         assert_eq!(s.to_move(), Seat::Second);
 
         let mut s = session("nim", Convention::Normal, Players::HumanHuman, "5 4 3");
-        s.play(to(5, 4)).unwrap();
-        s.play(to(4, 1)).unwrap();
+        s.play(&[4, 4, 3]).unwrap();
+        s.play(&[4, 3, 1]).unwrap();
         assert_eq!(s.undo().len(), 1);
-        assert_eq!(s.position().to_string(), "[4,4,3]");
+        assert_eq!(s.show(s.position()), "[4,4,3]");
         assert_eq!(s.to_move(), Seat::Second);
     }
 }

@@ -158,9 +158,14 @@ impl Move {
     /// The move in words, e.g. "take 2 from the 7-heap → \[5,4,3\]", "take 1 from the
     /// 9-heap, leaving 3 and 5", or "take 2 from the 7-heap and 2 from the 5-heap".
     pub fn describe(&self, from: &Position) -> String {
-        let to = self.apply(from);
+        format!("{} → {}", self.words(), self.apply(from))
+    }
+
+    /// The move in words without the position it leads to, e.g. "take 2 from the 7-heap":
+    /// the text of a heap game's moves as a [`Family`](super::Family) lists them.
+    pub fn words(&self) -> String {
         let parts: Vec<String> = self.changes.iter().map(describe_change).collect();
-        format!("{} → {to}", join_and(&parts))
+        join_and(&parts)
     }
 }
 

@@ -167,6 +167,13 @@ impl fmt::Display for Position {
     }
 }
 
+impl From<Position> for Vec<u32> {
+    /// The heaps, largest first: the position as a [`Family`](super::Family) holds it.
+    fn from(p: Position) -> Vec<u32> {
+        p.0
+    }
+}
+
 impl serde::Serialize for Position {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         self.0.serialize(s)

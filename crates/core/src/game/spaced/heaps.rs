@@ -29,7 +29,7 @@ impl Family for GameSpec {
         self.rules()
             .moves(&from)
             .into_iter()
-            .map(|m| SpacedMove { to: m.apply(&from).heaps().to_vec(), text: m.to_string() })
+            .map(|m| SpacedMove { to: m.apply(&from).heaps().to_vec(), text: m.words() })
             .collect()
     }
     fn rules_text(&self) -> String {

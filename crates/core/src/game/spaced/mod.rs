@@ -217,6 +217,18 @@ impl Game {
     }
 }
 
+impl From<super::GameSpec> for Game {
+    fn from(g: super::GameSpec) -> Game {
+        Game::Heaps(g)
+    }
+}
+
+impl From<SpacedGame> for Game {
+    fn from(g: SpacedGame) -> Game {
+        Game::Spaced(g)
+    }
+}
+
 /// Parses a heap game for a command that takes only heap games: a spaced family's name is
 /// refused with what it is and which commands take it (rather than as an unknown game).
 pub fn parse_heap_game(raw: &str) -> Result<super::GameSpec, super::SpecError> {
@@ -225,7 +237,7 @@ pub fn parse_heap_game(raw: &str) -> Result<super::GameSpec, super::SpecError> {
         Game::Spaced(s) => Err(super::SpecError::new(
             raw,
             format!(
-                "{s} is a family with its own position space ({}): solve, query and verify take it, this command does not yet",
+                "{s} is a family with its own position space ({}): solve, query, verify, export and play take it, this command does not yet",
                 super::SPACED_FORMS
             ),
         )),
