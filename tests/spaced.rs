@@ -605,3 +605,50 @@ fn play_takes_each_family_through_the_command_line() {
     assert!(out.trim_end().ends_with("with Computer 2 to move."), "{out}");
     assert!(out.contains("\nDrawn by repetition: "), "{out}");
 }
+
+/// `tree` walks every acyclic family through the trait: at every node of the tree and of
+/// the DAG, the minimax value for A agrees with the forward search; the loopy family is
+/// refused in one line (its tree is infinite).
+#[test]
+fn tree_values_agree_with_the_forward_search_and_a_loopy_game_is_refused() {
+    use nimdb::game::Game;
+    use nimdb::tree::{GameGraph, Player, Shape, TreeOptions, TreeView};
+    let cases = [
+        ("staircase", SpaceBounds { max_total: 8, max_heaps: 4, max_heap: None }),
+        ("welter", SpaceBounds { max_total: 9, max_heaps: 3, max_heap: None }),
+    ];
+    for (name, bounds) in cases {
+        let spaced: SpacedGame = name.parse().unwrap();
+        let game = Game::Spaced(spaced);
+        let space = space_for(spaced.family().layout(), bounds).unwrap();
+        let all = positions(space.as_ref());
+        for convention in [Convention::Normal, Convention::Misere] {
+            let want = forward(name, &all, convention);
+            let mut nodes = 0;
+            for root in all.iter().filter(|p| p.iter().sum::<u32>() <= 6) {
+                for shape in [Shape::Tree, Shape::Dag] {
+                    let g = GameGraph::build(&game, convention, root, shape);
+                    for n in g.nodes() {
+                        let mover_wins = want[&n.position].0 == Verdict::Win;
+                        let for_a = if (n.player == Player::A) == mover_wins { 1 } else { -1 };
+                        assert_eq!(n.value, for_a, "{name} {convention} {root:?}: {:?}", n.position);
+                        let kids: BTreeSet<Vec<u32>> =
+                            n.edges.iter().map(|e| g.node(e.child).position.clone()).collect();
+                        assert_eq!(kids, children(name, &n.position), "{name}: edges of {:?}", n.position);
+                        nodes += 1;
+                    }
+                }
+            }
+            assert!(nodes > 500, "{name} {convention}: {nodes}");
+        }
+    }
+    let raise = Game::Spaced("raise:2".parse().unwrap());
+    let err =
+        TreeView::new(&raise, "raise:2", Convention::Normal, &[1, 1], &TreeOptions::default()).unwrap_err();
+    assert!(err.to_string().starts_with("raise:2 is loopy"), "{err}");
+    let err = common::err(&["tree", "--game", "raise:2", "1", "1"]);
+    assert!(err.contains("its game tree is infinite"), "{err}");
+    let out = common::ok(&["tree", "--game", "staircase", "--dag", "--format", "dot", "0", "2"]);
+    assert!(out.starts_with("digraph game_tree {"), "{out}");
+    assert!(out.contains("label=\"move 1 coin from step 2 to step 1\""), "{out}");
+}

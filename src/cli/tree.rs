@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use clap::{Args, ValueEnum};
 
 use crate::cli::GameArgs;
-use nimdb::game::Position;
+use nimdb::game::{Game, Position};
 use nimdb::resources::MemoryBudget;
 use nimdb::tree::{DEFAULT_MAX_NODES, Shape, TreeOptions, TreeView};
 
@@ -39,26 +39,37 @@ pub struct TreeArgs {
     /// memory available now, within any `ulimit -v` and cgroup limit).
     #[arg(long, value_name = "SIZE", value_parser = nimdb::resources::parse_size)]
     memory_limit: Option<u64>,
-    /// The root position's heaps: `6`, `3 4 7`, `3,4,7` or `[3,4,7]`.
+    /// The root position's heaps: `6`, `3 4 7`, `3,4,7` or `[3,4,7]`; for staircase and
+    /// welter the counts in the family's notation (`0 2`).
     #[arg(value_name = "HEAPS", num_args = 0.., allow_negative_numbers = true)]
     heaps: Vec<String>,
 }
 
 /// Runs `nimdb tree`.
 pub fn run(args: TreeArgs) -> anyhow::Result<ExitCode> {
+    let game = &args.game.game;
     if args.heaps.is_empty() {
-        anyhow::bail!("give the root position's heaps, e.g. nimdb tree --game nim 3 2");
+        match game {
+            Game::Heaps(_) => anyhow::bail!("give the root position's heaps, e.g. nimdb tree --game nim 3 2"),
+            Game::Spaced(_) => anyhow::bail!("give the root position, e.g. nimdb tree --game {game} 0 2"),
+        }
     }
-    let root = Position::parse_words(&args.heaps).map_err(anyhow::Error::msg)?;
+    let (name, root): (String, Vec<u32>) = match game {
+        Game::Heaps(spec) => {
+            (spec.canonical(), Position::parse_words(&args.heaps).map_err(anyhow::Error::msg)?.into())
+        }
+        Game::Spaced(s) => {
+            (s.to_string(), s.parse_position(&args.heaps).map_err(|e| anyhow::anyhow!("bad position: {e}"))?)
+        }
+    };
     let options = TreeOptions {
         shape: if args.dag { Shape::Dag } else { Shape::Tree },
         alpha_beta: args.alpha_beta,
         max_nodes: args.max_nodes,
         memory_bytes: MemoryBudget::new(args.memory_limit).bytes,
     };
-    let spec = super::args::heap_game(&args.game.game, "tree")?;
-    let view = TreeView::new(spec.rules(), &spec.canonical(), args.game.convention(), &root, &options)
-        .map_err(super::words::tree)?;
+    let view =
+        TreeView::new(game, &name, args.game.convention(), &root, &options).map_err(super::words::tree)?;
     match args.format {
         TreeFormat::Text => print!("{}", view.to_text()),
         TreeFormat::Dot => print!("{}", view.to_dot()),

@@ -151,6 +151,9 @@ pub fn tree(e: TreeError) -> anyhow::Error {
     if matches!(e, TreeError::BeyondDrawable { .. }) {
         return e.into();
     }
+    if let TreeError::Loopy { game } = &e {
+        return anyhow::anyhow!("{e}: nimdb query --game {game} answers them");
+    }
     if matches!(e, TreeError::Memory { .. }) {
         return anyhow::anyhow!("{e}; raise --memory-limit, or draw a smaller position");
     }

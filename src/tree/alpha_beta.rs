@@ -104,12 +104,12 @@ pub fn alpha_beta(graph: &GameGraph) -> AlphaBetaRun {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Convention, GameSpec, Position};
+    use crate::game::{Convention, Game};
     use crate::tree::graph::Shape;
 
     fn run(game: &str, convention: Convention, heaps: Vec<u32>, shape: Shape) -> (GameGraph, AlphaBetaRun) {
-        let spec: GameSpec = game.parse().unwrap();
-        let g = GameGraph::build(spec.rules(), convention, &Position::new(heaps), shape);
+        let game: Game = game.parse().unwrap();
+        let g = GameGraph::build(&game, convention, &heaps, shape);
         let ab = alpha_beta(&g);
         (g, ab)
     }

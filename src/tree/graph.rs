@@ -3,8 +3,8 @@
 use std::collections::HashMap;
 use std::fmt;
 
-use super::order::TreeMoves;
-use crate::game::{Convention, GameRules, Move, Position};
+use super::order::TreeWalker;
+use crate::game::{Convention, Game};
 
 /// The two players, named by level as in the textbook figure: A moves at the root and at
 /// every even depth, B at every odd depth.
@@ -58,8 +58,8 @@ pub type NodeId = usize;
 /// A move from a node, and the node it leads to.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Edge {
-    /// The move played.
-    pub mv: Move,
+    /// The move played, as a short label (see [`super::order`]).
+    pub label: String,
     /// The node after the move.
     pub child: NodeId,
 }
@@ -67,8 +67,8 @@ pub struct Edge {
 /// One node: a position with a player to move.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Node {
-    /// The position.
-    pub position: Position,
+    /// The position, in the family's canonical form.
+    pub position: Vec<u32>,
     /// The player to move.
     pub player: Player,
     /// The moves, in tree order (see [`super::order`]).
@@ -86,27 +86,26 @@ pub struct Node {
 /// the text rendering reads top to bottom in id order.
 #[derive(Clone, Debug)]
 pub struct GameGraph {
+    game: Game,
     shape: Shape,
     convention: Convention,
     nodes: Vec<Node>,
 }
 
 impl GameGraph {
-    /// Builds the game tree (or DAG) below `root`, A to move, and computes its minimax values.
+    /// Builds the game tree (or DAG) of `game` below `root`, A to move, and computes its
+    /// minimax values. The game must not be loopy (its tree would be infinite).
     ///
     /// The whole graph is held in memory: measure it first (see [`super::size::measure`]).
-    pub fn build<R: GameRules + ?Sized>(
-        rules: &R,
-        convention: Convention,
-        root: &Position,
-        shape: Shape,
-    ) -> Self {
-        let mut moves_gen = TreeMoves::new(rules);
+    pub fn build(game: &Game, convention: Convention, root: &[u32], shape: Shape) -> Self {
+        assert!(!game.family().loopy(), "a loopy game has no finite tree");
+        let mut walker = TreeWalker::new(game);
         let mut nodes: Vec<Node> = Vec::new();
-        let mut index: HashMap<(Position, Player), NodeId> = HashMap::new();
-        // (parent and the move from it, position, player to move), popped in preorder.
-        type Pending = (Option<(NodeId, Move)>, Position, Player);
-        let mut stack: Vec<Pending> = vec![(None, root.clone(), Player::A)];
+        let mut index: HashMap<(Vec<u32>, Player), NodeId> = HashMap::new();
+        // (parent and the label of the move from it, position, player to move), popped in
+        // preorder.
+        type Pending = (Option<(NodeId, String)>, Vec<u32>, Player);
+        let mut stack: Vec<Pending> = vec![(None, root.to_vec(), Player::A)];
         while let Some((from, position, player)) = stack.pop() {
             let merged = match shape {
                 Shape::Dag => index.get(&(position.clone(), player)).copied(),
@@ -116,9 +115,8 @@ impl GameGraph {
                 Some(id) => id,
                 None => {
                     let id = nodes.len();
-                    let moves = moves_gen.moves(&position);
-                    for mv in moves.iter().rev() {
-                        stack.push((Some((id, mv.clone())), mv.apply(&position), player.other()));
+                    for (label, child) in walker.children(&position).into_iter().rev() {
+                        stack.push((Some((id, label)), child, player.other()));
                     }
                     if shape == Shape::Dag {
                         index.insert((position.clone(), player), id);
@@ -127,23 +125,38 @@ impl GameGraph {
                     id
                 }
             };
-            if let Some((parent, mv)) = from {
-                nodes[parent].edges.push(Edge { mv, child: id });
+            if let Some((parent, label)) = from {
+                nodes[parent].edges.push(Edge { label, child: id });
             }
         }
-        let mut graph = GameGraph { shape, convention, nodes };
+        let mut graph = GameGraph { game: game.clone(), shape, convention, nodes };
         graph.solve();
         graph
     }
 
-    /// Minimax, children before parents: a move lowers the total, or keeps it and adds a heap.
+    /// Every node, children before parents (a depth-first postorder from the root).
+    fn postorder(&self) -> Vec<NodeId> {
+        let mut order = Vec::with_capacity(self.nodes.len());
+        let mut done = vec![false; self.nodes.len()];
+        let mut stack = vec![(self.root(), false)];
+        while let Some((id, expanded)) = stack.pop() {
+            if done[id] {
+                continue;
+            }
+            if expanded {
+                done[id] = true;
+                order.push(id);
+                continue;
+            }
+            stack.push((id, true));
+            stack.extend(self.nodes[id].edges.iter().filter(|e| !done[e.child]).map(|e| (e.child, false)));
+        }
+        order
+    }
+
+    /// Minimax, children before parents.
     fn solve(&mut self) {
-        let mut order: Vec<NodeId> = (0..self.nodes.len()).collect();
-        order.sort_by_key(|&id| {
-            let p = &self.nodes[id].position;
-            (p.total(), std::cmp::Reverse(p.len()))
-        });
-        for id in order {
+        for id in self.postorder() {
             let node = &self.nodes[id];
             let (value, principal) = if node.edges.is_empty() {
                 (self.terminal_value(node.player), None)
@@ -198,6 +211,16 @@ impl GameGraph {
         self.shape
     }
 
+    /// The game.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// `position` in the game's notation.
+    pub fn show(&self, position: &[u32]) -> String {
+        self.game.family().show(position)
+    }
+
     /// The convention the values were computed under.
     pub fn convention(&self) -> Convention {
         self.convention
@@ -219,12 +242,7 @@ impl GameGraph {
     pub fn subtree_sizes(&self) -> Vec<u64> {
         let mut sizes = vec![1u64; self.nodes.len()];
         // In a DAG a shared node is counted once per parent, so the root gets the tree size.
-        let mut order: Vec<NodeId> = (0..self.nodes.len()).collect();
-        order.sort_by_key(|&id| {
-            let p = &self.nodes[id].position;
-            (p.total(), std::cmp::Reverse(p.len()))
-        });
-        for id in order {
+        for id in self.postorder() {
             let below = self.nodes[id].edges.iter().fold(0u64, |acc, e| acc.saturating_add(sizes[e.child]));
             sizes[id] = sizes[id].saturating_add(below);
         }
@@ -235,11 +253,14 @@ impl GameGraph {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::GameSpec;
 
     fn seed_004(shape: Shape) -> GameGraph {
-        let spec: GameSpec = "subtraction:1,2,3".parse().unwrap();
-        GameGraph::build(spec.rules(), Convention::Misere, &Position::new(vec![6]), shape)
+        let game: Game = "subtraction:1,2,3".parse().unwrap();
+        GameGraph::build(&game, Convention::Misere, &[6], shape)
+    }
+
+    fn total(p: &[u32]) -> u32 {
+        p.iter().sum()
     }
 
     #[test]
@@ -249,14 +270,17 @@ mod tests {
         let root = g.node(0);
         assert_eq!((root.player, root.value), (Player::A, 1));
         let first = &root.edges[root.principal.unwrap()];
-        assert_eq!((first.mv.taken(), g.node(first.child).position.to_string()), (1, "[5]".to_string()));
+        assert_eq!(
+            (first.label.as_str(), g.show(&g.node(first.child).position)),
+            ("take 1", "[5]".to_string())
+        );
         // Every node's value for the player to move: a loss iff n ≡ 1 (mod 4) in misère.
         for n in g.nodes() {
-            let mover_wins = n.position.total() % 4 != 1;
+            let mover_wins = total(&n.position) % 4 != 1;
             let for_a = if (n.player == Player::A) == mover_wins { 1 } else { -1 };
-            assert_eq!(n.value, for_a, "{} {}", n.position, n.player);
+            assert_eq!(n.value, for_a, "{:?} {}", n.position, n.player);
         }
-        let line: Vec<String> = g.principal_line().iter().map(|&i| g.node(i).position.to_string()).collect();
+        let line: Vec<String> = g.principal_line().iter().map(|&i| g.show(&g.node(i).position)).collect();
         assert_eq!(line, ["[6]", "[5]", "[4]", "[1]", "[]"]);
         assert_eq!(g.subtree_sizes()[0], 52);
     }
@@ -265,7 +289,7 @@ mod tests {
     fn dag_merges_by_position_and_player() {
         let g = seed_004(Shape::Dag);
         assert_eq!(g.len(), 12);
-        let mut keys: Vec<(u64, Player)> = g.nodes().iter().map(|n| (n.position.total(), n.player)).collect();
+        let mut keys: Vec<(u32, Player)> = g.nodes().iter().map(|n| (total(&n.position), n.player)).collect();
         keys.sort_by_key(|k| (k.0, k.1 == Player::B));
         keys.dedup();
         assert_eq!(keys.len(), 12);

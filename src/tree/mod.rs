@@ -28,10 +28,10 @@ use std::fmt;
 pub use alpha_beta::{AlphaBetaRun, alpha_beta};
 pub use graph::{Edge, GameGraph, Node, NodeId, Player, Shape, Value};
 pub use minimax::{MinimaxSearch, minimax_value};
-pub use order::{TreeMoves, move_label};
+pub use order::{TreeMoves, TreeWalker, move_label};
 pub use size::{MeasureBudget, MeasureStopped, TreeSize, format_count, measure, measured_position_bytes};
 
-use crate::game::{Convention, GameRules, Position};
+use crate::game::{Convention, Game};
 use crate::resources::{Bytes, MemoryBudget};
 
 /// The default `--max-nodes`.
@@ -87,10 +87,15 @@ impl Default for TreeOptions {
 /// Why a tree was not drawn.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TreeError {
+    /// The game is loopy: a position can come round again, so its tree is infinite.
+    Loopy {
+        /// The game.
+        game: String,
+    },
     /// The tree (or DAG) has more nodes than allowed.
     TooLarge {
-        /// The root position.
-        root: Position,
+        /// The root position, in the game's notation (shortened when long).
+        root: String,
         /// What was measured.
         shape: Shape,
         /// Its sizes.
@@ -100,8 +105,8 @@ pub enum TreeError {
     },
     /// Measuring itself gave up (see [`MeasureStopped`]).
     MeasureStopped {
-        /// The root position.
-        root: Position,
+        /// The root position, in the game's notation (shortened when long).
+        root: String,
         /// What was to be drawn.
         shape: Shape,
         /// Why measuring stopped.
@@ -111,8 +116,8 @@ pub enum TreeError {
     },
     /// The tree (or DAG) has more nodes than can ever be drawn ([`MAX_DRAWN_NODES`]).
     BeyondDrawable {
-        /// The root position.
-        root: Position,
+        /// The root position, in the game's notation (shortened when long).
+        root: String,
         /// What was measured.
         shape: Shape,
         /// Its number of nodes (of the tree, or of the DAG), when measuring finished.
@@ -120,8 +125,8 @@ pub enum TreeError {
     },
     /// Drawing the tree (or DAG) would take more memory than allowed.
     Memory {
-        /// The root position.
-        root: Position,
+        /// The root position, in the game's notation (shortened when long).
+        root: String,
         /// What was to be drawn.
         shape: Shape,
         /// Its number of nodes.
@@ -133,14 +138,18 @@ pub enum TreeError {
     },
 }
 
-/// A root for an error message: in full up to a dozen heaps, else its first heaps and count.
-fn shown(root: &Position) -> String {
+/// A root for an error message: in full up to a dozen entries, else its first entries and
+/// their count.
+fn shown(game: &Game, root: &[u32]) -> String {
     const SHOWN: usize = 12;
     if root.len() <= SHOWN {
-        return root.to_string();
+        return game.family().show(root);
     }
-    let first: Vec<String> = root.heaps()[..SHOWN].iter().map(u32::to_string).collect();
-    format!("[{},…] ({} heaps)", first.join(","), root.len())
+    let first: Vec<String> = root[..SHOWN].iter().map(u32::to_string).collect();
+    match game {
+        Game::Heaps(_) => format!("[{},…] ({} heaps)", first.join(","), root.len()),
+        Game::Spaced(_) => format!("[{} …] ({} counts)", first.join(" "), root.len()),
+    }
 }
 
 /// "tree" or "DAG".
@@ -151,8 +160,13 @@ fn noun(shape: Shape) -> &'static str {
 impl fmt::Display for TreeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            TreeError::Loopy { game } => write!(
+                f,
+                "{game} is loopy: a position can come round again, so its game tree is infinite \
+                 (its positions are still won, lost or drawn)"
+            ),
             TreeError::BeyondDrawable { root, shape, nodes } => {
-                let (what, root) = (noun(*shape), shown(root));
+                let what = noun(*shape);
                 match nodes {
                     Some(n) => write!(f, "the game {what} of {root} has {n} nodes"),
                     None => write!(f, "the game {what} of {root} has too many nodes to count"),
@@ -163,29 +177,24 @@ impl fmt::Display for TreeError {
                 write!(
                     f,
                     "the game tree of {} has {} nodes, more than the limit of {limit}",
-                    shown(root),
+                    root,
                     format_count(size.tree)
                 )
             }
             TreeError::TooLarge { root, shape: Shape::Dag, size, limit } => {
-                write!(
-                    f,
-                    "the game DAG of {} has {} nodes, more than the limit of {limit}",
-                    shown(root),
-                    size.dag
-                )
+                write!(f, "the game DAG of {} has {} nodes, more than the limit of {limit}", root, size.dag)
             }
             TreeError::Memory { root, shape, nodes, needed, limit } => write!(
                 f,
                 "drawing the game {} of {} ({nodes} nodes) needs about {}, more than the {} of \
                  memory allowed",
                 noun(*shape),
-                shown(root),
+                root,
                 Bytes(*needed),
                 Bytes(*limit)
             ),
             TreeError::MeasureStopped { root, shape, reason, limit } => {
-                let (what, root) = (noun(*shape), shown(root));
+                let what = noun(*shape);
                 match reason {
                     MeasureStopped::HeapMoves { heap, bound } => write!(
                         f,
@@ -248,22 +257,26 @@ fn plural(count: &str, noun: &str) -> String {
 #[derive(Clone, Debug)]
 pub struct TreeView {
     game: String,
+    order: &'static str,
     graph: GameGraph,
     size: TreeSize,
     alpha_beta: Option<AlphaBetaRun>,
 }
 
 impl TreeView {
-    /// Measures the tree below `root` under `rules` (named `game` in the output), refuses
-    /// it if it is over `options.max_nodes`, else builds it, runs minimax and, if asked,
-    /// alpha-beta.
-    pub fn new<R: GameRules + ?Sized>(
-        rules: &R,
-        game: &str,
+    /// Measures the tree of `game` (named `name` in the output) below `root` (in the
+    /// family's canonical form), refuses it if it is over `options.max_nodes` or the game is
+    /// loopy, else builds it, runs minimax and, if asked, alpha-beta.
+    pub fn new(
+        game: &Game,
+        name: &str,
         convention: Convention,
-        root: &Position,
+        root: &[u32],
         options: &TreeOptions,
     ) -> Result<Self, TreeError> {
+        if game.family().loopy() {
+            return Err(TreeError::Loopy { game: name.to_string() });
+        }
         let asked = options.max_nodes;
         let limit = asked.min(MAX_DRAWN_NODES);
         // A drawable tree has fewer edges than nodes, so twice the drawable cap is enough.
@@ -276,11 +289,12 @@ impl TreeView {
                 .memory_bytes
                 .min(MEASURE_BYTES.max(limit.saturating_mul(2 * measured_position_bytes(root.len())))),
         };
-        let size = measure(rules, root, budget).map_err(|reason| {
+        let shown_root = || shown(game, root);
+        let size = measure(&mut TreeWalker::new(game), root, budget).map_err(|reason| {
             if asked > MAX_DRAWN_NODES {
-                TreeError::BeyondDrawable { root: root.clone(), shape: options.shape, nodes: None }
+                TreeError::BeyondDrawable { root: shown_root(), shape: options.shape, nodes: None }
             } else {
-                TreeError::MeasureStopped { root: root.clone(), shape: options.shape, reason, limit }
+                TreeError::MeasureStopped { root: shown_root(), shape: options.shape, reason, limit }
             }
         })?;
         let drawn = match options.shape {
@@ -290,12 +304,12 @@ impl TreeView {
         if drawn > limit as u128 {
             if asked > MAX_DRAWN_NODES {
                 return Err(TreeError::BeyondDrawable {
-                    root: root.clone(),
+                    root: shown_root(),
                     shape: options.shape,
                     nodes: Some(drawn),
                 });
             }
-            return Err(TreeError::TooLarge { root: root.clone(), shape: options.shape, size, limit });
+            return Err(TreeError::TooLarge { root: shown_root(), shape: options.shape, size, limit });
         }
         // Every node holds its position and the edge to it, and prints it on a line.
         let per_node =
@@ -303,17 +317,21 @@ impl TreeView {
         let needed = (drawn as u64).saturating_mul(per_node);
         if needed > options.memory_bytes {
             return Err(TreeError::Memory {
-                root: root.clone(),
+                root: shown_root(),
                 shape: options.shape,
                 nodes: drawn as u64,
                 needed,
                 limit: options.memory_bytes,
             });
         }
-        let graph = GameGraph::build(rules, convention, root, options.shape);
+        let graph = GameGraph::build(game, convention, root, options.shape);
         debug_assert_eq!(graph.len() as u128, drawn);
         let alpha_beta = options.alpha_beta.then(|| alpha_beta(&graph));
-        Ok(TreeView { game: game.to_string(), graph, size, alpha_beta })
+        let order = match game {
+            Game::Heaps(_) => "largest heap first, fewest tokens first",
+            Game::Spaced(_) => "the family's move order",
+        };
+        Ok(TreeView { game: name.to_string(), order, graph, size, alpha_beta })
     }
 
     /// The tree or DAG.
@@ -341,7 +359,7 @@ impl TreeView {
             Shape::Tree => "Game tree",
             Shape::Dag => "Game DAG",
         };
-        format!("{what} of {} in {} ({rule})", self.graph.node(0).position, self.game)
+        format!("{what} of {} in {} ({rule})", self.graph.show(&self.graph.node(0).position), self.game)
     }
 
     /// The closing counts: tree vs DAG size and, with alpha-beta, the visited-node counts,
@@ -376,9 +394,9 @@ impl TreeView {
         out.push('\n');
         out.push_str(
             "A moves at the root and every even depth, B at odd depths. Values are minimax\n\
-             values for A: +1 A wins, -1 B wins. '*' marks the principal line (optimal play;\n\
-             ties go to the first move in order: largest heap first, fewest tokens first).\n",
+             values for A: +1 A wins, -1 B wins. '*' marks the principal line (optimal play;\n",
         );
+        out.push_str(&format!("ties go to the first move in order: {}).\n", self.order));
         if self.graph.shape() == Shape::Dag {
             out.push_str(
                 "Nodes with the same position and player to move are merged: each is printed\n\
@@ -409,11 +427,11 @@ impl TreeView {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::GameSpec;
+    use crate::game::{GameSpec, Position};
 
     fn view(heaps: Vec<u32>, options: TreeOptions) -> Result<TreeView, TreeError> {
-        let spec: GameSpec = "subtraction:1,2,3".parse().unwrap();
-        TreeView::new(spec.rules(), "subtraction:1,2,3", Convention::Misere, &Position::new(heaps), &options)
+        let game: Game = "subtraction:1,2,3".parse().unwrap();
+        TreeView::new(&game, "subtraction:1,2,3", Convention::Misere, &heaps, &options)
     }
 
     #[test]
@@ -435,18 +453,18 @@ mod tests {
     fn graph_minimax_agrees_with_minimax_value_at_every_node() {
         for game in ["nim", "subtraction:1,2,3", "kayles", "dawson", "grundy", "octal:4.7", "lines"] {
             let spec: GameSpec = game.parse().unwrap();
+            let any = Game::from(spec.clone());
             for convention in [Convention::Normal, Convention::Misere] {
                 let mut search = MinimaxSearch::new(spec.rules(), convention);
                 for heaps in [vec![7], vec![4, 3], vec![3, 2, 1], vec![2, 2, 2]] {
                     for shape in [Shape::Tree, Shape::Dag] {
-                        let g =
-                            GameGraph::build(spec.rules(), convention, &Position::new(heaps.clone()), shape);
+                        let g = GameGraph::build(&any, convention, &heaps, shape);
                         for n in g.nodes() {
-                            let mover_wins = search.is_win(&n.position);
+                            let mover_wins = search.is_win(&Position::from_sorted(n.position.clone()));
                             let want = if (n.player == Player::A) == mover_wins { 1 } else { -1 };
                             assert_eq!(
                                 n.value, want,
-                                "{game} {convention} {heaps:?} {} {}",
+                                "{game} {convention} {heaps:?} {:?} {}",
                                 n.position, n.player
                             );
                         }

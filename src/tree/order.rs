@@ -1,6 +1,9 @@
-//! Move order for the tree view, and short move labels.
+//! Move order for the tree view, short move labels, and the walker every tree room uses.
 //!
-//! The tree lists a position's moves heap by heap, largest heap first (the order of
+//! [`TreeWalker`] is how the tree view sees any game: a position is the family's canonical
+//! counts, and its children come in tree order with a short label. A family with its own
+//! position space lists its moves in its own fixed order, labelled with the family's words.
+//! The heap games list a position's moves heap by heap, largest heap first (the order of
 //! [`MoveTable::moves`](crate::game::MoveTable::moves)), and within one heap by the number
 //! of tokens taken, fewest first; results that take the same number keep the heap-rule
 //! order (one heap before two, larger part first). So in take-1..3 the children of `[6]`
@@ -9,7 +12,91 @@
 
 use std::collections::HashMap;
 
-use crate::game::{GameRules, HeapResult, Move, Position, heap_results};
+use crate::game::{Game, GameRules, HeapResult, Move, Position, Rules, heap_results, result_bound};
+
+/// A game as the tree view walks it: the children of a position in tree order, each with
+/// a short label, and the bounds measuring checks before it starts.
+pub struct TreeWalker<'a> {
+    game: &'a Game,
+    heaps: Option<TreeMoves<'a, Rules>>,
+}
+
+impl<'a> TreeWalker<'a> {
+    /// A walker of `game`.
+    pub fn new(game: &'a Game) -> Self {
+        TreeWalker { game, heaps: game.heaps().map(|spec| TreeMoves::new(spec.rules())) }
+    }
+
+    /// The game walked.
+    pub fn game(&self) -> &'a Game {
+        self.game
+    }
+
+    /// The children of `position` in tree order, each with its label (see [`move_label`]
+    /// for heap games; a family's own words otherwise).
+    pub fn children(&mut self, position: &[u32]) -> Vec<(String, Vec<u32>)> {
+        match &mut self.heaps {
+            Some(moves) => {
+                let from = Position::from_sorted(position.to_vec());
+                moves.moves(&from).iter().map(|m| (move_label(m, &from), m.apply(&from).into())).collect()
+            }
+            None => self.game.family().moves(position).into_iter().map(|m| (m.text, m.to)).collect(),
+        }
+    }
+
+    /// Calls `visit` with each child of `position` in tree order, one at a time (no labels,
+    /// and never all the children at once); stops at the first error `visit` returns.
+    pub fn for_each_child<E>(
+        &mut self,
+        position: &[u32],
+        visit: &mut dyn FnMut(&[u32]) -> Result<(), E>,
+    ) -> Result<(), E> {
+        match &mut self.heaps {
+            Some(moves) => {
+                let from = Position::from_sorted(position.to_vec());
+                for m in moves.moves(&from) {
+                    visit(m.apply(&from).heaps())?;
+                }
+                Ok(())
+            }
+            None => {
+                let mut result = Ok(());
+                self.game.family().for_each_child(position, &mut Vec::new(), &mut |c| {
+                    if result.is_ok() {
+                        result = visit(c);
+                    }
+                });
+                result
+            }
+        }
+    }
+
+    /// An upper bound on the number of moves from `position`.
+    pub fn move_bound(&self, position: &[u32]) -> u128 {
+        match self.game.heaps() {
+            Some(spec) => spec.rules().move_bound(&Position::from_sorted(position.to_vec())),
+            // A staircase step of c coins, a Welter heap of a and a raise heap of h have at
+            // most c, a and h + 1 moves.
+            None => position.iter().map(|&c| c as u128 + 1).sum(),
+        }
+    }
+
+    /// For heap games, the largest heap of `position` and an upper bound on its moves
+    /// alone (for rules whose moves change several heaps, on the position's moves).
+    pub fn heap_bound(&self, position: &[u32]) -> Option<(u32, u128)> {
+        let spec = self.game.heaps()?;
+        let largest = position.first().copied().unwrap_or(0);
+        Some(match spec.rules().single_heap() {
+            Some(rules) => (largest, result_bound(rules, largest)),
+            None => (largest, self.move_bound(position)),
+        })
+    }
+
+    /// `position` in the game's notation.
+    pub fn show(&self, position: &[u32]) -> String {
+        self.game.family().show(position)
+    }
+}
 
 /// A move generator in tree order that computes each heap size's results once, on demand.
 ///

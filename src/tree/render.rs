@@ -5,7 +5,6 @@ use std::fmt::Write;
 
 use super::alpha_beta::AlphaBetaRun;
 use super::graph::{GameGraph, NodeId, Player, Shape};
-use super::order::move_label;
 
 /// Whether the edge `edge` of `parent` is on the principal line.
 fn principal_edge(graph: &GameGraph, on_line: &HashSet<NodeId>, parent: NodeId, edge: usize) -> bool {
@@ -39,12 +38,11 @@ pub fn render_text(graph: &GameGraph, alpha_beta: Option<&AlphaBetaRun>) -> Stri
         let mut principal = true;
         let mut pruned = false;
         if let Some((parent, edge)) = item.via {
-            let from = &graph.node(parent).position;
-            let _ = write!(out, "{} → ", move_label(&graph.node(parent).edges[edge].mv, from));
+            let _ = write!(out, "{} → ", graph.node(parent).edges[edge].label);
             principal = principal_edge(graph, &on_line, parent, edge);
             pruned = alpha_beta.is_some_and(|ab| ab.edge_pruned(parent, edge));
         }
-        let _ = write!(out, "{}  {}", node.position, node.player);
+        let _ = write!(out, "{}  {}", graph.show(&node.position), node.player);
         if pruned {
             if dag {
                 let _ = write!(out, "  #{}  [pruned]", item.node);
@@ -112,7 +110,7 @@ pub fn render_dot(graph: &GameGraph, alpha_beta: Option<&AlphaBetaRun>, title: &
         };
         let pruned = alpha_beta.is_some_and(|ab| !ab.visited[id]);
         let value = if pruned { "pruned".to_string() } else { format!("{:+}", node.value) };
-        let label = format!("{}\\n{} {value}", dot_quote(&node.position.to_string()), node.player);
+        let label = format!("{}\\n{} {value}", dot_quote(&graph.show(&node.position)), node.player);
         let mut attrs = format!("shape={shape}, label=\"{label}\"");
         if pruned {
             let _ = write!(attrs, ", {PRUNED}");
@@ -123,7 +121,7 @@ pub fn render_dot(graph: &GameGraph, alpha_beta: Option<&AlphaBetaRun>, title: &
     }
     for (id, node) in graph.nodes().iter().enumerate() {
         for (i, e) in node.edges.iter().enumerate() {
-            let label = dot_quote(&move_label(&e.mv, &node.position));
+            let label = dot_quote(&e.label);
             let mut attrs = format!("label=\"{label}\"");
             if alpha_beta.is_some_and(|ab| ab.edge_pruned(id, i)) {
                 let _ = write!(attrs, ", {PRUNED}");

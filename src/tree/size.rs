@@ -9,9 +9,7 @@
 
 use std::collections::HashMap;
 
-use super::order::TreeMoves;
-use crate::game::result_bound;
-use crate::game::{GameRules, Position};
+use super::order::TreeWalker;
 
 /// The sizes of the game tree below a root.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,10 +79,11 @@ impl MeasureBudget {
 }
 
 /// The bytes measuring holds per distinct position of `heaps` heaps: the position as the key
-/// of the size map, its copy on the stack and as the key of the reach map, and the entries.
+/// of the size map, its copy on the stack, in the finishing order and as the key of the
+/// reach map, and the entries.
 pub fn measured_position_bytes(heaps: usize) -> u64 {
-    let position = std::mem::size_of::<Position>() as u64 + 4 * heaps as u64;
-    3 * position + 64
+    let position = std::mem::size_of::<Vec<u32>>() as u64 + 4 * heaps as u64;
+    4 * position + 64
 }
 
 /// Bit for "reachable at an even depth" (player A to move) and at an odd depth (B).
@@ -93,81 +92,83 @@ const ODD: u8 = 2;
 
 /// Measures the game tree below `root`, examining at most `budget.moves` moves between
 /// distinct positions and holding at most `budget.positions` positions in `budget.bytes`.
-pub fn measure<R: GameRules + ?Sized>(
-    rules: &R,
-    root: &Position,
+pub fn measure(
+    walker: &mut TreeWalker<'_>,
+    root: &[u32],
     budget: MeasureBudget,
 ) -> Result<TreeSize, MeasureStopped> {
-    let bound = match rules.single_heap() {
-        Some(heap_rules) => result_bound(heap_rules, root.largest()),
-        None => rules.move_bound(root),
-    };
-    if bound > 10 * budget.moves as u128 {
-        return Err(MeasureStopped::HeapMoves { heap: root.largest(), bound });
+    if let Some((heap, bound)) = walker.heap_bound(root)
+        && bound > 10 * budget.moves as u128
+    {
+        return Err(MeasureStopped::HeapMoves { heap, bound });
     }
-    let root_bound = rules.move_bound(root);
+    let root_bound = walker.move_bound(root);
     if root_bound > budget.moves as u128 {
         return Err(MeasureStopped::RootMoves { bound: root_bound, budget: budget.moves });
     }
     let mut held = Held::new(budget);
-    let mut moves_gen = TreeMoves::new(rules);
     // None: discovered, subtree not yet counted.
-    let mut size: HashMap<Position, Option<u128>> = HashMap::new();
+    let mut size: HashMap<Vec<u32>, Option<u128>> = HashMap::new();
+    // The positions in the order their subtrees were counted: children before parents.
+    let mut finished: Vec<Vec<u32>> = Vec::new();
     held.add(root)?;
-    size.insert(root.clone(), None);
-    let mut stack = vec![(root.clone(), false)];
+    size.insert(root.to_vec(), None);
+    let mut stack = vec![(root.to_vec(), false)];
     let mut edges = 0u64;
     while let Some((p, expanded)) = stack.pop() {
         if size[&p].is_some() {
             continue;
         }
-        let moves = moves_gen.moves(&p);
         if expanded {
-            let total = moves.iter().fold(1u128, |acc, m| acc.saturating_add(size[&m.apply(&p)].unwrap()));
-            size.insert(p, Some(total));
+            let mut total = 1u128;
+            walker.for_each_child(&p, &mut |c| -> Result<(), MeasureStopped> {
+                total = total.saturating_add(size[c].expect("a child is counted before its parent"));
+                Ok(())
+            })?;
+            size.insert(p.clone(), Some(total));
+            finished.push(p);
             continue;
-        }
-        edges += moves.len() as u64;
-        if edges > budget.moves {
-            return Err(MeasureStopped::Moves { budget: budget.moves });
         }
         // The expanded entry goes under its children, which are counted first.
         stack.push((p.clone(), true));
-        for m in &moves {
-            let c = m.apply(&p);
-            match size.get(&c) {
+        walker.for_each_child(&p, &mut |c| {
+            edges += 1;
+            if edges > budget.moves {
+                return Err(MeasureStopped::Moves { budget: budget.moves });
+            }
+            match size.get(c) {
                 Some(Some(_)) => {}
                 // Found before and still waiting on the stack: counted again above `p`, so
                 // that it is done before `p` is.
                 Some(None) => {
-                    held.charge(&c)?;
-                    stack.push((c, false));
+                    held.charge(c)?;
+                    stack.push((c.to_vec(), false));
                 }
                 None => {
-                    held.add(&c)?;
-                    size.insert(c.clone(), None);
-                    stack.push((c, false));
+                    held.add(c)?;
+                    size.insert(c.to_vec(), None);
+                    stack.push((c.to_vec(), false));
                 }
             }
-        }
+            Ok(())
+        })?;
     }
     let tree = size[root].unwrap();
 
-    // Parents before children: a move lowers the total, or keeps it and adds a heap.
-    let mut order: Vec<Position> = size.into_keys().collect();
-    order.sort_by(|a, b| b.total().cmp(&a.total()).then(a.len().cmp(&b.len())));
-    let mut reach: HashMap<Position, u8> = HashMap::with_capacity(order.len());
-    reach.insert(root.clone(), EVEN);
+    // Parents before children: the reverse of the order the subtrees were counted in.
+    let mut reach: HashMap<Vec<u32>, u8> = HashMap::with_capacity(finished.len());
+    reach.insert(root.to_vec(), EVEN);
     let mut dag = 0u64;
-    for p in &order {
+    for p in finished.iter().rev() {
         let here = reach.get(p).copied().unwrap_or(0);
         dag += here.count_ones() as u64;
         let there = ((here & EVEN) << 1) | ((here & ODD) >> 1);
-        for m in moves_gen.moves(p) {
-            *reach.entry(m.apply(p)).or_insert(0) |= there;
-        }
+        walker.for_each_child(p, &mut |c| -> Result<(), MeasureStopped> {
+            *reach.entry(c.to_vec()).or_insert(0) |= there;
+            Ok(())
+        })?;
     }
-    Ok(TreeSize { tree, dag, positions: order.len() as u64 })
+    Ok(TreeSize { tree, dag, positions: finished.len() as u64 })
 }
 
 /// The positions measuring holds, against its budget.
@@ -183,15 +184,15 @@ impl Held {
     }
 
     /// Counts one more position held.
-    fn add(&mut self, p: &Position) -> Result<(), MeasureStopped> {
+    fn add(&mut self, p: &[u32]) -> Result<(), MeasureStopped> {
         self.positions += 1;
         self.bytes = self.bytes.saturating_add(measured_position_bytes(p.len()));
         self.check()
     }
 
     /// Charges one more copy of a position held on the stack.
-    fn charge(&mut self, p: &Position) -> Result<(), MeasureStopped> {
-        self.bytes = self.bytes.saturating_add(std::mem::size_of::<Position>() as u64 + 4 * p.len() as u64);
+    fn charge(&mut self, p: &[u32]) -> Result<(), MeasureStopped> {
+        self.bytes = self.bytes.saturating_add(std::mem::size_of::<Vec<u32>>() as u64 + 4 * p.len() as u64);
         self.check()
     }
 
@@ -214,66 +215,62 @@ pub fn format_count(n: u128) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::GameSpec;
+    use crate::game::Game;
+
+    fn measure_of(game: &str, root: &[u32], budget: MeasureBudget) -> Result<TreeSize, MeasureStopped> {
+        let game: Game = game.parse().unwrap();
+        measure(&mut TreeWalker::new(&game), root, budget)
+    }
 
     #[test]
     fn long_subtraction_chains_are_measured_at_once() {
-        let spec: GameSpec = "subtraction:1,2,3".parse().unwrap();
-        let s =
-            measure(spec.rules(), &Position::new(vec![100_000]), MeasureBudget::moves(1_000_000)).unwrap();
+        let s = measure_of("subtraction:1,2,3", &[100_000], MeasureBudget::moves(1_000_000)).unwrap();
         // [100000] only with A to move, [99999] only with B, every smaller heap with both.
         assert_eq!((s.tree, s.dag, s.positions), (u128::MAX, 2 + 2 * 99_999, 100_001));
     }
 
     #[test]
     fn take_one_to_three_from_six() {
-        let spec: GameSpec = "subtraction:1,2,3".parse().unwrap();
-        let s = measure(spec.rules(), &Position::new(vec![6]), MeasureBudget::moves(100)).unwrap();
+        let s = measure_of("subtraction:1,2,3", &[6], MeasureBudget::moves(100)).unwrap();
         // T(n) = 1 + T(n-1) + T(n-2) + T(n-3): 1, 2, 4, 8, 15, 28, 52.
         assert_eq!(s, TreeSize { tree: 52, dag: 12, positions: 7 });
     }
 
     #[test]
     fn nim_trees_saturate_and_budgets_stop() {
-        let nim = GameSpec::nim();
         // One Nim heap of n has a tree of 2^n nodes.
-        let s = measure(nim.rules(), &Position::new(vec![20]), MeasureBudget::moves(1000)).unwrap();
+        let s = measure_of("nim", &[20], MeasureBudget::moves(1000)).unwrap();
         assert_eq!(s.tree, 1 << 20);
-        let s = measure(nim.rules(), &Position::new(vec![200]), MeasureBudget::moves(100_000)).unwrap();
+        let s = measure_of("nim", &[200], MeasureBudget::moves(100_000)).unwrap();
         assert_eq!(format_count(s.tree), "more than 10^38");
-        let e =
-            measure(nim.rules(), &Position::new(vec![50, 50, 50]), MeasureBudget::moves(1000)).unwrap_err();
+        let e = measure_of("nim", &[50, 50, 50], MeasureBudget::moves(1000)).unwrap_err();
         assert_eq!(e, MeasureStopped::Moves { budget: 1000 });
-        let lines: GameSpec = "lines".parse().unwrap();
-        let e =
-            measure(lines.rules(), &Position::new(vec![100_000]), MeasureBudget::moves(1000)).unwrap_err();
+        let e = measure_of("lines", &[100_000], MeasureBudget::moves(1000)).unwrap_err();
         assert_eq!(e, MeasureStopped::HeapMoves { heap: 100_000, bound: 100_001 + 100_001 * 50_000 });
         // [3] has 3 moves, [2] 2, [1] 1: six edges between its distinct positions.
-        assert!(measure(nim.rules(), &Position::new(vec![3]), MeasureBudget::moves(6)).is_ok());
-        assert!(measure(nim.rules(), &Position::new(vec![3]), MeasureBudget::moves(5)).is_err());
+        assert!(measure_of("nim", &[3], MeasureBudget::moves(6)).is_ok());
+        assert!(measure_of("nim", &[3], MeasureBudget::moves(5)).is_err());
     }
 
     #[test]
     fn roots_with_too_many_moves_are_refused_before_any_is_made() {
-        let nim = GameSpec::nim();
-        let root = Position::new((1..=10_000).collect());
-        let e = measure(nim.rules(), &root, MeasureBudget::moves(1_000_000)).unwrap_err();
+        let root: Vec<u32> = (1..=10_000).rev().collect();
+        let e = measure_of("nim", &root, MeasureBudget::moves(1_000_000)).unwrap_err();
         assert_eq!(e, MeasureStopped::RootMoves { bound: 50_015_000, budget: 1_000_000 });
     }
 
     #[test]
     fn positions_and_bytes_held_are_capped() {
-        let nim = GameSpec::nim();
-        let root = Position::new(vec![5, 5, 5]);
+        let root = [5, 5, 5];
         // [5,5,5] reaches 56 multisets of three heaps of at most 5 (zeros dropped).
-        let all = measure(nim.rules(), &root, MeasureBudget::moves(1_000)).unwrap();
+        let all = measure_of("nim", &root, MeasureBudget::moves(1_000)).unwrap();
         assert_eq!(all.positions, 56);
         let capped = MeasureBudget { positions: 55, ..MeasureBudget::moves(1_000) };
-        assert_eq!(measure(nim.rules(), &root, capped), Err(MeasureStopped::Positions { cap: 55 }));
+        assert_eq!(measure_of("nim", &root, capped), Err(MeasureStopped::Positions { cap: 55 }));
         let bytes = 10 * measured_position_bytes(3);
         let small = MeasureBudget { bytes, ..MeasureBudget::moves(1_000) };
-        assert_eq!(measure(nim.rules(), &root, small), Err(MeasureStopped::Memory { bytes }));
+        assert_eq!(measure_of("nim", &root, small), Err(MeasureStopped::Memory { bytes }));
         let enough = MeasureBudget { positions: 56, bytes: 1 << 20, moves: 1_000 };
-        assert_eq!(measure(nim.rules(), &root, enough), Ok(all));
+        assert_eq!(measure_of("nim", &root, enough), Ok(all));
     }
 }
