@@ -16,7 +16,7 @@
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
-use crate::game::{Convention, Formula, GameRules, GameSpec, Position, all_moves};
+use crate::game::{Convention, Formula, GameRules, GameSpec, Position};
 use crate::index::PartitionTable;
 use crate::index::TierId;
 use crate::solve::{Silent, SinkError, SolveOptions, SolvedTier, Strategy, TierStore, solve as solve_tiers};
@@ -524,8 +524,12 @@ fn recompute(
     };
     let mut fastest_win = None::<u32>;
     let mut longest = None::<u32>;
-    for mv in all_moves(game.rules(), position) {
-        let child = mv.apply(position);
+    // The children through the family trait, as every face walks them.
+    let mut children = Vec::new();
+    crate::game::Family::for_each_child(game, position.heaps(), &mut Vec::new(), &mut |c| {
+        children.push(Position::from_sorted(c.to_vec()))
+    });
+    for child in children {
         let Some(c) = prober.record(&child)? else {
             return Ok(Some(format!("{position}: its child {child} is not stored")));
         };

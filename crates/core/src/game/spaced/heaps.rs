@@ -32,6 +32,13 @@ impl Family for GameSpec {
             .map(|m| SpacedMove { to: m.apply(&from).heaps().to_vec(), text: m.words() })
             .collect()
     }
+    /// The children straight from the heap rules, without describing the moves.
+    fn for_each_child(&self, position: &[u32], _buf: &mut Vec<u32>, visit: &mut dyn FnMut(&[u32])) {
+        let from = Position::from_sorted(position.to_vec());
+        for m in self.rules().moves(&from) {
+            visit(m.apply(&from).heaps());
+        }
+    }
     fn rules_text(&self) -> String {
         crate::game::rules_in_words(self)
     }
