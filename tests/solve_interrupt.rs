@@ -80,3 +80,35 @@ fn sigint_commits_the_finished_tiers_and_the_rerun_resumes() {
     let uninterrupted = tier_payloads(&rusqlite::Connection::open(&whole).unwrap());
     assert!(resumed == uninterrupted, "the resumed solve differs");
 }
+
+/// A loopy family is solved whole (its draws are what no retrograde round decides), so
+/// Ctrl-C stores none of the run: the message says so, and does not promise a resume.
+#[test]
+fn sigint_during_a_loopy_solve_says_nothing_is_stored_and_the_rerun_starts_over() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("loopy.sqlite");
+    let program = nimdb().get_program().to_owned();
+    let child = std::process::Command::new(&program)
+        .args(["solve", "--db"])
+        .arg(&db)
+        .args(["--game", "raise:16", "--max-heaps", "8"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(400));
+    // SAFETY: sending a signal to our own child.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if out.status.success() {
+        eprintln!("the solve finished before Ctrl-C");
+        return;
+    }
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("solved whole, so nothing of this run is stored"), "{stderr}");
+    assert!(stderr.contains("starts over"), "{stderr}");
+    assert!(!stderr.contains("resume"), "{stderr}");
+    assert_eq!(stored_tiers(&db), 0);
+}

@@ -60,3 +60,20 @@ pub fn stopped_solve<T>(
     );
     Some(std::process::ExitCode::from(EXIT_INTERRUPTED))
 }
+
+/// For a loopy family's solve stopped by Ctrl-C: such a solve is whole or nothing (a draw
+/// is what no round of the retrograde analysis decides, known only at the end), so it says
+/// nothing was stored and a rerun starts over; `None` for any other result.
+pub fn stopped_loopy_solve<T>(
+    result: &Result<T, nimdb::driver::DriverError>,
+) -> Option<std::process::ExitCode> {
+    use nimdb::driver::DriverError;
+    use nimdb::solve::SolveError;
+    let Err(DriverError::Solve(SolveError::Interrupted { .. })) = result else {
+        return None;
+    };
+    eprintln!(
+        "nimdb: interrupted: a loopy game is solved whole, so nothing of this run is stored; the same command starts over"
+    );
+    Some(std::process::ExitCode::from(EXIT_INTERRUPTED))
+}

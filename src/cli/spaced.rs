@@ -123,7 +123,12 @@ pub fn solve(r: SolveRequest<'_>) -> anyhow::Result<ExitCode> {
     super::interrupt::install();
     let result = solve_spaced_into(&mut db, r.game, r.convention, space.as_ref(), &bar);
     bar.finish();
-    if let Some(code) = super::interrupt::stopped_solve(&result, db.path()) {
+    let stopped = if r.game.family().loopy() {
+        super::interrupt::stopped_loopy_solve(&result)
+    } else {
+        super::interrupt::stopped_solve(&result, db.path())
+    };
+    if let Some(code) = stopped {
         return Ok(code);
     }
     let (solve, report) = result.map_err(words::driver)?;
