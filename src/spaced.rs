@@ -5,11 +5,11 @@
 
 use std::collections::HashMap;
 
-use crate::game::{Convention, DRAW, SpacedFormula, SpacedGame};
+use crate::game::{Convention, DRAW, SpacedFormula, SpacedGame, SpacedMove};
 use crate::index::{PositionSpace, SpaceBounds, TierId, UniverseError, space_for};
 use crate::query::Source;
 use crate::store::{Database, ExportFilter, Reader, RecordSource, SolveRecord, StoreError};
-use crate::theory::spaced::{Verdict, decide};
+use crate::theory::spaced::{Verdict, decide, verdict_by_theorem};
 
 /// The largest space a query solves on the spot, in positions.
 pub const SPACED_AUTO_SOLVE_LIMIT: u64 = 2_000_000;
@@ -106,12 +106,20 @@ pub struct SpacedAnswer {
     /// terminal position).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub moves: Vec<SpacedMoveValue>,
+    /// How many moves a theorem's answer left unlisted (more than [`THEORY_LISTING_LIMIT`]);
+    /// 0 (and left out of JSON) when every move is listed or none was asked for.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub moves_omitted: u64,
     /// Where the answer came from.
     pub source: Source,
     /// The theorem, when the answer is the theorem's.
     pub theorem: Option<SpacedFormula>,
     /// The stored solve used, if any.
     pub solve_id: Option<i64>,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// What a query must do.
@@ -316,7 +324,12 @@ fn best(moves: &[SpacedMoveValue], outcome: Verdict, r: u16) -> Option<SpacedMov
     pick.cloned()
 }
 
-/// The answer of the family's theorem, when it has one for `convention`.
+/// The most moves a theorem's answer lists (each judged by the theorem); a position with
+/// more gives its best move and no list, as the heap games' theory answers do.
+pub const THEORY_LISTING_LIMIT: usize = 100_000;
+
+/// The answer of the family's theorem, when it has one for `convention`. Each listed move
+/// is judged by the theorem's value of the position it leads to, never by a move search.
 pub fn answer_from_theory(
     game: &SpacedGame,
     convention: Convention,
@@ -324,15 +337,17 @@ pub fn answer_from_theory(
 ) -> Option<SpacedAnswer> {
     let decision = decide(game, position, convention)?;
     let family = game.family();
-    let moves: Vec<SpacedMoveValue> = family
-        .moves(position)
-        .into_iter()
-        .map(|m| {
-            let outcome = decide(game, &m.to, convention).map_or(Verdict::Draw, |d| d.verdict);
-            SpacedMoveValue { description: m.text, to: m.to, outcome, remoteness: None }
-        })
-        .collect();
-    let best_move = decision.best.as_ref().and_then(|to| moves.iter().find(|m| &m.to == to).cloned());
+    let listed = family.moves(position);
+    let judged = |m: &SpacedMove| {
+        let outcome = verdict_by_theorem(game, &m.to, convention).unwrap_or(Verdict::Draw);
+        SpacedMoveValue { description: m.text.clone(), to: m.to.clone(), outcome, remoteness: None }
+    };
+    let best_move = decision.best.as_ref().and_then(|to| listed.iter().find(|m| &m.to == to)).map(judged);
+    let (moves, moves_omitted): (Vec<SpacedMoveValue>, u64) = if listed.len() <= THEORY_LISTING_LIMIT {
+        (listed.iter().map(judged).collect(), 0)
+    } else {
+        (Vec::new(), listed.len() as u64)
+    };
     Some(SpacedAnswer {
         game: game.to_string(),
         convention,
@@ -342,6 +357,7 @@ pub fn answer_from_theory(
         nim_value: decision.nim_value,
         best_move,
         moves,
+        moves_omitted,
         source: Source::Theory,
         theorem: Some(decision.formula),
         solve_id: None,
@@ -421,6 +437,7 @@ impl<'a> SpacedReader<'a> {
             nim_value: None,
             best_move,
             moves: listed,
+            moves_omitted: 0,
             source: Source::Database,
             theorem: None,
             solve_id: Some(solve.id),
@@ -452,6 +469,7 @@ impl<'a> SpacedReader<'a> {
             Some(mut a) => {
                 if !moves {
                     a.moves.clear();
+                    a.moves_omitted = 0;
                 }
                 Ok(a)
             }

@@ -652,3 +652,32 @@ fn tree_values_agree_with_the_forward_search_and_a_loopy_game_is_refused() {
     assert!(out.starts_with("digraph game_tree {"), "{out}");
     assert!(out.contains("label=\"move 1 coin from step 2 to step 1\""), "{out}");
 }
+
+/// Finding: a theorem's answer judged every child with the whole decision, whose winning
+/// move search looks at every grandchild: Welter's [1048576 0] (a million moves) took
+/// 10¹² steps and `query` did not return in a minute. Children are now judged by their value alone, and
+/// a position with more moves than the listing limit gives its best move without the list.
+#[test]
+fn a_theorem_answer_for_a_position_with_a_million_moves_is_immediate() {
+    use nimdb::spaced::{THEORY_LISTING_LIMIT, answer_from_theory};
+    let game: SpacedGame = "welter".parse().unwrap();
+    let huge = answer_from_theory(&game, Convention::Normal, &[200_000, 0]).unwrap();
+    assert_eq!(huge.outcome, Verdict::Win);
+    assert!(huge.moves.is_empty(), "more than {THEORY_LISTING_LIMIT} moves are not listed");
+    let best = huge.best_move.unwrap();
+    assert_eq!(welter(&best.to), 0);
+    assert_eq!(best.description, "lower the heap of 200000 to 1");
+    // Within the limit every move is listed, each judged by the theorem.
+    let listed = answer_from_theory(&game, Convention::Normal, &[3000, 1000, 0]).unwrap();
+    assert_eq!(listed.moves.len(), 3000 - 2 + 1000 - 1);
+    for m in &listed.moves {
+        let want = if welter(&m.to) == 0 { Verdict::Loss } else { Verdict::Win };
+        assert_eq!(m.outcome, want, "{:?}", m.to);
+    }
+    // Past the move search's limit the theorem still gives the outcome, at once.
+    let out = common::ok(&["query", "--game", "welter", "--json", "1048576", "0"]);
+    assert!(out.contains("\"rule\": \"welter\"") && out.contains("\"outcome\": \"win\""), "{out}");
+    assert!(out.contains("\"moves_omitted\": 1048575"), "{out}");
+    let out = common::ok(&["query", "--game", "welter", "1048576", "0"]);
+    assert!(out.contains("best move: not searched for (the position has 1048575 moves"), "{out}");
+}

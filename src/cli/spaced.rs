@@ -195,7 +195,13 @@ fn render(game: &SpacedGame, a: &SpacedAnswer, all_moves: bool) -> String {
     }
     out += "\n";
     match &a.best_move {
-        None if a.moves.is_empty() => out += "no moves: the game is over\n",
+        None if a.outcome == Verdict::Win && a.moves_omitted > 0 => {
+            out += &format!(
+                "best move: not searched for (the position has {} moves, more than the theorem's search examines)\n",
+                a.moves_omitted
+            )
+        }
+        None if a.moves.is_empty() && a.moves_omitted == 0 => out += "no moves: the game is over\n",
         None => out += "every move loses against perfect play\n",
         Some(m) => {
             let why = match (a.outcome, a.remoteness.is_some()) {
@@ -207,7 +213,13 @@ fn render(game: &SpacedGame, a: &SpacedAnswer, all_moves: bool) -> String {
             out += &format!("best move ({why}): {} → {}\n", m.description, family.show(&m.to));
         }
     }
-    if all_moves {
+    if all_moves && a.moves_omitted > 0 {
+        out += &format!(
+            "moves ({}): not listed, more than {}\n",
+            a.moves_omitted,
+            nimdb::spaced::THEORY_LISTING_LIMIT
+        );
+    } else if all_moves {
         out += &format!("moves ({}):\n", a.moves.len());
         for m in &a.moves {
             let r = m.remoteness.map_or("".to_string(), |r| format!(" in {r}"));

@@ -9,7 +9,7 @@ use crate::game::{Convention, Game, Position};
 use crate::query::{AUTO_SOLVE_LIMIT, Answer, QueryError, query};
 use crate::spaced::{SpacedAnswer, SpacedError, query_spaced};
 use crate::store::Database;
-use crate::theory::spaced::Verdict;
+use crate::theory::spaced::{Verdict, verdict_by_theorem};
 
 /// A move the computer may play, and what it leads to.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -48,19 +48,31 @@ impl Advice {
         Advice { outcome, remoteness: answer.remoteness, best_move }
     }
 
-    fn of_family(game: &Game, answer: SpacedAnswer) -> Advice {
-        // A theorem's loss names no move: every move then loses, so the first will do.
-        let fallback = || match answer.outcome {
-            Verdict::Loss => answer.moves.first().cloned(),
-            Verdict::Win => answer.moves.iter().find(|m| m.outcome == Verdict::Loss).cloned(),
-            Verdict::Draw => answer.moves.iter().find(|m| m.outcome == Verdict::Draw).cloned(),
+    fn of_family(game: &Game, convention: Convention, answer: SpacedAnswer) -> Advice {
+        let show = |text: &str, to: &[u32]| format!("{text} → {}", game.family().show(to));
+        let best_move = match (&answer.best_move, game) {
+            (Some(m), _) => Some(Choice {
+                description: show(&m.description, &m.to),
+                to: m.to.clone(),
+                remoteness: m.remoteness,
+            }),
+            // A theorem's answer may name no move: from a loss every move loses, so the first
+            // will do; past the theorem's move search, the first move to the outcome wanted,
+            // judged by the theorem alone.
+            (None, Game::Spaced(spaced)) => {
+                let want = match answer.outcome {
+                    Verdict::Loss => None,
+                    Verdict::Win => Some(Verdict::Loss),
+                    Verdict::Draw => Some(Verdict::Draw),
+                };
+                game.family()
+                    .moves(&answer.position)
+                    .into_iter()
+                    .find(|m| want.is_none() || verdict_by_theorem(spaced, &m.to, convention) == want)
+                    .map(|m| Choice { description: show(&m.text, &m.to), to: m.to, remoteness: None })
+            }
+            (None, Game::Heaps(_)) => None,
         };
-        let best = answer.best_move.clone().or_else(fallback);
-        let best_move = best.map(|m| Choice {
-            description: format!("{} → {}", m.description, game.family().show(&m.to)),
-            to: m.to,
-            remoteness: m.remoteness,
-        });
         Advice { outcome: answer.outcome, remoteness: answer.remoteness, best_move }
     }
 }
@@ -107,7 +119,7 @@ impl Advisor {
                 Game::Spaced(spaced) => {
                     let answer = query_spaced(&mut self.db, spaced, self.convention, position)
                         .map_err(|e| AdviceError::Spaced(Box::new(e)))?;
-                    Advice::of_family(&self.game, answer)
+                    Advice::of_family(&self.game, self.convention, answer)
                 }
             };
             self.answers.insert(position.to_vec(), advice);
@@ -178,6 +190,11 @@ mod tests {
         let answer = a.answer(&[2, 0, 2, 5]).unwrap();
         assert_eq!((answer.outcome, answer.remoteness), (Verdict::Loss, None));
         assert_eq!(computer_choice(answer).unwrap().to, vec![1, 0, 2, 5]);
+        // Past the theorem's move search the computer still finds its winning move.
+        let (_dir, mut a) = advisor("welter", Convention::Normal);
+        let answer = a.answer(&[1 << 20, 0]).unwrap();
+        assert_eq!(answer.outcome, Verdict::Win);
+        assert_eq!(computer_choice(answer).unwrap().to, vec![1, 0]);
     }
 
     #[test]

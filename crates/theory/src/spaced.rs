@@ -46,18 +46,28 @@ pub struct SpacedDecision {
 /// game's move is found among the options by the formula).
 pub const MOVE_SEARCH_LIMIT: u64 = 1_000_000;
 
+/// The theorem's value of `position`.
+fn value_by(formula: SpacedFormula, game: &SpacedGame, p: &[u32]) -> Gamma {
+    match (formula, game) {
+        (SpacedFormula::OddSteps, _) => Gamma::Finite(odd_steps(p)),
+        (SpacedFormula::Welter, _) => Gamma::Finite(welter(p)),
+        (SpacedFormula::Smith, SpacedGame::Raise(r)) => smith_sum(&heap_gammas(*r), p),
+        (SpacedFormula::Smith, _) => unreachable!("only raise:C is loopy"),
+    }
+}
+
+/// The theorem's outcome of `position` under `convention` alone (no winning move is
+/// searched for), if the family has a theorem.
+pub fn verdict_by_theorem(game: &SpacedGame, position: &[u32], convention: Convention) -> Option<Verdict> {
+    let formula = game.family().formula(convention)?;
+    Some(value_by(formula, game, position).verdict())
+}
+
 /// The theorem's decision of `position` under `convention`, if the family has one.
 pub fn decide(game: &SpacedGame, position: &[u32], convention: Convention) -> Option<SpacedDecision> {
     let family = game.family();
     let formula = family.formula(convention)?;
-    let value = |p: &[u32]| -> Gamma {
-        match (formula, game) {
-            (SpacedFormula::OddSteps, _) => Gamma::Finite(odd_steps(p)),
-            (SpacedFormula::Welter, _) => Gamma::Finite(welter(p)),
-            (SpacedFormula::Smith, SpacedGame::Raise(r)) => smith_sum(&heap_gammas(*r), p),
-            (SpacedFormula::Smith, _) => unreachable!("only raise:C is loopy"),
-        }
-    };
+    let value = |p: &[u32]| value_by(formula, game, p);
     let here = value(position);
     let verdict = here.verdict();
     let nim_value = match here {
