@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use crate::game::{Convention, DRAW, SpacedFormula, SpacedGame, SpacedMove};
+use crate::game::{Convention, DRAW, SpacedFormula, SpacedGame, SpacedMove, moves_fit};
 use crate::index::{PositionSpace, SpaceBounds, TierId, UniverseError, space_for};
 use crate::query::Source;
 use crate::store::{Database, ExportFilter, Reader, RecordSource, SolveRecord, StoreError};
@@ -106,8 +106,10 @@ pub struct SpacedAnswer {
     /// terminal position).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub moves: Vec<SpacedMoveValue>,
-    /// How many moves a theorem's answer left unlisted (more than [`THEORY_LISTING_LIMIT`]);
-    /// 0 (and left out of JSON) when every move is listed or none was asked for.
+    /// How many moves a theorem's answer left unlisted (more than [`THEORY_LISTING_LIMIT`],
+    /// or, where listing them would pass [`MOVES_WORK_LIMIT`](crate::game::MOVES_WORK_LIMIT),
+    /// the family's bound on their number); 0 (and left out of JSON) when every move is
+    /// listed or none was asked for.
     #[serde(skip_serializing_if = "is_zero")]
     pub moves_omitted: u64,
     /// Where the answer came from.
@@ -337,13 +339,18 @@ pub fn answer_from_theory(
 ) -> Option<SpacedAnswer> {
     let decision = decide(game, position, convention)?;
     let family = game.family();
-    let listed = family.moves(position);
+    let cost = crate::theory::spaced::evaluation_cost(game, position);
+    // Past the work allowed, neither the list nor the best move's words are built.
+    let bound = family.move_bound(position);
+    let listed = if moves_fit(family, position, cost) { family.moves(position) } else { Vec::new() };
     let judged = |m: &SpacedMove| {
         let outcome = verdict_by_theorem(game, &m.to, convention).unwrap_or(Verdict::Draw);
         SpacedMoveValue { description: m.text.clone(), to: m.to.clone(), outcome, remoteness: None }
     };
     let best_move = decision.best.as_ref().and_then(|to| listed.iter().find(|m| &m.to == to)).map(judged);
-    let (moves, moves_omitted): (Vec<SpacedMoveValue>, u64) = if listed.len() <= THEORY_LISTING_LIMIT {
+    let (moves, moves_omitted): (Vec<SpacedMoveValue>, u64) = if listed.is_empty() && bound > 0 {
+        (Vec::new(), bound)
+    } else if listed.len() <= THEORY_LISTING_LIMIT {
         (listed.iter().map(judged).collect(), 0)
     } else {
         (Vec::new(), listed.len() as u64)

@@ -679,5 +679,25 @@ fn a_theorem_answer_for_a_position_with_a_million_moves_is_immediate() {
     assert!(out.contains("\"rule\": \"welter\"") && out.contains("\"outcome\": \"win\""), "{out}");
     assert!(out.contains("\"moves_omitted\": 1048575"), "{out}");
     let out = common::ok(&["query", "--game", "welter", "1048576", "0"]);
-    assert!(out.contains("best move: not searched for (the position has 1048575 moves"), "{out}");
+    assert!(out.contains("best move: not searched for (the position has up to 1048575 moves"), "{out}");
+}
+
+/// Finding: a staircase of 20,000 steps (about 600,000 moves, each a position of 20,000
+/// counts) made `query`, `tree` and `play` build every child at once, tens of gigabytes.
+/// Each now checks the family's bound on the moves against the work allowed first: the
+/// theorem still answers (without the list), and tree and play refuse in one line.
+#[test]
+fn positions_whose_moves_exceed_the_work_allowed_are_answered_or_refused_at_once() {
+    let steps: Vec<String> = (0..20_000).map(|i| ((i * 7) % 60 + 1).to_string()).collect();
+    let steps: Vec<&str> = steps.iter().map(String::as_str).collect();
+    let with =
+        |command: &'static str, game: &'static str| [vec![command, "--game", game], steps.clone()].concat();
+    let out = common::ok(&with("query", "staircase"));
+    assert!(out.contains("best move: not searched for (the position has up to 629960 moves"), "{out}");
+    let err = common::err(&with("play", "staircase"));
+    assert!(err.contains("may have up to 629960 moves of 20000 counts each, too many to play from"), "{err}");
+    let err = common::err(&with("tree", "staircase"));
+    assert!(err.contains("(20000 counts) is too large to measure within"), "{err}");
+    let err = common::err(&with("play", "raise:64"));
+    assert!(err.contains("too many to play from"), "{err}");
 }

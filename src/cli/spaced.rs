@@ -197,7 +197,7 @@ fn render(game: &SpacedGame, a: &SpacedAnswer, all_moves: bool) -> String {
     match &a.best_move {
         None if a.outcome == Verdict::Win && a.moves_omitted > 0 => {
             out += &format!(
-                "best move: not searched for (the position has {} moves, more than the theorem's search examines)\n",
+                "best move: not searched for (the position has up to {} moves, more than the theorem's search examines)\n",
                 a.moves_omitted
             )
         }

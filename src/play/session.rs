@@ -3,7 +3,7 @@
 //! canonical counts, moves are the family's listed moves. It knows nothing about terminals
 //! or databases.
 
-use crate::game::{Convention, Family, Game, SpaceLayout, SpacedMove};
+use crate::game::{Convention, Family, Game, SpaceLayout, SpacedMove, moves_fit};
 
 use super::seats::{Controller, Players, Seat};
 
@@ -47,6 +47,16 @@ pub enum SessionError {
         /// The start, in the family's notation.
         start: String,
     },
+    /// The position has so many moves that listing them would pass the work allowed.
+    #[error("{start} may have up to {bound} moves of {entries} counts each, too many to play from")]
+    TooManyMoves {
+        /// The start, shortened.
+        start: String,
+        /// The family's bound on its moves.
+        bound: u64,
+        /// Its number of counts.
+        entries: usize,
+    },
     /// No legal move leads to the position asked for.
     #[error("no move of {game} leads from {position} to {to}")]
     Illegal {
@@ -72,6 +82,17 @@ impl Session {
         let (game, start) = (game.into(), start.into());
         if start.is_empty() && game.family().layout() == SpaceLayout::Multiset {
             return Err(SessionError::NoHeaps);
+        }
+        // Every move of every position is listed as the game goes on: checked at the start,
+        // since later positions hold fewer tokens (raise:C's bound already counts every heap
+        // at the cap, and its heaps are never added).
+        if !moves_fit(game.family(), &start, 0) {
+            let shown = crate::game::echo(&game.family().show(&start), 60);
+            return Err(SessionError::TooManyMoves {
+                start: shown,
+                bound: game.family().move_bound(&start),
+                entries: start.len(),
+            });
         }
         if game.family().moves(&start).is_empty() {
             return Err(SessionError::OverBeforeStart {

@@ -106,6 +106,13 @@ pub fn measure(
     if root_bound > budget.moves as u128 {
         return Err(MeasureStopped::RootMoves { bound: root_bound, budget: budget.moves });
     }
+    // A family lists a position's children whole, each as long as the position: they must
+    // fit the bytes allowed before the first is built.
+    if walker.game().heaps().is_none()
+        && root_bound.saturating_mul(measured_position_bytes(root.len()) as u128) > budget.bytes as u128
+    {
+        return Err(MeasureStopped::Memory { bytes: budget.bytes });
+    }
     let mut held = Held::new(budget);
     // None: discovered, subtree not yet counted.
     let mut size: HashMap<Vec<u32>, Option<u128>> = HashMap::new();

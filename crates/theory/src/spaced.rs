@@ -43,7 +43,8 @@ pub struct SpacedDecision {
 }
 
 /// The most options a decision examines to find its winning move (Welter's and the loopy
-/// game's move is found among the options by the formula).
+/// game's move is found among the options by the formula); the options' work, judged by
+/// [`evaluation_cost`], must also fit [`MOVES_WORK_LIMIT`](crate::game::MOVES_WORK_LIMIT).
 pub const MOVE_SEARCH_LIMIT: u64 = 1_000_000;
 
 /// The theorem's value of `position`.
@@ -53,6 +54,17 @@ fn value_by(formula: SpacedFormula, game: &SpacedGame, p: &[u32]) -> Gamma {
         (SpacedFormula::Welter, _) => Gamma::Finite(welter(p)),
         (SpacedFormula::Smith, SpacedGame::Raise(r)) => smith_sum(&heap_gammas(*r), p),
         (SpacedFormula::Smith, _) => unreachable!("only raise:C is loopy"),
+    }
+}
+
+/// What one evaluation of the theorem's value of `position` costs, in steps: the odd
+/// steps' nim-sum and Smith's sum are linear in the position's length, Sato's form of
+/// Welter's function quadratic.
+pub fn evaluation_cost(game: &SpacedGame, position: &[u32]) -> u64 {
+    let n = position.len() as u64;
+    match game {
+        SpacedGame::Welter(_) => n * n / 2 + 1,
+        _ => n + 1,
     }
 }
 
@@ -78,11 +90,14 @@ pub fn decide(game: &SpacedGame, position: &[u32], convention: Convention) -> Op
         Verdict::Loss => None,
         Verdict::Win | Verdict::Draw => {
             let want = if verdict == Verdict::Win { Verdict::Loss } else { Verdict::Draw };
-            let moves = family.moves(position);
-            if moves.len() as u64 > MOVE_SEARCH_LIMIT {
+            // Listing the options and judging each must fit the work allowed.
+            let cost = evaluation_cost(game, position);
+            if family.move_bound(position) > MOVE_SEARCH_LIMIT
+                || !crate::game::moves_fit(family, position, cost)
+            {
                 None
             } else {
-                moves.into_iter().map(|m| m.to).find(|to| value(to).verdict() == want)
+                family.moves(position).into_iter().map(|m| m.to).find(|to| value(to).verdict() == want)
             }
         }
     };

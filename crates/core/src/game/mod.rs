@@ -40,8 +40,8 @@ pub use moves::{
 pub use position::{HeapListError, MAX_INPUT_HEAP, Position};
 pub use rules::{CodeError, GrundyRules, HeapFamily, HeapRules, TakeBreakCode};
 pub use spaced::{
-    DRAW, Family, Game, MAX_RAISE_CAP, MAX_SPACED_COUNT, PositionError, Raise, SpaceLayout, SpacedFormula,
-    SpacedGame, SpacedMove, SpacedSpecError, Staircase, Welter, parse_heap_game,
+    DRAW, Family, Game, MAX_RAISE_CAP, MAX_SPACED_COUNT, MOVES_WORK_LIMIT, PositionError, Raise, SpaceLayout,
+    SpacedFormula, SpacedGame, SpacedMove, SpacedSpecError, Staircase, Welter, moves_fit, parse_heap_game,
 };
 pub use spec::{GAME_FORMS, GAME_HELP, GameSpec, SPACED_FORMS, SpecError, any_game_help};
 pub use words::rules_in_words;

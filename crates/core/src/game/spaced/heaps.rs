@@ -39,6 +39,10 @@ impl Family for GameSpec {
             visit(m.apply(&from).heaps());
         }
     }
+    fn move_bound(&self, position: &[u32]) -> u64 {
+        let bound = self.rules().move_bound(&Position::from_sorted(position.to_vec()));
+        u64::try_from(bound).unwrap_or(u64::MAX)
+    }
     fn rules_text(&self) -> String {
         crate::game::rules_in_words(self)
     }

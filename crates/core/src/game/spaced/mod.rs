@@ -116,6 +116,25 @@ pub trait Family: Send + Sync + fmt::Debug {
     fn heap_cap(&self) -> Option<u32> {
         None
     }
+    /// An upper bound on the number of moves from `position`, without listing them. The
+    /// default, Σ (cᵢ + 1), holds for every family here: a staircase step of c coins, a
+    /// Welter heap of a and a raise heap of h have at most c, a and h + 1 moves.
+    fn move_bound(&self, position: &[u32]) -> u64 {
+        position.iter().map(|&c| c as u64 + 1).sum()
+    }
+}
+
+/// The most work listing a position's moves may take: each move's position is built (as
+/// many counts as the position has), so a position's moves are listed only when
+/// [`Family::move_bound`] × (its length + 1) is at most this (about 200 MB of positions).
+pub const MOVES_WORK_LIMIT: u64 = 50_000_000;
+
+/// Whether the moves of `position` may be listed: [`Family::move_bound`] × (its length +
+/// 1 + `per_move`) is within [`MOVES_WORK_LIMIT`], where `per_move` is what the caller
+/// spends on each move beyond building it (e.g. a theorem's evaluation).
+pub fn moves_fit(family: &dyn Family, position: &[u32], per_move: u64) -> bool {
+    let per = position.len() as u64 + 1 + per_move;
+    family.move_bound(position).saturating_mul(per) <= MOVES_WORK_LIMIT
 }
 
 /// The largest cap of `raise:C`.

@@ -34,6 +34,11 @@ impl Family for Raise {
     fn show(&self, position: &[u32]) -> String {
         format!("[{}]", list(position))
     }
+    /// Every heap counted at the cap: a bound for every position the game can reach, since
+    /// heaps never outgrow the cap and are never added.
+    fn move_bound(&self, position: &[u32]) -> u64 {
+        position.len() as u64 * (self.cap as u64 + 1)
+    }
     fn moves(&self, position: &[u32]) -> Vec<SpacedMove> {
         let mut out = Vec::new();
         for (i, &h) in position.iter().enumerate() {
