@@ -168,8 +168,8 @@ impl Database {
     }
 
     /// `Database.query_many` of a family with its own position space: each position
-    /// through the batch session's spaced answers (`Session::answer_spaced`, without the
-    /// move list), what `nimdb query --batch` answers with.
+    /// through the batch session's spaced lookups (`Session::lookup_spaced`: the record or
+    /// theorem `nimdb query --batch` answers from, without valuing the moves).
     fn query_many_spaced(
         &self,
         py: Python<'_>,
@@ -186,7 +186,7 @@ impl Database {
                 let answer = position
                     .as_ref()
                     .map_err(String::clone)
-                    .and_then(|p| session.answer_spaced(game, conv, p, false).map_err(|e| message(&e)));
+                    .and_then(|p| session.lookup_spaced(game, conv, p).map_err(|e| message(&e)));
                 match answer {
                     Ok(a) => {
                         let outcome = match a.outcome {
