@@ -184,10 +184,11 @@ impl Answer {
 /// position, in the order given: what `nimdb query --batch` prints, as numpy arrays.
 #[pyclass(module = "nimdb", frozen, get_all)]
 pub struct Lookups {
-    /// int8: 1 when the player to move wins, 0 when they lose, -1 when the position got no
-    /// answer (see `errors`).
+    /// int8: 1 when the player to move wins, 0 when they lose, 2 for a draw (a position of
+    /// a loopy game, `raise:C`, from which neither player can force a win), -1 when the
+    /// position got no answer (see `errors`).
     pub outcome: Py<PyArray1<i8>>,
-    /// int32: moves to the end under optimal play, -1 when unknown.
+    /// int32: moves to the end under optimal play, -1 when unknown (and for a draw).
     pub remoteness: Py<PyArray1<i32>>,
     /// int64: the nim-value (misère nim-value under misère), -1 when unknown.
     pub nim_value: Py<PyArray1<i64>>,
