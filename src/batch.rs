@@ -168,6 +168,18 @@ impl<'a> Session<'a> {
         self.spaced.answer(&mut self.reader, game, convention, position, moves)
     }
 
+    /// The outcome and values of a position of a spaced family, as
+    /// [`answer_spaced`](Self::answer_spaced) gives them, without valuing its moves (see
+    /// [`SpacedReader::lookup`](crate::spaced::SpacedReader::lookup)); never solved here.
+    pub fn lookup_spaced(
+        &mut self,
+        game: &crate::game::SpacedGame,
+        convention: Convention,
+        position: &[u32],
+    ) -> Result<crate::spaced::SpacedLookup, crate::spaced::SpacedError> {
+        self.spaced.lookup(&mut self.reader, game, convention, position)
+    }
+
     /// Ends the read transaction the session's open BLOB handles hold (call when idle).
     pub fn release(&mut self) {
         self.reader.release();
@@ -524,6 +536,73 @@ impl LossTheorem {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_spaced_lookup_is_the_spaced_answer_without_its_moves() {
+        use crate::game::SpacedGame;
+        use crate::spaced::{space_bounds, space_of};
+        use crate::theory::spaced::Verdict;
+        /// A game, its convention, its solve's bounds (max_total, max_heaps) and positions
+        /// beyond that solve.
+        type Case = (&'static str, Convention, Option<u32>, u32, &'static [&'static [u32]]);
+        let cases: [Case; 4] = [
+            ("staircase", Convention::Normal, Some(12), 4, &[&[30, 0, 20, 5], &[5, 7, 5]]),
+            ("staircase", Convention::Misere, Some(12), 4, &[&[9, 9, 9]]),
+            ("welter", Convention::Misere, Some(12), 12, &[&[20, 9, 3, 0]]),
+            ("raise:2", Convention::Normal, None, 3, &[&[2, 2, 1, 1, 1], &[1, 1, 1, 1]]),
+        ];
+        let mut db = Database::open_in_memory().unwrap();
+        let mut spaces = Vec::new();
+        for (name, convention, max_total, max_heaps, _) in cases {
+            let game: SpacedGame = name.parse().unwrap();
+            let bounds = space_bounds(&game, max_total, None, Some(max_heaps)).unwrap();
+            let space = space_of(&game, bounds).unwrap();
+            crate::driver::solve_spaced_into(
+                &mut db,
+                &game,
+                convention,
+                space.as_ref(),
+                &crate::solve::Silent,
+            )
+            .unwrap();
+            spaces.push(space);
+        }
+        let mut session = Session::new(&db);
+        let mut seen = [0u64; 4]; // database, theory, draws, no answer
+        for ((name, convention, _, _, beyond), space) in cases.into_iter().zip(&spaces) {
+            let game: SpacedGame = name.parse().unwrap();
+            let mut positions: Vec<Vec<u32>> = beyond.iter().map(|p| p.to_vec()).collect();
+            let mut p = Vec::new();
+            for tier in space.tiers() {
+                for rank in 0..space.size(tier) {
+                    space.unrank(tier, rank, &mut p);
+                    positions.push(p.clone());
+                }
+            }
+            for p in &positions {
+                let short = session.lookup_spaced(&game, convention, p);
+                let whole = session.answer_spaced(&game, convention, p, false);
+                match (short, whole) {
+                    (Ok(s), Ok(w)) => {
+                        let w = (w.outcome, w.remoteness, w.nim_value, w.source, w.solve_id);
+                        assert_eq!(
+                            (s.outcome, s.remoteness, s.nim_value, s.source, s.solve_id),
+                            w,
+                            "{name} {p:?}"
+                        );
+                        seen[if s.source == Source::Database { 0 } else { 1 }] += 1;
+                        seen[2] += u64::from(s.outcome == Verdict::Draw);
+                    }
+                    (Err(s), Err(w)) => {
+                        assert_eq!(s.to_string(), w.to_string(), "{name} {p:?}");
+                        seen[3] += 1;
+                    }
+                    (s, w) => panic!("{name} {p:?}: {s:?} against {w:?}"),
+                }
+            }
+        }
+        assert!(seen.iter().all(|&n| n > 0), "every kind of answer was compared: {seen:?}");
+    }
 
     #[test]
     fn a_stopped_session_answers_stopped_and_the_next_answer_is_whole() {

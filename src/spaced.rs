@@ -124,6 +124,22 @@ fn is_zero(n: &u64) -> bool {
     *n == 0
 }
 
+/// The short answer for one position of a spaced game: outcome and values, without the
+/// moves ([`SpacedReader::lookup`]).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct SpacedLookup {
+    /// The outcome for the player to move.
+    pub outcome: Verdict,
+    /// Moves to the end under optimal play, when known (never for a draw).
+    pub remoteness: Option<u32>,
+    /// The nim-value, when a theorem gives it.
+    pub nim_value: Option<u64>,
+    /// Where the answer came from.
+    pub source: Source,
+    /// The stored solve used, if any.
+    pub solve_id: Option<i64>,
+}
+
 /// What a query must do.
 #[derive(Debug)]
 pub enum SpacedPlan {
@@ -407,15 +423,7 @@ impl<'a> SpacedReader<'a> {
         solve: &SolveRecord,
         moves: bool,
     ) -> Result<Option<SpacedAnswer>, SpacedError> {
-        let space = match self.spaces.get(&solve.id) {
-            Some(space) => space.clone(),
-            None => {
-                let Some(bounds) = solve_bounds(game, solve) else { return Ok(None) };
-                let space: std::rc::Rc<dyn PositionSpace> = space_of(game, bounds)?.into();
-                self.spaces.insert(solve.id, space.clone());
-                space
-            }
-        };
+        let Some(space) = self.space(game, solve)? else { return Ok(None) };
         let Some((tier, rank)) = space.locate(position) else { return Ok(None) };
         // Every tier up to the solved total is stored: one missing is a lost row.
         let r = remoteness_at(source, solve.id, space.as_ref(), tier, rank)?;
@@ -461,13 +469,7 @@ impl<'a> SpacedReader<'a> {
         position: &[u32],
         moves: bool,
     ) -> Result<SpacedAnswer, SpacedError> {
-        let key = (game.to_string(), convention);
-        if !self.solves.contains_key(&key) {
-            let found = solves_of(self.db, game, convention)?;
-            self.solves.insert(key.clone(), found);
-        }
-        let solves = self.solves[&key].clone();
-        for solve in &solves {
+        for solve in &self.listed(game, convention)? {
             if let Some(answer) = self.answer_from(source, game, convention, position, solve, moves)? {
                 return Ok(answer);
             }
@@ -480,17 +482,85 @@ impl<'a> SpacedReader<'a> {
                 }
                 Ok(a)
             }
-            None => {
-                let bounds = smallest_bounds(game, position);
-                let positions = space_of(game, bounds)?.positions();
-                Err(SpacedError::NotStored {
-                    game: game.to_string(),
-                    position: game.family().show(position),
-                    convention,
-                    positions,
-                })
-            }
+            None => Err(not_stored(game, convention, position)),
         }
+    }
+
+    /// The outcome and values of `position`, without valuing its moves: the record
+    /// [`answer`](Self::answer) reads (the same solves, in the same order), else the same
+    /// theorem, so outcome, remoteness, nim-value, source and solve are `answer`'s; only the
+    /// best move is not looked for, so a stored position costs one record, not one per
+    /// child. What a batch of outcomes (Python's `query_many`) reads.
+    pub fn lookup(
+        &mut self,
+        source: &mut dyn RecordSource,
+        game: &SpacedGame,
+        convention: Convention,
+        position: &[u32],
+    ) -> Result<SpacedLookup, SpacedError> {
+        for solve in &self.listed(game, convention)? {
+            let Some(space) = self.space(game, solve)? else { continue };
+            let Some((tier, rank)) = space.locate(position) else { continue };
+            let r = remoteness_at(source, solve.id, space.as_ref(), tier, rank)?;
+            return Ok(SpacedLookup {
+                outcome: verdict_of(convention, r),
+                remoteness: (r != DRAW).then_some(r as u32),
+                nim_value: None,
+                source: Source::Database,
+                solve_id: Some(solve.id),
+            });
+        }
+        match decide(game, position, convention) {
+            Some(d) => Ok(SpacedLookup {
+                outcome: d.verdict,
+                remoteness: None,
+                nim_value: d.nim_value,
+                source: Source::Theory,
+                solve_id: None,
+            }),
+            None => Err(not_stored(game, convention, position)),
+        }
+    }
+
+    /// The stored solves of `game` under `convention`, listed once.
+    fn listed(&mut self, game: &SpacedGame, convention: Convention) -> Result<Vec<SolveRecord>, SpacedError> {
+        let key = (game.to_string(), convention);
+        if !self.solves.contains_key(&key) {
+            let found = solves_of(self.db, game, convention)?;
+            self.solves.insert(key.clone(), found);
+        }
+        Ok(self.solves[&key].clone())
+    }
+
+    /// The position space of stored solve `solve` (its rank table built once), or `None`
+    /// when the solve has no bounds to rank by.
+    fn space(
+        &mut self,
+        game: &SpacedGame,
+        solve: &SolveRecord,
+    ) -> Result<Option<std::rc::Rc<dyn PositionSpace>>, SpacedError> {
+        if let Some(space) = self.spaces.get(&solve.id) {
+            return Ok(Some(space.clone()));
+        }
+        let Some(bounds) = solve_bounds(game, solve) else { return Ok(None) };
+        let space: std::rc::Rc<dyn PositionSpace> = space_of(game, bounds)?.into();
+        self.spaces.insert(solve.id, space.clone());
+        Ok(Some(space))
+    }
+}
+
+/// Why a reader has no answer for `position`: not stored, and no theorem decides it (an
+/// error of its own if even its smallest space cannot be ranked).
+fn not_stored(game: &SpacedGame, convention: Convention, position: &[u32]) -> SpacedError {
+    let bounds = smallest_bounds(game, position);
+    match space_of(game, bounds) {
+        Ok(space) => SpacedError::NotStored {
+            game: game.to_string(),
+            position: game.family().show(position),
+            convention,
+            positions: space.positions(),
+        },
+        Err(e) => e,
     }
 }
 

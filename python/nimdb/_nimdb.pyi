@@ -128,6 +128,8 @@ class SpacedAnswer:
     """Fastest win, slowest loss, or a move that keeps the draw; None at a terminal position."""
     moves: list[SpacedMove]
     """Every move in the family's move order."""
+    moves_omitted: int
+    """How many moves a theorem's answer left out of ``moves`` (too many to list); 0 when all are listed."""
     source: _SourceName
     """Where the answer came from."""
     solve_id: Optional[int]
@@ -143,9 +145,10 @@ class Lookups:
     SOURCES: ClassVar[Tuple[str, str, str, str]]
     """The names of the ``source`` codes."""
     outcome: npt.NDArray[np.int8]
-    """1 when the player to move wins, 0 when they lose, -1 for no answer."""
+    """1 when the player to move wins, 0 when they lose, 2 for a draw (a loopy game's:
+    ``raise:C``), -1 for no answer."""
     remoteness: npt.NDArray[np.int32]
-    """-1 when unknown."""
+    """-1 when unknown (and for a draw)."""
     nim_value: npt.NDArray[np.int64]
     """-1 when unknown."""
     source: npt.NDArray[np.uint8]
@@ -197,10 +200,16 @@ class Export:
     game: str
     misere: bool
     heaps: npt.NDArray[np.uint32]
-    """Shape (n, width): heaps largest first, zero-padded."""
+    """Shape (n, width): heaps largest first, zero-padded; for ``staircase``, ``welter`` and
+    ``raise:C`` the position in the family's notation (a staircase's step 1 first)."""
+    lengths: npt.NDArray[np.uint32]
+    """Each row's count of entries (what tells a Welter 0 heap from padding)."""
     win: npt.NDArray[np.bool_]
-    """Whether the player to move wins."""
+    """Whether the player to move wins (False for a draw)."""
+    draw: npt.NDArray[np.bool_]
+    """Whether the position is a draw (only a loopy game's, ``raise:C``, may be)."""
     remoteness: npt.NDArray[np.uint16]
+    """Moves to the end under optimal play; 65535 for a draw."""
     nim_value: Optional[npt.NDArray[np.uint16]]
     """Nim-values, or None when the solve has none."""
     def __len__(self) -> int: ...
@@ -234,8 +243,13 @@ class Database:
         positions: Union[Iterable[_PositionLike], npt.NDArray[np.integer]],
         misere: bool = False,
         strict: bool = True,
+        *,
+        lengths: Union[Sequence[int], npt.NDArray[np.integer], None] = None,
     ) -> Lookups:
-        """The answers to many positions at ``nimdb query --batch`` speed (GIL released)."""
+        """The answers to many positions at ``nimdb query --batch`` speed (GIL released).
+
+        Any game, ``staircase``, ``welter`` and ``raise:C`` too (outcome 2: a draw). A 2-D
+        array of Welter positions needs ``lengths`` (a Welter heap may be 0)."""
     def solve(
         self,
         game: str,
@@ -271,7 +285,7 @@ class Database:
         losses_only: bool = False,
         max_total: Optional[int] = None,
     ) -> Export:
-        """Every stored position of a solve as numpy arrays."""
+        """Every stored position of a solve as numpy arrays (any game; see ``Export``)."""
 
 @final
 class Estimate:

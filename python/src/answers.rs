@@ -184,10 +184,11 @@ impl Answer {
 /// position, in the order given: what `nimdb query --batch` prints, as numpy arrays.
 #[pyclass(module = "nimdb", frozen, get_all)]
 pub struct Lookups {
-    /// int8: 1 when the player to move wins, 0 when they lose, -1 when the position got no
-    /// answer (see `errors`).
+    /// int8: 1 when the player to move wins, 0 when they lose, 2 for a draw (a position of
+    /// a loopy game, `raise:C`, from which neither player can force a win), -1 when the
+    /// position got no answer (see `errors`).
     pub outcome: Py<PyArray1<i8>>,
-    /// int32: moves to the end under optimal play, -1 when unknown.
+    /// int32: moves to the end under optimal play, -1 when unknown (and for a draw).
     pub remoteness: Py<PyArray1<i32>>,
     /// int64: the nim-value (misère nim-value under misère), -1 when unknown.
     pub nim_value: Py<PyArray1<i64>>,
@@ -290,6 +291,10 @@ pub struct SpacedAnswer {
     /// Every move in the family's move order.
     #[pyo3(get)]
     pub moves: Vec<Py<SpacedMove>>,
+    /// How many moves a theorem's answer left out of `moves` (too many to list); 0 when
+    /// every move is listed.
+    #[pyo3(get)]
+    pub moves_omitted: u64,
     /// Where the answer came from: "database", "solved" or "theory".
     #[pyo3(get)]
     pub source: &'static str,
@@ -331,6 +336,7 @@ impl SpacedAnswer {
             nim_value: a.nim_value,
             best_move: a.best_move.as_ref().map(|m| Py::new(py, SpacedMove::from(m))).transpose()?,
             moves: a.moves.iter().map(|m| Py::new(py, SpacedMove::from(m))).collect::<PyResult<_>>()?,
+            moves_omitted: a.moves_omitted,
             source: source_word(a.source),
             solve_id: a.solve_id,
             position: a.position.clone(),

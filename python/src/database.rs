@@ -14,13 +14,16 @@ use nimdb::beyond::{WideAnswer, answer_beyond};
 use nimdb::driver::{DriverError, solve_into_spilling};
 use nimdb::game::{BigPosition, Convention, GameSpec};
 use nimdb::index::{TierId, Universe, UniverseError};
-use nimdb::query::{AUTO_SOLVE_LIMIT, Plan, answer_after_solving, plan_query};
+use nimdb::query::{AUTO_SOLVE_LIMIT, Plan, Source, answer_after_solving, plan_query};
 use nimdb::resources::MemoryBudget;
 use nimdb::solve::{MAX_SOLVE_TOTAL, Progress, SolveError, SolveOptions, Spill};
 use nimdb::store::{ExportFilter, SolveRecord, SolveStatus, StoreError};
 
 use crate::answers::{Answer, Lookups, SpacedAnswer, source_code};
-use crate::errors::{NimdbError, convention, message, nimdb_error, parse_any_game, parse_game, position_arg};
+use crate::errors::{
+    NimdbError, convention, message, nimdb_error, parse_any_game, parse_game, position_arg, spaced_counts,
+    spaced_position_arg,
+};
 use crate::signals;
 use crate::theory::{Quotient, QuotientFailure, QuotientJob};
 
@@ -162,6 +165,44 @@ impl Database {
             solved(nimdb::driver::solve_spaced_into(db, &game, conv, space.as_ref(), &hooks))
         })?;
         Ok(SolveSummary::of(&record, &report))
+    }
+
+    /// `Database.query_many` of a family with its own position space: each position
+    /// through the batch session's spaced lookups (`Session::lookup_spaced`: the record or
+    /// theorem `nimdb query --batch` answers from, without valuing the moves).
+    fn query_many_spaced(
+        &self,
+        py: Python<'_>,
+        game: &nimdb::game::SpacedGame,
+        conv: Convention,
+        positions: &[Result<Vec<u32>, String>],
+        strict: bool,
+    ) -> PyResult<Lookups> {
+        use nimdb::theory::spaced::Verdict;
+        let columns = self.with_db(py, |db| {
+            let mut cols = Columns::with_capacity(positions.len());
+            let mut session = Session::new(db);
+            for (i, position) in positions.iter().enumerate() {
+                let answer = position
+                    .as_ref()
+                    .map_err(String::clone)
+                    .and_then(|p| session.lookup_spaced(game, conv, p).map_err(|e| message(&e)));
+                match answer {
+                    Ok(a) => {
+                        let outcome = match a.outcome {
+                            Verdict::Win => 1,
+                            Verdict::Loss => 0,
+                            Verdict::Draw => 2,
+                        };
+                        cols.answered(outcome, a.remoteness, a.nim_value, a.source);
+                    }
+                    Err(e) if strict => return Err(fail(format!("position {i}: {e}"))),
+                    Err(e) => cols.unanswered(i, e),
+                }
+            }
+            Ok(cols)
+        })?;
+        Ok(columns.into_lookups(py))
     }
 
     /// Runs `f` on the open database with the GIL released.
@@ -312,8 +353,9 @@ impl From<&SolveRecord> for SolveInfo {
 }
 
 /// Every stored position of a solve (`Database.export`), as numpy arrays with one entry
-/// (one row of `heaps`) per position, tier by tier (total, then heap count) and in rank
-/// order within a tier, as `nimdb export` streams them.
+/// (one row of `heaps`) per position, tier by tier (total, then heap count; a staircase's
+/// tier is its weighted sum Σ i·cᵢ, then its steps) and in rank order within a tier, as
+/// `nimdb export` streams them.
 #[pyclass(module = "nimdb", frozen, get_all)]
 pub struct Export {
     /// The solve exported.
@@ -323,11 +365,18 @@ pub struct Export {
     /// Whether it is the misère convention's.
     pub misere: bool,
     /// uint32, shape (n, width): each position's heaps, largest first, padded with zeros
-    /// (width is the most heaps of any position exported).
+    /// (width is the most heaps of any position exported); for a family with its own
+    /// position space, its entries in the family's notation (a staircase's step 1 first).
     pub heaps: Py<PyAny>,
-    /// bool: whether the player to move wins.
+    /// uint32: each row's count of entries (heaps, or steps), the padding after it; what
+    /// tells a Welter position's 0 heap from padding.
+    pub lengths: Py<PyArray1<u32>>,
+    /// bool: whether the player to move wins (False for a draw).
     pub win: Py<PyArray1<bool>>,
-    /// uint16: remoteness.
+    /// bool: whether the position is a draw (a loopy game's: `raise:C`); all False for the
+    /// other games.
+    pub draw: Py<PyArray1<bool>>,
+    /// uint16: remoteness; 65535 for a draw (`nimdb::game::DRAW`).
     pub remoteness: Py<PyArray1<u16>>,
     /// uint16: nim-values (misère nim-values under misère), or None when the solve has none.
     pub nim_value: Option<Py<PyArray1<u16>>>,
@@ -350,6 +399,7 @@ struct Rows {
     heaps: Vec<u32>,
     lengths: Vec<u32>,
     win: Vec<bool>,
+    draw: Vec<bool>,
     remoteness: Vec<u16>,
     nim_value: Vec<u16>,
 }
@@ -503,42 +553,89 @@ fn memory_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
     nimdb::resources::parse_size(&text).map(Some).map_err(nimdb_error)
 }
 
-/// Positions of a 2-D numpy array of integers: one position a row, zeros dropped.
+/// The rows of a 2-D numpy array of integers, one position a row: the whole row, or its
+/// first `lengths[i]` entries. `None` when `array` is not such an array of type `T`; a
+/// negative entry is refused with `negative`, after the row's index.
 fn rows_of<T: numpy::Element + Copy + TryInto<u64>>(
     array: &Bound<'_, PyAny>,
-) -> Option<PyResult<Vec<BigPosition>>> {
+    lengths: Option<&[u64]>,
+    negative: &str,
+) -> Option<PyResult<Vec<Vec<u64>>>> {
     let array: PyReadonlyArray2<'_, T> = array.extract().ok()?;
     let view = array.as_array();
-    let mut out = Vec::with_capacity(view.nrows());
+    let (n, width) = view.dim();
+    if let Some(lengths) = lengths {
+        if lengths.len() != n {
+            return Some(Err(NimdbError::new_err(format!(
+                "lengths has {} entries for {n} rows of positions",
+                lengths.len()
+            ))));
+        }
+        if let Some(i) = lengths.iter().position(|&l| l > width as u64) {
+            return Some(Err(NimdbError::new_err(format!(
+                "lengths[{i}] is {}, more than the {width} columns of the array",
+                lengths[i]
+            ))));
+        }
+    }
+    let mut out = Vec::with_capacity(n);
     for (i, row) in view.rows().into_iter().enumerate() {
-        let mut heaps = Vec::with_capacity(row.len());
-        for &h in row {
+        let len = lengths.map_or(width, |l| l[i] as usize);
+        let mut counts = Vec::with_capacity(len);
+        for &h in row.iter().take(len) {
             match h.try_into() {
-                Ok(h) => heaps.push(h),
+                Ok(h) => counts.push(h),
                 Err(_) => {
-                    return Some(Err(NimdbError::new_err(format!(
-                        "position {i}: bad heap list: a heap is negative"
-                    ))));
+                    return Some(Err(NimdbError::new_err(format!("position {i}: {negative}"))));
                 }
             }
         }
-        out.push(BigPosition::new(heaps));
+        out.push(counts);
     }
     Some(Ok(out))
 }
 
-/// The positions `query_many` is given: a 2-D integer numpy array (a position a row,
-/// zero-padded), or any iterable of positions.
-fn positions_arg(positions: &Bound<'_, PyAny>) -> PyResult<Vec<BigPosition>> {
-    if let Some(r) = rows_of::<i64>(positions)
-        .or_else(|| rows_of::<u64>(positions))
-        .or_else(|| rows_of::<i32>(positions))
-        .or_else(|| rows_of::<u32>(positions))
-        .or_else(|| rows_of::<u16>(positions))
-        .or_else(|| rows_of::<u8>(positions))
-    {
-        return r;
+/// The rows of `positions` when it is a 2-D integer numpy array (see [`rows_of`]).
+fn array_rows(
+    positions: &Bound<'_, PyAny>,
+    lengths: Option<&[u64]>,
+    negative: &str,
+) -> Option<PyResult<Vec<Vec<u64>>>> {
+    rows_of::<i64>(positions, lengths, negative)
+        .or_else(|| rows_of::<u64>(positions, lengths, negative))
+        .or_else(|| rows_of::<i32>(positions, lengths, negative))
+        .or_else(|| rows_of::<u32>(positions, lengths, negative))
+        .or_else(|| rows_of::<i16>(positions, lengths, negative))
+        .or_else(|| rows_of::<u16>(positions, lengths, negative))
+        .or_else(|| rows_of::<i8>(positions, lengths, negative))
+        .or_else(|| rows_of::<u8>(positions, lengths, negative))
+}
+
+/// `query_many`'s `lengths`: each row's count of entries (a 1-D integer array or a
+/// sequence of ints).
+fn lengths_arg(lengths: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Vec<u64>>> {
+    let Some(obj) = lengths else { return Ok(None) };
+    if let Ok(array) = obj.extract::<numpy::PyReadonlyArray1<'_, u32>>() {
+        return Ok(Some(array.as_array().iter().map(|&l| u64::from(l)).collect()));
     }
+    obj.extract::<Vec<u64>>().map(Some).map_err(|_| {
+        NimdbError::new_err("lengths is a sequence (or 1-D numpy array) of non-negative ints, one a row")
+    })
+}
+
+/// Whether `obj` is a 2-D numpy array (of any type).
+fn is_2d_array(obj: &Bound<'_, PyAny>) -> bool {
+    use numpy::PyUntypedArrayMethods;
+    obj.cast::<numpy::PyUntypedArray>().is_ok_and(|a| a.ndim() == 2)
+}
+
+/// The heap positions `query_many` is given: a 2-D integer numpy array (a position a row,
+/// zero-padded, or cut at `lengths`), or any iterable of positions.
+fn positions_arg(positions: &Bound<'_, PyAny>, lengths: Option<&[u64]>) -> PyResult<Vec<BigPosition>> {
+    if let Some(rows) = array_rows(positions, lengths, "bad heap list: a heap is negative") {
+        return Ok(rows?.into_iter().map(BigPosition::new).collect());
+    }
+    refuse_lengths_without_array(lengths)?;
     let mut out = Vec::with_capacity(positions.len().unwrap_or(0));
     let items = positions.try_iter().map_err(|_| {
         NimdbError::new_err("positions is a list (any iterable) of positions, or a 2-D numpy array of heaps")
@@ -551,6 +648,104 @@ fn positions_arg(positions: &Bound<'_, PyAny>) -> PyResult<Vec<BigPosition>> {
         );
     }
     Ok(out)
+}
+
+fn refuse_lengths_without_array(lengths: Option<&[u64]>) -> PyResult<()> {
+    match lengths {
+        Some(_) => Err(NimdbError::new_err(
+            "lengths goes with a 2-D numpy integer array of positions; a list's positions carry their own lengths",
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The positions of a spaced game `query_many` is given, each in the family's canonical
+/// form or the family's refusal ("bad position: …", answered per position as `query
+/// --batch` answers a bad line). A 2-D numpy array's zero padding means nothing for
+/// staircase (trailing empty steps) and `raise:C` (empty heaps), but a Welter position may
+/// hold a heap of 0: its rows need `lengths`.
+fn spaced_positions_arg(
+    game: &nimdb::game::SpacedGame,
+    positions: &Bound<'_, PyAny>,
+    lengths: Option<&[u64]>,
+) -> PyResult<Vec<Result<Vec<u32>, String>>> {
+    if lengths.is_none()
+        && game.family().layout() == nimdb::game::SpaceLayout::DistinctSet
+        && is_2d_array(positions)
+    {
+        return Err(NimdbError::new_err(format!(
+            "a {game} position may hold a heap of 0, so a zero-padded 2-D array does not say where a row ends: \
+             give lengths= (each row's count of heaps, as Export.lengths has them) or a list of positions"
+        )));
+    }
+    if let Some(rows) = array_rows(positions, lengths, "bad position: a count is negative") {
+        return Ok(rows?
+            .iter()
+            .map(|row| spaced_counts(game, row).map_err(|e| format!("bad position: {e}")))
+            .collect());
+    }
+    refuse_lengths_without_array(lengths)?;
+    let items = positions.try_iter().map_err(|_| {
+        NimdbError::new_err("positions is a list (any iterable) of positions, or a 2-D numpy array of counts")
+    })?;
+    let mut out = Vec::with_capacity(positions.len().unwrap_or(0));
+    for (i, item) in items.enumerate() {
+        let item = item?;
+        out.push(
+            spaced_position_arg(game, &item)
+                .map_err(|e| NimdbError::new_err(format!("position {i}: {}", e.value(item.py()))))?,
+        );
+    }
+    Ok(out)
+}
+
+/// The columns of a `Lookups` as a batch fills them.
+#[derive(Default)]
+struct Columns {
+    outcome: Vec<i8>,
+    remoteness: Vec<i32>,
+    nim_value: Vec<i64>,
+    source: Vec<u8>,
+    errors: Vec<(usize, String)>,
+}
+
+impl Columns {
+    fn with_capacity(n: usize) -> Self {
+        Columns {
+            outcome: Vec::with_capacity(n),
+            remoteness: Vec::with_capacity(n),
+            nim_value: Vec::with_capacity(n),
+            source: Vec::with_capacity(n),
+            errors: Vec::new(),
+        }
+    }
+
+    /// One answer: its outcome code (see [`Lookups`]), values and source.
+    fn answered(&mut self, outcome: i8, remoteness: Option<u32>, nim_value: Option<u64>, source: Source) {
+        self.outcome.push(outcome);
+        self.remoteness.push(remoteness.map_or(-1, |r| r as i32));
+        self.nim_value.push(nim_value.map_or(-1, |v| v.min(i64::MAX as u64) as i64));
+        self.source.push(source_code(source));
+    }
+
+    /// Position `i` got no answer, for `message`.
+    fn unanswered(&mut self, i: usize, message: String) {
+        self.outcome.push(-1);
+        self.remoteness.push(-1);
+        self.nim_value.push(-1);
+        self.source.push(u8::MAX);
+        self.errors.push((i, message));
+    }
+
+    fn into_lookups(self, py: Python<'_>) -> Lookups {
+        Lookups {
+            outcome: self.outcome.into_pyarray(py).unbind(),
+            remoteness: self.remoteness.into_pyarray(py).unbind(),
+            nim_value: self.nim_value.into_pyarray(py).unbind(),
+            source: self.source.into_pyarray(py).unbind(),
+            errors: self.errors,
+        }
+    }
 }
 
 #[pymethods]
@@ -660,18 +855,7 @@ impl Database {
         let nimdb::game::Game::Spaced(spaced) = parse_any_game(game)? else {
             return Err(NimdbError::new_err(format!("{game} is a heap game: Database.query answers it")));
         };
-        let words: Vec<String> = if let Ok(text) = position.extract::<String>() {
-            text.split_whitespace().map(str::to_string).collect()
-        } else {
-            let counts: Vec<u64> = position.extract().map_err(|_| {
-                NimdbError::new_err(
-                    "a position is a sequence of counts (ints) or a string such as \"3 0 2 5\"",
-                )
-            })?;
-            counts.iter().map(u64::to_string).collect()
-        };
-        let counts =
-            spaced.parse_position(&words).map_err(|e| NimdbError::new_err(format!("bad position: {e}")))?;
+        let counts = spaced_position_arg(&spaced, position)?.map_err(NimdbError::new_err)?;
         let conv = convention(misere);
         let read_only = self.read_only;
         let answer = self.with_db(py, |db| {
@@ -695,14 +879,26 @@ impl Database {
     /// The answers to many positions at `nimdb query --batch` speed, as numpy arrays
     /// (outcome, remoteness, nim-value, source); no moves are listed.
     ///
-    /// `positions` is a list (any iterable) of positions, each a sequence of heap sizes or a
-    /// string, or a 2-D numpy integer array with one position a row (zeros are dropped, so
-    /// rows may be zero-padded). Answers come from stored solves, then a stored misère
-    /// quotient, then theory; nothing is solved or written. With `strict=True` the first
-    /// position that gets no answer raises NimdbError (naming its index); with
-    /// `strict=False` it gets outcome -1 and its message goes to `errors`, and the batch
-    /// goes on, as `query --batch` does. The GIL is released while the batch runs.
-    #[pyo3(signature = (game, positions, misere = false, strict = true))]
+    /// `positions` is a list (any iterable) of positions, each a sequence of counts or a
+    /// string, or a 2-D numpy integer array with one position a row. A heap game's rows may
+    /// be zero-padded (zeros are dropped), and so may a staircase's (empty top steps) and
+    /// `raise:C`'s (empty heaps); a Welter position may hold a heap of 0, so a 2-D array of
+    /// Welter positions is refused unless `lengths` gives each row's count of heaps (as
+    /// `Export.lengths` has them: `query_many(g, t.heaps, lengths=t.lengths)`). `lengths`
+    /// cuts the rows of any game's array and goes only with one.
+    ///
+    /// Answers come from stored solves, then (misère octal games) a stored misère
+    /// quotient, then theory; nothing is solved or written: for `staircase`, `welter` and
+    /// `raise:C` a stored solve, else the family's theorem, as `query --batch` answers them.
+    /// Outcome codes: 1 win, 0 loss, 2 draw (a position of a loopy game such as `raise:C`
+    /// from which neither player can force a win; remoteness -1), -1 no answer. With
+    /// `strict=True` the first position that gets no answer raises NimdbError (naming its
+    /// index); with `strict=False` it gets outcome -1 and its message goes to `errors`, and
+    /// the batch goes on, as `query --batch` does. A position a spaced family refuses (two
+    /// equal Welter heaps, a heap over `raise:C`'s cap) is such a position; a value that is
+    /// no position at all (not ints, a negative count) raises either way. The GIL is
+    /// released while the batch runs.
+    #[pyo3(signature = (game, positions, misere = false, strict = true, *, lengths = None))]
     fn query_many(
         &self,
         py: Python<'_>,
@@ -710,50 +906,38 @@ impl Database {
         positions: &Bound<'_, PyAny>,
         misere: bool,
         strict: bool,
+        lengths: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Lookups> {
-        let spec = parse_game(game)?;
         let conv = convention(misere);
-        let positions = positions_arg(positions)?;
-        type Columns = (Vec<i8>, Vec<i32>, Vec<i64>, Vec<u8>, Vec<(usize, String)>);
-        let (outcome, remoteness, nim_value, source, errors): Columns = self.with_db(py, |db| {
-            let n = positions.len();
-            let mut cols: Columns = (
-                Vec::with_capacity(n),
-                Vec::with_capacity(n),
-                Vec::with_capacity(n),
-                Vec::with_capacity(n),
-                Vec::new(),
-            );
+        let lengths = lengths_arg(lengths)?;
+        let spec = match parse_any_game(game)? {
+            nimdb::game::Game::Spaced(spaced) => {
+                let positions = spaced_positions_arg(&spaced, positions, lengths.as_deref())?;
+                return self.query_many_spaced(py, &spaced, conv, &positions, strict);
+            }
+            nimdb::game::Game::Heaps(spec) => spec,
+        };
+        let positions = positions_arg(positions, lengths.as_deref())?;
+        let columns = self.with_db(py, |db| {
+            let mut cols = Columns::with_capacity(positions.len());
             let mut session = Session::new(db);
             for (i, position) in positions.iter().enumerate() {
                 match session.lookup_any(&spec, conv, position) {
-                    Ok(l) => {
-                        cols.0.push(if l.outcome == nimdb::query::Outcome::Win { 1 } else { 0 });
-                        cols.1.push(l.remoteness.map_or(-1, |r| r as i32));
-                        cols.2.push(l.nim_value.map_or(-1, |v| v.min(i64::MAX as u64) as i64));
-                        cols.3.push(source_code(l.source));
-                    }
+                    Ok(l) => cols.answered(
+                        if l.outcome == nimdb::query::Outcome::Win { 1 } else { 0 },
+                        l.remoteness,
+                        l.nim_value,
+                        l.source,
+                    ),
                     Err(e) if strict => {
                         return Err(fail(format!("position {i} {position}: {}", message(&e))));
                     }
-                    Err(e) => {
-                        cols.0.push(-1);
-                        cols.1.push(-1);
-                        cols.2.push(-1);
-                        cols.3.push(u8::MAX);
-                        cols.4.push((i, message(&e)));
-                    }
+                    Err(e) => cols.unanswered(i, message(&e)),
                 }
             }
             Ok(cols)
         })?;
-        Ok(Lookups {
-            outcome: outcome.into_pyarray(py).unbind(),
-            remoteness: remoteness.into_pyarray(py).unbind(),
-            nim_value: nim_value.into_pyarray(py).unbind(),
-            source: source.into_pyarray(py).unbind(),
-            errors,
-        })
+        Ok(columns.into_lookups(py))
     }
 
     /// Solves every position of `game` with at most `max_total` tokens (optionally capped
@@ -883,9 +1067,16 @@ impl Database {
 
     /// Every stored position of a solve as numpy arrays (see `Export`), as `nimdb export`
     /// streams them: the game's largest stored solve, or solve `solve` (an id from
-    /// `solves()`); only losses with `losses_only`; only positions of at most `max_total`
-    /// tokens. Every block is checked against its checksum. The rows are gathered in flat
-    /// buffers that numpy then owns: nothing is copied per row.
+    /// `solves()`; a solve of another family is refused, as `nimdb export --solve` refuses
+    /// it); only losses with `losses_only` (a draw is not a loss); only positions of at most
+    /// `max_total` tokens (staircase: of weighted sum Σ i·cᵢ at most `max_total`). Every
+    /// block is checked against its checksum. The rows are gathered in flat buffers that
+    /// numpy then owns: nothing is copied per row.
+    ///
+    /// `staircase`, `welter` and `raise:C` export the same way, each row a position in the
+    /// family's notation (a staircase's step 1 first; a Welter position may hold a 0 heap,
+    /// so `lengths` says where each row ends); a draw of a loopy game has `draw` True,
+    /// `win` False and remoteness 65535.
     #[pyo3(signature = (game, misere = false, *, solve = None, losses_only = false, max_total = None))]
     fn export(
         &self,
@@ -896,7 +1087,8 @@ impl Database {
         losses_only: bool,
         max_total: Option<u32>,
     ) -> PyResult<Export> {
-        let spec = parse_game(game)?;
+        use nimdb::game::{DRAW, Game};
+        let game = parse_any_game(game)?;
         let conv = convention(misere);
         let path = self.path.display().to_string();
         let (record, rows) = self.with_db(py, |db| {
@@ -907,15 +1099,20 @@ impl Database {
                     .find(|s| s.id == id)
                     .ok_or_else(|| fail(format!("no solve #{id} in {path} (see Database.solves())")))?,
                 None => {
-                    db.solves_of(&spec, conv)?.into_iter().max_by_key(|s| (s.positions, -s.id)).ok_or_else(
-                        || {
-                            fail(format!(
-                                "no stored solve of {}{} in {path} (see Database.solves())",
-                                spec.canonical(),
-                                if misere { " (misère)" } else { "" }
-                            ))
-                        },
-                    )?
+                    let solves = match &game {
+                        Game::Heaps(spec) => db.solves_of(spec, conv)?,
+                        Game::Spaced(spaced) => nimdb::spaced::solves_of(db, spaced, conv)?,
+                    };
+                    solves.into_iter().max_by_key(|s| (s.positions, -s.id)).ok_or_else(|| {
+                        fail(format!(
+                            "no stored solve of {}{} in {path} (see Database.solves())",
+                            match &game {
+                                Game::Heaps(spec) => spec.canonical(),
+                                Game::Spaced(spaced) => spaced.to_string(),
+                            },
+                            if misere { " (misère)" } else { "" }
+                        ))
+                    })?
                 }
             };
             let mut rows = Rows::default();
@@ -924,30 +1121,59 @@ impl Database {
             rows.remoteness.reserve(n);
             let filter = ExportFilter { losses_only, max_total };
             let convention = record.convention;
-            db.for_each_stored(&record, filter, |heaps, r| -> Result<(), StoreError> {
-                rows.heaps.extend_from_slice(heaps);
-                rows.lengths.push(heaps.len() as u32);
-                rows.win.push(convention.is_win(r.remoteness as u32));
-                rows.remoteness.push(r.remoteness);
-                if let Some(g) = r.nim_value {
-                    rows.nim_value.push(g);
+            match &game {
+                Game::Heaps(_) if GameSpec::from_storage_id(&record.game_id).is_none() => {
+                    return Err(fail(format!(
+                        "solve #{} is a solve of {}: export it with game={:?}",
+                        record.id, record.game, record.game
+                    )));
                 }
-                Ok(())
-            })?;
+                Game::Heaps(_) => {
+                    db.for_each_stored(&record, filter, |heaps, r| -> Result<(), StoreError> {
+                        rows.heaps.extend_from_slice(heaps);
+                        rows.lengths.push(heaps.len() as u32);
+                        rows.win.push(convention.is_win(r.remoteness as u32));
+                        rows.draw.push(false);
+                        rows.remoteness.push(r.remoteness);
+                        if let Some(g) = r.nim_value {
+                            rows.nim_value.push(g);
+                        }
+                        Ok(())
+                    })?;
+                }
+                Game::Spaced(spaced) => {
+                    if record.game_id != spaced.storage_id() {
+                        return Err(fail(format!(
+                            "solve #{} is a solve of {}, not of {spaced}",
+                            record.id, record.game
+                        )));
+                    }
+                    nimdb::spaced::for_each_stored_spaced(db, spaced, &record, filter, |pos, r| {
+                        rows.heaps.extend_from_slice(pos);
+                        rows.lengths.push(pos.len() as u32);
+                        rows.win.push(r != DRAW && convention.is_win(r as u32));
+                        rows.draw.push(r == DRAW);
+                        rows.remoteness.push(r);
+                        Ok::<(), Failure>(())
+                    })?;
+                }
+            }
             Ok((record, rows))
         })?;
         let n = rows.win.len();
         let width = rows.lengths.iter().copied().max().unwrap_or(0) as usize;
         // One pass to pad the ragged rows into (n, width), without the GIL.
+        let lengths = &rows.lengths;
+        let flat = rows.heaps;
         let padded = py.detach(|| {
-            if rows.lengths.iter().all(|&l| l as usize == width) {
-                return rows.heaps;
+            if lengths.iter().all(|&l| l as usize == width) {
+                return flat;
             }
             let mut padded = vec![0u32; n * width];
             let mut at = 0;
-            for (row, &len) in padded.chunks_exact_mut(width.max(1)).zip(&rows.lengths) {
+            for (row, &len) in padded.chunks_exact_mut(width.max(1)).zip(lengths) {
                 let len = len as usize;
-                row[..len].copy_from_slice(&rows.heaps[at..at + len]);
+                row[..len].copy_from_slice(&flat[at..at + len]);
                 at += len;
             }
             padded
@@ -960,7 +1186,9 @@ impl Database {
             game: record.game.clone(),
             misere: record.convention == Convention::Misere,
             heaps,
+            lengths: rows.lengths.into_pyarray(py).unbind(),
             win: rows.win.into_pyarray(py).unbind(),
+            draw: rows.draw.into_pyarray(py).unbind(),
             remoteness: rows.remoteness.into_pyarray(py).unbind(),
             nim_value,
         })

@@ -86,3 +86,69 @@ pub fn position_arg(obj: &Bound<'_, PyAny>) -> PyResult<BigPosition> {
     }
     Ok(BigPosition::new(heaps))
 }
+
+/// Counts as Python gives them (a sequence of ints), each named when it is not a whole
+/// number from 0 to `u64::MAX`.
+pub fn counts_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<u64>> {
+    if let Ok(counts) = obj.extract::<Vec<u64>>() {
+        return Ok(counts);
+    }
+    let not_position = || {
+        let kind = obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into());
+        NimdbError::new_err(format!(
+            "a position is a sequence of counts (ints) or a string such as \"3 0 2 5\", not {kind}"
+        ))
+    };
+    let mut counts = Vec::new();
+    for item in obj.try_iter().map_err(|_| not_position())? {
+        let item = item?;
+        match item.extract::<u64>() {
+            Ok(c) => counts.push(c),
+            Err(_) => {
+                let shown = item.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".into());
+                let shown: String = shown.chars().take(60).collect();
+                return Err(NimdbError::new_err(format!(
+                    "bad position: {shown} is not a count from 0 to {}",
+                    nimdb::game::MAX_SPACED_COUNT
+                )));
+            }
+        }
+    }
+    Ok(counts)
+}
+
+/// A spaced game's position from counts in the family's own order: each count in range,
+/// then the family's canonical form (or its refusal: two equal Welter heaps, a heap over
+/// `raise:C`'s cap).
+pub fn spaced_counts(
+    game: &nimdb::game::SpacedGame,
+    counts: &[u64],
+) -> Result<Vec<u32>, nimdb::game::PositionError> {
+    let max = nimdb::game::MAX_SPACED_COUNT;
+    let mut out = Vec::with_capacity(counts.len());
+    for &c in counts {
+        match u32::try_from(c) {
+            Ok(c) if c <= max => out.push(c),
+            _ => return Err(nimdb::game::PositionError::NotACount { word: c.to_string(), max }),
+        }
+    }
+    game.family().canonical(out)
+}
+
+/// A spaced game's position from Python: a sequence of counts in the family's own order
+/// (a staircase's step 1 first) or a string such as `"3 0 2 5"`. The outer error is a
+/// value that is not a position at all; the inner one the family's refusal of the counts,
+/// worded "bad position: …".
+pub fn spaced_position_arg(
+    game: &nimdb::game::SpacedGame,
+    obj: &Bound<'_, PyAny>,
+) -> PyResult<Result<Vec<u32>, String>> {
+    let parsed = if obj.is_instance_of::<PyString>() {
+        let text: String = obj.extract()?;
+        let words: Vec<&str> = text.split_whitespace().collect();
+        game.parse_position(&words)
+    } else {
+        spaced_counts(game, &counts_arg(obj)?)
+    };
+    Ok(parsed.map_err(|e| format!("bad position: {e}")))
+}

@@ -42,6 +42,9 @@ def test_draws_and_theory(tmp_path):
     assert draw.outcome == "draw" and draw.remoteness is None and draw.best_move.outcome == "draw"
     theory = db.query_spaced("staircase", [30, 0, 20, 5])
     assert (theory.source, theory.outcome, theory.nim_value) == ("theory", "win", 10)
+    assert theory.moves_omitted == 0 and len(theory.moves) == 55
+    huge = db.query_spaced("welter", [200000, 0])
+    assert huge.moves == [] and huge.moves_omitted == 199999 and list(huge.best_move.to) == [1, 0]
     db.close()
 
 
