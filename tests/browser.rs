@@ -403,6 +403,51 @@ async fn explorer_in_headless_chromium() {
     wait_text(&c, "#shown-position", |t| t.trim() == "[5, 3]").await;
     assert_eq!(text(&c, "#outcome").await, "loss");
 
+    // The families with their own position space: a staircase drawn step by step (top
+    // first), its answer the command line's, its winning move played from the list; the
+    // loopy raise:3's draw shown as a draw with its drawing moves; no heap-game pictures.
+    // Solved while the server runs: its sessions see the commit.
+    common::ok(&[
+        "solve",
+        "--game",
+        "staircase",
+        "--max-total",
+        "30",
+        "--max-heaps",
+        "5",
+        "-q",
+        "--db",
+        &db_str,
+    ]);
+    c.goto(&format!("{}/?game=staircase&convention=normal&position=3,0,2,5", server.url())).await.unwrap();
+    wait_text(&c, "#shown-position", |t| t.trim() == "[3, 0, 2, 5]").await;
+    let want = query_game(&db_str, "staircase", "normal", "3,0,2,5");
+    assert_eq!(text(&c, "#outcome").await, want["outcome"].as_str().unwrap());
+    assert_eq!(want["source"], "database");
+    assert_eq!(text(&c, "#remoteness").await, want["remoteness"].to_string());
+    assert_eq!(text(&c, "#source").await, source_text_of(&want));
+    let steps = c.find_all(Locator::Css("#heaps .size.step")).await.unwrap();
+    assert_eq!(steps.len(), 4);
+    assert_eq!(steps[0].text().await.unwrap(), "step 4: 5");
+    assert_eq!(count(&c, "#heaps .mark.still").await, 10);
+    assert_eq!(count(&c, "#moves li.move").await, want["moves"].as_array().unwrap().len());
+    let first = c.find(Locator::Css("#moves li.move.winning")).await.unwrap();
+    let to = first.attr("data-to").await.unwrap().unwrap();
+    first.click().await.unwrap();
+    wait_text(&c, "#shown-position", |t| t.trim() == format!("[{}]", to.replace(',', ", "))).await;
+    assert_eq!(text(&c, "#outcome").await, "loss");
+    let note = wait_text(&c, "#picture-sequence figcaption", |t| t.contains("heap games")).await;
+    assert!(note.contains("staircase"), "{note}");
+    c.goto(&format!("{}/?game=raise:3&convention=normal&position=2,1", server.url())).await.unwrap();
+    wait_text(&c, "#shown-position", |t| t.trim() == "[2, 1]").await;
+    let want = query_game(&db_str, "raise:3", "normal", "2,1");
+    assert_eq!(want["outcome"], "draw");
+    let outcome = c.find(Locator::Css("#outcome.draw")).await.unwrap();
+    assert_eq!(outcome.text().await.unwrap(), "draw");
+    let drawing = want["moves"].as_array().unwrap().iter().filter(|m| m["outcome"] == "draw").count();
+    assert_eq!(count(&c, "#moves li.move.drawing").await, drawing);
+    assert!(drawing > 0);
+
     // A screenshot of a position with its moves: a PNG that is not blank.
     c.goto(&format!("{}/?game=nim&convention=normal&position=7,5,3", server.url())).await.unwrap();
     wait_text(&c, "#outcome", |t| !t.is_empty()).await;
