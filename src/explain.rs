@@ -388,6 +388,93 @@ impl fmt::Display for Explanation {
     }
 }
 
+/// Staircase Nim explained by its theorem: the coins on the odd steps play Nim (Sprague;
+/// *Winning Ways*, ch. 16), so the binary-column table of the odd steps decides, and its
+/// winning move is a Nim move on an odd step: coins moved from it down to the even step
+/// below (from step 1, off the staircase). Normal play only: under misère play nimdb states
+/// no such rule.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StaircaseExplanation {
+    /// The position: coins on steps 1, 2, 3, … in order.
+    pub steps: Vec<u32>,
+    /// The binary-column table of the odd steps (1, 3, 5, …), in step order.
+    pub table: ColumnTable,
+    /// Whether the position is safe (a loss for the player to move).
+    pub safe: bool,
+    /// The winning move, as (step, coins moved down); `None` when the position is safe.
+    pub winning: Option<(usize, u32)>,
+}
+
+/// Explains the Staircase Nim position `steps` (coins on steps 1, 2, 3, … in order) under
+/// normal play.
+pub fn explain_staircase(steps: &[u32]) -> Result<StaircaseExplanation, ExplainError> {
+    if steps.iter().all(|&c| c == 0) {
+        return Err(ExplainError::NoHeaps);
+    }
+    let odd: Vec<u32> = steps.iter().step_by(2).copied().collect();
+    let table = ColumnTable::new(&odd);
+    let xor = table.xor();
+    let winning = (xor != 0).then(|| {
+        let i = odd.iter().position(|&c| c ^ xor < c).expect("a nonzero nim-sum has a heap to lower");
+        (2 * i + 1, odd[i] - (odd[i] ^ xor))
+    });
+    Ok(StaircaseExplanation { steps: steps.to_vec(), table, safe: xor == 0, winning })
+}
+
+impl fmt::Display for StaircaseExplanation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let steps: Vec<String> = self.steps.iter().map(u32::to_string).collect();
+        writeln!(f, "Staircase Nim, normal play: the last move wins. Steps 1, 2, 3, …: {}", steps.join(" "))?;
+        let odd: Vec<String> = self
+            .table
+            .heaps()
+            .iter()
+            .enumerate()
+            .map(|(i, c)| format!("step {} has {c}", 2 * i + 1))
+            .collect();
+        writeln!(f, "The odd steps, one row each: {}.", odd.join(", "))?;
+        writeln!(f)?;
+        let verdict = if self.safe {
+            "Safe".to_string()
+        } else {
+            format!("Unsafe ({})", odd_columns_phrase(&self.table.odd_columns()))
+        };
+        f.write_str(&self.table.render(&verdict))?;
+        let mut reasoning = vec![
+            "The coins on the odd steps play Nim (Sprague; Winning Ways, ch. 16). Moving coins from \
+             an odd step down to the even step below lowers that odd step, a Nim move. Moving coins \
+             from an even step down raises the odd step below it, but the opponent can move the \
+             same coins on down to the next even step (from step 1, off the staircase), leaving the \
+             odd steps as they were; the coins on even steps never change who wins."
+                .to_string(),
+        ];
+        match self.winning {
+            None => reasoning.push(
+                "Safe: every column is even, so the nim-sum of the odd steps is 0. A move that lowers \
+                 an odd step makes a column odd; a move that raises one is undone. Against perfect \
+                 play the player to move loses."
+                    .to_string(),
+            ),
+            Some((step, k)) => {
+                let before = self.steps[step - 1];
+                reasoning.push(format!(
+                    "Unsafe: the nim-sum of the odd steps is {}. Step {step} has {before} coins and \
+                     {before} XOR {} = {}, so: {}. Every column is then even: safe for the opponent.",
+                    self.table.xor(),
+                    self.table.xor(),
+                    before - k,
+                    crate::game::Staircase::describe(step, k)
+                ));
+            }
+        }
+        for paragraph in &reasoning {
+            writeln!(f)?;
+            f.write_str(&wrap(paragraph, WRAP_WIDTH))?;
+        }
+        Ok(())
+    }
+}
+
 /// The width the reasoning paragraphs are wrapped to.
 const WRAP_WIDTH: usize = 88;
 

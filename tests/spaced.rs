@@ -701,3 +701,44 @@ fn positions_whose_moves_exceed_the_work_allowed_are_answered_or_refused_at_once
     let err = common::err(&with("play", "raise:64"));
     assert!(err.contains("too many to play from"), "{err}");
 }
+
+/// `explain --game staircase`: the odd steps' binary table says safe exactly where the
+/// forward search finds a loss, and its winning move leads to a loss; misère is refused.
+#[test]
+fn explain_gives_staircase_nim_s_odd_step_rule_and_its_move() {
+    use nimdb::explain::explain_staircase;
+    let space = space_for(
+        nimdb::game::SpaceLayout::Staircase,
+        SpaceBounds { max_total: 22, max_heaps: 6, max_heap: None },
+    )
+    .unwrap();
+    let all = positions(space.as_ref());
+    let want = forward("staircase", &all, Convention::Normal);
+    let mut explained = 0;
+    for p in all.iter().filter(|p| !p.is_empty()) {
+        let e = explain_staircase(p).unwrap();
+        assert_eq!(e.safe, want[p].0 == Verdict::Loss, "{p:?}");
+        if let Some((step, k)) = e.winning {
+            let mut to = p.clone();
+            to[step - 1] -= k;
+            if step > 1 {
+                to[step - 2] += k;
+            }
+            while to.last() == Some(&0) {
+                to.pop();
+            }
+            assert!(children("staircase", p).contains(&to), "{p:?} → {to:?}");
+            assert_eq!(want[&to].0, Verdict::Loss, "{p:?} → {to:?}");
+        }
+        explained += 1;
+    }
+    assert!(explained > 1000, "{explained}");
+    let out = common::ok(&["explain", "--game", "staircase", "3", "0", "2", "5"]);
+    assert!(out.contains("Unsafe (1's column is odd)"), "{out}");
+    let words = out.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(words.contains("so: move 1 coin from step 1 off the staircase."), "{out}");
+    let err = common::err(&["explain", "--game", "staircase", "--misere", "1"]);
+    assert!(err.contains("under normal play"), "{err}");
+    let err = common::err(&["explain", "--game", "welter", "1", "0"]);
+    assert!(err.contains("covers Nim and Staircase Nim only"), "{err}");
+}

@@ -39,12 +39,6 @@ impl GameArgs {
     }
 }
 
-/// Parses `--game`, refusing with what is wrong with the spec (clap names the spec).
-pub(super) fn parse_game(s: &str) -> Result<GameSpec, String> {
-    // clap's message already names the value given: say only what is wrong with it.
-    nimdb::game::parse_heap_game(s).map_err(|e| e.reason().to_string())
-}
-
 /// `--db FILE`, defaulting to `$NIMDB_DB` or `nimdb.sqlite`.
 #[derive(Debug, Clone, Args)]
 pub struct DbArg {

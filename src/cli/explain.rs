@@ -4,15 +4,16 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use nimdb::explain::{ExplainError, explain, parse_heaps_in_order};
-use nimdb::game::{Convention, GameSpec};
+use nimdb::explain::{ExplainError, explain, explain_staircase, parse_heaps_in_order};
+use nimdb::game::{Convention, Game, SpacedGame};
 
 /// Arguments of `nimdb explain`.
 #[derive(Debug, Args)]
 pub struct ExplainArgs {
-    /// The game; only nim is explained by binary columns.
-    #[arg(long, short = 'g', value_parser = super::args::parse_game, default_value = "nim")]
-    game: GameSpec,
+    /// The game: nim, or staircase (normal play), whose odd steps play Nim; both are
+    /// explained by binary columns.
+    #[arg(long, short = 'g', value_parser = super::args::parse_any_game, default_value = "nim")]
+    game: Game,
     /// Explain misère Nim (the last move loses).
     #[arg(long)]
     misere: bool,
@@ -23,9 +24,30 @@ pub struct ExplainArgs {
 
 /// Runs `nimdb explain`.
 pub fn run(args: ExplainArgs) -> anyhow::Result<ExitCode> {
-    if !args.game.is_nim() {
+    if let Game::Spaced(SpacedGame::Staircase(stairs)) = &args.game {
+        if args.misere {
+            anyhow::bail!(
+                "explain covers Staircase Nim under normal play (its odd steps play Nim); under misère \
+                 play no such rule is stated here: nimdb query --game staircase --misere answers from \
+                 the database"
+            );
+        }
+        let steps = SpacedGame::Staircase(*stairs)
+            .parse_position(&args.heaps)
+            .map_err(|e| anyhow::anyhow!("bad position: {e}"))?;
+        let explanation = explain_staircase(&steps).map_err(|e| match e {
+            ExplainError::NoHeaps => {
+                anyhow::anyhow!("give the coins on each step, e.g. nimdb explain --game staircase 3 0 2 5")
+            }
+            other => other.into(),
+        })?;
+        print!("{explanation}");
+        return Ok(ExitCode::SUCCESS);
+    }
+    if !matches!(&args.game, Game::Heaps(g) if g.is_nim()) {
         anyhow::bail!(
-            "explain covers Nim only (the binary-column rule is Bouton's theorem for Nim), not {}; \
+            "explain covers Nim and Staircase Nim only (the binary-column rule: Bouton's theorem, and \
+             the odd steps of a staircase), not {}; \
              try nimdb tree --game {} HEAPS",
             args.game,
             args.game

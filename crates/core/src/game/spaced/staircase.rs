@@ -9,6 +9,17 @@ use super::{Family, PositionError, SpaceLayout, SpacedFormula, SpacedMove, list}
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Staircase;
 
+impl Staircase {
+    /// The move of `k` coins from step `step` (counting from 1) in words, e.g. "move 2 coins
+    /// from step 3 to step 2", "move 1 coin from step 1 off the staircase".
+    pub fn describe(step: usize, k: u32) -> String {
+        let whither =
+            if step == 1 { "off the staircase".to_string() } else { format!("to step {}", step - 1) };
+        let noun = if k == 1 { "coin" } else { "coins" };
+        format!("move {k} {noun} from step {step} {whither}")
+    }
+}
+
 impl Family for Staircase {
     fn layout(&self) -> SpaceLayout {
         SpaceLayout::Staircase
@@ -38,10 +49,7 @@ impl Family for Staircase {
                 while to.last() == Some(&0) {
                     to.pop();
                 }
-                let whither =
-                    if step == 1 { "off the staircase".to_string() } else { format!("to step {}", step - 1) };
-                let noun = if k == 1 { "coin" } else { "coins" };
-                out.push(SpacedMove { to, text: format!("move {k} {noun} from step {step} {whither}") });
+                out.push(SpacedMove { to, text: Staircase::describe(step, k) });
             }
         }
         out
