@@ -246,6 +246,85 @@ fn a_killed_worker_fails_the_job_cleanly_and_a_rerun_resumes() {
     assert!(tiers(&db) == alone, "the resumed solve's tiers differ from one process's");
 }
 
+/// Starts `mpirun -np 3` on `game` into `db`, waits until `at_least` tiers are committed,
+/// sends `signal` to `target(mpirun's pid)`, and returns the job's exit status and stderr.
+fn signalled_job(
+    db: &Path,
+    game: &[&str],
+    at_least: usize,
+    signal: &str,
+    target: impl Fn(u32) -> u32,
+) -> (std::process::ExitStatus, String) {
+    let mut job =
+        mpirun(3, &solve_args(db, game)).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let started = Instant::now();
+    while stored(db) < at_least {
+        assert!(job.try_wait().unwrap().is_none(), "the job ended before it was signalled");
+        assert!(started.elapsed() < Duration::from_secs(120), "no progress");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let pid = target(job.id());
+    assert!(Command::new("kill").args([signal, &pid.to_string()]).status().unwrap().success());
+    let status = wait_within(&mut job, Duration::from_secs(120));
+    let (_, stderr) = text(&job.wait_with_output().unwrap());
+    (status, stderr)
+}
+
+/// After a stop: the job failed with nimdb's one line, the database holds whole tiers of
+/// the single-process solve but not all of them, and a rerun completes it byte-identical.
+fn stopped_then_resumed(
+    db: &Path,
+    game: &[&str],
+    alone: &[(i64, i64, i64, Vec<u8>)],
+    status: std::process::ExitStatus,
+    stderr: &str,
+) {
+    assert!(!status.success(), "the signalled job succeeded: {stderr}");
+    let said: Vec<&str> = stderr.lines().filter(|l| l.starts_with("nimdb:")).collect();
+    assert_eq!(said.len(), 1, "{stderr}");
+    assert!(said[0].starts_with("nimdb: interrupted: the "), "{stderr}");
+    assert!(said[0].ends_with("run the same command again to resume"), "{stderr}");
+    let kept = tiers(db);
+    assert!(!kept.is_empty() && kept.len() < alone.len(), "{} of {} tiers", kept.len(), alone.len());
+    let now: usize = said[0]["nimdb: interrupted: the ".len()..].split(' ').next().unwrap().parse().unwrap();
+    assert_eq!(now, kept.len(), "the message's tiers are the stored ones: {stderr}");
+    for tier in &kept {
+        assert!(alone.contains(tier), "tier {},{} differs from the single-process solve", tier.0, tier.1);
+    }
+    let out = mpirun(3, &solve_args(db, game)).output().unwrap();
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stdout.contains(&format!("{} new tiers", alone.len() - kept.len())), "{stdout}");
+    assert!(tiers(db) == alone, "the resumed solve's tiers differ from one process's");
+}
+
+/// SIGTERM to one rank (rank 2) stops every rank after the tier in flight: the ranks agree
+/// on the stop at the end of each tier. Rank 2 exits with 130, which mpirun passes on.
+#[test]
+fn a_signal_to_one_rank_stops_every_rank_at_a_tier_boundary_and_a_rerun_resumes() {
+    const GAME: &[&str] = &["--game", "lines", "--misere", "--max-total", "50"];
+    let dir = tempfile::tempdir().unwrap();
+    let alone = single(dir.path(), "alone.sqlite", GAME);
+    let db = dir.path().join("stopped.sqlite");
+    let (status, stderr) = signalled_job(&db, GAME, alone.len() / 3, "-TERM", |mpirun| {
+        rank_pid(mpirun, 2).expect("rank 2 of the job")
+    });
+    assert_eq!(status.code(), Some(130), "{stderr}");
+    stopped_then_resumed(&db, GAME, &alone, status, &stderr);
+}
+
+/// Ctrl-C to mpirun: it sends every rank SIGTERM a second later (and SIGKILL a second after
+/// that), and each rank stops after the tier in flight.
+#[test]
+fn ctrl_c_to_mpirun_stops_the_job_at_a_tier_boundary_and_a_rerun_resumes() {
+    const GAME: &[&str] = &["--game", "lines", "--misere", "--max-total", "60"];
+    let dir = tempfile::tempdir().unwrap();
+    let alone = single(dir.path(), "alone.sqlite", GAME);
+    let db = dir.path().join("stopped.sqlite");
+    let (status, stderr) = signalled_job(&db, GAME, alone.len() / 4, "-INT", |mpirun| mpirun);
+    stopped_then_resumed(&db, GAME, &alone, status, &stderr);
+}
+
 // The control messages, without MPI.
 #[test]
 fn control_messages_round_trip() {

@@ -522,6 +522,11 @@ impl MpiTeam {
         }
     }
 
+    /// Waits until every rank has called this (`MPI_Barrier`).
+    pub fn barrier(&self) {
+        self.world().barrier();
+    }
+
     /// Ends the whole job at once (`MPI_Abort`) after printing `message`: for failures that
     /// only this rank sees, after which the ranks could no longer meet at the same calls.
     pub fn abort(&self, message: &str) -> ! {
