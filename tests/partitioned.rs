@@ -4,15 +4,15 @@
 //! single-process solve's, which agree with the independent forward search; each member
 //! holds about its share of the window.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, Barrier, Mutex};
 
 use nimdb::game::{Convention, GameSpec};
-use nimdb::index::Universe;
+use nimdb::index::{TierId, Universe};
 use nimdb::solve::reference::ReferenceSearch;
 use nimdb::solve::{
-    DiscardStore, MemoryStore, Partners, Silent, SolveOptions, SolveReport, Strategy, solve_in_memory,
-    solve_partitioned,
+    DiscardStore, MemoryStore, Partners, Silent, SinkError, SolveOptions, SolveReport, SolvedTier, Strategy,
+    TierStore, solve_in_memory, solve_partitioned,
 };
 
 /// What the members of one crowd share: mailboxes by (to, from), flags and maxima by member.
@@ -23,6 +23,8 @@ struct Post {
     stops: Vec<bool>,
     maxima: Vec<u16>,
     blocks: Vec<Vec<u16>>,
+    /// The greatest remoteness of the tier member 0 scatters, if it loaded one.
+    scattered: Option<u16>,
 }
 
 /// One member of a crowd of threads.
@@ -42,6 +44,7 @@ impl Member {
             stops: vec![false; size],
             maxima: vec![0; size],
             blocks: vec![Vec::new(); size],
+            scattered: None,
         }));
         let barrier = Arc::new(Barrier::new(size));
         (0..size).map(|index| Member { index, size, post: post.clone(), barrier: barrier.clone() }).collect()
@@ -119,6 +122,26 @@ impl Partners for Member {
         self.barrier.wait();
         Ok(got)
     }
+    fn scatter(&self, whole: Option<&[u16]>, len: u64) -> Result<Option<(Vec<u16>, u16)>, String> {
+        if let Some(w) = whole {
+            let mut post = self.post.lock().unwrap();
+            for m in 0..self.size {
+                let b = nimdb::solve::block(len, m, self.size);
+                post.blocks[m] = w[b.start as usize..b.end as usize].to_vec();
+            }
+            post.scattered = Some(w.iter().copied().max().unwrap_or(0));
+        }
+        self.barrier.wait();
+        let got = {
+            let mut post = self.post.lock().unwrap();
+            post.scattered.map(|max| (std::mem::take(&mut post.blocks[self.index]), max))
+        };
+        self.barrier.wait();
+        if self.index == 0 {
+            self.post.lock().unwrap().scattered = None;
+        }
+        Ok(got)
+    }
 }
 
 /// Solves with `members` threads; returns member 0's tiers and every member's report.
@@ -144,6 +167,54 @@ fn crowd_solve(spec: &GameSpec, options: &SolveOptions, members: usize) -> (Memo
         let mut results: Vec<_> = handles.into_iter().map(|h| h.join().unwrap()).collect();
         let store = results[0].0.take().unwrap();
         (store, results.into_iter().map(|r| r.1).collect())
+    })
+}
+
+/// The store of a member other than 0 on a resume, as `nimdb solve --mpi` gives it: it
+/// knows which tiers are stored, but loading one yields only the tier's name (member 0
+/// alone reads the values, and hands each member its block).
+struct HeardStore {
+    stored: BTreeSet<TierId>,
+}
+
+impl TierStore for HeardStore {
+    fn solved_tiers(&mut self) -> Result<BTreeSet<TierId>, SinkError> {
+        Ok(self.stored.clone())
+    }
+    fn load(&mut self, tier: TierId) -> Result<SolvedTier, SinkError> {
+        assert!(self.stored.contains(&tier), "{tier} is not stored");
+        Ok(SolvedTier { tier, remoteness: Vec::new(), nim_values: None, seconds: 0.0 })
+    }
+    fn save(&mut self, _solved: &SolvedTier) -> Result<(), SinkError> {
+        Ok(())
+    }
+}
+
+/// Resumes with `members` threads from `kept` (member 0's store): returns member 0's store.
+fn crowd_resume(spec: &GameSpec, options: &SolveOptions, members: usize, kept: MemoryStore) -> MemoryStore {
+    let crowd = Member::crowd(members);
+    let stored: BTreeSet<TierId> = kept.tiers.keys().copied().collect();
+    let mut kept = Some(kept);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = crowd
+            .iter()
+            .map(|member| {
+                let mine = if member.index == 0 { kept.take() } else { None };
+                let stored = stored.clone();
+                s.spawn(move || match mine {
+                    Some(mut store) => {
+                        solve_partitioned(spec, options, &mut store, &Silent, member).unwrap();
+                        Some(store)
+                    }
+                    None => {
+                        let mut store = HeardStore { stored };
+                        solve_partitioned(spec, options, &mut store, &Silent, member).unwrap();
+                        None
+                    }
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).next().unwrap().unwrap()
     })
 }
 
@@ -188,6 +259,43 @@ fn every_crowd_stores_the_single_process_tiers_which_agree_with_the_forward_sear
                         "{game} {convention}, {members} members, tier {tier}"
                     );
                 }
+            }
+        }
+    }
+}
+
+/// A resume where only member 0 can read the stored tiers (the others hear only their
+/// names, as the ranks of an MPI job do): each member gets its blocks from member 0, and
+/// the tiers solved after them are the single-process solve's. The stored tiers are the
+/// first half and every fifth of the rest, so both a resume's window and stored tiers met
+/// later are handed out.
+#[test]
+fn a_crowd_resumes_from_tiers_that_only_member_0_reads() {
+    let cases: &[(&str, u32, Caps)] = &[
+        ("lines", 20, (None, None)),
+        ("kayles", 20, (None, None)),
+        ("nim", 16, (Some(6), Some(4))),
+        ("wythoff", 12, (None, None)),
+    ];
+    for &(game, total, caps) in cases {
+        let spec: GameSpec = game.parse().unwrap();
+        let options = options(&spec, game, Convention::Misere, total, caps);
+        let alone = solve_in_memory(&spec, &options).unwrap();
+        let order = options.universe.tiers();
+        for members in 2..=4 {
+            let mut kept = MemoryStore::default();
+            for (i, tier) in order.iter().enumerate() {
+                if i < order.len() / 2 || i % 5 == 0 {
+                    kept.tiers.insert(*tier, alone.tiers[tier].clone());
+                }
+            }
+            let store = crowd_resume(&spec, &options, members, kept);
+            assert_eq!(store.tiers.len(), alone.tiers.len(), "{game}, {members} members");
+            for (tier, solved) in &alone.tiers {
+                assert_eq!(
+                    store.tiers[tier].remoteness, solved.remoteness,
+                    "{game}, {members} members, {tier}"
+                );
             }
         }
     }

@@ -174,7 +174,8 @@ pub enum Reply<T> {
     Failed(String),
 }
 
-/// A solved tier on the wire (a resumed solve's tiers, loaded by rank 0).
+/// A solved tier on the wire: what rank 0 broadcasts of a tier it loaded on a resume (its
+/// [`header`](WireTier::header), the values going out by `MPI_Scatterv`).
 #[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub struct WireTier {
     /// The tier's total.
@@ -187,6 +188,19 @@ pub struct WireTier {
     pub nim_values: Option<Vec<u16>>,
     /// Seconds it took to solve.
     pub seconds: f64,
+}
+
+impl WireTier {
+    /// The tier without its values: what the other ranks hear of a tier rank 0 loaded.
+    pub fn header(t: &SolvedTier) -> Self {
+        WireTier {
+            total: t.tier.total,
+            heaps: t.tier.heaps,
+            remoteness: Vec::new(),
+            nim_values: None,
+            seconds: t.seconds,
+        }
+    }
 }
 
 impl From<&SolvedTier> for WireTier {
@@ -224,7 +238,8 @@ pub struct Traffic {
     pub answered_bytes: u64,
     /// Bytes of finished blocks sent to rank 0 for storing, 2 a position.
     pub gathered_bytes: u64,
-    /// Bytes broadcast by rank 0 (control messages, and stored tiers on a resume).
+    /// Bytes rank 0 sent out: control messages, and on a resume each rank's block of the
+    /// stored tiers (`MPI_Scatterv`, 2 bytes a position).
     pub broadcast_bytes: u64,
     /// Wall seconds inside collectives, waiting for the slowest rank included.
     pub seconds: f64,
@@ -687,6 +702,50 @@ impl Partners for MpiTeam {
         self.count(started, |t| t.collectives += 1);
         Ok((all[0], all[1] != 0))
     }
+
+    fn scatter(&self, whole: Option<&[u16]>, len: u64) -> Result<Option<(Vec<u16>, u16)>, String> {
+        self.on_own_thread()?;
+        if self.size == 1 {
+            return Ok(whole.map(|w| (w.to_vec(), greatest(w))));
+        }
+        let started = Instant::now();
+        let world = self.world();
+        let root = world.process_at_rank(0);
+        // Whether rank 0 has the tier, and its greatest remoteness.
+        let mut head = [0u16; 2];
+        if let Some(w) = whole.filter(|_| self.index == 0) {
+            head = [1, greatest(w)];
+        }
+        root.broadcast_into(&mut head[..]);
+        if head[0] == 0 {
+            self.count(started, |t| t.collectives += 1);
+            return Ok(None);
+        }
+        let own = crate::solve::block(len, self.index, self.size);
+        let mut mine = vec![0u16; (own.end - own.start) as usize];
+        let mut sent = 0;
+        if let Some(w) = whole.filter(|_| self.index == 0) {
+            let lens = (0..self.size).map(|m| {
+                let b = crate::solve::block(len, m, self.size);
+                (b.end - b.start) as usize
+            });
+            let (counts, displs) = partition(lens)?;
+            root.scatter_varcount_into_root(&Partition::new(w, &counts[..], &displs[..]), &mut mine[..]);
+            sent = 4 + 2 * (len - mine.len() as u64);
+        } else {
+            root.scatter_varcount_into(&mut mine[..]);
+        }
+        self.count(started, |t| {
+            t.collectives += 2;
+            t.broadcast_bytes += sent;
+        });
+        Ok(Some((mine, head[1])))
+    }
+}
+
+/// The greatest value of `values` (0 for none).
+fn greatest(values: &[u16]) -> u16 {
+    values.iter().copied().max().unwrap_or(0)
 }
 
 /// Rank 0's tier store: the database's sink, whose every answer is broadcast to the other
@@ -720,7 +779,9 @@ impl TierStore for LeaderStore<'_> {
 
     fn load(&mut self, tier: TierId) -> Result<SolvedTier, SinkError> {
         let result = self.inner.load(tier);
-        self.team.send_reply(&reply(&result, |t: &SolvedTier| WireTier::from(t)));
+        // The other ranks hear only which tier was loaded, or why it could not be: the
+        // solver then scatters each rank its block (`Partners::scatter`).
+        self.team.send_reply(&reply(&result, |t: &SolvedTier| WireTier::header(t)));
         result
     }
 

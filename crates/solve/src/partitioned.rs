@@ -33,8 +33,7 @@ use crate::index::{PartitionTable, TierId, Universe};
 use super::shape::{ParentKinds, ParentQuery, Shape};
 use super::window::{Column, Window};
 use super::{
-    Alone, Plan, Progress, SolveError, SolveOptions, SolveReport, SolvedTier, TierStore, UNKNOWN,
-    load_checked, reach,
+    Alone, Plan, Progress, SolveError, SolveOptions, SolveReport, SolvedTier, TierStore, UNKNOWN, reach,
 };
 
 /// The most offers (or child requests) a member queues before a round of exchange: 8 bytes
@@ -68,6 +67,11 @@ pub trait Partners: Sync {
     /// Agrees at the end of a tier: the greatest of every member's `max`, and whether any
     /// member was asked to `stop`.
     fn agree(&self, max: u16, stop: bool) -> Result<(u16, bool), String>;
+    /// Hands out a stored tier of `len` positions that member 0 loaded (`whole`; `None` if
+    /// it could not): every member gets its own [`block`] of it and the tier's greatest
+    /// remoteness, so no member holds a whole tier it does not own. Every member gets
+    /// `None` when member 0 passed `None`.
+    fn scatter(&self, whole: Option<&[u16]>, len: u64) -> Result<Option<(Vec<u16>, u16)>, String>;
 }
 
 impl Partners for Alone {
@@ -88,6 +92,9 @@ impl Partners for Alone {
     }
     fn agree(&self, max: u16, stop: bool) -> Result<(u16, bool), String> {
         Ok((max, stop))
+    }
+    fn scatter(&self, whole: Option<&[u16]>, _len: u64) -> Result<Option<(Vec<u16>, u16)>, String> {
+        Ok(whole.map(|w| (w.to_vec(), w.iter().copied().max().unwrap_or(0))))
     }
 }
 
@@ -240,8 +247,7 @@ pub(super) fn run<R: TierRules>(
     let resume_total = tiers[first].total;
     for &tier in &tiers[..first] {
         if tier.total + solver.reach >= resume_total {
-            let values = load_checked(store, tier, size(tier))?;
-            window.put(tier, solver.keep_whole(tier, &values.remoteness));
+            window.put(tier, solver.load_block(store, tier, size(tier))?);
         }
     }
 
@@ -260,8 +266,7 @@ pub(super) fn run<R: TierRules>(
             window.evict_below(current_total.saturating_sub(solver.reach));
         }
         if stored.contains(&tier) {
-            let values = load_checked(store, tier, size(tier))?;
-            window.put(tier, solver.keep_whole(tier, &values.remoteness));
+            window.put(tier, solver.load_block(store, tier, size(tier))?);
             progress.tier_done(tier, size(tier));
             continue;
         }
@@ -367,11 +372,26 @@ impl<R: TierRules> Partitioned<'_, R> {
         }
     }
 
-    /// This member's block of a whole tier (loaded on a resume).
-    fn keep_whole(&self, tier: TierId, whole: &[u16]) -> Held {
-        let own = block(whole.len() as u64, self.me, self.n);
-        let max = whole.iter().copied().max().unwrap_or(0);
-        self.keep(tier, own.start, whole[own.start as usize..own.end as usize].to_vec(), max)
+    /// This member's block of a stored tier of `len` positions (on a resume): member 0's
+    /// store loads the whole tier (the others' stores only hear whether it could), and
+    /// member 0 hands each member its block ([`Partners::scatter`]).
+    fn load_block(&self, store: &mut dyn TierStore, tier: TierId, len: u64) -> Result<Held, SolveError> {
+        let loaded = store.load(tier);
+        let whole = match &loaded {
+            Ok(solved) if self.me == 0 && solved.remoteness.len() as u64 == len => {
+                Some(&solved.remoteness[..])
+            }
+            _ => None,
+        };
+        let got = self.partners.scatter(whole, len).map_err(SolveError::Team)?;
+        let held = loaded?.remoteness.len() as u64;
+        if self.me == 0 && held != len {
+            return Err(SolveError::CorruptTier { tier, held, expected: len });
+        }
+        let Some((values, max)) = got else {
+            return Err(SolveError::Team(format!("rank 0 could not load tier {tier}")));
+        };
+        Ok(self.keep(tier, block(len, self.me, self.n).start, values, max))
     }
 
     fn bounds(&self) -> ParentBounds {
