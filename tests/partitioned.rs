@@ -77,7 +77,8 @@ impl Partners for Member {
         self.barrier.wait();
         Ok(got)
     }
-    fn answer(&self, answers: Vec<Vec<u16>>, asked: &[usize]) -> Result<Vec<Vec<u16>>, String> {
+    fn answer(&self, answers: Vec<Vec<u16>>, asked: &[usize], most: u16) -> Result<Vec<Vec<u16>>, String> {
+        assert!(answers.iter().flatten().all(|&a| a <= most), "an answer above {most}");
         {
             let mut post = self.post.lock().unwrap();
             for (to, a) in answers.into_iter().enumerate() {
@@ -95,7 +96,8 @@ impl Partners for Member {
         }
         Ok(got)
     }
-    fn gather(&self, block: &[u16], len: u64) -> Result<Option<Vec<u16>>, String> {
+    fn gather(&self, block: &[u16], len: u64, most: u16) -> Result<Option<Vec<u16>>, String> {
+        assert!(block.iter().all(|&v| v <= most), "a value above {most}");
         self.post.lock().unwrap().blocks[self.index] = block.to_vec();
         self.barrier.wait();
         let whole = (self.index == 0).then(|| {

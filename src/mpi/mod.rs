@@ -27,13 +27,15 @@ use std::time::Instant;
 use ::mpi::Count;
 use ::mpi::Threading;
 use ::mpi::collective::{CommunicatorCollectives, Root, SystemOperation};
-use ::mpi::datatype::{Partition, PartitionMut};
+use ::mpi::datatype::{Equivalence, Partition, PartitionMut};
 use ::mpi::topology::{Communicator, SimpleCommunicator};
 use bincode::{Decode, Encode};
 
 use crate::game::{Convention, GameSpec};
 use crate::index::{TierId, Universe};
-use crate::solve::{Partners, SinkError, SolveOptions, SolvedTier, Strategy, TierStore};
+use crate::solve::{
+    Partners, SinkError, SolveOptions, SolvedTier, Strategy, TierStore, decode_words, encode_words,
+};
 
 /// Bytes of the first broadcast of every message: the message's length and, when it fits,
 /// the message itself, so that a small message costs one collective.
@@ -557,6 +559,50 @@ impl MpiTeam {
         }
         Ok(())
     }
+
+    /// `MPI_Alltoallv`: sends `parts[m]` to rank `m` and returns what each rank sent this
+    /// one (`recv_lens[m]` values from rank `m`).
+    fn all_to_all<T: Equivalence + Copy + Default>(
+        &self,
+        parts: &[Vec<T>],
+        recv_lens: &[usize],
+    ) -> Result<Vec<Vec<T>>, String> {
+        let (counts, displs) = partition(parts.iter().map(Vec::len))?;
+        let (recv_counts, recv_displs) = partition(recv_lens.iter().copied())?;
+        // Both buffers are real allocations even when empty: an empty `Vec<u8>`'s address
+        // is 1, which Open MPI takes for `MPI_IN_PLACE`.
+        let total: usize = parts.iter().map(Vec::len).sum();
+        let mut send = Vec::with_capacity(total.max(1));
+        for part in parts {
+            send.extend_from_slice(part);
+        }
+        let mut recv = Vec::with_capacity(recv_lens.iter().sum::<usize>().max(1));
+        recv.resize(recv_lens.iter().sum(), T::default());
+        self.world().all_to_all_varcount_into(
+            &Partition::new(&send[..], &counts[..], &displs[..]),
+            &mut PartitionMut::new(&mut recv[..], &recv_counts[..], &recv_displs[..]),
+        );
+        drop(send);
+        Ok(split(&recv, recv_lens.iter().copied()))
+    }
+}
+
+/// `len` zero bytes in a real allocation, even for none: an empty `Vec<u8>`'s address is 1,
+/// which Open MPI takes for `MPI_IN_PLACE`.
+fn byte_buffer(len: usize) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(len.max(1));
+    bytes.resize(len, 0);
+    bytes
+}
+
+/// `values` a byte each (in a real allocation, see [`byte_buffer`]); an error if one does
+/// not fit (the solver promised it would).
+fn narrow(values: &[u16]) -> Result<Vec<u8>, String> {
+    let mut bytes = byte_buffer(values.len());
+    for (b, &v) in bytes.iter_mut().zip(values) {
+        *b = u8::try_from(v).map_err(|_| format!("value {v} is above the bound the solver gave"))?;
+    }
+    Ok(bytes)
 }
 
 /// Counts and displacements of pieces of `lens` values, for a variable-count collective.
@@ -600,29 +646,24 @@ impl Partners for MpiTeam {
         }
         let started = Instant::now();
         let world = self.world();
-        // Each rank tells each the count it sends it, and its flags.
+        // Each batch goes out compressed (`encode_words`: sorted words cost 2–3 bytes);
+        // this rank's own box stays here as it is.
+        let mut outbox = outbox;
+        let own = std::mem::take(&mut outbox[self.index]);
+        let outbox: Vec<Vec<u8>> = outbox.iter().map(|words| encode_words(words)).collect();
+        // Each rank tells each the bytes it sends it, and its flags.
         let heads: Vec<u64> = outbox.iter().flat_map(|b| [b.len() as u64, flags]).collect();
         let mut got = vec![0u64; 2 * self.size];
         world.all_to_all_into(&heads[..], &mut got[..]);
         let any = got.chunks(2).fold(0, |all, h| all | h[1]);
         let recv_lens: Vec<usize> = got.chunks(2).map(|h| h[0] as usize).collect();
-        let (counts, displs) = partition(outbox.iter().map(Vec::len))?;
-        let (recv_counts, recv_displs) = partition(recv_lens.iter().copied())?;
-        let sent: u64 = outbox
+        let sent: u64 = outbox.iter().map(|b| b.len() as u64).sum();
+        let mut inbox = self
+            .all_to_all(&outbox, &recv_lens)?
             .iter()
-            .enumerate()
-            .filter(|&(to, _)| to != self.index)
-            .map(|(_, b)| 8 * b.len() as u64)
-            .sum();
-        let send: Vec<u64> = outbox.concat();
-        drop(outbox);
-        let mut recv = vec![0u64; recv_lens.iter().sum()];
-        world.all_to_all_varcount_into(
-            &Partition::new(&send[..], &counts[..], &displs[..]),
-            &mut PartitionMut::new(&mut recv[..], &recv_counts[..], &recv_displs[..]),
-        );
-        drop(send);
-        let inbox = split(&recv, recv_lens.iter().copied());
+            .map(|bytes| decode_words(bytes))
+            .collect::<Result<Vec<_>, _>>()?;
+        inbox[self.index] = own;
         self.count(started, |t| {
             t.collectives += 2;
             t.exchanged_bytes += sent;
@@ -630,35 +671,31 @@ impl Partners for MpiTeam {
         Ok((inbox, any))
     }
 
-    fn answer(&self, answers: Vec<Vec<u16>>, asked: &[usize]) -> Result<Vec<Vec<u16>>, String> {
+    fn answer(&self, answers: Vec<Vec<u16>>, asked: &[usize], most: u16) -> Result<Vec<Vec<u16>>, String> {
         self.on_own_thread()?;
         if self.size == 1 {
             return Ok(answers);
         }
         let started = Instant::now();
-        let world = self.world();
-        let (counts, displs) = partition(answers.iter().map(Vec::len))?;
-        let (recv_counts, recv_displs) = partition(asked.iter().copied())?;
-        let sent: u64 = answers
-            .iter()
-            .enumerate()
-            .filter(|&(to, _)| to != self.index)
-            .map(|(_, a)| 2 * a.len() as u64)
-            .sum();
-        let send: Vec<u16> = answers.concat();
-        let mut recv = vec![0u16; asked.iter().sum()];
-        world.all_to_all_varcount_into(
-            &Partition::new(&send[..], &counts[..], &displs[..]),
-            &mut PartitionMut::new(&mut recv[..], &recv_counts[..], &recv_displs[..]),
-        );
+        let to_others: usize =
+            answers.iter().enumerate().filter(|&(to, _)| to != self.index).map(|(_, a)| a.len()).sum();
+        let (replies, width) = if most <= u8::MAX as u16 {
+            // No answer passes `most`: a byte each.
+            let narrow = answers.iter().map(|a| narrow(a)).collect::<Result<Vec<_>, _>>()?;
+            drop(answers);
+            let got = self.all_to_all(&narrow, asked)?;
+            (got.into_iter().map(|g| g.into_iter().map(u16::from).collect()).collect(), 1)
+        } else {
+            (self.all_to_all(&answers, asked)?, 2)
+        };
         self.count(started, |t| {
             t.collectives += 1;
-            t.answered_bytes += sent;
+            t.answered_bytes += width * to_others as u64;
         });
-        Ok(split(&recv, asked.iter().copied()))
+        Ok(replies)
     }
 
-    fn gather(&self, block: &[u16], len: u64) -> Result<Option<Vec<u16>>, String> {
+    fn gather(&self, block: &[u16], len: u64, most: u16) -> Result<Option<Vec<u16>>, String> {
         self.on_own_thread()?;
         if self.size == 1 {
             return Ok(Some(block.to_vec()));
@@ -666,23 +703,40 @@ impl Partners for MpiTeam {
         let started = Instant::now();
         let world = self.world();
         let root = world.process_at_rank(0);
-        let whole = if self.index == 0 {
-            let lens = (0..self.size).map(|m| {
-                let b = crate::solve::block(len, m, self.size);
-                (b.end - b.start) as usize
-            });
-            let (counts, displs) = partition(lens)?;
-            let mut whole = vec![0u16; len as usize];
-            root.gather_varcount_into_root(
-                block,
-                &mut PartitionMut::new(&mut whole[..], &counts[..], &displs[..]),
-            );
-            Some(whole)
-        } else {
-            root.gather_varcount_into(block);
-            None
+        let lens = (0..self.size).map(|m| {
+            let b = crate::solve::block(len, m, self.size);
+            (b.end - b.start) as usize
+        });
+        let (counts, displs) = partition(lens)?;
+        // No value of the tier passes `most`: a byte each when it fits.
+        let width = if most <= u8::MAX as u16 { 1 } else { 2 };
+        let whole = match (self.index, width) {
+            (0, 1) => {
+                let mut bytes = byte_buffer(len as usize);
+                root.gather_varcount_into_root(
+                    &narrow(block)?[..],
+                    &mut PartitionMut::new(&mut bytes[..], &counts[..], &displs[..]),
+                );
+                Some(bytes.into_iter().map(u16::from).collect())
+            }
+            (0, _) => {
+                let mut whole = vec![0u16; len as usize];
+                root.gather_varcount_into_root(
+                    block,
+                    &mut PartitionMut::new(&mut whole[..], &counts[..], &displs[..]),
+                );
+                Some(whole)
+            }
+            (_, 1) => {
+                root.gather_varcount_into(&narrow(block)?[..]);
+                None
+            }
+            _ => {
+                root.gather_varcount_into(block);
+                None
+            }
         };
-        let sent = if self.index == 0 { 0 } else { 2 * block.len() as u64 };
+        let sent = if self.index == 0 { 0 } else { width * block.len() as u64 };
         self.count(started, |t| {
             t.collectives += 1;
             t.gathered_bytes += sent;
@@ -722,19 +776,35 @@ impl Partners for MpiTeam {
             return Ok(None);
         }
         let own = crate::solve::block(len, self.index, self.size);
-        let mut mine = vec![0u16; (own.end - own.start) as usize];
-        let mut sent = 0;
-        if let Some(w) = whole.filter(|_| self.index == 0) {
-            let lens = (0..self.size).map(|m| {
-                let b = crate::solve::block(len, m, self.size);
-                (b.end - b.start) as usize
-            });
-            let (counts, displs) = partition(lens)?;
-            root.scatter_varcount_into_root(&Partition::new(w, &counts[..], &displs[..]), &mut mine[..]);
-            sent = 4 + 2 * (len - mine.len() as u64);
+        let count = (own.end - own.start) as usize;
+        // No value passes the tier's greatest: a byte each when it fits.
+        let width = if head[1] <= u8::MAX as u16 { 1 } else { 2 };
+        let lens = (0..self.size).map(|m| {
+            let b = crate::solve::block(len, m, self.size);
+            (b.end - b.start) as usize
+        });
+        let (counts, displs) = partition(lens)?;
+        let whole = whole.filter(|_| self.index == 0);
+        let mine: Vec<u16> = if width == 1 {
+            let mut mine = byte_buffer(count);
+            match whole {
+                Some(w) => root.scatter_varcount_into_root(
+                    &Partition::new(&narrow(w)?[..], &counts[..], &displs[..]),
+                    &mut mine[..],
+                ),
+                None => root.scatter_varcount_into(&mut mine[..]),
+            }
+            mine.into_iter().map(u16::from).collect()
         } else {
-            root.scatter_varcount_into(&mut mine[..]);
-        }
+            let mut mine = vec![0u16; count];
+            match whole {
+                Some(w) => root
+                    .scatter_varcount_into_root(&Partition::new(w, &counts[..], &displs[..]), &mut mine[..]),
+                None => root.scatter_varcount_into(&mut mine[..]),
+            }
+            mine
+        };
+        let sent = if self.index == 0 { 4 + width * (len - count as u64) } else { 0 };
         self.count(started, |t| {
             t.collectives += 2;
             t.broadcast_bytes += sent;

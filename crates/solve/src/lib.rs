@@ -27,7 +27,7 @@ mod window;
 
 pub use partitioned::{
     ASKED, LEADER_EXTRA_BYTES, MAX_BLOCK, MORE, OFFER_BATCH, OPEN, Partners, RANK_PROCESS_BYTES,
-    RankEstimate, block, estimate_ranks, owner,
+    RankEstimate, block, decode_words, encode_words, estimate_ranks, owner,
 };
 pub use team::{Alone, Team};
 pub use window::Spill;

@@ -59,11 +59,13 @@ pub trait Partners: Sync {
     fn exchange(&self, outbox: Vec<Vec<u64>>, flags: u64) -> Result<(Vec<Vec<u64>>, u64), String>;
     /// Answers the requests of the last [`exchange`](Partners::exchange): `answers[m]`
     /// goes back to member `m`, and the returned `Vec` holds, for each member, its answers
-    /// to this member's requests (`asked[m]` of them).
-    fn answer(&self, answers: Vec<Vec<u16>>, asked: &[usize]) -> Result<Vec<Vec<u16>>, String>;
+    /// to this member's requests (`asked[m]` of them). Every member passes the same
+    /// `most`, and no answer is greater (so the answers may travel narrower).
+    fn answer(&self, answers: Vec<Vec<u16>>, asked: &[usize], most: u16) -> Result<Vec<Vec<u16>>, String>;
     /// Gathers a tier of `len` positions to member 0 from every member's block: member 0
-    /// gets the whole tier, the others `None`.
-    fn gather(&self, block: &[u16], len: u64) -> Result<Option<Vec<u16>>, String>;
+    /// gets the whole tier, the others `None`. `most` is the tier's greatest value, as
+    /// [`agree`](Partners::agree) gave it to every member.
+    fn gather(&self, block: &[u16], len: u64, most: u16) -> Result<Option<Vec<u16>>, String>;
     /// Agrees at the end of a tier: the greatest of every member's `max`, and whether any
     /// member was asked to `stop`.
     fn agree(&self, max: u16, stop: bool) -> Result<(u16, bool), String>;
@@ -84,10 +86,10 @@ impl Partners for Alone {
     fn exchange(&self, outbox: Vec<Vec<u64>>, flags: u64) -> Result<(Vec<Vec<u64>>, u64), String> {
         Ok((outbox, flags))
     }
-    fn answer(&self, answers: Vec<Vec<u16>>, _asked: &[usize]) -> Result<Vec<Vec<u16>>, String> {
+    fn answer(&self, answers: Vec<Vec<u16>>, _asked: &[usize], _most: u16) -> Result<Vec<Vec<u16>>, String> {
         Ok(answers)
     }
-    fn gather(&self, block: &[u16], _len: u64) -> Result<Option<Vec<u16>>, String> {
+    fn gather(&self, block: &[u16], _len: u64, _most: u16) -> Result<Option<Vec<u16>>, String> {
         Ok(Some(block.to_vec()))
     }
     fn agree(&self, max: u16, stop: bool) -> Result<(u16, bool), String> {
@@ -306,7 +308,7 @@ pub(super) fn run<R: TierRules>(
             .agree(values.iter().copied().max().unwrap_or(0), progress.interrupted())
             .map_err(team)?;
         stop = stopping;
-        let whole = partners.gather(&values, size(tier)).map_err(team)?;
+        let whole = partners.gather(&values, size(tier), max_remoteness).map_err(team)?;
         let solved = SolvedTier {
             tier,
             remoteness: whole.unwrap_or_default(),
@@ -347,6 +349,72 @@ fn pack(tag: u32, cell: u64, value: u16) -> u64 {
 #[inline]
 fn unpack(x: u64) -> (u32, usize, u16) {
     ((x >> 48) as u32, ((x >> 16) & MAX_BLOCK) as usize, x as u16)
+}
+
+/// The address part of a packed offer or request (tag and cell, 48 bits).
+const ADDRESS: u64 = (1 << 48) - 1;
+
+/// Appends `x` to `out` as a LEB128 varint: 7 bits a byte, low bits first.
+#[inline]
+fn put_varint(out: &mut Vec<u8>, mut x: u64) {
+    while x >= 0x80 {
+        out.push(x as u8 | 0x80);
+        x >>= 7;
+    }
+    out.push(x as u8);
+}
+
+/// Reads a varint of at most `bits` bits from `bytes` at `*at`.
+#[inline]
+fn get_varint(bytes: &[u8], at: &mut usize, bits: u32) -> Result<u64, String> {
+    let mut x = 0u64;
+    let mut shift = 0;
+    loop {
+        let &byte = bytes.get(*at).ok_or("a batch of offers ends inside a number")?;
+        *at += 1;
+        x |= u64::from(byte & 0x7f) << shift;
+        if byte & 0x80 == 0 {
+            break;
+        }
+        shift += 7;
+        if shift >= bits {
+            return Err("a number in a batch of offers is too long".into());
+        }
+    }
+    if bits < 64 && x >> bits != 0 {
+        return Err("a number in a batch of offers is too large".into());
+    }
+    Ok(x)
+}
+
+/// Encodes packed offers or requests for the wire: each word's address (its tag and cell,
+/// 48 bits) as the varint of its difference from the previous word's (modulo 2⁴⁸), then
+/// its value as a varint. Any order decodes; sorted words (as the solver sends them) cost
+/// about 2–3 bytes each instead of 8, since neighbouring addresses are close and values
+/// small.
+pub fn encode_words(words: &[u64]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(words.len() * 3);
+    let mut last = 0u64;
+    for &x in words {
+        let address = x >> 16;
+        put_varint(&mut out, address.wrapping_sub(last) & ADDRESS);
+        put_varint(&mut out, x & 0xffff);
+        last = address;
+    }
+    out
+}
+
+/// Decodes what [`encode_words`] made.
+pub fn decode_words(bytes: &[u8]) -> Result<Vec<u64>, String> {
+    let mut words = Vec::with_capacity(bytes.len() / 2);
+    let (mut at, mut last) = (0, 0u64);
+    while at < bytes.len() {
+        let address = (last + get_varint(bytes, &mut at, 48)?) & ADDRESS;
+        let value = get_varint(bytes, &mut at, 16)?;
+        words.push(address << 16 | value);
+        last = address;
+    }
+    Ok(words)
 }
 
 impl<R: TierRules> Partitioned<'_, R> {
@@ -443,6 +511,12 @@ impl<R: TierRules> Partitioned<'_, R> {
                     }
                 }
                 at = end;
+            }
+            // Only the least offer to each cell counts: send each once, in order (which
+            // also makes the batch compress well, see `encode_words`).
+            for offers in &mut outbox {
+                offers.sort_unstable();
+                offers.dedup_by_key(|x| *x >> 16);
             }
             let flags = if at < units.len() { MORE } else { 0 };
             let (inbox, flags) = self.partners.exchange(outbox, flags).map_err(SolveError::Team)?;
@@ -589,6 +663,8 @@ impl<R: TierRules> Partitioned<'_, R> {
         let mut open: Vec<u32> = (0..unmarked.len() as u32).collect();
         let max_taken = self.reach.min(tier.total);
         let bounds = self.remoteness_bounds(tier, window);
+        // No child's remoteness passes the greatest of its tier's.
+        let most = bounds.first().copied().unwrap_or(0);
         let held =
             |total: u32, heaps: u32| window.get(TierId { total, heaps }).expect("child tier in memory");
         let step = rayon::current_num_threads().max(1) * PULL_CHUNK;
@@ -621,6 +697,24 @@ impl<R: TierRules> Partitioned<'_, R> {
                     }
                     next = end;
                 }
+                // Each child once per owner, in order; `fans[m]` takes each answer back to the
+                // positions that asked for it.
+                let fans: Vec<Vec<(u32, u32)>> = asks
+                    .iter_mut()
+                    .zip(&mut origins)
+                    .map(|(asks, origins)| {
+                        let mut pairs: Vec<(u64, u32)> = asks.drain(..).zip(origins.drain(..)).collect();
+                        pairs.sort_unstable();
+                        let mut fan = Vec::with_capacity(pairs.len());
+                        for (ask, o) in pairs {
+                            if asks.last() != Some(&ask) {
+                                asks.push(ask);
+                            }
+                            fan.push((o, asks.len() as u32 - 1));
+                        }
+                        fan
+                    })
+                    .collect();
                 let asked: Vec<usize> = asks.iter().map(Vec::len).collect();
                 let flag = |on: bool, flag: u64| if on { flag } else { 0 };
                 let flags = flag(asked.iter().any(|&a| a > 0), ASKED)
@@ -644,9 +738,10 @@ impl<R: TierRules> Partitioned<'_, R> {
                                 .collect()
                         })
                         .collect();
-                    let replies = self.partners.answer(answers, &asked).map_err(SolveError::Team)?;
-                    for (m, reply) in replies.into_iter().enumerate() {
-                        for (&o, r) in origins[m].iter().zip(reply) {
+                    let replies = self.partners.answer(answers, &asked, most).map_err(SolveError::Team)?;
+                    for (fan, reply) in fans.iter().zip(replies) {
+                        for &(o, u) in fan {
+                            let r = reply[u as usize];
                             let slot = &mut longest[o as usize];
                             *slot = Some(slot.map_or(r, |l| l.max(r)));
                         }
@@ -756,6 +851,23 @@ mod tests {
                 assert_eq!(next, len);
             }
         }
+    }
+
+    #[test]
+    fn words_encode_and_decode_in_any_order() {
+        let extreme = [u64::MAX, 0, pack(65_535, MAX_BLOCK, 0), 1, u64::MAX - 1, pack(3, 17, 9)];
+        let mut sorted: Vec<u64> =
+            (0..5000u64).map(|i| pack((i / 1000) as u32, i * 7 % 1000, (i % 100) as u16)).collect();
+        sorted.sort_unstable();
+        for words in [&extreme[..], &sorted[..], &[][..]] {
+            assert_eq!(decode_words(&encode_words(words)).unwrap(), words);
+        }
+        // Sorted, close addresses and small values: two bytes a word.
+        assert!(encode_words(&sorted).len() < 2 * sorted.len() + 64);
+        // A truncated batch is refused, not misread.
+        let bytes = encode_words(&extreme);
+        assert!(decode_words(&bytes[..bytes.len() - 1]).is_err());
+        assert!(decode_words(&[0x80; 12]).is_err());
     }
 
     #[test]
