@@ -336,6 +336,39 @@ fn ctrl_c_to_mpirun_stops_the_job_at_a_tier_boundary_and_a_rerun_resumes() {
     stopped_then_resumed(&db, GAME, &alone, status, &stderr);
 }
 
+/// `--window-limit` on an MPI job: every rank spills its own blocks past the limit (rank 0
+/// beside the database, the others there too when the directory exists on their node),
+/// holds at most the limit and the spilled blocks' loss values, and the tiers are those of
+/// one process; no spill file is left behind.
+#[test]
+fn every_rank_spills_its_own_blocks_past_the_window_limit() {
+    const GAME: &[&str] = &["--game", "lines", "--misere", "--max-total", "50"];
+    let dir = tempfile::tempdir().unwrap();
+    let alone = single(dir.path(), "alone.sqlite", GAME);
+    let db = dir.path().join("limited.sqlite");
+    let mut args = solve_args(&db, GAME);
+    args.extend(["--window-limit", "64K", "--mpi-stats"]);
+    let out = mpirun(3, &args).output().unwrap();
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert!(tiers(&db) == alone, "the spilling MPI solve's tiers differ from one process's");
+    assert!(stdout.contains("spilled: "), "{stdout}");
+    let windows: Vec<u64> =
+        rows(&stdout, 12, |f| f.parse::<usize>().is_ok()).iter().map(|r| r[11].parse().unwrap()).collect();
+    assert_eq!(windows.len(), 3, "{stdout}");
+    for (rank, &held) in windows.iter().enumerate() {
+        // Unlimited, each rank holds about 570 KB here; spilling, 64 KiB and the loss
+        // values (2 bytes a loss) of what it spilled.
+        assert!(held < 160 << 10, "rank {rank} held {held} bytes of window under a 64 KiB limit");
+    }
+    let left: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().contains("spill"))
+        .collect();
+    assert!(left.is_empty(), "spill files left behind: {left:?}");
+}
+
 // The control messages, without MPI.
 #[test]
 fn control_messages_round_trip() {

@@ -11,8 +11,8 @@ use nimdb::game::{Convention, GameSpec};
 use nimdb::index::{TierId, Universe};
 use nimdb::solve::reference::ReferenceSearch;
 use nimdb::solve::{
-    DiscardStore, MemoryStore, Partners, Silent, SinkError, SolveOptions, SolveReport, SolvedTier, Strategy,
-    TierStore, solve_in_memory, solve_partitioned,
+    DiscardStore, MemoryStore, Partners, Silent, SinkError, SolveOptions, SolveReport, SolvedTier, Spill,
+    Strategy, TierStore, solve_in_memory, solve_partitioned, solve_partitioned_spilling,
 };
 
 /// What the members of one crowd share: mailboxes by (to, from), flags and maxima by member.
@@ -148,19 +148,36 @@ impl Partners for Member {
 
 /// Solves with `members` threads; returns member 0's tiers and every member's report.
 fn crowd_solve(spec: &GameSpec, options: &SolveOptions, members: usize) -> (MemoryStore, Vec<SolveReport>) {
+    crowd_solve_spilling(spec, options, members, None)
+}
+
+/// [`crowd_solve`], each member spilling past `spill`'s budget into its own files there.
+fn crowd_solve_spilling(
+    spec: &GameSpec,
+    options: &SolveOptions,
+    members: usize,
+    spill: Option<&Spill>,
+) -> (MemoryStore, Vec<SolveReport>) {
     let crowd = Member::crowd(members);
     std::thread::scope(|s| {
         let handles: Vec<_> = crowd
             .iter()
             .map(|member| {
                 s.spawn(move || {
+                    let spill = spill
+                        .map(|s| Spill { prefix: format!("{}-{}", s.prefix, member.index), ..s.clone() });
+                    let spill = spill.as_ref();
                     if member.index == 0 {
                         let mut store = MemoryStore::default();
-                        let report = solve_partitioned(spec, options, &mut store, &Silent, member).unwrap();
+                        let report =
+                            solve_partitioned_spilling(spec, options, &mut store, &Silent, member, spill)
+                                .unwrap();
                         (Some(store), report)
                     } else {
                         let mut store = DiscardStore::new(options.convention);
-                        let report = solve_partitioned(spec, options, &mut store, &Silent, member).unwrap();
+                        let report =
+                            solve_partitioned_spilling(spec, options, &mut store, &Silent, member, spill)
+                                .unwrap();
                         (None, report)
                     }
                 })
@@ -299,6 +316,42 @@ fn a_crowd_resumes_from_tiers_that_only_member_0_reads() {
                     "{game}, {members} members, {tier}"
                 );
             }
+        }
+    }
+}
+
+/// Each member spills its own blocks past the budget (as `nimdb solve --mpi
+/// --window-limit` makes every rank do), holds no more than the budget and the loss values
+/// of the spilled blocks, and the tiers stay the single-process solve's; the spill files
+/// are gone afterwards.
+#[test]
+fn each_member_spills_its_own_blocks_past_the_budget() {
+    for game in ["lines", "kayles"] {
+        let spec: GameSpec = game.parse().unwrap();
+        let options = options(&spec, game, Convention::Misere, 30, (None, None));
+        let alone = solve_in_memory(&spec, &options).unwrap();
+        for members in 1..=3 {
+            let (_, unlimited) = crowd_solve(&spec, &options, members);
+            let dir = tempfile::tempdir().unwrap();
+            let budget = 1024;
+            let spill = Spill { budget, dir: dir.path().to_path_buf(), prefix: "spill".into() };
+            let (store, reports) = crowd_solve_spilling(&spec, &options, members, Some(&spill));
+            for (tier, solved) in &alone.tiers {
+                assert_eq!(
+                    store.tiers[tier].remoteness, solved.remoteness,
+                    "{game}, {members} members, {tier}"
+                );
+            }
+            for (member, (report, free)) in reports.iter().zip(&unlimited).enumerate() {
+                assert!(report.spilled_bytes > 0, "{game}: member {member} of {members} spilled nothing");
+                assert!(
+                    report.peak_window_bytes < free.peak_window_bytes / 2,
+                    "{game}: member {member} of {members} held {} bytes spilling, {} not",
+                    report.peak_window_bytes,
+                    free.peak_window_bytes
+                );
+            }
+            assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "spill files left behind");
         }
     }
 }

@@ -12,7 +12,7 @@ use anyhow::anyhow;
 
 use nimdb::driver::solve_into_with;
 use nimdb::mpi::{FollowerStore, Header, JobPlan, LeaderStore, MpiTeam, RankFigures, TierTraffic};
-use nimdb::solve::{Partners, Progress, SolveError, solve_partitioned};
+use nimdb::solve::{Partners, Progress, SolveError, solve_partitioned_spilling};
 use nimdb::store::Database;
 
 use super::cost::mb;
@@ -69,6 +69,7 @@ fn lead(args: &SolveArgs, team: &MpiTeam) -> anyhow::Result<ExitCode> {
     };
     let mut plan = JobPlan::new(&job.game, job.convention, &job.universe, job.nim_values);
     plan.tier_stats = args.mpi_stats;
+    plan.spill = job.spill.as_ref().map(|s| (s.budget, s.dir.to_string_lossy().into_owned()));
     let bar = SolveBar::new(!args.quiet);
     let started = Instant::now();
     // The plan goes out once the solve record is open, right before the first store call;
@@ -85,7 +86,13 @@ fn lead(args: &SolveArgs, team: &MpiTeam) -> anyhow::Result<ExitCode> {
             team.announce(Some(&Header::Solve(plan))).map_err(|e| SolveError::Team(e.to_string()))?;
             announced.set(true);
             let mut store = LeaderStore::new(sink, team);
-            solve_partitioned(&job.game, options, &mut store, &bar, team)
+            let result =
+                solve_partitioned_spilling(&job.game, options, &mut store, &bar, team, job.spill.as_ref());
+            if let Err(e @ SolveError::Spill(_)) = &result {
+                // Only this rank saw it: the others wait in the solve's next collective.
+                team.abort(&e.to_string());
+            }
+            result
         },
     );
     bar.finish();
@@ -137,7 +144,13 @@ fn follow(team: &MpiTeam) -> anyhow::Result<ExitCode> {
     let game = plan.game().unwrap_or_else(|e| team.abort(&e.to_string()));
     let started = Instant::now();
     let mut store = FollowerStore::new(team);
-    let result = solve_partitioned(&game, &plan.options(), &mut store, &Stoppable, team);
+    let spill = plan.rank_spill(team.index());
+    let result =
+        solve_partitioned_spilling(&game, &plan.options(), &mut store, &Stoppable, team, spill.as_ref());
+    if let Err(e @ SolveError::Spill(_)) = &result {
+        // Only this rank saw it: the others wait in the solve's next collective.
+        team.abort(&e.to_string());
+    }
     let window = result.as_ref().map_or(0, |report| report.peak_window_bytes);
     team.gather(started.elapsed().as_secs_f64(), window, plan.tier_stats);
     team.barrier();

@@ -34,7 +34,7 @@ use bincode::{Decode, Encode};
 use crate::game::{Convention, GameSpec};
 use crate::index::{TierId, Universe};
 use crate::solve::{
-    Partners, SinkError, SolveOptions, SolvedTier, Strategy, TierStore, decode_words, encode_words,
+    Partners, SinkError, SolveOptions, SolvedTier, Spill, Strategy, TierStore, decode_words, encode_words,
 };
 
 /// Bytes of the first broadcast of every message: the message's length and, when it fits,
@@ -126,6 +126,10 @@ pub struct JobPlan {
     /// Whether every rank's traffic per tier is gathered to rank 0 at the end
     /// (`--mpi-stats`).
     pub tier_stats: bool,
+    /// Past how many bytes of its blocks of lower tiers each rank spills the rest to mapped
+    /// files (`--window-limit`, or what `--memory-limit` needs), and rank 0's spill
+    /// directory, which the other ranks use if it exists on their node.
+    pub spill: Option<(u64, String)>,
 }
 
 impl JobPlan {
@@ -140,7 +144,22 @@ impl JobPlan {
             max_heaps: universe.max_heaps,
             nim_values,
             tier_stats: false,
+            spill: None,
         }
+    }
+
+    /// Where this rank (not 0) spills, if the job spills: rank 0's directory if this node
+    /// has it, else the system's temporary directory; the files are named after the rank
+    /// and the process, and unlinked as soon as they are mapped.
+    pub fn rank_spill(&self, rank: usize) -> Option<Spill> {
+        let (budget, dir) = self.spill.as_ref()?;
+        let dir = std::path::PathBuf::from(dir);
+        let dir = if dir.is_dir() { dir } else { std::env::temp_dir() };
+        Some(Spill {
+            budget: *budget,
+            dir,
+            prefix: format!(".nimdb-spill-rank{rank}-{}", std::process::id()),
+        })
     }
 
     /// The game, parsed back (and this rank's version checked against rank 0's).

@@ -31,7 +31,7 @@ use crate::game::{Convention, ParentBounds, TierRules};
 use crate::index::{PartitionTable, TierId, Universe};
 
 use super::shape::{ParentKinds, ParentQuery, Shape};
-use super::window::{Column, Window};
+use super::window::{Column, Ranks, Spill, Window, map_spilled};
 use super::{
     Alone, Plan, Progress, SolveError, SolveOptions, SolveReport, SolvedTier, TierStore, UNKNOWN, reach,
 };
@@ -135,7 +135,7 @@ struct Held {
     /// The block's remoteness values.
     values: Column,
     /// The ranks (in the whole tier) of the block's losses, ascending.
-    losses: Vec<u32>,
+    losses: Ranks,
     /// Their remoteness.
     loss_values: Vec<u16>,
     /// The greatest remoteness in the whole tier.
@@ -144,7 +144,7 @@ struct Held {
 
 impl Held {
     fn bytes(&self) -> u64 {
-        self.values.bytes() + 6 * self.losses.len() as u64
+        self.values.bytes() + self.losses.bytes() + 2 * self.loss_values.len() as u64
     }
 
     /// The remoteness at `rank` if this block holds it.
@@ -155,19 +155,49 @@ impl Held {
     }
 }
 
-/// A member's blocks of the solved tiers, by tier, with a byte count and its peak.
+/// A member's blocks of the solved tiers, by tier, with a byte count and its peak; past
+/// `spill`'s budget, a new block's values and loss ranks go to mapped files in this
+/// member's own spill directory, as the single-process window does.
 struct Blocks {
     slots: Vec<Option<Held>>,
     stride: usize,
     bytes: u64,
     peak: u64,
+    spill: Option<Spill>,
+    spilled: u64,
 }
 
 impl Blocks {
-    fn new(universe: &Universe) -> Self {
+    fn new(universe: &Universe, spill: Option<Spill>) -> Self {
         let stride = universe.heaps_cap() as usize + 1;
         let slots = (0..(universe.max_total as usize + 1) * stride).map(|_| None).collect();
-        Blocks { slots, stride, bytes: 0, peak: 0 }
+        Blocks { slots, stride, bytes: 0, peak: 0, spill, spilled: 0 }
+    }
+
+    /// Puts `tier`'s block in: held in memory, or spilled if that would pass the budget.
+    fn put_or_spill(&mut self, tier: TierId, mut held: Held) -> Result<(), SolveError> {
+        if let Some(spill) = &self.spill
+            && self.bytes + held.bytes() > spill.budget
+        {
+            let stem = spill.dir.join(format!("{}-{}-{}", spill.prefix, tier.total, tier.heaps));
+            let raw = held.values.raw();
+            if !raw.is_empty() {
+                self.spilled += raw.len() as u64;
+                let map = map_spilled(stem.with_extension("values"), &raw).map_err(SolveError::Spill)?;
+                held.values = Column::Mapped { map, wide: matches!(held.values, Column::Wide(_)) };
+            }
+            if let Ranks::Held(ranks) = &held.losses
+                && !ranks.is_empty()
+            {
+                let raw: Vec<u8> = ranks.iter().flat_map(|r| r.to_ne_bytes()).collect();
+                self.spilled += raw.len() as u64;
+                held.losses = Ranks::Mapped(
+                    map_spilled(stem.with_extension("losses"), &raw).map_err(SolveError::Spill)?,
+                );
+            }
+        }
+        self.put(tier, held);
+        Ok(())
     }
 
     #[inline]
@@ -213,6 +243,7 @@ pub(super) fn run<R: TierRules>(
     store: &mut dyn TierStore,
     progress: &dyn Progress,
     partners: &dyn Partners,
+    spill: Option<&Spill>,
 ) -> Result<SolveReport, SolveError> {
     let universe = &options.universe;
     let size = |t: TierId| table.tier_size(t.total, t.heaps);
@@ -245,11 +276,12 @@ pub(super) fn run<R: TierRules>(
         partners,
     };
     let team = |e: String| SolveError::Team(e);
-    let mut window = Blocks::new(universe);
+    let mut window = Blocks::new(universe, spill.cloned());
     let resume_total = tiers[first].total;
     for &tier in &tiers[..first] {
         if tier.total + solver.reach >= resume_total {
-            window.put(tier, solver.load_block(store, tier, size(tier))?);
+            let held = solver.load_block(store, tier, size(tier))?;
+            window.put_or_spill(tier, held)?;
         }
     }
 
@@ -268,7 +300,8 @@ pub(super) fn run<R: TierRules>(
             window.evict_below(current_total.saturating_sub(solver.reach));
         }
         if stored.contains(&tier) {
-            window.put(tier, solver.load_block(store, tier, size(tier))?);
+            let held = solver.load_block(store, tier, size(tier))?;
+            window.put_or_spill(tier, held)?;
             progress.tier_done(tier, size(tier));
             continue;
         }
@@ -320,9 +353,10 @@ pub(super) fn run<R: TierRules>(
         report.losses_now += solved.losses(options.convention);
         report.tiers_now += 1;
         progress.tier_done(tier, size(tier));
-        window.put(tier, solver.keep(tier, own.start, values, max_remoteness));
+        window.put_or_spill(tier, solver.keep(tier, own.start, values, max_remoteness))?;
     }
     report.peak_window_bytes = window.peak;
+    report.spilled_bytes = window.spilled;
     Ok(report)
 }
 
@@ -434,7 +468,7 @@ impl<R: TierRules> Partitioned<'_, R> {
             start,
             count,
             values: Column::new(values, self.narrow),
-            losses,
+            losses: Ranks::Held(losses),
             loss_values,
             max_remoteness,
         }
@@ -576,7 +610,7 @@ impl<R: TierRules> Partitioned<'_, R> {
             let top = bounds.max_heap;
             let always = three || (kinds.vanished && k < bounds.max_heaps);
             for i in range.clone() {
-                let heaps = cursor.seek(held.losses[i] as u64);
+                let heaps = cursor.seek(held.losses.as_slice()[i] as u64);
                 let smallest = heaps.last().copied().unwrap_or(0);
                 let second = if k >= 2 { heaps[k as usize - 2] } else { 0 };
                 let some_parent = always
@@ -629,7 +663,7 @@ impl<R: TierRules> Partitioned<'_, R> {
             let mut edges = 0;
             for i in range.clone() {
                 let value = held.loss_values[i] + 1;
-                let loss = cursor.seek(held.losses[i] as u64);
+                let loss = cursor.seek(held.losses.as_slice()[i] as u64);
                 edges += self.rules.parents_adding(loss, added, tier.heaps, bounds, &mut buf, |parent| {
                     self.route(boxes, tier.heaps, len, self.table.rank(parent), value)
                 });
