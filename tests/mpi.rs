@@ -1,8 +1,10 @@
 //! `mpirun -np N nimdb solve … --mpi` (feature `mpi`; needs Open MPI's `mpirun`): the
 //! tiers equal the single-process solve's, only rank 0 prints, a failure on rank 0 ends
 //! every rank, and a worker killed mid-run fails the job without a torn tier, after which
-//! a rerun resumes from the last committed tier; each rank holds its share of the window
-//! and peaks within what `--dry-run --mpi-ranks N` predicts.
+//! a rerun resumes from the last committed tier; a signal to any rank or Ctrl-C to mpirun
+//! stops every rank at the same tier boundary, and a rerun resumes; offers and blocks
+//! travel combined and coded; each rank holds its share of the window, peaks within what
+//! `--dry-run --mpi-ranks N` predicts, and spills its own blocks past `--window-limit`.
 //!
 //! Run with `cargo test --release --features mpi --test mpi` (`.ci/run` does).
 #![cfg(feature = "mpi")]

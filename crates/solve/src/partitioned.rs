@@ -8,8 +8,10 @@
 //! - **Marking.** Each member reads the losses in its own blocks, computes their parents
 //!   (as the single-process solver does, from rank terms), and routes each offer, a
 //!   parent's rank and `1 +` the loss's remoteness, to the parent's owner. Offers are sent
-//!   in rounds of at most [`OFFER_BATCH`] per member, so the buffers stay bounded; the
-//!   owner keeps the least offer, which does not depend on the order offers arrive in.
+//!   in rounds of at most [`OFFER_BATCH`] per member, so the buffers stay bounded; each
+//!   round sends only the least offer to each cell, sorted (so that [`encode_words`]
+//!   packs it in about 2 bytes), and the owner keeps the least offer, which does not
+//!   depend on the order offers arrive in.
 //! - **Settling.** Each member settles the unmarked positions of its own block. Their
 //!   children lie in other members' blocks, so it asks for them: in rounds of tokens taken
 //!   (0, 1, 2–3, 4–7, …), it sends each child's rank to the child's owner and gets its
