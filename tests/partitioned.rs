@@ -4,15 +4,15 @@
 //! single-process solve's, which agree with the independent forward search; each member
 //! holds about its share of the window.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, Barrier, Mutex};
 
 use nimdb::game::{Convention, GameSpec};
-use nimdb::index::Universe;
+use nimdb::index::{TierId, Universe};
 use nimdb::solve::reference::ReferenceSearch;
 use nimdb::solve::{
-    DiscardStore, MemoryStore, Partners, Silent, SolveOptions, SolveReport, Strategy, solve_in_memory,
-    solve_partitioned,
+    DiscardStore, MemoryStore, Partners, Silent, SinkError, SolveOptions, SolveReport, SolvedTier, Spill,
+    Strategy, TierStore, solve_in_memory, solve_partitioned, solve_partitioned_spilling,
 };
 
 /// What the members of one crowd share: mailboxes by (to, from), flags and maxima by member.
@@ -23,6 +23,8 @@ struct Post {
     stops: Vec<bool>,
     maxima: Vec<u16>,
     blocks: Vec<Vec<u16>>,
+    /// The greatest remoteness of the tier member 0 scatters, if it loaded one.
+    scattered: Option<u16>,
 }
 
 /// One member of a crowd of threads.
@@ -42,6 +44,7 @@ impl Member {
             stops: vec![false; size],
             maxima: vec![0; size],
             blocks: vec![Vec::new(); size],
+            scattered: None,
         }));
         let barrier = Arc::new(Barrier::new(size));
         (0..size).map(|index| Member { index, size, post: post.clone(), barrier: barrier.clone() }).collect()
@@ -74,7 +77,8 @@ impl Partners for Member {
         self.barrier.wait();
         Ok(got)
     }
-    fn answer(&self, answers: Vec<Vec<u16>>, asked: &[usize]) -> Result<Vec<Vec<u16>>, String> {
+    fn answer(&self, answers: Vec<Vec<u16>>, asked: &[usize], most: u16) -> Result<Vec<Vec<u16>>, String> {
+        assert!(answers.iter().flatten().all(|&a| a <= most), "an answer above {most}");
         {
             let mut post = self.post.lock().unwrap();
             for (to, a) in answers.into_iter().enumerate() {
@@ -92,7 +96,8 @@ impl Partners for Member {
         }
         Ok(got)
     }
-    fn gather(&self, block: &[u16], len: u64) -> Result<Option<Vec<u16>>, String> {
+    fn gather(&self, block: &[u16], len: u64, most: u16) -> Result<Option<Vec<u16>>, String> {
+        assert!(block.iter().all(|&v| v <= most), "a value above {most}");
         self.post.lock().unwrap().blocks[self.index] = block.to_vec();
         self.barrier.wait();
         let whole = (self.index == 0).then(|| {
@@ -119,23 +124,60 @@ impl Partners for Member {
         self.barrier.wait();
         Ok(got)
     }
+    fn scatter(&self, whole: Option<&[u16]>, len: u64) -> Result<Option<(Vec<u16>, u16)>, String> {
+        if let Some(w) = whole {
+            let mut post = self.post.lock().unwrap();
+            for m in 0..self.size {
+                let b = nimdb::solve::block(len, m, self.size);
+                post.blocks[m] = w[b.start as usize..b.end as usize].to_vec();
+            }
+            post.scattered = Some(w.iter().copied().max().unwrap_or(0));
+        }
+        self.barrier.wait();
+        let got = {
+            let mut post = self.post.lock().unwrap();
+            post.scattered.map(|max| (std::mem::take(&mut post.blocks[self.index]), max))
+        };
+        self.barrier.wait();
+        if self.index == 0 {
+            self.post.lock().unwrap().scattered = None;
+        }
+        Ok(got)
+    }
 }
 
 /// Solves with `members` threads; returns member 0's tiers and every member's report.
 fn crowd_solve(spec: &GameSpec, options: &SolveOptions, members: usize) -> (MemoryStore, Vec<SolveReport>) {
+    crowd_solve_spilling(spec, options, members, None)
+}
+
+/// [`crowd_solve`], each member spilling past `spill`'s budget into its own files there.
+fn crowd_solve_spilling(
+    spec: &GameSpec,
+    options: &SolveOptions,
+    members: usize,
+    spill: Option<&Spill>,
+) -> (MemoryStore, Vec<SolveReport>) {
     let crowd = Member::crowd(members);
     std::thread::scope(|s| {
         let handles: Vec<_> = crowd
             .iter()
             .map(|member| {
                 s.spawn(move || {
+                    let spill = spill
+                        .map(|s| Spill { prefix: format!("{}-{}", s.prefix, member.index), ..s.clone() });
+                    let spill = spill.as_ref();
                     if member.index == 0 {
                         let mut store = MemoryStore::default();
-                        let report = solve_partitioned(spec, options, &mut store, &Silent, member).unwrap();
+                        let report =
+                            solve_partitioned_spilling(spec, options, &mut store, &Silent, member, spill)
+                                .unwrap();
                         (Some(store), report)
                     } else {
                         let mut store = DiscardStore::new(options.convention);
-                        let report = solve_partitioned(spec, options, &mut store, &Silent, member).unwrap();
+                        let report =
+                            solve_partitioned_spilling(spec, options, &mut store, &Silent, member, spill)
+                                .unwrap();
                         (None, report)
                     }
                 })
@@ -144,6 +186,54 @@ fn crowd_solve(spec: &GameSpec, options: &SolveOptions, members: usize) -> (Memo
         let mut results: Vec<_> = handles.into_iter().map(|h| h.join().unwrap()).collect();
         let store = results[0].0.take().unwrap();
         (store, results.into_iter().map(|r| r.1).collect())
+    })
+}
+
+/// The store of a member other than 0 on a resume, as `nimdb solve --mpi` gives it: it
+/// knows which tiers are stored, but loading one yields only the tier's name (member 0
+/// alone reads the values, and hands each member its block).
+struct HeardStore {
+    stored: BTreeSet<TierId>,
+}
+
+impl TierStore for HeardStore {
+    fn solved_tiers(&mut self) -> Result<BTreeSet<TierId>, SinkError> {
+        Ok(self.stored.clone())
+    }
+    fn load(&mut self, tier: TierId) -> Result<SolvedTier, SinkError> {
+        assert!(self.stored.contains(&tier), "{tier} is not stored");
+        Ok(SolvedTier { tier, remoteness: Vec::new(), nim_values: None, seconds: 0.0 })
+    }
+    fn save(&mut self, _solved: &SolvedTier) -> Result<(), SinkError> {
+        Ok(())
+    }
+}
+
+/// Resumes with `members` threads from `kept` (member 0's store): returns member 0's store.
+fn crowd_resume(spec: &GameSpec, options: &SolveOptions, members: usize, kept: MemoryStore) -> MemoryStore {
+    let crowd = Member::crowd(members);
+    let stored: BTreeSet<TierId> = kept.tiers.keys().copied().collect();
+    let mut kept = Some(kept);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = crowd
+            .iter()
+            .map(|member| {
+                let mine = if member.index == 0 { kept.take() } else { None };
+                let stored = stored.clone();
+                s.spawn(move || match mine {
+                    Some(mut store) => {
+                        solve_partitioned(spec, options, &mut store, &Silent, member).unwrap();
+                        Some(store)
+                    }
+                    None => {
+                        let mut store = HeardStore { stored };
+                        solve_partitioned(spec, options, &mut store, &Silent, member).unwrap();
+                        None
+                    }
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).next().unwrap().unwrap()
     })
 }
 
@@ -189,6 +279,79 @@ fn every_crowd_stores_the_single_process_tiers_which_agree_with_the_forward_sear
                     );
                 }
             }
+        }
+    }
+}
+
+/// A resume where only member 0 can read the stored tiers (the others hear only their
+/// names, as the ranks of an MPI job do): each member gets its blocks from member 0, and
+/// the tiers solved after them are the single-process solve's. The stored tiers are the
+/// first half and every fifth of the rest, so both a resume's window and stored tiers met
+/// later are handed out.
+#[test]
+fn a_crowd_resumes_from_tiers_that_only_member_0_reads() {
+    let cases: &[(&str, u32, Caps)] = &[
+        ("lines", 20, (None, None)),
+        ("kayles", 20, (None, None)),
+        ("nim", 16, (Some(6), Some(4))),
+        ("wythoff", 12, (None, None)),
+    ];
+    for &(game, total, caps) in cases {
+        let spec: GameSpec = game.parse().unwrap();
+        let options = options(&spec, game, Convention::Misere, total, caps);
+        let alone = solve_in_memory(&spec, &options).unwrap();
+        let order = options.universe.tiers();
+        for members in 2..=4 {
+            let mut kept = MemoryStore::default();
+            for (i, tier) in order.iter().enumerate() {
+                if i < order.len() / 2 || i % 5 == 0 {
+                    kept.tiers.insert(*tier, alone.tiers[tier].clone());
+                }
+            }
+            let store = crowd_resume(&spec, &options, members, kept);
+            assert_eq!(store.tiers.len(), alone.tiers.len(), "{game}, {members} members");
+            for (tier, solved) in &alone.tiers {
+                assert_eq!(
+                    store.tiers[tier].remoteness, solved.remoteness,
+                    "{game}, {members} members, {tier}"
+                );
+            }
+        }
+    }
+}
+
+/// Each member spills its own blocks past the budget (as `nimdb solve --mpi
+/// --window-limit` makes every rank do), holds no more than the budget and the loss values
+/// of the spilled blocks, and the tiers stay the single-process solve's; the spill files
+/// are gone afterwards.
+#[test]
+fn each_member_spills_its_own_blocks_past_the_budget() {
+    for game in ["lines", "kayles"] {
+        let spec: GameSpec = game.parse().unwrap();
+        let options = options(&spec, game, Convention::Misere, 30, (None, None));
+        let alone = solve_in_memory(&spec, &options).unwrap();
+        for members in 1..=3 {
+            let (_, unlimited) = crowd_solve(&spec, &options, members);
+            let dir = tempfile::tempdir().unwrap();
+            let budget = 1024;
+            let spill = Spill { budget, dir: dir.path().to_path_buf(), prefix: "spill".into() };
+            let (store, reports) = crowd_solve_spilling(&spec, &options, members, Some(&spill));
+            for (tier, solved) in &alone.tiers {
+                assert_eq!(
+                    store.tiers[tier].remoteness, solved.remoteness,
+                    "{game}, {members} members, {tier}"
+                );
+            }
+            for (member, (report, free)) in reports.iter().zip(&unlimited).enumerate() {
+                assert!(report.spilled_bytes > 0, "{game}: member {member} of {members} spilled nothing");
+                assert!(
+                    report.peak_window_bytes < free.peak_window_bytes / 2,
+                    "{game}: member {member} of {members} held {} bytes spilling, {} not",
+                    report.peak_window_bytes,
+                    free.peak_window_bytes
+                );
+            }
+            assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "spill files left behind");
         }
     }
 }

@@ -1,6 +1,7 @@
-//! Ctrl-C for long computations. The first SIGINT only sets a flag, which the computation
-//! polls between steps, so it stops at a clean point and keeps what is complete; a second
-//! SIGINT ends the process at once (the default action is restored by the first).
+//! Ctrl-C for long computations. The first SIGINT (for a rank of an MPI job, also SIGTERM
+//! or SIGUSR1) only sets a flag, which the computation polls between steps, so it stops at
+//! a clean point and keeps what is complete; a second signal of the same kind ends the
+//! process at once (the default action is restored by the first).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -9,22 +10,39 @@ static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 /// The exit status of a command stopped by Ctrl-C (128 + SIGINT, as shells report it).
 pub const EXIT_INTERRUPTED: u8 = 130;
 
-extern "C" fn on_sigint(_signal: libc::c_int) {
+extern "C" fn on_stop_signal(signal: libc::c_int) {
     INTERRUPTED.store(true, Ordering::SeqCst);
     // SAFETY: signal(2) is async-signal-safe; restoring the default action lets a second
-    // Ctrl-C stop the process at once.
+    // signal of the same kind stop the process at once.
     unsafe {
-        libc::signal(libc::SIGINT, libc::SIG_DFL);
+        libc::signal(signal, libc::SIG_DFL);
+    }
+}
+
+/// Makes `signal` set the flag once (see [`on_stop_signal`]).
+fn catch(signal: libc::c_int) {
+    #[cfg(unix)]
+    // SAFETY: the handler only stores to an atomic and calls signal(2), both
+    // async-signal-safe.
+    unsafe {
+        libc::signal(signal, on_stop_signal as extern "C" fn(libc::c_int) as libc::sighandler_t);
     }
 }
 
 /// Installs the handler; from now on [`interrupted`] reports a Ctrl-C.
 pub fn install() {
-    #[cfg(unix)]
-    // SAFETY: the handler only stores to an atomic and calls signal(2), both
-    // async-signal-safe.
-    unsafe {
-        libc::signal(libc::SIGINT, on_sigint as extern "C" fn(libc::c_int) as libc::sighandler_t);
+    catch(libc::SIGINT);
+}
+
+/// For a rank of an MPI job: SIGTERM and SIGUSR1 stop it at a tier boundary too, as SIGINT
+/// does. `mpirun` answers Ctrl-C by sending every rank SIGTERM (and SIGKILL
+/// `odls_base_sigkill_timeout` seconds later), SLURM's `scancel` sends SIGTERM, and
+/// `mpirun` forwards SIGUSR1 to every rank and kills nothing. The first of them sets the
+/// flag; a second of the same kind ends the rank at once.
+#[cfg(feature = "mpi")]
+pub fn install_for_rank() {
+    for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGUSR1] {
+        catch(signal);
     }
 }
 

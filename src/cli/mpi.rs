@@ -12,7 +12,7 @@ use anyhow::anyhow;
 
 use nimdb::driver::solve_into_with;
 use nimdb::mpi::{FollowerStore, Header, JobPlan, LeaderStore, MpiTeam, RankFigures, TierTraffic};
-use nimdb::solve::{Partners, Silent, SolveError, solve_partitioned};
+use nimdb::solve::{Partners, Progress, SolveError, solve_partitioned_spilling};
 use nimdb::store::Database;
 
 use super::cost::mb;
@@ -32,6 +32,9 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         unsafe { std::env::set_var(YIELD, "1") };
     }
     let (_session, team) = nimdb::mpi::init().map_err(|e| anyhow!("{e}"))?;
+    // Ctrl-C, SIGTERM or SIGUSR1 on any rank stops every rank after the tier in flight: the
+    // ranks agree on the flag at the end of each tier (see `Partners::agree`).
+    super::interrupt::install_for_rank();
     if team.index() == 0 { lead(&args, &team) } else { follow(&team) }
 }
 
@@ -66,6 +69,7 @@ fn lead(args: &SolveArgs, team: &MpiTeam) -> anyhow::Result<ExitCode> {
     };
     let mut plan = JobPlan::new(&job.game, job.convention, &job.universe, job.nim_values);
     plan.tier_stats = args.mpi_stats;
+    plan.spill = job.spill.as_ref().map(|s| (s.budget, s.dir.to_string_lossy().into_owned()));
     let bar = SolveBar::new(!args.quiet);
     let started = Instant::now();
     // The plan goes out once the solve record is open, right before the first store call;
@@ -82,7 +86,13 @@ fn lead(args: &SolveArgs, team: &MpiTeam) -> anyhow::Result<ExitCode> {
             team.announce(Some(&Header::Solve(plan))).map_err(|e| SolveError::Team(e.to_string()))?;
             announced.set(true);
             let mut store = LeaderStore::new(sink, team);
-            solve_partitioned(&job.game, options, &mut store, &bar, team)
+            let result =
+                solve_partitioned_spilling(&job.game, options, &mut store, &bar, team, job.spill.as_ref());
+            if let Err(e @ SolveError::Spill(_)) = &result {
+                // Only this rank saw it: the others wait in the solve's next collective.
+                team.abort(&e.to_string());
+            }
+            result
         },
     );
     bar.finish();
@@ -97,16 +107,31 @@ fn lead(args: &SolveArgs, team: &MpiTeam) -> anyhow::Result<ExitCode> {
     let window = result.as_ref().map_or(0, |(_, report)| report.peak_window_bytes);
     let (figures, tiers) =
         team.gather(started.elapsed().as_secs_f64(), window, args.mpi_stats).unwrap_or_default();
-    let (solve, report) = result.map_err(words::driver)?;
-    if !args.quiet {
-        print_report(&db, &job, &solve, &report);
-        print_summary(team, &figures);
-    }
-    if args.mpi_stats {
-        print_tiers(&tiers);
-        print_ranks(&figures);
-    }
-    Ok(ExitCode::SUCCESS)
+    let code = if let Some(code) = super::interrupt::stopped_solve(&result, db.path()) {
+        code
+    } else {
+        match result.map_err(words::driver) {
+            Ok((solve, report)) => {
+                if !args.quiet {
+                    print_report(&db, &job, &solve, &report);
+                    print_summary(team, &figures);
+                }
+                if args.mpi_stats {
+                    print_tiers(&tiers);
+                    print_ranks(&figures);
+                }
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                super::report_failure(&e);
+                ExitCode::FAILURE
+            }
+        }
+    };
+    // The other ranks exit once this one has said what happened: a rank that exits with a
+    // failure makes mpirun end the job, perhaps before rank 0 could print.
+    team.barrier();
+    Ok(code)
 }
 
 /// Every rank but 0: silent; its exit status says whether the job succeeded.
@@ -119,12 +144,34 @@ fn follow(team: &MpiTeam) -> anyhow::Result<ExitCode> {
     let game = plan.game().unwrap_or_else(|e| team.abort(&e.to_string()));
     let started = Instant::now();
     let mut store = FollowerStore::new(team);
-    let result = solve_partitioned(&game, &plan.options(), &mut store, &Silent, team);
+    let spill = plan.rank_spill(team.index());
+    let result =
+        solve_partitioned_spilling(&game, &plan.options(), &mut store, &Stoppable, team, spill.as_ref());
+    if let Err(e @ SolveError::Spill(_)) = &result {
+        // Only this rank saw it: the others wait in the solve's next collective.
+        team.abort(&e.to_string());
+    }
     let window = result.as_ref().map_or(0, |report| report.peak_window_bytes);
     team.gather(started.elapsed().as_secs_f64(), window, plan.tier_stats);
+    team.barrier();
     // A failure here is rank 0's too (every error comes from what it broadcast, or from the
-    // same computation on the same data), and rank 0 reports it.
-    Ok(if result.is_ok() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+    // same computation on the same data, and the ranks agree on a stop), and rank 0
+    // reports it.
+    Ok(match result {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(SolveError::Interrupted { .. }) => ExitCode::from(super::interrupt::EXIT_INTERRUPTED),
+        Err(_) => ExitCode::FAILURE,
+    })
+}
+
+/// The progress of every rank but 0: silent, but it reports this rank's stop signal, so
+/// that the ranks agree to stop whichever of them was signalled.
+struct Stoppable;
+
+impl Progress for Stoppable {
+    fn interrupted(&self) -> bool {
+        super::interrupt::interrupted()
+    }
 }
 
 /// One line after the usual report: the job's size and its communication.

@@ -27,13 +27,15 @@ use std::time::Instant;
 use ::mpi::Count;
 use ::mpi::Threading;
 use ::mpi::collective::{CommunicatorCollectives, Root, SystemOperation};
-use ::mpi::datatype::{Partition, PartitionMut};
+use ::mpi::datatype::{Equivalence, Partition, PartitionMut};
 use ::mpi::topology::{Communicator, SimpleCommunicator};
 use bincode::{Decode, Encode};
 
 use crate::game::{Convention, GameSpec};
 use crate::index::{TierId, Universe};
-use crate::solve::{Partners, SinkError, SolveOptions, SolvedTier, Strategy, TierStore};
+use crate::solve::{
+    Partners, SinkError, SolveOptions, SolvedTier, Spill, Strategy, TierStore, decode_words, encode_words,
+};
 
 /// Bytes of the first broadcast of every message: the message's length and, when it fits,
 /// the message itself, so that a small message costs one collective.
@@ -124,6 +126,10 @@ pub struct JobPlan {
     /// Whether every rank's traffic per tier is gathered to rank 0 at the end
     /// (`--mpi-stats`).
     pub tier_stats: bool,
+    /// Past how many bytes of its blocks of lower tiers each rank spills the rest to mapped
+    /// files (`--window-limit`, or what `--memory-limit` needs), and rank 0's spill
+    /// directory, which the other ranks use if it exists on their node.
+    pub spill: Option<(u64, String)>,
 }
 
 impl JobPlan {
@@ -138,7 +144,22 @@ impl JobPlan {
             max_heaps: universe.max_heaps,
             nim_values,
             tier_stats: false,
+            spill: None,
         }
+    }
+
+    /// Where this rank (not 0) spills, if the job spills: rank 0's directory if this node
+    /// has it, else the system's temporary directory; the files are named after the rank
+    /// and the process, and unlinked as soon as they are mapped.
+    pub fn rank_spill(&self, rank: usize) -> Option<Spill> {
+        let (budget, dir) = self.spill.as_ref()?;
+        let dir = std::path::PathBuf::from(dir);
+        let dir = if dir.is_dir() { dir } else { std::env::temp_dir() };
+        Some(Spill {
+            budget: *budget,
+            dir,
+            prefix: format!(".nimdb-spill-rank{rank}-{}", std::process::id()),
+        })
     }
 
     /// The game, parsed back (and this rank's version checked against rank 0's).
@@ -174,7 +195,8 @@ pub enum Reply<T> {
     Failed(String),
 }
 
-/// A solved tier on the wire (a resumed solve's tiers, loaded by rank 0).
+/// A solved tier on the wire: what rank 0 broadcasts of a tier it loaded on a resume (its
+/// [`header`](WireTier::header), the values going out by `MPI_Scatterv`).
 #[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub struct WireTier {
     /// The tier's total.
@@ -187,6 +209,19 @@ pub struct WireTier {
     pub nim_values: Option<Vec<u16>>,
     /// Seconds it took to solve.
     pub seconds: f64,
+}
+
+impl WireTier {
+    /// The tier without its values: what the other ranks hear of a tier rank 0 loaded.
+    pub fn header(t: &SolvedTier) -> Self {
+        WireTier {
+            total: t.tier.total,
+            heaps: t.tier.heaps,
+            remoteness: Vec::new(),
+            nim_values: None,
+            seconds: t.seconds,
+        }
+    }
 }
 
 impl From<&SolvedTier> for WireTier {
@@ -224,7 +259,8 @@ pub struct Traffic {
     pub answered_bytes: u64,
     /// Bytes of finished blocks sent to rank 0 for storing, 2 a position.
     pub gathered_bytes: u64,
-    /// Bytes broadcast by rank 0 (control messages, and stored tiers on a resume).
+    /// Bytes rank 0 sent out: control messages, and on a resume each rank's block of the
+    /// stored tiers (`MPI_Scatterv`, 2 bytes a position).
     pub broadcast_bytes: u64,
     /// Wall seconds inside collectives, waiting for the slowest rank included.
     pub seconds: f64,
@@ -522,6 +558,11 @@ impl MpiTeam {
         }
     }
 
+    /// Waits until every rank has called this (`MPI_Barrier`).
+    pub fn barrier(&self) {
+        self.world().barrier();
+    }
+
     /// Ends the whole job at once (`MPI_Abort`) after printing `message`: for failures that
     /// only this rank sees, after which the ranks could no longer meet at the same calls.
     pub fn abort(&self, message: &str) -> ! {
@@ -537,6 +578,50 @@ impl MpiTeam {
         }
         Ok(())
     }
+
+    /// `MPI_Alltoallv`: sends `parts[m]` to rank `m` and returns what each rank sent this
+    /// one (`recv_lens[m]` values from rank `m`).
+    fn all_to_all<T: Equivalence + Copy + Default>(
+        &self,
+        parts: &[Vec<T>],
+        recv_lens: &[usize],
+    ) -> Result<Vec<Vec<T>>, String> {
+        let (counts, displs) = partition(parts.iter().map(Vec::len))?;
+        let (recv_counts, recv_displs) = partition(recv_lens.iter().copied())?;
+        // Both buffers are real allocations even when empty: an empty `Vec<u8>`'s address
+        // is 1, which Open MPI takes for `MPI_IN_PLACE`.
+        let total: usize = parts.iter().map(Vec::len).sum();
+        let mut send = Vec::with_capacity(total.max(1));
+        for part in parts {
+            send.extend_from_slice(part);
+        }
+        let mut recv = Vec::with_capacity(recv_lens.iter().sum::<usize>().max(1));
+        recv.resize(recv_lens.iter().sum(), T::default());
+        self.world().all_to_all_varcount_into(
+            &Partition::new(&send[..], &counts[..], &displs[..]),
+            &mut PartitionMut::new(&mut recv[..], &recv_counts[..], &recv_displs[..]),
+        );
+        drop(send);
+        Ok(split(&recv, recv_lens.iter().copied()))
+    }
+}
+
+/// `len` zero bytes in a real allocation, even for none: an empty `Vec<u8>`'s address is 1,
+/// which Open MPI takes for `MPI_IN_PLACE`.
+fn byte_buffer(len: usize) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(len.max(1));
+    bytes.resize(len, 0);
+    bytes
+}
+
+/// `values` a byte each (in a real allocation, see [`byte_buffer`]); an error if one does
+/// not fit (the solver promised it would).
+fn narrow(values: &[u16]) -> Result<Vec<u8>, String> {
+    let mut bytes = byte_buffer(values.len());
+    for (b, &v) in bytes.iter_mut().zip(values) {
+        *b = u8::try_from(v).map_err(|_| format!("value {v} is above the bound the solver gave"))?;
+    }
+    Ok(bytes)
 }
 
 /// Counts and displacements of pieces of `lens` values, for a variable-count collective.
@@ -580,29 +665,24 @@ impl Partners for MpiTeam {
         }
         let started = Instant::now();
         let world = self.world();
-        // Each rank tells each the count it sends it, and its flags.
+        // Each batch goes out compressed (`encode_words`: sorted words cost 2–3 bytes);
+        // this rank's own box stays here as it is.
+        let mut outbox = outbox;
+        let own = std::mem::take(&mut outbox[self.index]);
+        let outbox: Vec<Vec<u8>> = outbox.iter().map(|words| encode_words(words)).collect();
+        // Each rank tells each the bytes it sends it, and its flags.
         let heads: Vec<u64> = outbox.iter().flat_map(|b| [b.len() as u64, flags]).collect();
         let mut got = vec![0u64; 2 * self.size];
         world.all_to_all_into(&heads[..], &mut got[..]);
         let any = got.chunks(2).fold(0, |all, h| all | h[1]);
         let recv_lens: Vec<usize> = got.chunks(2).map(|h| h[0] as usize).collect();
-        let (counts, displs) = partition(outbox.iter().map(Vec::len))?;
-        let (recv_counts, recv_displs) = partition(recv_lens.iter().copied())?;
-        let sent: u64 = outbox
+        let sent: u64 = outbox.iter().map(|b| b.len() as u64).sum();
+        let mut inbox = self
+            .all_to_all(&outbox, &recv_lens)?
             .iter()
-            .enumerate()
-            .filter(|&(to, _)| to != self.index)
-            .map(|(_, b)| 8 * b.len() as u64)
-            .sum();
-        let send: Vec<u64> = outbox.concat();
-        drop(outbox);
-        let mut recv = vec![0u64; recv_lens.iter().sum()];
-        world.all_to_all_varcount_into(
-            &Partition::new(&send[..], &counts[..], &displs[..]),
-            &mut PartitionMut::new(&mut recv[..], &recv_counts[..], &recv_displs[..]),
-        );
-        drop(send);
-        let inbox = split(&recv, recv_lens.iter().copied());
+            .map(|bytes| decode_words(bytes))
+            .collect::<Result<Vec<_>, _>>()?;
+        inbox[self.index] = own;
         self.count(started, |t| {
             t.collectives += 2;
             t.exchanged_bytes += sent;
@@ -610,35 +690,31 @@ impl Partners for MpiTeam {
         Ok((inbox, any))
     }
 
-    fn answer(&self, answers: Vec<Vec<u16>>, asked: &[usize]) -> Result<Vec<Vec<u16>>, String> {
+    fn answer(&self, answers: Vec<Vec<u16>>, asked: &[usize], most: u16) -> Result<Vec<Vec<u16>>, String> {
         self.on_own_thread()?;
         if self.size == 1 {
             return Ok(answers);
         }
         let started = Instant::now();
-        let world = self.world();
-        let (counts, displs) = partition(answers.iter().map(Vec::len))?;
-        let (recv_counts, recv_displs) = partition(asked.iter().copied())?;
-        let sent: u64 = answers
-            .iter()
-            .enumerate()
-            .filter(|&(to, _)| to != self.index)
-            .map(|(_, a)| 2 * a.len() as u64)
-            .sum();
-        let send: Vec<u16> = answers.concat();
-        let mut recv = vec![0u16; asked.iter().sum()];
-        world.all_to_all_varcount_into(
-            &Partition::new(&send[..], &counts[..], &displs[..]),
-            &mut PartitionMut::new(&mut recv[..], &recv_counts[..], &recv_displs[..]),
-        );
+        let to_others: usize =
+            answers.iter().enumerate().filter(|&(to, _)| to != self.index).map(|(_, a)| a.len()).sum();
+        let (replies, width) = if most <= u8::MAX as u16 {
+            // No answer passes `most`: a byte each.
+            let narrow = answers.iter().map(|a| narrow(a)).collect::<Result<Vec<_>, _>>()?;
+            drop(answers);
+            let got = self.all_to_all(&narrow, asked)?;
+            (got.into_iter().map(|g| g.into_iter().map(u16::from).collect()).collect(), 1)
+        } else {
+            (self.all_to_all(&answers, asked)?, 2)
+        };
         self.count(started, |t| {
             t.collectives += 1;
-            t.answered_bytes += sent;
+            t.answered_bytes += width * to_others as u64;
         });
-        Ok(split(&recv, asked.iter().copied()))
+        Ok(replies)
     }
 
-    fn gather(&self, block: &[u16], len: u64) -> Result<Option<Vec<u16>>, String> {
+    fn gather(&self, block: &[u16], len: u64, most: u16) -> Result<Option<Vec<u16>>, String> {
         self.on_own_thread()?;
         if self.size == 1 {
             return Ok(Some(block.to_vec()));
@@ -646,23 +722,40 @@ impl Partners for MpiTeam {
         let started = Instant::now();
         let world = self.world();
         let root = world.process_at_rank(0);
-        let whole = if self.index == 0 {
-            let lens = (0..self.size).map(|m| {
-                let b = crate::solve::block(len, m, self.size);
-                (b.end - b.start) as usize
-            });
-            let (counts, displs) = partition(lens)?;
-            let mut whole = vec![0u16; len as usize];
-            root.gather_varcount_into_root(
-                block,
-                &mut PartitionMut::new(&mut whole[..], &counts[..], &displs[..]),
-            );
-            Some(whole)
-        } else {
-            root.gather_varcount_into(block);
-            None
+        let lens = (0..self.size).map(|m| {
+            let b = crate::solve::block(len, m, self.size);
+            (b.end - b.start) as usize
+        });
+        let (counts, displs) = partition(lens)?;
+        // No value of the tier passes `most`: a byte each when it fits.
+        let width = if most <= u8::MAX as u16 { 1 } else { 2 };
+        let whole = match (self.index, width) {
+            (0, 1) => {
+                let mut bytes = byte_buffer(len as usize);
+                root.gather_varcount_into_root(
+                    &narrow(block)?[..],
+                    &mut PartitionMut::new(&mut bytes[..], &counts[..], &displs[..]),
+                );
+                Some(bytes.into_iter().map(u16::from).collect())
+            }
+            (0, _) => {
+                let mut whole = vec![0u16; len as usize];
+                root.gather_varcount_into_root(
+                    block,
+                    &mut PartitionMut::new(&mut whole[..], &counts[..], &displs[..]),
+                );
+                Some(whole)
+            }
+            (_, 1) => {
+                root.gather_varcount_into(&narrow(block)?[..]);
+                None
+            }
+            _ => {
+                root.gather_varcount_into(block);
+                None
+            }
         };
-        let sent = if self.index == 0 { 0 } else { 2 * block.len() as u64 };
+        let sent = if self.index == 0 { 0 } else { width * block.len() as u64 };
         self.count(started, |t| {
             t.collectives += 1;
             t.gathered_bytes += sent;
@@ -682,6 +775,66 @@ impl Partners for MpiTeam {
         self.count(started, |t| t.collectives += 1);
         Ok((all[0], all[1] != 0))
     }
+
+    fn scatter(&self, whole: Option<&[u16]>, len: u64) -> Result<Option<(Vec<u16>, u16)>, String> {
+        self.on_own_thread()?;
+        if self.size == 1 {
+            return Ok(whole.map(|w| (w.to_vec(), greatest(w))));
+        }
+        let started = Instant::now();
+        let world = self.world();
+        let root = world.process_at_rank(0);
+        // Whether rank 0 has the tier, and its greatest remoteness.
+        let mut head = [0u16; 2];
+        if let Some(w) = whole.filter(|_| self.index == 0) {
+            head = [1, greatest(w)];
+        }
+        root.broadcast_into(&mut head[..]);
+        if head[0] == 0 {
+            self.count(started, |t| t.collectives += 1);
+            return Ok(None);
+        }
+        let own = crate::solve::block(len, self.index, self.size);
+        let count = (own.end - own.start) as usize;
+        // No value passes the tier's greatest: a byte each when it fits.
+        let width = if head[1] <= u8::MAX as u16 { 1 } else { 2 };
+        let lens = (0..self.size).map(|m| {
+            let b = crate::solve::block(len, m, self.size);
+            (b.end - b.start) as usize
+        });
+        let (counts, displs) = partition(lens)?;
+        let whole = whole.filter(|_| self.index == 0);
+        let mine: Vec<u16> = if width == 1 {
+            let mut mine = byte_buffer(count);
+            match whole {
+                Some(w) => root.scatter_varcount_into_root(
+                    &Partition::new(&narrow(w)?[..], &counts[..], &displs[..]),
+                    &mut mine[..],
+                ),
+                None => root.scatter_varcount_into(&mut mine[..]),
+            }
+            mine.into_iter().map(u16::from).collect()
+        } else {
+            let mut mine = vec![0u16; count];
+            match whole {
+                Some(w) => root
+                    .scatter_varcount_into_root(&Partition::new(w, &counts[..], &displs[..]), &mut mine[..]),
+                None => root.scatter_varcount_into(&mut mine[..]),
+            }
+            mine
+        };
+        let sent = if self.index == 0 { 4 + width * (len - count as u64) } else { 0 };
+        self.count(started, |t| {
+            t.collectives += 2;
+            t.broadcast_bytes += sent;
+        });
+        Ok(Some((mine, head[1])))
+    }
+}
+
+/// The greatest value of `values` (0 for none).
+fn greatest(values: &[u16]) -> u16 {
+    values.iter().copied().max().unwrap_or(0)
 }
 
 /// Rank 0's tier store: the database's sink, whose every answer is broadcast to the other
@@ -715,7 +868,9 @@ impl TierStore for LeaderStore<'_> {
 
     fn load(&mut self, tier: TierId) -> Result<SolvedTier, SinkError> {
         let result = self.inner.load(tier);
-        self.team.send_reply(&reply(&result, |t: &SolvedTier| WireTier::from(t)));
+        // The other ranks hear only which tier was loaded, or why it could not be: the
+        // solver then scatters each rank its block (`Partners::scatter`).
+        self.team.send_reply(&reply(&result, |t: &SolvedTier| WireTier::header(t)));
         result
     }
 

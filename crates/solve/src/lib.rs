@@ -27,7 +27,7 @@ mod window;
 
 pub use partitioned::{
     ASKED, LEADER_EXTRA_BYTES, MAX_BLOCK, MORE, OFFER_BATCH, OPEN, Partners, RANK_PROCESS_BYTES,
-    RankEstimate, block, estimate_ranks, owner,
+    RankEstimate, block, decode_words, encode_words, estimate_ranks, owner,
 };
 pub use team::{Alone, Team};
 pub use window::Spill;
@@ -327,6 +327,20 @@ pub fn solve_partitioned(
     progress: &dyn Progress,
     partners: &dyn Partners,
 ) -> Result<SolveReport, SolveError> {
+    solve_partitioned_spilling(game, options, store, progress, partners, None)
+}
+
+/// [`solve_partitioned`], this member holding at most `spill.budget` bytes of its blocks
+/// of lower tiers in memory and spilling the rest to mapped files in `spill.dir` (its own
+/// directory: see [`Spill`]). The tiers are the same with or without spilling.
+pub fn solve_partitioned_spilling(
+    game: &GameSpec,
+    options: &SolveOptions,
+    store: &mut dyn TierStore,
+    progress: &dyn Progress,
+    partners: &dyn Partners,
+    spill: Option<&Spill>,
+) -> Result<SolveReport, SolveError> {
     if options.universe.max_total > MAX_SOLVE_TOTAL {
         return Err(SolveError::TooLarge(options.universe.max_total));
     }
@@ -336,7 +350,7 @@ pub fn solve_partitioned(
     }
     let table = options.universe.table()?;
     let partners = (!sweep).then_some(partners);
-    game.rules().with(Job { options, table: &table, store, progress, team: &Alone, spill: None, partners })
+    game.rules().with(Job { options, table: &table, store, progress, team: &Alone, spill, partners })
 }
 
 struct Job<'a> {
@@ -354,7 +368,15 @@ impl RulesVisitor for Job<'_> {
     fn visit<G: TierRules>(self, rules: &G) -> Result<SolveReport, SolveError> {
         let started = Instant::now();
         let mut report = if let Some(partners) = self.partners {
-            partitioned::run(rules, self.options, self.table, self.store, self.progress, partners)?
+            partitioned::run(
+                rules,
+                self.options,
+                self.table,
+                self.store,
+                self.progress,
+                partners,
+                self.spill,
+            )?
         } else if self.options.nim_values || self.options.strategy == Strategy::Sweep {
             sweep::run(rules, self.options, self.table, self.store, self.progress, self.spill)?
         } else {

@@ -8,8 +8,10 @@
 //! - **Marking.** Each member reads the losses in its own blocks, computes their parents
 //!   (as the single-process solver does, from rank terms), and routes each offer, a
 //!   parent's rank and `1 +` the loss's remoteness, to the parent's owner. Offers are sent
-//!   in rounds of at most [`OFFER_BATCH`] per member, so the buffers stay bounded; the
-//!   owner keeps the least offer, which does not depend on the order offers arrive in.
+//!   in rounds of at most [`OFFER_BATCH`] per member, so the buffers stay bounded; each
+//!   round sends only the least offer to each cell, sorted (so that [`encode_words`]
+//!   packs it in about 2 bytes), and the owner keeps the least offer, which does not
+//!   depend on the order offers arrive in.
 //! - **Settling.** Each member settles the unmarked positions of its own block. Their
 //!   children lie in other members' blocks, so it asks for them: in rounds of tokens taken
 //!   (0, 1, 2–3, 4–7, …), it sends each child's rank to the child's owner and gets its
@@ -31,10 +33,9 @@ use crate::game::{Convention, ParentBounds, TierRules};
 use crate::index::{PartitionTable, TierId, Universe};
 
 use super::shape::{ParentKinds, ParentQuery, Shape};
-use super::window::{Column, Window};
+use super::window::{Column, Ranks, Spill, Window, map_spilled};
 use super::{
-    Alone, Plan, Progress, SolveError, SolveOptions, SolveReport, SolvedTier, TierStore, UNKNOWN,
-    load_checked, reach,
+    Alone, Plan, Progress, SolveError, SolveOptions, SolveReport, SolvedTier, TierStore, UNKNOWN, reach,
 };
 
 /// The most offers (or child requests) a member queues before a round of exchange: 8 bytes
@@ -60,14 +61,21 @@ pub trait Partners: Sync {
     fn exchange(&self, outbox: Vec<Vec<u64>>, flags: u64) -> Result<(Vec<Vec<u64>>, u64), String>;
     /// Answers the requests of the last [`exchange`](Partners::exchange): `answers[m]`
     /// goes back to member `m`, and the returned `Vec` holds, for each member, its answers
-    /// to this member's requests (`asked[m]` of them).
-    fn answer(&self, answers: Vec<Vec<u16>>, asked: &[usize]) -> Result<Vec<Vec<u16>>, String>;
+    /// to this member's requests (`asked[m]` of them). Every member passes the same
+    /// `most`, and no answer is greater (so the answers may travel narrower).
+    fn answer(&self, answers: Vec<Vec<u16>>, asked: &[usize], most: u16) -> Result<Vec<Vec<u16>>, String>;
     /// Gathers a tier of `len` positions to member 0 from every member's block: member 0
-    /// gets the whole tier, the others `None`.
-    fn gather(&self, block: &[u16], len: u64) -> Result<Option<Vec<u16>>, String>;
+    /// gets the whole tier, the others `None`. `most` is the tier's greatest value, as
+    /// [`agree`](Partners::agree) gave it to every member.
+    fn gather(&self, block: &[u16], len: u64, most: u16) -> Result<Option<Vec<u16>>, String>;
     /// Agrees at the end of a tier: the greatest of every member's `max`, and whether any
     /// member was asked to `stop`.
     fn agree(&self, max: u16, stop: bool) -> Result<(u16, bool), String>;
+    /// Hands out a stored tier of `len` positions that member 0 loaded (`whole`; `None` if
+    /// it could not): every member gets its own [`block`] of it and the tier's greatest
+    /// remoteness, so no member holds a whole tier it does not own. Every member gets
+    /// `None` when member 0 passed `None`.
+    fn scatter(&self, whole: Option<&[u16]>, len: u64) -> Result<Option<(Vec<u16>, u16)>, String>;
 }
 
 impl Partners for Alone {
@@ -80,14 +88,17 @@ impl Partners for Alone {
     fn exchange(&self, outbox: Vec<Vec<u64>>, flags: u64) -> Result<(Vec<Vec<u64>>, u64), String> {
         Ok((outbox, flags))
     }
-    fn answer(&self, answers: Vec<Vec<u16>>, _asked: &[usize]) -> Result<Vec<Vec<u16>>, String> {
+    fn answer(&self, answers: Vec<Vec<u16>>, _asked: &[usize], _most: u16) -> Result<Vec<Vec<u16>>, String> {
         Ok(answers)
     }
-    fn gather(&self, block: &[u16], _len: u64) -> Result<Option<Vec<u16>>, String> {
+    fn gather(&self, block: &[u16], _len: u64, _most: u16) -> Result<Option<Vec<u16>>, String> {
         Ok(Some(block.to_vec()))
     }
     fn agree(&self, max: u16, stop: bool) -> Result<(u16, bool), String> {
         Ok((max, stop))
+    }
+    fn scatter(&self, whole: Option<&[u16]>, _len: u64) -> Result<Option<(Vec<u16>, u16)>, String> {
+        Ok(whole.map(|w| (w.to_vec(), w.iter().copied().max().unwrap_or(0))))
     }
 }
 
@@ -126,7 +137,7 @@ struct Held {
     /// The block's remoteness values.
     values: Column,
     /// The ranks (in the whole tier) of the block's losses, ascending.
-    losses: Vec<u32>,
+    losses: Ranks,
     /// Their remoteness.
     loss_values: Vec<u16>,
     /// The greatest remoteness in the whole tier.
@@ -135,7 +146,7 @@ struct Held {
 
 impl Held {
     fn bytes(&self) -> u64 {
-        self.values.bytes() + 6 * self.losses.len() as u64
+        self.values.bytes() + self.losses.bytes() + 2 * self.loss_values.len() as u64
     }
 
     /// The remoteness at `rank` if this block holds it.
@@ -146,19 +157,49 @@ impl Held {
     }
 }
 
-/// A member's blocks of the solved tiers, by tier, with a byte count and its peak.
+/// A member's blocks of the solved tiers, by tier, with a byte count and its peak; past
+/// `spill`'s budget, a new block's values and loss ranks go to mapped files in this
+/// member's own spill directory, as the single-process window does.
 struct Blocks {
     slots: Vec<Option<Held>>,
     stride: usize,
     bytes: u64,
     peak: u64,
+    spill: Option<Spill>,
+    spilled: u64,
 }
 
 impl Blocks {
-    fn new(universe: &Universe) -> Self {
+    fn new(universe: &Universe, spill: Option<Spill>) -> Self {
         let stride = universe.heaps_cap() as usize + 1;
         let slots = (0..(universe.max_total as usize + 1) * stride).map(|_| None).collect();
-        Blocks { slots, stride, bytes: 0, peak: 0 }
+        Blocks { slots, stride, bytes: 0, peak: 0, spill, spilled: 0 }
+    }
+
+    /// Puts `tier`'s block in: held in memory, or spilled if that would pass the budget.
+    fn put_or_spill(&mut self, tier: TierId, mut held: Held) -> Result<(), SolveError> {
+        if let Some(spill) = &self.spill
+            && self.bytes + held.bytes() > spill.budget
+        {
+            let stem = spill.dir.join(format!("{}-{}-{}", spill.prefix, tier.total, tier.heaps));
+            let raw = held.values.raw();
+            if !raw.is_empty() {
+                self.spilled += raw.len() as u64;
+                let map = map_spilled(stem.with_extension("values"), &raw).map_err(SolveError::Spill)?;
+                held.values = Column::Mapped { map, wide: matches!(held.values, Column::Wide(_)) };
+            }
+            if let Ranks::Held(ranks) = &held.losses
+                && !ranks.is_empty()
+            {
+                let raw: Vec<u8> = ranks.iter().flat_map(|r| r.to_ne_bytes()).collect();
+                self.spilled += raw.len() as u64;
+                held.losses = Ranks::Mapped(
+                    map_spilled(stem.with_extension("losses"), &raw).map_err(SolveError::Spill)?,
+                );
+            }
+        }
+        self.put(tier, held);
+        Ok(())
     }
 
     #[inline]
@@ -204,6 +245,7 @@ pub(super) fn run<R: TierRules>(
     store: &mut dyn TierStore,
     progress: &dyn Progress,
     partners: &dyn Partners,
+    spill: Option<&Spill>,
 ) -> Result<SolveReport, SolveError> {
     let universe = &options.universe;
     let size = |t: TierId| table.tier_size(t.total, t.heaps);
@@ -236,12 +278,12 @@ pub(super) fn run<R: TierRules>(
         partners,
     };
     let team = |e: String| SolveError::Team(e);
-    let mut window = Blocks::new(universe);
+    let mut window = Blocks::new(universe, spill.cloned());
     let resume_total = tiers[first].total;
     for &tier in &tiers[..first] {
         if tier.total + solver.reach >= resume_total {
-            let values = load_checked(store, tier, size(tier))?;
-            window.put(tier, solver.keep_whole(tier, &values.remoteness));
+            let held = solver.load_block(store, tier, size(tier))?;
+            window.put_or_spill(tier, held)?;
         }
     }
 
@@ -260,8 +302,8 @@ pub(super) fn run<R: TierRules>(
             window.evict_below(current_total.saturating_sub(solver.reach));
         }
         if stored.contains(&tier) {
-            let values = load_checked(store, tier, size(tier))?;
-            window.put(tier, solver.keep_whole(tier, &values.remoteness));
+            let held = solver.load_block(store, tier, size(tier))?;
+            window.put_or_spill(tier, held)?;
             progress.tier_done(tier, size(tier));
             continue;
         }
@@ -301,7 +343,7 @@ pub(super) fn run<R: TierRules>(
             .agree(values.iter().copied().max().unwrap_or(0), progress.interrupted())
             .map_err(team)?;
         stop = stopping;
-        let whole = partners.gather(&values, size(tier)).map_err(team)?;
+        let whole = partners.gather(&values, size(tier), max_remoteness).map_err(team)?;
         let solved = SolvedTier {
             tier,
             remoteness: whole.unwrap_or_default(),
@@ -313,9 +355,10 @@ pub(super) fn run<R: TierRules>(
         report.losses_now += solved.losses(options.convention);
         report.tiers_now += 1;
         progress.tier_done(tier, size(tier));
-        window.put(tier, solver.keep(tier, own.start, values, max_remoteness));
+        window.put_or_spill(tier, solver.keep(tier, own.start, values, max_remoteness))?;
     }
     report.peak_window_bytes = window.peak;
+    report.spilled_bytes = window.spilled;
     Ok(report)
 }
 
@@ -344,6 +387,72 @@ fn unpack(x: u64) -> (u32, usize, u16) {
     ((x >> 48) as u32, ((x >> 16) & MAX_BLOCK) as usize, x as u16)
 }
 
+/// The address part of a packed offer or request (tag and cell, 48 bits).
+const ADDRESS: u64 = (1 << 48) - 1;
+
+/// Appends `x` to `out` as a LEB128 varint: 7 bits a byte, low bits first.
+#[inline]
+fn put_varint(out: &mut Vec<u8>, mut x: u64) {
+    while x >= 0x80 {
+        out.push(x as u8 | 0x80);
+        x >>= 7;
+    }
+    out.push(x as u8);
+}
+
+/// Reads a varint of at most `bits` bits from `bytes` at `*at`.
+#[inline]
+fn get_varint(bytes: &[u8], at: &mut usize, bits: u32) -> Result<u64, String> {
+    let mut x = 0u64;
+    let mut shift = 0;
+    loop {
+        let &byte = bytes.get(*at).ok_or("a batch of offers ends inside a number")?;
+        *at += 1;
+        x |= u64::from(byte & 0x7f) << shift;
+        if byte & 0x80 == 0 {
+            break;
+        }
+        shift += 7;
+        if shift >= bits {
+            return Err("a number in a batch of offers is too long".into());
+        }
+    }
+    if bits < 64 && x >> bits != 0 {
+        return Err("a number in a batch of offers is too large".into());
+    }
+    Ok(x)
+}
+
+/// Encodes packed offers or requests for the wire: each word's address (its tag and cell,
+/// 48 bits) as the varint of its difference from the previous word's (modulo 2⁴⁸), then
+/// its value as a varint. Any order decodes; sorted words (as the solver sends them) cost
+/// about 2–3 bytes each instead of 8, since neighbouring addresses are close and values
+/// small.
+pub fn encode_words(words: &[u64]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(words.len() * 3);
+    let mut last = 0u64;
+    for &x in words {
+        let address = x >> 16;
+        put_varint(&mut out, address.wrapping_sub(last) & ADDRESS);
+        put_varint(&mut out, x & 0xffff);
+        last = address;
+    }
+    out
+}
+
+/// Decodes what [`encode_words`] made.
+pub fn decode_words(bytes: &[u8]) -> Result<Vec<u64>, String> {
+    let mut words = Vec::with_capacity(bytes.len() / 2);
+    let (mut at, mut last) = (0, 0u64);
+    while at < bytes.len() {
+        let address = (last + get_varint(bytes, &mut at, 48)?) & ADDRESS;
+        let value = get_varint(bytes, &mut at, 16)?;
+        words.push(address << 16 | value);
+        last = address;
+    }
+    Ok(words)
+}
+
 impl<R: TierRules> Partitioned<'_, R> {
     /// A solved tier's block as this member keeps it.
     fn keep(&self, tier: TierId, start: u64, values: Vec<u16>, max_remoteness: u16) -> Held {
@@ -361,17 +470,32 @@ impl<R: TierRules> Partitioned<'_, R> {
             start,
             count,
             values: Column::new(values, self.narrow),
-            losses,
+            losses: Ranks::Held(losses),
             loss_values,
             max_remoteness,
         }
     }
 
-    /// This member's block of a whole tier (loaded on a resume).
-    fn keep_whole(&self, tier: TierId, whole: &[u16]) -> Held {
-        let own = block(whole.len() as u64, self.me, self.n);
-        let max = whole.iter().copied().max().unwrap_or(0);
-        self.keep(tier, own.start, whole[own.start as usize..own.end as usize].to_vec(), max)
+    /// This member's block of a stored tier of `len` positions (on a resume): member 0's
+    /// store loads the whole tier (the others' stores only hear whether it could), and
+    /// member 0 hands each member its block ([`Partners::scatter`]).
+    fn load_block(&self, store: &mut dyn TierStore, tier: TierId, len: u64) -> Result<Held, SolveError> {
+        let loaded = store.load(tier);
+        let whole = match &loaded {
+            Ok(solved) if self.me == 0 && solved.remoteness.len() as u64 == len => {
+                Some(&solved.remoteness[..])
+            }
+            _ => None,
+        };
+        let got = self.partners.scatter(whole, len).map_err(SolveError::Team)?;
+        let held = loaded?.remoteness.len() as u64;
+        if self.me == 0 && held != len {
+            return Err(SolveError::CorruptTier { tier, held, expected: len });
+        }
+        let Some((values, max)) = got else {
+            return Err(SolveError::Team(format!("rank 0 could not load tier {tier}")));
+        };
+        Ok(self.keep(tier, block(len, self.me, self.n).start, values, max))
     }
 
     fn bounds(&self) -> ParentBounds {
@@ -423,6 +547,12 @@ impl<R: TierRules> Partitioned<'_, R> {
                     }
                 }
                 at = end;
+            }
+            // Only the least offer to each cell counts: send each once, in order (which
+            // also makes the batch compress well, see `encode_words`).
+            for offers in &mut outbox {
+                offers.sort_unstable();
+                offers.dedup_by_key(|x| *x >> 16);
             }
             let flags = if at < units.len() { MORE } else { 0 };
             let (inbox, flags) = self.partners.exchange(outbox, flags).map_err(SolveError::Team)?;
@@ -482,7 +612,7 @@ impl<R: TierRules> Partitioned<'_, R> {
             let top = bounds.max_heap;
             let always = three || (kinds.vanished && k < bounds.max_heaps);
             for i in range.clone() {
-                let heaps = cursor.seek(held.losses[i] as u64);
+                let heaps = cursor.seek(held.losses.as_slice()[i] as u64);
                 let smallest = heaps.last().copied().unwrap_or(0);
                 let second = if k >= 2 { heaps[k as usize - 2] } else { 0 };
                 let some_parent = always
@@ -535,7 +665,7 @@ impl<R: TierRules> Partitioned<'_, R> {
             let mut edges = 0;
             for i in range.clone() {
                 let value = held.loss_values[i] + 1;
-                let loss = cursor.seek(held.losses[i] as u64);
+                let loss = cursor.seek(held.losses.as_slice()[i] as u64);
                 edges += self.rules.parents_adding(loss, added, tier.heaps, bounds, &mut buf, |parent| {
                     self.route(boxes, tier.heaps, len, self.table.rank(parent), value)
                 });
@@ -569,6 +699,8 @@ impl<R: TierRules> Partitioned<'_, R> {
         let mut open: Vec<u32> = (0..unmarked.len() as u32).collect();
         let max_taken = self.reach.min(tier.total);
         let bounds = self.remoteness_bounds(tier, window);
+        // No child's remoteness passes the greatest of its tier's.
+        let most = bounds.first().copied().unwrap_or(0);
         let held =
             |total: u32, heaps: u32| window.get(TierId { total, heaps }).expect("child tier in memory");
         let step = rayon::current_num_threads().max(1) * PULL_CHUNK;
@@ -601,6 +733,24 @@ impl<R: TierRules> Partitioned<'_, R> {
                     }
                     next = end;
                 }
+                // Each child once per owner, in order; `fans[m]` takes each answer back to the
+                // positions that asked for it.
+                let fans: Vec<Vec<(u32, u32)>> = asks
+                    .iter_mut()
+                    .zip(&mut origins)
+                    .map(|(asks, origins)| {
+                        let mut pairs: Vec<(u64, u32)> = asks.drain(..).zip(origins.drain(..)).collect();
+                        pairs.sort_unstable();
+                        let mut fan = Vec::with_capacity(pairs.len());
+                        for (ask, o) in pairs {
+                            if asks.last() != Some(&ask) {
+                                asks.push(ask);
+                            }
+                            fan.push((o, asks.len() as u32 - 1));
+                        }
+                        fan
+                    })
+                    .collect();
                 let asked: Vec<usize> = asks.iter().map(Vec::len).collect();
                 let flag = |on: bool, flag: u64| if on { flag } else { 0 };
                 let flags = flag(asked.iter().any(|&a| a > 0), ASKED)
@@ -624,9 +774,10 @@ impl<R: TierRules> Partitioned<'_, R> {
                                 .collect()
                         })
                         .collect();
-                    let replies = self.partners.answer(answers, &asked).map_err(SolveError::Team)?;
-                    for (m, reply) in replies.into_iter().enumerate() {
-                        for (&o, r) in origins[m].iter().zip(reply) {
+                    let replies = self.partners.answer(answers, &asked, most).map_err(SolveError::Team)?;
+                    for (fan, reply) in fans.iter().zip(replies) {
+                        for &(o, u) in fan {
+                            let r = reply[u as usize];
                             let slot = &mut longest[o as usize];
                             *slot = Some(slot.map_or(r, |l| l.max(r)));
                         }
@@ -736,6 +887,23 @@ mod tests {
                 assert_eq!(next, len);
             }
         }
+    }
+
+    #[test]
+    fn words_encode_and_decode_in_any_order() {
+        let extreme = [u64::MAX, 0, pack(65_535, MAX_BLOCK, 0), 1, u64::MAX - 1, pack(3, 17, 9)];
+        let mut sorted: Vec<u64> =
+            (0..5000u64).map(|i| pack((i / 1000) as u32, i * 7 % 1000, (i % 100) as u16)).collect();
+        sorted.sort_unstable();
+        for words in [&extreme[..], &sorted[..], &[][..]] {
+            assert_eq!(decode_words(&encode_words(words)).unwrap(), words);
+        }
+        // Sorted, close addresses and small values: two bytes a word.
+        assert!(encode_words(&sorted).len() < 2 * sorted.len() + 64);
+        // A truncated batch is refused, not misread.
+        let bytes = encode_words(&extreme);
+        assert!(decode_words(&bytes[..bytes.len() - 1]).is_err());
+        assert!(decode_words(&[0x80; 12]).is_err());
     }
 
     #[test]

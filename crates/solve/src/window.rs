@@ -92,7 +92,7 @@ impl Column {
     }
 
     /// The column's bytes, as a spill file holds them.
-    fn raw(&self) -> Vec<u8> {
+    pub(crate) fn raw(&self) -> Vec<u8> {
         match self {
             Column::Narrow(v) => v.clone(),
             Column::Wide(v) => v.iter().flat_map(|x| x.to_ne_bytes()).collect(),
@@ -132,7 +132,7 @@ impl Ranks {
         self.as_slice().len()
     }
 
-    fn bytes(&self) -> u64 {
+    pub(crate) fn bytes(&self) -> u64 {
         match self {
             Ranks::Held(v) => 4 * v.len() as u64,
             Ranks::Mapped(_) => 0,
@@ -294,7 +294,7 @@ impl Window {
 }
 
 /// Writes `bytes` to a new file at `path`, maps it read-only and unlinks it.
-fn map_spilled(path: PathBuf, bytes: &[u8]) -> std::io::Result<Mmap> {
+pub(crate) fn map_spilled(path: PathBuf, bytes: &[u8]) -> std::io::Result<Mmap> {
     let mut file = File::options().read(true).write(true).create_new(true).open(&path)?;
     let written = file.write_all(bytes).and_then(|()| {
         // SAFETY: the file is this process's own, just written, and unlinked below, so no
