@@ -71,3 +71,21 @@ fn a_budget_below_the_fixed_part_is_refused_and_writes_nothing() {
     assert_eq!(err.trim().lines().count(), 1, "{err}");
     assert!(!db.exists());
 }
+
+/// Finding: every spill file of a solve was named `.NAME.values` (the tier and process in
+/// the name were cut off as an "extension"), unique only because each is unlinked at once:
+/// a file of that name left in the directory (a crash, or another process spilling at that
+/// moment) failed the solve with "File exists". Each tier's file now keeps its whole name.
+#[test]
+fn a_spill_file_of_the_old_shared_name_does_not_stop_a_solve() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in [".taken.sqlite.values", ".taken.sqlite.losses"] {
+        std::fs::write(dir.path().join(name), b"someone else's").unwrap();
+    }
+    let args = ["--game", "kayles", "--misere", "--max-total", "30"];
+    let (spilled, text) = solve(dir.path(), "taken.sqlite", &args, Some("1K"));
+    assert!(text.contains("spilled:"), "{text}");
+    let (held, _) = solve(dir.path(), "held.sqlite", &args, None);
+    assert!(spilled == held, "the spilled solve stored different tiers");
+    assert_eq!(std::fs::read(dir.path().join(".taken.sqlite.values")).unwrap(), b"someone else's");
+}

@@ -181,11 +181,11 @@ impl Blocks {
         if let Some(spill) = &self.spill
             && self.bytes + held.bytes() > spill.budget
         {
-            let stem = spill.dir.join(format!("{}-{}-{}", spill.prefix, tier.total, tier.heaps));
+            let stem = spill.file_stem(tier);
             let raw = held.values.raw();
             if !raw.is_empty() {
                 self.spilled += raw.len() as u64;
-                let map = map_spilled(stem.with_extension("values"), &raw).map_err(SolveError::Spill)?;
+                let map = map_spilled(spill.file(&stem, "values"), &raw).map_err(SolveError::Spill)?;
                 held.values = Column::Mapped { map, wide: matches!(held.values, Column::Wide(_)) };
             }
             if let Ranks::Held(ranks) = &held.losses
@@ -193,9 +193,8 @@ impl Blocks {
             {
                 let raw: Vec<u8> = ranks.iter().flat_map(|r| r.to_ne_bytes()).collect();
                 self.spilled += raw.len() as u64;
-                held.losses = Ranks::Mapped(
-                    map_spilled(stem.with_extension("losses"), &raw).map_err(SolveError::Spill)?,
-                );
+                held.losses =
+                    Ranks::Mapped(map_spilled(spill.file(&stem, "losses"), &raw).map_err(SolveError::Spill)?);
             }
         }
         self.put(tier, held);

@@ -34,6 +34,18 @@ impl Spill {
         Spill { budget, dir: Spill::dir_beside(db), prefix: format!(".{name}.spill-{}", std::process::id()) }
     }
 
+    /// The name (without its kind) of `tier`'s spill files: the prefix, then the tier.
+    pub(crate) fn file_stem(&self, tier: TierId) -> String {
+        format!("{}-{}-{}", self.prefix, tier.total, tier.heaps)
+    }
+
+    /// The path of a spill file: the whole stem, then `.kind` (`values`, `losses`). The
+    /// stem holds dots (the database's name), so the kind is appended, never put in place
+    /// of an "extension": each tier's file has a name of its own.
+    pub(crate) fn file(&self, stem: &str, kind: &str) -> PathBuf {
+        self.dir.join(format!("{stem}.{kind}"))
+    }
+
     /// The directory spill files beside the database file `db` go to: the database's.
     pub fn dir_beside(db: &Path) -> PathBuf {
         match db.parent() {
@@ -236,11 +248,11 @@ impl Window {
             values.loss_heaps = None;
             values.loss_tails = None;
             values.loss_remoteness = None;
-            let stem = spill.dir.join(format!("{}-{}-{}", spill.prefix, tier.total, tier.heaps));
+            let stem = spill.file_stem(tier);
             let raw = values.remoteness.raw();
             if !raw.is_empty() {
                 self.spilled += raw.len() as u64;
-                let map = map_spilled(stem.with_extension("values"), &raw)?;
+                let map = map_spilled(spill.file(&stem, "values"), &raw)?;
                 values.remoteness =
                     Column::Mapped { map, wide: matches!(values.remoteness, Column::Wide(_)) };
             }
@@ -249,7 +261,7 @@ impl Window {
             {
                 let raw: Vec<u8> = ranks.iter().flat_map(|r| r.to_ne_bytes()).collect();
                 self.spilled += raw.len() as u64;
-                values.losses = Some(Ranks::Mapped(map_spilled(stem.with_extension("losses"), &raw)?));
+                values.losses = Some(Ranks::Mapped(map_spilled(spill.file(&stem, "losses"), &raw)?));
             }
         }
         self.hold(tier, values);
