@@ -22,6 +22,15 @@ use nimdb::mpi::{Header, JobPlan, MpiError, Reply, WireTier, decode, encode};
 use nimdb::solve::SolvedTier;
 
 /// `mpirun -np N nimdb ARGS… --mpi`, as root if need be, more ranks than cores allowed.
+/// The MPI jobs of this file run one at a time: several jobs of oversubscribed ranks at once
+/// on a small machine starve each other, and the signal tests depend on a rank finishing its
+/// tier within mpirun's second between SIGTERM and SIGKILL.
+static ONE_JOB_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn one_job_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    ONE_JOB_AT_A_TIME.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
 fn mpirun(np: usize, args: &[&str]) -> Command {
     let mut cmd = Command::new("mpirun");
     cmd.args(["--allow-run-as-root", "--oversubscribe", "-np", &np.to_string()])
@@ -95,6 +104,7 @@ fn rows(stdout: &str, columns: usize, first: impl Fn(&str) -> bool) -> Vec<Vec<&
 
 #[test]
 fn two_three_and_four_ranks_store_the_tiers_of_one_process_and_only_rank_0_prints() {
+    let _job = one_job_at_a_time();
     let dir = tempfile::tempdir().unwrap();
     for (name, game) in [("lines", LINES), ("kayles", KAYLES), ("nim", NIM)] {
         let alone = single(dir.path(), &format!("{name}-1.sqlite"), game);
@@ -170,6 +180,7 @@ fn two_three_and_four_ranks_store_the_tiers_of_one_process_and_only_rank_0_print
 
 #[test]
 fn a_failure_on_rank_0_ends_every_rank_with_one_error() {
+    let _job = one_job_at_a_time();
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("missing").join("x.sqlite");
     let mut child =
@@ -218,6 +229,7 @@ fn stored(db: &Path) -> usize {
 
 #[test]
 fn a_killed_worker_fails_the_job_cleanly_and_a_rerun_resumes() {
+    let _job = one_job_at_a_time();
     const GAME: &[&str] = &["--game", "lines", "--misere", "--max-total", "50"];
     let dir = tempfile::tempdir().unwrap();
     let alone = single(dir.path(), "alone.sqlite", GAME);
@@ -315,6 +327,7 @@ fn stopped_then_resumed(
 /// on the stop at the end of each tier. Rank 2 exits with 130, which mpirun passes on.
 #[test]
 fn a_signal_to_one_rank_stops_every_rank_at_a_tier_boundary_and_a_rerun_resumes() {
+    let _job = one_job_at_a_time();
     const GAME: &[&str] = &["--game", "lines", "--misere", "--max-total", "50"];
     let dir = tempfile::tempdir().unwrap();
     let alone = single(dir.path(), "alone.sqlite", GAME);
@@ -330,6 +343,7 @@ fn a_signal_to_one_rank_stops_every_rank_at_a_tier_boundary_and_a_rerun_resumes(
 /// that), and each rank stops after the tier in flight.
 #[test]
 fn ctrl_c_to_mpirun_stops_the_job_at_a_tier_boundary_and_a_rerun_resumes() {
+    let _job = one_job_at_a_time();
     const GAME: &[&str] = &["--game", "lines", "--misere", "--max-total", "60"];
     let dir = tempfile::tempdir().unwrap();
     let alone = single(dir.path(), "alone.sqlite", GAME);
@@ -344,6 +358,7 @@ fn ctrl_c_to_mpirun_stops_the_job_at_a_tier_boundary_and_a_rerun_resumes() {
 /// one process; no spill file is left behind.
 #[test]
 fn every_rank_spills_its_own_blocks_past_the_window_limit() {
+    let _job = one_job_at_a_time();
     const GAME: &[&str] = &["--game", "lines", "--misere", "--max-total", "50"];
     let dir = tempfile::tempdir().unwrap();
     let alone = single(dir.path(), "alone.sqlite", GAME);
@@ -476,6 +491,7 @@ fn predicted(game: &[&str], ranks: usize) -> (u64, u64) {
 /// (total 4) run the same way: code, libraries (Open MPI's) and MPI's own buffers.
 #[test]
 fn four_ranks_each_hold_a_quarter_of_the_window() {
+    let _job = one_job_at_a_time();
     const GAME: &[&str] = &["--game", "lines", "--misere", "--max-total", "50"];
     const TINY: &[&str] = &["--game", "lines", "--misere", "--max-total", "4"];
     let dir = tempfile::tempdir().unwrap();
