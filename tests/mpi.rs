@@ -532,3 +532,31 @@ fn four_ranks_each_hold_a_quarter_of_the_window() {
         );
     }
 }
+
+/// Remoteness past 255: the answers, the gathered blocks and a resume's scattered blocks go
+/// at two bytes a value once a tier's greatest remoteness passes a byte. Take-1 on up to
+/// two heaps of 300 tokens in all: every position's remoteness is its token count.
+#[test]
+fn remoteness_past_a_byte_goes_two_bytes_a_value_and_the_tiers_are_one_process_s() {
+    let _job = one_job_at_a_time();
+    const GAME: &[&str] = &["--game", "subtraction:1", "--max-total", "300", "--max-heaps", "2"];
+    let dir = tempfile::tempdir().unwrap();
+    let alone = single(dir.path(), "alone.sqlite", GAME);
+    for np in [2, 3] {
+        let db = dir.path().join(format!("wide-{np}.sqlite"));
+        let out = mpirun(np, &solve_args(&db, GAME)).output().unwrap();
+        let (_, stderr) = text(&out);
+        assert!(out.status.success(), "-np {np}: {stderr}");
+        assert!(tiers(&db) == alone, "-np {np}: the MPI solve's tiers differ from one process's");
+    }
+    let conn = rusqlite::Connection::open(dir.path().join("wide-2.sqlite")).unwrap();
+    let most: i64 = conn.query_row("SELECT MAX(max_remoteness) FROM tiers", [], |r| r.get(0)).unwrap();
+    assert!(most > 255, "{most}");
+    // A resume whose stored tiers pass a byte: drop the upper totals and solve again.
+    conn.execute("DELETE FROM tiers WHERE total > 280", []).unwrap();
+    drop(conn);
+    let out = mpirun(3, &solve_args(&dir.path().join("wide-2.sqlite"), GAME)).output().unwrap();
+    let (_, stderr) = text(&out);
+    assert!(out.status.success(), "resume: {stderr}");
+    assert!(tiers(&dir.path().join("wide-2.sqlite")) == alone, "the resumed tiers differ");
+}
