@@ -71,7 +71,7 @@ pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
             }
             Game::Spaced(s) => nimdb::spaced::plan_spaced(reader.as_ref(), s, convention, &start)
                 .map(drop)
-                .map_err(super::spaced::error)?,
+                .map_err(words::spaced)?,
         }
     }
     let db = Database::open(&args.db.db).map_err(words::store)?;

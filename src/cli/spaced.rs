@@ -10,8 +10,8 @@ use nimdb::index::SpaceBounds;
 use nimdb::resources::{Bytes, MemoryBudget};
 use nimdb::solve::spaced::estimate_spaced;
 use nimdb::spaced::{
-    BoundsError, SpacedAnswer, SpacedError, SpacedPlan, SpacedReport, answer_after_solving, moves_bound,
-    plan_spaced, space_bounds, space_of, verify_spaced,
+    BoundsError, SpacedAnswer, SpacedPlan, SpacedReport, answer_after_solving, moves_bound, plan_spaced,
+    space_bounds, space_of, verify_spaced,
 };
 use nimdb::store::Database;
 use nimdb::theory::spaced::Verdict;
@@ -31,44 +31,6 @@ pub struct SolveRequest<'a> {
     pub quiet: bool,
     pub memory_limit: Option<u64>,
     pub db: &'a Path,
-}
-
-/// A spaced query's error, naming the command that would cover an uncovered position.
-pub(super) fn error(e: SpacedError) -> anyhow::Error {
-    match e {
-        SpacedError::Store(s) => words::store(s),
-        SpacedError::Solve(d) => words::driver(d),
-        SpacedError::NotCovered { ref game, convention, bounds, .. } => {
-            let misere = if convention == Convention::Misere { " --misere" } else { "" };
-            // The flags `bounds` below accepts for this space: a capped game takes only
-            // --max-heaps (its total follows).
-            let flags = match bounds.max_heap {
-                Some(_) => format!("--max-heaps {}", bounds.max_heaps),
-                None => format!("--max-total {} --max-heaps {}", bounds.max_total, bounds.max_heaps),
-            };
-            if solve_would_run(game, bounds) {
-                anyhow::anyhow!("{e}; solve a space that holds it: nimdb solve --game {game}{misere} {flags}")
-            } else {
-                anyhow::anyhow!(
-                    "{e}; no solve of a space that holds it fits this machine (nimdb solve --dry-run with {flags} says why)"
-                )
-            }
-        }
-        other => anyhow::anyhow!("{other}"),
-    }
-}
-
-/// The most moves a position of `bounds` may have, for the loopy families' game graph.
-/// Whether `nimdb solve` would accept the solve of the space `bounds` of `game` (the space
-/// can be ranked, and its memory fits the default budget): only such a solve is suggested.
-fn solve_would_run(game: &str, bounds: SpaceBounds) -> bool {
-    let Ok(game) = game.parse::<SpacedGame>() else { return false };
-    if bounds.max_total > nimdb::solve::MAX_SOLVE_TOTAL {
-        return false;
-    }
-    let Ok(space) = space_of(&game, bounds) else { return false };
-    let estimate = estimate_spaced(space.as_ref(), game.family().loopy(), moves_bound(bounds));
-    estimate.fit(&MemoryBudget::new(None), "the solve").is_ok()
 }
 
 /// The bounds `nimdb solve` was given, checked against the family's rules.
@@ -94,7 +56,7 @@ fn bounds(r: &SolveRequest<'_>) -> anyhow::Result<SpaceBounds> {
 /// `nimdb solve` of a spaced game.
 pub fn solve(r: SolveRequest<'_>) -> anyhow::Result<ExitCode> {
     let bounds = bounds(&r)?;
-    let space = space_of(r.game, bounds).map_err(error)?;
+    let space = space_of(r.game, bounds).map_err(words::spaced)?;
     let family = r.game.family();
     let estimate = estimate_spaced(space.as_ref(), family.loopy(), moves_bound(bounds));
     let budget = MemoryBudget::new(r.memory_limit);
@@ -159,12 +121,12 @@ pub fn query(
 ) -> anyhow::Result<ExitCode> {
     let position = game.parse_position(heaps).map_err(|e| anyhow::anyhow!("bad position: {e}"))?;
     let reader = Database::open_for_reading(db_path).map_err(words::store)?;
-    let answer = match plan_spaced(reader.as_ref(), game, convention, &position).map_err(error)? {
+    let answer = match plan_spaced(reader.as_ref(), game, convention, &position).map_err(words::spaced)? {
         SpacedPlan::Answered(a) => *a,
         SpacedPlan::Solve(bounds) => {
             drop(reader);
             let mut db = Database::open(db_path).map_err(words::store)?;
-            answer_after_solving(&mut db, game, convention, &position, bounds).map_err(error)?
+            answer_after_solving(&mut db, game, convention, &position, bounds).map_err(words::spaced)?
         }
     };
     if json {
@@ -259,7 +221,7 @@ pub fn verify(
     let db = Database::open_for_reading(db_path)
         .map_err(words::store)?
         .ok_or_else(|| words::store(nimdb::store::StoreError::Missing(db_path.to_path_buf())))?;
-    let report = verify_spaced(&db, game, convention).map_err(error)?;
+    let report = verify_spaced(&db, game, convention).map_err(words::spaced)?;
     if json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {

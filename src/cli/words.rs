@@ -3,9 +3,14 @@
 
 use nimdb::driver::DriverError;
 use nimdb::game::Convention;
+use nimdb::game::SpacedGame;
+use nimdb::index::SpaceBounds;
 use nimdb::index::{Universe, UniverseError};
 use nimdb::play::{AdviceError, PlayError, SessionError, UnknownPlayers};
 use nimdb::query::{QueryError, Uncovered};
+use nimdb::resources::MemoryBudget;
+use nimdb::solve::spaced::estimate_spaced;
+use nimdb::spaced::{SpacedError, moves_bound, space_of};
 use nimdb::store::StoreError;
 use nimdb::theory::TheoryError;
 use nimdb::tree::{MeasureStopped, TreeError};
@@ -195,7 +200,7 @@ pub fn session(e: SessionError) -> anyhow::Error {
 pub fn advice(e: AdviceError) -> anyhow::Error {
     match e {
         AdviceError::Query(e) => query(*e),
-        AdviceError::Spaced(e) => super::spaced::error(*e),
+        AdviceError::Spaced(e) => spaced(*e),
     }
 }
 
@@ -206,4 +211,41 @@ pub fn play(e: PlayError) -> anyhow::Error {
         PlayError::Refused(e) => session(e),
         other => other.into(),
     }
+}
+
+/// A spaced query's error, naming the command that would cover an uncovered position.
+pub fn spaced(e: SpacedError) -> anyhow::Error {
+    match e {
+        SpacedError::Store(s) => store(s),
+        SpacedError::Solve(d) => driver(d),
+        SpacedError::NotCovered { ref game, convention, bounds, .. } => {
+            let misere = if convention == Convention::Misere { " --misere" } else { "" };
+            // The flags `bounds` below accepts for this space: a capped game takes only
+            // --max-heaps (its total follows).
+            let flags = match bounds.max_heap {
+                Some(_) => format!("--max-heaps {}", bounds.max_heaps),
+                None => format!("--max-total {} --max-heaps {}", bounds.max_total, bounds.max_heaps),
+            };
+            if spaced_solve_would_run(game, bounds) {
+                anyhow::anyhow!("{e}; solve a space that holds it: nimdb solve --game {game}{misere} {flags}")
+            } else {
+                anyhow::anyhow!(
+                    "{e}; no solve of a space that holds it fits this machine (nimdb solve --dry-run with {flags} says why)"
+                )
+            }
+        }
+        other => anyhow::anyhow!("{other}"),
+    }
+}
+
+/// Whether `nimdb solve` would accept the solve of the space `bounds` of `game` (the space
+/// can be ranked, and its memory fits the default budget): only such a solve is suggested.
+fn spaced_solve_would_run(game: &str, bounds: SpaceBounds) -> bool {
+    let Ok(game) = game.parse::<SpacedGame>() else { return false };
+    if bounds.max_total > nimdb::solve::MAX_SOLVE_TOTAL {
+        return false;
+    }
+    let Ok(space) = space_of(&game, bounds) else { return false };
+    let estimate = estimate_spaced(space.as_ref(), game.family().loopy(), moves_bound(bounds));
+    estimate.fit(&MemoryBudget::new(None), "the solve").is_ok()
 }
