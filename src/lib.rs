@@ -1,7 +1,8 @@
 #![warn(missing_docs)]
 //! nimdb: a retrograde-analysis solver with a persistent position database for impartial
-//! heap games (Nim, subtraction games, octal take-and-break games, Grundy's game), under
-//! normal and misère play.
+//! games (Nim, subtraction games, octal take-and-break games, Grundy's game, and families
+//! with their own position space: Staircase Nim, Welter's game, the loopy Nim with
+//! raising), under normal and misère play.
 //!
 //! The crate is layered like a tablebase generator: [`game`] says what the rules are,
 //! [`index`] ranks positions densely within tiers, [`solve`] computes outcomes and

@@ -9,7 +9,7 @@ use crate::game::{Convention, DRAW, SpacedFormula, SpacedGame, SpacedMove, moves
 use crate::index::{PositionSpace, SpaceBounds, TierId, UniverseError, space_for};
 use crate::query::Source;
 use crate::store::{Database, ExportFilter, Reader, RecordSource, SolveRecord, StoreError};
-use crate::theory::spaced::{Verdict, decide, verdict_by_theorem};
+use crate::theory::spaced::{Verdict, best_target, evaluate, move_search_fits, verdict_by_theorem};
 
 /// The largest space a query solves on the spot, in positions.
 pub const SPACED_AUTO_SOLVE_LIMIT: u64 = 2_000_000;
@@ -353,7 +353,7 @@ pub fn answer_from_theory(
     convention: Convention,
     position: &[u32],
 ) -> Option<SpacedAnswer> {
-    let decision = decide(game, position, convention)?;
+    let decision = evaluate(game, position, convention)?;
     let family = game.family();
     let cost = crate::theory::spaced::evaluation_cost(game, position);
     // Past the work allowed, neither the list nor the best move's words are built.
@@ -363,14 +363,21 @@ pub fn answer_from_theory(
         let outcome = verdict_by_theorem(game, &m.to, convention).unwrap_or(Verdict::Draw);
         SpacedMoveValue { description: m.text.clone(), to: m.to.clone(), outcome, remoteness: None }
     };
-    let best_move = decision.best.as_ref().and_then(|to| listed.iter().find(|m| &m.to == to)).map(judged);
-    let (moves, moves_omitted): (Vec<SpacedMoveValue>, u64) = if listed.is_empty() && bound > 0 {
-        (Vec::new(), bound)
-    } else if listed.len() <= THEORY_LISTING_LIMIT {
-        (listed.iter().map(judged).collect(), 0)
-    } else {
-        (Vec::new(), listed.len() as u64)
-    };
+    let want = best_target(decision.verdict);
+    let (moves, moves_omitted, best_move): (Vec<SpacedMoveValue>, u64, Option<SpacedMoveValue>) =
+        if listed.is_empty() && bound > 0 {
+            (Vec::new(), bound, None)
+        } else if listed.len() <= THEORY_LISTING_LIMIT {
+            // Every move judged once; the best is the first to the target, as `decide`'s.
+            let moves: Vec<SpacedMoveValue> = listed.iter().map(judged).collect();
+            let best = want.and_then(|w| moves.iter().find(|m| m.outcome == w).cloned());
+            (moves, 0, best)
+        } else {
+            let best = want
+                .filter(|_| move_search_fits(game, position))
+                .and_then(|w| listed.iter().map(judged).find(|m| m.outcome == w));
+            (Vec::new(), listed.len() as u64, best)
+        };
     Some(SpacedAnswer {
         game: game.to_string(),
         convention,
@@ -510,7 +517,7 @@ impl<'a> SpacedReader<'a> {
                 solve_id: Some(solve.id),
             });
         }
-        match decide(game, position, convention) {
+        match evaluate(game, position, convention) {
             Some(d) => Ok(SpacedLookup {
                 outcome: d.verdict,
                 remoteness: None,
@@ -672,7 +679,7 @@ pub fn verify_spaced(
                 report.checked += 1;
                 report.draws += u64::from(r == DRAW);
                 let ok = follows(convention, r, &kids);
-                let theory_ok = match decide(game, &pos, convention) {
+                let theory_ok = match evaluate(game, &pos, convention) {
                     Some(d) => {
                         report.theorem_checked += 1;
                         let agree = d.verdict == verdict_of(convention, r);

@@ -62,36 +62,28 @@ pub fn ignore_file_size_signal() {
 }
 
 /// For a solve stopped by Ctrl-C: says on stderr what is stored and how to resume, and gives
-/// the exit status; `None` for any other result.
+/// the exit status; `None` for any other result. A loopy family's solve (`whole`) is whole
+/// or nothing (a draw is what no round of the retrograde analysis decides, known only at the
+/// end), so it says nothing was stored and a rerun starts over.
 pub fn stopped_solve<T>(
     result: &Result<T, nimdb::driver::DriverError>,
     db: &std::path::Path,
+    whole: bool,
 ) -> Option<std::process::ExitCode> {
     use nimdb::driver::DriverError;
     use nimdb::solve::SolveError;
     let Err(DriverError::Solve(SolveError::Interrupted { tiers, positions })) = result else {
         return None;
     };
-    eprintln!(
-        "nimdb: interrupted: the {tiers} tiers ({positions} positions) solved in this run are stored in {}; run the same command again to resume",
-        db.display()
-    );
-    Some(std::process::ExitCode::from(EXIT_INTERRUPTED))
-}
-
-/// For a loopy family's solve stopped by Ctrl-C: such a solve is whole or nothing (a draw
-/// is what no round of the retrograde analysis decides, known only at the end), so it says
-/// nothing was stored and a rerun starts over; `None` for any other result.
-pub fn stopped_loopy_solve<T>(
-    result: &Result<T, nimdb::driver::DriverError>,
-) -> Option<std::process::ExitCode> {
-    use nimdb::driver::DriverError;
-    use nimdb::solve::SolveError;
-    let Err(DriverError::Solve(SolveError::Interrupted { .. })) = result else {
-        return None;
-    };
-    eprintln!(
-        "nimdb: interrupted: a loopy game is solved whole, so nothing of this run is stored; the same command starts over"
-    );
+    if whole {
+        eprintln!(
+            "nimdb: interrupted: a loopy game is solved whole, so nothing of this run is stored; the same command starts over"
+        );
+    } else {
+        eprintln!(
+            "nimdb: interrupted: the {tiers} tiers ({positions} positions) solved in this run are stored in {}; run the same command again to resume",
+            db.display()
+        );
+    }
     Some(std::process::ExitCode::from(EXIT_INTERRUPTED))
 }

@@ -107,7 +107,7 @@ fn lead(args: &SolveArgs, team: &MpiTeam) -> anyhow::Result<ExitCode> {
     let window = result.as_ref().map_or(0, |(_, report)| report.peak_window_bytes);
     let (figures, tiers) =
         team.gather(started.elapsed().as_secs_f64(), window, args.mpi_stats).unwrap_or_default();
-    let code = if let Some(code) = super::interrupt::stopped_solve(&result, db.path()) {
+    let code = if let Some(code) = super::interrupt::stopped_solve(&result, db.path(), false) {
         code
     } else {
         match result.map_err(words::driver) {

@@ -112,7 +112,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         job.spill.as_ref(),
     );
     bar.finish();
-    if let Some(code) = super::interrupt::stopped_solve(&result, db.path()) {
+    if let Some(code) = super::interrupt::stopped_solve(&result, db.path(), false) {
         return Ok(code);
     }
     let (solve, report) = result.map_err(words::driver)?;

@@ -85,11 +85,7 @@ pub fn solve(r: SolveRequest<'_>) -> anyhow::Result<ExitCode> {
     super::interrupt::install();
     let result = solve_spaced_into(&mut db, r.game, r.convention, space.as_ref(), &bar);
     bar.finish();
-    let stopped = if r.game.family().loopy() {
-        super::interrupt::stopped_loopy_solve(&result)
-    } else {
-        super::interrupt::stopped_solve(&result, db.path())
-    };
+    let stopped = super::interrupt::stopped_solve(&result, db.path(), r.game.family().loopy());
     if let Some(code) = stopped {
         return Ok(code);
     }

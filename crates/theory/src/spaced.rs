@@ -71,36 +71,59 @@ pub fn evaluation_cost(game: &SpacedGame, position: &[u32]) -> u64 {
 /// The theorem's outcome of `position` under `convention` alone (no winning move is
 /// searched for), if the family has a theorem.
 pub fn verdict_by_theorem(game: &SpacedGame, position: &[u32], convention: Convention) -> Option<Verdict> {
-    let formula = game.family().formula(convention)?;
-    Some(value_by(formula, game, position).verdict())
+    evaluate(game, position, convention).map(|v| v.verdict)
 }
 
-/// The theorem's decision of `position` under `convention`, if the family has one.
-pub fn decide(game: &SpacedGame, position: &[u32], convention: Convention) -> Option<SpacedDecision> {
-    let family = game.family();
-    let formula = family.formula(convention)?;
-    let value = |p: &[u32]| value_by(formula, game, p);
-    let here = value(position);
-    let verdict = here.verdict();
+/// What a theorem says of a position's value alone: its outcome and nim-value, no move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SpacedValue {
+    /// The outcome.
+    pub verdict: Verdict,
+    /// The nim-value, where the theorem gives one (finite).
+    pub nim_value: Option<u64>,
+    /// The theorem.
+    pub formula: SpacedFormula,
+}
+
+/// The theorem's value of `position` under `convention`, if the family has a theorem: one
+/// evaluation, no search among the moves (what lookups and checks need).
+pub fn evaluate(game: &SpacedGame, position: &[u32], convention: Convention) -> Option<SpacedValue> {
+    let formula = game.family().formula(convention)?;
+    let here = value_by(formula, game, position);
     let nim_value = match here {
         Gamma::Finite(g) => Some(g),
         Gamma::Infinite(_) => None,
     };
-    let best = match verdict {
+    Some(SpacedValue { verdict: here.verdict(), nim_value, formula })
+}
+
+/// The outcome a best move leads to from a position of outcome `verdict`: a loss from a
+/// win, a draw from a draw; none from a loss (every move is as good).
+pub fn best_target(verdict: Verdict) -> Option<Verdict> {
+    match verdict {
+        Verdict::Win => Some(Verdict::Loss),
+        Verdict::Draw => Some(Verdict::Draw),
         Verdict::Loss => None,
-        Verdict::Win | Verdict::Draw => {
-            let want = if verdict == Verdict::Win { Verdict::Loss } else { Verdict::Draw };
-            // Listing the options and judging each must fit the work allowed.
-            let cost = evaluation_cost(game, position);
-            if family.move_bound(position) > MOVE_SEARCH_LIMIT
-                || !crate::game::moves_fit(family, position, cost)
-            {
-                None
-            } else {
-                family.moves(position).into_iter().map(|m| m.to).find(|to| value(to).verdict() == want)
-            }
-        }
-    };
+    }
+}
+
+/// Whether the search for a best move from `position` may run: at most
+/// [`MOVE_SEARCH_LIMIT`] options, listed and each judged within the work allowed.
+pub fn move_search_fits(game: &SpacedGame, position: &[u32]) -> bool {
+    let family = game.family();
+    family.move_bound(position) <= MOVE_SEARCH_LIMIT
+        && crate::game::moves_fit(family, position, evaluation_cost(game, position))
+}
+
+/// The theorem's decision of `position` under `convention`, if the family has one: its
+/// value, and the first move in move order to the [best target](best_target) when the
+/// [search fits](move_search_fits).
+pub fn decide(game: &SpacedGame, position: &[u32], convention: Convention) -> Option<SpacedDecision> {
+    let SpacedValue { verdict, nim_value, formula } = evaluate(game, position, convention)?;
+    let best = best_target(verdict).filter(|_| move_search_fits(game, position)).and_then(|want| {
+        let judged = |to: &[u32]| value_by(formula, game, to).verdict();
+        game.family().moves(position).into_iter().map(|m| m.to).find(|to| judged(to) == want)
+    });
     Some(SpacedDecision { verdict, nim_value, best, formula })
 }
 
