@@ -27,6 +27,10 @@ struct Post {
     scattered: Option<u16>,
 }
 
+/// Values a part of a gathered tier holds in these crowds: a few, so every tier of more
+/// positions reaches member 0's store in several parts.
+const PART: usize = 7;
+
 /// One member of a crowd of threads.
 struct Member {
     index: usize,
@@ -96,19 +100,29 @@ impl Partners for Member {
         }
         Ok(got)
     }
-    fn gather(&self, block: &[u16], len: u64, most: u16) -> Result<Option<Vec<u16>>, String> {
+    fn gather_parts(
+        &self,
+        block: &[u16],
+        len: u64,
+        most: u16,
+        take: &mut dyn FnMut(&[u16]) -> Result<(), String>,
+    ) -> Result<(), String> {
         assert!(block.iter().all(|&v| v <= most), "a value above {most}");
         self.post.lock().unwrap().blocks[self.index] = block.to_vec();
         self.barrier.wait();
-        let whole = (self.index == 0).then(|| {
-            let post = self.post.lock().unwrap();
-            post.blocks.concat()
-        });
+        let taken = if self.index == 0 {
+            let blocks = std::mem::take(&mut self.post.lock().unwrap().blocks);
+            assert_eq!(blocks.iter().map(Vec::len).sum::<usize>() as u64, len);
+            // Parts of a few values each, so that a tier crosses in many.
+            nimdb::solve::take_all(blocks.iter().flat_map(|b| b.chunks(PART)), take)
+        } else {
+            Ok(())
+        };
         self.barrier.wait();
-        if let Some(w) = &whole {
-            assert_eq!(w.len() as u64, len);
+        if self.index == 0 {
+            self.post.lock().unwrap().blocks = vec![Vec::new(); self.size];
         }
-        Ok(whole)
+        taken
     }
     fn agree(&self, max: u16, stop: bool) -> Result<(u16, bool), String> {
         {

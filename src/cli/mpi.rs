@@ -41,17 +41,20 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
 /// Rank 0.
 fn lead(args: &SolveArgs, team: &MpiTeam) -> anyhow::Result<ExitCode> {
     let stop = |failed| team.announce(Some(&Header::Stop { failed })).map_err(|e| anyhow!("{e}"));
-    let opened = prepare(args).and_then(|job| match job {
-        None => Ok(None),
-        Some(job) if job.nim_values && team.size() > 1 => {
-            let _ = job;
-            Err(anyhow!(
-                "--nim-values visits every edge with the sweep solver, which runs on one process; \
+    let gather_part = nimdb::mpi::gather_part_from_env();
+    let opened = gather_part.as_ref().map_err(|e| anyhow!("{e}")).and_then(|_| prepare(args)).and_then(
+        |job| match job {
+            None => Ok(None),
+            Some(job) if job.nim_values && team.size() > 1 => {
+                let _ = job;
+                Err(anyhow!(
+                    "--nim-values visits every edge with the sweep solver, which runs on one process; \
                  run it without mpirun, or with -np 1"
-            ))
-        }
-        Some(job) => Ok(Some((Database::open(&args.db.db).map_err(words::store)?, job))),
-    });
+                ))
+            }
+            Some(job) => Ok(Some((Database::open(&args.db.db).map_err(words::store)?, job))),
+        },
+    );
     let (mut db, job) = match opened {
         Ok(Some(opened)) => opened,
         Ok(None) => {
@@ -69,6 +72,10 @@ fn lead(args: &SolveArgs, team: &MpiTeam) -> anyhow::Result<ExitCode> {
     };
     let mut plan = JobPlan::new(&job.game, job.convention, &job.universe, job.nim_values);
     plan.tier_stats = args.mpi_stats;
+    if let Ok(part) = gather_part {
+        plan.gather_part = part;
+        team.set_gather_part(part);
+    }
     plan.spill = job.spill.as_ref().map(|s| (s.budget, s.dir.to_string_lossy().into_owned()));
     let bar = SolveBar::new(!args.quiet);
     let started = Instant::now();
@@ -142,6 +149,7 @@ fn follow(team: &MpiTeam) -> anyhow::Result<ExitCode> {
         Err(e) => team.abort(&e.to_string()),
     };
     let game = plan.game().unwrap_or_else(|e| team.abort(&e.to_string()));
+    team.set_gather_part(plan.gather_part);
     let started = Instant::now();
     let mut store = FollowerStore::new(team);
     let spill = plan.rank_spill(team.index());

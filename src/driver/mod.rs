@@ -16,7 +16,8 @@ pub use heaps::{HeapRun, STRETCH, heap_report, run_heaps};
 use crate::game::{Convention, GameSpec, SpacedGame};
 use crate::index::{PositionSpace, SpaceBounds, TierId, Universe};
 use crate::solve::{
-    Alone, Progress, SinkError, SolveError, SolveOptions, SolveReport, SolvedTier, Spill, Strategy, TierStore,
+    Alone, PartSource, Progress, SinkError, SolveError, SolveOptions, SolveReport, SolvedTier, Spill,
+    Strategy, TierHead, TierStore,
 };
 use crate::store::{
     Database, RunOutcome, RunStart, RunTick, SolveKey, SolveRecord, StoreError, StoredTier, TierWriter,
@@ -122,6 +123,18 @@ impl<'a> DatabaseSink<'a> {
     }
 }
 
+impl DatabaseSink<'_> {
+    /// What a tier saved now adds to the run: the time since the last one, and the
+    /// process's peak memory so far.
+    fn tick(&mut self) -> RunTick {
+        let now = std::time::Instant::now();
+        let run_seconds = now.duration_since(self.last_save).as_secs_f64();
+        self.last_save = now;
+        self.counted += run_seconds;
+        RunTick { seconds: run_seconds, peak_memory_bytes: crate::resources::peak_resident_bytes() }
+    }
+}
+
 /// `n`, or `u32::MAX` if it is larger.
 fn clamp_u32(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
@@ -141,15 +154,23 @@ impl TierStore for DatabaseSink<'_> {
 
     fn save(&mut self, solved: &SolvedTier) -> Result<(), SinkError> {
         let SolvedTier { tier, remoteness, nim_values, seconds } = solved.clone();
-        let now = std::time::Instant::now();
-        let run_seconds = now.duration_since(self.last_save).as_secs_f64();
-        self.last_save = now;
-        self.counted += run_seconds;
-        let tick =
-            RunTick { seconds: run_seconds, peak_memory_bytes: crate::resources::peak_resident_bytes() };
+        let tick = self.tick();
         self.writer
             .write_in_run(StoredTier { tier, remoteness, nim_values, seconds }, tick)
             .map_err(SinkError::new)
+    }
+
+    fn save_in_parts(&mut self, head: &TierHead, parts: &mut PartSource<'_>) -> Result<(), SinkError> {
+        self.writer
+            .begin_parts(head.tier, head.positions, head.max_remoteness, head.seconds)
+            .map_err(SinkError::new)?;
+        let writer = &mut self.writer;
+        if let Err(e) = parts(&mut |part| writer.write_part(part).map_err(SinkError::new)) {
+            writer.abandon_parts().ok();
+            return Err(e);
+        }
+        let tick = self.tick();
+        self.writer.end_parts(tick).map_err(SinkError::new)
     }
 
     fn finish(&mut self) -> Result<(), SinkError> {

@@ -6,8 +6,9 @@
 //!
 //! - [`MpiTeam`], the job's ranks as partners: offers and child requests go to their
 //!   owners by `MPI_Alltoall` (counts and flags) and `MPI_Alltoallv`, answers come back by
-//!   `MPI_Alltoallv`, finished blocks go to rank 0 by `MPI_Gatherv`, and one
-//!   `MPI_Allreduce` per tier agrees on its greatest remoteness;
+//!   `MPI_Alltoallv`, finished blocks go to rank 0 point to point in parts of at most
+//!   [`GATHER_PART`] values, which rank 0's store writes as they come (it never holds a
+//!   whole tier), and one `MPI_Allreduce` per tier agrees on its greatest remoteness;
 //! - [`LeaderStore`], rank 0's tier store: it wraps the database's sink (rank 0 is the only
 //!   rank that opens the SQLite file) and broadcasts every answer it gets from it;
 //! - [`FollowerStore`], every other rank's store: it receives those broadcasts and discards
@@ -21,6 +22,7 @@
 
 use std::collections::BTreeSet;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::thread::ThreadId;
 use std::time::Instant;
 
@@ -28,18 +30,38 @@ use ::mpi::Count;
 use ::mpi::Threading;
 use ::mpi::collective::{CommunicatorCollectives, Root, SystemOperation};
 use ::mpi::datatype::{Equivalence, Partition, PartitionMut};
+use ::mpi::point_to_point::{Destination, Source};
 use ::mpi::topology::{Communicator, SimpleCommunicator};
 use bincode::{Decode, Encode};
 
 use crate::game::{Convention, GameSpec};
 use crate::index::{TierId, Universe};
 use crate::solve::{
-    Partners, SinkError, SolveOptions, SolvedTier, Spill, Strategy, TierStore, decode_words, encode_words,
+    GATHER_PART, PartSource, Partners, SinkError, SolveOptions, SolvedTier, Spill, Strategy, TierHead,
+    TierStore, decode_words, encode_words, take_all,
 };
 
 /// Bytes of the first broadcast of every message: the message's length and, when it fits,
 /// the message itself, so that a small message costs one collective.
 pub const BROADCAST_HEAD: usize = 256;
+
+/// The tag of the point-to-point messages that carry finished blocks to rank 0.
+const GATHER_TAG: i32 = 17;
+
+/// The environment variable that sets, on rank 0, the values a part of a finished block
+/// carries to rank 0 (1 to 2^24; [`GATHER_PART`] without it): fewer, larger messages, or
+/// a smaller piece of each tier held at a time on rank 0.
+pub const GATHER_PART_VARIABLE: &str = "NIMDB_GATHER_PART";
+
+/// The part size [`GATHER_PART_VARIABLE`] sets, or [`GATHER_PART`]; an error names a value
+/// that is not a whole number from 1 to 2^24.
+pub fn gather_part_from_env() -> Result<u32, MpiError> {
+    let Some(value) = std::env::var_os(GATHER_PART_VARIABLE) else { return Ok(GATHER_PART as u32) };
+    let text = value.to_string_lossy();
+    text.trim().parse::<u32>().ok().filter(|n| (1..=1 << 24).contains(n)).ok_or_else(|| {
+        MpiError::Setting(format!("{GATHER_PART_VARIABLE}={text} is not a whole number from 1 to 16777216"))
+    })
+}
 
 /// Bytes per broadcast after the head, for long messages (loaded tiers).
 const BROADCAST_CHUNK: usize = 1 << 30;
@@ -59,6 +81,9 @@ pub enum MpiError {
     /// A control message from rank 0 could not be decoded.
     #[error("a control message from rank 0 could not be decoded: {0}")]
     Decode(#[from] bincode::error::DecodeError),
+    /// A setting from the environment is out of range.
+    #[error("{0}")]
+    Setting(String),
     /// Rank 0 runs another version of nimdb.
     #[error("rank 0 runs nimdb {leader}, this rank runs {own}: every rank must run the same build")]
     Version {
@@ -130,6 +155,10 @@ pub struct JobPlan {
     /// files (`--window-limit`, or what `--memory-limit` needs), and rank 0's spill
     /// directory, which the other ranks use if it exists on their node.
     pub spill: Option<(u64, String)>,
+    /// The most values a part of a finished block carries to rank 0 ([`GATHER_PART`], or
+    /// the environment's [`GATHER_PART_VARIABLE`] on rank 0): every rank sends and
+    /// receives parts of this size.
+    pub gather_part: u32,
 }
 
 impl JobPlan {
@@ -145,6 +174,7 @@ impl JobPlan {
             nim_values,
             tier_stats: false,
             spill: None,
+            gather_part: GATHER_PART as u32,
         }
     }
 
@@ -372,6 +402,7 @@ pub fn init() -> Result<(MpiSession, MpiTeam), MpiError> {
         size: world.size() as usize,
         thread: std::thread::current().id(),
         state: Mutex::new(State::default()),
+        gather_part: AtomicUsize::new(GATHER_PART),
     };
     Ok((MpiSession { _universe: universe }, team))
 }
@@ -389,9 +420,17 @@ pub struct MpiTeam {
     size: usize,
     thread: ThreadId,
     state: Mutex<State>,
+    /// The most values a part of a finished block carries ([`JobPlan::gather_part`]).
+    gather_part: AtomicUsize,
 }
 
 impl MpiTeam {
+    /// Sets the most values a part of a finished block carries to rank 0: every rank must
+    /// set the same, from the job's plan ([`JobPlan::gather_part`]).
+    pub fn set_gather_part(&self, values: u32) {
+        self.gather_part.store((values as usize).max(1), Ordering::Relaxed);
+    }
+
     fn world(&self) -> SimpleCommunicator {
         SimpleCommunicator::world()
     }
@@ -714,53 +753,72 @@ impl Partners for MpiTeam {
         Ok(replies)
     }
 
-    fn gather(&self, block: &[u16], len: u64, most: u16) -> Result<Option<Vec<u16>>, String> {
+    fn gather_parts(
+        &self,
+        block: &[u16],
+        len: u64,
+        most: u16,
+        take: &mut dyn FnMut(&[u16]) -> Result<(), String>,
+    ) -> Result<(), String> {
         self.on_own_thread()?;
+        let part = self.gather_part.load(Ordering::Relaxed);
         if self.size == 1 {
-            return Ok(Some(block.to_vec()));
+            return take_all(block.chunks(part), take);
         }
         let started = Instant::now();
         let world = self.world();
-        let root = world.process_at_rank(0);
-        let lens = (0..self.size).map(|m| {
-            let b = crate::solve::block(len, m, self.size);
-            (b.end - b.start) as usize
-        });
-        let (counts, displs) = partition(lens)?;
         // No value of the tier passes `most`: a byte each when it fits.
-        let width = if most <= u8::MAX as u16 { 1 } else { 2 };
-        let whole = match (self.index, width) {
-            (0, 1) => {
-                let mut bytes = byte_buffer(len as usize);
-                root.gather_varcount_into_root(
-                    &narrow(block)?[..],
-                    &mut PartitionMut::new(&mut bytes[..], &counts[..], &displs[..]),
-                );
-                Some(bytes.into_iter().map(u16::from).collect())
+        let narrow_parts = most <= u8::MAX as u16;
+        if self.index != 0 {
+            if greatest(block) > most {
+                self.abort(&format!("a value of this rank's block is above the tier's greatest, {most}"));
             }
-            (0, _) => {
-                let mut whole = vec![0u16; len as usize];
-                root.gather_varcount_into_root(
-                    block,
-                    &mut PartitionMut::new(&mut whole[..], &counts[..], &displs[..]),
-                );
-                Some(whole)
+            // Parts in rank order, point to point: messages from one rank to another with
+            // one tag arrive in the order sent.
+            let root = world.process_at_rank(0);
+            for part in block.chunks(part) {
+                if narrow_parts {
+                    root.send_with_tag(&narrow(part)?[..], GATHER_TAG);
+                } else {
+                    root.send_with_tag(part, GATHER_TAG);
+                }
             }
-            (_, 1) => {
-                root.gather_varcount_into(&narrow(block)?[..]);
-                None
+            let sent = if narrow_parts { 1 } else { 2 } * block.len() as u64;
+            self.count(started, |t| {
+                t.collectives += 1;
+                t.gathered_bytes += sent;
+            });
+            return Ok(());
+        }
+        // Rank 0: its own block, then each member's, a part at a time, every part received
+        // even after `take` fails.
+        let mut failed = take_all(block.chunks(part), take).err();
+        let largest = (1..self.size).map(|m| crate::solve::block(len, m, self.size)).map(|b| b.end - b.start);
+        let buffer = (largest.max().unwrap_or(0) as usize).min(part);
+        let mut bytes = byte_buffer(if narrow_parts { buffer } else { 0 });
+        let mut values = vec![0u16; buffer];
+        for member in 1..self.size {
+            let from = world.process_at_rank(member as i32);
+            let own = crate::solve::block(len, member, self.size);
+            let mut left = (own.end - own.start) as usize;
+            while left > 0 {
+                let count = left.min(part);
+                if narrow_parts {
+                    from.receive_into_with_tag(&mut bytes[..count], GATHER_TAG);
+                    for (v, &b) in values.iter_mut().zip(&bytes[..count]) {
+                        *v = u16::from(b);
+                    }
+                } else {
+                    from.receive_into_with_tag(&mut values[..count], GATHER_TAG);
+                }
+                if failed.is_none() {
+                    failed = take(&values[..count]).err();
+                }
+                left -= count;
             }
-            _ => {
-                root.gather_varcount_into(block);
-                None
-            }
-        };
-        let sent = if self.index == 0 { 0 } else { width * block.len() as u64 };
-        self.count(started, |t| {
-            t.collectives += 1;
-            t.gathered_bytes += sent;
-        });
-        Ok(whole)
+        }
+        self.count(started, |t| t.collectives += 1);
+        failed.map_or(Ok(()), Err)
     }
 
     fn agree(&self, max: u16, stop: bool) -> Result<(u16, bool), String> {
@@ -881,6 +939,22 @@ impl TierStore for LeaderStore<'_> {
         result
     }
 
+    fn save_in_parts(&mut self, head: &TierHead, parts: &mut PartSource<'_>) -> Result<(), SinkError> {
+        let mut taken = false;
+        let result = self.inner.save_in_parts(head, &mut |sink| {
+            taken = true;
+            parts(sink)
+        });
+        // The other ranks send their blocks whatever the database does: receive them
+        // before the reply, so that no rank is left waiting to send.
+        if !taken {
+            parts(&mut |_| Ok(())).ok();
+        }
+        self.team.send_reply(&reply(&result, |_| ()));
+        self.team.end_tier(head.tier);
+        result
+    }
+
     fn finish(&mut self) -> Result<(), SinkError> {
         let result = self.inner.finish();
         self.team.send_reply(&reply(&result, |_| ()));
@@ -920,6 +994,14 @@ impl TierStore for FollowerStore<'_> {
         self.team.receive_reply::<()>()?;
         self.team.end_tier(solved.tier);
         Ok(())
+    }
+
+    fn save_in_parts(&mut self, head: &TierHead, parts: &mut PartSource<'_>) -> Result<(), SinkError> {
+        // This rank's block goes to rank 0; nothing comes back but rank 0's reply.
+        let sent = parts(&mut |_| Ok(()));
+        self.team.receive_reply::<()>()?;
+        self.team.end_tier(head.tier);
+        sent
     }
 
     fn finish(&mut self) -> Result<(), SinkError> {

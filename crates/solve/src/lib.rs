@@ -26,8 +26,8 @@ mod totals;
 mod window;
 
 pub use partitioned::{
-    ASKED, LEADER_EXTRA_BYTES, MAX_BLOCK, MORE, OFFER_BATCH, OPEN, Partners, RANK_PROCESS_BYTES,
-    RankEstimate, block, decode_words, encode_words, estimate_ranks, owner,
+    ASKED, GATHER_PART, LEADER_EXTRA_BYTES, MAX_BLOCK, MORE, OFFER_BATCH, OPEN, Partners, RANK_PROCESS_BYTES,
+    RankEstimate, block, decode_words, encode_words, estimate_ranks, owner, take_all,
 };
 pub use team::{Alone, Team};
 pub use window::Spill;
@@ -154,7 +154,38 @@ pub trait TierStore {
     fn finish(&mut self) -> Result<(), SinkError> {
         Ok(())
     }
+    /// Stores a newly solved tier (remoteness only, no nim-values) whose values come in
+    /// parts: `parts` hands each part, in rank order, to the function it is given. A store
+    /// that can write a tier in parts never holds it whole; this default collects the parts
+    /// and [saves](TierStore::save) the tier. Call `parts` once: a team's members send
+    /// their blocks through it.
+    fn save_in_parts(&mut self, head: &TierHead, parts: &mut PartSource<'_>) -> Result<(), SinkError> {
+        let mut remoteness = Vec::new();
+        parts(&mut |part| {
+            remoteness.extend_from_slice(part);
+            Ok(())
+        })?;
+        self.save(&SolvedTier { tier: head.tier, remoteness, nim_values: None, seconds: head.seconds })
+    }
 }
+
+/// What a tier given in parts ([`TierStore::save_in_parts`]) says before its values.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TierHead {
+    /// Which tier.
+    pub tier: TierId,
+    /// Its positions.
+    pub positions: u64,
+    /// Its greatest remoteness (no part holds a greater one).
+    pub max_remoteness: u16,
+    /// Seconds spent solving it.
+    pub seconds: f64,
+}
+
+/// Hands a tier's values, part by part in rank order, to the function it is given (see
+/// [`TierStore::save_in_parts`]).
+pub type PartSource<'s> =
+    dyn FnMut(&mut dyn FnMut(&[u16]) -> Result<(), SinkError>) -> Result<(), SinkError> + 's;
 
 /// Tiers kept in memory: for tests, benchmarks and throwaway solves.
 #[derive(Clone, Debug, Default)]

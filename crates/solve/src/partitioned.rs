@@ -29,13 +29,14 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::game::{Convention, ParentBounds, TierRules};
+use crate::game::{Convention, DRAW, ParentBounds, TierRules};
 use crate::index::{PartitionTable, TierId, Universe};
 
 use super::shape::{ParentKinds, ParentQuery, Shape};
 use super::window::{Column, Ranks, Spill, Window, map_spilled};
 use super::{
-    Alone, Plan, Progress, SolveError, SolveOptions, SolveReport, SolvedTier, TierStore, UNKNOWN, reach,
+    Alone, Plan, Progress, SinkError, SolveError, SolveOptions, SolveReport, TierHead, TierStore, UNKNOWN,
+    reach,
 };
 
 /// The most offers (or child requests) a member queues before a round of exchange: 8 bytes
@@ -64,10 +65,20 @@ pub trait Partners: Sync {
     /// to this member's requests (`asked[m]` of them). Every member passes the same
     /// `most`, and no answer is greater (so the answers may travel narrower).
     fn answer(&self, answers: Vec<Vec<u16>>, asked: &[usize], most: u16) -> Result<Vec<Vec<u16>>, String>;
-    /// Gathers a tier of `len` positions to member 0 from every member's block: member 0
-    /// gets the whole tier, the others `None`. `most` is the tier's greatest value, as
-    /// [`agree`](Partners::agree) gave it to every member.
-    fn gather(&self, block: &[u16], len: u64, most: u16) -> Result<Option<Vec<u16>>, String>;
+    /// Hands a finished tier of `len` positions to member 0 in parts (of at most
+    /// [`GATHER_PART`] values, unless the partners agreed on another size): member 0 passes every part of the tier to `take`, in rank
+    /// order (its own block's, then each member's in turn), so it never holds more than a
+    /// part of another member's block; the others send their block and never call `take`.
+    /// `most` is the tier's greatest value, as [`agree`](Partners::agree) gave it to every
+    /// member. When `take` fails, member 0 still receives every part (no member is left
+    /// waiting) and returns `take`'s error.
+    fn gather_parts(
+        &self,
+        block: &[u16],
+        len: u64,
+        most: u16,
+        take: &mut dyn FnMut(&[u16]) -> Result<(), String>,
+    ) -> Result<(), String>;
     /// Agrees at the end of a tier: the greatest of every member's `max`, and whether any
     /// member was asked to `stop`.
     fn agree(&self, max: u16, stop: bool) -> Result<(u16, bool), String>;
@@ -91,8 +102,14 @@ impl Partners for Alone {
     fn answer(&self, answers: Vec<Vec<u16>>, _asked: &[usize], _most: u16) -> Result<Vec<Vec<u16>>, String> {
         Ok(answers)
     }
-    fn gather(&self, block: &[u16], _len: u64, _most: u16) -> Result<Option<Vec<u16>>, String> {
-        Ok(Some(block.to_vec()))
+    fn gather_parts(
+        &self,
+        block: &[u16],
+        _len: u64,
+        _most: u16,
+        take: &mut dyn FnMut(&[u16]) -> Result<(), String>,
+    ) -> Result<(), String> {
+        take_all(block.chunks(GATHER_PART), take)
     }
     fn agree(&self, max: u16, stop: bool) -> Result<(u16, bool), String> {
         Ok((max, stop))
@@ -100,6 +117,26 @@ impl Partners for Alone {
     fn scatter(&self, whole: Option<&[u16]>, _len: u64) -> Result<Option<(Vec<u16>, u16)>, String> {
         Ok(whole.map(|w| (w.to_vec(), w.iter().copied().max().unwrap_or(0))))
     }
+}
+
+/// The most values of a tier that travel to member 0 in one part ([`Partners::gather_parts`]):
+/// 128 KiB as `u16`s, so member 0's store holds a bounded piece of each tier, not all of it.
+pub const GATHER_PART: usize = 1 << 16;
+
+/// Gives each of `parts` to `take` in turn; after a failure the rest are still walked (a
+/// member's parts are received whatever the store does with them), and the first error
+/// is returned.
+pub fn take_all<'p>(
+    parts: impl IntoIterator<Item = &'p [u16]>,
+    take: &mut dyn FnMut(&[u16]) -> Result<(), String>,
+) -> Result<(), String> {
+    let mut failed = None;
+    for part in parts {
+        if failed.is_none() {
+            failed = take(part).err();
+        }
+    }
+    failed.map_or(Ok(()), Err)
 }
 
 /// A flag of [`Partners::exchange`]: this member has more to send after this round.
@@ -342,16 +379,14 @@ pub(super) fn run<R: TierRules>(
             .agree(values.iter().copied().max().unwrap_or(0), progress.interrupted())
             .map_err(team)?;
         stop = stopping;
-        let whole = partners.gather(&values, size(tier), max_remoteness).map_err(team)?;
-        let solved = SolvedTier {
+        let head = TierHead {
             tier,
-            remoteness: whole.unwrap_or_default(),
-            nim_values: None,
+            positions: size(tier),
+            max_remoteness,
             seconds: started.elapsed().as_secs_f64(),
         };
-        store.save(&solved)?;
+        report.losses_now += solver.store_tier(store, &head, &values)?;
         report.solved_now += size(tier);
-        report.losses_now += solved.losses(options.convention);
         report.tiers_now += 1;
         progress.tier_done(tier, size(tier));
         window.put_or_spill(tier, solver.keep(tier, own.start, values, max_remoteness))?;
@@ -371,6 +406,51 @@ struct Partitioned<'a, R> {
     me: usize,
     n: usize,
     partners: &'a dyn Partners,
+}
+
+impl<R: TierRules> Partitioned<'_, R> {
+    /// Stores a finished tier, this member's block of it in `values`: member 0's store
+    /// takes it in parts as the members send their blocks ([`Partners::gather_parts`]), so
+    /// no member holds the whole tier. Returns the tier's losses as member 0 counts them
+    /// (0 on the others).
+    fn store_tier(
+        &self,
+        store: &mut dyn TierStore,
+        head: &TierHead,
+        values: &[u16],
+    ) -> Result<u64, SolveError> {
+        let convention = self.convention;
+        let (mut losses, gathered, mut team_failed) = (0u64, std::cell::Cell::new(false), None);
+        let mut gather = |sink: &mut dyn FnMut(&[u16]) -> Result<(), SinkError>| -> Result<(), SinkError> {
+            gathered.set(true);
+            let mut stored = Ok(());
+            let moved =
+                self.partners.gather_parts(values, head.positions, head.max_remoteness, &mut |part| {
+                    losses +=
+                        part.iter().filter(|&&r| r != DRAW && !convention.is_win(r as u32)).count() as u64;
+                    sink(part).map_err(|e| {
+                        let words = e.to_string();
+                        stored = Err(e);
+                        words
+                    })
+                });
+            stored?;
+            moved.map_err(|e| {
+                team_failed = Some(e.clone());
+                SinkError::new(e)
+            })
+        };
+        let saved = store.save_in_parts(head, &mut gather);
+        // A store that failed before taking the parts still lets the members send them.
+        if !gathered.get() {
+            gather(&mut |_| Ok(())).ok();
+        }
+        if let Some(e) = team_failed {
+            return Err(SolveError::Team(e));
+        }
+        saved?;
+        Ok(losses)
+    }
 }
 
 /// Packs an offer or a request: a tag (16 bits), a cell of the owner's block (32 bits) and

@@ -256,6 +256,125 @@ pub fn encode_records(remoteness: &[u16], nim_values: Option<&[u16]>) -> (Record
     (layout, payload)
 }
 
+/// A tier's records encoded as its values arrive in parts, in rank order, for a writer
+/// that never holds the whole tier: each [`PartEncoder::push`] returns the whole blocks
+/// completed so far, and [`PartEncoder::finish`] the last (partial) block with the
+/// checksums. The bytes and checksums are [`encode`]'s for the same values, however they
+/// are split. Remoteness only (a solve with nim-values is encoded whole).
+pub struct PartEncoder {
+    layout: RecordLayout,
+    binding: Binding,
+    most: u16,
+    /// Encoded records not yet in a whole block.
+    carry: Vec<u8>,
+    /// Whole blocks handed out so far.
+    blocks: usize,
+    /// Records pushed so far.
+    records: u64,
+    block_checksums: Vec<u8>,
+    payload: crc32fast::Hasher,
+}
+
+/// What [`PartEncoder::finish`] leaves: the last bytes and the tier's checksums.
+pub struct EncodedTail {
+    /// The last, partial block's bytes (empty when the records fill whole blocks).
+    pub bytes: Vec<u8>,
+    /// CRC-32 of each block, little-endian, back to back.
+    pub block_checksums: Vec<u8>,
+    /// CRC-32 of the whole payload.
+    pub checksum: u32,
+    /// Records encoded in all.
+    pub records: u64,
+}
+
+impl PartEncoder {
+    /// An encoder of `tier` of the solve `key`, whose greatest remoteness is `most` (which
+    /// fixes the record width, as [`encode`] would from the whole tier).
+    pub fn new(key: &SolveKey, tier: TierId, most: u16) -> PartEncoder {
+        let layout = RecordLayout {
+            remoteness_bytes: width_for(most),
+            nim_value_bytes: 0,
+            block_records: BLOCK_RECORDS,
+        };
+        let binding = Binding::bound(key, tier, &layout);
+        let payload = match &binding {
+            Binding::Bound(h) => h.clone(),
+            Binding::Plain => crc32fast::Hasher::new(),
+        };
+        PartEncoder {
+            layout,
+            binding,
+            most,
+            carry: Vec::with_capacity(layout.block_bytes()),
+            blocks: 0,
+            records: 0,
+            block_checksums: Vec::new(),
+            payload,
+        }
+    }
+
+    /// The layout the records take.
+    pub fn layout(&self) -> RecordLayout {
+        self.layout
+    }
+
+    /// Bytes handed out so far (by `push`): where the next bytes go in the payload.
+    pub fn offset(&self) -> usize {
+        self.blocks * self.layout.block_bytes()
+    }
+
+    /// Records pushed so far.
+    pub fn records(&self) -> u64 {
+        self.records
+    }
+
+    /// Encodes the next `remoteness` values and returns the whole blocks they complete
+    /// (possibly none), to be written at [`PartEncoder::offset`] as it was before the
+    /// call. An error names a value above the greatest remoteness the encoder was given.
+    pub fn push(&mut self, remoteness: &[u16]) -> Result<Vec<u8>, u16> {
+        if let Some(&v) = remoteness.iter().find(|&&v| v > self.most) {
+            return Err(v);
+        }
+        let block_bytes = self.layout.block_bytes();
+        let mut out = Vec::new();
+        for &r in remoteness {
+            match self.layout.remoteness_bytes {
+                1 => self.carry.push(r as u8),
+                _ => self.carry.extend_from_slice(&r.to_le_bytes()),
+            }
+            if self.carry.len() == block_bytes {
+                self.seal_block();
+                out.extend_from_slice(&self.carry);
+                self.carry.clear();
+            }
+        }
+        self.records += remoteness.len() as u64;
+        Ok(out)
+    }
+
+    /// Adds the carried block's checksum and feeds it to the payload's.
+    fn seal_block(&mut self) {
+        let sum = self.binding.block(self.blocks, &self.carry);
+        self.block_checksums.extend_from_slice(&sum.to_le_bytes());
+        self.payload.update(&self.carry);
+        self.blocks += 1;
+    }
+
+    /// Ends the tier: the last partial block (to be written at [`PartEncoder::offset`])
+    /// and the checksums.
+    pub fn finish(mut self) -> EncodedTail {
+        if !self.carry.is_empty() {
+            self.seal_block();
+        }
+        EncodedTail {
+            bytes: self.carry,
+            block_checksums: self.block_checksums,
+            checksum: self.payload.finalize(),
+            records: self.records,
+        }
+    }
+}
+
 /// Decodes a whole payload back into remoteness and nim-value arrays (a trailing partial
 /// record is ignored; [`decode_tier`] refuses one).
 pub fn decode_all(layout: &RecordLayout, payload: &[u8]) -> (Vec<u16>, Option<Vec<u16>>) {
@@ -365,6 +484,37 @@ mod tests {
             assert_eq!(decode_tier(&stored, &other), Err(CodecError::Block(0)));
             assert_eq!(decode_tier(&stored, &Binding::Plain), Err(CodecError::Block(0)));
         }
+    }
+
+    #[test]
+    fn a_tier_encoded_in_parts_is_the_tier_encoded_whole() {
+        let tier = TierId { total: 12, heaps: 3 };
+        for (n, max_r) in
+            [(0usize, 0u16), (1, 3), (4095, 200), (4096, 255), (3 * 4096 + 17, 256), (20_000, 700)]
+        {
+            let remoteness: Vec<u16> =
+                (0..n).map(|i| ((i * 13 + i / 7) % (max_r as usize + 1)) as u16).collect();
+            let whole = encode(&key(), tier, &remoteness, None);
+            for part in [1usize, 7, 4096, 5000, n.max(1)] {
+                let mut enc = PartEncoder::new(&key(), tier, max_r);
+                assert_eq!(enc.layout(), whole.layout);
+                let mut payload = Vec::new();
+                for chunk in remoteness.chunks(part) {
+                    assert_eq!(enc.offset(), payload.len());
+                    payload.extend(enc.push(chunk).unwrap());
+                }
+                assert_eq!(enc.offset(), payload.len());
+                let tail = enc.finish();
+                payload.extend(tail.bytes);
+                assert_eq!(payload, whole.payload, "{n} values in parts of {part}");
+                assert_eq!(tail.block_checksums, whole.block_checksums);
+                assert_eq!(tail.checksum, whole.checksum);
+                assert_eq!(tail.records, n as u64);
+            }
+        }
+        // A value above the greatest given is refused, not cut to a byte.
+        let mut enc = PartEncoder::new(&key(), tier, 255);
+        assert_eq!(enc.push(&[1, 256, 2]), Err(256));
     }
 
     #[test]

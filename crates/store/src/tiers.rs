@@ -11,7 +11,7 @@ use rusqlite::{Connection, TransactionBehavior, params};
 use crate::game::Convention;
 use crate::index::{TierId, Universe};
 
-use super::codec::{self, CodecError, RecordLayout, StoredBytes};
+use super::codec::{self, CodecError, PartEncoder, RecordLayout, StoredBytes};
 use super::open::{Database, StoreError};
 use super::runs::{RunLog, RunStart, RunTick};
 use super::solves::{SolveKey, SolveRecord};
@@ -59,6 +59,10 @@ pub struct TierWriter<'a> {
     ends_total: TotalEnds,
     run: Arc<Mutex<RunLog>>,
     background: Option<Background>,
+    /// A database in memory: the tier being written in parts, through its one connection.
+    in_memory: Option<Streaming<'a>>,
+    /// Whether a tier given in parts is begun and not yet ended.
+    streaming: bool,
 }
 
 /// Whether a tier is the last of its total in solve order.
@@ -67,11 +71,31 @@ pub type TotalEnds = Arc<dyn Fn(TierId) -> bool + Send + Sync>;
 /// Tiers waiting for the writer thread.
 pub const QUEUE: usize = 8;
 
-/// A tier to write, with what it adds to its run (and its solve's `solve_seconds`).
-type Queued = (StoredTier, RunTick);
+/// What the writer is given, in solve order.
+enum Job {
+    /// A whole tier, with what it adds to its run (and its solve's `solve_seconds`).
+    Whole(StoredTier, RunTick),
+    /// The start of a tier whose values follow in parts ([`TierWriter::begin_parts`]).
+    Begin(PartsHead),
+    /// The next values of the tier begun.
+    Part(Vec<u16>),
+    /// The end of the tier begun: commit it, adding this to its run.
+    End(RunTick),
+    /// The tier begun will not be completed: store nothing of it.
+    Abandon,
+}
+
+/// What a tier given in parts says before its values.
+#[derive(Clone, Copy, Debug)]
+struct PartsHead {
+    tier: TierId,
+    positions: u64,
+    most: u16,
+    seconds: f64,
+}
 
 struct Background {
-    queue: SyncSender<Queued>,
+    queue: SyncSender<Job>,
     thread: JoinHandle<Result<(), StoreError>>,
 }
 
@@ -94,6 +118,8 @@ impl<'a> TierWriter<'a> {
             ends_total,
             run: Arc::new(Mutex::new(RunLog::new(run))),
             background: None,
+            in_memory: None,
+            streaming: false,
         }
     }
 
@@ -102,14 +128,17 @@ impl<'a> TierWriter<'a> {
             let conn = Connection::open(super::open::file_path(self.db.path()))?;
             conn.busy_timeout(std::time::Duration::from_secs(30))?;
             conn.pragma_update(None, "synchronous", "NORMAL")?;
-            let (queue, tiers) = sync_channel::<Queued>(QUEUE);
+            let (queue, jobs) = sync_channel::<Job>(QUEUE);
             let (solve_id, ends, key, run) =
                 (self.solve_id, self.ends_total.clone(), self.key.clone(), self.run.clone());
             let thread = std::thread::Builder::new()
                 .name("nimdb-tier-writer".into())
                 .spawn(move || {
-                    for (stored, tick) in tiers {
-                        write_tier(&conn, solve_id, &key, ends.as_ref(), &stored, tick, &run)?;
+                    let solve = SolveOf { solve_id, key: &key, ends_total: ends.as_ref(), run: &run };
+                    // A tier still in parts when the queue closes is rolled back with it.
+                    let mut streaming = None;
+                    for job in jobs {
+                        solve.apply(&conn, &mut streaming, job)?;
                     }
                     Ok(())
                 })
@@ -131,19 +160,81 @@ impl<'a> TierWriter<'a> {
     /// `solve_seconds` in the same transaction, so a run that is killed later keeps an
     /// exact record of every tier it committed.
     pub fn write_in_run(&mut self, tier: StoredTier, tick: RunTick) -> Result<(), StoreError> {
-        if self.db.is_in_memory() {
-            return write_tier(
-                &self.db.conn,
-                self.solve_id,
-                &self.key,
-                self.ends_total.as_ref(),
-                &tier,
-                tick,
-                &self.run,
-            );
+        if self.streaming {
+            return Err(StoreError::Writer("a whole tier was given while a tier in parts was open".into()));
         }
-        if self.background()?.queue.send((tier, tick)).is_err() {
+        self.send(Job::Whole(tier, tick))
+    }
+
+    /// Begins `tier`, of `positions` positions whose greatest remoteness is `most`, whose
+    /// values (remoteness only) follow in rank order through [`TierWriter::write_part`];
+    /// [`TierWriter::end_parts`] commits it. The writer never holds the whole tier: each
+    /// part is encoded and written into the tier's row as it comes, in the tier's one
+    /// transaction, so the tier is stored whole or not at all. `seconds` is the tier's
+    /// own solving time.
+    pub fn begin_parts(
+        &mut self,
+        tier: TierId,
+        positions: u64,
+        most: u16,
+        seconds: f64,
+    ) -> Result<(), StoreError> {
+        if self.streaming {
+            return Err(StoreError::Writer("a tier in parts was begun while another was open".into()));
+        }
+        self.send(Job::Begin(PartsHead { tier, positions, most, seconds }))?;
+        self.streaming = true;
+        Ok(())
+    }
+
+    /// The next values of the tier begun by [`TierWriter::begin_parts`], in rank order.
+    pub fn write_part(&mut self, remoteness: &[u16]) -> Result<(), StoreError> {
+        if !self.streaming {
+            return Err(StoreError::Writer("a part was given with no tier in parts open".into()));
+        }
+        self.send(Job::Part(remoteness.to_vec()))
+    }
+
+    /// Commits the tier begun by [`TierWriter::begin_parts`] (in the background for a
+    /// database file), adding `tick` to the run; it fails unless exactly the tier's
+    /// positions were given.
+    pub fn end_parts(&mut self, tick: RunTick) -> Result<(), StoreError> {
+        if !self.streaming {
+            return Err(StoreError::Writer("a tier in parts was ended but never begun".into()));
+        }
+        self.streaming = false;
+        self.send(Job::End(tick))
+    }
+
+    /// Gives up the tier begun by [`TierWriter::begin_parts`]: nothing of it is stored.
+    pub fn abandon_parts(&mut self) -> Result<(), StoreError> {
+        if !std::mem::take(&mut self.streaming) {
+            return Ok(());
+        }
+        self.send(Job::Abandon)
+    }
+
+    /// Hands `job` to the writer: at once for a database in memory, else to the writer
+    /// thread's queue.
+    fn send(&mut self, job: Job) -> Result<(), StoreError> {
+        if self.db.is_in_memory() {
+            let db: &'a Database = self.db;
+            let solve = SolveOf {
+                solve_id: self.solve_id,
+                key: &self.key,
+                ends_total: self.ends_total.as_ref(),
+                run: &self.run,
+            };
+            let applied = solve.apply(&db.conn, &mut self.in_memory, job);
+            if applied.is_err() {
+                self.in_memory = None;
+                self.streaming = false;
+            }
+            return applied;
+        }
+        if self.background()?.queue.send(job).is_err() {
             // The writer stopped: report why.
+            self.streaming = false;
             self.finish()?;
             return Err(StoreError::Writer("the tier writer stopped".into()));
         }
@@ -152,6 +243,9 @@ impl<'a> TierWriter<'a> {
 
     /// Waits until every tier given is written; the first failure, if any.
     pub fn finish(&mut self) -> Result<(), StoreError> {
+        // A tier still in parts is incomplete: it is rolled back.
+        self.streaming = false;
+        self.in_memory = None;
         if let Some(Background { queue, thread }) = self.background.take() {
             drop(queue);
             match thread.join() {
@@ -171,75 +265,243 @@ impl<'a> TierWriter<'a> {
 
 impl Drop for TierWriter<'_> {
     fn drop(&mut self) {
-        // Write what is queued even when the solve failed: those tiers are correct.
+        // Write what is queued even when the solve failed: those tiers are correct. A tier
+        // still in parts is incomplete: it is rolled back.
+        let _ = self.abandon_parts();
         let _ = self.finish();
     }
 }
 
-/// Writes one tier (its checksums bound to `key` and the tier), the solve's counters and
-/// the run's row in one transaction.
-fn write_tier(
-    conn: &Connection,
+/// The solve a writer writes, as its writing functions need it.
+struct SolveOf<'s> {
     solve_id: i64,
-    key: &SolveKey,
-    ends_total: &(dyn Fn(TierId) -> bool + Send + Sync),
-    solved: &StoredTier,
-    tick: RunTick,
-    run: &Mutex<RunLog>,
-) -> Result<(), StoreError> {
-    let tier = solved.tier;
-    let enc = codec::encode(key, tier, &solved.remoteness, solved.nim_values.as_deref());
-    let losses = solved.losses(key.convention);
-    // The last tier of a total, in solve order, completes that total.
-    let completes_total = ends_total(tier);
-    // Unchecked: the connection is shared (a database in memory) or the thread's own.
-    let tx = rusqlite::Transaction::new_unchecked(conn, TransactionBehavior::Immediate)?;
-    // A tier another process stored meanwhile is the same tier: keep the stored one.
-    let inserted = tx.execute(
-        "INSERT INTO tiers (solve_id, total, heaps, positions, losses, max_remoteness, remoteness_bytes,
-                            nim_value_bytes, block_records, checksum, solve_seconds, block_checksums, payload,
-                            checksum_scheme)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, 1)
-         ON CONFLICT (solve_id, total, heaps) DO NOTHING",
-        params![
-            solve_id,
-            tier.total,
-            tier.heaps,
-            solved.remoteness.len() as i64,
-            losses as i64,
-            solved.max_remoteness(),
-            enc.layout.remoteness_bytes as i64,
-            enc.layout.nim_value_bytes as i64,
-            enc.layout.block_records as i64,
-            enc.checksum as i64,
-            solved.seconds,
-            enc.block_checksums,
-            enc.payload,
-        ],
-    )?;
-    if inserted == 0 {
-        return Ok(());
+    key: &'s SolveKey,
+    ends_total: &'s (dyn Fn(TierId) -> bool + Send + Sync),
+    run: &'s Mutex<RunLog>,
+}
+
+/// A tier being written in parts, in its own transaction.
+struct Streaming<'c> {
+    /// The open transaction, and the tier's row in it; `None` when another process had
+    /// stored the tier already (its parts are then only counted).
+    row: Option<(rusqlite::Transaction<'c>, i64)>,
+    head: PartsHead,
+    encoder: PartEncoder,
+    losses: u64,
+}
+
+impl SolveOf<'_> {
+    /// Carries out one job on `conn`; `streaming` holds the tier in parts, if one is open.
+    fn apply<'c>(
+        &self,
+        conn: &'c Connection,
+        streaming: &mut Option<Streaming<'c>>,
+        job: Job,
+    ) -> Result<(), StoreError> {
+        let open = |streaming: &mut Option<Streaming<'c>>| {
+            streaming
+                .take()
+                .ok_or_else(|| StoreError::Writer("a part came with no tier in parts open".into()))
+        };
+        match job {
+            Job::Whole(tier, tick) => {
+                if streaming.is_some() {
+                    return Err(StoreError::Writer(
+                        "a whole tier came while a tier in parts was open".into(),
+                    ));
+                }
+                self.write_tier(conn, &tier, tick)
+            }
+            Job::Begin(head) => {
+                if streaming.is_some() {
+                    return Err(StoreError::Writer("a tier in parts began while another was open".into()));
+                }
+                *streaming = Some(self.begin(conn, head)?);
+                Ok(())
+            }
+            Job::Part(values) => {
+                let mut open = open(streaming)?;
+                self.part(conn, &mut open, &values)?;
+                *streaming = Some(open);
+                Ok(())
+            }
+            Job::End(tick) => self.end(conn, open(streaming)?, tick),
+            Job::Abandon => {
+                // Dropping the transaction rolls it back.
+                streaming.take();
+                Ok(())
+            }
+        }
     }
-    tx.execute(
-        "UPDATE solves SET positions = positions + ?2, losses = losses + ?3,
-            solved_total = CASE WHEN ?4 THEN ?5 ELSE solved_total END,
-            status = CASE WHEN ?4 AND ?5 >= target_total THEN 'complete' ELSE status END,
-            solve_seconds = solve_seconds + ?6,
-            updated_at = datetime('now')
-         WHERE id = ?1",
-        params![
-            solve_id,
-            solved.remoteness.len() as i64,
-            losses as i64,
-            completes_total,
-            tier.total,
-            tick.seconds.max(0.0)
-        ],
-    )?;
-    let mut run = run.lock().map_err(|_| StoreError::Writer("the run record was poisoned".into()))?;
-    let run_id = run.record(&tx, solve_id, solved.remoteness.len() as u64, tick)?;
-    tx.commit()?;
-    run.committed(run_id);
+
+    /// Opens the transaction of a tier given in parts and inserts its row, its payload
+    /// zeros of the full length, to be written block by block.
+    fn begin<'c>(&self, conn: &'c Connection, head: PartsHead) -> Result<Streaming<'c>, StoreError> {
+        let encoder = PartEncoder::new(self.key, head.tier, head.most);
+        let layout = encoder.layout();
+        let length = usize::try_from(head.positions)
+            .ok()
+            .and_then(|p| p.checked_mul(layout.width()))
+            .and_then(|b| i64::try_from(b).ok())
+            .ok_or_else(|| StoreError::Writer(format!("tier {} is too large to store", head.tier)))?;
+        let tx = rusqlite::Transaction::new_unchecked(conn, TransactionBehavior::Immediate)?;
+        // A tier another process stored meanwhile is the same tier: keep the stored one.
+        let inserted = tx.execute(
+            "INSERT INTO tiers (solve_id, total, heaps, positions, losses, max_remoteness, remoteness_bytes,
+                                nim_value_bytes, block_records, checksum, solve_seconds, block_checksums, payload,
+                                checksum_scheme)
+             VALUES (?1, ?2, ?3, ?4, 0, ?5, ?6, 0, ?7, 0, ?8, X'', zeroblob(?9), 1)
+             ON CONFLICT (solve_id, total, heaps) DO NOTHING",
+            params![
+                self.solve_id,
+                head.tier.total,
+                head.tier.heaps,
+                head.positions as i64,
+                head.most,
+                layout.remoteness_bytes as i64,
+                layout.block_records as i64,
+                head.seconds,
+                length,
+            ],
+        )?;
+        let row = (inserted > 0).then(|| {
+            let id = tx.last_insert_rowid();
+            (tx, id)
+        });
+        Ok(Streaming { row, head, encoder, losses: 0 })
+    }
+
+    /// Encodes and writes the next values of a tier in parts.
+    fn part(
+        &self,
+        conn: &Connection,
+        streaming: &mut Streaming<'_>,
+        values: &[u16],
+    ) -> Result<(), StoreError> {
+        let head = streaming.head;
+        if streaming.encoder.records() + values.len() as u64 > head.positions {
+            return Err(StoreError::Writer(format!(
+                "tier {} was given more than its {} positions",
+                head.tier, head.positions
+            )));
+        }
+        let convention = self.key.convention;
+        streaming.losses +=
+            values.iter().filter(|&&r| r != crate::game::DRAW && !convention.is_win(r as u32)).count() as u64;
+        let at = streaming.encoder.offset();
+        let bytes = streaming.encoder.push(values).map_err(|v| {
+            StoreError::Writer(format!(
+                "tier {} holds remoteness {v}, above its greatest {}",
+                head.tier, head.most
+            ))
+        })?;
+        if let (Some((_, row)), false) = (&streaming.row, bytes.is_empty()) {
+            write_payload(conn, *row, at, &bytes)?;
+        }
+        Ok(())
+    }
+
+    /// Writes the last block and the checksums of a tier in parts, counts it in its solve
+    /// and its run, and commits.
+    fn end(&self, conn: &Connection, streaming: Streaming<'_>, tick: RunTick) -> Result<(), StoreError> {
+        let Streaming { row, head, encoder, losses } = streaming;
+        let at = encoder.offset();
+        let tail = encoder.finish();
+        if tail.records != head.positions {
+            return Err(StoreError::Writer(format!(
+                "tier {} was given {} of its {} positions",
+                head.tier, tail.records, head.positions
+            )));
+        }
+        let Some((tx, row)) = row else { return Ok(()) };
+        if !tail.bytes.is_empty() {
+            write_payload(conn, row, at, &tail.bytes)?;
+        }
+        tx.execute(
+            "UPDATE tiers SET losses = ?2, checksum = ?3, block_checksums = ?4 WHERE id = ?1",
+            params![row, losses as i64, tail.checksum as i64, tail.block_checksums],
+        )?;
+        self.count_and_commit(tx, head.tier, head.positions, losses, tick)
+    }
+
+    /// Writes one whole tier (its checksums bound to the solve's key and the tier), the
+    /// solve's counters and the run's row in one transaction.
+    fn write_tier(&self, conn: &Connection, solved: &StoredTier, tick: RunTick) -> Result<(), StoreError> {
+        let tier = solved.tier;
+        let enc = codec::encode(self.key, tier, &solved.remoteness, solved.nim_values.as_deref());
+        let losses = solved.losses(self.key.convention);
+        // Unchecked: the connection is shared (a database in memory) or the thread's own.
+        let tx = rusqlite::Transaction::new_unchecked(conn, TransactionBehavior::Immediate)?;
+        // A tier another process stored meanwhile is the same tier: keep the stored one.
+        let inserted = tx.execute(
+            "INSERT INTO tiers (solve_id, total, heaps, positions, losses, max_remoteness, remoteness_bytes,
+                                nim_value_bytes, block_records, checksum, solve_seconds, block_checksums, payload,
+                                checksum_scheme)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, 1)
+             ON CONFLICT (solve_id, total, heaps) DO NOTHING",
+            params![
+                self.solve_id,
+                tier.total,
+                tier.heaps,
+                solved.remoteness.len() as i64,
+                losses as i64,
+                solved.max_remoteness(),
+                enc.layout.remoteness_bytes as i64,
+                enc.layout.nim_value_bytes as i64,
+                enc.layout.block_records as i64,
+                enc.checksum as i64,
+                solved.seconds,
+                enc.block_checksums,
+                enc.payload,
+            ],
+        )?;
+        if inserted == 0 {
+            return Ok(());
+        }
+        self.count_and_commit(tx, tier, solved.remoteness.len() as u64, losses, tick)
+    }
+
+    /// Adds a tier just inserted to its solve's counters (completing its total when it is
+    /// the total's last) and to the run's row, and commits.
+    fn count_and_commit(
+        &self,
+        tx: rusqlite::Transaction<'_>,
+        tier: TierId,
+        positions: u64,
+        losses: u64,
+        tick: RunTick,
+    ) -> Result<(), StoreError> {
+        // The last tier of a total, in solve order, completes that total.
+        let completes_total = (self.ends_total)(tier);
+        tx.execute(
+            "UPDATE solves SET positions = positions + ?2, losses = losses + ?3,
+                solved_total = CASE WHEN ?4 THEN ?5 ELSE solved_total END,
+                status = CASE WHEN ?4 AND ?5 >= target_total THEN 'complete' ELSE status END,
+                solve_seconds = solve_seconds + ?6,
+                updated_at = datetime('now')
+             WHERE id = ?1",
+            params![
+                self.solve_id,
+                positions as i64,
+                losses as i64,
+                completes_total,
+                tier.total,
+                tick.seconds.max(0.0)
+            ],
+        )?;
+        let mut run =
+            self.run.lock().map_err(|_| StoreError::Writer("the run record was poisoned".into()))?;
+        let run_id = run.record(&tx, self.solve_id, positions, tick)?;
+        tx.commit()?;
+        run.committed(run_id);
+        Ok(())
+    }
+}
+
+/// Writes `bytes` into the payload of the tier row `row` at byte `at`.
+fn write_payload(conn: &Connection, row: i64, at: usize, bytes: &[u8]) -> Result<(), StoreError> {
+    let mut blob = conn.blob_open(rusqlite::MAIN_DB, "tiers", "payload", row, false)?;
+    blob.write_at(bytes, at)?;
     Ok(())
 }
 
@@ -360,5 +622,142 @@ impl Database {
             .query_map([solve_id], |r| Ok(TierId { total: r.get(0)?, heaps: r.get(1)? }))?
             .collect::<Result<BTreeSet<_>, _>>()?;
         Ok(rows)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::GameSpec;
+
+    /// A database (a file in `dir`, or in memory) with one solve of misère Kayles to 12.
+    fn database(dir: Option<&std::path::Path>) -> (Database, SolveRecord, Universe) {
+        let mut db = match dir {
+            Some(dir) => Database::open(&dir.join("t.sqlite")).unwrap(),
+            None => Database::open_in_memory().unwrap(),
+        };
+        let kayles: GameSpec = "kayles".parse().unwrap();
+        let universe = Universe::new(kayles.rules(), "kayles", Some(12), None, None).unwrap();
+        let key = SolveKey::new(&kayles, Convention::Misere, &universe, false);
+        let solve = db.begin_solve(&key, 12).unwrap();
+        (db, solve, universe)
+    }
+
+    /// Every column of every tier row, and the solve's counters.
+    fn rows(db: &Database) -> (Vec<Vec<rusqlite::types::Value>>, (i64, i64, i64)) {
+        let mut stmt = db.conn.prepare("SELECT * FROM tiers ORDER BY total, heaps").unwrap();
+        let n = stmt.column_count();
+        let tiers = stmt
+            .query_map([], |r| {
+                // Every column but the tier's own seconds.
+                (0..n)
+                    .filter(|&i| r.as_ref().column_name(i).unwrap() != "solve_seconds")
+                    .map(|i| r.get(i))
+                    .collect()
+            })
+            .unwrap()
+            .collect::<Result<Vec<Vec<_>>, _>>()
+            .unwrap();
+        let solve = db
+            .conn
+            .query_row("SELECT positions, losses, solved_total FROM solves", [], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+            })
+            .unwrap();
+        (tiers, solve)
+    }
+
+    /// Tiers of a few lengths, one of several blocks, one past a byte's remoteness.
+    fn tiers() -> Vec<StoredTier> {
+        [(3, 1, 0usize, 2u16), (5, 2, 9_000, 40), (6, 2, 2 * 4096, 300), (7, 3, 10_001, 77)]
+            .into_iter()
+            .map(|(total, heaps, n, most)| StoredTier {
+                tier: TierId { total, heaps },
+                remoteness: (0..n).map(|i| ((i * 31 + i / 5) % (most as usize + 1)) as u16).collect(),
+                nim_values: None,
+                seconds: 0.5,
+            })
+            .collect()
+    }
+
+    fn tick() -> RunTick {
+        RunTick { seconds: 0.25, peak_memory_bytes: None }
+    }
+
+    #[test]
+    fn a_tier_written_in_parts_is_stored_as_the_tier_written_whole() {
+        for file in [true, false] {
+            let dirs = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+            let (whole, whole_solve, universe) = database(file.then(|| dirs.0.path()));
+            let (parted, parted_solve, _) = database(file.then(|| dirs.1.path()));
+            let run = RunStart::now(12, 1, 1);
+            let mut a = TierWriter::new(&whole, &whole_solve, universe, run);
+            let mut b = TierWriter::new(&parted, &parted_solve, universe, run);
+            for (i, tier) in tiers().into_iter().enumerate() {
+                let most = tier.max_remoteness();
+                b.begin_parts(tier.tier, tier.remoteness.len() as u64, most, tier.seconds).unwrap();
+                for part in tier.remoteness.chunks([1, 700, 4096, 5000][i]) {
+                    b.write_part(part).unwrap();
+                }
+                b.end_parts(tick()).unwrap();
+                a.write_in_run(tier, tick()).unwrap();
+            }
+            a.finish().unwrap();
+            b.finish().unwrap();
+            assert_eq!(rows(&parted), rows(&whole), "file {file}");
+            for tier in tiers() {
+                assert_eq!(parted.load_tier(parted_solve.id, tier.tier).unwrap().remoteness, tier.remoteness);
+            }
+        }
+    }
+
+    #[test]
+    fn a_tier_in_parts_that_is_abandoned_or_miscounted_stores_nothing() {
+        for file in [true, false] {
+            let dir = tempfile::tempdir().unwrap();
+            let (db, solve, universe) = database(file.then(|| dir.path()));
+            let tier = tiers().swap_remove(1);
+            let n = tier.remoteness.len() as u64;
+            let most = tier.max_remoteness();
+            let run = RunStart::now(12, 1, 1);
+            let empty = rows(&db);
+            // Abandoned halfway.
+            let mut w = TierWriter::new(&db, &solve, universe, run);
+            w.begin_parts(tier.tier, n, most, 1.0).unwrap();
+            w.write_part(&tier.remoteness[..4000]).unwrap();
+            w.abandon_parts().unwrap();
+            w.finish().unwrap();
+            assert_eq!(rows(&db), empty);
+            // Dropped halfway (a solve that failed).
+            let mut w = TierWriter::new(&db, &solve, universe, run);
+            w.begin_parts(tier.tier, n, most, 1.0).unwrap();
+            w.write_part(&tier.remoteness[..4000]).unwrap();
+            drop(w);
+            assert_eq!(rows(&db), empty);
+            // Too few positions, too many, a value above the greatest given.
+            for (values, most) in [
+                (&tier.remoteness[..8000], most),
+                (&[&tier.remoteness[..], &[1]].concat()[..], most),
+                (&tier.remoteness[..], most - 1),
+            ] {
+                let mut w = TierWriter::new(&db, &solve, universe, run);
+                w.begin_parts(tier.tier, n, most, 1.0).unwrap();
+                let written =
+                    values.chunks(3000).try_for_each(|p| w.write_part(p)).and_then(|()| w.end_parts(tick()));
+                let finished = w.finish();
+                assert!(written.is_err() || finished.is_err(), "{} values, greatest {most}", values.len());
+                assert_eq!(rows(&db), empty);
+            }
+            // The writer's order is kept: a whole tier cannot come inside a tier in parts.
+            let mut w = TierWriter::new(&db, &solve, universe, run);
+            w.begin_parts(tier.tier, n, most, 1.0).unwrap();
+            assert!(w.write_in_run(tiers().swap_remove(0), tick()).is_err());
+            assert!(w.begin_parts(tier.tier, n, most, 1.0).is_err());
+            w.abandon_parts().unwrap();
+            assert!(w.write_part(&[1]).is_err());
+            assert!(w.end_parts(tick()).is_err());
+            w.finish().unwrap();
+            assert_eq!(rows(&db), empty);
+        }
     }
 }
