@@ -396,6 +396,20 @@ fn every_rank_spills_its_own_blocks_past_the_window_limit() {
         // values (2 bytes a loss) of what it spilled.
         assert!(held < 160 << 10, "rank {rank} held {held} bytes of window under a 64 KiB limit");
     }
+    // `--dry-run --mpi-ranks 3` with the same limit predicts every rank's peak within 25%,
+    // and says the window spills.
+    let mut limited = GAME.to_vec();
+    limited.extend(["--window-limit", "64K"]);
+    let (line, leader, others) = predicted_line(&limited, 3);
+    assert!(line.contains("of window each in memory, the rest of its"), "{line}");
+    let peaks = rank_figures(&stdout);
+    for (rank, &(peak, _)) in peaks.iter().enumerate() {
+        let guess = if rank == 0 { leader } else { others };
+        assert!(
+            (guess as f64 - peak as f64).abs() <= 0.25 * peak as f64,
+            "rank {rank}: `{line}` predicted {guess} bytes, the rank peaked at {peak}"
+        );
+    }
     let left: Vec<_> = std::fs::read_dir(dir.path())
         .unwrap()
         .flatten()
@@ -460,12 +474,17 @@ fn rank_memory(dir: &Path, name: &str, np: usize, game: &[&str]) -> Vec<(u64, u6
     let out = mpirun(np, &args).output().unwrap();
     let (stdout, stderr) = text(&out);
     assert!(out.status.success(), "{stderr}");
-    let figures: Vec<(u64, u64)> = rows(&stdout, 12, |f| f.parse::<usize>().is_ok())
-        .iter()
-        .map(|r| (r[10].parse().unwrap(), r[11].parse().unwrap()))
-        .collect();
+    let figures = rank_figures(&stdout);
     assert_eq!(figures.len(), np, "{stdout}");
     figures
+}
+
+/// Every rank's (peak memory, peak window bytes), from `--mpi-stats`' rows of ranks.
+fn rank_figures(stdout: &str) -> Vec<(u64, u64)> {
+    rows(stdout, 12, |f| f.parse::<usize>().is_ok())
+        .iter()
+        .map(|r| (r[10].parse().unwrap(), r[11].parse().unwrap()))
+        .collect()
 }
 
 /// Bytes from the command line's sizes ("25 MB", "601.2 KB": binary units).
@@ -482,6 +501,12 @@ fn size(words: &str) -> u64 {
 
 /// `nimdb solve GAME --dry-run --mpi-ranks N`'s predictions: rank 0's peak, the others'.
 fn predicted(game: &[&str], ranks: usize) -> (u64, u64) {
+    let (_, leader, others) = predicted_line(game, ranks);
+    (leader, others)
+}
+
+/// [`predicted`], with the whole line that gives it.
+fn predicted_line(game: &[&str], ranks: usize) -> (String, u64, u64) {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("dry.sqlite");
     let out = nimdb()
@@ -498,7 +523,7 @@ fn predicted(game: &[&str], ranks: usize) -> (u64, u64) {
     let (leader, rest) = rest.split_once(" on rank 0, ").unwrap();
     let (others, _) = rest.split_once(" on each other rank").unwrap();
     assert!(!db.exists(), "a dry run wrote the database");
-    (size(leader), size(others))
+    (line.to_string(), size(leader), size(others))
 }
 
 /// Misère lines to total 50 with 4 ranks: each rank's window (its blocks of the solved
@@ -578,8 +603,59 @@ fn remoteness_past_a_byte_goes_two_bytes_a_value_and_the_tiers_are_one_process_s
     // A resume whose stored tiers pass a byte: drop the upper totals and solve again.
     conn.execute("DELETE FROM tiers WHERE total > 280", []).unwrap();
     drop(conn);
-    let out = mpirun(3, &solve_args(&dir.path().join("wide-2.sqlite"), GAME)).output().unwrap();
+    // Rank 0 reads each stored tier a block at a time and sends every rank its block in
+    // parts of 7 values, two bytes each.
+    let out = mpirun(3, &solve_args(&dir.path().join("wide-2.sqlite"), GAME))
+        .env("NIMDB_GATHER_PART", "7")
+        .output()
+        .unwrap();
     let (_, stderr) = text(&out);
     assert!(out.status.success(), "resume: {stderr}");
     assert!(tiers(&dir.path().join("wide-2.sqlite")) == alone, "the resumed tiers differ");
+}
+
+/// A resume whose stored tier is damaged past its first block: rank 0 has already told
+/// every rank the tier is coming and sent some of it when the damage shows. Every rank
+/// still gets its whole block and then the failure, so the job ends at once with one
+/// error naming the damage; nothing stored is changed.
+#[test]
+fn a_tier_damaged_midway_through_a_resume_fails_every_rank_with_one_error() {
+    let _job = one_job_at_a_time();
+    const GAME: &[&str] = &["--game", "lines", "--misere", "--max-total", "48"];
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("damaged.sqlite");
+    let out = mpirun(3, &solve_args(&db, GAME)).output().unwrap();
+    assert!(out.status.success(), "{}", text(&out).1);
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute("DELETE FROM tiers WHERE total = 48", []).unwrap();
+    // The largest tier of total 47, which the resume reads: a byte of its second block.
+    let (heaps, positions): (i64, i64) = conn
+        .query_row(
+            "SELECT heaps, positions FROM tiers WHERE total = 47 ORDER BY positions DESC LIMIT 1",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    assert!(positions > 2 * 4096, "{positions} positions: the tier needs a second block");
+    conn.execute(
+        "UPDATE tiers SET payload = CAST(substr(payload, 1, 5000) || X'7F' || substr(payload, 5002) AS BLOB)
+         WHERE total = 47 AND heaps = ?1",
+        [heaps],
+    )
+    .unwrap();
+    drop(conn);
+    let before = tiers(&db);
+    let mut child = mpirun(3, &solve_args(&db, GAME))
+        .env("NIMDB_GATHER_PART", "500")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let status = wait_within(&mut child, Duration::from_secs(120));
+    let out = child.wait_with_output().unwrap();
+    let (_, stderr) = text(&out);
+    assert!(!status.success());
+    assert_eq!(stderr.matches("nimdb: error:").count(), 1, "{stderr}");
+    assert!(stderr.contains("block 1 fails its checksum"), "{stderr}");
+    assert!(tiers(&db) == before, "the failed resume changed what was stored");
 }

@@ -11,8 +11,8 @@ use nimdb::game::{Convention, GameSpec};
 use nimdb::index::{TierId, Universe};
 use nimdb::solve::reference::ReferenceSearch;
 use nimdb::solve::{
-    DiscardStore, MemoryStore, Partners, Silent, SinkError, SolveOptions, SolveReport, SolvedTier, Spill,
-    Strategy, TierStore, solve_in_memory, solve_partitioned, solve_partitioned_spilling,
+    DiscardStore, MemoryStore, PartSink, Partners, Silent, SinkError, SolveOptions, SolveReport, SolvedTier,
+    Spill, Strategy, TierStore, WholeTier, solve_in_memory, solve_partitioned, solve_partitioned_spilling,
 };
 
 /// What the members of one crowd share: mailboxes by (to, from), flags and maxima by member.
@@ -138,14 +138,27 @@ impl Partners for Member {
         self.barrier.wait();
         Ok(got)
     }
-    fn scatter(&self, whole: Option<&[u16]>, len: u64) -> Result<Option<(Vec<u16>, u16)>, String> {
-        if let Some(w) = whole {
+    fn scatter_parts(
+        &self,
+        len: u64,
+        load: &mut dyn FnMut(&mut dyn PartSink),
+    ) -> Result<Option<(Vec<u16>, u16)>, String> {
+        if self.index == 0 {
+            // Member 0 reads the tier through its store and deals out the blocks.
+            let mut whole = WholeTier::default();
+            load(&mut whole);
+            whole.close().unwrap();
             let mut post = self.post.lock().unwrap();
-            for m in 0..self.size {
-                let b = nimdb::solve::block(len, m, self.size);
-                post.blocks[m] = w[b.start as usize..b.end as usize].to_vec();
+            if let Some((positions, most)) = whole.head {
+                assert_eq!(positions, len);
+                assert!(whole.values.iter().all(|&v| v <= most), "a value above {most}");
+                whole.values.resize(len as usize, 0);
+                for m in 0..self.size {
+                    let b = nimdb::solve::block(len, m, self.size);
+                    post.blocks[m] = whole.values[b.start as usize..b.end as usize].to_vec();
+                }
+                post.scattered = Some(most);
             }
-            post.scattered = Some(w.iter().copied().max().unwrap_or(0));
         }
         self.barrier.wait();
         let got = {
@@ -155,6 +168,9 @@ impl Partners for Member {
         self.barrier.wait();
         if self.index == 0 {
             self.post.lock().unwrap().scattered = None;
+        } else {
+            // The others' stores only hear of the load.
+            load(&mut WholeTier::default());
         }
         Ok(got)
     }
@@ -219,6 +235,10 @@ impl TierStore for HeardStore {
         Ok(SolvedTier { tier, remoteness: Vec::new(), nim_values: None, seconds: 0.0 })
     }
     fn save(&mut self, _solved: &SolvedTier) -> Result<(), SinkError> {
+        Ok(())
+    }
+    fn load_in_parts(&mut self, tier: TierId, _into: &mut dyn PartSink) -> Result<(), SinkError> {
+        assert!(self.stored.contains(&tier), "{tier} is not stored");
         Ok(())
     }
 }

@@ -149,12 +149,24 @@ pub(super) fn prepare(args: &SolveArgs) -> anyhow::Result<Option<Prepared>> {
             reach(game.rules(), &universe)
         );
         if let Some(ranks) = args.mpi_ranks {
-            let e = nimdb::solve::estimate_ranks(game, &options, &table, ranks as usize);
+            // Each rank spills past the budget one process would (the job's plan), or past
+            // --window-limit, whichever is less.
+            let planned = plan(&estimate, &budget, "this solve", &args.db.db).ok().flatten();
+            let cap = [planned, args.window_limit].into_iter().flatten().min();
+            let e = nimdb::solve::estimate_ranks(game, &options, &table, ranks as usize, cap);
+            let window = if e.window_bytes < e.whole_window_bytes {
+                format!(
+                    "{} of window each in memory, the rest of its {} spilled",
+                    mb(e.window_bytes),
+                    mb(e.whole_window_bytes)
+                )
+            } else {
+                format!("{} of window each", mb(e.window_bytes))
+            };
             println!(
-                "mpi ranks:   {ranks}: ~{} on rank 0, ~{} on each other rank ({} of window each, {} fixed)",
+                "mpi ranks:   {ranks}: ~{} on rank 0, ~{} on each other rank ({window}, {} fixed)",
                 mb(e.leader_bytes),
                 mb(e.rank_bytes),
-                mb(e.window_bytes),
                 mb(e.fixed_bytes)
             );
         }

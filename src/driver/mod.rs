@@ -16,8 +16,8 @@ pub use heaps::{HeapRun, STRETCH, heap_report, run_heaps};
 use crate::game::{Convention, GameSpec, SpacedGame};
 use crate::index::{PositionSpace, SpaceBounds, TierId, Universe};
 use crate::solve::{
-    Alone, PartSource, Progress, SinkError, SolveError, SolveOptions, SolveReport, SolvedTier, Spill,
-    Strategy, TierHead, TierStore,
+    Alone, PartSink, PartSource, Progress, SinkError, SolveError, SolveOptions, SolveReport, SolvedTier,
+    Spill, Strategy, TierHead, TierStore,
 };
 use crate::store::{
     Database, RunOutcome, RunStart, RunTick, SolveKey, SolveRecord, StoreError, StoredTier, TierWriter,
@@ -158,6 +158,15 @@ impl TierStore for DatabaseSink<'_> {
         self.writer
             .write_in_run(StoredTier { tier, remoteness, nim_values, seconds }, tick)
             .map_err(SinkError::new)
+    }
+
+    fn load_in_parts(&mut self, tier: TierId, into: &mut dyn PartSink) -> Result<(), SinkError> {
+        let mut parts = self.db.tier_in_parts(self.solve_id, tier).map_err(SinkError::new)?;
+        into.head(parts.positions(), parts.max_remoteness())?;
+        while let Some(values) = parts.next_block().map_err(SinkError::new)? {
+            into.part(&values)?;
+        }
+        Ok(())
     }
 
     fn save_in_parts(&mut self, head: &TierHead, parts: &mut PartSource<'_>) -> Result<(), SinkError> {

@@ -37,8 +37,8 @@ use bincode::{Decode, Encode};
 use crate::game::{Convention, GameSpec};
 use crate::index::{TierId, Universe};
 use crate::solve::{
-    GATHER_PART, PartSource, Partners, SinkError, SolveOptions, SolvedTier, Spill, Strategy, TierHead,
-    TierStore, decode_words, encode_words, take_all,
+    GATHER_PART, PartSink, PartSource, Partners, SinkError, SolveOptions, SolvedTier, Spill, Strategy,
+    TierHead, TierStore, WholeTier, decode_words, encode_words, take_all,
 };
 
 /// Bytes of the first broadcast of every message: the message's length and, when it fits,
@@ -47,6 +47,10 @@ pub const BROADCAST_HEAD: usize = 256;
 
 /// The tag of the point-to-point messages that carry finished blocks to rank 0.
 const GATHER_TAG: i32 = 17;
+
+/// The tag of the point-to-point messages that carry each rank its block of a stored tier
+/// on a resume.
+const SCATTER_TAG: i32 = 18;
 
 /// The environment variable that sets, on rank 0, the values a part of a finished block
 /// carries to rank 0 (1 to 2^24; [`GATHER_PART`] without it): fewer, larger messages, or
@@ -834,59 +838,210 @@ impl Partners for MpiTeam {
         Ok((all[0], all[1] != 0))
     }
 
-    fn scatter(&self, whole: Option<&[u16]>, len: u64) -> Result<Option<(Vec<u16>, u16)>, String> {
+    fn scatter_parts(
+        &self,
+        len: u64,
+        load: &mut dyn FnMut(&mut dyn PartSink),
+    ) -> Result<Option<(Vec<u16>, u16)>, String> {
         self.on_own_thread()?;
         if self.size == 1 {
-            return Ok(whole.map(|w| (w.to_vec(), greatest(w))));
+            let mut whole = WholeTier::default();
+            load(&mut whole);
+            return Ok(whole.head.map(|(_, most)| (whole.values, most)));
         }
         let started = Instant::now();
-        let world = self.world();
-        let root = world.process_at_rank(0);
+        if self.index == 0 {
+            let mut scatter = Scatter {
+                team: self,
+                len,
+                part: self.gather_part.load(Ordering::Relaxed),
+                most: None,
+                at: 0,
+                own: Vec::new(),
+                buffer: Vec::new(),
+                closed: false,
+                sent: 0,
+            };
+            load(&mut scatter);
+            scatter.close().map_err(|e| e.to_string())?;
+            let (most, own, sent) = (scatter.most, scatter.own, scatter.sent);
+            self.count(started, |t| {
+                t.collectives += 1;
+                t.broadcast_bytes += 4 + sent;
+            });
+            return Ok(most.map(|most| (own, most)));
+        }
         // Whether rank 0 has the tier, and its greatest remoteness.
         let mut head = [0u16; 2];
-        if let Some(w) = whole.filter(|_| self.index == 0) {
-            head = [1, greatest(w)];
-        }
-        root.broadcast_into(&mut head[..]);
-        if head[0] == 0 {
-            self.count(started, |t| t.collectives += 1);
-            return Ok(None);
-        }
-        let own = crate::solve::block(len, self.index, self.size);
-        let count = (own.end - own.start) as usize;
-        // No value passes the tier's greatest: a byte each when it fits.
-        let width = if head[1] <= u8::MAX as u16 { 1 } else { 2 };
-        let lens = (0..self.size).map(|m| {
-            let b = crate::solve::block(len, m, self.size);
-            (b.end - b.start) as usize
-        });
-        let (counts, displs) = partition(lens)?;
-        let whole = whole.filter(|_| self.index == 0);
-        let mine: Vec<u16> = if width == 1 {
-            let mut mine = byte_buffer(count);
-            match whole {
-                Some(w) => root.scatter_varcount_into_root(
-                    &Partition::new(&narrow(w)?[..], &counts[..], &displs[..]),
-                    &mut mine[..],
-                ),
-                None => root.scatter_varcount_into(&mut mine[..]),
-            }
-            mine.into_iter().map(u16::from).collect()
+        self.world().process_at_rank(0).broadcast_into(&mut head[..]);
+        let got = if head[0] == 0 {
+            None
         } else {
-            let mut mine = vec![0u16; count];
-            match whole {
-                Some(w) => root
-                    .scatter_varcount_into_root(&Partition::new(w, &counts[..], &displs[..]), &mut mine[..]),
-                None => root.scatter_varcount_into(&mut mine[..]),
-            }
-            mine
+            let own = crate::solve::block(len, self.index, self.size);
+            Some((self.receive_block((own.end - own.start) as usize, head[1]), head[1]))
         };
-        let sent = if self.index == 0 { 4 + width * (len - count as u64) } else { 0 };
-        self.count(started, |t| {
-            t.collectives += 2;
-            t.broadcast_bytes += sent;
-        });
-        Ok(Some((mine, head[1])))
+        // This rank's store hears how rank 0's load went.
+        load(&mut Ignored);
+        self.count(started, |t| t.collectives += 1);
+        Ok(got)
+    }
+}
+
+impl MpiTeam {
+    /// Receives this rank's block of `count` values of a tier whose greatest value is
+    /// `most`, sent by rank 0 in parts of the job's part size.
+    fn receive_block(&self, count: usize, most: u16) -> Vec<u16> {
+        let part = self.gather_part.load(Ordering::Relaxed);
+        let world = self.world();
+        let root = world.process_at_rank(0);
+        let mut values = vec![0u16; count];
+        let mut bytes = byte_buffer(if most <= u8::MAX as u16 { part.min(count) } else { 0 });
+        for chunk in values.chunks_mut(part) {
+            if most <= u8::MAX as u16 {
+                root.receive_into_with_tag(&mut bytes[..chunk.len()], SCATTER_TAG);
+                for (v, &b) in chunk.iter_mut().zip(&bytes) {
+                    *v = u16::from(b);
+                }
+            } else {
+                root.receive_into_with_tag(chunk, SCATTER_TAG);
+            }
+        }
+        values
+    }
+}
+
+/// A sink that takes nothing: a rank's own store's part of a scatter, which only hears
+/// rank 0's outcome.
+struct Ignored;
+
+impl PartSink for Ignored {
+    fn head(&mut self, _positions: u64, _most: u16) -> Result<(), SinkError> {
+        Ok(())
+    }
+    fn part(&mut self, _values: &[u16]) -> Result<(), SinkError> {
+        Ok(())
+    }
+}
+
+/// Rank 0's sink of a stored tier it hands out as it reads it: its own block it keeps,
+/// every other rank's goes out in parts of `part` values as the values come.
+struct Scatter<'t> {
+    team: &'t MpiTeam,
+    len: u64,
+    part: usize,
+    /// The tier's greatest remoteness, once its head is broadcast.
+    most: Option<u16>,
+    /// Values routed so far.
+    at: u64,
+    own: Vec<u16>,
+    /// Values for the rank that owns the ones just routed, not yet sent.
+    buffer: Vec<u16>,
+    closed: bool,
+    /// Bytes sent to the other ranks.
+    sent: u64,
+}
+
+impl Scatter<'_> {
+    fn announce(&self, mut head: [u16; 2]) {
+        self.team.world().process_at_rank(0).broadcast_into(&mut head[..]);
+    }
+
+    /// Sends the buffered values to `member`.
+    fn flush(&mut self, member: usize, most: u16) -> Result<(), SinkError> {
+        let world = self.team.world();
+        let to = world.process_at_rank(member as i32);
+        if most <= u8::MAX as u16 {
+            to.send_with_tag(&narrow(&self.buffer).map_err(SinkError::new)?[..], SCATTER_TAG);
+            self.sent += self.buffer.len() as u64;
+        } else {
+            to.send_with_tag(&self.buffer[..], SCATTER_TAG);
+            self.sent += 2 * self.buffer.len() as u64;
+        }
+        self.buffer.clear();
+        Ok(())
+    }
+
+    /// Hands `values`, the next in rank order, to their owners.
+    fn route(&mut self, mut values: &[u16], most: u16) -> Result<(), SinkError> {
+        let n = self.team.size;
+        while !values.is_empty() {
+            let member = crate::solve::owner(self.at, self.len, n);
+            let end = crate::solve::block(self.len, member, n).end;
+            let take = values.len().min((end - self.at) as usize);
+            if member == 0 {
+                self.own.extend_from_slice(&values[..take]);
+                self.at += take as u64;
+            } else {
+                let mut rest = &values[..take];
+                while !rest.is_empty() {
+                    let k = rest.len().min(self.part - self.buffer.len());
+                    self.buffer.extend_from_slice(&rest[..k]);
+                    rest = &rest[k..];
+                    self.at += k as u64;
+                    if self.buffer.len() == self.part || self.at == end {
+                        self.flush(member, most)?;
+                    }
+                }
+            }
+            values = &values[take..];
+        }
+        Ok(())
+    }
+}
+
+impl PartSink for Scatter<'_> {
+    fn head(&mut self, positions: u64, max_remoteness: u16) -> Result<(), SinkError> {
+        if self.most.is_some() || self.closed {
+            return Err(SinkError::new("a tier's head came twice"));
+        }
+        if positions != self.len {
+            return Err(SinkError::new(format!(
+                "the stored tier holds {positions} positions, not {}",
+                self.len
+            )));
+        }
+        self.announce([1, max_remoteness]);
+        self.most = Some(max_remoteness);
+        let own = crate::solve::block(self.len, 0, self.team.size);
+        self.own.reserve_exact((own.end - own.start) as usize);
+        Ok(())
+    }
+
+    fn part(&mut self, values: &[u16]) -> Result<(), SinkError> {
+        let Some(most) = self.most.filter(|_| !self.closed) else {
+            return Err(SinkError::new("a tier's values came before its head"));
+        };
+        if self.at + values.len() as u64 > self.len {
+            return Err(SinkError::new(format!(
+                "the stored tier holds more than its {} positions",
+                self.len
+            )));
+        }
+        if let Some(&v) = values.iter().find(|&&v| v > most) {
+            return Err(SinkError::new(format!(
+                "the stored tier holds remoteness {v}, above its greatest {most}"
+            )));
+        }
+        self.route(values, most)
+    }
+
+    fn close(&mut self) -> Result<(), SinkError> {
+        if std::mem::replace(&mut self.closed, true) {
+            return Ok(());
+        }
+        let Some(most) = self.most else {
+            // No head went out: every rank hears there is no tier.
+            self.announce([0, 0]);
+            return Ok(());
+        };
+        // A load that stopped early: every rank still gets its whole block (the load's
+        // error says it is no good).
+        let zeros = vec![0u16; self.part.min((self.len - self.at) as usize)];
+        while self.at < self.len {
+            let k = zeros.len().min((self.len - self.at) as usize);
+            self.route(&zeros[..k], most)?;
+        }
+        Ok(())
     }
 }
 
@@ -936,6 +1091,14 @@ impl TierStore for LeaderStore<'_> {
         let result = self.inner.save(solved);
         self.team.send_reply(&reply(&result, |_| ()));
         self.team.end_tier(solved.tier);
+        result
+    }
+
+    fn load_in_parts(&mut self, tier: TierId, into: &mut dyn PartSink) -> Result<(), SinkError> {
+        let result = self.inner.load_in_parts(tier, into);
+        // Every rank gets its whole block (or hears there is none) before the reply.
+        let result = result.and(into.close());
+        self.team.send_reply(&reply(&result, |_| (tier.total, tier.heaps)));
         result
     }
 
@@ -993,6 +1156,16 @@ impl TierStore for FollowerStore<'_> {
     fn save(&mut self, solved: &SolvedTier) -> Result<(), SinkError> {
         self.team.receive_reply::<()>()?;
         self.team.end_tier(solved.tier);
+        Ok(())
+    }
+
+    fn load_in_parts(&mut self, tier: TierId, _into: &mut dyn PartSink) -> Result<(), SinkError> {
+        // This rank's block came with the scatter (`Partners::scatter_parts`); rank 0 says
+        // here whether its load succeeded.
+        let (total, heaps): (u32, u32) = self.team.receive_reply()?;
+        if (total, heaps) != (tier.total, tier.heaps) {
+            self.team.abort(&format!("rank 0 loaded tier ({total},{heaps}) where this rank loads {tier}"));
+        }
         Ok(())
     }
 

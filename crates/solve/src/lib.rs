@@ -154,6 +154,14 @@ pub trait TierStore {
     fn finish(&mut self) -> Result<(), SinkError> {
         Ok(())
     }
+    /// Reads a stored tier's remoteness into `into`: its head, then its values in parts, in
+    /// rank order. A store that can read a tier in parts never holds it whole; this default
+    /// loads the tier and hands it over in parts.
+    fn load_in_parts(&mut self, tier: TierId, into: &mut dyn PartSink) -> Result<(), SinkError> {
+        let solved = self.load(tier)?;
+        into.head(solved.remoteness.len() as u64, solved.max_remoteness())?;
+        solved.remoteness.chunks(GATHER_PART).try_for_each(|part| into.part(part))
+    }
     /// Stores a newly solved tier (remoteness only, no nim-values) whose values come in
     /// parts: `parts` hands each part, in rank order, to the function it is given. A store
     /// that can write a tier in parts never holds it whole; this default collects the parts
@@ -166,6 +174,40 @@ pub trait TierStore {
             Ok(())
         })?;
         self.save(&SolvedTier { tier: head.tier, remoteness, nim_values: None, seconds: head.seconds })
+    }
+}
+
+/// Where a stored tier read in parts goes ([`TierStore::load_in_parts`]): its head, then
+/// its values in rank order.
+pub trait PartSink {
+    /// The tier's positions and greatest remoteness, before any value.
+    fn head(&mut self, positions: u64, max_remoteness: u16) -> Result<(), SinkError>;
+    /// The next values, in rank order.
+    fn part(&mut self, values: &[u16]) -> Result<(), SinkError>;
+    /// Ends the tier, read whole or not: a team's sink completes what its members wait for.
+    /// Calling it again does nothing.
+    fn close(&mut self) -> Result<(), SinkError> {
+        Ok(())
+    }
+}
+
+/// A [`PartSink`] that keeps the whole tier: for a team of one, and for tests.
+#[derive(Clone, Debug, Default)]
+pub struct WholeTier {
+    /// The head given: positions and greatest remoteness.
+    pub head: Option<(u64, u16)>,
+    /// The values given.
+    pub values: Vec<u16>,
+}
+
+impl PartSink for WholeTier {
+    fn head(&mut self, positions: u64, max_remoteness: u16) -> Result<(), SinkError> {
+        self.head = Some((positions, max_remoteness));
+        Ok(())
+    }
+    fn part(&mut self, values: &[u16]) -> Result<(), SinkError> {
+        self.values.extend_from_slice(values);
+        Ok(())
     }
 }
 

@@ -35,8 +35,8 @@ use crate::index::{PartitionTable, TierId, Universe};
 use super::shape::{ParentKinds, ParentQuery, Shape};
 use super::window::{Column, Ranks, Spill, Window, map_spilled};
 use super::{
-    Alone, Plan, Progress, SinkError, SolveError, SolveOptions, SolveReport, TierHead, TierStore, UNKNOWN,
-    reach,
+    Alone, PartSink, Plan, Progress, SinkError, SolveError, SolveOptions, SolveReport, TierHead, TierStore,
+    UNKNOWN, WholeTier, reach,
 };
 
 /// The most offers (or child requests) a member queues before a round of exchange: 8 bytes
@@ -82,11 +82,19 @@ pub trait Partners: Sync {
     /// Agrees at the end of a tier: the greatest of every member's `max`, and whether any
     /// member was asked to `stop`.
     fn agree(&self, max: u16, stop: bool) -> Result<(u16, bool), String>;
-    /// Hands out a stored tier of `len` positions that member 0 loaded (`whole`; `None` if
-    /// it could not): every member gets its own [`block`] of it and the tier's greatest
-    /// remoteness, so no member holds a whole tier it does not own. Every member gets
-    /// `None` when member 0 passed `None`.
-    fn scatter(&self, whole: Option<&[u16]>, len: u64) -> Result<Option<(Vec<u16>, u16)>, String>;
+    /// Hands out a stored tier of `len` positions as member 0 reads it: member 0 calls
+    /// `load` with a sink that sends each member its [`block`] as the values come (after
+    /// the tier's head) and then closes it; the others receive their block, then call
+    /// `load` with a sink that takes nothing (so their store hears how member 0's load
+    /// went). Every member gets its own block and the tier's greatest remoteness, so no
+    /// member holds a whole tier; every member gets `None` when member 0's load gave no
+    /// head. A load that fails after its head still leaves every member its full block
+    /// (what is missing is zeros): the load's own error says it failed.
+    fn scatter_parts(
+        &self,
+        len: u64,
+        load: &mut dyn FnMut(&mut dyn PartSink),
+    ) -> Result<Option<(Vec<u16>, u16)>, String>;
 }
 
 impl Partners for Alone {
@@ -114,8 +122,14 @@ impl Partners for Alone {
     fn agree(&self, max: u16, stop: bool) -> Result<(u16, bool), String> {
         Ok((max, stop))
     }
-    fn scatter(&self, whole: Option<&[u16]>, _len: u64) -> Result<Option<(Vec<u16>, u16)>, String> {
-        Ok(whole.map(|w| (w.to_vec(), w.iter().copied().max().unwrap_or(0))))
+    fn scatter_parts(
+        &self,
+        _len: u64,
+        load: &mut dyn FnMut(&mut dyn PartSink),
+    ) -> Result<Option<(Vec<u16>, u16)>, String> {
+        let mut whole = WholeTier::default();
+        load(&mut whole);
+        Ok(whole.head.map(|(_, most)| (whole.values, most)))
     }
 }
 
@@ -453,6 +467,33 @@ impl<R: TierRules> Partitioned<'_, R> {
     }
 }
 
+/// A sink that refuses a tier whose head gives other than `len` positions (a row that is
+/// not the tier's), remembering what it held.
+struct SizeChecked<'s> {
+    inner: &'s mut dyn PartSink,
+    len: u64,
+    held: Option<u64>,
+}
+
+impl PartSink for SizeChecked<'_> {
+    fn head(&mut self, positions: u64, max_remoteness: u16) -> Result<(), SinkError> {
+        if positions != self.len {
+            self.held = Some(positions);
+            return Err(SinkError::new(format!(
+                "the stored tier holds {positions} positions, not {}",
+                self.len
+            )));
+        }
+        self.inner.head(positions, max_remoteness)
+    }
+    fn part(&mut self, values: &[u16]) -> Result<(), SinkError> {
+        self.inner.part(values)
+    }
+    fn close(&mut self) -> Result<(), SinkError> {
+        self.inner.close()
+    }
+}
+
 /// Packs an offer or a request: a tag (16 bits), a cell of the owner's block (32 bits) and
 /// a value (16 bits).
 #[inline]
@@ -559,18 +600,19 @@ impl<R: TierRules> Partitioned<'_, R> {
     /// store loads the whole tier (the others' stores only hear whether it could), and
     /// member 0 hands each member its block ([`Partners::scatter`]).
     fn load_block(&self, store: &mut dyn TierStore, tier: TierId, len: u64) -> Result<Held, SolveError> {
-        let loaded = store.load(tier);
-        let whole = match &loaded {
-            Ok(solved) if self.me == 0 && solved.remoteness.len() as u64 == len => {
-                Some(&solved.remoteness[..])
-            }
-            _ => None,
-        };
-        let got = self.partners.scatter(whole, len).map_err(SolveError::Team)?;
-        let held = loaded?.remoteness.len() as u64;
-        if self.me == 0 && held != len {
+        let (mut loaded, mut held) = (Ok(()), None);
+        let got = self
+            .partners
+            .scatter_parts(len, &mut |sink| {
+                let mut checked = SizeChecked { inner: sink, len, held: None };
+                loaded = store.load_in_parts(tier, &mut checked);
+                held = checked.held;
+            })
+            .map_err(SolveError::Team)?;
+        if let Some(held) = held {
             return Err(SolveError::CorruptTier { tier, held, expected: len });
         }
+        loaded?;
         let Some((values, max)) = got else {
             return Err(SolveError::Team(format!("rank 0 could not load tier {tier}")));
         };
@@ -999,12 +1041,15 @@ mod tests {
 pub struct RankEstimate {
     /// Ranks.
     pub ranks: u64,
-    /// Rank 0's peak: the others' plus the database's writer and the whole tier it gathers.
+    /// Rank 0's peak: the others' plus the database's writer and the parts of tiers it
+    /// writes and reads.
     pub leader_bytes: u64,
     /// Every other rank's peak.
     pub rank_bytes: u64,
-    /// Each rank's share of the window (its blocks of the solved tiers).
+    /// Each rank's share of the window (its blocks of the solved tiers) held in memory.
     pub window_bytes: u64,
+    /// Each rank's share of the window before any spilling.
+    pub whole_window_bytes: u64,
     /// What every rank holds whatever the solve: the process with Open MPI
     /// ([`RANK_PROCESS_BYTES`]) and the rank table, which each rank builds whole.
     pub fixed_bytes: u64,
@@ -1018,17 +1063,23 @@ pub const RANK_PROCESS_BYTES: u64 = 18 << 20;
 /// (measured: 3 MiB more than the other ranks on a tiny solve, 2 MiB of page cache).
 pub const LEADER_EXTRA_BYTES: u64 = 5 << 20;
 
+/// The parts of a tier rank 0 holds at once at most: those queued for the database's
+/// writer (8), the one it encodes and the one it receives.
+const LEADER_PARTS: u64 = 10;
+
 /// Estimates each rank's peak memory in a partitioned solve over `ranks` ranks: the fixed
 /// part, a `1/ranks` share of the window (a byte a position, two where remoteness needs
 /// them, and 6 bytes a loss, a generous 15% of positions), of the total being marked (2
 /// bytes a position) and the exchange buffers; rank 0 adds the database's writer and the
-/// largest tier it gathers (2 bytes a position, and as much again queued for the writer
-/// with its encoded payload).
+/// parts of tiers in flight to and from it (it never holds a whole tier). With
+/// `window_cap` (each rank's `--window-limit`, or what `--memory-limit` leaves), a rank
+/// holds at most that and spills the rest, keeping 2 bytes for each spilled loss.
 pub fn estimate_ranks(
     game: &crate::game::GameSpec,
     options: &SolveOptions,
     table: &PartitionTable,
     ranks: usize,
+    window_cap: Option<u64>,
 ) -> RankEstimate {
     let universe = &options.universe;
     let reach = reach(game.rules(), universe) as usize;
@@ -1046,9 +1097,11 @@ pub fn estimate_ranks(
         peak = peak.max(held);
     }
     let value_tenths = if Window::narrow(universe) { 10 } else { 20 };
-    let window = (peak * (value_tenths + 9) / 10).div_ceil(n);
+    let whole_window = (peak * (value_tenths + 9) / 10).div_ceil(n);
+    // Spilled blocks keep their losses' values in memory: 2 bytes a loss.
+    let spilled_losses = (peak * 3 / 10).div_ceil(n);
+    let window = window_cap.map_or(whole_window, |cap| whole_window.min(cap + spilled_losses));
     let largest_total = per_total.iter().copied().max().unwrap_or(0);
-    let largest_tier = universe.tiers().iter().map(|&t| table.size(t)).max().unwrap_or(0);
     let table_bytes =
         4 * PartitionTable::entries(universe.max_total, universe.heaps_cap(), universe.part_cap());
     // Offers or requests queued, sent and received (8 bytes each), and their origins.
@@ -1057,9 +1110,10 @@ pub fn estimate_ranks(
     let rank_bytes = fixed + window + (2 * largest_total).div_ceil(n) + buffers;
     RankEstimate {
         ranks: n,
-        leader_bytes: rank_bytes + LEADER_EXTRA_BYTES + 6 * largest_tier,
+        leader_bytes: rank_bytes + LEADER_EXTRA_BYTES + LEADER_PARTS * 2 * GATHER_PART as u64,
         rank_bytes,
         window_bytes: window,
+        whole_window_bytes: whole_window,
         fixed_bytes: fixed,
     }
 }

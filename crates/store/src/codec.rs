@@ -188,6 +188,14 @@ impl Binding {
         }
     }
 
+    /// A hasher that gives [`Binding::payload`] once fed the whole payload, in any pieces.
+    pub fn payload_hasher(&self) -> crc32fast::Hasher {
+        match self {
+            Binding::Plain => crc32fast::Hasher::new(),
+            Binding::Bound(h) => h.clone(),
+        }
+    }
+
     /// The packed block checksums of `payload` laid out as `layout`.
     pub fn block_checksums(&self, layout: &RecordLayout, payload: &[u8]) -> Vec<u8> {
         payload
@@ -297,10 +305,7 @@ impl PartEncoder {
             block_records: BLOCK_RECORDS,
         };
         let binding = Binding::bound(key, tier, &layout);
-        let payload = match &binding {
-            Binding::Bound(h) => h.clone(),
-            Binding::Plain => crc32fast::Hasher::new(),
-        };
+        let payload = binding.payload_hasher();
         PartEncoder {
             layout,
             binding,

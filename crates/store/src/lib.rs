@@ -18,6 +18,7 @@ mod games;
 mod heap_values;
 mod lookup;
 mod open;
+mod parts;
 pub mod quotients;
 mod reader;
 mod runs;
@@ -33,6 +34,7 @@ pub use open::{
     Database, OLDEST_READABLE_VERSION, SCHEMA_VERSION, STORAGE_IDS_SINCE_VERSION, StoreError, forbid_writes,
     writes_forbidden,
 };
+pub use parts::TierParts;
 pub use reader::{Prober, Reader, RecordSource};
 pub use runs::{RUNS_SINCE_VERSION, RunOutcome, RunStart, RunTick, SolveHistory, SolveRun};
 pub use solves::{SolveKey, SolveRecord, SolveStatus};
