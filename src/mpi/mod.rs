@@ -229,8 +229,9 @@ pub enum Reply<T> {
     Failed(String),
 }
 
-/// A solved tier on the wire: what rank 0 broadcasts of a tier it loaded on a resume (its
-/// [`header`](WireTier::header), the values going out by `MPI_Scatterv`).
+/// A solved tier on the wire: what rank 0 broadcasts when its store's whole-tier `load` is
+/// called (the [`header`](WireTier::header) only). The partitioned solver reads stored
+/// tiers in parts instead, each rank getting its block (`Partners::scatter_parts`).
 #[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub struct WireTier {
     /// The tier's total.
@@ -291,10 +292,11 @@ pub struct Traffic {
     pub exchanged_bytes: u64,
     /// Bytes of children's values sent back to the ranks that asked, 2 each.
     pub answered_bytes: u64,
-    /// Bytes of finished blocks sent to rank 0 for storing, 2 a position.
+    /// Bytes of finished blocks sent to rank 0 for storing: 1 a position (2 once remoteness
+    /// passes 255).
     pub gathered_bytes: u64,
     /// Bytes rank 0 sent out: control messages, and on a resume each rank's block of the
-    /// stored tiers (`MPI_Scatterv`, 2 bytes a position).
+    /// stored tiers (in parts, 1 byte a position, 2 once remoteness passes 255).
     pub broadcast_bytes: u64,
     /// Wall seconds inside collectives, waiting for the slowest rank included.
     pub seconds: f64,
