@@ -9,7 +9,7 @@
 //!   (as the single-process solver does, from rank terms), and routes each offer, a
 //!   parent's rank and `1 +` the loss's remoteness, to the parent's owner. Offers are sent
 //!   in rounds of at most [`OFFER_BATCH`] per member, so the buffers stay bounded; each
-//!   round sends only the least offer to each cell, sorted (so that [`encode_words`]
+//!   round sends only the least offer to each cell, sorted (so that [`encode_words`](super::encode_words)
 //!   packs it in about 2 bytes), and the owner keeps the least offer, which does not
 //!   depend on the order offers arrive in.
 //! - **Settling.** Each member settles the unmarked positions of its own block. Their
@@ -34,6 +34,7 @@ use crate::index::{PartitionTable, TierId, Universe};
 
 use super::shape::{ParentKinds, ParentQuery, Shape};
 use super::window::{Column, Ranks, Spill, Window, map_spilled};
+use super::wire::{pack, sort_pairs, sort_words, unpack};
 use super::{
     Alone, PartSink, Plan, Progress, SinkError, SolveError, SolveOptions, SolveReport, TierHead, TierStore,
     UNKNOWN, WholeTier, reach,
@@ -170,7 +171,12 @@ pub fn block(len: u64, member: usize, members: usize) -> Range<u64> {
 #[inline]
 pub fn owner(rank: u64, len: u64, members: usize) -> usize {
     // The last member whose block starts at or before `rank`: len·i/n ≤ rank ⇔ len·i < (rank+1)·n.
-    (((rank as u128 + 1) * members as u128 - 1) / len as u128) as usize
+    // In 64 bits when the product fits (always, for the tiers a solve partitions), since a
+    // 128-bit division is a call.
+    match rank.checked_add(1).and_then(|r| r.checked_mul(members as u64)) {
+        Some(product) => ((product - 1) / len) as usize,
+        None => (((rank as u128 + 1) * members as u128 - 1) / len as u128) as usize,
+    }
 }
 
 /// The most positions a member's block may hold: offers and requests address a cell of
@@ -494,85 +500,6 @@ impl PartSink for SizeChecked<'_> {
     }
 }
 
-/// Packs an offer or a request: a tag (16 bits), a cell of the owner's block (32 bits) and
-/// a value (16 bits).
-#[inline]
-fn pack(tag: u32, cell: u64, value: u16) -> u64 {
-    debug_assert!(tag <= u16::MAX as u32 && cell <= MAX_BLOCK);
-    (tag as u64) << 48 | cell << 16 | value as u64
-}
-
-#[inline]
-fn unpack(x: u64) -> (u32, usize, u16) {
-    ((x >> 48) as u32, ((x >> 16) & MAX_BLOCK) as usize, x as u16)
-}
-
-/// The address part of a packed offer or request (tag and cell, 48 bits).
-const ADDRESS: u64 = (1 << 48) - 1;
-
-/// Appends `x` to `out` as a LEB128 varint: 7 bits a byte, low bits first.
-#[inline]
-fn put_varint(out: &mut Vec<u8>, mut x: u64) {
-    while x >= 0x80 {
-        out.push(x as u8 | 0x80);
-        x >>= 7;
-    }
-    out.push(x as u8);
-}
-
-/// Reads a varint of at most `bits` bits from `bytes` at `*at`.
-#[inline]
-fn get_varint(bytes: &[u8], at: &mut usize, bits: u32) -> Result<u64, String> {
-    let mut x = 0u64;
-    let mut shift = 0;
-    loop {
-        let &byte = bytes.get(*at).ok_or("a batch of offers ends inside a number")?;
-        *at += 1;
-        x |= u64::from(byte & 0x7f) << shift;
-        if byte & 0x80 == 0 {
-            break;
-        }
-        shift += 7;
-        if shift >= bits {
-            return Err("a number in a batch of offers is too long".into());
-        }
-    }
-    if bits < 64 && x >> bits != 0 {
-        return Err("a number in a batch of offers is too large".into());
-    }
-    Ok(x)
-}
-
-/// Encodes packed offers or requests for the wire: each word's address (its tag and cell,
-/// 48 bits) as the varint of its difference from the previous word's (modulo 2⁴⁸), then
-/// its value as a varint. Any order decodes; sorted words (as the solver sends them) cost
-/// about 2–3 bytes each instead of 8, since neighbouring addresses are close and values
-/// small.
-pub fn encode_words(words: &[u64]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(words.len() * 3);
-    let mut last = 0u64;
-    for &x in words {
-        let address = x >> 16;
-        put_varint(&mut out, address.wrapping_sub(last) & ADDRESS);
-        put_varint(&mut out, x & 0xffff);
-        last = address;
-    }
-    out
-}
-
-/// Decodes what [`encode_words`] made.
-pub fn decode_words(bytes: &[u8]) -> Result<Vec<u64>, String> {
-    let mut words = Vec::with_capacity(bytes.len() / 2);
-    let (mut at, mut last) = (0, 0u64);
-    while at < bytes.len() {
-        let address = (last + get_varint(bytes, &mut at, 48)?) & ADDRESS;
-        let value = get_varint(bytes, &mut at, 16)?;
-        words.push(address << 16 | value);
-        last = address;
-    }
-    Ok(words)
-}
-
 impl<R: TierRules> Partitioned<'_, R> {
     /// A solved tier's block as this member keeps it.
     fn keep(&self, tier: TierId, start: u64, values: Vec<u16>, max_remoteness: u16) -> Held {
@@ -671,9 +598,12 @@ impl<R: TierRules> Partitioned<'_, R> {
             }
             // Only the least offer to each cell counts: send each once, in order (which
             // also makes the batch compress well, see `encode_words`).
-            for offers in &mut outbox {
-                offers.sort_unstable();
-                offers.dedup_by_key(|x| *x >> 16);
+            // This member's own box is applied as it is (the least offer wins anyway).
+            for (to, offers) in outbox.iter_mut().enumerate() {
+                if to != self.me {
+                    sort_words(offers);
+                    offers.dedup_by_key(|x| *x >> 16);
+                }
             }
             let flags = if at < units.len() { MORE } else { 0 };
             let (inbox, flags) = self.partners.exchange(outbox, flags).map_err(SolveError::Team)?;
@@ -861,7 +791,7 @@ impl<R: TierRules> Partitioned<'_, R> {
                     .zip(&mut origins)
                     .map(|(asks, origins)| {
                         let mut pairs: Vec<(u64, u32)> = asks.drain(..).zip(origins.drain(..)).collect();
-                        pairs.sort_unstable();
+                        sort_pairs(&mut pairs);
                         let mut fan = Vec::with_capacity(pairs.len());
                         for (ask, o) in pairs {
                             if asks.last() != Some(&ask) {
@@ -1008,29 +938,15 @@ mod tests {
                 assert_eq!(next, len);
             }
         }
-    }
-
-    #[test]
-    fn words_encode_and_decode_in_any_order() {
-        let extreme = [u64::MAX, 0, pack(65_535, MAX_BLOCK, 0), 1, u64::MAX - 1, pack(3, 17, 9)];
-        let mut sorted: Vec<u64> =
-            (0..5000u64).map(|i| pack((i / 1000) as u32, i * 7 % 1000, (i % 100) as u16)).collect();
-        sorted.sort_unstable();
-        for words in [&extreme[..], &sorted[..], &[][..]] {
-            assert_eq!(decode_words(&encode_words(words)).unwrap(), words);
-        }
-        // Sorted, close addresses and small values: two bytes a word.
-        assert!(encode_words(&sorted).len() < 2 * sorted.len() + 64);
-        // A truncated batch is refused, not misread.
-        let bytes = encode_words(&extreme);
-        assert!(decode_words(&bytes[..bytes.len() - 1]).is_err());
-        assert!(decode_words(&[0x80; 12]).is_err());
-    }
-
-    #[test]
-    fn offers_pack_and_unpack() {
-        for (tag, cell, value) in [(0, 0, 0), (65_535, MAX_BLOCK, u16::MAX), (7, 123_456_789, 300)] {
-            assert_eq!(unpack(pack(tag, cell, value)), (tag, cell as usize, value));
+        // Where (rank + 1)·n passes 64 bits the owner is found in 128.
+        let len = u64::MAX - 5;
+        for n in [2usize, 3, 7] {
+            for i in 0..n {
+                let b = block(len, i, n);
+                for r in [b.start, b.end - 1] {
+                    assert_eq!(owner(r, len, n), i, "rank {r} of {len}, {n} members");
+                }
+            }
         }
     }
 }
