@@ -31,6 +31,10 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         // (rayon's pool, the writer, MPI's own) has been started.
         unsafe { std::env::set_var(YIELD, "1") };
     }
+    // This thread makes every MPI call and hands the solver's parallel work to rayon many
+    // times a tier: as one of the pool's threads it runs that work itself, instead of
+    // waking another thread and sleeping until it is done each time.
+    let _ = rayon::ThreadPoolBuilder::new().use_current_thread().build_global();
     let (_session, team) = nimdb::mpi::init().map_err(|e| anyhow!("{e}"))?;
     // Ctrl-C, SIGTERM or SIGUSR1 on any rank stops every rank after the tier in flight: the
     // ranks agree on the flag at the end of each tier (see `Partners::agree`).
