@@ -70,9 +70,12 @@ pub fn run(args: TreeArgs) -> anyhow::Result<ExitCode> {
     };
     let view =
         TreeView::new(game, &name, args.game.convention(), &root, &options).map_err(super::words::tree)?;
-    match args.format {
-        TreeFormat::Text => print!("{}", view.to_text()),
-        TreeFormat::Dot => print!("{}", view.to_dot()),
-    }
+    // Written as it is made: a DAG's text has a line for every edge.
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let written = match args.format {
+        TreeFormat::Text => view.write_text(&mut out),
+        TreeFormat::Dot => view.write_dot(&mut out),
+    };
+    written.and_then(|()| std::io::Write::flush(&mut out))?;
     Ok(ExitCode::SUCCESS)
 }
