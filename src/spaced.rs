@@ -356,28 +356,20 @@ pub fn answer_from_theory(
     let decision = evaluate(game, position, convention)?;
     let family = game.family();
     let cost = crate::theory::spaced::evaluation_cost(game, position);
-    // Past the work allowed, neither the list nor the best move's words are built.
+    // Past the work allowed, neither the list nor the best move's words are built (`None`:
+    // not listed; an empty list is a terminal position's, whatever the family's bound says).
     let bound = family.move_bound(position);
-    let listed = if moves_fit(family, position, cost) { family.moves(position) } else { Vec::new() };
+    let listed = moves_fit(family, position, cost).then(|| family.moves(position));
     let judged = |m: &SpacedMove| {
         let outcome = verdict_by_theorem(game, &m.to, convention).unwrap_or(Verdict::Draw);
         SpacedMoveValue { description: m.text.clone(), to: m.to.clone(), outcome, remoteness: None }
     };
     let want = best_target(decision.verdict);
-    let (moves, moves_omitted, best_move): (Vec<SpacedMoveValue>, u64, Option<SpacedMoveValue>) =
-        if listed.is_empty() && bound > 0 {
-            (Vec::new(), bound, None)
-        } else if listed.len() <= THEORY_LISTING_LIMIT {
-            // Every move judged once; the best is the first to the target, as `decide`'s.
-            let moves: Vec<SpacedMoveValue> = listed.iter().map(judged).collect();
-            let best = want.and_then(|w| moves.iter().find(|m| m.outcome == w).cloned());
-            (moves, 0, best)
-        } else {
-            let best = want
-                .filter(|_| move_search_fits(game, position))
-                .and_then(|w| listed.iter().map(judged).find(|m| m.outcome == w));
-            (Vec::new(), listed.len() as u64, best)
-        };
+    let (moves, moves_omitted, best_move): (Vec<SpacedMoveValue>, u64, Option<SpacedMoveValue>) = match listed
+    {
+        None => (Vec::new(), bound, None),
+        Some(listed) => listed_answer(game, position, listed, want, &judged),
+    };
     Some(SpacedAnswer {
         game: game.to_string(),
         convention,
@@ -392,6 +384,28 @@ pub fn answer_from_theory(
         theorem: Some(decision.formula),
         solve_id: None,
     })
+}
+
+/// A theorem's moves, once listed: every one judged when there are at most
+/// [`THEORY_LISTING_LIMIT`] (the best the first to the target `want`, as `decide`'s), else
+/// none kept and the best searched for alone, when the search fits.
+fn listed_answer(
+    game: &SpacedGame,
+    position: &[u32],
+    listed: Vec<SpacedMove>,
+    want: Option<Verdict>,
+    judged: &dyn Fn(&SpacedMove) -> SpacedMoveValue,
+) -> (Vec<SpacedMoveValue>, u64, Option<SpacedMoveValue>) {
+    if listed.len() <= THEORY_LISTING_LIMIT {
+        let moves: Vec<SpacedMoveValue> = listed.iter().map(judged).collect();
+        let best = want.and_then(|w| moves.iter().find(|m| m.outcome == w).cloned());
+        (moves, 0, best)
+    } else {
+        let best = want
+            .filter(|_| move_search_fits(game, position))
+            .and_then(|w| listed.iter().map(judged).find(|m| m.outcome == w));
+        (Vec::new(), listed.len() as u64, best)
+    }
 }
 
 /// Answers many positions through one open database, never solving and never writing: the

@@ -742,3 +742,42 @@ fn explain_gives_staircase_nim_s_odd_step_rule_and_its_move() {
     let err = common::err(&["explain", "--game", "welter", "1", "0"]);
     assert!(err.contains("covers Nim and Staircase Nim only"), "{err}");
 }
+
+/// Finding: a theorem's answer for a Welter position with no move ([0], [2 1 0]) said it
+/// had up to 1 or 6 moves "not listed, more than 100000", and "every move loses" rather than
+/// "the game is over": an empty listing was taken for one left out. Now a theorem's listing
+/// is every child of the plain rules, and a terminal position says so.
+#[test]
+fn a_theorem_s_answer_lists_exactly_the_moves_and_a_terminal_position_has_none() {
+    use nimdb::spaced::answer_from_theory;
+    let cases = [
+        ("staircase", SpaceBounds { max_total: 9, max_heaps: 4, max_heap: None }),
+        ("welter", SpaceBounds { max_total: 12, max_heaps: 4, max_heap: None }),
+        ("raise:3", SpaceBounds { max_total: 9, max_heaps: 3, max_heap: Some(3) }),
+    ];
+    let mut terminals = 0;
+    for (name, bounds) in cases {
+        let game: SpacedGame = name.parse().unwrap();
+        let space = space_for(game.family().layout(), bounds).unwrap();
+        for p in positions(space.as_ref()) {
+            let a = answer_from_theory(&game, Convention::Normal, &p).expect("a theorem under normal play");
+            let listed: BTreeSet<Vec<u32>> = a.moves.iter().map(|m| m.to.clone()).collect();
+            assert_eq!(listed, children(name, &p), "{name} {p:?}");
+            assert_eq!(a.moves_omitted, 0, "{name} {p:?}: every move was listed");
+            terminals += u64::from(listed.is_empty());
+        }
+    }
+    assert!(terminals >= 5, "{terminals}");
+    // Without --db, in a directory of its own (the theorem answers; nothing is written).
+    let dir = tempfile::tempdir().unwrap();
+    let query = |args: &[&str]| {
+        let out = common::nimdb().current_dir(dir.path()).arg("query").args(args).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let out = query(&["--game", "welter", "--moves", "2", "1", "0"]);
+    assert!(out.contains("no moves: the game is over\nmoves (0):\n"), "{out}");
+    let out = query(&["--game", "welter", "--json", "0"]);
+    assert!(!out.contains("moves_omitted"), "{out}");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "nothing was written");
+}
