@@ -70,6 +70,32 @@ pub enum SpacedError {
         /// The tier.
         tier: TierId,
     },
+    /// A loopy game's stored solve stops short of its space: a move may raise a stored
+    /// position past the tiers stored, so none of it is read as an answer.
+    #[error(
+        "stored solve #{solve} of {game} is unfinished: it stops at tier total {solved} of {whole}, and a move of a loopy game may raise a position past it (run nimdb solve again to finish it)"
+    )]
+    Unfinished {
+        /// The solve.
+        solve: i64,
+        /// The game.
+        game: String,
+        /// The tier total stored up to.
+        solved: i64,
+        /// The tier total of its whole space.
+        whole: u64,
+    },
+    /// A stored solve holds a position but not the position a move leads to (its bounds
+    /// were altered).
+    #[error("stored solve #{solve} holds {from} but not {to}, a move away: its bounds are damaged")]
+    MoveOutside {
+        /// The solve.
+        solve: i64,
+        /// The position, in the family's notation.
+        from: String,
+        /// Where the move leads.
+        to: String,
+    },
 }
 
 /// One move and the value of the position it leads to.
@@ -248,6 +274,29 @@ pub fn moves_bound(bounds: SpaceBounds) -> u64 {
 fn solve_bounds(game: &SpacedGame, solve: &SolveRecord) -> Option<SpaceBounds> {
     let solved = u32::try_from(solve.solved_total).ok()?;
     Some(SpaceBounds { max_total: solved, max_heaps: solve.max_heaps?, max_heap: game.family().heap_cap() })
+}
+
+/// The tier total of the whole space a loopy game's solve of `bounds` is of (every heap at
+/// the cap); `None` for an acyclic family, whose moves never leave the tiers below a
+/// position.
+fn loopy_whole_total(game: &SpacedGame, bounds: SpaceBounds) -> Option<u64> {
+    game.family().loopy().then(|| bounds.max_heaps as u64 * bounds.max_heap.unwrap_or(u32::MAX) as u64)
+}
+
+/// The bounds a stored solve answers for: [`solve_bounds`], but only the whole space of a
+/// loopy game (a move may raise a position into a tier a cut-short solve lacks); `Ok(None)`
+/// when it has no bounds, `Err` when it is a loopy game's unfinished solve.
+fn answering_bounds(game: &SpacedGame, solve: &SolveRecord) -> Result<Option<SpaceBounds>, SpacedError> {
+    let Some(bounds) = solve_bounds(game, solve) else { return Ok(None) };
+    match loopy_whole_total(game, bounds) {
+        Some(whole) if (bounds.max_total as u64) < whole => Err(SpacedError::Unfinished {
+            solve: solve.id,
+            game: game.to_string(),
+            solved: solve.solved_total,
+            whole,
+        }),
+        _ => Ok(Some(bounds)),
+    }
 }
 
 fn verdict_of(convention: Convention, r: u16) -> Verdict {
@@ -450,7 +499,7 @@ impl<'a> SpacedReader<'a> {
         let r = remoteness_at(source, solve.id, space.as_ref(), tier, rank)?;
         let mut listed = Vec::new();
         for m in game.family().moves(position) {
-            let (t, k) = space.locate(&m.to).expect("a move stays in a solved space");
+            let (t, k) = locate_move(game, space.as_ref(), solve.id, position, &m.to)?;
             let rc = remoteness_at(source, solve.id, space.as_ref(), t, k)?;
             listed.push(SpacedMoveValue {
                 description: m.text,
@@ -554,7 +603,8 @@ impl<'a> SpacedReader<'a> {
     }
 
     /// The position space of stored solve `solve` (its rank table built once), or `None`
-    /// when the solve has no bounds to rank by.
+    /// when the solve has no bounds to rank by, or is a loopy game's unfinished solve (not
+    /// read: what it lacks may be a move away from what it holds).
     fn space(
         &mut self,
         game: &SpacedGame,
@@ -563,7 +613,7 @@ impl<'a> SpacedReader<'a> {
         if let Some(space) = self.spaces.get(&solve.id) {
             return Ok(Some(space.clone()));
         }
-        let Some(bounds) = solve_bounds(game, solve) else { return Ok(None) };
+        let Ok(Some(bounds)) = answering_bounds(game, solve) else { return Ok(None) };
         let space: std::rc::Rc<dyn PositionSpace> = space_of(game, bounds)?.into();
         self.spaces.insert(solve.id, space.clone());
         Ok(Some(space))
@@ -678,7 +728,7 @@ pub fn verify_spaced(
     let mut pos = Vec::new();
     for solve in &solves {
         report.solves.push(solve.id);
-        let Some(bounds) = solve_bounds(game, solve) else { continue };
+        let Some(bounds) = answering_bounds(game, solve)? else { continue };
         let space = space_of(game, bounds)?;
         let mut reader = Reader::new(db);
         for tier in space.tiers() {
@@ -687,7 +737,7 @@ pub fn verify_spaced(
                 let r = remoteness_at(&mut reader, solve.id, space.as_ref(), tier, rank)?;
                 let mut kids = Vec::new();
                 for m in family.moves(&pos) {
-                    let (t, k) = space.locate(&m.to).expect("a move stays in a solved space");
+                    let (t, k) = locate_move(game, space.as_ref(), solve.id, &pos, &m.to)?;
                     kids.push(remoteness_at(&mut reader, solve.id, space.as_ref(), t, k)?);
                 }
                 report.checked += 1;
@@ -714,6 +764,23 @@ pub fn verify_spaced(
         }
     }
     Ok(report)
+}
+
+/// Where the move from `from` to `to` leads in the space of stored solve `solve`: within
+/// it for every solve read as an answer; outside it only when the solve's bounds were
+/// altered.
+fn locate_move(
+    game: &SpacedGame,
+    space: &dyn PositionSpace,
+    solve: i64,
+    from: &[u32],
+    to: &[u32],
+) -> Result<(TierId, u64), SpacedError> {
+    space.locate(to).ok_or_else(|| SpacedError::MoveOutside {
+        solve,
+        from: game.family().show(from),
+        to: game.family().show(to),
+    })
 }
 
 /// The stored remoteness at (`tier`, `rank`) of solve `solve` over `space`; a tier the

@@ -781,3 +781,59 @@ fn a_theorem_s_answer_lists_exactly_the_moves_and_a_terminal_position_has_none()
     assert!(!out.contains("moves_omitted"), "{out}");
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "nothing was written");
 }
+
+/// Finding: a raise:C solve cut short after its first tiers were written (a full disk, a
+/// kill while its tiers are saved) made `query`, `query --batch`, `verify` and the server
+/// panic: a move may raise a heap, so a stored position's child can lie past the tiers
+/// stored. A loopy game's solve now answers only when whole: queries go on to the theorem
+/// (or solve again), verify says the solve is unfinished in one line, and export streams
+/// the tiers that are stored.
+#[test]
+fn a_loopy_solve_cut_short_is_not_read_as_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("s.sqlite");
+    let db = db.to_str().unwrap();
+    let nimdb = |args: &[&str], stdin: &str| {
+        let out = common::nimdb().args(args).args(["--db", db]).write_stdin(stdin).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        (out.status.success(), String::from_utf8(out.stdout).unwrap(), stderr)
+    };
+    for misere in [&[][..], &["--misere"][..]] {
+        let solve = [&["solve", "--game", "raise:3", "--max-heaps", "3", "-q"][..], misere].concat();
+        assert!(nimdb(&solve, "").0);
+    }
+    // Both solves lose the tiers above total 5, as if their run had stopped there.
+    let conn = rusqlite::Connection::open(db).unwrap();
+    conn.execute("DELETE FROM tiers WHERE total > 5", []).unwrap();
+    conn.execute("UPDATE solves SET solved_total = 5, status = 'partial'", []).unwrap();
+    drop(conn);
+    let bounds = SpaceBounds { max_total: 9, max_heaps: 3, max_heap: Some(3) };
+    let space =
+        space_for(SpacedGame::Raise(nimdb::game::Raise { cap: 3 }).family().layout(), bounds).unwrap();
+    let all = positions(space.as_ref());
+    for (convention, flag) in [(Convention::Normal, &[][..]), (Convention::Misere, &["--misere"][..])] {
+        let want = forward("raise:3", &all, convention);
+        let word = |v: Verdict| format!("{v:?}").to_lowercase();
+        // [3 2] (total 5, stored) moves to [3 3] (total 6, lost).
+        let query = [&["query", "--game", "raise:3", "--json", "3", "2"][..], flag].concat();
+        let (ok, out, err) = nimdb(&query, "");
+        assert!(ok, "{err}");
+        let a: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(a["outcome"].as_str(), Some(word(want[&vec![3, 2]].0).as_str()), "{out}");
+        let batch = [&["query", "--game", "raise:3", "--batch"][..], flag].concat();
+        let (_, out, err) = nimdb(&batch, "3 2\n2 2 1\n");
+        assert_eq!(out.lines().count(), 2, "{out}{err}");
+        for (line, p) in out.lines().zip([vec![3, 2], vec![2, 2, 1]]) {
+            let a: serde_json::Value = serde_json::from_str(line).unwrap();
+            if a["error"].is_null() {
+                assert_eq!(a["outcome"].as_str(), Some(word(want[&p].0).as_str()), "{line}");
+            }
+        }
+    }
+    let (ok, _, err) = nimdb(&["verify", "--game", "raise:3", "--misere"], "");
+    assert!(!ok && err.lines().count() == 1 && err.contains("unfinished"), "{err}");
+    let (ok, out, err) = nimdb(&["export", "--game", "raise:3"], "");
+    assert!(ok, "{err}");
+    assert!(out.lines().count() > 5, "{out}");
+}
