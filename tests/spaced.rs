@@ -837,3 +837,41 @@ fn a_loopy_solve_cut_short_is_not_read_as_whole() {
     assert!(ok, "{err}");
     assert!(out.lines().count() > 5, "{out}");
 }
+
+/// Finding: `query --moves` of raise:3 with 10,000 heaps of 3 said "moves (40000): not
+/// listed, more than 100000": the moves were left out because listing them passes the work
+/// allowed, and 40,000 is the family's bound on them, not their number. The line now says
+/// which limit left them out, and keeps "more than" for a count past the listing limit.
+#[test]
+fn moves_left_out_say_which_limit_left_them_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("s.sqlite");
+    let query = |game: &str, counts: Vec<String>| {
+        let out = common::nimdb()
+            .args(["query", "--moves", "--game", game, "--db"])
+            .arg(&db)
+            .args(counts)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let out = query("raise:3", vec!["3".to_string(); 10_000]);
+    assert!(!out.contains("more than 100000"), "{}", &out[out.len() - 200..]);
+    assert!(
+        out.contains("moves (up to 40000): not listed, too much work to list"),
+        "{}",
+        &out[out.len() - 200..]
+    );
+    // It is a draw (every heap is infinite in Smith's sense): no move was searched for,
+    // so none is said to lose.
+    assert!(out.contains(": draw for the player to move"), "{}", &out[out.len() - 200..]);
+    assert!(
+        out.contains("best move: not searched for (the position has up to 40000 moves"),
+        "{}",
+        &out[out.len() - 200..]
+    );
+    // A million moves of a two-heap position pass the listing limit itself.
+    let out = query("welter", vec!["1048576".to_string(), "0".to_string()]);
+    assert!(out.contains("moves (1048575): not listed, more than 100000"), "{out}");
+}
