@@ -875,3 +875,30 @@ fn moves_left_out_say_which_limit_left_them_out() {
     let out = query("welter", vec!["1048576".to_string(), "0".to_string()]);
     assert!(out.contains("moves (1048575): not listed, more than 100000"), "{out}");
 }
+
+/// Finding: without a position, `play` and `query` of raise:2 suggested `... raise:2 3 0 2
+/// 5`, which is refused (a heap of 3 passes the cap), and `tree --game raise:2` asked for a
+/// root although a loopy game's tree is refused whatever the root. Each suggested command
+/// is now run here as written, and takes its position.
+#[test]
+fn the_example_given_for_a_missing_position_is_a_position_of_the_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let nimdb = |args: &[&str]| {
+        let out = common::nimdb().current_dir(dir.path()).args(args).output().unwrap();
+        (out.status.success(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    for game in ["staircase", "welter", "raise:1", "raise:2", "raise:64"] {
+        for command in ["play", "query"] {
+            let (ok, err) = nimdb(&[command, "--game", game]);
+            assert!(!ok && err.lines().count() == 1, "{command} {game}: {err}");
+            let start = &err[err.rfind("nimdb ").unwrap_or_else(|| panic!("{err}"))..];
+            let suggested: Vec<&str> =
+                start.trim_end().trim_end_matches([')', '`']).split_whitespace().skip(1).collect();
+            assert_eq!(suggested[..3], [command, "--game", game], "{err}");
+            let (ok, err) = nimdb(&suggested);
+            assert!(ok || !err.contains("bad position"), "{command} {game}: nimdb {suggested:?}: {err}");
+        }
+    }
+    let (ok, err) = nimdb(&["tree", "--game", "raise:2"]);
+    assert!(!ok && err.contains("is loopy"), "{err}");
+}

@@ -19,6 +19,15 @@ use nimdb::theory::spaced::Verdict;
 use super::progress::SolveBar;
 use super::words;
 
+/// A position of `game` to show in an example: counts each family takes (a raise:C heap
+/// is at most C).
+pub fn example(game: &SpacedGame) -> String {
+    match game {
+        SpacedGame::Raise(r) => format!("{} 1", r.cap),
+        SpacedGame::Staircase(_) | SpacedGame::Welter(_) => "3 0 2 5".to_string(),
+    }
+}
+
 /// What `nimdb solve` was given, for a spaced game.
 pub struct SolveRequest<'a> {
     pub game: &'a SpacedGame,

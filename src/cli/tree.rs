@@ -51,6 +51,10 @@ pub fn run(args: TreeArgs) -> anyhow::Result<ExitCode> {
     if args.heaps.is_empty() {
         match game {
             Game::Heaps(_) => anyhow::bail!("give the root position's heaps, e.g. nimdb tree --game nim 3 2"),
+            // A loopy game's tree is refused whatever the root: no root is asked for.
+            Game::Spaced(_) if game.family().loopy() => {
+                return Err(super::words::tree(nimdb::tree::TreeError::Loopy { game: game.to_string() }));
+            }
             Game::Spaced(_) => anyhow::bail!("give the root position, e.g. nimdb tree --game {game} 0 2"),
         }
     }
