@@ -85,6 +85,17 @@ pub enum SpacedError {
         /// The tier total of its whole space.
         whole: u64,
     },
+    /// A stored solve's bounds give a space that cannot be ranked (they were altered: the
+    /// solve could not have been run with them).
+    #[error("stored solve #{solve} of {game} cannot be read, its bounds are damaged: {source}")]
+    DamagedBounds {
+        /// The solve.
+        solve: i64,
+        /// The game.
+        game: String,
+        /// Why its space cannot be ranked.
+        source: UniverseError,
+    },
     /// A stored solve holds a position but not the position a move leads to (its bounds
     /// were altered).
     #[error("stored solve #{solve} holds {from} but not {to}, a move away: its bounds are damaged")]
@@ -199,6 +210,20 @@ pub fn smallest_bounds(game: &SpacedGame, position: &[u32]) -> SpaceBounds {
 /// The space of `game` within `bounds`.
 pub fn space_of(game: &SpacedGame, bounds: SpaceBounds) -> Result<Box<dyn PositionSpace>, SpacedError> {
     Ok(space_for(game.family().layout(), bounds)?)
+}
+
+/// The space of stored solve `solve` within `bounds` (its own): a space that cannot be
+/// ranked names the solve, whose bounds were damaged.
+fn stored_space(
+    game: &SpacedGame,
+    solve: &SolveRecord,
+    bounds: SpaceBounds,
+) -> Result<Box<dyn PositionSpace>, SpacedError> {
+    space_for(game.family().layout(), bounds).map_err(|source| SpacedError::DamagedBounds {
+        solve: solve.id,
+        game: game.to_string(),
+        source,
+    })
 }
 
 /// Why a spaced solve's bounds were refused (each face names its own flag or argument).
@@ -614,7 +639,7 @@ impl<'a> SpacedReader<'a> {
             return Ok(Some(space.clone()));
         }
         let Ok(Some(bounds)) = answering_bounds(game, solve) else { return Ok(None) };
-        let space: std::rc::Rc<dyn PositionSpace> = space_of(game, bounds)?.into();
+        let space: std::rc::Rc<dyn PositionSpace> = stored_space(game, solve, bounds)?.into();
         self.spaces.insert(solve.id, space.clone());
         Ok(Some(space))
     }
@@ -648,7 +673,7 @@ pub fn for_each_stored_spaced<E: From<SpacedError> + From<StoreError>>(
     mut row: impl FnMut(&[u32], u16) -> Result<(), E>,
 ) -> Result<u64, E> {
     let Some(bounds) = solve_bounds(game, solve) else { return Ok(0) };
-    let space = space_of(game, bounds)?;
+    let space = stored_space(game, solve, bounds)?;
     let mut pos = Vec::new();
     let mut given = 0u64;
     for tier in space.tiers() {
@@ -729,7 +754,7 @@ pub fn verify_spaced(
     for solve in &solves {
         report.solves.push(solve.id);
         let Some(bounds) = answering_bounds(game, solve)? else { continue };
-        let space = space_of(game, bounds)?;
+        let space = stored_space(game, solve, bounds)?;
         let mut reader = Reader::new(db);
         for tier in space.tiers() {
             for rank in 0..space.size(tier) {

@@ -902,3 +902,34 @@ fn the_example_given_for_a_missing_position_is_a_position_of_the_game() {
     let (ok, err) = nimdb(&["tree", "--game", "raise:2"]);
     assert!(!ok && err.contains("is loopy"), "{err}");
 }
+
+/// Finding: a stored solve whose bounds were altered past what can be ranked (total and
+/// heaps 100,000) made every query of its game fail with "the universe is too wide to
+/// index", even one the theorem answers, without naming the solve. The error now names the
+/// damaged solve, for query, verify and export alike.
+#[test]
+fn a_solve_whose_bounds_cannot_be_ranked_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("s.sqlite");
+    let db = db.to_str().unwrap();
+    let nimdb = |args: &[&str]| {
+        let out = common::nimdb().args(args).args(["--db", db]).output().unwrap();
+        (out.status.success(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    assert!(nimdb(&["solve", "--game", "staircase", "--max-total", "10", "-q"]).0);
+    let conn = rusqlite::Connection::open(db).unwrap();
+    conn.execute("UPDATE solves SET solved_total = 100000, max_heaps = 100000", []).unwrap();
+    drop(conn);
+    for command in [
+        &["query", "--game", "staircase", "1", "2"][..],
+        &["verify", "--game", "staircase"],
+        &["export", "--game", "staircase"],
+    ] {
+        let (ok, err) = nimdb(command);
+        assert!(!ok && err.lines().count() == 1, "{command:?}: {err}");
+        assert!(
+            err.contains("stored solve #1 of staircase") && err.contains("damaged"),
+            "{command:?}: {err}"
+        );
+    }
+}
