@@ -840,8 +840,10 @@ fn a_loopy_solve_cut_short_is_not_read_as_whole() {
 
 /// Finding: `query --moves` of raise:3 with 10,000 heaps of 3 said "moves (40000): not
 /// listed, more than 100000": the moves were left out because listing them passes the work
-/// allowed, and 40,000 is the family's bound on them, not their number. The line now says
-/// which limit left them out, and keeps "more than" for a count past the listing limit.
+/// allowed, and 40,000 is the family's bound on them, not their number (and, a draw, that
+/// "every move loses"). The line now says which limit left them out, and keeps "more than"
+/// for a count past the listing limit. (raise:3's bound is now tighter: the work-limited
+/// case is raise:64 with 7,000 heaps here.)
 #[test]
 fn moves_left_out_say_which_limit_left_them_out() {
     let dir = tempfile::tempdir().unwrap();
@@ -856,21 +858,14 @@ fn moves_left_out_say_which_limit_left_them_out() {
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         String::from_utf8(out.stdout).unwrap()
     };
-    let out = query("raise:3", vec!["3".to_string(); 10_000]);
-    assert!(!out.contains("more than 100000"), "{}", &out[out.len() - 200..]);
-    assert!(
-        out.contains("moves (up to 40000): not listed, too much work to list"),
-        "{}",
-        &out[out.len() - 200..]
-    );
+    let out = query("raise:64", vec!["64".to_string(); 7_000]);
+    let tail = &out[out.len() - 300..];
+    assert!(!out.contains("more than 100000"), "{tail}");
+    assert!(out.contains("moves (up to 4160): not listed, too much work to list"), "{tail}");
     // It is a draw (every heap is infinite in Smith's sense): no move was searched for,
     // so none is said to lose.
-    assert!(out.contains(": draw for the player to move"), "{}", &out[out.len() - 200..]);
-    assert!(
-        out.contains("best move: not searched for (the position has up to 40000 moves"),
-        "{}",
-        &out[out.len() - 200..]
-    );
+    assert!(out.contains(": draw for the player to move"), "{tail}");
+    assert!(out.contains("best move: not searched for (the position has up to 4160 moves"), "{tail}");
     // A million moves of a two-heap position pass the listing limit itself.
     let out = query("welter", vec!["1048576".to_string(), "0".to_string()]);
     assert!(out.contains("moves (1048575): not listed, more than 100000"), "{out}");
@@ -932,4 +927,42 @@ fn a_solve_whose_bounds_cannot_be_ranked_is_named() {
             "{command:?}: {err}"
         );
     }
+}
+
+/// Finding: raise:C bounded a position's moves by every heap at the cap, so raise:3 with
+/// 20,000 heaps of 3 (at most 3 moves: one heap size, three ways down) was refused by
+/// `play` ("up to 80000 moves of 20000 counts each, too many to play from") and its moves
+/// left out by `query --moves`. Equal heaps give the same moves, and a raise:C position has
+/// at most C heap sizes: the bound counts those, and still bounds every reachable position.
+#[test]
+fn raise_s_bound_on_moves_counts_heap_sizes_not_heaps() {
+    for cap in 1..=4u32 {
+        let game: SpacedGame = format!("raise:{cap}").parse().unwrap();
+        let bounds = SpaceBounds { max_total: 5 * cap, max_heaps: 5, max_heap: Some(cap) };
+        let space = space_for(game.family().layout(), bounds).unwrap();
+        for p in positions(space.as_ref()) {
+            let n = children(&game.to_string(), &p).len() as u64;
+            assert!(game.family().move_bound(&p) >= n, "raise:{cap} {p:?}: {n} moves");
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("s.sqlite");
+    let heaps = vec!["3".to_string(); 20_000];
+    let run = |command: &str, stdin: &str| {
+        let out = common::nimdb()
+            .args([command, "--game", "raise:3", "--db"])
+            .arg(&db)
+            .args(if command == "query" { &["--moves"][..] } else { &[][..] })
+            .args(&heaps)
+            .write_stdin(stdin)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(out.status.success(), "{command}: {stderr}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let out = run("query", "");
+    assert!(out.contains("\nmoves (3):\n"), "{}", &out[out.len() - 400..]);
+    let out = run("play", "moves\nquit\n");
+    assert!(out.contains("You quit; the game stops at"), "{}", &out[out.len() - 400..]);
 }
