@@ -70,6 +70,43 @@ pub enum SpacedError {
         /// The tier.
         tier: TierId,
     },
+    /// A loopy game's stored solve stops short of its space: a move may raise a stored
+    /// position past the tiers stored, so none of it is read as an answer.
+    #[error(
+        "stored solve #{solve} of {game} is unfinished: it stops at tier total {solved} of {whole}, and a move of a loopy game may raise a position past it (run nimdb solve again to finish it)"
+    )]
+    Unfinished {
+        /// The solve.
+        solve: i64,
+        /// The game.
+        game: String,
+        /// The tier total stored up to.
+        solved: i64,
+        /// The tier total of its whole space.
+        whole: u64,
+    },
+    /// A stored solve's bounds give a space that cannot be ranked (they were altered: the
+    /// solve could not have been run with them).
+    #[error("stored solve #{solve} of {game} cannot be read, its bounds are damaged: {source}")]
+    DamagedBounds {
+        /// The solve.
+        solve: i64,
+        /// The game.
+        game: String,
+        /// Why its space cannot be ranked.
+        source: UniverseError,
+    },
+    /// A stored solve holds a position but not the position a move leads to (its bounds
+    /// were altered).
+    #[error("stored solve #{solve} holds {from} but not {to}, a move away: its bounds are damaged")]
+    MoveOutside {
+        /// The solve.
+        solve: i64,
+        /// The position, in the family's notation.
+        from: String,
+        /// Where the move leads.
+        to: String,
+    },
 }
 
 /// One move and the value of the position it leads to.
@@ -175,6 +212,20 @@ pub fn space_of(game: &SpacedGame, bounds: SpaceBounds) -> Result<Box<dyn Positi
     Ok(space_for(game.family().layout(), bounds)?)
 }
 
+/// The space of stored solve `solve` within `bounds` (its own): a space that cannot be
+/// ranked names the solve, whose bounds were damaged.
+fn stored_space(
+    game: &SpacedGame,
+    solve: &SolveRecord,
+    bounds: SpaceBounds,
+) -> Result<Box<dyn PositionSpace>, SpacedError> {
+    space_for(game.family().layout(), bounds).map_err(|source| SpacedError::DamagedBounds {
+        solve: solve.id,
+        game: game.to_string(),
+        source,
+    })
+}
+
 /// Why a spaced solve's bounds were refused (each face names its own flag or argument).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum BoundsError {
@@ -248,6 +299,29 @@ pub fn moves_bound(bounds: SpaceBounds) -> u64 {
 fn solve_bounds(game: &SpacedGame, solve: &SolveRecord) -> Option<SpaceBounds> {
     let solved = u32::try_from(solve.solved_total).ok()?;
     Some(SpaceBounds { max_total: solved, max_heaps: solve.max_heaps?, max_heap: game.family().heap_cap() })
+}
+
+/// The tier total of the whole space a loopy game's solve of `bounds` is of (every heap at
+/// the cap); `None` for an acyclic family, whose moves never leave the tiers below a
+/// position.
+fn loopy_whole_total(game: &SpacedGame, bounds: SpaceBounds) -> Option<u64> {
+    game.family().loopy().then(|| bounds.max_heaps as u64 * bounds.max_heap.unwrap_or(u32::MAX) as u64)
+}
+
+/// The bounds a stored solve answers for: [`solve_bounds`], but only the whole space of a
+/// loopy game (a move may raise a position into a tier a cut-short solve lacks); `Ok(None)`
+/// when it has no bounds, `Err` when it is a loopy game's unfinished solve.
+fn answering_bounds(game: &SpacedGame, solve: &SolveRecord) -> Result<Option<SpaceBounds>, SpacedError> {
+    let Some(bounds) = solve_bounds(game, solve) else { return Ok(None) };
+    match loopy_whole_total(game, bounds) {
+        Some(whole) if (bounds.max_total as u64) < whole => Err(SpacedError::Unfinished {
+            solve: solve.id,
+            game: game.to_string(),
+            solved: solve.solved_total,
+            whole,
+        }),
+        _ => Ok(Some(bounds)),
+    }
 }
 
 fn verdict_of(convention: Convention, r: u16) -> Verdict {
@@ -356,28 +430,20 @@ pub fn answer_from_theory(
     let decision = evaluate(game, position, convention)?;
     let family = game.family();
     let cost = crate::theory::spaced::evaluation_cost(game, position);
-    // Past the work allowed, neither the list nor the best move's words are built.
+    // Past the work allowed, neither the list nor the best move's words are built (`None`:
+    // not listed; an empty list is a terminal position's, whatever the family's bound says).
     let bound = family.move_bound(position);
-    let listed = if moves_fit(family, position, cost) { family.moves(position) } else { Vec::new() };
+    let listed = moves_fit(family, position, cost).then(|| family.moves(position));
     let judged = |m: &SpacedMove| {
         let outcome = verdict_by_theorem(game, &m.to, convention).unwrap_or(Verdict::Draw);
         SpacedMoveValue { description: m.text.clone(), to: m.to.clone(), outcome, remoteness: None }
     };
     let want = best_target(decision.verdict);
-    let (moves, moves_omitted, best_move): (Vec<SpacedMoveValue>, u64, Option<SpacedMoveValue>) =
-        if listed.is_empty() && bound > 0 {
-            (Vec::new(), bound, None)
-        } else if listed.len() <= THEORY_LISTING_LIMIT {
-            // Every move judged once; the best is the first to the target, as `decide`'s.
-            let moves: Vec<SpacedMoveValue> = listed.iter().map(judged).collect();
-            let best = want.and_then(|w| moves.iter().find(|m| m.outcome == w).cloned());
-            (moves, 0, best)
-        } else {
-            let best = want
-                .filter(|_| move_search_fits(game, position))
-                .and_then(|w| listed.iter().map(judged).find(|m| m.outcome == w));
-            (Vec::new(), listed.len() as u64, best)
-        };
+    let (moves, moves_omitted, best_move): (Vec<SpacedMoveValue>, u64, Option<SpacedMoveValue>) = match listed
+    {
+        None => (Vec::new(), bound, None),
+        Some(listed) => listed_answer(game, position, listed, want, &judged),
+    };
     Some(SpacedAnswer {
         game: game.to_string(),
         convention,
@@ -392,6 +458,28 @@ pub fn answer_from_theory(
         theorem: Some(decision.formula),
         solve_id: None,
     })
+}
+
+/// A theorem's moves, once listed: every one judged when there are at most
+/// [`THEORY_LISTING_LIMIT`] (the best the first to the target `want`, as `decide`'s), else
+/// none kept and the best searched for alone, when the search fits.
+fn listed_answer(
+    game: &SpacedGame,
+    position: &[u32],
+    listed: Vec<SpacedMove>,
+    want: Option<Verdict>,
+    judged: &dyn Fn(&SpacedMove) -> SpacedMoveValue,
+) -> (Vec<SpacedMoveValue>, u64, Option<SpacedMoveValue>) {
+    if listed.len() <= THEORY_LISTING_LIMIT {
+        let moves: Vec<SpacedMoveValue> = listed.iter().map(judged).collect();
+        let best = want.and_then(|w| moves.iter().find(|m| m.outcome == w).cloned());
+        (moves, 0, best)
+    } else {
+        let best = want
+            .filter(|_| move_search_fits(game, position))
+            .and_then(|w| listed.iter().map(judged).find(|m| m.outcome == w));
+        (Vec::new(), listed.len() as u64, best)
+    }
 }
 
 /// Answers many positions through one open database, never solving and never writing: the
@@ -436,7 +524,7 @@ impl<'a> SpacedReader<'a> {
         let r = remoteness_at(source, solve.id, space.as_ref(), tier, rank)?;
         let mut listed = Vec::new();
         for m in game.family().moves(position) {
-            let (t, k) = space.locate(&m.to).expect("a move stays in a solved space");
+            let (t, k) = locate_move(game, space.as_ref(), solve.id, position, &m.to)?;
             let rc = remoteness_at(source, solve.id, space.as_ref(), t, k)?;
             listed.push(SpacedMoveValue {
                 description: m.text,
@@ -540,7 +628,8 @@ impl<'a> SpacedReader<'a> {
     }
 
     /// The position space of stored solve `solve` (its rank table built once), or `None`
-    /// when the solve has no bounds to rank by.
+    /// when the solve has no bounds to rank by, or is a loopy game's unfinished solve (not
+    /// read: what it lacks may be a move away from what it holds).
     fn space(
         &mut self,
         game: &SpacedGame,
@@ -549,8 +638,8 @@ impl<'a> SpacedReader<'a> {
         if let Some(space) = self.spaces.get(&solve.id) {
             return Ok(Some(space.clone()));
         }
-        let Some(bounds) = solve_bounds(game, solve) else { return Ok(None) };
-        let space: std::rc::Rc<dyn PositionSpace> = space_of(game, bounds)?.into();
+        let Ok(Some(bounds)) = answering_bounds(game, solve) else { return Ok(None) };
+        let space: std::rc::Rc<dyn PositionSpace> = stored_space(game, solve, bounds)?.into();
         self.spaces.insert(solve.id, space.clone());
         Ok(Some(space))
     }
@@ -584,7 +673,7 @@ pub fn for_each_stored_spaced<E: From<SpacedError> + From<StoreError>>(
     mut row: impl FnMut(&[u32], u16) -> Result<(), E>,
 ) -> Result<u64, E> {
     let Some(bounds) = solve_bounds(game, solve) else { return Ok(0) };
-    let space = space_of(game, bounds)?;
+    let space = stored_space(game, solve, bounds)?;
     let mut pos = Vec::new();
     let mut given = 0u64;
     for tier in space.tiers() {
@@ -664,8 +753,8 @@ pub fn verify_spaced(
     let mut pos = Vec::new();
     for solve in &solves {
         report.solves.push(solve.id);
-        let Some(bounds) = solve_bounds(game, solve) else { continue };
-        let space = space_of(game, bounds)?;
+        let Some(bounds) = answering_bounds(game, solve)? else { continue };
+        let space = stored_space(game, solve, bounds)?;
         let mut reader = Reader::new(db);
         for tier in space.tiers() {
             for rank in 0..space.size(tier) {
@@ -673,7 +762,7 @@ pub fn verify_spaced(
                 let r = remoteness_at(&mut reader, solve.id, space.as_ref(), tier, rank)?;
                 let mut kids = Vec::new();
                 for m in family.moves(&pos) {
-                    let (t, k) = space.locate(&m.to).expect("a move stays in a solved space");
+                    let (t, k) = locate_move(game, space.as_ref(), solve.id, &pos, &m.to)?;
                     kids.push(remoteness_at(&mut reader, solve.id, space.as_ref(), t, k)?);
                 }
                 report.checked += 1;
@@ -700,6 +789,23 @@ pub fn verify_spaced(
         }
     }
     Ok(report)
+}
+
+/// Where the move from `from` to `to` leads in the space of stored solve `solve`: within
+/// it for every solve read as an answer; outside it only when the solve's bounds were
+/// altered.
+fn locate_move(
+    game: &SpacedGame,
+    space: &dyn PositionSpace,
+    solve: i64,
+    from: &[u32],
+    to: &[u32],
+) -> Result<(TierId, u64), SpacedError> {
+    space.locate(to).ok_or_else(|| SpacedError::MoveOutside {
+        solve,
+        from: game.family().show(from),
+        to: game.family().show(to),
+    })
 }
 
 /// The stored remoteness at (`tier`, `rank`) of solve `solve` over `space`; a tier the

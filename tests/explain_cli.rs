@@ -107,3 +107,23 @@ fn refuses_other_games_and_bad_heaps() {
     assert!(err(&["explain"]).contains("at least one heap"));
     assert!(ok(&["explain", "--game", "nim", "3", "4", "7"]).contains("Safe"));
 }
+
+/// Finding: `explain --game raise:2` suggested `nimdb tree --game raise:2 HEAPS`, which is
+/// refused (a loopy game's tree is infinite). The command suggested for a game explain does
+/// not cover must take that game: it is run here on a position of the game.
+#[test]
+fn the_command_suggested_for_another_game_takes_it() {
+    // Run as typed (no --db), in a directory of its own.
+    let dir = tempfile::tempdir().unwrap();
+    for (game, position) in [("raise:2", "2 1"), ("welter", "3 1"), ("kayles", "4 2")] {
+        let e = err(&["explain", "--game", game, "1"]);
+        let start = e.find("try nimdb ").unwrap_or_else(|| panic!("{game}: {e}")) + "try nimdb ".len();
+        let suggested: Vec<&str> = e[start..].split_whitespace().collect();
+        assert_eq!(suggested.last(), Some(&"HEAPS"), "{game}: {e}");
+        let mut args: Vec<&str> = suggested[..suggested.len() - 1].to_vec();
+        args.extend(position.split(' '));
+        let out = common::nimdb().current_dir(dir.path()).args(&args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success() && !out.stdout.is_empty(), "{game}: nimdb {args:?}: {stderr}");
+    }
+}

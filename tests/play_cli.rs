@@ -287,6 +287,28 @@ fn illegal_moves_are_rejected_and_the_prompt_returns() {
     assert!(out.contains("You: split the 6-heap into 2 and 4 → [4,2]"), "{out}");
 }
 
+/// Finding: a line was read whole, however long: a 500 MB line without a newline held
+/// 2.4 GB and was echoed back whole, and `to` with twenty million counts echoed them all
+/// in its refusal. A line is now read up to 64 KiB; the rest of a longer one is skipped
+/// unread into memory, refused in one message, and the prompt returns.
+#[test]
+fn an_endless_line_is_refused_without_holding_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = db_arg(dir.path());
+    for (game, start) in [("staircase", ["1", "2"]), ("nim", ["3", "2"])] {
+        let mut script = vec![b'1'; 20 << 20];
+        script.extend_from_slice(b"\nto ");
+        script.extend(std::iter::repeat_n(b"1 ".as_slice(), 30_000).flatten());
+        script.extend_from_slice(b"\nquit\n");
+        let args = [&["--game", game, "--db", &db, "--seed", "1"][..], &start[..]].concat();
+        let (success, out, stderr) = run(&args, script);
+        assert!(success, "{stderr}");
+        assert!(out.len() < 20_000, "{game}: {} bytes of output, the line echoed back", out.len());
+        assert_eq!(out.matches("the line is longer than 64 KiB").count(), 1, "{game}: {out}");
+        assert!(out.contains("You quit; the game stops at"), "{game}: {out}");
+    }
+}
+
 #[test]
 fn undo_restores_the_position_and_the_turn() {
     let dir = tempfile::tempdir().unwrap();

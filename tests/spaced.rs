@@ -742,3 +742,227 @@ fn explain_gives_staircase_nim_s_odd_step_rule_and_its_move() {
     let err = common::err(&["explain", "--game", "welter", "1", "0"]);
     assert!(err.contains("covers Nim and Staircase Nim only"), "{err}");
 }
+
+/// Finding: a theorem's answer for a Welter position with no move ([0], [2 1 0]) said it
+/// had up to 1 or 6 moves "not listed, more than 100000", and "every move loses" rather than
+/// "the game is over": an empty listing was taken for one left out. Now a theorem's listing
+/// is every child of the plain rules, and a terminal position says so.
+#[test]
+fn a_theorem_s_answer_lists_exactly_the_moves_and_a_terminal_position_has_none() {
+    use nimdb::spaced::answer_from_theory;
+    let cases = [
+        ("staircase", SpaceBounds { max_total: 9, max_heaps: 4, max_heap: None }),
+        ("welter", SpaceBounds { max_total: 12, max_heaps: 4, max_heap: None }),
+        ("raise:3", SpaceBounds { max_total: 9, max_heaps: 3, max_heap: Some(3) }),
+    ];
+    let mut terminals = 0;
+    for (name, bounds) in cases {
+        let game: SpacedGame = name.parse().unwrap();
+        let space = space_for(game.family().layout(), bounds).unwrap();
+        for p in positions(space.as_ref()) {
+            let a = answer_from_theory(&game, Convention::Normal, &p).expect("a theorem under normal play");
+            let listed: BTreeSet<Vec<u32>> = a.moves.iter().map(|m| m.to.clone()).collect();
+            assert_eq!(listed, children(name, &p), "{name} {p:?}");
+            assert_eq!(a.moves_omitted, 0, "{name} {p:?}: every move was listed");
+            terminals += u64::from(listed.is_empty());
+        }
+    }
+    assert!(terminals >= 5, "{terminals}");
+    // Without --db, in a directory of its own (the theorem answers; nothing is written).
+    let dir = tempfile::tempdir().unwrap();
+    let query = |args: &[&str]| {
+        let out = common::nimdb().current_dir(dir.path()).arg("query").args(args).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let out = query(&["--game", "welter", "--moves", "2", "1", "0"]);
+    assert!(out.contains("no moves: the game is over\nmoves (0):\n"), "{out}");
+    let out = query(&["--game", "welter", "--json", "0"]);
+    assert!(!out.contains("moves_omitted"), "{out}");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "nothing was written");
+}
+
+/// Finding: a raise:C solve cut short after its first tiers were written (a full disk, a
+/// kill while its tiers are saved) made `query`, `query --batch`, `verify` and the server
+/// panic: a move may raise a heap, so a stored position's child can lie past the tiers
+/// stored. A loopy game's solve now answers only when whole: queries go on to the theorem
+/// (or solve again), verify says the solve is unfinished in one line, and export streams
+/// the tiers that are stored.
+#[test]
+fn a_loopy_solve_cut_short_is_not_read_as_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("s.sqlite");
+    let db = db.to_str().unwrap();
+    let nimdb = |args: &[&str], stdin: &str| {
+        let out = common::nimdb().args(args).args(["--db", db]).write_stdin(stdin).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        (out.status.success(), String::from_utf8(out.stdout).unwrap(), stderr)
+    };
+    for misere in [&[][..], &["--misere"][..]] {
+        let solve = [&["solve", "--game", "raise:3", "--max-heaps", "3", "-q"][..], misere].concat();
+        assert!(nimdb(&solve, "").0);
+    }
+    // Both solves lose the tiers above total 5, as if their run had stopped there.
+    let conn = rusqlite::Connection::open(db).unwrap();
+    conn.execute("DELETE FROM tiers WHERE total > 5", []).unwrap();
+    conn.execute("UPDATE solves SET solved_total = 5, status = 'partial'", []).unwrap();
+    drop(conn);
+    let bounds = SpaceBounds { max_total: 9, max_heaps: 3, max_heap: Some(3) };
+    let space =
+        space_for(SpacedGame::Raise(nimdb::game::Raise { cap: 3 }).family().layout(), bounds).unwrap();
+    let all = positions(space.as_ref());
+    for (convention, flag) in [(Convention::Normal, &[][..]), (Convention::Misere, &["--misere"][..])] {
+        let want = forward("raise:3", &all, convention);
+        let word = |v: Verdict| format!("{v:?}").to_lowercase();
+        // [3 2] (total 5, stored) moves to [3 3] (total 6, lost).
+        let query = [&["query", "--game", "raise:3", "--json", "3", "2"][..], flag].concat();
+        let (ok, out, err) = nimdb(&query, "");
+        assert!(ok, "{err}");
+        let a: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(a["outcome"].as_str(), Some(word(want[&vec![3, 2]].0).as_str()), "{out}");
+        let batch = [&["query", "--game", "raise:3", "--batch"][..], flag].concat();
+        let (_, out, err) = nimdb(&batch, "3 2\n2 2 1\n");
+        assert_eq!(out.lines().count(), 2, "{out}{err}");
+        for (line, p) in out.lines().zip([vec![3, 2], vec![2, 2, 1]]) {
+            let a: serde_json::Value = serde_json::from_str(line).unwrap();
+            if a["error"].is_null() {
+                assert_eq!(a["outcome"].as_str(), Some(word(want[&p].0).as_str()), "{line}");
+            }
+        }
+    }
+    let (ok, _, err) = nimdb(&["verify", "--game", "raise:3", "--misere"], "");
+    assert!(!ok && err.lines().count() == 1 && err.contains("unfinished"), "{err}");
+    let (ok, out, err) = nimdb(&["export", "--game", "raise:3"], "");
+    assert!(ok, "{err}");
+    assert!(out.lines().count() > 5, "{out}");
+}
+
+/// Finding: `query --moves` of raise:3 with 10,000 heaps of 3 said "moves (40000): not
+/// listed, more than 100000": the moves were left out because listing them passes the work
+/// allowed, and 40,000 is the family's bound on them, not their number (and, a draw, that
+/// "every move loses"). The line now says which limit left them out, and keeps "more than"
+/// for a count past the listing limit. (raise:3's bound is now tighter: the work-limited
+/// case is raise:64 with 7,000 heaps here.)
+#[test]
+fn moves_left_out_say_which_limit_left_them_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("s.sqlite");
+    let query = |game: &str, counts: Vec<String>| {
+        let out = common::nimdb()
+            .args(["query", "--moves", "--game", game, "--db"])
+            .arg(&db)
+            .args(counts)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let out = query("raise:64", vec!["64".to_string(); 7_000]);
+    let tail = &out[out.len() - 300..];
+    assert!(!out.contains("more than 100000"), "{tail}");
+    assert!(out.contains("moves (up to 4160): not listed, too much work to list"), "{tail}");
+    // It is a draw (every heap is infinite in Smith's sense): no move was searched for,
+    // so none is said to lose.
+    assert!(out.contains(": draw for the player to move"), "{tail}");
+    assert!(out.contains("best move: not searched for (the position has up to 4160 moves"), "{tail}");
+    // A million moves of a two-heap position pass the listing limit itself.
+    let out = query("welter", vec!["1048576".to_string(), "0".to_string()]);
+    assert!(out.contains("moves (1048575): not listed, more than 100000"), "{out}");
+}
+
+/// Finding: without a position, `play` and `query` of raise:2 suggested `... raise:2 3 0 2
+/// 5`, which is refused (a heap of 3 passes the cap), and `tree --game raise:2` asked for a
+/// root although a loopy game's tree is refused whatever the root. Each suggested command
+/// is now run here as written, and takes its position.
+#[test]
+fn the_example_given_for_a_missing_position_is_a_position_of_the_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let nimdb = |args: &[&str]| {
+        let out = common::nimdb().current_dir(dir.path()).args(args).output().unwrap();
+        (out.status.success(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    for game in ["staircase", "welter", "raise:1", "raise:2", "raise:64"] {
+        for command in ["play", "query"] {
+            let (ok, err) = nimdb(&[command, "--game", game]);
+            assert!(!ok && err.lines().count() == 1, "{command} {game}: {err}");
+            let start = &err[err.rfind("nimdb ").unwrap_or_else(|| panic!("{err}"))..];
+            let suggested: Vec<&str> =
+                start.trim_end().trim_end_matches([')', '`']).split_whitespace().skip(1).collect();
+            assert_eq!(suggested[..3], [command, "--game", game], "{err}");
+            let (ok, err) = nimdb(&suggested);
+            assert!(ok || !err.contains("bad position"), "{command} {game}: nimdb {suggested:?}: {err}");
+        }
+    }
+    let (ok, err) = nimdb(&["tree", "--game", "raise:2"]);
+    assert!(!ok && err.contains("is loopy"), "{err}");
+}
+
+/// Finding: a stored solve whose bounds were altered past what can be ranked (total and
+/// heaps 100,000) made every query of its game fail with "the universe is too wide to
+/// index", even one the theorem answers, without naming the solve. The error now names the
+/// damaged solve, for query, verify and export alike.
+#[test]
+fn a_solve_whose_bounds_cannot_be_ranked_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("s.sqlite");
+    let db = db.to_str().unwrap();
+    let nimdb = |args: &[&str]| {
+        let out = common::nimdb().args(args).args(["--db", db]).output().unwrap();
+        (out.status.success(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    assert!(nimdb(&["solve", "--game", "staircase", "--max-total", "10", "-q"]).0);
+    let conn = rusqlite::Connection::open(db).unwrap();
+    conn.execute("UPDATE solves SET solved_total = 100000, max_heaps = 100000", []).unwrap();
+    drop(conn);
+    for command in [
+        &["query", "--game", "staircase", "1", "2"][..],
+        &["verify", "--game", "staircase"],
+        &["export", "--game", "staircase"],
+    ] {
+        let (ok, err) = nimdb(command);
+        assert!(!ok && err.lines().count() == 1, "{command:?}: {err}");
+        assert!(
+            err.contains("stored solve #1 of staircase") && err.contains("damaged"),
+            "{command:?}: {err}"
+        );
+    }
+}
+
+/// Finding: raise:C bounded a position's moves by every heap at the cap, so raise:3 with
+/// 20,000 heaps of 3 (at most 3 moves: one heap size, three ways down) was refused by
+/// `play` ("up to 80000 moves of 20000 counts each, too many to play from") and its moves
+/// left out by `query --moves`. Equal heaps give the same moves, and a raise:C position has
+/// at most C heap sizes: the bound counts those, and still bounds every reachable position.
+#[test]
+fn raise_s_bound_on_moves_counts_heap_sizes_not_heaps() {
+    for cap in 1..=4u32 {
+        let game: SpacedGame = format!("raise:{cap}").parse().unwrap();
+        let bounds = SpaceBounds { max_total: 5 * cap, max_heaps: 5, max_heap: Some(cap) };
+        let space = space_for(game.family().layout(), bounds).unwrap();
+        for p in positions(space.as_ref()) {
+            let n = children(&game.to_string(), &p).len() as u64;
+            assert!(game.family().move_bound(&p) >= n, "raise:{cap} {p:?}: {n} moves");
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("s.sqlite");
+    let heaps = vec!["3".to_string(); 20_000];
+    let run = |command: &str, stdin: &str| {
+        let out = common::nimdb()
+            .args([command, "--game", "raise:3", "--db"])
+            .arg(&db)
+            .args(if command == "query" { &["--moves"][..] } else { &[][..] })
+            .args(&heaps)
+            .write_stdin(stdin)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(out.status.success(), "{command}: {stderr}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let out = run("query", "");
+    assert!(out.contains("\nmoves (3):\n"), "{}", &out[out.len() - 400..]);
+    let out = run("play", "moves\nquit\n");
+    assert!(out.contains("You quit; the game stops at"), "{}", &out[out.len() - 400..]);
+}

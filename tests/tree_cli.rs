@@ -216,6 +216,27 @@ fn size_limit_refuses_with_the_count() {
 }
 
 #[test]
+fn a_dag_s_memory_counts_its_edges() {
+    // Welter [30 20 10] merges into 5,712 nodes, but they hold about 190,000 edges, each a
+    // line of text (about 34 MB of output): within 8 MB the DAG is refused up front, in
+    // one line that names the edges, and draws when the memory allows it.
+    let root = ["30", "20", "10"];
+    let args = |limit: &'static str| {
+        let mut a = vec!["tree", "-g", "welter", "--dag", "--max-nodes", "100000", "--memory-limit", limit];
+        a.extend(root);
+        a
+    };
+    let e = err(&args("8M"));
+    assert!(e.contains("5712 nodes") && e.contains("edges") && e.contains("memory allowed"), "{e}");
+    let text = ok(&args("1G"));
+    assert!(text.contains("DAG: 5712 nodes"), "{}", &text[text.len().saturating_sub(200)..]);
+    // The same holds for the DOT output, one line an edge.
+    let mut dot = args("8M");
+    dot.extend(["--format", "dot"]);
+    assert!(err(&dot).contains("edges"));
+}
+
+#[test]
 fn bad_input_is_one_line() {
     assert!(err(&["tree", "-g", "nim", "-3"]).contains("negative"));
     assert!(err(&["tree", "-g", "nim", "3", "-1"]).contains("negative"));

@@ -45,10 +45,12 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     if !matches!(&args.game, Game::Heaps(g) if g.is_nim()) {
+        // A loopy game has no finite tree: its moves and values come from query.
+        let other = if args.game.family().loopy() { "query --moves" } else { "tree" };
         anyhow::bail!(
             "explain covers Nim and Staircase Nim only (the binary-column rule: Bouton's theorem, and \
              the odd steps of a staircase), not {}; \
-             try nimdb tree --game {} HEAPS",
+             try nimdb {other} --game {} HEAPS",
             args.game,
             args.game
         );

@@ -40,8 +40,9 @@ pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
     if args.heaps.is_empty() {
         match &game {
             Game::Heaps(_) => anyhow::bail!("give the starting heaps, e.g. nimdb play --game {game} 3 4 5"),
-            Game::Spaced(_) => {
-                anyhow::bail!("give the starting position, e.g. nimdb play --game {game} 3 0 2 5")
+            Game::Spaced(s) => {
+                let example = super::spaced::example(s);
+                anyhow::bail!("give the starting position, e.g. nimdb play --game {game} {example}")
             }
         }
     }

@@ -45,7 +45,8 @@ pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
         nimdb::game::Game::Heaps(g) => g,
         nimdb::game::Game::Spaced(s) => {
             if args.heaps.is_empty() {
-                anyhow::bail!("no position given: pass the counts (`nimdb query --game {s} 3 0 2 5`)");
+                let example = super::spaced::example(s);
+                anyhow::bail!("no position given: pass the counts (`nimdb query --game {s} {example}`)");
             }
             return super::spaced::query(s, convention, &args.heaps, &args.db.db, args.json, args.moves);
         }

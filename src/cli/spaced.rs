@@ -19,6 +19,15 @@ use nimdb::theory::spaced::Verdict;
 use super::progress::SolveBar;
 use super::words;
 
+/// A position of `game` to show in an example: counts each family takes (a raise:C heap
+/// is at most C).
+pub fn example(game: &SpacedGame) -> String {
+    match game {
+        SpacedGame::Raise(r) => format!("{} 1", r.cap),
+        SpacedGame::Staircase(_) | SpacedGame::Welter(_) => "3 0 2 5".to_string(),
+    }
+}
+
 /// What `nimdb solve` was given, for a spaced game.
 pub struct SolveRequest<'a> {
     pub game: &'a SpacedGame,
@@ -153,7 +162,8 @@ fn render(game: &SpacedGame, a: &SpacedAnswer, all_moves: bool) -> String {
     }
     out += "\n";
     match &a.best_move {
-        None if a.outcome == Verdict::Win && a.moves_omitted > 0 => {
+        // From a win or a draw a best move exists; past the theorem's search it is not named.
+        None if a.outcome != Verdict::Loss && a.moves_omitted > 0 => {
             out += &format!(
                 "best move: not searched for (the position has up to {} moves, more than the theorem's search examines)\n",
                 a.moves_omitted
@@ -172,11 +182,22 @@ fn render(game: &SpacedGame, a: &SpacedAnswer, all_moves: bool) -> String {
         }
     }
     if all_moves && a.moves_omitted > 0 {
-        out += &format!(
-            "moves ({}): not listed, more than {}\n",
-            a.moves_omitted,
-            nimdb::spaced::THEORY_LISTING_LIMIT
-        );
+        // Left out by the work allowed (then the count is the family's bound on them), or
+        // by the listing limit (then it is their number).
+        let cost = nimdb::theory::spaced::evaluation_cost(game, &a.position);
+        if !nimdb::game::moves_fit(family, &a.position, cost) {
+            out += &format!(
+                "moves (up to {}): not listed, too much work to list (each a position of {} counts)\n",
+                a.moves_omitted,
+                a.position.len()
+            );
+        } else {
+            out += &format!(
+                "moves ({}): not listed, more than {}\n",
+                a.moves_omitted,
+                nimdb::spaced::THEORY_LISTING_LIMIT
+            );
+        }
     } else if all_moves {
         out += &format!("moves ({}):\n", a.moves.len());
         for m in &a.moves {

@@ -51,6 +51,10 @@ pub fn run(args: TreeArgs) -> anyhow::Result<ExitCode> {
     if args.heaps.is_empty() {
         match game {
             Game::Heaps(_) => anyhow::bail!("give the root position's heaps, e.g. nimdb tree --game nim 3 2"),
+            // A loopy game's tree is refused whatever the root: no root is asked for.
+            Game::Spaced(_) if game.family().loopy() => {
+                return Err(super::words::tree(nimdb::tree::TreeError::Loopy { game: game.to_string() }));
+            }
             Game::Spaced(_) => anyhow::bail!("give the root position, e.g. nimdb tree --game {game} 0 2"),
         }
     }
@@ -70,9 +74,12 @@ pub fn run(args: TreeArgs) -> anyhow::Result<ExitCode> {
     };
     let view =
         TreeView::new(game, &name, args.game.convention(), &root, &options).map_err(super::words::tree)?;
-    match args.format {
-        TreeFormat::Text => print!("{}", view.to_text()),
-        TreeFormat::Dot => print!("{}", view.to_dot()),
-    }
+    // Written as it is made: a DAG's text has a line for every edge.
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let written = match args.format {
+        TreeFormat::Text => view.write_text(&mut out),
+        TreeFormat::Dot => view.write_dot(&mut out),
+    };
+    written.and_then(|()| std::io::Write::flush(&mut out))?;
     Ok(ExitCode::SUCCESS)
 }

@@ -1,7 +1,7 @@
 //! The game loop: a line-based conversation over any reader and writer, so it runs the
 //! same on a terminal, through a pipe and inside tests.
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, Read, Write};
 
 use rand::Rng;
 
@@ -57,20 +57,70 @@ impl<R: BufRead, W: Write> Console<R, W> {
     }
 
     /// Prints `prompt` and reads one line; `None` at the end of the input. Bytes that are
-    /// not UTF-8 are replaced rather than refused.
+    /// not UTF-8 are replaced rather than refused. A line longer than [`MAX_LINE_BYTES`]
+    /// is refused in one message and the prompt returns; its rest is skipped unread into
+    /// memory, so no input holds more than that.
     fn ask(&mut self, prompt: &str) -> io::Result<Option<String>> {
-        write!(self.output, "{prompt}")?;
-        self.output.flush()?;
-        let mut raw = Vec::new();
-        if self.input.read_until(b'\n', &mut raw)? == 0 {
-            writeln!(self.output)?;
-            return Ok(None);
+        loop {
+            write!(self.output, "{prompt}")?;
+            self.output.flush()?;
+            let mut raw = Vec::new();
+            let limit = MAX_LINE_BYTES as u64 + 1;
+            if (&mut self.input).take(limit).read_until(b'\n', &mut raw)? == 0 {
+                writeln!(self.output)?;
+                return Ok(None);
+            }
+            if raw.len() > MAX_LINE_BYTES && raw.last() != Some(&b'\n') {
+                let skipped = raw.len() as u64 + skip_line(&mut self.input)?;
+                let start = String::from_utf8_lossy(&raw[..raw.len().min(20)]).into_owned();
+                if self.echo_input {
+                    writeln!(self.output, "{start}…")?;
+                }
+                writeln!(
+                    self.output,
+                    "the line is longer than 64 KiB ({skipped} bytes): not a move; type 'help' for the ways to write one"
+                )?;
+                continue;
+            }
+            let line = String::from_utf8_lossy(&raw).trim_end_matches(['\n', '\r']).to_string();
+            if self.echo_input {
+                // A long line is echoed by its start: the transcript stays readable.
+                match line.char_indices().nth(ECHOED_CHARS) {
+                    Some((cut, _)) => writeln!(self.output, "{}…", &line[..cut])?,
+                    None => writeln!(self.output, "{line}")?,
+                }
+            }
+            return Ok(Some(line));
         }
-        let line = String::from_utf8_lossy(&raw).trim_end_matches(['\n', '\r']).to_string();
-        if self.echo_input {
-            writeln!(self.output, "{line}")?;
+    }
+}
+
+/// The longest line of input read, in bytes (a position of thousands of counts fits).
+pub const MAX_LINE_BYTES: usize = 64 << 10;
+
+/// The most characters of a line read from a pipe that are echoed after its prompt.
+const ECHOED_CHARS: usize = 200;
+
+/// Skips the rest of a line (up to and with its newline, or to the end of the input)
+/// without holding it; returns the bytes skipped.
+fn skip_line(input: &mut impl BufRead) -> io::Result<u64> {
+    let mut skipped = 0u64;
+    loop {
+        let buf = input.fill_buf()?;
+        if buf.is_empty() {
+            return Ok(skipped);
         }
-        Ok(Some(line))
+        match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => {
+                input.consume(i + 1);
+                return Ok(skipped + i as u64 + 1);
+            }
+            None => {
+                let n = buf.len();
+                input.consume(n);
+                skipped += n as u64;
+            }
+        }
     }
 }
 
@@ -310,7 +360,7 @@ fn resolve(session: &Session, request: &MoveRequest) -> Result<Vec<u32>, InputEr
             } else {
                 Err(InputError(format!(
                     "no move leads from {here} to {}; type 'moves' to list the {} that do",
-                    session.show(&to),
+                    crate::game::echo(&session.show(&to), 60),
                     legal.len()
                 )))
             }

@@ -201,11 +201,11 @@ fn is_arrow(word: &str) -> bool {
 /// A heap size or part as typed.
 fn number(word: &str) -> Result<u32, String> {
     if word.chars().all(|c| c.is_ascii_digit()) {
-        word.parse().map_err(|_| format!("{word} is far too large"))
+        word.parse().map_err(|_| format!("{} is far too large", crate::game::echo(word, 40)))
     } else if word.starts_with('-') && word[1..].chars().all(|c| c.is_ascii_digit()) && word.len() > 1 {
-        Err(format!("heap sizes are never negative ({word})"))
+        Err(format!("heap sizes are never negative ({})", crate::game::echo(word, 40)))
     } else {
-        let word = word.escape_debug();
+        let word = crate::game::echo(word, 40);
         Err(format!("I don't understand '{word}'; type 'help' for the commands and the ways to write a move"))
     }
 }

@@ -76,7 +76,9 @@ pub struct Config {
     pub workers: usize,
 }
 
-type Job = Box<dyn FnOnce(&mut Session<'_>) + Send>;
+/// A lookup run on a pool thread; returns whether it panicked (the thread then starts a
+/// fresh session: the one the panic left may be half-way through an answer).
+type Job = Box<dyn FnOnce(&mut Session<'_>) -> bool + Send>;
 
 /// Worker threads, each with its own read-only connection and session: the lookup pool
 /// (stored answers only: theory is deferred) or the theory pool (answers computed on the
@@ -114,15 +116,21 @@ impl Pool {
             let db = Database::open_read_only(&config.db)?;
             let rx = rx.clone();
             threads.push(std::thread::Builder::new().name(format!("nimdb-{kind}-{i}")).spawn(move || {
-                let mut session = Session::new(&db);
-                session.set_defer_theory(defer_theory);
+                let fresh = || {
+                    let mut session = Session::new(&db);
+                    session.set_defer_theory(defer_theory);
+                    session
+                };
+                let mut session = fresh();
                 loop {
                     let job = match rx.lock() {
                         Ok(rx) => rx.recv(),
                         Err(_) => return,
                     };
                     let Ok(job) = job else { return };
-                    job(&mut session);
+                    if job(&mut session) {
+                        session = fresh();
+                    }
                 }
             })?);
         }
@@ -160,13 +168,19 @@ impl Pool {
             // The client left before the job started: nothing to answer.
             if tx.is_closed() || stop.is_stopped() {
                 counters.skipped.fetch_add(1, Ordering::Relaxed);
-                return;
+                return false;
             }
             counters.started.fetch_add(1, Ordering::Relaxed);
             counters.busy.fetch_add(1, Ordering::Relaxed);
             session.set_stop(stop.clone());
-            let result =
-                session.refresh().map_err(|e| LookupError::Store(e).into()).and_then(|()| f(session, &stop));
+            // A lookup that panics (a bug) answers 500; its thread and the server go on.
+            let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                session.refresh().map_err(|e| LookupError::Store(e).into()).and_then(|()| f(session, &stop))
+            }));
+            let panicked = run.is_err();
+            let result = run.unwrap_or_else(|_| {
+                Err(ApiError { status: 500, message: "the lookup failed on an internal error".into() })
+            });
             session.set_stop(Stop::never());
             // Hold no read transaction between requests (a solve may be checkpointing).
             session.release();
@@ -175,6 +189,7 @@ impl Pool {
             }
             counters.busy.fetch_sub(1, Ordering::Relaxed);
             let _ = tx.send(result);
+            panicked
         });
         let sent = self.jobs.lock().ok().and_then(|j| j.as_ref().map(|tx| tx.send(job).is_ok()));
         if sent != Some(true) {
@@ -844,3 +859,36 @@ pub fn serve(config: Config) -> Result<(), ServeError> {
 
 /// How long requests under way may run after SIGINT or SIGTERM before the server stops.
 const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(1);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Finding: a lookup that panicked (a raise:C solve cut short did, in `answer_spaced`)
+    /// killed its pool thread; with one worker every later request, of any game, was
+    /// answered 503 "the server is shutting down". A panic now answers 500 and the thread
+    /// goes on with a fresh session.
+    #[test]
+    fn a_lookup_that_panics_answers_500_and_its_thread_goes_on() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("s.sqlite");
+        drop(Database::open(&db).unwrap());
+        let config = Config {
+            db,
+            addr: "127.0.0.1:0".parse().unwrap(),
+            solve_up_to: None,
+            solve_total: None,
+            workers: 1,
+        };
+        let pool = Pool::start(&config, "test", false).unwrap();
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        runtime.block_on(async {
+            let failed = pool.run(|_| -> Result<u32, ApiError> { panic!("a bug in one lookup") }).await;
+            assert_eq!(failed.unwrap_err().status, 500);
+            assert_eq!(pool.run(|_| Ok(7)).await.unwrap(), 7);
+        });
+        assert_eq!(pool.counters.busy.load(Ordering::Relaxed), 0);
+        assert_eq!(pool.counters.started.load(Ordering::Relaxed), 2);
+        pool.stop(std::time::Instant::now() + std::time::Duration::from_secs(2));
+    }
+}

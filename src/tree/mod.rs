@@ -131,6 +131,9 @@ pub enum TreeError {
         shape: Shape,
         /// Its number of nodes.
         nodes: u64,
+        /// Its number of edges, for a DAG (each a line of output); `None` for a tree,
+        /// whose edges are one fewer than its nodes.
+        edges: Option<u64>,
         /// The bytes it would take.
         needed: u64,
         /// The bytes allowed.
@@ -184,12 +187,13 @@ impl fmt::Display for TreeError {
             TreeError::TooLarge { root, shape: Shape::Dag, size, limit } => {
                 write!(f, "the game DAG of {} has {} nodes, more than the limit of {limit}", root, size.dag)
             }
-            TreeError::Memory { root, shape, nodes, needed, limit } => write!(
+            TreeError::Memory { root, shape, nodes, edges, needed, limit } => write!(
                 f,
-                "drawing the game {} of {} ({nodes} nodes) needs about {}, more than the {} of \
+                "drawing the game {} of {} ({nodes} nodes{}) needs about {}, more than the {} of \
                  memory allowed",
                 noun(*shape),
                 root,
+                edges.map_or(String::new(), |e| format!(", {e} edges")),
                 Bytes(*needed),
                 Bytes(*limit)
             ),
@@ -311,15 +315,22 @@ impl TreeView {
             }
             return Err(TreeError::TooLarge { root: shown_root(), shape: options.shape, size, limit });
         }
-        // Every node holds its position and the edge to it, and prints it on a line.
-        let per_node =
+        // Every node holds its position and the edge to it, and prints it on a line. A DAG
+        // also holds every other edge into a merged node, and prints each on a line of its
+        // own (text and DOT alike): its lines are its edges and the root.
+        let per_line =
             (std::mem::size_of::<Node>() + std::mem::size_of::<Edge>()) as u64 + 12 * root.len() as u64;
-        let needed = (drawn as u64).saturating_mul(per_node);
+        let (lines, edges) = match options.shape {
+            Shape::Tree => (drawn as u64, None),
+            Shape::Dag => ((drawn as u64).max(size.dag_edges.saturating_add(1)), Some(size.dag_edges)),
+        };
+        let needed = lines.saturating_mul(per_line);
         if needed > options.memory_bytes {
             return Err(TreeError::Memory {
                 root: shown_root(),
                 shape: options.shape,
                 nodes: drawn as u64,
+                edges,
                 needed,
                 limit: options.memory_bytes,
             });
@@ -390,37 +401,54 @@ impl TreeView {
 
     /// The text rendering: title, legend, the indented tree, the summary.
     pub fn to_text(&self) -> String {
-        let mut out = self.title();
-        out.push('\n');
-        out.push_str(
+        let mut out = Vec::new();
+        self.write_text(&mut out).expect("writing to memory");
+        String::from_utf8(out).expect("the text is UTF-8")
+    }
+
+    /// Writes [`to_text`](Self::to_text) to `out` line by line, never holding the whole
+    /// text (a DAG prints a line for every edge, however few its nodes).
+    pub fn write_text(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        writeln!(out, "{}", self.title())?;
+        out.write_all(
             "A moves at the root and every even depth, B at odd depths. Values are minimax\n\
-             values for A: +1 A wins, -1 B wins. '*' marks the principal line (optimal play;\n",
-        );
-        out.push_str(&format!("ties go to the first move in order: {}).\n", self.order));
+             values for A: +1 A wins, -1 B wins. '*' marks the principal line (optimal play;\n"
+                .as_bytes(),
+        )?;
+        writeln!(out, "ties go to the first move in order: {}).", self.order)?;
         if self.graph.shape() == Shape::Dag {
-            out.push_str(
+            out.write_all(
                 "Nodes with the same position and player to move are merged: each is printed\n\
-                 once with its #id, later references say '= shown above'.\n",
-            );
+                 once with its #id, later references say '= shown above'.\n"
+                    .as_bytes(),
+            )?;
         }
         if self.alpha_beta.is_some() {
-            out.push_str("[pruned] marks moves alpha-beta never searched (window -1..+1, moves in order).\n");
+            out.write_all(
+                b"[pruned] marks moves alpha-beta never searched (window -1..+1, moves in order).\n",
+            )?;
         }
-        out.push('\n');
-        out.push_str(&render::render_text(&self.graph, self.alpha_beta.as_ref()));
-        out.push('\n');
+        out.write_all(b"\n")?;
+        render::write_text(&self.graph, self.alpha_beta.as_ref(), out)?;
+        out.write_all(b"\n")?;
         for line in self.summary() {
-            out.push_str(&line);
-            out.push('\n');
+            writeln!(out, "{line}")?;
         }
-        out
+        Ok(())
     }
 
     /// The Graphviz DOT rendering, with the title and summary as its label.
     pub fn to_dot(&self) -> String {
+        let mut out = Vec::new();
+        self.write_dot(&mut out).expect("writing to memory");
+        String::from_utf8(out).expect("the text is UTF-8")
+    }
+
+    /// Writes [`to_dot`](Self::to_dot) to `out` line by line, never holding the whole text.
+    pub fn write_dot(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         let mut title = vec![self.title()];
         title.extend(self.summary());
-        render::render_dot(&self.graph, self.alpha_beta.as_ref(), &title)
+        render::write_dot(&self.graph, self.alpha_beta.as_ref(), &title, out)
     }
 }
 

@@ -1,7 +1,8 @@
 //! Drawing a game tree or DAG: an indented text tree, or Graphviz DOT.
 
 use std::collections::HashSet;
-use std::fmt::Write;
+use std::fmt::Write as _;
+use std::io::{self, Write};
 
 use super::alpha_beta::AlphaBetaRun;
 use super::graph::{GameGraph, NodeId, Player, Shape};
@@ -19,11 +20,22 @@ fn principal_edge(graph: &GameGraph, on_line: &HashSet<NodeId>, parent: NodeId, 
 /// a cut-off edge prints one line `[pruned]` (with the subtree's size, for a tree) and its
 /// subtree is left out.
 pub fn render_text(graph: &GameGraph, alpha_beta: Option<&AlphaBetaRun>) -> String {
+    let mut out = Vec::new();
+    write_text(graph, alpha_beta, &mut out).expect("writing to memory");
+    String::from_utf8(out).expect("the text is UTF-8")
+}
+
+/// Writes [`render_text`]'s lines to `out` as they are made, holding none of them: what
+/// the command line prints with, so that a long tree or DAG costs no memory for its text.
+pub fn write_text(
+    graph: &GameGraph,
+    alpha_beta: Option<&AlphaBetaRun>,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     let on_line: HashSet<NodeId> = graph.principal_line().into_iter().collect();
     let dag = graph.shape() == Shape::Dag;
     let sizes = if alpha_beta.is_some() && !dag { graph.subtree_sizes() } else { Vec::new() };
     let mut expanded = vec![false; graph.len()];
-    let mut out = String::new();
     struct Item {
         node: NodeId,
         via: Option<(NodeId, usize)>,
@@ -34,36 +46,36 @@ pub fn render_text(graph: &GameGraph, alpha_beta: Option<&AlphaBetaRun>) -> Stri
         vec![Item { node: graph.root(), via: None, prefix: String::new(), child_prefix: String::new() }];
     while let Some(item) = stack.pop() {
         let node = graph.node(item.node);
-        out.push_str(&item.prefix);
+        out.write_all(item.prefix.as_bytes())?;
         let mut principal = true;
         let mut pruned = false;
         if let Some((parent, edge)) = item.via {
-            let _ = write!(out, "{} → ", graph.node(parent).edges[edge].label);
+            write!(out, "{} → ", graph.node(parent).edges[edge].label)?;
             principal = principal_edge(graph, &on_line, parent, edge);
             pruned = alpha_beta.is_some_and(|ab| ab.edge_pruned(parent, edge));
         }
-        let _ = write!(out, "{}  {}", graph.show(&node.position), node.player);
+        write!(out, "{}  {}", graph.show(&node.position), node.player)?;
         if pruned {
             if dag {
-                let _ = write!(out, "  #{}  [pruned]", item.node);
+                write!(out, "  #{}  [pruned]", item.node)?;
             } else {
                 let n = sizes[item.node];
-                let _ = write!(out, "  [pruned: {n} node{}]", if n == 1 { "" } else { "s" });
+                write!(out, "  [pruned: {n} node{}]", if n == 1 { "" } else { "s" })?;
             }
-            out.push('\n');
+            out.write_all(b"\n")?;
             continue;
         }
-        let _ = write!(out, "  {:+}", node.value);
+        write!(out, "  {:+}", node.value)?;
         if dag {
-            let _ = write!(out, "  #{}", item.node);
+            write!(out, "  #{}", item.node)?;
             if expanded[item.node] {
-                out.push_str(" = shown above");
+                out.write_all(b" = shown above")?;
             }
         }
         if principal {
-            out.push_str("  *");
+            out.write_all(b"  *")?;
         }
-        out.push('\n');
+        out.write_all(b"\n")?;
         if expanded[item.node] {
             continue;
         }
@@ -79,7 +91,7 @@ pub fn render_text(graph: &GameGraph, alpha_beta: Option<&AlphaBetaRun>) -> Stri
             });
         }
     }
-    out
+    Ok(())
 }
 
 /// Escapes text for a double-quoted DOT string.
@@ -92,17 +104,29 @@ fn dot_quote(s: &str) -> String {
 /// and, with an alpha-beta run, pruned nodes and edges dashed and gray. `title` lines become
 /// the graph's label and leading comments.
 pub fn render_dot(graph: &GameGraph, alpha_beta: Option<&AlphaBetaRun>, title: &[String]) -> String {
+    let mut out = Vec::new();
+    write_dot(graph, alpha_beta, title, &mut out).expect("writing to memory");
+    String::from_utf8(out).expect("the text is UTF-8")
+}
+
+/// Writes [`render_dot`]'s lines to `out` as they are made, holding none of them.
+pub fn write_dot(
+    graph: &GameGraph,
+    alpha_beta: Option<&AlphaBetaRun>,
+    title: &[String],
+    out: &mut dyn Write,
+) -> io::Result<()> {
     let on_line: HashSet<NodeId> = graph.principal_line().into_iter().collect();
     const PRINCIPAL: &str = "color=\"#c0392b\", penwidth=2.5";
     const PRUNED: &str = "style=dashed, color=gray60, fontcolor=gray60";
-    let mut out = String::from("digraph game_tree {\n");
+    out.write_all(b"digraph game_tree {\n")?;
     for line in title {
-        let _ = writeln!(out, "  // {line}");
+        writeln!(out, "  // {line}")?;
     }
     let label: Vec<String> = title.iter().map(|l| dot_quote(l)).collect();
-    let _ = writeln!(out, "  graph [label=\"{}\", labelloc=t, fontname=\"Helvetica\"];", label.join("\\n"));
-    out.push_str("  node [fontname=\"Helvetica\", fontsize=10, fixedsize=false];\n");
-    out.push_str("  edge [fontname=\"Helvetica\", fontsize=9];\n");
+    writeln!(out, "  graph [label=\"{}\", labelloc=t, fontname=\"Helvetica\"];", label.join("\\n"))?;
+    out.write_all(b"  node [fontname=\"Helvetica\", fontsize=10, fixedsize=false];\n")?;
+    out.write_all(b"  edge [fontname=\"Helvetica\", fontsize=9];\n")?;
     for (id, node) in graph.nodes().iter().enumerate() {
         let shape = match node.player {
             Player::A => "square",
@@ -117,7 +141,7 @@ pub fn render_dot(graph: &GameGraph, alpha_beta: Option<&AlphaBetaRun>, title: &
         } else if on_line.contains(&id) {
             let _ = write!(attrs, ", {PRINCIPAL}");
         }
-        let _ = writeln!(out, "  n{id} [{attrs}];");
+        writeln!(out, "  n{id} [{attrs}];")?;
     }
     for (id, node) in graph.nodes().iter().enumerate() {
         for (i, e) in node.edges.iter().enumerate() {
@@ -128,9 +152,9 @@ pub fn render_dot(graph: &GameGraph, alpha_beta: Option<&AlphaBetaRun>, title: &
             } else if principal_edge(graph, &on_line, id, i) {
                 let _ = write!(attrs, ", {PRINCIPAL}, fontcolor=\"#c0392b\"");
             }
-            let _ = writeln!(out, "  n{id} -> n{} [{attrs}];", e.child);
+            writeln!(out, "  n{id} -> n{} [{attrs}];", e.child)?;
         }
     }
-    out.push_str("}\n");
-    out
+    out.write_all(b"}\n")?;
+    Ok(())
 }

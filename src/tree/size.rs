@@ -18,6 +18,9 @@ pub struct TreeSize {
     pub tree: u128,
     /// Nodes of the DAG that merges equal (position, player to move) pairs.
     pub dag: u64,
+    /// Edges of that DAG: one line each when it is drawn (a merged node is printed once,
+    /// every later edge to it as a reference), so a DAG of few nodes may still be long.
+    pub dag_edges: u64,
     /// Distinct positions reachable from the root, the root included.
     pub positions: u64,
 }
@@ -166,16 +169,21 @@ pub fn measure(
     let mut reach: HashMap<Vec<u32>, u8> = HashMap::with_capacity(finished.len());
     reach.insert(root.to_vec(), EVEN);
     let mut dag = 0u64;
+    let mut dag_edges = 0u64;
     for p in finished.iter().rev() {
         let here = reach.get(p).copied().unwrap_or(0);
         dag += here.count_ones() as u64;
         let there = ((here & EVEN) << 1) | ((here & ODD) >> 1);
+        let mut children = 0u64;
         walker.for_each_child(p, &mut |c| -> Result<(), MeasureStopped> {
+            children += 1;
             *reach.entry(c.to_vec()).or_insert(0) |= there;
             Ok(())
         })?;
+        // Each of its DAG nodes (one per player to move) has every child as an edge.
+        dag_edges = dag_edges.saturating_add(children * here.count_ones() as u64);
     }
-    Ok(TreeSize { tree, dag, positions: finished.len() as u64 })
+    Ok(TreeSize { tree, dag, dag_edges, positions: finished.len() as u64 })
 }
 
 /// The positions measuring holds, against its budget.
@@ -240,7 +248,9 @@ mod tests {
     fn take_one_to_three_from_six() {
         let s = measure_of("subtraction:1,2,3", &[6], MeasureBudget::moves(100)).unwrap();
         // T(n) = 1 + T(n-1) + T(n-2) + T(n-3): 1, 2, 4, 8, 15, 28, 52.
-        assert_eq!(s, TreeSize { tree: 52, dag: 12, positions: 7 });
+        // The DAG's edges: 3 from each of [6]A, [5]B, [4]A, [4]B, [3]A, [3]B; 2 from [2]A and
+        // [2]B; 1 from [1]A and [1]B; none from [0]A and [0]B: 24.
+        assert_eq!(s, TreeSize { tree: 52, dag: 12, dag_edges: 24, positions: 7 });
     }
 
     #[test]

@@ -34,10 +34,12 @@ impl Family for Raise {
     fn show(&self, position: &[u32]) -> String {
         format!("[{}]", list(position))
     }
-    /// Every heap counted at the cap: a bound for every position the game can reach, since
-    /// heaps never outgrow the cap and are never added.
+    /// Every heap size counted at the cap: equal heaps have the same moves, a position has
+    /// at most `cap` heap sizes and at most one per heap, and a heap of h has at most h + 1
+    /// moves. A bound for every position the game can reach, since heaps never outgrow the
+    /// cap and are never added.
     fn move_bound(&self, position: &[u32]) -> u64 {
-        position.len() as u64 * (self.cap as u64 + 1)
+        position.len().min(self.cap as usize) as u64 * (self.cap as u64 + 1)
     }
     fn moves(&self, position: &[u32]) -> Vec<SpacedMove> {
         let mut out = Vec::new();
