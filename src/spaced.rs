@@ -285,6 +285,9 @@ pub fn space_bounds(
             if t > crate::solve::MAX_SOLVE_TOTAL {
                 return Err(BoundsError::TooLarge(t as u64));
             }
+            // No heaps leave only the empty position: a total past 0 no tier reaches, and a
+            // solve to it could never complete.
+            let t = if max_heaps == Some(0) { 0 } else { t };
             Ok(SpaceBounds { max_total: t, max_heaps: max_heaps.unwrap_or(t).min(t.max(1)), max_heap: None })
         }
     }

@@ -99,3 +99,43 @@ fn info_lists_solves() {
     let text = String::from_utf8(nimdb().args(["info", "--db"]).arg(&db).output().unwrap().stdout).unwrap();
     assert!(text.contains("dawson") && text.contains("complete"), "{text}");
 }
+
+/// A cap of 0 heaps (or heaps of 0) leaves only the empty position, whatever the total: the
+/// solve is complete once that one position is stored (it was left "partial" for good, its
+/// higher totals holding no tier to complete them).
+#[test]
+fn a_cap_of_zero_leaves_only_the_empty_position_and_the_solve_completes() {
+    let dir = tempfile::tempdir().unwrap();
+    for (i, cap) in [["--max-heaps", "0"], ["--max-heap", "0"]].iter().enumerate() {
+        let db = dir.path().join(format!("zero-{i}.sqlite"));
+        let solve = || {
+            let out = nimdb()
+                .args(["solve", "--game", "nim", "--max-total", "5"])
+                .args(cap)
+                .arg("--db")
+                .arg(&db)
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+            String::from_utf8(out.stdout).unwrap()
+        };
+        let first = solve();
+        assert!(first.contains("status complete") && first.contains("1 positions"), "{cap:?}: {first}");
+        let again = solve();
+        assert!(again.contains("already stored") && again.contains("status complete"), "{cap:?}: {again}");
+    }
+    // The spaced families with no heaps (steps, coins) likewise.
+    for game in ["staircase", "welter"] {
+        let db = dir.path().join(format!("{game}.sqlite"));
+        let out = nimdb()
+            .args(["solve", "--game", game, "--max-total", "5", "--max-heaps", "0", "--db"])
+            .arg(&db)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success() && text.contains("1 positions") && text.contains("Complete"),
+            "{game}: {text}"
+        );
+    }
+}

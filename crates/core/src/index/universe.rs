@@ -54,9 +54,12 @@ impl Universe {
         }
         let product = match (max_heap, max_heaps) {
             (Some(n), Some(h)) => Some(n.checked_mul(h).ok_or(UniverseError::Unbounded)?),
+            // No heaps, or heaps of no tokens: only the empty position.
+            (Some(0), None) | (None, Some(0)) => Some(0),
             _ => None,
         };
-        // No position has more tokens than N × H, so a larger total adds nothing.
+        // No position has more tokens than N × H, so a larger total adds nothing (and a
+        // solve to a total no tier reaches could never complete).
         let max_total = match (max_total, product) {
             (Some(t), Some(p)) => t.min(p),
             (Some(t), None) => t,
