@@ -95,27 +95,14 @@ impl TierParts<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Convention, GameSpec};
-    use crate::index::Universe;
-    use crate::{RunStart, RunTick, SolveKey, StoredTier, TierWriter};
+    use crate::tiers::tests::{database, tiers};
+    use crate::{RunStart, RunTick, TierWriter};
 
     #[test]
     fn a_tier_read_in_parts_is_the_tier_stored_and_damage_is_refused() {
         let dir = tempfile::tempdir().unwrap();
-        let mut db = Database::open(&dir.path().join("t.sqlite")).unwrap();
-        let kayles: GameSpec = "kayles".parse().unwrap();
-        let universe = Universe::new(kayles.rules(), "kayles", Some(12), None, None).unwrap();
-        let key = SolveKey::new(&kayles, Convention::Misere, &universe, false);
-        let solve = db.begin_solve(&key, 12).unwrap();
-        let tiers: Vec<StoredTier> = [(4, 1, 0usize, 0u16), (5, 2, 3 * 4096 + 5, 90), (6, 2, 9000, 300)]
-            .into_iter()
-            .map(|(total, heaps, n, most)| StoredTier {
-                tier: TierId { total, heaps },
-                remoteness: (0..n).map(|i| ((i * 17 + i / 3) % (most as usize + 1)) as u16).collect(),
-                nim_values: None,
-                seconds: 0.0,
-            })
-            .collect();
+        let (db, solve, universe) = database(Some(dir.path()));
+        let tiers = tiers();
         let mut writer = TierWriter::new(&db, &solve, universe, RunStart::now(12, 1, 1));
         for tier in &tiers {
             writer.write_in_run(tier.clone(), RunTick { seconds: 0.0, peak_memory_bytes: None }).unwrap();
@@ -138,25 +125,21 @@ mod tests {
             assert_eq!(values, tier.remoteness);
         }
         assert!(read(&db, TierId { total: 9, heaps: 1 }).is_err(), "a tier not stored");
-        // A flipped byte in the second block, or a greatest remoteness recorded too low.
-        let t = tiers[1].tier;
-        db.conn
-            .execute(
-                "UPDATE tiers SET payload = CAST(substr(payload, 1, 5000) || X'7F' || substr(payload, 5002) AS BLOB)
-                 WHERE total = ?1 AND heaps = ?2",
-                params![t.total, t.heaps],
-            )
-            .unwrap();
-        let err = read(&db, t).unwrap_err().to_string();
+        // A flipped byte in the second block of a tier a byte a record, or a greatest
+        // remoteness recorded too low in one of two bytes.
+        let (one_byte, two_bytes) = (tiers[1].tier, tiers[2].tier);
+        assert!(tiers[1].remoteness.len() > 4096 && tiers[1].max_remoteness() < 256);
+        assert!(tiers[2].max_remoteness() > 256);
+        let damage = |sql: &str, t: TierId| db.conn.execute(sql, params![t.total, t.heaps]).unwrap();
+        damage(
+            "UPDATE tiers SET payload = CAST(substr(payload, 1, 5000) || X'7F' || substr(payload, 5002) AS BLOB)
+             WHERE total = ?1 AND heaps = ?2",
+            one_byte,
+        );
+        let err = read(&db, one_byte).unwrap_err().to_string();
         assert!(err.contains("block 1 fails its checksum"), "{err}");
-        let t = tiers[2].tier;
-        db.conn
-            .execute(
-                "UPDATE tiers SET max_remoteness = 200 WHERE total = ?1 AND heaps = ?2",
-                params![t.total, t.heaps],
-            )
-            .unwrap();
-        let err = read(&db, t).unwrap_err().to_string();
+        damage("UPDATE tiers SET max_remoteness = 200 WHERE total = ?1 AND heaps = ?2", two_bytes);
+        let err = read(&db, two_bytes).unwrap_err().to_string();
         assert!(err.contains("above its recorded greatest 200"), "{err}");
     }
 }

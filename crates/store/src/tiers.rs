@@ -626,12 +626,12 @@ impl Database {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::game::GameSpec;
 
     /// A database (a file in `dir`, or in memory) with one solve of misère Kayles to 12.
-    fn database(dir: Option<&std::path::Path>) -> (Database, SolveRecord, Universe) {
+    pub(crate) fn database(dir: Option<&std::path::Path>) -> (Database, SolveRecord, Universe) {
         let mut db = match dir {
             Some(dir) => Database::open(&dir.join("t.sqlite")).unwrap(),
             None => Database::open_in_memory().unwrap(),
@@ -668,7 +668,7 @@ mod tests {
     }
 
     /// Tiers of a few lengths, one of several blocks, one past a byte's remoteness.
-    fn tiers() -> Vec<StoredTier> {
+    pub(crate) fn tiers() -> Vec<StoredTier> {
         [(3, 1, 0usize, 2u16), (5, 2, 9_000, 40), (6, 2, 2 * 4096, 300), (7, 3, 10_001, 77)]
             .into_iter()
             .map(|(total, heaps, n, most)| StoredTier {
