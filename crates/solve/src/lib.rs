@@ -27,12 +27,12 @@ mod window;
 mod wire;
 
 pub use partitioned::{
-    ASKED, GATHER_PART, LEADER_EXTRA_BYTES, MAX_BLOCK, MORE, OFFER_BATCH, OPEN, Partners, RANK_PROCESS_BYTES,
+    ASKED, GATHER_PART, LEADER_EXTRA_BYTES, MORE, OFFER_BATCH, OPEN, Partners, RANK_PROCESS_BYTES,
     RankEstimate, block, estimate_ranks, owner, take_all,
 };
 pub use team::{Alone, Team};
 pub use window::Spill;
-pub use wire::{decode_words, encode_words, sort_pairs, sort_words};
+pub use wire::{MAX_BLOCK, decode_words, encode_words, sort_pairs, sort_words};
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;

@@ -34,7 +34,7 @@ use crate::index::{PartitionTable, TierId, Universe};
 
 use super::shape::{ParentKinds, ParentQuery, Shape};
 use super::window::{Column, Ranks, Spill, Window, map_spilled};
-use super::wire::{pack, sort_pairs, sort_words, unpack};
+use super::wire::{MAX_BLOCK, pack, sort_pairs, sort_words, unpack};
 use super::{
     Alone, PartSink, Plan, Progress, SinkError, SolveError, SolveOptions, SolveReport, TierHead, TierStore,
     UNKNOWN, WholeTier, reach,
@@ -178,10 +178,6 @@ pub fn owner(rank: u64, len: u64, members: usize) -> usize {
         None => (((rank as u128 + 1) * members as u128 - 1) / len as u128) as usize,
     }
 }
-
-/// The most positions a member's block may hold: offers and requests address a cell of
-/// a block in 32 bits.
-pub const MAX_BLOCK: u64 = u32::MAX as u64;
 
 /// One solved tier's block, as a member keeps it for later tiers.
 struct Held {

@@ -2,7 +2,9 @@
 //! packed in one word each ([`pack`]), sorted ([`sort_words`], [`sort_pairs`]) so that each
 //! cell is sent once, and coded as deltas ([`encode_words`]) in about 2–3 bytes a word.
 
-use super::partitioned::MAX_BLOCK;
+/// The most positions a member's block may hold: offers and requests address a cell of
+/// a block in 32 bits.
+pub const MAX_BLOCK: u64 = u32::MAX as u64;
 
 /// Packs an offer or a request: a tag (16 bits), a cell of the owner's block (32 bits) and
 /// a value (16 bits).
