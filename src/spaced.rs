@@ -96,6 +96,17 @@ pub enum SpacedError {
         /// Why its space cannot be ranked.
         source: UniverseError,
     },
+    /// A stored solve of a family records no most heaps (its row was altered: every solve
+    /// of a family has them).
+    #[error(
+        "stored solve #{solve} of {game} cannot be read, its bounds are damaged: it records no most heaps"
+    )]
+    NoHeapCap {
+        /// The solve.
+        solve: i64,
+        /// The game.
+        game: String,
+    },
     /// A stored solve holds a position but not the position a move leads to (its bounds
     /// were altered).
     #[error("stored solve #{solve} holds {from} but not {to}, a move away: its bounds are damaged")]
@@ -298,10 +309,14 @@ pub fn moves_bound(bounds: SpaceBounds) -> u64 {
     bounds.max_heaps as u64 * (bounds.max_heap.unwrap_or(bounds.max_total) as u64 + 1)
 }
 
-/// The bounds a stored solve covers (every tier up to its solved total).
-fn solve_bounds(game: &SpacedGame, solve: &SolveRecord) -> Option<SpaceBounds> {
-    let solved = u32::try_from(solve.solved_total).ok()?;
-    Some(SpaceBounds { max_total: solved, max_heaps: solve.max_heaps?, max_heap: game.family().heap_cap() })
+/// The bounds a stored solve covers (every tier up to its solved total); `Ok(None)` before
+/// it stored a total. A family's solve always records its most heaps: a row without them
+/// was altered, and is named as damaged rather than read as holding nothing.
+fn solve_bounds(game: &SpacedGame, solve: &SolveRecord) -> Result<Option<SpaceBounds>, SpacedError> {
+    let Ok(solved) = u32::try_from(solve.solved_total) else { return Ok(None) };
+    let max_heaps =
+        solve.max_heaps.ok_or_else(|| SpacedError::NoHeapCap { solve: solve.id, game: game.to_string() })?;
+    Ok(Some(SpaceBounds { max_total: solved, max_heaps, max_heap: game.family().heap_cap() }))
 }
 
 /// The tier total of the whole space a loopy game's solve of `bounds` is of (every heap at
@@ -315,7 +330,7 @@ fn loopy_whole_total(game: &SpacedGame, bounds: SpaceBounds) -> Option<u64> {
 /// loopy game (a move may raise a position into a tier a cut-short solve lacks); `Ok(None)`
 /// when it has no bounds, `Err` when it is a loopy game's unfinished solve.
 fn answering_bounds(game: &SpacedGame, solve: &SolveRecord) -> Result<Option<SpaceBounds>, SpacedError> {
-    let Some(bounds) = solve_bounds(game, solve) else { return Ok(None) };
+    let Some(bounds) = solve_bounds(game, solve)? else { return Ok(None) };
     match loopy_whole_total(game, bounds) {
         Some(whole) if (bounds.max_total as u64) < whole => Err(SpacedError::Unfinished {
             solve: solve.id,
@@ -641,7 +656,11 @@ impl<'a> SpacedReader<'a> {
         if let Some(space) = self.spaces.get(&solve.id) {
             return Ok(Some(space.clone()));
         }
-        let Ok(Some(bounds)) = answering_bounds(game, solve) else { return Ok(None) };
+        let bounds = match answering_bounds(game, solve) {
+            Ok(Some(bounds)) => bounds,
+            Ok(None) | Err(SpacedError::Unfinished { .. }) => return Ok(None),
+            Err(damaged) => return Err(damaged),
+        };
         let space: std::rc::Rc<dyn PositionSpace> = stored_space(game, solve, bounds)?.into();
         self.spaces.insert(solve.id, space.clone());
         Ok(Some(space))
@@ -675,7 +694,7 @@ pub fn for_each_stored_spaced<E: From<SpacedError> + From<StoreError>>(
     filter: ExportFilter,
     mut row: impl FnMut(&[u32], u16) -> Result<(), E>,
 ) -> Result<u64, E> {
-    let Some(bounds) = solve_bounds(game, solve) else { return Ok(0) };
+    let Some(bounds) = solve_bounds(game, solve)? else { return Ok(0) };
     let space = stored_space(game, solve, bounds)?;
     let mut pos = Vec::new();
     let mut given = 0u64;
