@@ -319,6 +319,16 @@ fn solve_bounds(game: &SpacedGame, solve: &SolveRecord) -> Result<Option<SpaceBo
     Ok(Some(SpaceBounds { max_total: solved, max_heaps, max_heap: game.family().heap_cap() }))
 }
 
+/// Checks that a stored solve's bounds give a space its records can be read in: a face
+/// calls this before it writes anything of the solve, so that a damaged one is refused
+/// with nothing written.
+pub fn check_stored(game: &SpacedGame, solve: &SolveRecord) -> Result<(), SpacedError> {
+    if let Some(bounds) = solve_bounds(game, solve)? {
+        stored_space(game, solve, bounds)?;
+    }
+    Ok(())
+}
+
 /// The tier total of the whole space a loopy game's solve of `bounds` is of (every heap at
 /// the cap); `None` for an acyclic family, whose moves never leave the tiers below a
 /// position.

@@ -909,7 +909,7 @@ fn a_solve_whose_bounds_cannot_be_ranked_is_named() {
     let db = db.to_str().unwrap();
     let nimdb = |args: &[&str]| {
         let out = common::nimdb().args(args).args(["--db", db]).output().unwrap();
-        (out.status.success(), String::from_utf8_lossy(&out.stderr).into_owned())
+        (out.status.success(), String::from_utf8_lossy(&out.stderr).into_owned(), out.stdout)
     };
     assert!(nimdb(&["solve", "--game", "staircase", "--max-total", "10", "-q"]).0);
     // Bounds too wide to rank, or no most heaps at all (every family's solve records
@@ -927,8 +927,10 @@ fn a_solve_whose_bounds_cannot_be_ranked_is_named() {
             &["verify", "--game", "staircase"],
             &["export", "--game", "staircase"],
         ] {
-            let (ok, err) = nimdb(command);
+            let (ok, err, out) = nimdb(command);
             assert!(!ok && err.lines().count() == 1, "{damage}: {command:?}: {err}");
+            // A refused command writes nothing (export wrote its CSV header first).
+            assert!(out.is_empty(), "{damage}: {command:?} wrote {}", String::from_utf8_lossy(&out));
             assert!(
                 err.contains("stored solve #1 of staircase") && err.contains("damaged"),
                 "{damage}: {command:?}: {err}"

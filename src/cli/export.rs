@@ -184,6 +184,7 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
         }),
         Game::Spaced(game) => {
             spaced_matches(game, &solve)?;
+            nimdb::spaced::check_stored(game, &solve)?;
             rows.header(false).map_err(anyhow::Error::from).and_then(|()| {
                 nimdb::spaced::for_each_stored_spaced(
                     &db,
