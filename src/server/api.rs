@@ -241,16 +241,12 @@ pub fn parse_spaced_request(raw: Option<&str>) -> Result<Option<SpacedRequest>, 
     let text = params
         .get("position")
         .ok_or_else(|| ApiError::bad("missing parameter 'position' (e.g. position=3,0,2,5)"))?;
-    let words: Vec<&str> = text.split([' ', ',']).filter(|w| !w.is_empty()).collect();
-    let trimmed: Vec<&str> = words
-        .iter()
-        .map(|w| w.trim_start_matches('[').trim_end_matches(']'))
-        .filter(|w| !w.is_empty())
-        .collect();
-    if trimmed.is_empty() && !matches!(text.trim(), "[]" | "0") {
-        return Err(ApiError::bad("bad position: no counts (use 0 or [] for the empty position)"));
-    }
-    let position = game.parse_position(&trimmed).map_err(|e| ApiError::bad(format!("bad position: {e}")))?;
+    // The command line's rules for a list (no comma without a count, brackets only around
+    // it); the family then checks the counts themselves.
+    let counts = crate::game::parse_counts(text)
+        .map_err(|e| ApiError::bad(format!("bad position: {e} (use 0 or [] for the empty position)")))?;
+    let words: Vec<String> = counts.iter().map(u64::to_string).collect();
+    let position = game.parse_position(&words).map_err(|e| ApiError::bad(format!("bad position: {e}")))?;
     Ok(Some(SpacedRequest { game, convention, position, moves }))
 }
 
@@ -462,6 +458,24 @@ pub fn parse_quotient_request(raw: Option<&str>) -> Result<(GameSpec, Option<u32
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A family's position over HTTP follows the command line's rules for a list: `3,0,2,5`,
+    /// `3 0 2 5` or `[3,0,2,5]`, no comma without a count, no brackets inside (it took
+    /// `1,,2` and `[[1]]`, which the command line refuses).
+    #[test]
+    fn a_family_s_position_is_read_as_the_command_line_reads_it() {
+        let position = |text: &str| parse_spaced_request(Some(&format!("game=staircase&position={text}")));
+        for good in ["3,0,2,5", "3%200%202%205", "[3,0,2,5]", "%5B3,%200,2,5%5D"] {
+            let r = position(good).unwrap().unwrap();
+            assert_eq!(r.position, vec![3, 0, 2, 5], "{good}");
+        }
+        assert_eq!(position("[]").unwrap().unwrap().position, Vec::<u32>::new());
+        for bad in ["1,,2", "[[1]]", "1,", ",1", "[1", "1]", "-1", "x", ""] {
+            let e = position(bad).map(|_| ()).unwrap_err();
+            assert_eq!(e.status, 400, "{bad}");
+            assert!(e.message.starts_with("bad position"), "{bad}: {}", e.message);
+        }
+    }
 
     #[test]
     fn slices_are_bounded_and_refused_in_words() {

@@ -37,7 +37,7 @@ pub use moore::{MAX_MOORE_K, MooreRules};
 pub use moves::{
     HeapChange, HeapResult, Move, MoveTable, for_each_three, heap_moves, heap_results, result_bound,
 };
-pub use position::{HeapListError, MAX_INPUT_HEAP, Position};
+pub use position::{HeapListError, MAX_INPUT_HEAP, Position, parse_counts};
 pub use rules::{CodeError, GrundyRules, HeapFamily, HeapRules, TakeBreakCode};
 pub use spaced::{
     DRAW, Family, Game, MAX_RAISE_CAP, MAX_SPACED_COUNT, MOVES_WORK_LIMIT, PositionError, Raise, SpaceLayout,

@@ -113,6 +113,13 @@ impl FromStr for Position {
     }
 }
 
+/// The counts of a list written as a heap list is (`3 0 2 5`, `3,0,2,5` or `[3,0,2,5]`), in
+/// order and zeros kept, under a heap list's rules and errors: for a family whose position
+/// is a list of counts in order (a staircase's steps), as the command line reads it.
+pub fn parse_counts(raw: &str) -> Result<Vec<u64>, HeapListError> {
+    parse_heap_list(raw, u64::MAX, |item| HeapListError::OverLargest(super::echo(item, ECHO_LIMIT)))
+}
+
 /// Splits a heap list (`3 4 7`, `3,4,7` or `[3,4,7]`, any mix of spaces and commas) into
 /// heap sizes, refusing negative numbers, words that are not whole numbers, more than
 /// [`MAX_INPUT_HEAPS`] heaps, and heaps above `limit` (with the message `too_large` makes
