@@ -65,8 +65,7 @@ pub struct SolvedTier {
 impl SolvedTier {
     /// The number of losses for the player to move.
     pub fn losses(&self, convention: Convention) -> u64 {
-        self.remoteness.iter().filter(|&&r| r != crate::game::DRAW && !convention.is_win(r as u32)).count()
-            as u64
+        self.remoteness.iter().filter(|&&r| convention.loses(r)).count() as u64
     }
 
     /// The greatest remoteness in the tier.

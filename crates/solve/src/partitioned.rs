@@ -29,7 +29,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::game::{Convention, DRAW, ParentBounds, TierRules};
+use crate::game::{Convention, ParentBounds, TierRules};
 use crate::index::{PartitionTable, TierId, Universe};
 
 use super::shape::{ParentKinds, ParentQuery, Shape};
@@ -67,9 +67,10 @@ pub trait Partners: Sync {
     /// `most`, and no answer is greater (so the answers may travel narrower).
     fn answer(&self, answers: Vec<Vec<u16>>, asked: &[usize], most: u16) -> Result<Vec<Vec<u16>>, String>;
     /// Hands a finished tier of `len` positions to member 0 in parts (of at most
-    /// [`GATHER_PART`] values, unless the partners agreed on another size): member 0 passes every part of the tier to `take`, in rank
-    /// order (its own block's, then each member's in turn), so it never holds more than a
-    /// part of another member's block; the others send their block and never call `take`.
+    /// [`GATHER_PART`] values, unless the partners agreed on another size): member 0 passes
+    /// every part of the tier to `take`, in rank order (its own block's, then each member's
+    /// in turn), so it never holds more than a part of another member's block; the others
+    /// send their block and never call `take`.
     /// `most` is the tier's greatest value, as [`agree`](Partners::agree) gave it to every
     /// member. When `take` fails, member 0 still receives every part (no member is left
     /// waiting) and returns `take`'s error.
@@ -442,8 +443,7 @@ impl<R: TierRules> Partitioned<'_, R> {
             let mut stored = Ok(());
             let moved =
                 self.partners.gather_parts(values, head.positions, head.max_remoteness, &mut |part| {
-                    losses +=
-                        part.iter().filter(|&&r| r != DRAW && !convention.is_win(r as u32)).count() as u64;
+                    losses += part.iter().filter(|&&r| convention.loses(r)).count() as u64;
                     sink(part).map_err(|e| {
                         let words = e.to_string();
                         stored = Err(e);
@@ -520,8 +520,8 @@ impl<R: TierRules> Partitioned<'_, R> {
     }
 
     /// This member's block of a stored tier of `len` positions (on a resume): member 0's
-    /// store loads the whole tier (the others' stores only hear whether it could), and
-    /// member 0 hands each member its block ([`Partners::scatter`]).
+    /// store reads the tier in parts and member 0 hands each member its block as the parts
+    /// come ([`Partners::scatter_parts`]); the others' stores only hear whether it could.
     fn load_block(&self, store: &mut dyn TierStore, tier: TierId, len: u64) -> Result<Held, SolveError> {
         let (mut loaded, mut held) = (Ok(()), None);
         let got = self

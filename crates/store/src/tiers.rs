@@ -33,8 +33,7 @@ pub struct StoredTier {
 impl StoredTier {
     /// The number of losses for the player to move under `convention`.
     pub fn losses(&self, convention: Convention) -> u64 {
-        self.remoteness.iter().filter(|&&r| r != crate::game::DRAW && !convention.is_win(r as u32)).count()
-            as u64
+        self.remoteness.iter().filter(|&&r| convention.loses(r)).count() as u64
     }
 
     /// The greatest remoteness in the tier.
@@ -386,8 +385,7 @@ impl SolveOf<'_> {
             )));
         }
         let convention = self.key.convention;
-        streaming.losses +=
-            values.iter().filter(|&&r| r != crate::game::DRAW && !convention.is_win(r as u32)).count() as u64;
+        streaming.losses += values.iter().filter(|&&r| convention.loses(r)).count() as u64;
         let at = streaming.encoder.offset();
         let bytes = streaming.encoder.push(values).map_err(|v| {
             StoreError::Writer(format!(
