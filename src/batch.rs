@@ -11,12 +11,12 @@ use std::rc::Rc;
 
 use crate::beyond::{self, Reply};
 use crate::game::{
-    BigPosition, Convention, Formula, GameRules, GameSpec, HeapListError, Move, Position, all_moves,
+    BigPosition, Convention, Formula, GameRules, GameSpec, HeapListError, Move, Outcome, Position, all_moves,
 };
 use crate::index::Universe;
 use crate::query::{
-    Answer, Listing, MoveValue, Outcome, QueryError, Source, answer_from_theory_until, best_move,
-    beyond_theory, quotient_answer, smallest_universe,
+    Answer, Listing, MoveValue, QueryError, Source, answer_from_theory_until, best_move, beyond_theory,
+    quotient_answer, smallest_universe,
 };
 use crate::store::{Database, Reader, StoreError};
 use crate::theory::quotient::Quotient;
@@ -160,7 +160,7 @@ impl<'a> Session<'a> {
     /// move list is left out.
     pub fn answer_spaced(
         &mut self,
-        game: &crate::game::SpacedGame,
+        game: &crate::game::Game,
         convention: Convention,
         position: &[u32],
         moves: bool,
@@ -173,7 +173,7 @@ impl<'a> Session<'a> {
     /// [`SpacedReader::lookup`](crate::spaced::SpacedReader::lookup)); never solved here.
     pub fn lookup_spaced(
         &mut self,
-        game: &crate::game::SpacedGame,
+        game: &crate::game::Game,
         convention: Convention,
         position: &[u32],
     ) -> Result<crate::spaced::SpacedLookup, crate::spaced::SpacedError> {
@@ -539,9 +539,8 @@ mod tests {
 
     #[test]
     fn a_spaced_lookup_is_the_spaced_answer_without_its_moves() {
-        use crate::game::SpacedGame;
+        use crate::game::Game;
         use crate::spaced::{space_bounds, space_of};
-        use crate::theory::spaced::Verdict;
         /// A game, its convention, its solve's bounds (max_total, max_heaps) and positions
         /// beyond that solve.
         type Case = (&'static str, Convention, Option<u32>, u32, &'static [&'static [u32]]);
@@ -554,7 +553,7 @@ mod tests {
         let mut db = Database::open_in_memory().unwrap();
         let mut spaces = Vec::new();
         for (name, convention, max_total, max_heaps, _) in cases {
-            let game: SpacedGame = name.parse().unwrap();
+            let game: Game = name.parse().unwrap();
             let bounds = space_bounds(&game, max_total, None, Some(max_heaps)).unwrap();
             let space = space_of(&game, bounds).unwrap();
             crate::driver::solve_spaced_into(
@@ -570,7 +569,7 @@ mod tests {
         let mut session = Session::new(&db);
         let mut seen = [0u64; 4]; // database, theory, draws, no answer
         for ((name, convention, _, _, beyond), space) in cases.into_iter().zip(&spaces) {
-            let game: SpacedGame = name.parse().unwrap();
+            let game: Game = name.parse().unwrap();
             let mut positions: Vec<Vec<u32>> = beyond.iter().map(|p| p.to_vec()).collect();
             let mut p = Vec::new();
             for tier in space.tiers() {
@@ -591,7 +590,7 @@ mod tests {
                             "{name} {p:?}"
                         );
                         seen[if s.source == Source::Database { 0 } else { 1 }] += 1;
-                        seen[2] += u64::from(s.outcome == Verdict::Draw);
+                        seen[2] += u64::from(s.outcome == Outcome::Draw);
                     }
                     (Err(s), Err(w)) => {
                         assert_eq!(s.to_string(), w.to_string(), "{name} {p:?}");

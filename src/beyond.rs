@@ -9,10 +9,8 @@
 
 use serde::Serialize;
 
-use crate::game::{BigMove, BigPosition, Convention, GameSpec, Position};
-use crate::query::{
-    Answer, Brief, MoveValue, Outcome, QueryError, Quotients, Source, beyond_theory, quotient_for,
-};
+use crate::game::{BigMove, BigPosition, Convention, GameSpec, Outcome, Position};
+use crate::query::{Answer, Brief, MoveValue, QueryError, Quotients, Source, beyond_theory, quotient_for};
 use crate::store::Database;
 use crate::theory::quotient::Quotient;
 use crate::theory::{self, Theorem};

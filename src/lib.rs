@@ -58,9 +58,10 @@ pub mod verify;
 
 pub use batch::{LookupError, Session};
 pub use driver::{DriverError, solve_into};
+pub use game::Outcome;
 pub use game::{Convention, GameSpec, HeapListError, Position, SpecError};
 pub use index::{Universe, UniverseError};
-pub use query::{Answer, Outcome, QueryError, Source, query};
+pub use query::{Answer, QueryError, Source, query};
 pub use solve::Silent;
 pub use store::{Database, StoreError};
 pub use verify::VerifyError;

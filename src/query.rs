@@ -5,6 +5,8 @@
 //! and stored; otherwise the error names the universe that would cover it.
 
 use std::fmt;
+
+use crate::game::Outcome;
 use std::sync::Arc;
 
 use crate::driver::{DriverError, solve_into};
@@ -20,32 +22,6 @@ use crate::theory::{self, Decision, Theorem, TheoryError};
 
 /// The largest universe a query solves on the spot, in positions.
 pub const AUTO_SOLVE_LIMIT: u64 = 5_000_000;
-
-/// Win or loss for the player to move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Outcome {
-    /// A forced win (an N-position).
-    Win,
-    /// A forced loss (a P-position).
-    Loss,
-}
-
-impl Outcome {
-    /// The outcome of a position with this remoteness under `convention`.
-    pub fn from_remoteness(convention: Convention, remoteness: u32) -> Self {
-        if convention.is_win(remoteness) { Outcome::Win } else { Outcome::Loss }
-    }
-}
-
-impl fmt::Display for Outcome {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Outcome::Win => "win",
-            Outcome::Loss => "loss",
-        })
-    }
-}
 
 fn is_zero(n: &u64) -> bool {
     *n == 0

@@ -5,11 +5,11 @@
 
 use std::collections::HashMap;
 
-use crate::game::{Convention, DRAW, SpacedFormula, SpacedGame, SpacedMove, moves_fit};
+use crate::game::{Convention, DRAW, Formula, Game, LabelledMove, Outcome, moves_fit};
 use crate::index::{PositionSpace, SpaceBounds, TierId, UniverseError, space_for};
 use crate::query::Source;
 use crate::store::{Database, ExportFilter, Reader, RecordSource, SolveRecord, StoreError};
-use crate::theory::spaced::{Verdict, best_target, evaluate, move_search_fits, verdict_by_theorem};
+use crate::theory::families::{best_target, evaluate, move_search_fits, outcome_by_theorem};
 
 /// The largest space a query solves on the spot, in positions.
 pub const SPACED_AUTO_SOLVE_LIMIT: u64 = 2_000_000;
@@ -128,7 +128,7 @@ pub struct SpacedMoveValue {
     /// The position after it.
     pub to: Vec<u32>,
     /// The outcome for the player to move after it (the opponent).
-    pub outcome: Verdict,
+    pub outcome: Outcome,
     /// Its remoteness, when known (not for draws).
     pub remoteness: Option<u32>,
 }
@@ -143,7 +143,7 @@ pub struct SpacedAnswer {
     /// The position, in the family's canonical form.
     pub position: Vec<u32>,
     /// The outcome for the player to move.
-    pub outcome: Verdict,
+    pub outcome: Outcome,
     /// Moves to the end under optimal play, when known (never for a draw).
     pub remoteness: Option<u32>,
     /// The nim-value, when a theorem gives it.
@@ -163,7 +163,7 @@ pub struct SpacedAnswer {
     /// Where the answer came from.
     pub source: Source,
     /// The theorem, when the answer is the theorem's.
-    pub theorem: Option<SpacedFormula>,
+    pub theorem: Option<Formula>,
     /// The stored solve used, if any.
     pub solve_id: Option<i64>,
 }
@@ -177,7 +177,7 @@ fn is_zero(n: &u64) -> bool {
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct SpacedLookup {
     /// The outcome for the player to move.
-    pub outcome: Verdict,
+    pub outcome: Outcome,
     /// Moves to the end under optimal play, when known (never for a draw).
     pub remoteness: Option<u32>,
     /// The nim-value, when a theorem gives it.
@@ -198,7 +198,7 @@ pub enum SpacedPlan {
 }
 
 /// The smallest space of `game` that holds `position`.
-pub fn smallest_bounds(game: &SpacedGame, position: &[u32]) -> SpaceBounds {
+pub fn smallest_bounds(game: &Game, position: &[u32]) -> SpaceBounds {
     let family = game.family();
     let total = match family.layout() {
         crate::game::SpaceLayout::Staircase => {
@@ -219,14 +219,14 @@ pub fn smallest_bounds(game: &SpacedGame, position: &[u32]) -> SpaceBounds {
 }
 
 /// The space of `game` within `bounds`.
-pub fn space_of(game: &SpacedGame, bounds: SpaceBounds) -> Result<Box<dyn PositionSpace>, SpacedError> {
+pub fn space_of(game: &Game, bounds: SpaceBounds) -> Result<Box<dyn PositionSpace>, SpacedError> {
     Ok(space_for(game.family().layout(), bounds)?)
 }
 
 /// The space of stored solve `solve` within `bounds` (its own): a space that cannot be
 /// ranked names the solve, whose bounds were damaged.
 fn stored_space(
-    game: &SpacedGame,
+    game: &Game,
     solve: &SolveRecord,
     bounds: SpaceBounds,
 ) -> Result<Box<dyn PositionSpace>, SpacedError> {
@@ -270,7 +270,7 @@ pub enum BoundsError {
 /// the tier total and optionally the heap count; a capped one (`raise:C`) the heap count
 /// alone.
 pub fn space_bounds(
-    game: &SpacedGame,
+    game: &Game,
     max_total: Option<u32>,
     max_heap: Option<u32>,
     max_heaps: Option<u32>,
@@ -312,7 +312,7 @@ pub fn moves_bound(bounds: SpaceBounds) -> u64 {
 /// The bounds a stored solve covers (every tier up to its solved total); `Ok(None)` before
 /// it stored a total. A family's solve always records its most heaps: a row without them
 /// was altered, and is named as damaged rather than read as holding nothing.
-fn solve_bounds(game: &SpacedGame, solve: &SolveRecord) -> Result<Option<SpaceBounds>, SpacedError> {
+fn solve_bounds(game: &Game, solve: &SolveRecord) -> Result<Option<SpaceBounds>, SpacedError> {
     let Ok(solved) = u32::try_from(solve.solved_total) else { return Ok(None) };
     let max_heaps =
         solve.max_heaps.ok_or_else(|| SpacedError::NoHeapCap { solve: solve.id, game: game.to_string() })?;
@@ -322,7 +322,7 @@ fn solve_bounds(game: &SpacedGame, solve: &SolveRecord) -> Result<Option<SpaceBo
 /// Checks that a stored solve's bounds give a space its records can be read in: a face
 /// calls this before it writes anything of the solve, so that a damaged one is refused
 /// with nothing written.
-pub fn check_stored(game: &SpacedGame, solve: &SolveRecord) -> Result<(), SpacedError> {
+pub fn check_stored(game: &Game, solve: &SolveRecord) -> Result<(), SpacedError> {
     if let Some(bounds) = solve_bounds(game, solve)? {
         stored_space(game, solve, bounds)?;
     }
@@ -332,14 +332,14 @@ pub fn check_stored(game: &SpacedGame, solve: &SolveRecord) -> Result<(), Spaced
 /// The tier total of the whole space a loopy game's solve of `bounds` is of (every heap at
 /// the cap); `None` for an acyclic family, whose moves never leave the tiers below a
 /// position.
-fn loopy_whole_total(game: &SpacedGame, bounds: SpaceBounds) -> Option<u64> {
+fn loopy_whole_total(game: &Game, bounds: SpaceBounds) -> Option<u64> {
     game.family().loopy().then(|| bounds.max_heaps as u64 * bounds.max_heap.unwrap_or(u32::MAX) as u64)
 }
 
 /// The bounds a stored solve answers for: [`solve_bounds`], but only the whole space of a
 /// loopy game (a move may raise a position into a tier a cut-short solve lacks); `Ok(None)`
 /// when it has no bounds, `Err` when it is a loopy game's unfinished solve.
-fn answering_bounds(game: &SpacedGame, solve: &SolveRecord) -> Result<Option<SpaceBounds>, SpacedError> {
+fn answering_bounds(game: &Game, solve: &SolveRecord) -> Result<Option<SpaceBounds>, SpacedError> {
     let Some(bounds) = solve_bounds(game, solve)? else { return Ok(None) };
     match loopy_whole_total(game, bounds) {
         Some(whole) if (bounds.max_total as u64) < whole => Err(SpacedError::Unfinished {
@@ -352,22 +352,18 @@ fn answering_bounds(game: &SpacedGame, solve: &SolveRecord) -> Result<Option<Spa
     }
 }
 
-fn verdict_of(convention: Convention, r: u16) -> Verdict {
+fn verdict_of(convention: Convention, r: u16) -> Outcome {
     if r == DRAW {
-        Verdict::Draw
+        Outcome::Draw
     } else if convention.is_win(r as u32) {
-        Verdict::Win
+        Outcome::Win
     } else {
-        Verdict::Loss
+        Outcome::Loss
     }
 }
 
 /// The stored solves of `game` under `convention`.
-pub fn solves_of(
-    db: &Database,
-    game: &SpacedGame,
-    convention: Convention,
-) -> Result<Vec<SolveRecord>, StoreError> {
+pub fn solves_of(db: &Database, game: &Game, convention: Convention) -> Result<Vec<SolveRecord>, StoreError> {
     let id = game.storage_id();
     Ok(db.solves()?.into_iter().filter(|s| s.game_id == id && s.convention == convention).collect())
 }
@@ -376,7 +372,7 @@ pub fn solves_of(
 /// to solve first. `db` is `None` when there is no database file yet.
 pub fn plan_spaced(
     db: Option<&Database>,
-    game: &SpacedGame,
+    game: &Game,
     convention: Convention,
     position: &[u32],
 ) -> Result<SpacedPlan, SpacedError> {
@@ -410,7 +406,7 @@ pub fn plan_spaced(
 /// [`query`](crate::query::query) is for the heap games).
 pub fn query_spaced(
     db: &mut Database,
-    game: &SpacedGame,
+    game: &Game,
     convention: Convention,
     position: &[u32],
 ) -> Result<SpacedAnswer, SpacedError> {
@@ -423,7 +419,7 @@ pub fn query_spaced(
 /// The answer from stored solve `solve`, or `None` when it does not cover `position`.
 pub fn answer_from_solve(
     db: &Database,
-    game: &SpacedGame,
+    game: &Game,
     convention: Convention,
     position: &[u32],
     solve: &SolveRecord,
@@ -433,13 +429,13 @@ pub fn answer_from_solve(
 
 /// The best move, first in move order: from a win, to a loss one move shorter; from a loss,
 /// to the longest win; from a draw, to a draw.
-fn best(moves: &[SpacedMoveValue], outcome: Verdict, r: u16) -> Option<SpacedMoveValue> {
+fn best(moves: &[SpacedMoveValue], outcome: Outcome, r: u16) -> Option<SpacedMoveValue> {
     let pick = match outcome {
-        Verdict::Win => {
-            moves.iter().find(|m| m.outcome == Verdict::Loss && m.remoteness == Some(r as u32 - 1))
+        Outcome::Win => {
+            moves.iter().find(|m| m.outcome == Outcome::Loss && m.remoteness == Some(r as u32 - 1))
         }
-        Verdict::Loss => moves.iter().find(|m| m.remoteness == Some(r as u32 - 1)),
-        Verdict::Draw => moves.iter().find(|m| m.outcome == Verdict::Draw),
+        Outcome::Loss => moves.iter().find(|m| m.remoteness == Some(r as u32 - 1)),
+        Outcome::Draw => moves.iter().find(|m| m.outcome == Outcome::Draw),
     };
     pick.cloned()
 }
@@ -450,33 +446,29 @@ pub const THEORY_LISTING_LIMIT: usize = 100_000;
 
 /// The answer of the family's theorem, when it has one for `convention`. Each listed move
 /// is judged by the theorem's value of the position it leads to, never by a move search.
-pub fn answer_from_theory(
-    game: &SpacedGame,
-    convention: Convention,
-    position: &[u32],
-) -> Option<SpacedAnswer> {
-    let decision = evaluate(game, position, convention)?;
+pub fn answer_from_theory(game: &Game, convention: Convention, position: &[u32]) -> Option<SpacedAnswer> {
     let family = game.family();
-    let cost = crate::theory::spaced::evaluation_cost(game, position);
+    let decision = evaluate(family, position, convention)?;
+    let cost = crate::theory::families::evaluation_cost(decision.formula, position);
     // Past the work allowed, neither the list nor the best move's words are built (`None`:
     // not listed; an empty list is a terminal position's, whatever the family's bound says).
     let bound = family.move_bound(position);
     let listed = moves_fit(family, position, cost).then(|| family.moves(position));
-    let judged = |m: &SpacedMove| {
-        let outcome = verdict_by_theorem(game, &m.to, convention).unwrap_or(Verdict::Draw);
+    let judged = |m: &LabelledMove| {
+        let outcome = outcome_by_theorem(family, &m.to, convention).unwrap_or(Outcome::Draw);
         SpacedMoveValue { description: m.text.clone(), to: m.to.clone(), outcome, remoteness: None }
     };
-    let want = best_target(decision.verdict);
+    let want = best_target(decision.outcome);
     let (moves, moves_omitted, best_move): (Vec<SpacedMoveValue>, u64, Option<SpacedMoveValue>) = match listed
     {
         None => (Vec::new(), bound, None),
-        Some(listed) => listed_answer(game, position, listed, want, &judged),
+        Some(listed) => listed_answer(game, decision.formula, position, listed, want, &judged),
     };
     Some(SpacedAnswer {
         game: game.to_string(),
         convention,
         position: position.to_vec(),
-        outcome: decision.verdict,
+        outcome: decision.outcome,
         remoteness: None,
         nim_value: decision.nim_value,
         best_move,
@@ -492,11 +484,12 @@ pub fn answer_from_theory(
 /// [`THEORY_LISTING_LIMIT`] (the best the first to the target `want`, as `decide`'s), else
 /// none kept and the best searched for alone, when the search fits.
 fn listed_answer(
-    game: &SpacedGame,
+    game: &Game,
+    formula: crate::game::Formula,
     position: &[u32],
-    listed: Vec<SpacedMove>,
-    want: Option<Verdict>,
-    judged: &dyn Fn(&SpacedMove) -> SpacedMoveValue,
+    listed: Vec<LabelledMove>,
+    want: Option<Outcome>,
+    judged: &dyn Fn(&LabelledMove) -> SpacedMoveValue,
 ) -> (Vec<SpacedMoveValue>, u64, Option<SpacedMoveValue>) {
     if listed.len() <= THEORY_LISTING_LIMIT {
         let moves: Vec<SpacedMoveValue> = listed.iter().map(judged).collect();
@@ -504,7 +497,7 @@ fn listed_answer(
         (moves, 0, best)
     } else {
         let best = want
-            .filter(|_| move_search_fits(game, position))
+            .filter(|_| move_search_fits(game.family(), formula, position))
             .and_then(|w| listed.iter().map(judged).find(|m| m.outcome == w));
         (Vec::new(), listed.len() as u64, best)
     }
@@ -540,7 +533,7 @@ impl<'a> SpacedReader<'a> {
     pub fn answer_from(
         &mut self,
         source: &mut dyn RecordSource,
-        game: &SpacedGame,
+        game: &Game,
         convention: Convention,
         position: &[u32],
         solve: &SolveRecord,
@@ -587,7 +580,7 @@ impl<'a> SpacedReader<'a> {
     pub fn answer(
         &mut self,
         source: &mut dyn RecordSource,
-        game: &SpacedGame,
+        game: &Game,
         convention: Convention,
         position: &[u32],
         moves: bool,
@@ -617,7 +610,7 @@ impl<'a> SpacedReader<'a> {
     pub fn lookup(
         &mut self,
         source: &mut dyn RecordSource,
-        game: &SpacedGame,
+        game: &Game,
         convention: Convention,
         position: &[u32],
     ) -> Result<SpacedLookup, SpacedError> {
@@ -633,9 +626,9 @@ impl<'a> SpacedReader<'a> {
                 solve_id: Some(solve.id),
             });
         }
-        match evaluate(game, position, convention) {
+        match evaluate(game.family(), position, convention) {
             Some(d) => Ok(SpacedLookup {
-                outcome: d.verdict,
+                outcome: d.outcome,
                 remoteness: None,
                 nim_value: d.nim_value,
                 source: Source::Theory,
@@ -646,7 +639,7 @@ impl<'a> SpacedReader<'a> {
     }
 
     /// The stored solves of `game` under `convention`, listed once.
-    fn listed(&mut self, game: &SpacedGame, convention: Convention) -> Result<Vec<SolveRecord>, SpacedError> {
+    fn listed(&mut self, game: &Game, convention: Convention) -> Result<Vec<SolveRecord>, SpacedError> {
         let key = (game.to_string(), convention);
         if !self.solves.contains_key(&key) {
             let found = solves_of(self.db, game, convention)?;
@@ -660,7 +653,7 @@ impl<'a> SpacedReader<'a> {
     /// read: what it lacks may be a move away from what it holds).
     fn space(
         &mut self,
-        game: &SpacedGame,
+        game: &Game,
         solve: &SolveRecord,
     ) -> Result<Option<std::rc::Rc<dyn PositionSpace>>, SpacedError> {
         if let Some(space) = self.spaces.get(&solve.id) {
@@ -679,7 +672,7 @@ impl<'a> SpacedReader<'a> {
 
 /// Why a reader has no answer for `position`: not stored, and no theorem decides it (an
 /// error of its own if even its smallest space cannot be ranked).
-fn not_stored(game: &SpacedGame, convention: Convention, position: &[u32]) -> SpacedError {
+fn not_stored(game: &Game, convention: Convention, position: &[u32]) -> SpacedError {
     let bounds = smallest_bounds(game, position);
     match space_of(game, bounds) {
         Ok(space) => SpacedError::NotStored {
@@ -699,7 +692,7 @@ fn not_stored(game: &SpacedGame, convention: Convention, position: &[u32]) -> Sp
 /// tier total. Returns the rows given; stops at the first error `row` returns.
 pub fn for_each_stored_spaced<E: From<SpacedError> + From<StoreError>>(
     db: &Database,
-    game: &SpacedGame,
+    game: &Game,
     solve: &SolveRecord,
     filter: ExportFilter,
     mut row: impl FnMut(&[u32], u16) -> Result<(), E>,
@@ -714,7 +707,7 @@ pub fn for_each_stored_spaced<E: From<SpacedError> + From<StoreError>>(
         }
         let size = space.size(tier);
         let stored = db.for_each_record(solve.id, tier, size, |rank, record| -> Result<(), E> {
-            if filter.losses_only && verdict_of(solve.convention, record.remoteness) != Verdict::Loss {
+            if filter.losses_only && verdict_of(solve.convention, record.remoteness) != Outcome::Loss {
                 return Ok(());
             }
             space.unrank(tier, rank, &mut pos);
@@ -749,7 +742,7 @@ pub struct SpacedReport {
     /// Agreements with the theorem.
     pub theorem_agree: u64,
     /// The theorem, if any.
-    pub theorem: Option<SpacedFormula>,
+    pub theorem: Option<Formula>,
     /// Draws stored.
     pub draws: u64,
     /// The first positions that failed, in the family's notation.
@@ -769,7 +762,7 @@ impl SpacedReport {
 /// with the family's theorem where there is one.
 pub fn verify_spaced(
     db: &Database,
-    game: &SpacedGame,
+    game: &Game,
     convention: Convention,
 ) -> Result<SpacedReport, SpacedError> {
     let solves = solves_of(db, game, convention)?;
@@ -800,10 +793,10 @@ pub fn verify_spaced(
                 report.checked += 1;
                 report.draws += u64::from(r == DRAW);
                 let ok = follows(convention, r, &kids);
-                let theory_ok = match evaluate(game, &pos, convention) {
+                let theory_ok = match evaluate(game.family(), &pos, convention) {
                     Some(d) => {
                         report.theorem_checked += 1;
-                        let agree = d.verdict == verdict_of(convention, r);
+                        let agree = d.outcome == verdict_of(convention, r);
                         report.theorem_agree += u64::from(agree);
                         agree
                     }
@@ -827,7 +820,7 @@ pub fn verify_spaced(
 /// it for every solve read as an answer; outside it only when the solve's bounds were
 /// altered.
 fn locate_move(
-    game: &SpacedGame,
+    game: &Game,
     space: &dyn PositionSpace,
     solve: i64,
     from: &[u32],
@@ -858,14 +851,14 @@ fn remoteness_at(
 /// Whether a record `r` follows from its children's records `kids`.
 fn follows(convention: Convention, r: u16, kids: &[u16]) -> bool {
     let v = |x: u16| verdict_of(convention, x);
-    let losses = kids.iter().filter(|&&k| v(k) == Verdict::Loss);
+    let losses = kids.iter().filter(|&&k| v(k) == Outcome::Loss);
     let shortest_loss = losses.clone().min();
     match v(r) {
-        Verdict::Draw => shortest_loss.is_none() && kids.contains(&DRAW),
+        Outcome::Draw => shortest_loss.is_none() && kids.contains(&DRAW),
         _ if kids.is_empty() => r == 0,
-        Verdict::Win => shortest_loss.is_some_and(|&l| l + 1 == r),
-        Verdict::Loss => {
-            kids.iter().all(|&k| v(k) == Verdict::Win) && kids.iter().max().is_some_and(|&m| m + 1 == r)
+        Outcome::Win => shortest_loss.is_some_and(|&l| l + 1 == r),
+        Outcome::Loss => {
+            kids.iter().all(|&k| v(k) == Outcome::Win) && kids.iter().max().is_some_and(|&m| m + 1 == r)
         }
     }
 }
@@ -874,7 +867,7 @@ fn follows(convention: Convention, r: u16, kids: &[u16]) -> bool {
 /// `position` from it, with source [`Source::Solved`].
 pub fn answer_after_solving(
     db: &mut Database,
-    game: &SpacedGame,
+    game: &Game,
     convention: Convention,
     position: &[u32],
     bounds: SpaceBounds,

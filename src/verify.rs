@@ -59,7 +59,6 @@ pub enum Theory {
 }
 
 impl Theory {
-    /// The theory for a game and convention.
     /// The theory for a game and convention, as the game's family declares it.
     pub fn for_game(game: &GameSpec, convention: Convention) -> Self {
         let declared = game.rules().theory();
@@ -68,6 +67,9 @@ impl Theory {
             (Some(Formula::Bouton), Convention::Misere) => Theory::MisereNim,
             (Some(Formula::Moore { k }), _) => Theory::Moore { k },
             (Some(Formula::Wythoff), _) => Theory::Wythoff,
+            // The theorems of the families with their own position space; no heap game
+            // declares them.
+            (Some(Formula::OddSteps | Formula::Welter | Formula::Smith { .. }), _) => Theory::None,
             (None, _) if !declared.sum_of_heaps => Theory::None,
             (None, Convention::Normal) => Theory::SpragueGrundy,
             (None, Convention::Misere) => Theory::TamePrediction,

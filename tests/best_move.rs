@@ -3,9 +3,10 @@
 
 use std::collections::BTreeSet;
 
+use nimdb::game::Outcome;
 use nimdb::game::{Convention, GameSpec, Position, all_moves};
 use nimdb::index::Universe;
-use nimdb::query::{Outcome, Source, answer_from_solve};
+use nimdb::query::{Source, answer_from_solve};
 use nimdb::solve::Silent;
 use nimdb::solve::reference::ReferenceSearch;
 use nimdb::store::Database;

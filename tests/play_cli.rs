@@ -12,10 +12,11 @@ use assert_cmd::cargo::cargo_bin_cmd;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
+use nimdb::game::Outcome;
 use nimdb::game::{Convention, GameSpec, HeapResult, Move, Position, all_moves};
 use nimdb::index::Universe;
 use nimdb::play::{Advisor, Console, Ending, Players, Seat, Session, computer_choice, hint_text, play};
-use nimdb::query::{AUTO_SOLVE_LIMIT, Outcome, query};
+use nimdb::query::{AUTO_SOLVE_LIMIT, query};
 use nimdb::solve::Silent;
 use nimdb::store::Database;
 use nimdb::tree::MinimaxSearch;

@@ -2,9 +2,10 @@
 
 use std::collections::BTreeSet;
 
+use nimdb::game::Outcome;
 use nimdb::game::{Convention, GameSpec, Position};
 use nimdb::index::Universe;
-use nimdb::query::{AUTO_SOLVE_LIMIT, Outcome, query};
+use nimdb::query::{AUTO_SOLVE_LIMIT, query};
 use nimdb::solve::{SolveOptions, Strategy, solve_in_memory};
 use nimdb::store::Database;
 

@@ -8,11 +8,12 @@ mod serve_common;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use nimdb::game::{Convention, DRAW, SpacedGame};
+use nimdb::game::Outcome;
+use nimdb::game::{Convention, DRAW, Game};
 use nimdb::index::{PositionSpace, SpaceBounds, space_for};
 use nimdb::solve::spaced::solve_spaced;
 use nimdb::solve::{MemoryStore, Silent};
-use nimdb::theory::spaced::{Verdict, decide, welter};
+use nimdb::theory::families::{decide, welter};
 
 /// Every position of the space, by unranking.
 fn positions(space: &dyn PositionSpace) -> Vec<Vec<u32>> {
@@ -78,11 +79,11 @@ fn children(game: &str, p: &[u32]) -> BTreeSet<Vec<u32>> {
 /// The forward search: remoteness decided round by round (a win at k needs a losing child
 /// at k − 1; a loss at k needs every child a win, the longest at k − 1), terminal positions
 /// at round 0; what no round decides is a draw. No tiers, no ranks, no queue.
-fn forward(game: &str, all: &[Vec<u32>], convention: Convention) -> BTreeMap<Vec<u32>, (Verdict, u32)> {
+fn forward(game: &str, all: &[Vec<u32>], convention: Convention) -> BTreeMap<Vec<u32>, (Outcome, u32)> {
     let kids: BTreeMap<Vec<u32>, BTreeSet<Vec<u32>>> =
         all.iter().map(|p| (p.clone(), children(game, p))).collect();
-    let mut known: BTreeMap<Vec<u32>, (Verdict, u32)> = BTreeMap::new();
-    let terminal = if convention == Convention::Normal { Verdict::Loss } else { Verdict::Win };
+    let mut known: BTreeMap<Vec<u32>, (Outcome, u32)> = BTreeMap::new();
+    let terminal = if convention == Convention::Normal { Outcome::Loss } else { Outcome::Win };
     for (p, k) in &kids {
         if k.is_empty() {
             known.insert(p.clone(), (terminal, 0));
@@ -95,13 +96,13 @@ fn forward(game: &str, all: &[Vec<u32>], convention: Convention) -> BTreeMap<Vec
             if known.contains_key(p) || k.is_empty() {
                 continue;
             }
-            let vals: Vec<Option<&(Verdict, u32)>> = k.iter().map(|c| known.get(c)).collect();
-            if vals.iter().any(|v| matches!(v, Some((Verdict::Loss, r)) if *r == round - 1)) {
-                new.push((p.clone(), (Verdict::Win, round)));
-            } else if vals.iter().all(|v| matches!(v, Some((Verdict::Win, _))))
+            let vals: Vec<Option<&(Outcome, u32)>> = k.iter().map(|c| known.get(c)).collect();
+            if vals.iter().any(|v| matches!(v, Some((Outcome::Loss, r)) if *r == round - 1)) {
+                new.push((p.clone(), (Outcome::Win, round)));
+            } else if vals.iter().all(|v| matches!(v, Some((Outcome::Win, _))))
                 && vals.iter().map(|v| v.unwrap().1).max() == Some(round - 1)
             {
-                new.push((p.clone(), (Verdict::Loss, round)));
+                new.push((p.clone(), (Outcome::Loss, round)));
             }
         }
         if new.is_empty() {
@@ -111,18 +112,18 @@ fn forward(game: &str, all: &[Vec<u32>], convention: Convention) -> BTreeMap<Vec
         round += 1;
     }
     for p in all {
-        known.entry(p.clone()).or_insert((Verdict::Draw, 0));
+        known.entry(p.clone()).or_insert((Outcome::Draw, 0));
     }
     known
 }
 
-fn verdict(convention: Convention, r: u16) -> Verdict {
+fn verdict(convention: Convention, r: u16) -> Outcome {
     if r == DRAW {
-        Verdict::Draw
+        Outcome::Draw
     } else if convention.is_win(r as u32) {
-        Verdict::Win
+        Outcome::Win
     } else {
-        Verdict::Loss
+        Outcome::Loss
     }
 }
 
@@ -130,7 +131,7 @@ fn verdict(convention: Convention, r: u16) -> Verdict {
 /// the forward search; the moves with the rules written here; and the theorem, where the
 /// family has one, with the search. Returns the number of draws.
 fn check(game: &str, bounds: SpaceBounds, convention: Convention) -> u64 {
-    let spaced: SpacedGame = game.parse().unwrap();
+    let spaced: Game = game.parse().unwrap();
     let family = spaced.family();
     let space = space_for(family.layout(), bounds).unwrap();
     let all = positions(space.as_ref());
@@ -150,16 +151,16 @@ fn check(game: &str, bounds: SpaceBounds, convention: Convention) -> u64 {
         let r = store.tiers[&tier].remoteness[rank as usize];
         let (v, wr) = want[p];
         assert_eq!(verdict(convention, r), v, "{game} {convention}: outcome of {p:?}");
-        if v == Verdict::Draw {
+        if v == Outcome::Draw {
             draws += 1;
         } else {
             assert_eq!(r as u32, wr, "{game} {convention}: remoteness of {p:?}");
         }
-        if let Some(d) = decide(&spaced, p, convention) {
-            assert_eq!(d.verdict, v, "{game} {convention}: the theorem on {p:?}");
+        if let Some(d) = decide(spaced.family(), p, convention) {
+            assert_eq!(d.outcome, v, "{game} {convention}: the theorem on {p:?}");
             if let Some(to) = &d.best {
                 let target = want[to].0;
-                let expect = if v == Verdict::Win { Verdict::Loss } else { Verdict::Draw };
+                let expect = if v == Outcome::Win { Outcome::Loss } else { Outcome::Draw };
                 assert_eq!(target, expect, "{game}: the theorem's move from {p:?} to {to:?}");
             }
         }
@@ -392,14 +393,14 @@ fn the_theorems_nim_values_are_the_sprague_grundy_values() {
         ("staircase", SpaceBounds { max_total: 18, max_heaps: 5, max_heap: None }),
         ("welter", SpaceBounds { max_total: 20, max_heaps: 4, max_heap: None }),
     ] {
-        let spaced: SpacedGame = game.parse().unwrap();
+        let spaced: Game = game.parse().unwrap();
         let space = space_for(spaced.family().layout(), bounds).unwrap();
         let mut g: BTreeMap<Vec<u32>, u64> = BTreeMap::new();
         // Unranked total ascending: every child comes first.
         for p in positions(space.as_ref()) {
             let opts: BTreeSet<u64> = children(game, &p).iter().map(|c| g[c]).collect();
             let mex = (0..).find(|x| !opts.contains(x)).unwrap();
-            let d = decide(&spaced, &p, Convention::Normal).unwrap();
+            let d = decide(spaced.family(), &p, Convention::Normal).unwrap();
             assert_eq!(d.nim_value, Some(mex), "{game}: nim-value of {p:?}");
             g.insert(p, mex);
         }
@@ -523,14 +524,14 @@ fn play_s_computer_keeps_every_win_and_draw_the_forward_search_finds() {
     ];
     for (game, bounds) in cases {
         for convention in [Convention::Normal, Convention::Misere] {
-            let spaced: SpacedGame = game.parse().unwrap();
+            let spaced: Game = game.parse().unwrap();
             let space = space_for(spaced.family().layout(), bounds).unwrap();
             let all = positions(space.as_ref());
             let want = forward(game, &all, convention);
             let path = dir.path().join(format!("{game}-{convention}.sqlite").replace(':', "-"));
             let mut db = nimdb::store::Database::open(&path).unwrap();
             nimdb::driver::solve_spaced_into(&mut db, &spaced, convention, space.as_ref(), &Silent).unwrap();
-            let mut advisor = Advisor::new(db, spaced, convention);
+            let mut advisor = Advisor::new(db, spaced.clone(), convention);
             let mut checked = 0;
             for p in &all {
                 if children(game, p).is_empty() {
@@ -543,15 +544,16 @@ fn play_s_computer_keeps_every_win_and_draw_the_forward_search_finds() {
                 assert!(children(game, p).contains(&to), "{game}: {p:?} → {to:?} is not a move");
                 let (cv, cr) = want[&to];
                 match v {
-                    Verdict::Win => {
-                        assert_eq!((cv, cr), (Verdict::Loss, r - 1), "{game} {convention}: {p:?}")
+                    Outcome::Win => {
+                        assert_eq!((cv, cr), (Outcome::Loss, r - 1), "{game} {convention}: {p:?}")
                     }
-                    Verdict::Draw => assert_eq!(cv, Verdict::Draw, "{game} {convention}: {p:?}"),
-                    Verdict::Loss => {
-                        assert_eq!((cv, cr), (Verdict::Win, r - 1), "{game} {convention}: {p:?}")
+                    Outcome::Draw => assert_eq!(cv, Outcome::Draw, "{game} {convention}: {p:?}"),
+                    Outcome::Loss => {
+                        assert_eq!((cv, cr), (Outcome::Win, r - 1), "{game} {convention}: {p:?}")
                     }
                 }
-                let mut session = Session::new(spaced, convention, Players::HumanHuman, p.clone()).unwrap();
+                let mut session =
+                    Session::new(spaced.clone(), convention, Players::HumanHuman, p.clone()).unwrap();
                 session.play(&to).unwrap();
                 checked += 1;
             }
@@ -618,8 +620,8 @@ fn tree_values_agree_with_the_forward_search_and_a_loopy_game_is_refused() {
         ("welter", SpaceBounds { max_total: 9, max_heaps: 3, max_heap: None }),
     ];
     for (name, bounds) in cases {
-        let spaced: SpacedGame = name.parse().unwrap();
-        let game = Game::Spaced(spaced);
+        let spaced: Game = name.parse().unwrap();
+        let game = spaced.clone();
         let space = space_for(spaced.family().layout(), bounds).unwrap();
         let all = positions(space.as_ref());
         for convention in [Convention::Normal, Convention::Misere] {
@@ -629,7 +631,7 @@ fn tree_values_agree_with_the_forward_search_and_a_loopy_game_is_refused() {
                 for shape in [Shape::Tree, Shape::Dag] {
                     let g = GameGraph::build(&game, convention, root, shape);
                     for n in g.nodes() {
-                        let mover_wins = want[&n.position].0 == Verdict::Win;
+                        let mover_wins = want[&n.position].0 == Outcome::Win;
                         let for_a = if (n.player == Player::A) == mover_wins { 1 } else { -1 };
                         assert_eq!(n.value, for_a, "{name} {convention} {root:?}: {:?}", n.position);
                         let kids: BTreeSet<Vec<u32>> =
@@ -642,7 +644,7 @@ fn tree_values_agree_with_the_forward_search_and_a_loopy_game_is_refused() {
             assert!(nodes > 500, "{name} {convention}: {nodes}");
         }
     }
-    let raise = Game::Spaced("raise:2".parse().unwrap());
+    let raise: Game = "raise:2".parse().unwrap();
     let err =
         TreeView::new(&raise, "raise:2", Convention::Normal, &[1, 1], &TreeOptions::default()).unwrap_err();
     assert!(err.to_string().starts_with("raise:2 is loopy"), "{err}");
@@ -660,9 +662,9 @@ fn tree_values_agree_with_the_forward_search_and_a_loopy_game_is_refused() {
 #[test]
 fn a_theorem_answer_for_a_position_with_a_million_moves_is_immediate() {
     use nimdb::spaced::{THEORY_LISTING_LIMIT, answer_from_theory};
-    let game: SpacedGame = "welter".parse().unwrap();
+    let game: Game = "welter".parse().unwrap();
     let huge = answer_from_theory(&game, Convention::Normal, &[200_000, 0]).unwrap();
-    assert_eq!(huge.outcome, Verdict::Win);
+    assert_eq!(huge.outcome, Outcome::Win);
     assert!(huge.moves.is_empty(), "more than {THEORY_LISTING_LIMIT} moves are not listed");
     let best = huge.best_move.unwrap();
     assert_eq!(welter(&best.to), 0);
@@ -671,7 +673,7 @@ fn a_theorem_answer_for_a_position_with_a_million_moves_is_immediate() {
     let listed = answer_from_theory(&game, Convention::Normal, &[3000, 1000, 0]).unwrap();
     assert_eq!(listed.moves.len(), 3000 - 2 + 1000 - 1);
     for m in &listed.moves {
-        let want = if welter(&m.to) == 0 { Verdict::Loss } else { Verdict::Win };
+        let want = if welter(&m.to) == 0 { Outcome::Loss } else { Outcome::Win };
         assert_eq!(m.outcome, want, "{:?}", m.to);
     }
     // Past the move search's limit the theorem still gives the outcome, at once.
@@ -717,7 +719,7 @@ fn explain_gives_staircase_nim_s_odd_step_rule_and_its_move() {
     let mut explained = 0;
     for p in all.iter().filter(|p| !p.is_empty()) {
         let e = explain_staircase(p).unwrap();
-        assert_eq!(e.safe, want[p].0 == Verdict::Loss, "{p:?}");
+        assert_eq!(e.safe, want[p].0 == Outcome::Loss, "{p:?}");
         if let Some((step, k)) = e.winning {
             let mut to = p.clone();
             to[step - 1] -= k;
@@ -728,7 +730,7 @@ fn explain_gives_staircase_nim_s_odd_step_rule_and_its_move() {
                 to.pop();
             }
             assert!(children("staircase", p).contains(&to), "{p:?} → {to:?}");
-            assert_eq!(want[&to].0, Verdict::Loss, "{p:?} → {to:?}");
+            assert_eq!(want[&to].0, Outcome::Loss, "{p:?} → {to:?}");
         }
         explained += 1;
     }
@@ -757,7 +759,7 @@ fn a_theorem_s_answer_lists_exactly_the_moves_and_a_terminal_position_has_none()
     ];
     let mut terminals = 0;
     for (name, bounds) in cases {
-        let game: SpacedGame = name.parse().unwrap();
+        let game: Game = name.parse().unwrap();
         let space = space_for(game.family().layout(), bounds).unwrap();
         for p in positions(space.as_ref()) {
             let a = answer_from_theory(&game, Convention::Normal, &p).expect("a theorem under normal play");
@@ -809,12 +811,11 @@ fn a_loopy_solve_cut_short_is_not_read_as_whole() {
     conn.execute("UPDATE solves SET solved_total = 5, status = 'partial'", []).unwrap();
     drop(conn);
     let bounds = SpaceBounds { max_total: 9, max_heaps: 3, max_heap: Some(3) };
-    let space =
-        space_for(SpacedGame::Raise(nimdb::game::Raise { cap: 3 }).family().layout(), bounds).unwrap();
+    let space = space_for(Game::Raise(nimdb::game::Raise { cap: 3 }).family().layout(), bounds).unwrap();
     let all = positions(space.as_ref());
     for (convention, flag) in [(Convention::Normal, &[][..]), (Convention::Misere, &["--misere"][..])] {
         let want = forward("raise:3", &all, convention);
-        let word = |v: Verdict| format!("{v:?}").to_lowercase();
+        let word = |v: Outcome| format!("{v:?}").to_lowercase();
         // [3 2] (total 5, stored) moves to [3 3] (total 6, lost).
         let query = [&["query", "--game", "raise:3", "--json", "3", "2"][..], flag].concat();
         let (ok, out, err) = nimdb(&query, "");
@@ -947,7 +948,7 @@ fn a_solve_whose_bounds_cannot_be_ranked_is_named() {
 #[test]
 fn raise_s_bound_on_moves_counts_heap_sizes_not_heaps() {
     for cap in 1..=4u32 {
-        let game: SpacedGame = format!("raise:{cap}").parse().unwrap();
+        let game: Game = format!("raise:{cap}").parse().unwrap();
         let bounds = SpaceBounds { max_total: 5 * cap, max_heaps: 5, max_heap: Some(cap) };
         let space = space_for(game.family().layout(), bounds).unwrap();
         for p in positions(space.as_ref()) {

@@ -7,15 +7,8 @@ use pyo3::types::PyTuple;
 
 use nimdb::beyond::{WideAnswer, WideMoveValue};
 use nimdb::game::Convention;
-use nimdb::query::{Outcome, Source};
-
-/// The word for an outcome, as `query --json` writes it.
-pub fn outcome_word(o: Outcome) -> &'static str {
-    match o {
-        Outcome::Win => "win",
-        Outcome::Loss => "loss",
-    }
-}
+use nimdb::game::Outcome;
+use nimdb::query::Source;
 
 /// The word for a source, as `query --json` writes it.
 pub fn source_word(s: Source) -> &'static str {
@@ -87,7 +80,7 @@ impl From<&WideMoveValue> for Move {
             heap: m.heap,
             taken: m.taken,
             description: m.description.clone(),
-            outcome: outcome_word(m.outcome),
+            outcome: Outcome::as_str(m.outcome),
             remoteness: m.remoteness,
             to: m.to.heaps().to_vec(),
         }
@@ -167,7 +160,7 @@ impl Answer {
         Ok(Answer {
             game: a.game.clone(),
             misere: a.convention == Convention::Misere,
-            outcome: outcome_word(a.outcome),
+            outcome: Outcome::as_str(a.outcome),
             remoteness: a.remoteness,
             nim_value: a.nim_value,
             best_move: a.best_move.as_ref().map(|m| Py::new(py, Move::from(m))).transpose()?,
@@ -247,20 +240,11 @@ impl SpacedMove {
     }
 }
 
-/// The word for a spaced outcome, as `query --json` writes it.
-fn verdict_word(v: nimdb::theory::spaced::Verdict) -> &'static str {
-    match v {
-        nimdb::theory::spaced::Verdict::Win => "win",
-        nimdb::theory::spaced::Verdict::Loss => "loss",
-        nimdb::theory::spaced::Verdict::Draw => "draw",
-    }
-}
-
 impl From<&nimdb::spaced::SpacedMoveValue> for SpacedMove {
     fn from(m: &nimdb::spaced::SpacedMoveValue) -> Self {
         SpacedMove {
             description: m.description.clone(),
-            outcome: verdict_word(m.outcome),
+            outcome: Outcome::as_str(m.outcome),
             remoteness: m.remoteness,
             to: m.to.clone(),
         }
@@ -331,7 +315,7 @@ impl SpacedAnswer {
         Ok(SpacedAnswer {
             game: a.game.clone(),
             misere: a.convention == Convention::Misere,
-            outcome: verdict_word(a.outcome),
+            outcome: Outcome::as_str(a.outcome),
             remoteness: a.remoteness,
             nim_value: a.nim_value,
             best_move: a.best_move.as_ref().map(|m| Py::new(py, SpacedMove::from(m))).transpose()?,

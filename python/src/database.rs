@@ -140,7 +140,7 @@ impl Database {
     fn solve_spaced(
         &self,
         py: Python<'_>,
-        game: nimdb::game::SpacedGame,
+        game: nimdb::game::Game,
         conv: Convention,
         max_total: Option<u32>,
         max_heap: Option<u32>,
@@ -173,12 +173,12 @@ impl Database {
     fn query_many_spaced(
         &self,
         py: Python<'_>,
-        game: &nimdb::game::SpacedGame,
+        game: &nimdb::game::Game,
         conv: Convention,
         positions: &[Result<Vec<u32>, String>],
         strict: bool,
     ) -> PyResult<Lookups> {
-        use nimdb::theory::spaced::Verdict;
+        use nimdb::game::Outcome;
         let columns = self.with_db(py, |db| {
             let mut cols = Columns::with_capacity(positions.len());
             let mut session = Session::new(db);
@@ -190,9 +190,9 @@ impl Database {
                 match answer {
                     Ok(a) => {
                         let outcome = match a.outcome {
-                            Verdict::Win => 1,
-                            Verdict::Loss => 0,
-                            Verdict::Draw => 2,
+                            Outcome::Win => 1,
+                            Outcome::Loss => 0,
+                            Outcome::Draw => 2,
                         };
                         cols.answered(outcome, a.remoteness, a.nim_value, a.source);
                     }
@@ -449,6 +449,7 @@ fn universe_words(e: UniverseError) -> Failure {
             fail("give max_total, or both max_heap and max_heaps, to bound the universe")
         }
         UniverseError::TooWide(e) => fail(format!("{e}; lower max_heap or max_heaps")),
+        e @ UniverseError::TierTooWide(_) => fail(format!("{e}; lower max_total or max_heaps")),
     }
 }
 
@@ -665,7 +666,7 @@ fn refuse_lengths_without_array(lengths: Option<&[u64]>) -> PyResult<()> {
 /// staircase (trailing empty steps) and `raise:C` (empty heaps), but a Welter position may
 /// hold a heap of 0: its rows need `lengths`.
 fn spaced_positions_arg(
-    game: &nimdb::game::SpacedGame,
+    game: &nimdb::game::Game,
     positions: &Bound<'_, PyAny>,
     lengths: Option<&[u64]>,
 ) -> PyResult<Vec<Result<Vec<u32>, String>>> {
@@ -807,7 +808,9 @@ impl Database {
     /// Heaps beyond MAX_INPUT_HEAP are answered by a theorem or not at all.
     #[pyo3(signature = (game, heaps, misere = false))]
     fn query(&self, py: Python<'_>, game: &str, heaps: &Bound<'_, PyAny>, misere: bool) -> PyResult<Answer> {
-        if let nimdb::game::Game::Spaced(spaced) = parse_any_game(game)? {
+        let any = parse_any_game(game)?;
+        if any.heaps().is_none() {
+            let spaced = any;
             return Err(NimdbError::new_err(format!(
                 "{spaced} is a family with its own position space: Database.query_spaced answers it"
             )));
@@ -852,9 +855,10 @@ impl Database {
         position: &Bound<'_, PyAny>,
         misere: bool,
     ) -> PyResult<SpacedAnswer> {
-        let nimdb::game::Game::Spaced(spaced) = parse_any_game(game)? else {
+        let spaced = parse_any_game(game)?;
+        if spaced.heaps().is_some() {
             return Err(NimdbError::new_err(format!("{game} is a heap game: Database.query answers it")));
-        };
+        }
         let counts = spaced_position_arg(&spaced, position)?.map_err(NimdbError::new_err)?;
         let conv = convention(misere);
         let read_only = self.read_only;
@@ -911,11 +915,11 @@ impl Database {
         let conv = convention(misere);
         let lengths = lengths_arg(lengths)?;
         let spec = match parse_any_game(game)? {
-            nimdb::game::Game::Spaced(spaced) => {
+            nimdb::game::Game::Heaps(spec) => spec,
+            spaced => {
                 let positions = spaced_positions_arg(&spaced, positions, lengths.as_deref())?;
                 return self.query_many_spaced(py, &spaced, conv, &positions, strict);
             }
-            nimdb::game::Game::Heaps(spec) => spec,
         };
         let positions = positions_arg(positions, lengths.as_deref())?;
         let columns = self.with_db(py, |db| {
@@ -924,7 +928,7 @@ impl Database {
             for (i, position) in positions.iter().enumerate() {
                 match session.lookup_any(&spec, conv, position) {
                     Ok(l) => cols.answered(
-                        if l.outcome == nimdb::query::Outcome::Win { 1 } else { 0 },
+                        if l.outcome == nimdb::game::Outcome::Win { 1 } else { 0 },
                         l.remoteness,
                         l.nim_value,
                         l.source,
@@ -981,7 +985,9 @@ impl Database {
                 self.path.display()
             )));
         }
-        if let nimdb::game::Game::Spaced(spaced) = parse_any_game(game)? {
+        let any = parse_any_game(game)?;
+        if any.heaps().is_none() {
+            let spaced = any;
             if nim_values {
                 return Err(NimdbError::new_err(format!(
                     "nim_values is not available for {spaced}: its solve stores outcome and remoteness"
@@ -1101,14 +1107,14 @@ impl Database {
                 None => {
                     let solves = match &game {
                         Game::Heaps(spec) => db.solves_of(spec, conv)?,
-                        Game::Spaced(spaced) => nimdb::spaced::solves_of(db, spaced, conv)?,
+                        spaced => nimdb::spaced::solves_of(db, spaced, conv)?,
                     };
                     solves.into_iter().max_by_key(|s| (s.positions, -s.id)).ok_or_else(|| {
                         fail(format!(
                             "no stored solve of {}{} in {path} (see Database.solves())",
                             match &game {
                                 Game::Heaps(spec) => spec.canonical(),
-                                Game::Spaced(spaced) => spaced.to_string(),
+                                spaced => spaced.to_string(),
                             },
                             if misere { " (misère)" } else { "" }
                         ))
@@ -1141,7 +1147,7 @@ impl Database {
                         Ok(())
                     })?;
                 }
-                Game::Spaced(spaced) => {
+                spaced => {
                     if record.game_id != spaced.storage_id() {
                         return Err(fail(format!(
                             "solve #{} is a solve of {}, not of {spaced}",

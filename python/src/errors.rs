@@ -109,7 +109,7 @@ pub fn counts_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<u64>> {
                 let shown: String = shown.chars().take(60).collect();
                 return Err(NimdbError::new_err(format!(
                     "bad position: {shown} is not a count from 0 to {}",
-                    nimdb::game::MAX_SPACED_COUNT
+                    nimdb::game::MAX_COUNT
                 )));
             }
         }
@@ -121,10 +121,10 @@ pub fn counts_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<u64>> {
 /// then the family's canonical form (or its refusal: two equal Welter heaps, a heap over
 /// `raise:C`'s cap).
 pub fn spaced_counts(
-    game: &nimdb::game::SpacedGame,
+    game: &nimdb::game::Game,
     counts: &[u64],
 ) -> Result<Vec<u32>, nimdb::game::PositionError> {
-    let max = nimdb::game::MAX_SPACED_COUNT;
+    let max = nimdb::game::MAX_COUNT;
     let mut out = Vec::with_capacity(counts.len());
     for &c in counts {
         match u32::try_from(c) {
@@ -140,7 +140,7 @@ pub fn spaced_counts(
 /// value that is not a position at all; the inner one the family's refusal of the counts,
 /// worded "bad position: …".
 pub fn spaced_position_arg(
-    game: &nimdb::game::SpacedGame,
+    game: &nimdb::game::Game,
     obj: &Bound<'_, PyAny>,
 ) -> PyResult<Result<Vec<u32>, String>> {
     let parsed = if obj.is_instance_of::<PyString>() {

@@ -10,9 +10,8 @@ use nimdb::game::{Convention, Game, GameSpec};
 pub fn heap_game<'g>(game: &'g Game, command: &str) -> anyhow::Result<&'g GameSpec> {
     match game {
         Game::Heaps(g) => Ok(g),
-        Game::Spaced(s) => anyhow::bail!(
-            "{command} does not take {s} yet: its positions are not heaps of one bag \
-             (solve, query, verify, export and play take it)"
+        s => anyhow::bail!(
+            "{command} takes heap games only: {s} is not a sum of heaps (its positions are not a bag of independent heaps)"
         ),
     }
 }

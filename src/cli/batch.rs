@@ -61,7 +61,7 @@ pub fn run(game: &Game, convention: Convention, db: &Path, moves: bool) -> anyho
                     Ok(true)
                 }
             }),
-            Game::Spaced(game) => {
+            game => {
                 let line = t.trim();
                 if line.is_empty() || line.starts_with('#') {
                     return Ok(false);

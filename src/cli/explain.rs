@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use nimdb::explain::{ExplainError, explain, explain_staircase, parse_heaps_in_order};
-use nimdb::game::{Convention, Game, SpacedGame};
+use nimdb::game::{Convention, Game};
 
 /// Arguments of `nimdb explain`.
 #[derive(Debug, Args)]
@@ -24,7 +24,7 @@ pub struct ExplainArgs {
 
 /// Runs `nimdb explain`.
 pub fn run(args: ExplainArgs) -> anyhow::Result<ExitCode> {
-    if let Game::Spaced(SpacedGame::Staircase(stairs)) = &args.game {
+    if let Game::Staircase(stairs) = &args.game {
         if args.misere {
             anyhow::bail!(
                 "explain covers Staircase Nim under normal play (its odd steps play Nim); under misère \
@@ -32,7 +32,7 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<ExitCode> {
                  the database"
             );
         }
-        let steps = SpacedGame::Staircase(*stairs)
+        let steps = Game::Staircase(*stairs)
             .parse_position(&args.heaps)
             .map_err(|e| anyhow::anyhow!("bad position: {e}"))?;
         let explanation = explain_staircase(&steps).map_err(|e| match e {

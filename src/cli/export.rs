@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use nimdb::game::{Convention, DRAW, Game, SpacedGame};
+use nimdb::game::{Convention, DRAW, Game};
 use nimdb::store::{Database, ExportFilter, SolveRecord};
 
 use super::DbArg;
@@ -58,7 +58,7 @@ fn pick_solve(db: &Database, args: &ExportArgs) -> anyhow::Result<SolveRecord> {
     }
     let solves = match &args.game {
         Game::Heaps(game) => db.solves_of(game, convention)?,
-        Game::Spaced(game) => nimdb::spaced::solves_of(db, game, convention)?,
+        game => nimdb::spaced::solves_of(db, game, convention)?,
     };
     solves.into_iter().max_by_key(|s| (s.positions, -s.id)).ok_or_else(|| {
         let misere = if args.misere { " --misere" } else { "" };
@@ -182,7 +182,7 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
                 Ok(())
             })
         }),
-        Game::Spaced(game) => {
+        game => {
             spaced_matches(game, &solve)?;
             nimdb::spaced::check_stored(game, &solve)?;
             rows.header(false).map_err(anyhow::Error::from).and_then(|()| {
@@ -225,7 +225,7 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// A `--solve ID` of another game is refused (its records would be read in the wrong space).
-fn spaced_matches(game: &SpacedGame, solve: &SolveRecord) -> anyhow::Result<()> {
+fn spaced_matches(game: &Game, solve: &SolveRecord) -> anyhow::Result<()> {
     anyhow::ensure!(
         solve.game_id == game.storage_id(),
         "solve #{} is a solve of {}, not of {game}",

@@ -22,6 +22,13 @@ use super::words;
 
 /// Runs this rank's part of `nimdb solve --mpi`.
 pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
+    // Every rank refuses alike, before MPI starts.
+    if args.game.game.heaps().is_none() {
+        anyhow::bail!(
+            "--mpi solves heap games only: {} is solved by one process (run nimdb solve without --mpi)",
+            args.game.game
+        );
+    }
     // A rank waiting in a collective busy-polls by default, taking a core from its own
     // rayon threads and from the other ranks of its node (here, -np 2 on 2 cores: 24 s
     // instead of 8.6 s for misère lines to 60). Yield instead, unless the user chose.

@@ -40,7 +40,7 @@ pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
     if args.heaps.is_empty() {
         match &game {
             Game::Heaps(_) => anyhow::bail!("give the starting heaps, e.g. nimdb play --game {game} 3 4 5"),
-            Game::Spaced(s) => {
+            s => {
                 let example = super::spaced::example(s);
                 anyhow::bail!("give the starting position, e.g. nimdb play --game {game} {example}")
             }
@@ -52,7 +52,7 @@ pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
     // looked up, solved on the spot or answered by theory; a refusal writes nothing.
     let start: Vec<u32> = match &game {
         Game::Heaps(_) => Position::parse_words(&args.heaps).map_err(anyhow::Error::msg)?.into(),
-        Game::Spaced(s) => s.parse_position(&args.heaps).map_err(|e| anyhow::anyhow!("bad position: {e}"))?,
+        s => s.parse_position(&args.heaps).map_err(|e| anyhow::anyhow!("bad position: {e}"))?,
     };
     Session::new(game.clone(), convention, players, start.clone()).map_err(words::session)?;
     {
@@ -70,7 +70,7 @@ pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
                 .map(drop)
                 .map_err(words::query)?
             }
-            Game::Spaced(s) => nimdb::spaced::plan_spaced(reader.as_ref(), s, convention, &start)
+            s => nimdb::spaced::plan_spaced(reader.as_ref(), s, convention, &start)
                 .map(drop)
                 .map_err(words::spaced)?,
         }

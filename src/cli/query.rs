@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use nimdb::beyond::{Reply, WideAnswer, answer_beyond};
-use nimdb::game::{BigPosition, Convention};
+use nimdb::game::{BigPosition, Convention, Outcome};
 use nimdb::query::{AUTO_SOLVE_LIMIT, Plan, answer_after_solving, plan_query};
 use nimdb::store::Database;
 
@@ -43,7 +43,7 @@ pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
     }
     let game = match &args.game {
         nimdb::game::Game::Heaps(g) => g,
-        nimdb::game::Game::Spaced(s) => {
+        s => {
             if args.heaps.is_empty() {
                 let example = super::spaced::example(s);
                 anyhow::bail!("no position given: pass the counts (`nimdb query --game {s} {example}`)");
@@ -103,10 +103,11 @@ pub fn render(a: &WideAnswer, all_moves: bool) -> String {
         None => out += "no moves: the game is over\n",
         Some(m) => {
             let why = match (a.outcome, a.remoteness.is_some()) {
-                (nimdb::query::Outcome::Win, true) => "wins fastest",
-                (nimdb::query::Outcome::Loss, true) => "loses slowest",
-                (nimdb::query::Outcome::Win, false) => "wins",
-                (nimdb::query::Outcome::Loss, false) => "every move loses against perfect play",
+                (Outcome::Win, true) => "wins fastest",
+                (Outcome::Loss, true) => "loses slowest",
+                (Outcome::Win, false) => "wins",
+                (Outcome::Loss, false) => "every move loses against perfect play",
+                (Outcome::Draw, _) => "keeps the draw",
             };
             out += &format!("best move ({why}): {}\n", m.description);
         }

@@ -81,7 +81,20 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     if args.mpi {
         return super::mpi::run(args);
     }
-    if let nimdb::game::Game::Spaced(game) = &args.game.game {
+    if args.game.game.heaps().is_none() {
+        let game = &args.game.game;
+        // Never ignored: the families' solver holds its tiers in memory (no window to
+        // spill) and runs in one process.
+        if args.window_limit.is_some() {
+            anyhow::bail!(
+                "--window-limit is not taken for {game}: its solver keeps every tier it reads in memory and never spills (--memory-limit bounds the solve, and --dry-run shows its cost)"
+            );
+        }
+        if args.mpi_ranks.is_some() {
+            anyhow::bail!(
+                "--mpi-ranks is not taken for {game}: an MPI job solves heap games only, and {game} is solved by one process"
+            );
+        }
         return super::spaced::solve(super::spaced::SolveRequest {
             game,
             convention: args.game.convention(),

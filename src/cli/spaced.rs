@@ -5,7 +5,8 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use nimdb::driver::solve_spaced_into;
-use nimdb::game::{Convention, SpacedGame};
+use nimdb::game::Outcome;
+use nimdb::game::{Convention, Game};
 use nimdb::index::SpaceBounds;
 use nimdb::resources::{Bytes, MemoryBudget};
 use nimdb::solve::spaced::estimate_spaced;
@@ -14,23 +15,23 @@ use nimdb::spaced::{
     space_bounds, space_of, verify_spaced,
 };
 use nimdb::store::Database;
-use nimdb::theory::spaced::Verdict;
 
 use super::progress::SolveBar;
 use super::words;
 
 /// A position of `game` to show in an example: counts each family takes (a raise:C heap
 /// is at most C).
-pub fn example(game: &SpacedGame) -> String {
+pub fn example(game: &Game) -> String {
     match game {
-        SpacedGame::Raise(r) => format!("{} 1", r.cap),
-        SpacedGame::Staircase(_) | SpacedGame::Welter(_) => "3 0 2 5".to_string(),
+        Game::Raise(r) => format!("{} 1", r.cap),
+        Game::Staircase(_) | Game::Welter(_) => "3 0 2 5".to_string(),
+        Game::Heaps(_) => "7 5 3".to_string(),
     }
 }
 
 /// What `nimdb solve` was given, for a spaced game.
 pub struct SolveRequest<'a> {
-    pub game: &'a SpacedGame,
+    pub game: &'a Game,
     pub convention: Convention,
     pub max_total: Option<u32>,
     pub max_heap: Option<u32>,
@@ -117,7 +118,7 @@ pub fn solve(r: SolveRequest<'_>) -> anyhow::Result<ExitCode> {
 
 /// `nimdb query` of a spaced game.
 pub fn query(
-    game: &SpacedGame,
+    game: &Game,
     convention: Convention,
     heaps: &[String],
     db_path: &Path,
@@ -142,18 +143,18 @@ pub fn query(
     Ok(ExitCode::SUCCESS)
 }
 
-fn render(game: &SpacedGame, a: &SpacedAnswer, all_moves: bool) -> String {
+fn render(game: &Game, a: &SpacedAnswer, all_moves: bool) -> String {
     let family = game.family();
     let conv = if a.convention == Convention::Misere { ", misère" } else { "" };
     let outcome = match a.outcome {
-        Verdict::Win => "win",
-        Verdict::Loss => "loss",
-        Verdict::Draw => "draw",
+        Outcome::Win => "win",
+        Outcome::Loss => "loss",
+        Outcome::Draw => "draw",
     };
     let mut out =
         format!("{} ({}{conv}): {outcome} for the player to move", family.show(&a.position), a.game);
     match (a.outcome, a.remoteness) {
-        (Verdict::Draw, _) => out += " (neither player can force a win)",
+        (Outcome::Draw, _) => out += " (neither player can force a win)",
         (_, Some(r)) => out += &format!(", remoteness {r}"),
         (_, None) => out += ", remoteness unknown",
     }
@@ -163,7 +164,7 @@ fn render(game: &SpacedGame, a: &SpacedAnswer, all_moves: bool) -> String {
     out += "\n";
     match &a.best_move {
         // From a win or a draw a best move exists; past the theorem's search it is not named.
-        None if a.outcome != Verdict::Loss && a.moves_omitted > 0 => {
+        None if a.outcome != Outcome::Loss && a.moves_omitted > 0 => {
             out += &format!(
                 "best move: not searched for (the position has up to {} moves, more than the theorem's search examines)\n",
                 a.moves_omitted
@@ -173,10 +174,10 @@ fn render(game: &SpacedGame, a: &SpacedAnswer, all_moves: bool) -> String {
         None => out += "every move loses against perfect play\n",
         Some(m) => {
             let why = match (a.outcome, a.remoteness.is_some()) {
-                (Verdict::Win, true) => "wins fastest",
-                (Verdict::Win, false) => "wins",
-                (Verdict::Loss, _) => "loses slowest",
-                (Verdict::Draw, _) => "keeps the draw",
+                (Outcome::Win, true) => "wins fastest",
+                (Outcome::Win, false) => "wins",
+                (Outcome::Loss, _) => "loses slowest",
+                (Outcome::Draw, _) => "keeps the draw",
             };
             out += &format!("best move ({why}): {} → {}\n", m.description, family.show(&m.to));
         }
@@ -184,7 +185,9 @@ fn render(game: &SpacedGame, a: &SpacedAnswer, all_moves: bool) -> String {
     if all_moves && a.moves_omitted > 0 {
         // Left out by the work allowed (then the count is the family's bound on them), or
         // by the listing limit (then it is their number).
-        let cost = nimdb::theory::spaced::evaluation_cost(game, &a.position);
+        let cost = family.formula(Convention::Normal).map_or(a.position.len() as u64 + 1, |f| {
+            nimdb::theory::families::evaluation_cost(f, &a.position)
+        });
         if !nimdb::game::moves_fit(family, &a.position, cost) {
             out += &format!(
                 "moves (up to {}): not listed, too much work to list (each a position of {} counts)\n",
@@ -203,9 +206,9 @@ fn render(game: &SpacedGame, a: &SpacedAnswer, all_moves: bool) -> String {
         for m in &a.moves {
             let r = m.remoteness.map_or("".to_string(), |r| format!(" in {r}"));
             let o = match m.outcome {
-                Verdict::Win => "wins",
-                Verdict::Loss => "loses",
-                Verdict::Draw => "draws",
+                Outcome::Win => "wins",
+                Outcome::Loss => "loses",
+                Outcome::Draw => "draws",
             };
             out += &format!("  {:<44} opponent {o}{r}\n", m.description);
         }
@@ -220,21 +223,11 @@ fn render(game: &SpacedGame, a: &SpacedAnswer, all_moves: bool) -> String {
 }
 
 fn theorem_name(a: &SpacedAnswer) -> &'static str {
-    match a.theorem {
-        Some(nimdb::game::SpacedFormula::OddSteps) => "Staircase Nim: the odd steps are Nim",
-        Some(nimdb::game::SpacedFormula::Welter) => "Welter's function, Sato's form",
-        Some(nimdb::game::SpacedFormula::Smith) => "Smith's generalized Sprague–Grundy values",
-        None => "none",
-    }
+    a.theorem.map_or("none", nimdb::game::Formula::name)
 }
 
 /// `nimdb verify` of a spaced game.
-pub fn verify(
-    game: &SpacedGame,
-    convention: Convention,
-    db_path: &Path,
-    json: bool,
-) -> anyhow::Result<ExitCode> {
+pub fn verify(game: &Game, convention: Convention, db_path: &Path, json: bool) -> anyhow::Result<ExitCode> {
     let db = Database::open_for_reading(db_path)
         .map_err(words::store)?
         .ok_or_else(|| words::store(nimdb::store::StoreError::Missing(db_path.to_path_buf())))?;

@@ -52,17 +52,17 @@ pub fn run(args: TreeArgs) -> anyhow::Result<ExitCode> {
         match game {
             Game::Heaps(_) => anyhow::bail!("give the root position's heaps, e.g. nimdb tree --game nim 3 2"),
             // A loopy game's tree is refused whatever the root: no root is asked for.
-            Game::Spaced(_) if game.family().loopy() => {
+            _ if game.family().loopy() => {
                 return Err(super::words::tree(nimdb::tree::TreeError::Loopy { game: game.to_string() }));
             }
-            Game::Spaced(_) => anyhow::bail!("give the root position, e.g. nimdb tree --game {game} 0 2"),
+            _ => anyhow::bail!("give the root position, e.g. nimdb tree --game {game} 0 2"),
         }
     }
     let (name, root): (String, Vec<u32>) = match game {
         Game::Heaps(spec) => {
             (spec.canonical(), Position::parse_words(&args.heaps).map_err(anyhow::Error::msg)?.into())
         }
-        Game::Spaced(s) => {
+        s => {
             (s.to_string(), s.parse_position(&args.heaps).map_err(|e| anyhow::anyhow!("bad position: {e}"))?)
         }
     };

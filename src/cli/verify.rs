@@ -38,7 +38,7 @@ pub struct VerifyArgs {
 pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     let game = match &args.game.game {
         nimdb::game::Game::Heaps(g) => g,
-        nimdb::game::Game::Spaced(s) => {
+        s => {
             return super::spaced::verify(s, args.game.convention(), &args.db.db, args.json);
         }
     };

@@ -3,7 +3,7 @@
 
 use nimdb::driver::DriverError;
 use nimdb::game::Convention;
-use nimdb::game::SpacedGame;
+use nimdb::game::Game;
 use nimdb::index::SpaceBounds;
 use nimdb::index::{Universe, UniverseError};
 use nimdb::play::{AdviceError, PlayError, SessionError, UnknownPlayers};
@@ -52,6 +52,7 @@ pub fn universe(e: UniverseError) -> anyhow::Error {
             anyhow::anyhow!("give --max-total, or both --max-heap and --max-heaps, to bound the universe")
         }
         UniverseError::TooWide(e) => anyhow::anyhow!("{e}; lower --max-heap or --max-heaps"),
+        e @ UniverseError::TierTooWide(_) => anyhow::anyhow!("{e}; lower --max-total or --max-heaps"),
     }
 }
 
@@ -241,7 +242,7 @@ pub fn spaced(e: SpacedError) -> anyhow::Error {
 /// Whether `nimdb solve` would accept the solve of the space `bounds` of `game` (the space
 /// can be ranked, and its memory fits the default budget): only such a solve is suggested.
 fn spaced_solve_would_run(game: &str, bounds: SpaceBounds) -> bool {
-    let Ok(game) = game.parse::<SpacedGame>() else { return false };
+    let Ok(game) = game.parse::<Game>() else { return false };
     if bounds.max_total > nimdb::solve::MAX_SOLVE_TOTAL {
         return false;
     }

@@ -13,7 +13,7 @@ use std::collections::BTreeSet;
 
 pub use heaps::{HeapRun, STRETCH, heap_report, run_heaps};
 
-use crate::game::{Convention, GameSpec, SpacedGame};
+use crate::game::{Convention, Game, GameSpec};
 use crate::index::{PositionSpace, SpaceBounds, TierId, Universe};
 use crate::solve::{
     Alone, PartSink, PartSource, Progress, SinkError, SolveError, SolveOptions, SolveReport, SolvedTier,
@@ -283,7 +283,7 @@ fn finish_run(
 
 /// The solve key of a spaced game: its name, the convention, and the bounds (the heap count
 /// cap as `max_heaps`; the heap cap, where the rules have one, is the game's own).
-pub fn spaced_key(game: &SpacedGame, convention: Convention, bounds: &SpaceBounds) -> SolveKey {
+pub fn spaced_key(game: &Game, convention: Convention, bounds: &SpaceBounds) -> SolveKey {
     SolveKey {
         game: game.storage_id(),
         convention,
@@ -297,7 +297,7 @@ pub fn spaced_key(game: &SpacedGame, convention: Convention, bounds: &SpaceBound
 /// solve with the same key. Returns the solve as stored afterwards and the run's figures.
 pub fn solve_spaced_into(
     db: &mut Database,
-    game: &SpacedGame,
+    game: &Game,
     convention: Convention,
     space: &dyn PositionSpace,
     progress: &dyn Progress,

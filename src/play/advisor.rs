@@ -5,11 +5,11 @@
 
 use std::collections::HashMap;
 
-use crate::game::{Convention, Game, Position};
+use crate::game::{Convention, Game, Outcome, Position};
 use crate::query::{AUTO_SOLVE_LIMIT, Answer, QueryError, query};
 use crate::spaced::{SpacedAnswer, SpacedError, query_spaced};
 use crate::store::Database;
-use crate::theory::spaced::{Verdict, verdict_by_theorem};
+use crate::theory::families::outcome_by_theorem;
 
 /// A move the computer may play, and what it leads to.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,7 +27,7 @@ pub struct Choice {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Advice {
     /// The outcome for the player to move (a draw only in loopy games).
-    pub outcome: Verdict,
+    pub outcome: Outcome,
     /// Moves to the end under perfect play, when known.
     pub remoteness: Option<u32>,
     /// The fastest win, the longest resistance, or a move that keeps the draw; `None` at
@@ -37,10 +37,7 @@ pub struct Advice {
 
 impl Advice {
     fn of_heaps(answer: Answer) -> Advice {
-        let outcome = match answer.outcome {
-            crate::query::Outcome::Win => Verdict::Win,
-            crate::query::Outcome::Loss => Verdict::Loss,
-        };
+        let outcome = answer.outcome;
         // A theorem's loss may name no move: every move then loses, so any will do.
         let best = answer.best_move.or_else(|| crate::query::best_move(&answer.moves).cloned());
         let best_move =
@@ -59,19 +56,18 @@ impl Advice {
             // A theorem's answer may name no move: from a loss every move loses, so the first
             // will do; past the theorem's move search, the first move to the outcome wanted,
             // judged by the theorem alone.
-            (None, Game::Spaced(spaced)) => {
+            (None, _) => {
                 let want = match answer.outcome {
-                    Verdict::Loss => None,
-                    Verdict::Win => Some(Verdict::Loss),
-                    Verdict::Draw => Some(Verdict::Draw),
+                    Outcome::Loss => None,
+                    Outcome::Win => Some(Outcome::Loss),
+                    Outcome::Draw => Some(Outcome::Draw),
                 };
                 game.family()
                     .moves(&answer.position)
                     .into_iter()
-                    .find(|m| want.is_none() || verdict_by_theorem(spaced, &m.to, convention) == want)
+                    .find(|m| want.is_none() || outcome_by_theorem(game.family(), &m.to, convention) == want)
                     .map(|m| Choice { description: show(&m.text, &m.to), to: m.to, remoteness: None })
             }
-            (None, Game::Heaps(_)) => None,
         };
         Advice { outcome: answer.outcome, remoteness: answer.remoteness, best_move }
     }
@@ -116,7 +112,7 @@ impl Advisor {
                         .map_err(|e| AdviceError::Query(Box::new(e)))?;
                     Advice::of_heaps(answer)
                 }
-                Game::Spaced(spaced) => {
+                spaced => {
                     let answer = query_spaced(&mut self.db, spaced, self.convention, position)
                         .map_err(|e| AdviceError::Spaced(Box::new(e)))?;
                     Advice::of_family(&self.game, self.convention, answer)
@@ -143,7 +139,7 @@ pub fn hint_text(answer: &Advice) -> String {
     };
     let mv = &best.description;
     match (answer.outcome, answer.remoteness) {
-        (Verdict::Win, Some(r)) => {
+        (Outcome::Win, Some(r)) => {
             let then = match best.remoteness {
                 None => String::new(),
                 Some(0) => " (the last move)".to_string(),
@@ -151,17 +147,17 @@ pub fn hint_text(answer: &Advice) -> String {
             };
             format!("You can win in {r} {}: {mv}{then}", plural(r, "move"))
         }
-        (Verdict::Win, None) => format!(
+        (Outcome::Win, None) => format!(
             "You can win: {mv} (theory says the opponent is then lost; the number of moves is not known)"
         ),
-        (Verdict::Loss, Some(r)) => format!(
+        (Outcome::Loss, Some(r)) => format!(
             "You are losing against perfect play (the opponent wins in {r} {}); the move that holds out longest: {mv}",
             plural(r, "move")
         ),
-        (Verdict::Loss, None) => format!(
+        (Outcome::Loss, None) => format!(
             "You are losing against perfect play (by theory: every move leaves the opponent a win); try: {mv}"
         ),
-        (Verdict::Draw, _) => format!(
+        (Outcome::Draw, _) => format!(
             "Neither side can force a win from here: {mv} keeps the draw (any move that leaves the opponent a win loses)"
         ),
     }
@@ -188,12 +184,12 @@ mod tests {
         // names no move; the computer still has one to play.
         let (_dir, mut a) = advisor("staircase", Convention::Normal);
         let answer = a.answer(&[2, 0, 2, 5]).unwrap();
-        assert_eq!((answer.outcome, answer.remoteness), (Verdict::Loss, None));
+        assert_eq!((answer.outcome, answer.remoteness), (Outcome::Loss, None));
         assert_eq!(computer_choice(answer).unwrap().to, vec![1, 0, 2, 5]);
         // Past the theorem's move search the computer still finds its winning move.
         let (_dir, mut a) = advisor("welter", Convention::Normal);
         let answer = a.answer(&[1 << 20, 0]).unwrap();
-        assert_eq!(answer.outcome, Verdict::Win);
+        assert_eq!(answer.outcome, Outcome::Win);
         assert_eq!(computer_choice(answer).unwrap().to, vec![1, 0]);
     }
 
@@ -201,7 +197,7 @@ mod tests {
     fn hints_the_fastest_win() {
         let (_dir, mut a) = advisor("nim", Convention::Normal);
         let answer = a.answer(&[7, 4, 2]).unwrap();
-        assert_eq!(answer.outcome, Verdict::Win);
+        assert_eq!(answer.outcome, Outcome::Win);
         let r = answer.remoteness.unwrap();
         let hint = hint_text(answer);
         assert!(
@@ -216,7 +212,7 @@ mod tests {
         // Seed 004: one heap of 5 in the take-1-to-3 game whose last mover loses is lost.
         let (_dir, mut a) = advisor("subtraction:1,2,3", Convention::Misere);
         let answer = a.answer(&[5]).unwrap();
-        assert_eq!(answer.outcome, Verdict::Loss);
+        assert_eq!(answer.outcome, Outcome::Loss);
         let hint = hint_text(answer);
         assert!(hint.starts_with("You are losing against perfect play (the opponent wins in"), "{hint}");
         assert!(hint.contains("the move that holds out longest: take 1 from the 5-heap → [4]"), "{hint}");
@@ -239,14 +235,14 @@ mod tests {
         // Staircase 0 1 (one coin on step 2): the odd steps' nim-sum is 0, a loss.
         let (_dir, mut a) = advisor("staircase", Convention::Normal);
         let answer = a.answer(&[0, 1]).unwrap();
-        assert_eq!(answer.outcome, Verdict::Loss);
+        assert_eq!(answer.outcome, Outcome::Loss);
         assert_eq!(answer.best_move.as_ref().unwrap().description, "move 1 coin from step 2 to step 1 → [1]");
         // Nim with raising to 2 from two heaps of 2: Smith's theory says a draw, kept by the
         // hint's move (checked against the database's solve in tests/spaced.rs).
         let (_dir, mut a) = advisor("raise:2", Convention::Normal);
         let answer = a.answer(&[2, 2]).unwrap().clone();
         let hint = hint_text(&answer);
-        assert_eq!(answer.outcome, Verdict::Draw, "{hint}");
+        assert_eq!(answer.outcome, Outcome::Draw, "{hint}");
         assert!(hint.starts_with("Neither side can force a win from here"), "{hint}");
     }
 }

@@ -158,7 +158,7 @@ pub fn introduction(session: &Session) -> String {
                 out +=
                     &format!("Moves name a heap by its size{example}. Commands: hint, undo, quit, help.\n");
             }
-            Game::Spaced(_) => {
+            _ => {
                 let example = match session.legal_moves().first() {
                     Some(m) => format!(", e.g. '1' or 'to {}' ({})", session.show(&m.to), m.text),
                     None => String::new(),
@@ -186,7 +186,7 @@ pub fn help_text(session: &Session) -> String {
             }
             out += "  #N   the move numbered N by 'moves'\n";
         }
-        Game::Spaced(_) => {
+        _ => {
             out += "A move is named by its number in the 'moves' listing (3 or #3), or by the position it\n";
             out += "leads to (to 3 0 1 5, or the counts alone), written as positions are shown.\n";
         }
@@ -301,7 +301,7 @@ pub fn play<R: BufRead, W: Write, G: Rng + ?Sized>(
         };
         let request = match session.game() {
             Game::Heaps(_) => parse_request(&line),
-            Game::Spaced(_) => parse_family_request(&line),
+            _ => parse_family_request(&line),
         };
         match request {
             Err(message) => console.say(&message.to_string())?,
@@ -370,7 +370,7 @@ fn resolve(session: &Session, request: &MoveRequest) -> Result<Vec<u32>, InputEr
                 let position = Position::from_sorted(session.position().to_vec());
                 resolve_move(heap_request, spec, &position).map(|mv| mv.apply(&position).into())
             }
-            Game::Spaced(_) => unreachable!("a family's request is listed or reaching"),
+            _ => unreachable!("a family's request is listed or reaching"),
         },
     }
 }

@@ -3,7 +3,7 @@
 //! canonical counts, moves are the family's listed moves. It knows nothing about terminals
 //! or databases.
 
-use crate::game::{Convention, Family, Game, SpaceLayout, SpacedMove, moves_fit};
+use crate::game::{Convention, Family, Game, LabelledMove, SpaceLayout, moves_fit};
 
 use super::seats::{Controller, Players, Seat};
 
@@ -17,7 +17,7 @@ pub struct PlayedMove {
     /// Who played it.
     pub seat: Seat,
     /// The move, as the family lists it.
-    pub mv: SpacedMove,
+    pub mv: LabelledMove,
     /// The position it was played from.
     pub from: Vec<u32>,
 }
@@ -154,7 +154,7 @@ impl Session {
     }
 
     /// The legal moves from the current position, in the family's fixed move order.
-    pub fn legal_moves(&self) -> Vec<SpacedMove> {
+    pub fn legal_moves(&self) -> Vec<LabelledMove> {
         self.family().moves(&self.position)
     }
 
@@ -239,7 +239,7 @@ mod tests {
         let game: Game = game.parse().unwrap();
         let start = match &game {
             Game::Heaps(_) => start.parse::<Position>().unwrap().into(),
-            Game::Spaced(s) => s.parse_position(&start.split(' ').collect::<Vec<_>>()).unwrap(),
+            s => s.parse_position(&start.split(' ').collect::<Vec<_>>()).unwrap(),
         };
         Session::new(game, convention, players, start).unwrap()
     }

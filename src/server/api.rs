@@ -211,7 +211,7 @@ pub fn parse_query_request(raw: Option<&str>) -> Result<QueryRequest, ApiError> 
 #[derive(Clone, Debug)]
 pub struct SpacedRequest {
     /// The game.
-    pub game: crate::game::SpacedGame,
+    pub game: crate::game::Game,
     /// The convention.
     pub convention: Convention,
     /// The position, in the family's canonical form.
@@ -226,8 +226,8 @@ pub fn parse_spaced_request(raw: Option<&str>) -> Result<Option<SpacedRequest>, 
     let params = parse_query_string(raw)?;
     let Some(name) = params.get("game") else { return Ok(None) };
     let game = match name.parse::<crate::game::Game>() {
-        Ok(crate::game::Game::Spaced(g)) => g,
-        Ok(crate::game::Game::Heaps(_)) | Err(_) => return Ok(None),
+        Ok(g) if g.heaps().is_none() => g,
+        Ok(_) | Err(_) => return Ok(None),
     };
     if let Some(unknown) =
         params.keys().find(|k| !["game", "convention", "position", "moves"].contains(&k.as_str()))
@@ -242,11 +242,13 @@ pub fn parse_spaced_request(raw: Option<&str>) -> Result<Option<SpacedRequest>, 
         .get("position")
         .ok_or_else(|| ApiError::bad("missing parameter 'position' (e.g. position=3,0,2,5)"))?;
     // The command line's rules for a list (no comma without a count, brackets only around
-    // it); the family then checks the counts themselves.
-    let counts = crate::game::parse_counts(text)
-        .map_err(|e| ApiError::bad(format!("bad position: {e} (use 0 or [] for the empty position)")))?;
-    let words: Vec<String> = counts.iter().map(u64::to_string).collect();
-    let position = game.parse_position(&words).map_err(|e| ApiError::bad(format!("bad position: {e}")))?;
+    // it), then the family's for the counts themselves.
+    let position = game.parse_position(&[text]).map_err(|e| match e {
+        crate::game::PositionError::List(_) => {
+            ApiError::bad(format!("bad position: {e} (use 0 or [] for the empty position)"))
+        }
+        _ => ApiError::bad(format!("bad position: {e}")),
+    })?;
     Ok(Some(SpacedRequest { game, convention, position, moves }))
 }
 

@@ -151,7 +151,7 @@ fn shown(game: &Game, root: &[u32]) -> String {
     let first: Vec<String> = root[..SHOWN].iter().map(u32::to_string).collect();
     match game {
         Game::Heaps(_) => format!("[{},…] ({} heaps)", first.join(","), root.len()),
-        Game::Spaced(_) => format!("[{} …] ({} counts)", first.join(" "), root.len()),
+        _ => format!("[{} …] ({} counts)", first.join(" "), root.len()),
     }
 }
 
@@ -340,7 +340,7 @@ impl TreeView {
         let alpha_beta = options.alpha_beta.then(|| alpha_beta(&graph));
         let order = match game {
             Game::Heaps(_) => "largest heap first, fewest tokens first",
-            Game::Spaced(_) => "the family's move order",
+            _ => "the family's move order",
         };
         Ok(TreeView { game: name.to_string(), order, graph, size, alpha_beta })
     }

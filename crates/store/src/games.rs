@@ -31,8 +31,8 @@ impl Database {
 /// (a storage id, or a display name written before schema version 7), or the column as
 /// it is when it names no game this nimdb knows.
 pub fn game_name(column: &str) -> String {
-    if let Some(spaced) = crate::game::SpacedGame::from_storage_id(column) {
-        return spaced.to_string();
+    if let Some(game) = crate::game::Game::from_storage_id(column) {
+        return game.to_string();
     }
     stored_game(column).map_or_else(|| column.to_string(), |g| g.canonical())
 }

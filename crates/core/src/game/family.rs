@@ -1,82 +1,121 @@
-//! The rule families nimdb knows, as one value.
+//! The one contract between a game and the rest of nimdb: [`Family`].
+//!
+//! Every game implements it, the heap games included (`families/heaps.rs`): its position
+//! space ([`SpaceLayout`], which `index` turns into tiers and ranks), whether its graph has
+//! cycles, how its positions are read and written, its moves with their labels, its rules
+//! in words and the theorem that decides it under each convention ([`Formula`], ruled on in
+//! `theory`). The solvers, the store and every face speak of a game only through this trait
+//! and the (tier, rank) of a position in its space; the heap games' speed comes from
+//! capabilities the driver picks up on top of it ([`Game::heaps`](super::Game::heaps): the
+//! specialised tier solvers, heap-move labels, sums and misère quotients).
 
-use super::TierRules;
-use super::model::{GameRules, HeapCountChange, Theory};
-use super::moore::MooreRules;
-use super::moves::Move;
-use super::position::Position;
-use super::rules::{HeapFamily, HeapRules};
-use super::wythoff::WythoffRules;
+use std::fmt;
 
-/// Every rule family, as one value. Faces hold it as a [`GameRules`]; hot loops dispatch
-/// once on it (see [`Rules::with`]) and then run code monomorphised for the concrete family.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Rules {
-    /// A heap game: each move replaces one heap (octal and hexadecimal codes, subtraction
-    /// games, Grundy's game).
-    Heap(HeapFamily),
-    /// Moore's Nim_k.
-    Moore(MooreRules),
-    /// Wythoff's game.
-    Wythoff(WythoffRules),
+use super::convention::Convention;
+use super::model::Formula;
+
+/// The remoteness stored for a draw (a position of a loopy game from which neither player
+/// can force a win). No acyclic solve stores it: their remoteness is below
+/// 2 × `MAX_SOLVE_TOTAL`.
+pub const DRAW: u16 = u16::MAX;
+
+/// How a family's positions are ranked inside their tiers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SpaceLayout {
+    /// An unordered bag of positive heaps, written largest first (zeros dropped); tier =
+    /// (tokens, heaps).
+    Multiset,
+    /// An ordered sequence c₁ … cₙ of counts on steps 1..n, the top step nonempty; tier =
+    /// (Σ i·cᵢ, n): every move lowers the weighted sum.
+    Staircase,
+    /// A set of distinct non-negative heaps, written largest first; tier = (tokens, heaps).
+    DistinctSet,
 }
 
-/// A computation generic over the rule family, run by [`Rules::with`].
-pub trait RulesVisitor {
-    /// What the computation returns.
-    type Output;
-    /// Runs the computation for the concrete rules `rules`.
-    fn visit<G: TierRules>(self, rules: &G) -> Self::Output;
+/// One move of a family, labelled: the position it leads to and the move in words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LabelledMove {
+    /// The position after the move, in the family's canonical form.
+    pub to: Vec<u32>,
+    /// The move in words.
+    pub text: String,
 }
 
-impl Rules {
-    /// Runs `visitor` with the concrete rule type, so its inner loops are monomorphised.
-    pub fn with<V: RulesVisitor>(&self, visitor: V) -> V::Output {
-        match self {
-            Rules::Heap(HeapFamily::TakeBreak(code)) => visitor.visit(code),
-            Rules::Heap(HeapFamily::Grundy(g)) => visitor.visit(g),
-            Rules::Moore(m) => visitor.visit(m),
-            Rules::Wythoff(w) => visitor.visit(w),
+/// Why a position was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PositionError {
+    /// A word is not a number in range.
+    #[error("'{word}' is not a count from 0 to {max}")]
+    NotACount {
+        /// The word (shortened if long).
+        word: String,
+        /// The largest count accepted.
+        max: u32,
+    },
+    /// The list is not written as a list of counts.
+    #[error("{0}")]
+    List(super::position::HeapListError),
+    /// The position breaks a rule of the family.
+    #[error("{0}")]
+    Illegal(String),
+}
+
+/// The largest count (coins on a step, a heap) a position of a family with its own
+/// position space may hold.
+pub const MAX_COUNT: u32 = 1 << 20;
+
+/// A game's rules as the rest of nimdb sees them (object safe).
+pub trait Family: Send + Sync + fmt::Debug {
+    /// How its positions are ranked.
+    fn layout(&self) -> SpaceLayout;
+    /// Whether its game graph has cycles (positions may then be draws).
+    fn loopy(&self) -> bool;
+    /// The canonical form of a position given as counts, or why it is not one.
+    fn canonical(&self, counts: Vec<u32>) -> Result<Vec<u32>, PositionError>;
+    /// The position in the family's own notation.
+    fn show(&self, position: &[u32]) -> String;
+    /// Every move, one per distinct resulting position, in the family's fixed move order.
+    fn moves(&self, position: &[u32]) -> Vec<LabelledMove>;
+    /// Calls `visit` with every child (the position after each move, in move order),
+    /// without describing the moves: what the solvers and checks walk. `buf` is scratch
+    /// space. The default goes through [`Family::moves`].
+    fn for_each_child(&self, position: &[u32], buf: &mut Vec<u32>, visit: &mut dyn FnMut(&[u32])) {
+        let _ = buf;
+        for m in self.moves(position) {
+            visit(&m.to);
         }
     }
-
-    /// The heap rules, for heap games (the families theory of heap values applies to).
-    pub fn heap_rules(&self) -> Option<&HeapFamily> {
-        match self {
-            Rules::Heap(h) => Some(h),
-            _ => None,
-        }
+    /// The rules in words.
+    fn rules_text(&self) -> String;
+    /// The theorem that decides its positions under `convention`, if one is known.
+    fn formula(&self, convention: Convention) -> Option<Formula>;
+    /// The largest heap any position may have, when the rules cap it.
+    fn heap_cap(&self) -> Option<u32> {
+        None
     }
-
-    fn model(&self) -> &dyn GameRules {
-        match self {
-            Rules::Heap(h) => h,
-            Rules::Moore(m) => m,
-            Rules::Wythoff(w) => w,
-        }
+    /// An upper bound on the number of moves from `position`, without listing them. The
+    /// default, Σ (cᵢ + 1), holds for the families with their own position space: a
+    /// staircase step of c coins, a Welter heap of a and a raise heap of h have at most c,
+    /// a and h + 1 moves.
+    fn move_bound(&self, position: &[u32]) -> u64 {
+        position.iter().map(|&c| c as u64 + 1).sum()
     }
 }
 
-impl GameRules for Rules {
-    fn moves(&self, position: &Position) -> Vec<Move> {
-        self.model().moves(position)
-    }
-    fn move_bound(&self, position: &Position) -> u128 {
-        self.model().move_bound(position)
-    }
-    fn max_take(&self) -> Option<u32> {
-        GameRules::max_take(self.model())
-    }
-    fn heap_change(&self) -> HeapCountChange {
-        self.model().heap_change()
-    }
-    fn always_takes(&self) -> bool {
-        self.model().always_takes()
-    }
-    fn theory(&self) -> Theory {
-        self.model().theory()
-    }
-    fn single_heap(&self) -> Option<&dyn HeapRules> {
-        self.model().single_heap()
-    }
+/// The most work listing a position's moves may take: each move's position is built (as
+/// many counts as the position has), so a position's moves are listed only when
+/// [`Family::move_bound`] × (its length + 1) is at most this (about 200 MB of positions).
+pub const MOVES_WORK_LIMIT: u64 = 50_000_000;
+
+/// Whether the moves of `position` may be listed: [`Family::move_bound`] × (its length +
+/// 1 + `per_move`) is within [`MOVES_WORK_LIMIT`], where `per_move` is what the caller
+/// spends on each move beyond building it (e.g. a theorem's evaluation).
+pub fn moves_fit(family: &dyn Family, position: &[u32], per_move: u64) -> bool {
+    let per = position.len() as u64 + 1 + per_move;
+    family.move_bound(position).saturating_mul(per) <= MOVES_WORK_LIMIT
+}
+
+/// A position's counts separated by spaces, in the family's order.
+pub(crate) fn list(position: &[u32]) -> String {
+    position.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" ")
 }

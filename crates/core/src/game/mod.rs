@@ -10,25 +10,32 @@
 //! syntax in [`GameSpec`]. Positions with heaps beyond what a database reaches, which only
 //! theorems answer, are [`BigPosition`]s.
 
+mod any_game;
 mod big;
 mod convention;
 mod echo;
+mod families;
 mod family;
 mod heap_game;
 mod model;
 mod moore;
 mod moves;
+mod outcome;
 mod position;
+mod rule_set;
 mod rules;
-mod spaced;
 mod spec;
 mod words;
 mod wythoff;
 
+pub use any_game::{Game, MAX_RAISE_CAP, parse_heap_game};
 pub use big::{BigChange, BigMove, BigPosition};
 pub use convention::Convention;
 pub use echo::echo;
-pub use family::{Rules, RulesVisitor};
+pub use families::{Raise, Staircase, Welter};
+pub use family::{
+    DRAW, Family, LabelledMove, MAX_COUNT, MOVES_WORK_LIMIT, PositionError, SpaceLayout, moves_fit,
+};
 pub use model::{
     Formula, GameRules, HeapCountChange, ParentBounds, Theory, TierRules, all_moves, children_by_tokens,
     for_each_parent, insert_sorted, sort_heaps,
@@ -37,12 +44,10 @@ pub use moore::{MAX_MOORE_K, MooreRules};
 pub use moves::{
     HeapChange, HeapResult, Move, MoveTable, for_each_three, heap_moves, heap_results, result_bound,
 };
+pub use outcome::Outcome;
 pub use position::{HeapListError, MAX_INPUT_HEAP, Position, parse_counts};
+pub use rule_set::{Rules, RulesVisitor};
 pub use rules::{CodeError, GrundyRules, HeapFamily, HeapRules, TakeBreakCode};
-pub use spaced::{
-    DRAW, Family, Game, MAX_RAISE_CAP, MAX_SPACED_COUNT, MOVES_WORK_LIMIT, PositionError, Raise, SpaceLayout,
-    SpacedFormula, SpacedGame, SpacedMove, SpacedSpecError, Staircase, Welter, moves_fit, parse_heap_game,
-};
-pub use spec::{GAME_FORMS, GAME_HELP, GameSpec, SPACED_FORMS, SpecError, any_game_help};
+pub use spec::{FAMILY_FORMS, GAME_FORMS, GAME_HELP, GameSpec, SpecError, any_game_help};
 pub use words::rules_in_words;
 pub use wythoff::WythoffRules;

@@ -43,6 +43,46 @@ pub enum Formula {
     },
     /// Wythoff's pairs, for positions of at most two heaps.
     Wythoff,
+    /// Staircase Nim under normal play: a loss iff the nim-sum of the odd steps is 0.
+    OddSteps,
+    /// Welter's game under normal play: the nim-value is Welter's function, in Sato's form.
+    Welter,
+    /// A loopy heap game under normal play: Smith's generalized Sprague–Grundy values of
+    /// the heaps decide a sum (win, loss or draw).
+    Smith {
+        /// The cap of the heaps (`raise:C`).
+        cap: u32,
+    },
+}
+
+impl Formula {
+    /// The theorem's short name, as an answer's source names it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Formula::Bouton => "Bouton's theorem",
+            Formula::Moore { .. } => "Moore's theorem",
+            Formula::Wythoff => "Wythoff's pairs",
+            Formula::OddSteps => "Staircase Nim: the odd steps are Nim",
+            Formula::Welter => "Welter's function, Sato's form",
+            Formula::Smith { .. } => "Smith's generalized Sprague–Grundy values",
+        }
+    }
+
+    /// The theorem and where it is published.
+    pub fn source(self) -> &'static str {
+        match self {
+            Formula::Bouton => "Bouton's theorem (Bouton 1901; misère form in the same paper)",
+            Formula::Moore { .. } => "Moore's theorem for Nim_k (Moore 1910)",
+            Formula::Wythoff => "Wythoff's pairs (Wythoff 1907)",
+            Formula::OddSteps => "Staircase Nim: the odd steps are Nim (Sprague 1937; Winning Ways, ch. 16)",
+            Formula::Welter => {
+                "Welter's function, Sato's form (Welter 1954; Conway, On Numbers and Games, ch. 13)"
+            }
+            Formula::Smith { .. } => {
+                "Smith's generalized Sprague–Grundy values (Smith 1966; Fraenkel and Yesha)"
+            }
+        }
+    }
 }
 
 /// What theory applies to a family, as the family declares it. Queries answer from

@@ -3,9 +3,9 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::family::Rules;
 use super::model::GameRules;
 use super::moore::{MAX_MOORE_K, MooreRules};
+use super::rule_set::Rules;
 use super::rules::{CodeError, GrundyRules, HeapFamily, TakeBreakCode};
 use super::wythoff::WythoffRules;
 
@@ -178,11 +178,11 @@ pub const GAME_FORMS: &str =
 
 /// The families that own their position space, in words (only `solve`, `query` and
 /// `verify` take them).
-pub const SPACED_FORMS: &str = "staircase, welter or raise:3";
+pub const FAMILY_FORMS: &str = "staircase, welter or raise:3";
 
-/// The help of a `--game` argument that takes spaced families too.
+/// The help of a `--game` argument that takes the families with their own position space too.
 pub fn any_game_help() -> String {
-    format!("{GAME_HELP}; or a family with its own position space: {SPACED_FORMS}")
+    format!("{GAME_HELP}; or a family with its own position space: {FAMILY_FORMS}")
 }
 
 /// The help of every `--game` argument.

@@ -12,7 +12,7 @@
 
 use crate::game::SpaceLayout;
 
-use super::partition::PartitionTable;
+use super::partition::{PartitionTable, TableError};
 use super::tier::TierId;
 use super::universe::UniverseError;
 
@@ -63,10 +63,14 @@ pub fn space_for(layout: SpaceLayout, bounds: SpaceBounds) -> Result<Box<dyn Pos
         }
         SpaceLayout::Staircase => {
             let parts = b.max_heaps.min(b.max_total);
-            Box::new(Staircases {
-                bounds,
-                table: PartitionTable::new(b.max_total, parts, b.max_total.max(1))?,
-            })
+            // The bijection's partitions have the weighted sum as total and the steps as parts.
+            let table = PartitionTable::new(b.max_total, parts, b.max_total.max(1)).map_err(|e| match e {
+                TableError::TierTooLarge { total, heaps } => {
+                    UniverseError::TierTooWide(format!("weighted sum {total}, {heaps} steps"))
+                }
+                other => UniverseError::TooWide(other),
+            })?;
+            Box::new(Staircases { bounds, table })
         }
         SpaceLayout::DistinctSet => {
             // The most coins n with n(n−1)/2 ≤ max_total.
@@ -75,10 +79,15 @@ pub fn space_for(layout: SpaceLayout, bounds: SpaceBounds) -> Result<Box<dyn Pos
                 n += 1;
             }
             let top = b.max_total + n;
-            Box::new(DistinctSets {
-                bounds: SpaceBounds { max_heaps: n, ..bounds },
-                table: PartitionTable::new(top, n, top.max(1))?,
-            })
+            // The bijection adds 0, 1, …, n − 1 to the heaps (largest first) to make them
+            // distinct: its parts are the heaps.
+            let table = PartitionTable::new(top, n, top.max(1)).map_err(|e| match e {
+                TableError::TierTooLarge { heaps, .. } => {
+                    UniverseError::TierTooWide(format!("{heaps} distinct heaps"))
+                }
+                other => UniverseError::TooWide(other),
+            })?;
+            Box::new(DistinctSets { bounds: SpaceBounds { max_heaps: n, ..bounds }, table })
         }
     })
 }

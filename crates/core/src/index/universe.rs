@@ -23,6 +23,11 @@ pub enum UniverseError {
     /// The bounds are too wide to index.
     #[error(transparent)]
     TooWide(#[from] TableError),
+    /// A tier of a family's space is too large to index, in the family's own words.
+    #[error(
+        "a tier of this space ({0}) holds more than 2^32 positions: too wide to index (only smaller bounds can be solved)"
+    )]
+    TierTooWide(String),
 }
 
 /// The positions a solve covers: every position with at most `max_total` tokens, optionally

@@ -1,5 +1,5 @@
-//! The theorems of the spaced families (`game::spaced`), each deciding a position without a
-//! search:
+//! The theorems of the families with their own position space (`game::families`), each
+//! deciding a position without a search:
 //! - **Staircase Nim** (normal play): the coins on odd steps are Nim heaps and the even
 //!   steps do not matter, since a move from an even step down to an odd one can be undone
 //!   by moving the same coins on down; a position is a loss iff the nim-sum of the odd
@@ -14,32 +14,20 @@
 //!   infinite heap ∞(K) beside finite b, and ∞(∅) for two or more infinite heaps. A position
 //!   is a loss iff γ = 0, a draw iff γ = ∞(K) with 0 ∉ K, and a win otherwise.
 
-use crate::game::{Convention, Raise, SpacedFormula, SpacedGame};
-
-/// A position's outcome for the player to move, draws included.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Verdict {
-    /// A forced win.
-    Win,
-    /// A forced loss.
-    Loss,
-    /// Neither player can force a win.
-    Draw,
-}
+use crate::game::{Convention, Family, Formula, Outcome, Raise};
 
 /// What a theorem says of one position.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SpacedDecision {
+pub struct FamilyDecision {
     /// The outcome.
-    pub verdict: Verdict,
+    pub outcome: Outcome,
     /// The nim-value, where the theorem gives one (finite).
     pub nim_value: Option<u64>,
     /// A best move's result (to a loss from a win, to a draw from a draw), first in move
     /// order; `None` at a loss or a terminal position.
     pub best: Option<Vec<u32>>,
     /// The theorem.
-    pub formula: SpacedFormula,
+    pub formula: Formula,
 }
 
 /// The most options a decision examines to find its winning move (Welter's and the loopy
@@ -47,24 +35,25 @@ pub struct SpacedDecision {
 /// [`evaluation_cost`], must also fit [`MOVES_WORK_LIMIT`](crate::game::MOVES_WORK_LIMIT).
 pub const MOVE_SEARCH_LIMIT: u64 = 1_000_000;
 
-/// The theorem's value of `position`.
-fn value_by(formula: SpacedFormula, game: &SpacedGame, p: &[u32]) -> Gamma {
-    match (formula, game) {
-        (SpacedFormula::OddSteps, _) => Gamma::Finite(odd_steps(p)),
-        (SpacedFormula::Welter, _) => Gamma::Finite(welter(p)),
-        (SpacedFormula::Smith, SpacedGame::Raise(r)) => smith_sum(&heap_gammas(*r), p),
-        (SpacedFormula::Smith, _) => unreachable!("only raise:C is loopy"),
+/// The theorem's value of `position`, for the theorems this module rules on (the heap
+/// games' theorems are `decide`'s).
+fn value_by(formula: Formula, p: &[u32]) -> Option<Gamma> {
+    match formula {
+        Formula::OddSteps => Some(Gamma::Finite(odd_steps(p))),
+        Formula::Welter => Some(Gamma::Finite(welter(p))),
+        Formula::Smith { cap } => Some(smith_sum(&heap_gammas(Raise { cap }), p)),
+        Formula::Bouton | Formula::Moore { .. } | Formula::Wythoff => None,
     }
 }
 
 /// What one evaluation of the theorem's value of `position` costs, in steps: the odd
 /// steps' nim-sum and Smith's sum are linear in the position's length; Welter's function
 /// takes its pairs one by one for a few heaps, else a sort and a pass for each bit.
-pub fn evaluation_cost(game: &SpacedGame, position: &[u32]) -> u64 {
+pub fn evaluation_cost(formula: Formula, position: &[u32]) -> u64 {
     let n = position.len() as u64;
-    match game {
-        SpacedGame::Welter(_) if position.len() <= WELTER_PAIRS_UP_TO => n * n / 2 + 1,
-        SpacedGame::Welter(_) => n * (WELTER_PASSES + n.ilog2() as u64) + 1,
+    match formula {
+        Formula::Welter if position.len() <= WELTER_PAIRS_UP_TO => n * n / 2 + 1,
+        Formula::Welter => n * (WELTER_PASSES + n.ilog2() as u64) + 1,
         _ => n + 1,
     }
 }
@@ -78,61 +67,61 @@ const WELTER_PASSES: u64 = 33;
 
 /// The theorem's outcome of `position` under `convention` alone (no winning move is
 /// searched for), if the family has a theorem.
-pub fn verdict_by_theorem(game: &SpacedGame, position: &[u32], convention: Convention) -> Option<Verdict> {
-    evaluate(game, position, convention).map(|v| v.verdict)
+pub fn outcome_by_theorem(family: &dyn Family, position: &[u32], convention: Convention) -> Option<Outcome> {
+    evaluate(family, position, convention).map(|v| v.outcome)
 }
 
 /// What a theorem says of a position's value alone: its outcome and nim-value, no move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SpacedValue {
+pub struct Valuation {
     /// The outcome.
-    pub verdict: Verdict,
+    pub outcome: Outcome,
     /// The nim-value, where the theorem gives one (finite).
     pub nim_value: Option<u64>,
     /// The theorem.
-    pub formula: SpacedFormula,
+    pub formula: Formula,
 }
 
 /// The theorem's value of `position` under `convention`, if the family has a theorem: one
 /// evaluation, no search among the moves (what lookups and checks need).
-pub fn evaluate(game: &SpacedGame, position: &[u32], convention: Convention) -> Option<SpacedValue> {
-    let formula = game.family().formula(convention)?;
-    let here = value_by(formula, game, position);
+pub fn evaluate(family: &dyn Family, position: &[u32], convention: Convention) -> Option<Valuation> {
+    let formula = family.formula(convention)?;
+    let here = value_by(formula, position)?;
     let nim_value = match here {
         Gamma::Finite(g) => Some(g),
         Gamma::Infinite(_) => None,
     };
-    Some(SpacedValue { verdict: here.verdict(), nim_value, formula })
+    Some(Valuation { outcome: here.outcome(), nim_value, formula })
 }
 
-/// The outcome a best move leads to from a position of outcome `verdict`: a loss from a
+/// The outcome a best move leads to from a position of outcome `outcome`: a loss from a
 /// win, a draw from a draw; none from a loss (every move is as good).
-pub fn best_target(verdict: Verdict) -> Option<Verdict> {
-    match verdict {
-        Verdict::Win => Some(Verdict::Loss),
-        Verdict::Draw => Some(Verdict::Draw),
-        Verdict::Loss => None,
+pub fn best_target(outcome: Outcome) -> Option<Outcome> {
+    match outcome {
+        Outcome::Win => Some(Outcome::Loss),
+        Outcome::Draw => Some(Outcome::Draw),
+        Outcome::Loss => None,
     }
 }
 
 /// Whether the search for a best move from `position` may run: at most
 /// [`MOVE_SEARCH_LIMIT`] options, listed and each judged within the work allowed.
-pub fn move_search_fits(game: &SpacedGame, position: &[u32]) -> bool {
-    let family = game.family();
+pub fn move_search_fits(family: &dyn Family, formula: Formula, position: &[u32]) -> bool {
     family.move_bound(position) <= MOVE_SEARCH_LIMIT
-        && crate::game::moves_fit(family, position, evaluation_cost(game, position))
+        && crate::game::moves_fit(family, position, evaluation_cost(formula, position))
 }
 
 /// The theorem's decision of `position` under `convention`, if the family has one: its
 /// value, and the first move in move order to the [best target](best_target) when the
 /// [search fits](move_search_fits).
-pub fn decide(game: &SpacedGame, position: &[u32], convention: Convention) -> Option<SpacedDecision> {
-    let SpacedValue { verdict, nim_value, formula } = evaluate(game, position, convention)?;
-    let best = best_target(verdict).filter(|_| move_search_fits(game, position)).and_then(|want| {
-        let judged = |to: &[u32]| value_by(formula, game, to).verdict();
-        game.family().moves(position).into_iter().map(|m| m.to).find(|to| judged(to) == want)
-    });
-    Some(SpacedDecision { verdict, nim_value, best, formula })
+pub fn decide(family: &dyn Family, position: &[u32], convention: Convention) -> Option<FamilyDecision> {
+    let Valuation { outcome, nim_value, formula } = evaluate(family, position, convention)?;
+    let best =
+        best_target(outcome).filter(|_| move_search_fits(family, formula, position)).and_then(|want| {
+            let judged = |to: &[u32]| value_by(formula, to).map(|g| g.outcome());
+            family.moves(position).into_iter().map(|m| m.to).find(|to| judged(to) == Some(want))
+        });
+    Some(FamilyDecision { outcome, nim_value, best, formula })
 }
 
 /// The nim-sum of the coins on the odd steps (1, 3, 5, …).
@@ -196,12 +185,12 @@ pub enum Gamma {
 
 impl Gamma {
     /// The outcome this value means for the player to move.
-    pub fn verdict(&self) -> Verdict {
+    pub fn outcome(&self) -> Outcome {
         match self {
-            Gamma::Finite(0) => Verdict::Loss,
-            Gamma::Finite(_) => Verdict::Win,
-            Gamma::Infinite(k) if k.contains(&0) => Verdict::Win,
-            Gamma::Infinite(_) => Verdict::Draw,
+            Gamma::Finite(0) => Outcome::Loss,
+            Gamma::Finite(_) => Outcome::Win,
+            Gamma::Infinite(k) if k.contains(&0) => Outcome::Win,
+            Gamma::Infinite(_) => Outcome::Draw,
         }
     }
 }
@@ -358,15 +347,14 @@ mod tests {
         // Finding: Sato's form was summed over every pair, so one position of 140,000 heaps
         // (a line of `query --batch`) took six seconds, and a list of them in Python's
         // `query_many` hours. It is counted by the low bits the heaps share instead.
-        let game = SpacedGame::Welter(crate::game::Welter);
         let heaps: Vec<u32> = (0..100_000).collect();
         assert!(
-            evaluation_cost(&game, &heaps) <= 64 * heaps.len() as u64,
+            evaluation_cost(Formula::Welter, &heaps) <= 64 * heaps.len() as u64,
             "{}",
-            evaluation_cost(&game, &heaps)
+            evaluation_cost(Formula::Welter, &heaps)
         );
         // A few heaps still cost what their pairs do (the pairs are then the cheaper way).
-        assert_eq!(evaluation_cost(&game, &[7, 4, 1, 0]), 4 * 4 / 2 + 1);
+        assert_eq!(evaluation_cost(Formula::Welter, &[7, 4, 1, 0]), 4 * 4 / 2 + 1);
     }
 
     #[test]
@@ -382,7 +370,7 @@ mod tests {
         let options = vec![vec![], vec![0, 2], vec![0, 1]];
         let g = smith(&options);
         assert_eq!(g[1], Gamma::Infinite(vec![0]));
-        assert_eq!(smith_sum(&g, &[1, 1]).verdict(), Verdict::Draw);
-        assert_eq!(smith_sum(&g, &[2]).verdict(), Verdict::Win);
+        assert_eq!(smith_sum(&g, &[1, 1]).outcome(), Outcome::Draw);
+        assert_eq!(smith_sum(&g, &[2]).outcome(), Outcome::Win);
     }
 }

@@ -2,7 +2,8 @@
 
 use crate::game::Convention;
 
-use super::{Family, PositionError, SpaceLayout, SpacedFormula, SpacedMove, list};
+use crate::game::Formula;
+use crate::game::family::{Family, LabelledMove, PositionError, SpaceLayout, list};
 
 /// Welter's game: coins on distinct squares 0, 1, 2, …; a move moves one coin to any lower
 /// empty square (equivalently: distinct heaps, one lowered to a size no other heap has).
@@ -29,7 +30,7 @@ impl Family for Welter {
     fn show(&self, position: &[u32]) -> String {
         format!("[{}]", list(position))
     }
-    fn moves(&self, position: &[u32]) -> Vec<SpacedMove> {
+    fn moves(&self, position: &[u32]) -> Vec<LabelledMove> {
         let mut out = Vec::new();
         for (i, &h) in position.iter().enumerate() {
             for to_size in (0..h).rev() {
@@ -39,7 +40,7 @@ impl Family for Welter {
                 let mut to = position.to_vec();
                 to[i] = to_size;
                 to.sort_unstable_by(|a, b| b.cmp(a));
-                out.push(SpacedMove { to, text: format!("lower the heap of {h} to {to_size}") });
+                out.push(LabelledMove { to, text: format!("lower the heap of {h} to {to_size}") });
             }
         }
         out
@@ -70,7 +71,7 @@ impl Family for Welter {
          that are all different, a move lowering one to a size no other heap has."
             .into()
     }
-    fn formula(&self, convention: Convention) -> Option<SpacedFormula> {
-        (convention == Convention::Normal).then_some(SpacedFormula::Welter)
+    fn formula(&self, convention: Convention) -> Option<Formula> {
+        (convention == Convention::Normal).then_some(Formula::Welter)
     }
 }

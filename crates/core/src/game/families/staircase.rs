@@ -2,7 +2,8 @@
 
 use crate::game::Convention;
 
-use super::{Family, PositionError, SpaceLayout, SpacedFormula, SpacedMove, list};
+use crate::game::Formula;
+use crate::game::family::{Family, LabelledMove, PositionError, SpaceLayout, list};
 
 /// Staircase Nim: coins on steps 1..n; a move takes any positive number of coins from one
 /// step down to the step below (from step 1, off the staircase).
@@ -36,7 +37,7 @@ impl Family for Staircase {
     fn show(&self, position: &[u32]) -> String {
         format!("[{}]", list(position))
     }
-    fn moves(&self, position: &[u32]) -> Vec<SpacedMove> {
+    fn moves(&self, position: &[u32]) -> Vec<LabelledMove> {
         let mut out = Vec::new();
         for (i, &coins) in position.iter().enumerate() {
             let step = i + 1;
@@ -49,7 +50,7 @@ impl Family for Staircase {
                 while to.last() == Some(&0) {
                     to.pop();
                 }
-                out.push(SpacedMove { to, text: Staircase::describe(step, k) });
+                out.push(LabelledMove { to, text: Staircase::describe(step, k) });
             }
         }
         out
@@ -76,7 +77,7 @@ impl Family for Staircase {
          written step 1 first: `3 0 2 5` has 3 coins on step 1 and 5 on step 4."
             .into()
     }
-    fn formula(&self, convention: Convention) -> Option<SpacedFormula> {
-        (convention == Convention::Normal).then_some(SpacedFormula::OddSteps)
+    fn formula(&self, convention: Convention) -> Option<Formula> {
+        (convention == Convention::Normal).then_some(Formula::OddSteps)
     }
 }

@@ -6,7 +6,8 @@
 
 use crate::game::{Convention, GameRules, GameSpec, MAX_INPUT_HEAP, Position};
 
-use super::{Family, PositionError, SpaceLayout, SpacedFormula, SpacedMove};
+use crate::game::Formula;
+use crate::game::family::{Family, LabelledMove, PositionError, SpaceLayout};
 
 impl Family for GameSpec {
     fn layout(&self) -> SpaceLayout {
@@ -24,12 +25,12 @@ impl Family for GameSpec {
     fn show(&self, position: &[u32]) -> String {
         Position::from_sorted(position.to_vec()).to_string()
     }
-    fn moves(&self, position: &[u32]) -> Vec<SpacedMove> {
+    fn moves(&self, position: &[u32]) -> Vec<LabelledMove> {
         let from = Position::from_sorted(position.to_vec());
         self.rules()
             .moves(&from)
             .into_iter()
-            .map(|m| SpacedMove { to: m.apply(&from).heaps().to_vec(), text: m.words() })
+            .map(|m| LabelledMove { to: m.apply(&from).heaps().to_vec(), text: m.words() })
             .collect()
     }
     /// The children straight from the heap rules, without describing the moves.
@@ -46,9 +47,9 @@ impl Family for GameSpec {
     fn rules_text(&self) -> String {
         crate::game::rules_in_words(self)
     }
-    /// The heap games' theorems (Bouton, Sprague–Grundy, Moore, Wythoff, misère quotients)
-    /// are answered on their own path (`theory::decide`), not through this trait.
-    fn formula(&self, _convention: Convention) -> Option<SpacedFormula> {
-        None
+    /// The theorem the game's rules declare (Bouton, Moore, Wythoff), under either
+    /// convention: each has its misère form.
+    fn formula(&self, _convention: Convention) -> Option<Formula> {
+        self.rules().theory().formula
     }
 }

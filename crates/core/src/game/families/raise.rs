@@ -2,7 +2,8 @@
 
 use crate::game::Convention;
 
-use super::{Family, PositionError, SpaceLayout, SpacedFormula, SpacedMove, list};
+use crate::game::Formula;
+use crate::game::family::{Family, LabelledMove, PositionError, SpaceLayout, list};
 
 /// Nim with raising, capped at `cap`: a move lowers one heap to any smaller size (0 takes
 /// it away), or adds one token to a nonempty heap below `cap`. Loopy: a heap can go up and
@@ -41,7 +42,7 @@ impl Family for Raise {
     fn move_bound(&self, position: &[u32]) -> u64 {
         position.len().min(self.cap as usize) as u64 * (self.cap as u64 + 1)
     }
-    fn moves(&self, position: &[u32]) -> Vec<SpacedMove> {
+    fn moves(&self, position: &[u32]) -> Vec<LabelledMove> {
         let mut out = Vec::new();
         for (i, &h) in position.iter().enumerate() {
             if i > 0 && position[i - 1] == h {
@@ -60,10 +61,10 @@ impl Family for Raise {
                 } else {
                     format!("take {} from a heap of {h}, leaving {left}", h - left)
                 };
-                out.push(SpacedMove { to: with(left), text });
+                out.push(LabelledMove { to: with(left), text });
             }
             if h < self.cap {
-                out.push(SpacedMove {
+                out.push(LabelledMove {
                     to: with(h + 1),
                     text: format!("add 1 to a heap of {h}, making {}", h + 1),
                 });
@@ -95,8 +96,8 @@ impl Family for Raise {
             c = self.cap
         )
     }
-    fn formula(&self, convention: Convention) -> Option<SpacedFormula> {
-        (convention == Convention::Normal).then_some(SpacedFormula::Smith)
+    fn formula(&self, convention: Convention) -> Option<Formula> {
+        (convention == Convention::Normal).then_some(Formula::Smith { cap: self.cap })
     }
     fn heap_cap(&self) -> Option<u32> {
         Some(self.cap)

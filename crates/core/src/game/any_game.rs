@@ -1,0 +1,196 @@
+//! [`Game`]: any game nimdb knows, as one value: what `--game` parses to, what the store
+//! keys by its storage id, and what every face hands to the library.
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::families::{Raise, Staircase, Welter};
+use super::family::{Family, MAX_COUNT, PositionError};
+use super::position::parse_counts;
+use super::spec::{FAMILY_FORMS, GameSpec, STORAGE_ID_PREFIX, SpecError};
+
+/// The largest cap of `raise:C`.
+pub const MAX_RAISE_CAP: u32 = 64;
+
+/// Any game nimdb knows. Every variant is a [`Family`] ([`Game::family`]); the heap games
+/// add the capabilities of a sum of heaps ([`Game::heaps`]).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Game {
+    /// A heap game (a multiset of heaps; the specialised tier solvers).
+    Heaps(GameSpec),
+    /// Staircase Nim.
+    Staircase(Staircase),
+    /// Welter's game.
+    Welter(Welter),
+    /// Nim with raising (loopy).
+    Raise(Raise),
+}
+
+impl Game {
+    /// The game's rules, as the one contract every face and solver speaks to.
+    pub fn family(&self) -> &dyn Family {
+        match self {
+            Game::Heaps(g) => g,
+            Game::Staircase(s) => s,
+            Game::Welter(w) => w,
+            Game::Raise(r) => r,
+        }
+    }
+
+    /// The heap game, when the game is one: the capabilities of a sum of heaps (the
+    /// specialised tier solvers, heap-move labels, nim-values of single heaps, misère
+    /// quotients).
+    pub fn heaps(&self) -> Option<&GameSpec> {
+        match self {
+            Game::Heaps(g) => Some(g),
+            _ => None,
+        }
+    }
+
+    /// The id the database keys this game by, from its rules alone (never its display name
+    /// or an alias): see [`GameSpec::storage_id`]; `v1:staircase`, `v1:welter`,
+    /// `v1:raise:C` for the others.
+    pub fn storage_id(&self) -> String {
+        match self {
+            Game::Heaps(g) => g.storage_id(),
+            _ => format!("{STORAGE_ID_PREFIX}{self}"),
+        }
+    }
+
+    /// The game whose [storage id](Game::storage_id) is `id`, exactly.
+    pub fn from_storage_id(id: &str) -> Option<Game> {
+        if let Some(spec) = GameSpec::from_storage_id(id) {
+            return Some(Game::Heaps(spec));
+        }
+        let game = parse_family(id.strip_prefix(STORAGE_ID_PREFIX)?).ok()??;
+        (game.storage_id() == id).then_some(game)
+    }
+
+    /// Parses a position written in the game's notation, as the command line reads a list
+    /// (`3 0 2 5`, `3,0,2,5` or `[3,0,2,5]`, the words joined by spaces), into the family's
+    /// canonical form.
+    pub fn parse_position<S: AsRef<str>>(&self, words: &[S]) -> Result<Vec<u32>, PositionError> {
+        let joined: Vec<&str> = words.iter().map(|w| w.as_ref()).collect();
+        let counts = parse_counts(&joined.join(" ")).map_err(PositionError::List)?;
+        let counts = counts
+            .into_iter()
+            .map(|c| match u32::try_from(c) {
+                Ok(c) if c <= MAX_COUNT => Ok(c),
+                _ => Err(PositionError::NotACount { word: c.to_string(), max: MAX_COUNT }),
+            })
+            .collect::<Result<Vec<u32>, _>>()?;
+        self.family().canonical(counts)
+    }
+}
+
+impl From<GameSpec> for Game {
+    fn from(g: GameSpec) -> Game {
+        Game::Heaps(g)
+    }
+}
+
+/// Parses a heap game for a command that takes only heap games: a game that is not a sum
+/// of heaps is refused with what it is (rather than as an unknown game).
+pub fn parse_heap_game(raw: &str) -> Result<GameSpec, SpecError> {
+    match raw.parse::<Game>()? {
+        Game::Heaps(g) => Ok(g),
+        other => Err(SpecError::new(
+            raw,
+            format!(
+                "{other} is a family with its own position space ({FAMILY_FORMS}), not a sum of heaps: this command takes heap games only"
+            ),
+        )),
+    }
+}
+
+impl fmt::Display for Game {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Game::Heaps(g) => g.fmt(f),
+            Game::Staircase(_) => f.write_str("staircase"),
+            Game::Welter(_) => f.write_str("welter"),
+            Game::Raise(r) => write!(f, "raise:{}", r.cap),
+        }
+    }
+}
+
+/// A family's name (`staircase`, `welter`, `raise:C`, in any case as a heap game's name;
+/// the cap in digits alone), `Ok(None)` when it is none of them, or why its cap is refused.
+fn parse_family(raw: &str) -> Result<Option<Game>, String> {
+    match raw {
+        "staircase" | "staircase-nim" => return Ok(Some(Game::Staircase(Staircase))),
+        "welter" | "welters-game" => return Ok(Some(Game::Welter(Welter))),
+        _ => {}
+    }
+    let Some(cap) = raw.strip_prefix("raise:") else { return Ok(None) };
+    let digits = !cap.is_empty() && cap.bytes().all(|b| b.is_ascii_digit());
+    match cap.parse::<u32>() {
+        Ok(c) if digits && (1..=MAX_RAISE_CAP).contains(&c) => Ok(Some(Game::Raise(Raise { cap: c }))),
+        _ => Err(format!("raise:C takes a cap C from 1 to {MAX_RAISE_CAP}, not '{}'", super::echo(cap, 20))),
+    }
+}
+
+impl FromStr for Game {
+    type Err = SpecError;
+
+    /// A family's name first (`staircase`, `welter`, `raise:C`), else a heap game.
+    fn from_str(raw: &str) -> Result<Self, SpecError> {
+        match parse_family(&raw.trim().to_ascii_lowercase()) {
+            Ok(Some(g)) => Ok(g),
+            Err(why) => Err(SpecError::new(raw, why)),
+            Ok(None) => raw.parse().map(Game::Heaps),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_parse_and_print() {
+        for s in ["staircase", "welter", "raise:3", "nim", "kayles"] {
+            assert_eq!(s.parse::<Game>().unwrap().to_string(), s);
+        }
+        assert_eq!("RAISE:3".parse::<Game>().unwrap().to_string(), "raise:3");
+        for bad in ["raise:0", "raise:x", "raise:65", "raise: 3", "raise:+3", "raise:"] {
+            assert!(bad.parse::<Game>().is_err(), "{bad}");
+        }
+        assert_eq!(Game::from_storage_id("v1:raise:3"), Some(Game::Raise(Raise { cap: 3 })));
+        assert_eq!(Game::from_storage_id("v1:raise:03"), None);
+        assert_eq!(Game::from_storage_id("v1:RAISE:3"), None);
+        assert_eq!(Game::from_storage_id("v1:tb:0.77"), Some(Game::Heaps("kayles".parse().unwrap())));
+    }
+
+    #[test]
+    fn positions_take_each_family_s_canonical_form() {
+        let stair: Game = "staircase".parse().unwrap();
+        assert_eq!(stair.parse_position(&["3", "0", "2", "5", "0"]).unwrap(), vec![3, 0, 2, 5]);
+        let welter: Game = "welter".parse().unwrap();
+        assert_eq!(welter.parse_position(&["[1,7,0,4]"]).unwrap(), vec![7, 4, 1, 0]);
+        assert!(welter.parse_position(&["3", "3"]).is_err());
+        let raise: Game = "raise:4".parse().unwrap();
+        assert_eq!(raise.parse_position(&["2", "0", "4"]).unwrap(), vec![4, 2]);
+        assert!(raise.parse_position(&["5"]).is_err());
+        assert!(raise.parse_position(&["3,,4"]).is_err());
+        assert_eq!(stair.parse_position(&["[]"]).unwrap(), Vec::<u32>::new());
+        // A list is read as the command line reads a heap list: one pair of brackets.
+        for loose in ["]", "[[[[", "[[1]]", "[3", "[3]]"] {
+            assert!(stair.parse_position(&[loose]).is_err(), "{loose}");
+        }
+    }
+
+    #[test]
+    fn moves_follow_the_rules() {
+        use crate::game::Family;
+        // Staircase [0, 2]: two coins on step 2 go down one or two at a time.
+        let m: Vec<Vec<u32>> = Staircase.moves(&[0, 2]).into_iter().map(|m| m.to).collect();
+        assert_eq!(m, vec![vec![1, 1], vec![2]]);
+        // Welter [2, 0]: the 2 may only go to 1.
+        let m: Vec<Vec<u32>> = Welter.moves(&[2, 0]).into_iter().map(|m| m.to).collect();
+        assert_eq!(m, vec![vec![1, 0]]);
+        // Raise:2 [1, 1]: lower one heap to 0, or raise one to 2.
+        let m: Vec<Vec<u32>> = Raise { cap: 2 }.moves(&[1, 1]).into_iter().map(|m| m.to).collect();
+        assert_eq!(m, vec![vec![1], vec![2, 1]]);
+    }
+}

@@ -1,0 +1,15 @@
+//! The families, each implementing the one contract ([`Family`](super::Family)):
+//! - `heaps`: the heap games ([`GameSpec`](super::GameSpec)), a multiset of heaps;
+//! - [`Staircase`]: Staircase Nim, an **ordered** sequence of coin counts on steps 1..n;
+//! - [`Welter`]: Welter's game, a **set** of distinct non-negative heaps;
+//! - [`Raise`]: Nim with raising (`raise:C`), a multiset of heaps in which a heap may also
+//!   grow by one token up to `C`: a **loopy** game, whose positions may be draws.
+
+mod heaps;
+mod raise;
+mod staircase;
+mod welter;
+
+pub use raise::Raise;
+pub use staircase::Staircase;
+pub use welter::Welter;
