@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use nimdb::game::Outcome;
 use nimdb::game::{Convention, DRAW, Game};
 use nimdb::index::{PositionSpace, SpaceBounds, space_for};
-use nimdb::solve::spaced::solve_spaced;
+use nimdb::solve::family::solve_family;
 use nimdb::solve::{MemoryStore, Silent};
 use nimdb::theory::families::{decide, welter};
 
@@ -136,7 +136,7 @@ fn check(game: &str, bounds: SpaceBounds, convention: Convention) -> u64 {
     let space = space_for(family.layout(), bounds).unwrap();
     let all = positions(space.as_ref());
     let mut store = MemoryStore::default();
-    solve_spaced(family, space.as_ref(), convention, &mut store, &Silent).unwrap();
+    solve_family(family, space.as_ref(), convention, &mut store, &Silent).unwrap();
     let want = forward(game, &all, convention);
     let mut draws = 0;
     for p in &all {
@@ -288,7 +288,7 @@ fn bad_input_is_refused_in_one_line() {
         (vec!["solve", "--game", "staircase", "--max-heaps", "3"], "(--max-total N)"),
         (vec!["solve", "--game", "raise:3", "--max-total", "9"], "(--max-heaps K)"),
         (vec!["solve", "--game", "welter", "--max-total", "9", "--nim-values"], "--nim-values"),
-        (vec!["heaps", "--game", "staircase", "--up-to", "5"], "does not take staircase"),
+        (vec!["heaps", "--game", "staircase", "--up-to", "5"], "staircase is not a sum of heaps"),
     ] {
         let out = common::nimdb()
             .args(&args)
@@ -319,7 +319,7 @@ fn the_generic_solver_equals_the_heap_solvers_on_heap_games() {
             let bounds = SpaceBounds { max_total: 13, max_heaps: 13, max_heap: None };
             let space = space_for(spec.layout(), bounds).unwrap();
             let mut generic = MemoryStore::default();
-            solve_spaced(&spec, space.as_ref(), convention, &mut generic, &Silent).unwrap();
+            solve_family(&spec, space.as_ref(), convention, &mut generic, &Silent).unwrap();
             assert_eq!(space.tiers(), universe.tiers(), "{game}: the same tiers");
             for tier in universe.tiers() {
                 assert_eq!(
@@ -976,4 +976,55 @@ fn raise_s_bound_on_moves_counts_heap_sizes_not_heaps() {
     assert!(out.contains("\nmoves (3):\n"), "{}", &out[out.len() - 400..]);
     let out = run("play", "moves\nquit\n");
     assert!(out.contains("You quit; the game stops at"), "{}", &out[out.len() - 400..]);
+}
+
+/// Finding: `solve --game staircase … --window-limit 1K --mpi-ranks 4 --dry-run` exited 0
+/// and never mentioned either flag (the families' solver holds its tiers and runs in one
+/// process); `heaps` and `solve --mpi` refused with a list of commands that was wrong. A
+/// flag a family's solve cannot honour is refused in one line that names it, writing
+/// nothing.
+#[test]
+fn a_family_s_solve_refuses_the_flags_it_cannot_honour() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("f.sqlite");
+    let db = db.to_str().unwrap();
+    for game in ["staircase", "welter", "raise:2"] {
+        let base = ["solve", "--game", game, "--max-total", "6", "--max-heaps", "3", "--db", db];
+        let e = common::err(&[&base[..], &["--window-limit", "1K"]].concat());
+        assert!(e.contains("--window-limit is not taken for"), "{e}");
+        let e = common::err(&[&base[..], &["--dry-run", "--mpi-ranks", "4"]].concat());
+        assert!(e.contains("--mpi-ranks is not taken for"), "{e}");
+        let e = common::err(&["heaps", "--game", game, "--up-to", "10"]);
+        assert!(e.contains("heaps takes heap games only") && e.contains("not a sum of heaps"), "{e}");
+    }
+    assert!(!std::path::Path::new(db).exists(), "a refused solve wrote {db}");
+}
+
+/// Finding: a position of a family was read more loosely than a heap list: `]` and `[[[[`
+/// as `[]`, `[[1]]`, `[3` and `[3]]` as a position. Every family reads a list by the
+/// command line's rules, and the error is one line.
+#[test]
+fn a_family_s_position_is_read_by_the_command_line_s_rules_for_a_list() {
+    for game in ["staircase", "welter", "raise:3"] {
+        for loose in ["]", "[[[[", "[[1]]", "[3", "[3]]", "1,,2"] {
+            let e = common::err(&["query", "--game", game, "--db", "/nonexistent/x.sqlite", loose]);
+            assert!(e.contains("bad position") || e.contains("bad heap list"), "{game} {loose}: {e}");
+        }
+    }
+    for spec in ["raise: 3", "raise:+3", "raise:"] {
+        let e = common::err(&["query", "--game", spec, "1"]);
+        assert!(e.contains("raise:C takes a cap C from 1 to 64"), "{spec}: {e}");
+    }
+}
+
+/// Finding: a staircase query whose space cannot be indexed said a tier "(total 245, 10
+/// heaps)" was too large: heap words for a staircase. It is worded in steps.
+#[test]
+fn a_staircase_too_wide_to_index_is_worded_in_steps() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("w.sqlite");
+    let mut args = vec!["query", "--game", "staircase", "--misere", "--db", db.to_str().unwrap()];
+    args.extend(["5"; 10]);
+    let e = common::err(&args);
+    assert!(e.contains("weighted sum") && e.contains("steps") && !e.contains("heaps)"), "{e}");
 }

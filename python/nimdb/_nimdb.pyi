@@ -132,6 +132,8 @@ class SpacedAnswer:
     """How many moves a theorem's answer left out of ``moves`` (too many to list); 0 when all are listed."""
     source: _SourceName
     """Where the answer came from."""
+    theorem: Optional[str]
+    """The theorem, when the answer is the theorem's: its name, as ``nimdb query`` prints it."""
     solve_id: Optional[int]
     """The stored solve used, if any."""
     @property

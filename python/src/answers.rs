@@ -282,6 +282,9 @@ pub struct SpacedAnswer {
     /// Where the answer came from: "database", "solved" or "theory".
     #[pyo3(get)]
     pub source: &'static str,
+    /// The theorem, when the answer is the theorem's: its name, as `nimdb query` prints it.
+    #[pyo3(get)]
+    pub theorem: Option<&'static str>,
     /// The stored solve used, if any.
     #[pyo3(get)]
     pub solve_id: Option<i64>,
@@ -322,6 +325,7 @@ impl SpacedAnswer {
             moves: a.moves.iter().map(|m| Py::new(py, SpacedMove::from(m))).collect::<PyResult<_>>()?,
             moves_omitted: a.moves_omitted,
             source: source_word(a.source),
+            theorem: a.theorem.map(nimdb::game::Formula::name),
             solve_id: a.solve_id,
             position: a.position.clone(),
         })

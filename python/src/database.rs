@@ -155,7 +155,7 @@ impl Database {
         let path = self.path.clone();
         let (record, report) = self.with_db(py, |db| {
             let space = space_of(&game, bounds).map_err(|e| fail(e.to_string()))?;
-            let estimate = nimdb::solve::spaced::estimate_spaced(
+            let estimate = nimdb::solve::family::estimate_family(
                 space.as_ref(),
                 game.family().loopy(),
                 moves_bound(bounds),
@@ -825,13 +825,19 @@ impl Database {
             };
             match plan_query(Some(db), &spec, conv, &position, AUTO_SOLVE_LIMIT)? {
                 Plan::Answered(a) => Ok(WideAnswer::from(a.as_ref())),
-                Plan::Solve(universe) if read_only => Err(fail(format!(
-                    "{position} is not covered by any stored solve of {}{} and no theorem gives its value; \
-                     answering it means solving {universe} on the spot, and the database was opened read-only \
-                     (nimdb.open(path, read_only=False) lets a query solve it, or call Database.solve)",
-                    spec.canonical(),
-                    if misere { " (misère)" } else { "" }
-                ))),
+                // A read-only handle answers as query_many and serve do: a stored solve, a
+                // stored misère quotient, else theory; only what none answers is refused.
+                Plan::Solve(universe) if read_only => match Session::new(db).answer(&spec, conv, &position) {
+                    Ok(a) => Ok(WideAnswer::from(&a)),
+                    Err(nimdb::batch::LookupError::NotCovered { .. }) => Err(fail(format!(
+                        "{position} is not covered by any stored solve of {}{} and no theorem gives its value; \
+                         answering it means solving {universe} on the spot, and the database was opened read-only \
+                         (nimdb.open(path, read_only=False) lets a query solve it, or call Database.solve)",
+                        spec.canonical(),
+                        if misere { " (misère)" } else { "" }
+                    ))),
+                    Err(e) => Err(e.into()),
+                },
                 Plan::Solve(universe) => {
                     let a = answer_after_solving(db, &spec, conv, &position, universe)?;
                     Ok(WideAnswer::from(&a))

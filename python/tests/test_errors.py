@@ -81,3 +81,23 @@ def test_database_errors(tmp_path, solved):
     with pytest.raises(nimdb.NimdbError, match="needs about .* of memory, more than the 1.0 MB allowed"):
         writable.solve("nim", max_total=60, memory_limit="1M")
     assert writable.solves() == []
+
+
+def test_a_read_only_query_answers_from_theory_as_query_many_does(tmp_path):
+    # Finding: a read-only Database.query('nim', [7, 5, 3]) on a database without that
+    # solve raised "no theorem gives its value", while query_many and serve answered it
+    # from Bouton's theorem. It answers as they do, and writes nothing.
+    path = tmp_path / "empty.sqlite"
+    nimdb.open(path, read_only=False).close()
+    before = path.read_bytes()
+    db = nimdb.open(path)
+    for game, heaps, misere in [("nim", [7, 5, 3], False), ("nim", [7, 5, 3], True), ("kayles", [7, 5, 3], False)]:
+        a = db.query(game, heaps, misere=misere)
+        many = db.query_many(game, [heaps], misere=misere)
+        assert a.source == "theory", (game, heaps, a)
+        assert (a.outcome == "win") == (many.outcome[0] == 1), (game, heaps)
+    # Misère Kayles has no theorem here: still refused, in words.
+    with pytest.raises(nimdb.NimdbError, match="read-only"):
+        db.query("kayles", [7, 5, 3], misere=True)
+    db.close()
+    assert path.read_bytes() == before

@@ -29,6 +29,7 @@ def test_query_spaced_equals_the_command_line(tmp_path, nimdb_bin, game, misere,
         want = json.loads(cli(nimdb_bin, *args).stdout)
         assert a.outcome == want["outcome"] and a.remoteness == want["remoteness"], text
         assert a.source == want["source"] == "database"
+        assert a.theorem is None and want["theorem"] is None
         assert list(a.position) == want["position"]
         assert [m.description for m in a.moves] == [m["description"] for m in want.get("moves", [])]
         if a.best_move is not None:
@@ -42,6 +43,9 @@ def test_draws_and_theory(tmp_path):
     assert draw.outcome == "draw" and draw.remoteness is None and draw.best_move.outcome == "draw"
     theory = db.query_spaced("staircase", [30, 0, 20, 5])
     assert (theory.source, theory.outcome, theory.nim_value) == ("theory", "win", 10)
+    # The theorem is named, as the command line names it (it was missing in Python).
+    assert theory.theorem == "Staircase Nim: the odd steps are Nim"
+    assert db.query_spaced("raise:2", [1, 1]).theorem == "Smith's generalized Sprague–Grundy values"
     assert theory.moves_omitted == 0 and len(theory.moves) == 55
     huge = db.query_spaced("welter", [200000, 0])
     assert huge.moves == [] and huge.moves_omitted == 199999 and list(huge.best_move.to) == [1, 0]

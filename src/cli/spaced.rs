@@ -9,7 +9,7 @@ use nimdb::game::Outcome;
 use nimdb::game::{Convention, Game};
 use nimdb::index::SpaceBounds;
 use nimdb::resources::{Bytes, MemoryBudget};
-use nimdb::solve::spaced::estimate_spaced;
+use nimdb::solve::family::estimate_family;
 use nimdb::spaced::{
     BoundsError, SpacedAnswer, SpacedPlan, SpacedReport, answer_after_solving, moves_bound, plan_spaced,
     space_bounds, space_of, verify_spaced,
@@ -68,7 +68,7 @@ pub fn solve(r: SolveRequest<'_>) -> anyhow::Result<ExitCode> {
     let bounds = bounds(&r)?;
     let space = space_of(r.game, bounds).map_err(words::spaced)?;
     let family = r.game.family();
-    let estimate = estimate_spaced(space.as_ref(), family.loopy(), moves_bound(bounds));
+    let estimate = estimate_family(space.as_ref(), family.loopy(), moves_bound(bounds));
     let budget = MemoryBudget::new(r.memory_limit);
     let misere = if r.convention == Convention::Misere { " --misere" } else { "" };
     if r.dry_run {

@@ -9,7 +9,7 @@ use nimdb::index::{Universe, UniverseError};
 use nimdb::play::{AdviceError, PlayError, SessionError, UnknownPlayers};
 use nimdb::query::{QueryError, Uncovered};
 use nimdb::resources::MemoryBudget;
-use nimdb::solve::spaced::estimate_spaced;
+use nimdb::solve::family::estimate_family;
 use nimdb::spaced::{SpacedError, moves_bound, space_of};
 use nimdb::store::StoreError;
 use nimdb::theory::TheoryError;
@@ -247,6 +247,6 @@ fn spaced_solve_would_run(game: &str, bounds: SpaceBounds) -> bool {
         return false;
     }
     let Ok(space) = space_of(&game, bounds) else { return false };
-    let estimate = estimate_spaced(space.as_ref(), game.family().loopy(), moves_bound(bounds));
+    let estimate = estimate_family(space.as_ref(), game.family().loopy(), moves_bound(bounds));
     estimate.fit(&MemoryBudget::new(None), "the solve").is_ok()
 }

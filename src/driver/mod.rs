@@ -305,7 +305,7 @@ pub fn solve_spaced_into(
     let key = spaced_key(game, convention, &space.bounds());
     let solve_row = db.begin_solve(&key, space.bounds().max_total)?;
     let mut sink = DatabaseSink::for_space(db, &solve_row, space);
-    let result = crate::solve::spaced::solve_spaced(game.family(), space, convention, &mut sink, progress);
+    let result = crate::solve::family::solve_family(game.family(), space, convention, &mut sink, progress);
     finish_run(db, &key, sink, result)
 }
 

@@ -19,7 +19,7 @@ mod partitioned;
 pub mod reference;
 mod retrograde;
 mod shape;
-pub mod spaced;
+pub mod family;
 mod sweep;
 mod team;
 mod totals;

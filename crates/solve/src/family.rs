@@ -1,5 +1,6 @@
-//! The solver of the spaced families: outcome and remoteness of every position of a
-//! [`PositionSpace`], through the family's moves and the space's (tier, rank) alone.
+//! The generic solver: outcome and remoteness of every position of any [`Family`]'s
+//! [`PositionSpace`], through the family's moves and the space's (tier, rank) alone (the
+//! heap games' specialised tier solvers give the same tiers byte for byte, faster).
 //!
 //! - An **acyclic** family (every move lowers the tier total, or keeps it and adds heaps) is
 //!   solved tier by tier, total ascending and heap count descending: each position reads its children, which lie in tiers already solved. Each
@@ -27,7 +28,7 @@ pub const MAX_LOOPY_POSITIONS: u64 = 50_000_000;
 pub const LOOPY_BYTES_PER_POSITION: u64 = 24;
 
 /// Solves `family` over `space` into `store`, resuming from the tiers it holds.
-pub fn solve_spaced(
+pub fn solve_family(
     family: &dyn Family,
     space: &dyn PositionSpace,
     convention: Convention,
@@ -252,11 +253,11 @@ fn solve_loopy(
     Ok(report)
 }
 
-/// What a spaced solve will take, before it runs: every tier is held in memory (2 bytes a
+/// What a generic solve will take, before it runs: every tier is held in memory (2 bytes a
 /// position); a loopy family's solve also holds its whole graph (about
 /// [`LOOPY_BYTES_PER_POSITION`] a position and 8 bytes an edge, at most `moves_bound` edges
 /// a position).
-pub fn estimate_spaced(space: &dyn PositionSpace, loopy: bool, moves_bound: u64) -> super::Estimate {
+pub fn estimate_family(space: &dyn PositionSpace, loopy: bool, moves_bound: u64) -> super::Estimate {
     let tiers = space.tiers();
     let positions: u64 = tiers.iter().map(|&t| space.size(t)).sum();
     let graph = if loopy { positions * (LOOPY_BYTES_PER_POSITION + 8 * moves_bound) } else { 0 };
