@@ -174,28 +174,42 @@ impl SpacedGame {
     }
 
     /// Parses a position written in the family's notation: counts separated by spaces or
-    /// commas, optionally in brackets (`3 0 2 5`, `[7,4,1,0]`).
+    /// commas, optionally in one pair of brackets (`3 0 2 5`, `[7,4,1,0]`; `[]` or `0` for
+    /// the empty position), read by the heap lists' rules ([`parse_counts`](super::parse_counts))
+    /// whether the list comes as one word or several. No words at all are the empty position
+    /// (the counts of a list already read, such as none).
     pub fn parse_position<S: AsRef<str>>(&self, words: &[S]) -> Result<Vec<u32>, PositionError> {
-        let mut counts = Vec::new();
-        for word in words {
-            let w = word.as_ref().trim().trim_start_matches('[').trim_end_matches(']');
-            for part in w.split(',') {
-                let part = part.trim();
-                if part.is_empty() {
-                    if w.is_empty() {
-                        continue;
-                    }
-                    return Err(PositionError::Illegal("a comma with no count beside it".into()));
-                }
-                let bad =
-                    || PositionError::NotACount { word: crate::game::echo(part, 20), max: MAX_SPACED_COUNT };
-                let n: u32 = part.parse().map_err(|_| bad())?;
-                if n > MAX_SPACED_COUNT {
-                    return Err(bad());
-                }
-                counts.push(n);
-            }
+        use super::HeapListError as E;
+        if words.is_empty() {
+            return self.family().canonical(Vec::new());
         }
+        let joined = words.iter().map(AsRef::as_ref).collect::<Vec<_>>().join(" ");
+        let not_a_count = |word: String| PositionError::NotACount { word, max: MAX_SPACED_COUNT };
+        // As many counts as are written (a 20,000-step staircase is still a position); each
+        // is checked against the family's largest count below.
+        let counts = super::position::parse_heap_list(&joined, u64::MAX, usize::MAX, |w| {
+            E::OverLargest(super::echo(w, 20))
+        })
+        .map_err(|e| match e {
+            E::Empty => {
+                PositionError::Illegal("nothing written (write [] or 0 for the empty position)".into())
+            }
+            E::UnbalancedBrackets(list) => PositionError::Illegal(format!("'{list}': unbalanced brackets")),
+            E::LoneComma(_) => PositionError::Illegal("a comma with no count beside it".into()),
+            E::Negative(word) | E::NotAHeap(word) | E::OverLimit(word) | E::OverLargest(word) => {
+                not_a_count(word)
+            }
+            E::TooMany => PositionError::Illegal("too many counts".into()),
+        })?;
+        let counts = counts
+            .into_iter()
+            .map(|n| {
+                u32::try_from(n)
+                    .ok()
+                    .filter(|&n| n <= MAX_SPACED_COUNT)
+                    .ok_or_else(|| not_a_count(n.to_string()))
+            })
+            .collect::<Result<Vec<u32>, _>>()?;
         self.family().canonical(counts)
     }
 }
@@ -353,6 +367,37 @@ mod tests {
         assert_eq!(raise.parse_position(&["2", "0", "4"]).unwrap(), vec![4, 2]);
         assert!(raise.parse_position(&["5"]).is_err());
         assert!(raise.parse_position(&["3,,4"]).is_err());
+    }
+
+    /// A position of these families is read by the heap lists' rules (one bracket pair
+    /// around the whole list at most, no comma without a count), whether it comes as one word
+    /// or several; the hostile round found `]`, `[[[[`, `[[1]]`, `[3` and `[3]]` read as `[]`,
+    /// `[1]` or `[3]`, and one word `3 0 2` refused.
+    #[test]
+    fn loose_positions_are_refused_and_one_word_is_a_list() {
+        let stair: SpacedGame = "staircase".parse().unwrap();
+        for loose in ["]", "[[[[", "[[1]]", "[3", "[3]]", "[", "[]]", "1,,2", ",3", "3 ,", "-1", "+3", "3x"] {
+            assert!(stair.parse_position(&[loose]).is_err(), "{loose:?} was read");
+        }
+        assert!(stair.parse_position(&["[3", "0]]"]).is_err());
+        assert!(stair.parse_position(&[""]).is_err(), "an empty word is not a position");
+        assert_eq!(
+            stair.parse_position::<&str>(&[]).unwrap(),
+            Vec::<u32>::new(),
+            "no counts: the empty position"
+        );
+        assert_eq!(stair.parse_position(&["3 0 2"]).unwrap(), vec![3, 0, 2]);
+        assert_eq!(stair.parse_position(&["[3", "0", "2]"]).unwrap(), vec![3, 0, 2]);
+        assert_eq!(stair.parse_position(&["[]"]).unwrap(), Vec::<u32>::new());
+        assert_eq!(stair.parse_position(&["0"]).unwrap(), Vec::<u32>::new());
+        let err = stair.parse_position(&["1,,2"]).unwrap_err().to_string();
+        assert!(err.contains("comma with no count"), "{err}");
+        let err = stair.parse_position(&["[3"]).unwrap_err().to_string();
+        assert!(err.contains("bracket") && !err.contains("heap"), "{err}");
+        let big = (MAX_SPACED_COUNT + 1).to_string();
+        assert!(matches!(stair.parse_position(&[big.as_str()]), Err(PositionError::NotACount { .. })));
+        let welter: SpacedGame = "welter".parse().unwrap();
+        assert_eq!(welter.parse_position(&["3 0 2"]).unwrap(), vec![3, 2, 0]);
     }
 
     #[test]
