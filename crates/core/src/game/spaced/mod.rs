@@ -324,15 +324,19 @@ impl FromStr for SpacedGame {
     type Err = SpacedSpecError;
 
     fn from_str(raw: &str) -> Result<Self, SpacedSpecError> {
-        let s = raw.trim().to_ascii_lowercase();
+        // Spelled as every spec is (`spec::check_spelling`): any case, no spaces, the cap in
+        // plain digits (`raise: 3`, `raise:+3` are not specs).
+        let s = raw.to_ascii_lowercase();
         match s.as_str() {
             "staircase" | "staircase-nim" => return Ok(SpacedGame::Staircase(Staircase)),
             "welter" | "welters-game" => return Ok(SpacedGame::Welter(Welter)),
             _ => {}
         }
         let Some(cap) = s.strip_prefix("raise:") else { return Err(SpacedSpecError::Unknown) };
-        match cap.trim().parse::<u32>() {
-            Ok(c) if (1..=MAX_RAISE_CAP).contains(&c) => Ok(SpacedGame::Raise(Raise { cap: c })),
+        match cap.parse::<u32>() {
+            Ok(c) if super::spec::is_number(cap) && (1..=MAX_RAISE_CAP).contains(&c) => {
+                Ok(SpacedGame::Raise(Raise { cap: c }))
+            }
             _ => Err(SpacedSpecError::Cap(crate::game::echo(cap, 20))),
         }
     }
