@@ -243,12 +243,7 @@ pub fn parse_spaced_request(raw: Option<&str>) -> Result<Option<SpacedRequest>, 
         .ok_or_else(|| ApiError::bad("missing parameter 'position' (e.g. position=3,0,2,5)"))?;
     // The command line's rules for a list (no comma without a count, brackets only around
     // it), then the family's for the counts themselves.
-    let position = game.parse_position(&[text]).map_err(|e| match e {
-        crate::game::PositionError::List(_) => {
-            ApiError::bad(format!("bad position: {e} (use 0 or [] for the empty position)"))
-        }
-        _ => ApiError::bad(format!("bad position: {e}")),
-    })?;
+    let position = game.parse_position(&[text]).map_err(|e| ApiError::bad(format!("bad position: {e}")))?;
     Ok(Some(SpacedRequest { game, convention, position, moves }))
 }
 

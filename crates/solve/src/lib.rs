@@ -15,11 +15,11 @@
 
 use nimdb_core::{game, index, resources};
 
+pub mod family;
 mod partitioned;
 pub mod reference;
 mod retrograde;
 mod shape;
-pub mod family;
 mod sweep;
 mod team;
 mod totals;

@@ -11,9 +11,9 @@
 //! before the bytes it checks, and a block's CRC also covers the block's index. A payload
 //! moved to another tier, another solve or another block position fails its checksums.
 
-use crate::index::TierId;
+use nimdb_core::index::TierId;
 
-use super::solves::SolveKey;
+use super::key::SolveKey;
 
 /// Records per checksummed block.
 pub const BLOCK_RECORDS: usize = 4096;
@@ -448,7 +448,7 @@ pub fn block_checksum(block_checksums: &[u8], block: usize) -> Option<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Convention;
+    use nimdb_core::game::Convention;
 
     fn key() -> SolveKey {
         SolveKey {

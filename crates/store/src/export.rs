@@ -5,11 +5,12 @@
 
 use rusqlite::{MAIN_DB, params};
 
-use crate::index::{TierId, TierWalk};
+use nimdb_core::index::{TierId, TierWalk};
 
 use super::codec::Record;
+use super::database::Database;
+use super::error::StoreError;
 use super::lookup::{decode, locate, read_block, read_meta};
-use super::open::{Database, StoreError};
 use super::solves::SolveRecord;
 
 /// Which stored positions to stream.

@@ -6,9 +6,11 @@
 //! storage ids there, which follow from the rules alone; an older one, read as it is, holds
 //! the display names of the nimdb that wrote it, which are found again by parsing them.
 
-use crate::game::GameSpec;
+use nimdb_core::game::GameSpec;
 
-use super::open::{Database, STORAGE_IDS_SINCE_VERSION, StoreError};
+use super::database::Database;
+use super::error::StoreError;
+use super::schema::STORAGE_IDS_SINCE_VERSION;
 
 impl Database {
     /// The value of the `game` column that keys `game` in this database: its storage id, or
@@ -31,7 +33,7 @@ impl Database {
 /// (a storage id, or a display name written before schema version 7), or the column as
 /// it is when it names no game this nimdb knows.
 pub fn game_name(column: &str) -> String {
-    if let Some(game) = crate::game::Game::from_storage_id(column) {
+    if let Some(game) = nimdb_core::game::Game::from_storage_id(column) {
         return game.to_string();
     }
     stored_game(column).map_or_else(|| column.to_string(), |g| g.canonical())

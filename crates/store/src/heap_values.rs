@@ -7,15 +7,16 @@
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::open::{Database, StoreError};
-use crate::game::GameSpec;
+use super::database::Database;
+use super::error::StoreError;
+use nimdb_core::game::GameSpec;
 
 /// The most heaps stored per game (beyond it values are recomputed, which is fast).
 pub const HEAP_ROWS_LIMIT: u32 = 1_000_000;
 
 /// A game's stored single-heap values, contiguous from heap 0, the genus in its written
 /// form (the theory's table with strings for genera).
-pub type HeapRows = crate::theory::cache::HeapTable<String>;
+pub type HeapRows = nimdb_theory::cache::HeapTable<String>;
 
 /// What is known of a game's sequence, stored beside its rows.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -9,34 +9,36 @@
 //! peak memory), kept up to date in the transaction of each tier.
 #![warn(missing_docs)]
 
-use nimdb_core::{game, index};
-use nimdb_theory as theory;
-
 pub mod codec;
+mod database;
+mod error;
 mod export;
 mod games;
 mod heap_values;
+mod key;
 mod lookup;
 mod open;
 mod parts;
 pub mod quotients;
 mod reader;
 mod runs;
+mod schema;
 mod solves;
 mod tiers;
 mod upgrade;
 
+pub use database::Database;
+pub use error::StoreError;
 pub use export::ExportFilter;
 pub use games::game_name;
 pub use heap_values::{HEAP_ROWS_LIMIT, HeapRows, SequenceFacts};
+pub use key::SolveKey;
 pub use lookup::TierMeta;
-pub use open::{
-    Database, OLDEST_READABLE_VERSION, SCHEMA_VERSION, STORAGE_IDS_SINCE_VERSION, StoreError, forbid_writes,
-    writes_forbidden,
-};
+pub use open::{forbid_writes, writes_forbidden};
 pub use parts::TierParts;
 pub use reader::{Prober, Reader, RecordSource};
 pub use runs::{RUNS_SINCE_VERSION, RunOutcome, RunStart, RunTick, SolveHistory, SolveRun};
-pub use solves::{SolveKey, SolveRecord, SolveStatus};
+pub use schema::{OLDEST_READABLE_VERSION, SCHEMA_VERSION, STORAGE_IDS_SINCE_VERSION};
+pub use solves::{SolveRecord, SolveStatus};
 pub use tiers::{QUEUE, StoredTier, TierCounts, TierWriter, TotalEnds};
 pub use upgrade::ChecksumUpgrade;

@@ -6,11 +6,12 @@ use std::collections::HashMap;
 use rusqlite::blob::Blob;
 use rusqlite::{MAIN_DB, OptionalExtension, params};
 
-use crate::index::TierId;
+use nimdb_core::index::TierId;
 
 use super::codec::{Binding, CodecError, Record, RecordLayout};
-use super::open::{Database, StoreError};
-use super::solves::SolveKey;
+use super::database::Database;
+use super::error::StoreError;
+use super::key::SolveKey;
 
 /// What a lookup needs to know about one stored tier.
 #[derive(Clone, Debug)]

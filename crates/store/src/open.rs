@@ -5,31 +5,12 @@ use std::path::{Path, PathBuf};
 use rusqlite::{Connection, OpenFlags};
 use rusqlite_migration::{M, Migrations};
 
+use crate::database::{Database, file_path};
+use crate::error::StoreError;
+use crate::schema::{MIGRATIONS, OLDEST_READABLE_VERSION, SCHEMA_VERSION};
+
 /// The `application_id` that marks a nimdb database ('NIMD').
 const APPLICATION_ID: i64 = 0x4E49_4D44;
-
-/// The schema migrations, in order. The database's `user_version` is how many are applied.
-const MIGRATIONS: &[&str] = &[
-    include_str!("../../../migrations/0001_solves_and_tiers.sql"),
-    include_str!("../../../migrations/0002_theory.sql"),
-    include_str!("../../../migrations/0003_quotients.sql"),
-    include_str!("../../../migrations/0004_heap_value_checksums.sql"),
-    include_str!("../../../migrations/0005_bound_checksums.sql"),
-    include_str!("../../../migrations/0006_solve_runs.sql"),
-    include_str!("../../../migrations/0007_storage_ids.sql"),
-];
-
-/// The schema version this nimdb writes.
-pub const SCHEMA_VERSION: usize = MIGRATIONS.len();
-
-/// The oldest schema version a database can be read at without upgrading it (read-only
-/// opens): version 4, whose checksums are plain CRC-32s, is read with those.
-pub const OLDEST_READABLE_VERSION: usize = 4;
-
-/// The first schema version whose `game` columns hold storage ids
-/// ([`GameSpec::storage_id`](crate::game::GameSpec::storage_id)); older ones hold display
-/// names.
-pub const STORAGE_IDS_SINCE_VERSION: i64 = 7;
 
 /// The migrations, with the Rust step that follows a migration's SQL where there is one.
 fn migrations() -> Migrations<'static> {
@@ -66,91 +47,6 @@ pub fn forbid_writes() {
 /// Whether [`forbid_writes`] was called.
 pub fn writes_forbidden() -> bool {
     WRITES_FORBIDDEN.load(std::sync::atomic::Ordering::SeqCst)
-}
-
-/// Why a database cannot be used.
-#[derive(Debug, thiserror::Error)]
-pub enum StoreError {
-    /// The file exists but is not SQLite, or is SQLite but not nimdb's.
-    #[error("{0} is not a nimdb database ({1})")]
-    NotNimdb(PathBuf, String),
-    /// Written by a newer nimdb.
-    #[error(
-        "{path} has schema version {found}, newer than this nimdb understands ({known}); upgrade nimdb — the file was not touched"
-    )]
-    TooNew {
-        /// The file.
-        path: PathBuf,
-        /// Its schema version.
-        found: i64,
-        /// This binary's schema version.
-        known: usize,
-    },
-    /// The schema is damaged (a table is missing); nothing was written.
-    #[error("{0} is damaged ({1}); nothing was written")]
-    Damaged(PathBuf, String),
-    /// There is no database file where one was required.
-    #[error("no nimdb database at {0}")]
-    Missing(PathBuf),
-    /// Written by an older nimdb; reading it needs its schema upgraded, which writes.
-    #[error(
-        "{path} has schema version {found}, older than this nimdb's ({known}); it is upgraded the first time it is opened for writing (a solve)"
-    )]
-    NeedsUpgrade {
-        /// The file.
-        path: PathBuf,
-        /// Its schema version.
-        found: i64,
-        /// This binary's schema version.
-        known: usize,
-    },
-    /// The file exists but this process may not write it (its mode or its owner).
-    #[error("{0} cannot be written by this user (its mode or owner forbids it); nothing was written")]
-    NotWritable(PathBuf),
-    /// Writing was forbidden ([`forbid_writes`]) and this would have written.
-    #[error("this would write to {0}, and writes are forbidden (--read-only); nothing was written")]
-    WritesForbidden(PathBuf),
-    /// A stored tier failed its checksum or has the wrong size.
-    #[error("{0}")]
-    Corrupt(String),
-    /// SQLite failed.
-    #[error("database error: {0}")]
-    Sqlite(#[from] rusqlite::Error),
-    /// A migration failed.
-    #[error("could not apply the schema: {0}")]
-    Migration(String),
-    /// A stored solve's universe cannot be indexed.
-    #[error(transparent)]
-    Universe(#[from] crate::index::UniverseError),
-    /// The tier writer failed to start or stopped.
-    #[error("{0}")]
-    Writer(String),
-}
-
-/// An open nimdb database.
-///
-/// ```
-/// use nimdb_store::{Database, SCHEMA_VERSION, StoreError};
-///
-/// # fn main() -> Result<(), StoreError> {
-/// let dir = tempfile::tempdir().unwrap();
-/// let path = dir.path().join("nimdb.sqlite");
-/// // Nothing to read yet: reading never creates a file.
-/// assert!(Database::open_for_reading(&path)?.is_none());
-/// // Opening to write creates it with the current schema.
-/// let db = Database::open(&path)?;
-/// assert_eq!(db.schema_version(), SCHEMA_VERSION as i64);
-/// assert!(db.solves()?.is_empty());
-/// # Ok(())
-/// # }
-/// ```
-pub struct Database {
-    pub(crate) conn: Connection,
-    path: PathBuf,
-    in_memory: bool,
-    /// The schema version of the file (older than [`SCHEMA_VERSION`] only when it was
-    /// opened to read, never upgraded).
-    schema_version: i64,
 }
 
 impl Database {
@@ -239,22 +135,6 @@ impl Database {
         conn.busy_timeout(std::time::Duration::from_secs(10))?;
         Ok(Some(Database { conn, path: path.to_path_buf(), in_memory: false, schema_version: version }))
     }
-
-    /// The file (`:memory:` for a database in memory).
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
-    /// Whether the database lives in memory (it then has exactly one connection).
-    pub fn is_in_memory(&self) -> bool {
-        self.in_memory
-    }
-
-    /// The schema version of the file as opened: [`SCHEMA_VERSION`], or an older one for a
-    /// database opened to read and left as it was.
-    pub fn schema_version(&self) -> i64 {
-        self.schema_version
-    }
 }
 
 /// Applies the schema migrations, tolerating another process applying them at the same time.
@@ -332,17 +212,6 @@ fn directory_writable(path: &Path) -> bool {
             true
         }
         Err(_) => false,
-    }
-}
-
-/// `path` as SQLite must be given it to open that very file: a relative path that starts
-/// with `file:` gets `./` in front, since SQLite would read it as a URI (`--db file:x.db`
-/// would open `x.db`, and `file::memory:` a database that keeps nothing).
-pub(crate) fn file_path(path: &Path) -> PathBuf {
-    if path.is_relative() && path.as_os_str().as_encoded_bytes().starts_with(b"file:") {
-        Path::new(".").join(path)
-    } else {
-        path.to_path_buf()
     }
 }
 

@@ -5,10 +5,11 @@
 use rusqlite::blob::Blob;
 use rusqlite::{MAIN_DB, params};
 
-use crate::index::TierId;
+use nimdb_core::index::TierId;
 
+use super::database::Database;
+use super::error::StoreError;
 use super::lookup::{TierMeta, read_block, read_meta};
-use super::open::{Database, StoreError};
 
 /// A stored tier being read in rank order, a block at a time (see the module
 /// documentation).
@@ -95,8 +96,9 @@ impl TierParts<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::runs::{RunStart, RunTick};
+    use crate::tiers::TierWriter;
     use crate::tiers::tests::{database, tiers};
-    use crate::{RunStart, RunTick, TierWriter};
 
     #[test]
     fn a_tier_read_in_parts_is_the_tier_stored_and_damage_is_refused() {

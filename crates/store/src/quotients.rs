@@ -4,11 +4,11 @@
 
 use rusqlite::{OptionalExtension, params};
 
-use super::Database;
-use super::open::StoreError;
+use super::database::Database;
+use super::error::StoreError;
 
-use crate::game::GameSpec;
-use crate::theory::quotient::{Quotient, QuotientData};
+use nimdb_core::game::GameSpec;
+use nimdb_theory::quotient::{Quotient, QuotientData};
 
 /// The engine version written with each row; rows of another engine are recomputed.
 pub const QUOTIENT_ENGINE: &str = "quotient-1";
@@ -111,7 +111,7 @@ fn stored_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<StoredRow> {
     let key: String = r.get(0)?;
     Ok(StoredRow {
         row: QuotientRow {
-            game: super::game_name(&key),
+            game: super::games::game_name(&key),
             max_heap: r.get(1)?,
             status: r.get(2)?,
             size: r.get(3)?,
@@ -363,9 +363,9 @@ impl Database {
 
 #[cfg(test)]
 mod tests {
-    use crate::Database;
-    use crate::game::GameSpec;
-    use crate::theory::quotient::{QuotientOptions, compute_quotient};
+    use crate::database::Database;
+    use nimdb_core::game::GameSpec;
+    use nimdb_theory::quotient::{QuotientOptions, compute_quotient};
 
     #[test]
     fn round_trip_and_corruption_is_caught() {

@@ -14,12 +14,13 @@ use std::rc::Rc;
 
 use rusqlite::blob::Blob;
 
-use crate::game::{Convention, GameSpec, Position};
-use crate::index::{PartitionTable, TierId};
+use nimdb_core::game::{Convention, GameSpec, Position};
+use nimdb_core::index::{PartitionTable, TierId};
 
 use super::codec::Record;
+use super::database::Database;
+use super::error::StoreError;
 use super::lookup::{TierMeta, decode, locate, open_blob, read_block, read_meta};
-use super::open::{Database, StoreError};
 use super::solves::SolveRecord;
 
 /// The most bytes of verified blocks a reader keeps before starting afresh.

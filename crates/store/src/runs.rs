@@ -2,14 +2,15 @@
 //! solve, with what it committed, how long it took and the peak memory of its process.
 //!
 //! The row is inserted in the transaction of the run's first committed tier and updated in
-//! the transaction of every later one (see [`super::TierWriter`]), so a run killed with
+//! the transaction of every later one (see [`TierWriter`](crate::tiers::TierWriter)), so a run killed with
 //! SIGKILL keeps an exact record up to its last committed tier; [`Database::end_run`] says
 //! how it ended. The figures come from the caller: the store reads no clock or memory
 //! counter of its own beyond the wall-clock start it is given.
 
 use rusqlite::{Row, Transaction, params};
 
-use super::open::{Database, StoreError};
+use super::database::Database;
+use super::error::StoreError;
 use super::solves::SolveRecord;
 
 /// The first schema version with `solve_runs`.

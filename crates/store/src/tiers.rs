@@ -8,13 +8,15 @@ use std::thread::JoinHandle;
 
 use rusqlite::{Connection, TransactionBehavior, params};
 
-use crate::game::Convention;
-use crate::index::{TierId, Universe};
+use nimdb_core::game::Convention;
+use nimdb_core::index::{TierId, Universe};
 
 use super::codec::{self, CodecError, PartEncoder, RecordLayout, StoredBytes};
-use super::open::{Database, StoreError};
+use super::database::Database;
+use super::error::StoreError;
+use super::key::SolveKey;
 use super::runs::{RunLog, RunStart, RunTick};
-use super::solves::{SolveKey, SolveRecord};
+use super::solves::SolveRecord;
 
 /// One tier's values as stored: one remoteness (and optionally nim-value) per position, in
 /// rank order.
@@ -124,7 +126,7 @@ impl<'a> TierWriter<'a> {
 
     fn background(&mut self) -> Result<&mut Background, StoreError> {
         if self.background.is_none() {
-            let conn = Connection::open(super::open::file_path(self.db.path()))?;
+            let conn = Connection::open(super::database::file_path(self.db.path()))?;
             conn.busy_timeout(std::time::Duration::from_secs(30))?;
             conn.pragma_update(None, "synchronous", "NORMAL")?;
             let (queue, jobs) = sync_channel::<Job>(QUEUE);
@@ -626,7 +628,7 @@ impl Database {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::game::GameSpec;
+    use nimdb_core::game::GameSpec;
 
     /// A database (a file in `dir`, or in memory) with one solve of misère Kayles to 12.
     pub(crate) fn database(dir: Option<&std::path::Path>) -> (Database, SolveRecord, Universe) {

@@ -11,12 +11,12 @@
 
 use rusqlite::{Transaction, params};
 
-use crate::game::GameSpec;
-use crate::index::TierId;
+use nimdb_core::game::GameSpec;
+use nimdb_core::index::TierId;
 
 use super::codec::{Binding, RecordLayout, StoredBytes, check_tier};
-use super::open::StoreError;
-use super::solves::SolveKey;
+use super::error::StoreError;
+use super::key::SolveKey;
 
 /// What the upgrade did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -240,7 +240,7 @@ pub struct ChecksumUpgrade {
     pub engine: String,
 }
 
-impl super::Database {
+impl super::database::Database {
     /// The recorded checksum upgrades, oldest first (none in a database created at schema
     /// version 5 or later, or older than 5).
     pub fn checksum_upgrades(&self) -> Result<Vec<ChecksumUpgrade>, StoreError> {

@@ -6,7 +6,7 @@ use std::str::FromStr;
 
 use super::families::{Raise, Staircase, Welter};
 use super::family::{Family, MAX_COUNT, PositionError};
-use super::position::parse_counts;
+use super::position::parse_heap_list;
 use super::spec::{FAMILY_FORMS, GameSpec, STORAGE_ID_PREFIX, SpecError};
 
 /// The largest cap of `raise:C`.
@@ -66,17 +66,36 @@ impl Game {
         (game.storage_id() == id).then_some(game)
     }
 
-    /// Parses a position written in the game's notation, as the command line reads a list
-    /// (`3 0 2 5`, `3,0,2,5` or `[3,0,2,5]`, the words joined by spaces), into the family's
-    /// canonical form.
+    /// Parses a position written in the game's notation: counts separated by spaces or
+    /// commas, optionally in one pair of brackets (`3 0 2 5`, `[7,4,1,0]`; `[]` or `0` for
+    /// the empty position), read by the heap lists' rules ([`parse_heap_list`]) whether the
+    /// list comes as one word or several, then put in the family's canonical form. No words
+    /// at all are the empty position (the counts of a list already read, such as none).
     pub fn parse_position<S: AsRef<str>>(&self, words: &[S]) -> Result<Vec<u32>, PositionError> {
-        let joined: Vec<&str> = words.iter().map(|w| w.as_ref()).collect();
-        let counts = parse_counts(&joined.join(" ")).map_err(PositionError::List)?;
+        use super::position::HeapListError as E;
+        if words.is_empty() {
+            return self.family().canonical(Vec::new());
+        }
+        let joined = words.iter().map(AsRef::as_ref).collect::<Vec<_>>().join(" ");
+        let not_a_count = |word: String| PositionError::NotACount { word, max: MAX_COUNT };
+        // As many counts as are written (a 20,000-step staircase is still a position); each
+        // is checked against the family's largest count below.
+        let counts = parse_heap_list(&joined, u64::MAX, usize::MAX, |w| E::OverLargest(super::echo(w, 20)))
+            .map_err(|e| match e {
+            E::Empty => {
+                PositionError::Illegal("nothing written (write [] or 0 for the empty position)".into())
+            }
+            E::UnbalancedBrackets(list) => PositionError::Illegal(format!("'{list}': unbalanced brackets")),
+            E::LoneComma(_) => PositionError::Illegal("a comma with no count beside it".into()),
+            E::Negative(word) | E::NotAHeap(word) | E::OverLimit(word) | E::OverLargest(word) => {
+                not_a_count(word)
+            }
+            E::TooMany => PositionError::Illegal("too many counts".into()),
+        })?;
         let counts = counts
             .into_iter()
-            .map(|c| match u32::try_from(c) {
-                Ok(c) if c <= MAX_COUNT => Ok(c),
-                _ => Err(PositionError::NotACount { word: c.to_string(), max: MAX_COUNT }),
+            .map(|n| {
+                u32::try_from(n).ok().filter(|&n| n <= MAX_COUNT).ok_or_else(|| not_a_count(n.to_string()))
             })
             .collect::<Result<Vec<u32>, _>>()?;
         self.family().canonical(counts)
@@ -178,6 +197,38 @@ mod tests {
         for loose in ["]", "[[[[", "[[1]]", "[3", "[3]]"] {
             assert!(stair.parse_position(&[loose]).is_err(), "{loose}");
         }
+    }
+
+    /// A position of these families is read by the heap lists' rules (one bracket pair
+    /// around the whole list at most, no comma without a count), whether it comes as one word
+    /// or several; the hostile round found `]`, `[[[[`, `[[1]]`, `[3` and `[3]]` read as `[]`,
+    /// `[1]` or `[3]`, and one word `3 0 2` refused.
+    #[test]
+    fn loose_positions_are_refused_and_one_word_is_a_list() {
+        let stair: Game = "staircase".parse().unwrap();
+        for loose in ["]", "[[[[", "[[1]]", "[3", "[3]]", "[", "[]]", "1,,2", ",3", "3 ,", "-1", "+3", "3x"] {
+            assert!(stair.parse_position(&[loose]).is_err(), "{loose:?} was read");
+        }
+        assert!(stair.parse_position(&["[3", "0]]"]).is_err());
+        assert!(stair.parse_position(&[""]).is_err(), "an empty word is not a position");
+        assert_eq!(
+            stair.parse_position::<&str>(&[]).unwrap(),
+            Vec::<u32>::new(),
+            "no counts: the empty position"
+        );
+        assert_eq!(stair.parse_position(&["3 0 2"]).unwrap(), vec![3, 0, 2]);
+        assert_eq!(stair.parse_position(&["[3", "0", "2]"]).unwrap(), vec![3, 0, 2]);
+        assert_eq!(stair.parse_position(&["0"]).unwrap(), Vec::<u32>::new());
+        let err = stair.parse_position(&["1,,2"]).unwrap_err().to_string();
+        assert!(err.contains("comma with no count"), "{err}");
+        let err = stair.parse_position(&["[3"]).unwrap_err().to_string();
+        assert!(err.contains("bracket") && !err.contains("heap"), "{err}");
+        let big = (MAX_COUNT + 1).to_string();
+        assert!(matches!(stair.parse_position(&[big.as_str()]), Err(PositionError::NotACount { .. })));
+        let welter: Game = "welter".parse().unwrap();
+        assert_eq!(welter.parse_position(&["3 0 2"]).unwrap(), vec![3, 2, 0]);
+        let many = vec!["1"; 20_000];
+        assert_eq!(stair.parse_position(&many).unwrap().len(), 20_000);
     }
 
     #[test]

@@ -10,7 +10,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::moves::{HeapResult, Move, describe_parts, join_and};
-use super::position::{ECHO_LIMIT, HeapListError, MAX_INPUT_HEAP, Position, parse_heap_list};
+use super::position::{HeapListError, MAX_INPUT_HEAP, Position, parse_counts};
 
 /// A position whose heaps may be as large as `u64::MAX`: the multiset of heap sizes, sorted
 /// largest first, with no zero heaps.
@@ -77,9 +77,7 @@ impl FromStr for BigPosition {
     /// `3 4 7`, `3,4,7` or `[3,4,7]`, heaps up to `u64::MAX`; the same errors as
     /// [`Position`]'s parser otherwise.
     fn from_str(raw: &str) -> Result<Self, HeapListError> {
-        let heaps =
-            parse_heap_list(raw, u64::MAX, |item| HeapListError::OverLargest(super::echo(item, ECHO_LIMIT)))?;
-        Ok(BigPosition::new(heaps))
+        Ok(BigPosition::new(parse_counts(raw)?))
     }
 }
 

@@ -52,9 +52,6 @@ pub enum PositionError {
         /// The largest count accepted.
         max: u32,
     },
-    /// The list is not written as a list of counts.
-    #[error("{0}")]
-    List(super::position::HeapListError),
     /// The position breaks a rule of the family.
     #[error("{0}")]
     Illegal(String),

@@ -106,7 +106,7 @@ impl FromStr for Position {
     type Err = HeapListError;
 
     fn from_str(raw: &str) -> Result<Self, HeapListError> {
-        let heaps = parse_heap_list(raw, MAX_INPUT_HEAP as u64, |item| {
+        let heaps = parse_heap_list(raw, MAX_INPUT_HEAP as u64, MAX_INPUT_HEAPS, |item| {
             HeapListError::OverLimit(super::echo(item, ECHO_LIMIT))
         })?;
         Ok(Position::new(heaps.into_iter().map(|h| h as u32).collect()))
@@ -117,16 +117,18 @@ impl FromStr for Position {
 /// order and zeros kept, under a heap list's rules and errors: for a family whose position
 /// is a list of counts in order (a staircase's steps), as the command line reads it.
 pub fn parse_counts(raw: &str) -> Result<Vec<u64>, HeapListError> {
-    parse_heap_list(raw, u64::MAX, |item| HeapListError::OverLargest(super::echo(item, ECHO_LIMIT)))
+    parse_heap_list(raw, u64::MAX, MAX_INPUT_HEAPS, |item| {
+        HeapListError::OverLargest(super::echo(item, ECHO_LIMIT))
+    })
 }
 
 /// Splits a heap list (`3 4 7`, `3,4,7` or `[3,4,7]`, any mix of spaces and commas) into
 /// heap sizes, refusing negative numbers, words that are not whole numbers, more than
-/// [`MAX_INPUT_HEAPS`] heaps, and heaps above `limit` (with the message `too_large` makes
-/// from the word).
+/// `most` heaps, and heaps above `limit` (with the message `too_large` makes from the word).
 pub(super) fn parse_heap_list(
     raw: &str,
     limit: u64,
+    most: usize,
     too_large: impl Fn(&str) -> HeapListError,
 ) -> Result<Vec<u64>, HeapListError> {
     let s = raw.trim();
@@ -154,7 +156,7 @@ pub(super) fn parse_heap_list(
             Ok(n) if n <= limit => heaps.push(n),
             _ => return Err(too_large(item)),
         }
-        if heaps.len() > MAX_INPUT_HEAPS {
+        if heaps.len() > most {
             return Err(HeapListError::TooMany);
         }
     }

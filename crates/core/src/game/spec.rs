@@ -192,8 +192,9 @@ impl FromStr for GameSpec {
     type Err = SpecError;
 
     fn from_str(raw: &str) -> Result<Self, SpecError> {
-        let s = raw.trim().to_ascii_lowercase();
         let bad = |e: String| SpecError::new(raw, e);
+        check_spelling(raw).map_err(bad)?;
+        let s = raw.to_ascii_lowercase();
         let code =
             |c: Result<TakeBreakCode, String>| c.map(|c| Rules::Heap(HeapFamily::TakeBreak(c))).map_err(bad);
         let rules = match s.as_str() {
@@ -224,21 +225,38 @@ impl FromStr for GameSpec {
     }
 }
 
+/// A spec is spelled one way, for every family: no space around or inside it but in the two
+/// aliases of two words (its name is read in any case, `GRUNDY` as `grundy`; its numbers are
+/// plain digits, which each number's reader checks: [`is_number`]).
+pub(super) fn check_spelling(raw: &str) -> Result<(), String> {
+    const TWO_WORDS: [&str; 2] = ["dawson's kayles", "lasker's nim"];
+    if raw.chars().any(char::is_whitespace) && !TWO_WORDS.contains(&raw.to_ascii_lowercase().as_str()) {
+        return Err("a spec has no spaces (as in raise:3 or subtraction:1,2,3)".to_string());
+    }
+    Ok(())
+}
+
+/// Whether `word` is a number written in plain decimal digits (no sign, no space).
+pub(super) fn is_number(word: &str) -> bool {
+    !word.is_empty() && word.bytes().all(|b| b.is_ascii_digit())
+}
+
 fn parse_moore(k: &str) -> Result<MooreRules, String> {
-    let k = k.trim();
-    let n: u32 =
-        k.parse().map_err(|_| "Moore's Nim_k needs a whole number k ≥ 1, as in moore:2".to_string())?;
+    let whole = || "Moore's Nim_k needs a whole number k ≥ 1, as in moore:2".to_string();
+    if !is_number(k) {
+        return Err(whole());
+    }
+    let n: u32 = k.parse().map_err(|_| whole())?;
     MooreRules::new(n).ok_or_else(|| format!("k must be between 1 and {MAX_MOORE_K}, not {n}"))
 }
 
 fn parse_set(list: &str) -> Result<Vec<u32>, String> {
     let mut set = Vec::new();
     for item in list.split(',') {
-        let item = item.trim();
         if item.is_empty() {
             return Err("the subtraction set has an empty item (write subtraction:1,2,3)".to_string());
         }
-        let n: u32 = item.parse().map_err(|_| {
+        let n: u32 = is_number(item).then(|| item.parse().ok()).flatten().ok_or_else(|| {
             format!(
                 "'{}' in the subtraction set is not a positive whole number",
                 super::echo(item, ECHO_LIMIT)
@@ -306,6 +324,54 @@ fn digit(c: char, base: u32) -> Result<u8, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A spec is spelled one way for every family alike: no space around or inside it, and
+    /// its numbers in plain digits (the hostile round found `raise: 3` and `raise:+3` taken as
+    /// raise:3; the heap games took `moore: 2`, `moore:+2` and `subtraction:+1,2` the same
+    /// way). Names are read in any case, the families' as the heap games' (`GRUNDY`).
+    #[test]
+    fn specs_are_spelled_one_way() {
+        use crate::game::Game;
+        for loose in [
+            "raise: 3",
+            "raise:+3",
+            "raise:3 ",
+            " staircase",
+            "welter ",
+            " nim",
+            "nim ",
+            "nim\t",
+            "moore: 2",
+            "moore:+2",
+            "moore:2 ",
+            "moore:-2",
+            "subtraction:+1,2",
+            "subtraction:1, 2",
+            "subtraction: 1,2",
+            "octal: 0.77",
+            "hex:0.F ",
+            "raise :3",
+        ] {
+            let e = loose.parse::<Game>().expect_err(loose).to_string();
+            assert_eq!(e.lines().count(), 1, "{e}");
+        }
+        for (spec, canonical) in [
+            ("RAISE:3", "raise:3"),
+            ("Staircase", "staircase"),
+            ("WELTER", "welter"),
+            ("KAYLES", "kayles"),
+            ("hex:0.F", "hex:0.F"),
+            ("hex:0.f", "hex:0.F"),
+            ("raise:3", "raise:3"),
+            ("raise:03", "raise:3"),
+            ("moore:2", "moore:2"),
+            ("subtraction:1,2,3", "subtraction:1,2,3"),
+            ("dawson's kayles", "dawson"),
+            ("Lasker's Nim", "lasker"),
+        ] {
+            assert_eq!(spec.parse::<Game>().unwrap().to_string(), canonical, "{spec}");
+        }
+    }
 
     #[test]
     fn every_family_is_in_the_help() {

@@ -1,0 +1,62 @@
+//! The open database itself: its connection and what it was opened as. How a file is opened,
+//! checked and migrated is `open`'s; each table's reads and writes are `impl Database` blocks
+//! in the table's own room, which all import this leaf.
+
+use std::path::{Path, PathBuf};
+
+use rusqlite::Connection;
+
+/// An open nimdb database.
+///
+/// ```
+/// use nimdb_store::{Database, SCHEMA_VERSION, StoreError};
+///
+/// # fn main() -> Result<(), StoreError> {
+/// let dir = tempfile::tempdir().unwrap();
+/// let path = dir.path().join("nimdb.sqlite");
+/// // Nothing to read yet: reading never creates a file.
+/// assert!(Database::open_for_reading(&path)?.is_none());
+/// // Opening to write creates it with the current schema.
+/// let db = Database::open(&path)?;
+/// assert_eq!(db.schema_version(), SCHEMA_VERSION as i64);
+/// assert!(db.solves()?.is_empty());
+/// # Ok(())
+/// # }
+/// ```
+pub struct Database {
+    pub(crate) conn: Connection,
+    pub(crate) path: PathBuf,
+    pub(crate) in_memory: bool,
+    /// The schema version of the file (older than [`SCHEMA_VERSION`](crate::schema::SCHEMA_VERSION) only when it was
+    /// opened to read, never upgraded).
+    pub(crate) schema_version: i64,
+}
+
+impl Database {
+    /// The file (`:memory:` for a database in memory).
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Whether the database lives in memory (it then has exactly one connection).
+    pub fn is_in_memory(&self) -> bool {
+        self.in_memory
+    }
+
+    /// The schema version of the file as opened: [`SCHEMA_VERSION`](crate::schema::SCHEMA_VERSION), or an older one for a
+    /// database opened to read and left as it was.
+    pub fn schema_version(&self) -> i64 {
+        self.schema_version
+    }
+}
+
+/// `path` as SQLite must be given it to open that very file: a relative path that starts
+/// with `file:` gets `./` in front, since SQLite would read it as a URI (`--db file:x.db`
+/// would open `x.db`, and `file::memory:` a database that keeps nothing).
+pub(crate) fn file_path(path: &Path) -> PathBuf {
+    if path.is_relative() && path.as_os_str().as_encoded_bytes().starts_with(b"file:") {
+        Path::new(".").join(path)
+    } else {
+        path.to_path_buf()
+    }
+}

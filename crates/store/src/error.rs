@@ -1,0 +1,62 @@
+//! Why a database cannot be used: the store's one error type, which every room of it returns.
+
+use std::path::PathBuf;
+
+/// Why a database cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The file exists but is not SQLite, or is SQLite but not nimdb's.
+    #[error("{0} is not a nimdb database ({1})")]
+    NotNimdb(PathBuf, String),
+    /// Written by a newer nimdb.
+    #[error(
+        "{path} has schema version {found}, newer than this nimdb understands ({known}); upgrade nimdb — the file was not touched"
+    )]
+    TooNew {
+        /// The file.
+        path: PathBuf,
+        /// Its schema version.
+        found: i64,
+        /// This binary's schema version.
+        known: usize,
+    },
+    /// The schema is damaged (a table is missing); nothing was written.
+    #[error("{0} is damaged ({1}); nothing was written")]
+    Damaged(PathBuf, String),
+    /// There is no database file where one was required.
+    #[error("no nimdb database at {0}")]
+    Missing(PathBuf),
+    /// Written by an older nimdb; reading it needs its schema upgraded, which writes.
+    #[error(
+        "{path} has schema version {found}, older than this nimdb's ({known}); it is upgraded the first time it is opened for writing (a solve)"
+    )]
+    NeedsUpgrade {
+        /// The file.
+        path: PathBuf,
+        /// Its schema version.
+        found: i64,
+        /// This binary's schema version.
+        known: usize,
+    },
+    /// The file exists but this process may not write it (its mode or its owner).
+    #[error("{0} cannot be written by this user (its mode or owner forbids it); nothing was written")]
+    NotWritable(PathBuf),
+    /// Writing was forbidden ([`forbid_writes`](crate::forbid_writes)) and this would have written.
+    #[error("this would write to {0}, and writes are forbidden (--read-only); nothing was written")]
+    WritesForbidden(PathBuf),
+    /// A stored tier failed its checksum or has the wrong size.
+    #[error("{0}")]
+    Corrupt(String),
+    /// SQLite failed.
+    #[error("database error: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    /// A migration failed.
+    #[error("could not apply the schema: {0}")]
+    Migration(String),
+    /// A stored solve's universe cannot be indexed.
+    #[error(transparent)]
+    Universe(#[from] nimdb_core::index::UniverseError),
+    /// The tier writer failed to start or stopped.
+    #[error("{0}")]
+    Writer(String),
+}
