@@ -154,7 +154,9 @@ impl FromStr for Game {
 
     /// A family's name first (`staircase`, `welter`, `raise:C`), else a heap game.
     fn from_str(raw: &str) -> Result<Self, SpecError> {
-        match parse_family(&raw.trim().to_ascii_lowercase()) {
+        // Spelled as every spec is (`spec::check_spelling`): any case, no spaces, the cap in
+        // plain digits.
+        match parse_family(&raw.to_ascii_lowercase()) {
             Ok(Some(g)) => Ok(g),
             Err(why) => Err(SpecError::new(raw, why)),
             Ok(None) => raw.parse().map(Game::Heaps),
@@ -172,7 +174,7 @@ mod tests {
             assert_eq!(s.parse::<Game>().unwrap().to_string(), s);
         }
         assert_eq!("RAISE:3".parse::<Game>().unwrap().to_string(), "raise:3");
-        for bad in ["raise:0", "raise:x", "raise:65", "raise: 3", "raise:+3", "raise:"] {
+        for bad in ["raise:0", "raise:x", "raise:65", "raise: 3", "raise:+3", "raise:", "raise:3 ", " welter"] {
             assert!(bad.parse::<Game>().is_err(), "{bad}");
         }
         assert_eq!(Game::from_storage_id("v1:raise:3"), Some(Game::Raise(Raise { cap: 3 })));
