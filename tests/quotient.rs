@@ -108,7 +108,7 @@ fn order_eight_is_r8() {
 
 #[test]
 fn kayles_worked_example() {
-    // The README's worked example.
+    // The worked example of docs/quotients.md.
     let q = quotient("kayles", None);
     let pres = q.presentation();
     assert_eq!(pres.generator_heaps, [1, 2, 5, 9, 12, 25, 27]);
@@ -365,7 +365,7 @@ fn literature_values() {
             let q = quotient(game, Some((1 << n) - 1));
             assert_eq!((q.size(), q.p_count(), q.tame), ((1 << n) + 2, 2, true), "{game} n = {n}");
             if game == "lines" {
-                // The closure check keeps 2ⁿ + 2(n − 1) states (the README's figure for
+                // The closure check keeps 2ⁿ + 2(n − 1) states (docs/quotients.md's figure for
                 // lines): every element once, and a second signature for the few elements
                 // whose least positions are not the ones with the fewest options.
                 assert_eq!(q.check.states, (1 << n) + 2 * (n as usize - 1), "{game} n = {n}");
@@ -738,7 +738,7 @@ fn each_limit_stops_with_its_own_error() {
     }
 }
 
-/// The lemma behind the heap-34 findings in the README: a candidate whose least failure
+/// The lemma behind the heap-34 findings in docs/quotients.md: a candidate whose least failure
 /// (found by the exact walk) is w predicts every position below w rightly, and w wrongly.
 /// Checked on every candidate that extending Dawson's Kayles by heaps 25 and 30 tries
 /// (new generators with recalibrations): below w against the forward search on every
