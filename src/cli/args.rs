@@ -42,7 +42,7 @@ impl GameArgs {
 /// `--db FILE`, defaulting to `$NIMDB_DB` or `nimdb.sqlite`.
 #[derive(Debug, Clone, Args)]
 pub struct DbArg {
-    /// The database file [default: $NIMDB_DB, else nimdb.sqlite].
+    /// The database file.
     #[arg(long, env = "NIMDB_DB", default_value = "nimdb.sqlite")]
     pub db: PathBuf,
 }
