@@ -138,3 +138,19 @@ fn no_hint_leads_to_a_refusal() {
         assert!(!stderr.contains("'-- --dot'"), "{args:?}: {stderr}");
     }
 }
+
+#[test]
+fn an_unknown_game_is_refused_with_every_family_named() {
+    for (args, name) in
+        [(&["query", "--game", "chess", "3"][..], "chess"), (&["solve", "--game", "foo:1"], "foo")]
+    {
+        let out = nimdb().args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(name), "{stderr}");
+        for family in ["nim", "kayles", "wythoff", "moore:", "staircase", "welter", "raise:"] {
+            assert!(stderr.contains(family), "{args:?}: {family} missing from {stderr}");
+        }
+        assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+    }
+}
