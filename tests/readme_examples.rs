@@ -300,7 +300,7 @@ fn the_guides_command_blocks_print_what_they_show() {
 fn the_placeholder_conventions_match_as_documented() {
     assert!(glob("in <time> — <rate> positions/s", "in 0.27 s — 0.79 M positions/s"));
     assert!(!glob("in <time> s", "in  s"));
-    assert!(!glob("stored: <size> on disk", "stored: 2 KB on disk, status complete"));
+    assert!(!glob("stored: <size> of tier payload", "stored: 2 KB of tier payload, status complete"));
     let s = |v: &[&str]| v.iter().map(|l| l.to_string()).collect::<Vec<_>>();
     assert!(lines_match(&s(&["a", "...", "d"]), &s(&["a", "b", "c", "d"]), false));
     assert!(lines_match(&s(&["a", "..."]), &s(&["a"]), false));
