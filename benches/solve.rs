@@ -2,7 +2,7 @@
 //! every position, on the same universes in the same run. Throughput is in positions; the
 //! edges each follows are printed once before the timings. `sweep` is nimdb's own
 //! (`Strategy::Sweep`, the code path of nim-values); for Nim, `plain_sweep` is the
-//! independent plain forward sweep of `benches/plain`, the baseline of the README's
+//! independent plain forward sweep of `benches/plain`, the baseline of docs/performance.md's
 //! figures (it shares no code with the solvers).
 
 #[path = "plain/mod.rs"]

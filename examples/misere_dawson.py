@@ -3,7 +3,7 @@
 A notebook-style walk through nimdb's Python package (run it as a script, or paste the
 cells into Jupyter):
 
-    pip install numpy matplotlib <the nimdb wheel>   # see the README's Python section
+    pip install numpy matplotlib <the nimdb wheel>   # see docs/library.md, "Python"
     python examples/misere_dawson.py --total 26 --out dawson-out
 
 1. Solve every position of misère Dawson's Kayles (octal 0.07) with at most TOTAL tokens

@@ -73,6 +73,26 @@ fn batch_answers_every_line_in_order() {
 
 /// A line that is not UTF-8, or longer than 1 MiB, gets its own error and the run goes on
 /// (issue 24: one bad byte used to end the run, and a long line was read whole).
+/// With no database, a single query answers [7,5,3] from Bouton's rule; a batch does too (it
+/// said there was no database), and neither leaves a file behind.
+#[test]
+fn batch_answers_from_theory_without_a_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("none.sqlite");
+    let db = db.to_str().unwrap();
+    let (success, out) = batch(db, &[], "7 5 3\n3 2 1\n");
+    assert!(success, "{out:?}");
+    assert_eq!(out.len(), 2, "{out:?}");
+    assert_eq!((&out[0]["outcome"], &out[0]["source"]), (&"win".into(), &"theory".into()), "{out:?}");
+    assert_eq!(out[1]["outcome"], "loss", "{out:?}");
+    // No theorem decides misère Kayles: the line says so, and the run goes on.
+    let (success, out) = batch(db, &["--game", "kayles", "--misere"], "9 4\n1\n");
+    assert!(!success);
+    assert!(out[0]["error"].is_string(), "{out:?}");
+    assert_eq!(out.len(), 2, "{out:?}");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "the batch made a file");
+}
+
 #[test]
 fn batch_goes_on_past_a_line_that_is_not_utf8_or_too_long() {
     let dir = tempfile::tempdir().unwrap();

@@ -81,3 +81,76 @@ fn info_is_sorted_by_id_with_aligned_columns() {
     let ids: Vec<i64> = json.as_array().unwrap().iter().map(|s| s["id"].as_i64().unwrap()).collect();
     assert_eq!(ids, [1, 2, 3]);
 }
+
+/// The commands `nimdb --help` lists, and each one's `--help`.
+fn every_commands_help() -> Vec<(String, String)> {
+    let top = ok(&["--help"]);
+    let commands: Vec<String> = top
+        .split("Commands:")
+        .nth(1)
+        .unwrap()
+        .split("Options:")
+        .next()
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.split_whitespace().next().map(str::to_string))
+        .filter(|c| c != "help")
+        .collect();
+    assert!(commands.len() >= 10, "{top}");
+    commands.into_iter().map(|c| (c.clone(), ok(&[&c, "--help"]))).collect()
+}
+
+#[test]
+fn every_quiet_has_the_short_form_q() {
+    let mut with_quiet = 0;
+    for (command, help) in every_commands_help() {
+        for line in help.lines().map(str::trim_start).filter(|l| l.contains("--quiet")) {
+            with_quiet += 1;
+            assert!(line.starts_with("-q, --quiet"), "nimdb {command}: {line}");
+        }
+    }
+    assert!(with_quiet >= 2, "only {with_quiet} commands have --quiet");
+}
+
+#[test]
+fn the_database_default_is_shown_once() {
+    let mut with_db = 0;
+    for (command, help) in every_commands_help() {
+        if !help.contains("--db <DB>") {
+            continue;
+        }
+        with_db += 1;
+        // clap prints the default and the variable itself; the text once said the default too.
+        assert_eq!(help.matches("nimdb.sqlite").count(), 1, "nimdb {command} --help:\n{help}");
+        assert!(help.contains("[env: NIMDB_DB=]"), "nimdb {command} --help:\n{help}");
+    }
+    assert!(with_db >= 8, "only {with_db} commands have --db");
+}
+
+#[test]
+fn no_hint_leads_to_a_refusal() {
+    // clap's tip "use '-- --dot'" led to "'--dot' is not a heap size".
+    for args in [&["tree", "--game", "nim", "--dot", "3"][..], &["query", "--dot", "3", "4"]] {
+        let out = nimdb().args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("unexpected argument '--dot'"), "{args:?}: {stderr}");
+        assert!(!stderr.contains("'-- --dot'"), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn an_unknown_game_is_refused_with_every_family_named() {
+    for (args, name) in
+        [(&["query", "--game", "chess", "3"][..], "chess"), (&["solve", "--game", "foo:1"], "foo")]
+    {
+        let out = nimdb().args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(name), "{stderr}");
+        for family in ["nim", "kayles", "wythoff", "moore:", "staircase", "welter", "raise:"] {
+            assert!(stderr.contains(family), "{args:?}: {family} missing from {stderr}");
+        }
+        assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+    }
+}

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::nimdb;
+use common::{nimdb, ok};
 
 #[test]
 fn dry_run_estimates_and_writes_nothing() {
@@ -138,4 +138,19 @@ fn a_cap_of_zero_leaves_only_the_empty_position_and_the_solve_completes() {
             "{game}: {text}"
         );
     }
+}
+
+/// The summary's size is the stored tiers' payload, and it says so: it called it "on disk",
+/// beside a file of 376,832 bytes for 213.5 KB.
+#[test]
+fn the_summary_calls_the_payload_a_payload() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("s.sqlite");
+    let out =
+        ok(&["solve", "--game", "kayles", "--misere", "--max-total", "40", "--db", db.to_str().unwrap()]);
+    let stored = out.lines().find(|l| l.starts_with("stored: ")).unwrap_or_else(|| panic!("{out}"));
+    assert!(!stored.contains("on disk"), "{stored}");
+    assert!(stored.contains("213.5 KB of tier payload"), "{stored}");
+    let file = std::fs::metadata(&db).unwrap().len();
+    assert!(file > 213 * 1024, "the file ({file} bytes) holds the payload and more");
 }

@@ -251,6 +251,7 @@ fn queries_run_while_a_solve_writes() {
 /// while a tier commits): every interrupted run leaves a database the next run resumes, and
 /// the end result is byte-identical to an uninterrupted solve.
 #[test]
+#[ignore = "long: 14 solves killed at random moments, then compared; .ci/run runs it with --ignored"]
 fn a_kill_storm_leaves_the_uninterrupted_result() {
     let dir = tempfile::tempdir().unwrap();
     let stormed = dir.path().join("storm.sqlite");

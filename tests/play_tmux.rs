@@ -1,6 +1,6 @@
 //! `nimdb play` in a real terminal: tmux runs the binary in a detached 120×40 pane, the
-//! test types keys into it and reads the screen back. Skipped, with a notice, when tmux is
-//! not installed.
+//! test types keys into it and reads the screen back. Ignored by default (it needs tmux);
+//! `.ci/run` installs tmux and runs it with `--ignored`, where a missing tmux is a failure.
 //!
 //! The server runs on a private socket (`tmux -L nimdbtest-<pid>`), so the test never
 //! touches another tmux server, and it is killed when the test ends, even on failure.
@@ -95,10 +95,10 @@ fn typed(mv: &Move) -> String {
 }
 
 #[test]
+#[ignore = "needs tmux (.ci/run installs it and runs it with --ignored)"]
 fn a_game_of_nim_in_a_real_terminal() {
     if !Tmux::available() {
-        common::skip_without("tmux is not installed (apt-get install tmux)");
-        return;
+        common::missing("tmux is not installed (apt-get install tmux)");
     }
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("play.sqlite");

@@ -108,7 +108,7 @@ fn order_eight_is_r8() {
 
 #[test]
 fn kayles_worked_example() {
-    // The README's worked example.
+    // The worked example of docs/quotients.md.
     let q = quotient("kayles", None);
     let pres = q.presentation();
     assert_eq!(pres.generator_heaps, [1, 2, 5, 9, 12, 25, 27]);
@@ -365,7 +365,7 @@ fn literature_values() {
             let q = quotient(game, Some((1 << n) - 1));
             assert_eq!((q.size(), q.p_count(), q.tame), ((1 << n) + 2, 2, true), "{game} n = {n}");
             if game == "lines" {
-                // The closure check keeps 2ⁿ + 2(n − 1) states (the README's figure for
+                // The closure check keeps 2ⁿ + 2(n − 1) states (docs/quotients.md's figure for
                 // lines): every element once, and a second signature for the few elements
                 // whose least positions are not the ones with the fewest options.
                 assert_eq!(q.check.states, (1 << n) + 2 * (n as usize - 1), "{game} n = {n}");
@@ -517,6 +517,7 @@ const DAWSON: [(usize, usize); 33] = [
 /// heap 18, 0.354 to heap 4), where the previous construction of nimdb stopped at heaps
 /// 25, 5, 5, 4 and 4.
 #[test]
+#[ignore = "long: Dawson to heap 33 and 0.35 to heap 18, heap by heap; .ci/run runs it with --ignored"]
 fn quotients_heap_by_heap_equal_miseresolvers() {
     use nimdb::theory::quotient::{Limits, QuotientBuilder};
     let runs: [(&str, Vec<(usize, usize)>); 5] = [
@@ -547,6 +548,7 @@ fn quotients_heap_by_heap_equal_miseresolvers() {
 /// every outcome of a misère retrograde solve of every position of total ≤ 50 with heaps
 /// in range agrees with them.
 #[test]
+#[ignore = "long (over a minute of CPU): two solves to total 50, verified against the quotients; .ci/run runs it with --ignored"]
 fn dawson_and_0137_quotients_agree_with_a_database_to_total_50() {
     for (game, reach) in [("dawson", 33u32), ("octal:0.137", 32)] {
         let q = quotient(game, Some(reach));
@@ -582,6 +584,7 @@ fn dawson_and_0137_quotients_agree_with_a_database_to_total_50() {
 }
 
 #[test]
+#[ignore = "long: a survey interrupted and resumed; .ci/run runs it with --ignored"]
 fn ctrl_c_stops_a_survey_and_keeps_what_is_complete() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("s.sqlite");
@@ -665,6 +668,7 @@ fn ctrl_c_keeps_the_quotient_of_the_heaps_done() {
 /// `--csv` leaves a value that does not apply empty (never "-"), so CSV readers see a
 /// missing number rather than a string; every row has the header's ten fields.
 #[test]
+#[ignore = "long: a survey of every two-digit code, up to 2 s of wall time each; .ci/run runs it with --ignored"]
 fn survey_csv_has_empty_fields_for_missing_values() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("c.sqlite");
@@ -738,13 +742,14 @@ fn each_limit_stops_with_its_own_error() {
     }
 }
 
-/// The lemma behind the heap-34 findings in the README: a candidate whose least failure
+/// The lemma behind the heap-34 findings in docs/quotients.md: a candidate whose least failure
 /// (found by the exact walk) is w predicts every position below w rightly, and w wrongly.
 /// Checked on every candidate that extending Dawson's Kayles by heaps 25 and 30 tries
 /// (new generators with recalibrations): below w against the forward search on every
 /// position of total ≤ 34 with heaps in range, and at w (too large for the search) against
 /// the verified quotient of the heaps.
 #[test]
+#[ignore = "long: every candidate of Dawson heaps 25 and 30 against the forward search; .ci/run runs it with --ignored"]
 fn candidates_are_exact_below_their_least_failure() {
     use nimdb::theory::quotient::pretension::Pretension;
     use nimdb::theory::quotient::word::Word;

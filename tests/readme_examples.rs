@@ -1,5 +1,5 @@
-//! The README and the transcripts in `docs/transcripts/` are run as tests, so they cannot
-//! drift from the binary.
+//! The README and the guide (every `.md` file under `docs/`, the transcripts included) are
+//! run as tests, so they cannot drift from the binary, and their links are checked.
 //!
 //! **Command blocks.** Every fenced block with a line starting `$ ` is run and compared with
 //! what it shows. The block runs in a fresh temporary directory (so the database is
@@ -24,14 +24,20 @@
 //! where a command's shown output has a placeholder, runs of spaces match any run of spaces
 //! (columns widen with the values). A line `...` stands for any number of lines. A last line
 //! `(exit N)` says the command exits with status N (otherwise the status is not checked).
+//! A block runs within [`PATIENCE_SECONDS`]; an example that would take longer is written
+//! smaller, with the real cost in prose, or marked `not run`.
 //!
-//! **Synopses, games, layout, schema, suggestions.** The command reference's synopses list
-//! exactly the flags of each command's `--help` (exemptions in `EXEMPT`, each with why); the
-//! Games table has a row for every family `--game`'s help names; the layout names every room
-//! of `src/` and nothing
-//! that is not there; the schema table lists every table the migrations create, and only
-//! their columns; and every `nimdb solve` command an error suggests is accepted by
-//! `--dry-run` (exit 0, and its budget line says the solve fits).
+//! **Links.** Every relative link of the README and the guide (`[text](path#anchor)`, images
+//! too) names a file that exists and, for a Markdown file, a heading that it has (GitHub's
+//! anchors: the heading in lower case, punctuation dropped, spaces as `-`).
+//!
+//! **Synopses, games, layout, schema, suggestions.** The command reference's synopses
+//! (`docs/commands.md`) list exactly the flags of each command's `--help` (exemptions in
+//! `EXEMPT`, each with why); the Games tables of the README and `docs/games.md` have a row for
+//! every family `--game`'s help names; the layout (`docs/internals.md`) names every room of
+//! `src/` and nothing that is not there; the schema table lists every table the migrations
+//! create, and only their columns; and every `nimdb solve` command an error suggests is
+//! accepted by `--dry-run` (exit 0, and its budget line says the solve fits).
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -43,13 +49,32 @@ fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn readme() -> String {
-    std::fs::read_to_string(root().join("README.md")).unwrap()
+/// The text of `file`, relative to the repository.
+fn read(file: &str) -> String {
+    std::fs::read_to_string(root().join(file)).unwrap_or_else(|e| panic!("{file}: {e}"))
+}
+
+/// The guide: every `.md` file under `docs/`, relative to the repository, sorted.
+fn guide() -> Vec<String> {
+    fn walk(dir: &Path, out: &mut Vec<String>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "md") {
+                out.push(path.strip_prefix(root()).unwrap().to_string_lossy().into_owned());
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(&root().join("docs"), &mut out);
+    out.sort();
+    out
 }
 
 /// The longest a command may run (`timeout` ends it and everything it started); a block
-/// that takes longer is one to mark `not run`.
-const PATIENCE_SECONDS: &str = "300";
+/// that takes longer is one to write smaller or mark `not run`.
+const PATIENCE_SECONDS: &str = "60";
 
 /// Runs `command` with `sh -c` in `dir`: (exit status, stdout and stderr as one stream).
 /// Status 124 means it ran out of time.
@@ -260,32 +285,166 @@ fn run_documents(files: &[String]) -> (usize, usize) {
 #[test]
 fn the_readmes_command_blocks_print_what_they_show() {
     let (run, skipped) = run_documents(&["README.md".to_string()]);
-    assert!(run >= 12, "only {run} README blocks ran ({skipped} not run)");
+    assert!(run >= 10, "only {run} README blocks ran ({skipped} not run)");
 }
 
 #[test]
-fn the_transcripts_print_what_they_show() {
-    let mut files: Vec<String> = std::fs::read_dir(root().join("docs/transcripts"))
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".md"))
-        .map(|n| format!("docs/transcripts/{n}"))
-        .collect();
-    files.sort();
-    let (run, _) = run_documents(&files);
-    assert!(run >= 14, "only {run} transcript blocks ran");
+fn the_guides_command_blocks_print_what_they_show() {
+    let files = guide();
+    assert!(files.iter().any(|f| f == "docs/README.md"), "the guide has no contents page: {files:?}");
+    let (run, skipped) = run_documents(&files);
+    assert!(run >= 25, "only {run} blocks of the guide ran ({skipped} not run)");
 }
 
 #[test]
 fn the_placeholder_conventions_match_as_documented() {
     assert!(glob("in <time> — <rate> positions/s", "in 0.27 s — 0.79 M positions/s"));
     assert!(!glob("in <time> s", "in  s"));
-    assert!(!glob("stored: <size> on disk", "stored: 2 KB on disk, status complete"));
+    assert!(!glob("stored: <size> of tier payload", "stored: 2 KB of tier payload, status complete"));
     let s = |v: &[&str]| v.iter().map(|l| l.to_string()).collect::<Vec<_>>();
     assert!(lines_match(&s(&["a", "...", "d"]), &s(&["a", "b", "c", "d"]), false));
     assert!(lines_match(&s(&["a", "..."]), &s(&["a"]), false));
     assert!(!lines_match(&s(&["a", "...", "d"]), &s(&["a", "b"]), false));
     assert!(lines_match(&s(&["x  <time>  y"]), &s(&["x 1.0s      y"]), true));
+}
+
+// ---------------------------------------------------------------------------------------
+// Links.
+
+/// GitHub's anchor for a heading: lower case, punctuation dropped (letters, digits, `-` and
+/// `_` kept), spaces as `-`.
+fn anchor(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
+        .map(|c| if c == ' ' { '-' } else { c })
+        .collect()
+}
+
+/// The lines of a Markdown file outside its fenced blocks, each with its 1-based number.
+fn prose(text: &str) -> Vec<(usize, &str)> {
+    let mut fenced = false;
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| {
+            if l.starts_with("```") {
+                fenced = !fenced;
+                return false;
+            }
+            !fenced
+        })
+        .map(|(k, l)| (k + 1, l))
+        .collect()
+}
+
+/// The anchors of a Markdown file's headings (a repeated one gets `-1`, `-2`, … as on GitHub).
+fn anchors(text: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for (_, line) in prose(text) {
+        let Some(heading) = line.strip_prefix('#').map(|h| h.trim_start_matches('#')) else { continue };
+        let Some(heading) = heading.strip_prefix(' ') else { continue };
+        let base = anchor(heading);
+        let mut name = base.clone();
+        let mut k = 0;
+        while out.contains(&name) {
+            k += 1;
+            name = format!("{base}-{k}");
+        }
+        out.insert(name);
+    }
+    out
+}
+
+/// The link targets of a Markdown line, `[text](target)` (images too), outside code spans.
+fn link_targets(line: &str) -> Vec<String> {
+    let plain: String = line.split('`').step_by(2).collect::<Vec<_>>().join(" ");
+    plain
+        .match_indices("](")
+        .filter_map(|(at, _)| {
+            let rest = &plain[at + 2..];
+            let end = rest.find(')')?;
+            Some(rest[..end].split_whitespace().next().unwrap_or("").to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn every_relative_link_points_at_a_file_and_heading_that_exist() {
+    let mut files = vec!["README.md".to_string()];
+    files.extend(guide());
+    let mut problems = Vec::new();
+    let mut checked = 0;
+    for file in &files {
+        let text = read(file);
+        let dir = Path::new(file).parent().unwrap_or(Path::new(""));
+        for (number, line) in prose(&text) {
+            for target in link_targets(line) {
+                if target.is_empty() || target.contains("://") || target.starts_with("mailto:") {
+                    continue;
+                }
+                checked += 1;
+                let (path, fragment) = target.split_once('#').unwrap_or((&target, ""));
+                let linked = if path.is_empty() { PathBuf::from(file) } else { dir.join(path) };
+                let full = root().join(&linked);
+                if !full.exists() {
+                    problems.push(format!("{file}:{number}: {target}: no such file"));
+                    continue;
+                }
+                if fragment.is_empty() || full.extension().is_none_or(|e| e != "md") {
+                    continue;
+                }
+                let text = std::fs::read_to_string(&full).unwrap();
+                if !anchors(&text).contains(fragment) {
+                    problems.push(format!(
+                        "{file}:{number}: {target}: {} has no heading #{fragment}",
+                        linked.display()
+                    ));
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{} broken link(s):\n{}", problems.len(), problems.join("\n"));
+    assert!(checked >= 40, "only {checked} relative links found");
+}
+
+#[test]
+fn the_link_checker_knows_githubs_anchors() {
+    assert_eq!(anchor("`nimdb serve`"), "nimdb-serve");
+    assert_eq!(anchor("Games (`--game`)"), "games---game");
+    assert_eq!(
+        anchor("Reliability: what is guaranteed, and how it is tested"),
+        "reliability-what-is-guaranteed-and-how-it-is-tested"
+    );
+    assert_eq!(anchor("Misère quotients"), "misère-quotients");
+    let text = "# A\n```\n# not a heading\n```\n## A\n";
+    assert_eq!(anchors(text), ["a", "a-1"].into_iter().map(String::from).collect());
+    assert_eq!(link_targets("see [x](a.md#b) and `[y](c)` and ![p](d.png)"), ["a.md#b", "d.png"]);
+}
+
+#[test]
+fn the_openapi_description_has_exactly_the_servers_routes() {
+    let server = read("src/server/mod.rs");
+    let routes: BTreeSet<String> =
+        server.split(".route(\"").skip(1).map(|r| r[..r.find('"').unwrap()].to_string()).collect();
+    let openapi = read("docs/openapi.yaml");
+    let paths = openapi
+        .split("\npaths:\n")
+        .nth(1)
+        .expect("openapi.yaml has paths")
+        .split("\ncomponents:")
+        .next()
+        .unwrap();
+    // The paths are the keys indented by two spaces.
+    let described: BTreeSet<String> = paths
+        .lines()
+        .filter_map(|l| l.strip_prefix("  ")?.strip_suffix(':'))
+        .filter(|p| p.starts_with('/'))
+        .map(str::to_string)
+        .collect();
+    assert!(routes.len() >= 7, "{routes:?}");
+    assert_eq!(described, routes, "docs/openapi.yaml's paths against the routes of src/server/mod.rs");
 }
 
 // ---------------------------------------------------------------------------------------
@@ -317,8 +476,7 @@ const EXEMPT: &[(&str, &str, &str)] = &[
 
 #[test]
 fn every_synopsis_lists_exactly_the_flags_of_help() {
-    let readme = readme();
-    let commands = readme.split("\n## Commands\n").nth(1).unwrap().split("\n## ").next().unwrap();
+    let commands = read("docs/commands.md");
     // Synopses: the lines of blocks that start with `nimdb ` and have no `$ ` line.
     let mut synopses: Vec<(String, BTreeSet<String>)> = Vec::new();
     let fenced = commands.split("```").skip(1).step_by(2);
@@ -347,13 +505,13 @@ fn every_synopsis_lists_exactly_the_flags_of_help() {
     let mut problems = Vec::new();
     for command in &listed {
         if !synopses.iter().any(|(c, _)| c == command) {
-            problems.push(format!("nimdb {command} has no synopsis in the README's command reference"));
+            problems.push(format!("nimdb {command} has no synopsis in docs/commands.md"));
         }
     }
     for (command, flags) in &synopses {
         if !listed.contains(command) {
             problems.push(format!(
-                "the README has a synopsis of nimdb {command}, which `nimdb --help` does not list"
+                "docs/commands.md has a synopsis of nimdb {command}, which `nimdb --help` does not list"
             ));
             continue;
         }
@@ -391,21 +549,24 @@ fn every_game_family_of_help_is_in_the_games_table() {
         .filter(|w| !["or", "a", "family", "with", "its", "own", "position", "space"].contains(&w.as_str()))
         .collect();
     assert!(families.len() >= 10, "{families:?}");
-    let games = section(&readme(), "## Games (`--game`)");
-    // The first cells of the table's rows (`kayles`, `dawson`, `lines` share one).
-    let specs: Vec<&str> = games.lines().filter_map(|l| l.strip_prefix("| ")?.split(" | ").next()).collect();
-    let missing: Vec<_> =
-        families.iter().filter(|f| !specs.iter().any(|c| c.contains(&format!("`{f}")))).collect();
-    assert!(missing.is_empty(), "the README's Games table has no row for {missing:?}");
+    for file in ["README.md", "docs/games.md"] {
+        let games = section(&read(file), "## Games (`--game`)");
+        // The first cells of the table's rows (`kayles`, `dawson`, `lines` share one).
+        let specs: Vec<&str> =
+            games.lines().filter_map(|l| l.strip_prefix("| ")?.split(" | ").next()).collect();
+        let missing: Vec<_> =
+            families.iter().filter(|f| !specs.iter().any(|c| c.contains(&format!("`{f}")))).collect();
+        assert!(missing.is_empty(), "the Games table of {file} has no row for {missing:?}");
+    }
 }
 
 // ---------------------------------------------------------------------------------------
 // The layout against `src/`, the schema against the migrations.
 
-/// The README section after `heading`, up to the next `## `.
-fn section(readme: &str, heading: &str) -> String {
-    let start = readme.find(&format!("\n{heading}\n")).unwrap_or_else(|| panic!("no {heading}"));
-    let rest = &readme[start + heading.len() + 2..];
+/// The section of a Markdown `text` after `heading`, up to the next `## `.
+fn section(text: &str, heading: &str) -> String {
+    let start = text.find(&format!("\n{heading}\n")).unwrap_or_else(|| panic!("no {heading}"));
+    let rest = &text[start + heading.len() + 2..];
     rest[..rest.find("\n## ").unwrap_or(rest.len())].to_string()
 }
 
@@ -421,7 +582,7 @@ fn is_room(token: &str) -> bool {
 
 #[test]
 fn the_layout_names_every_room_of_src_and_only_those() {
-    let layout = first_block(&section(&readme(), "## Layout"));
+    let layout = first_block(&section(&read("docs/internals.md"), "## Layout"));
     let mut problems = Vec::new();
     let mut listed = BTreeSet::new();
     let mut room = PathBuf::new();
@@ -453,7 +614,7 @@ fn the_layout_names_every_room_of_src_and_only_those() {
         for entry in std::fs::read_dir(root().join(dir)).unwrap() {
             let name = entry.unwrap().file_name().to_string_lossy().into_owned();
             if !listed.contains(&format!("{dir}/{name}")) {
-                problems.push(format!("{dir}/{name} is not in the README's layout"));
+                problems.push(format!("{dir}/{name} is not in the layout of docs/internals.md"));
             }
         }
     }
@@ -484,7 +645,7 @@ fn the_schema_table_lists_every_table_of_the_migrations() {
             }
         }
     }
-    let schema = section(&readme(), "## Database schema");
+    let schema = section(&read("docs/internals.md"), "## Database schema");
     let mut rows = BTreeSet::new();
     for line in schema.lines().filter(|l| l.starts_with("| `")) {
         let cells: Vec<&str> = line.split(" | ").collect();
@@ -515,12 +676,12 @@ fn the_schema_table_lists_every_table_of_the_migrations() {
     }
     for table in &tables {
         if !rows.contains(table) {
-            problems.push(format!("the table {table} is not in the README's schema table"));
+            problems.push(format!("the table {table} is not in the schema table of docs/internals.md"));
         }
     }
     for view in names("view") {
         if !schema.contains(&format!("`{view}`")) {
-            problems.push(format!("the view {view} is not named in the README's schema section"));
+            problems.push(format!("the view {view} is not named in the schema section of docs/internals.md"));
         }
     }
     // The range of migrations it names.

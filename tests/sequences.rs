@@ -161,6 +161,7 @@ fn closed_pipe_is_quiet() {
 /// SIGINT to a real `nimdb heaps` run: it stops, says how to resume, keeps complete rows,
 /// and the rerun gives the values of an uninterrupted run.
 #[test]
+#[ignore = "long: Grundy's game to heap 400,000, interrupted and resumed; .ci/run runs it with --ignored"]
 fn ctrl_c_keeps_rows_and_resumes() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("h.sqlite");

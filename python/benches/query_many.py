@@ -6,7 +6,7 @@ Solves misère Kayles to 40 tokens (215,308 positions) into a temporary database
 command line, draws the positions at random (with repeats) from it, then times the command
 line's batch (text in, JSON lines out to /dev/null) and query_many (a list of lists in,
 numpy arrays out; and a zero-padded 2-D numpy array in). Each is run three times; the best
-time counts. The figure is in the README.
+time counts. The figure is in docs/library.md ("Batch speed").
 """
 
 import argparse

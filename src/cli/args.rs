@@ -18,7 +18,15 @@ pub fn heap_game<'g>(game: &'g Game, command: &str) -> anyhow::Result<&'g GameSp
 
 /// Parses `--game` for a command that takes spaced families too.
 pub(super) fn parse_any_game(s: &str) -> Result<Game, String> {
-    s.parse().map_err(|e: nimdb::game::SpecError| e.reason().to_string())
+    use nimdb::game::{GAME_FORMS, SPACED_FORMS};
+    s.parse().map_err(|e: nimdb::game::SpecError| {
+        // The spec parser names the heap games it expects; this `--game` takes the families
+        // with their own position space too, so the refusal names them as well.
+        e.reason().replace(
+            &format!("(expected {GAME_FORMS})"),
+            &format!("(expected {GAME_FORMS}; or {SPACED_FORMS})"),
+        )
+    })
 }
 
 /// `--game G [--misere]`.
@@ -41,7 +49,7 @@ impl GameArgs {
 /// `--db FILE`, defaulting to `$NIMDB_DB` or `nimdb.sqlite`.
 #[derive(Debug, Clone, Args)]
 pub struct DbArg {
-    /// The database file [default: $NIMDB_DB, else nimdb.sqlite].
+    /// The database file.
     #[arg(long, env = "NIMDB_DB", default_value = "nimdb.sqlite")]
     pub db: PathBuf,
 }

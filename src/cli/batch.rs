@@ -14,7 +14,12 @@ use nimdb::store::Database;
 /// lines and `#` comments are skipped. With `moves`, each object is the whole
 /// `query --json` answer; otherwise outcome, remoteness and nim-value.
 pub fn run(game: &Game, convention: Convention, db: &Path, moves: bool) -> anyhow::Result<ExitCode> {
-    let db = Database::open_read_only(db)?;
+    // No database yet (no file, or an empty one): theorems answer, as they answer a single
+    // query, through an empty database in memory; nothing is written.
+    let db = match Database::open_for_reading(db)? {
+        Some(db) => db,
+        None => Database::open_in_memory()?,
+    };
     let mut session = Session::new(&db);
     let stdin = std::io::stdin();
     let mut input = std::io::BufReader::with_capacity(1 << 16, stdin.lock());

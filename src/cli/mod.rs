@@ -158,7 +158,9 @@ fn clap_message(text: &str) -> String {
         .lines()
         .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
         .map(str::trim)
-        .filter(|l| !l.is_empty())
+        // "to pass '--x' as a value, use '-- --x'" leads only to "'--x' is not a heap
+        // size": no value of nimdb's starts with a dash.
+        .filter(|l| !l.is_empty() && !l.starts_with("tip: to pass '"))
         .collect();
     let joined = useful.join(" ");
     let joined = joined.trim_start_matches("error: ").replace(": tip:", ";").replace(" tip:", ";");

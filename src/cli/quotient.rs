@@ -51,7 +51,7 @@ pub struct QuotientArgs {
     #[arg(long, value_name = "SIZE", value_parser = nimdb::resources::parse_size)]
     memory_limit: Option<u64>,
     /// No progress display.
-    #[arg(long)]
+    #[arg(long, short = 'q')]
     quiet: bool,
     #[command(flatten)]
     db: DbArg,

@@ -257,7 +257,7 @@ pub(super) fn print_report(db: &Database, job: &Prepared, solve: &SolveRecord, r
         );
     }
     println!(
-        "stored: {} positions, {} losses, {} on disk, status {}",
+        "stored: {} positions, {} losses, {} of tier payload, status {}",
         solve.positions,
         solve.losses,
         mb(solve.bytes),
