@@ -12,6 +12,7 @@
 use nimdb_core::{game, index};
 use nimdb_theory as theory;
 
+pub mod atlas;
 pub mod codec;
 mod export;
 mod games;

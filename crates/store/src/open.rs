@@ -17,6 +17,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/0005_bound_checksums.sql"),
     include_str!("../../../migrations/0006_solve_runs.sql"),
     include_str!("../../../migrations/0007_storage_ids.sql"),
+    include_str!("../../../migrations/0008_atlas.sql"),
 ];
 
 /// The schema version this nimdb writes.
@@ -404,8 +405,16 @@ fn short_migration_error(e: &rusqlite_migration::Error) -> String {
 }
 
 /// The tables of the current schema (see `migrations/`).
-const TABLES: [&str; 7] =
-    ["solves", "tiers", "heap_values", "heap_sequences", "quotients", "checksum_upgrades", "solve_runs"];
+const TABLES: [&str; 8] = [
+    "solves",
+    "tiers",
+    "heap_values",
+    "heap_sequences",
+    "quotients",
+    "checksum_upgrades",
+    "solve_runs",
+    "atlas",
+];
 
 /// Refuses a database at the current version that lacks one of its tables (dropped by hand
 /// or by damage), before anything is written to it.
