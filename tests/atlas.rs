@@ -239,7 +239,7 @@ fn exports_and_stored_quotients() {
     let partial = lines.iter().find(|l| l.starts_with("0.4,")).unwrap();
     assert!(partial.starts_with("0.4,partial,") && partial.contains(",,,,"), "{partial}");
     let md = common::ok(&[&base[..], &["--markdown"]].concat());
-    assert!(md.starts_with("Octal codes with up to 1 digits. 7 codes:"), "{md}");
+    assert!(md.starts_with("Octal codes with up to 1 digit. 7 codes:"), "{md}");
     assert!(md.contains("| 0.3 | certified | 2 | 1 | 2 | 0 | tame | 3 |  | a=1 | 1 |"), "{md}");
     assert_eq!(md.lines().filter(|l| l.starts_with("| 0.")).count(), 7);
     let json: serde_json::Value =

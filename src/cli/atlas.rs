@@ -347,7 +347,10 @@ fn csv_field(c: &str) -> String {
 /// A Markdown table: the summary, then one row per code (generators as their heaps; the
 /// relations are counted here and listed in `--csv` and `--json`).
 fn markdown(entries: &[Entry], t: &Tally, digits: u32) -> String {
-    let mut s = format!("Octal codes with up to {digits} digits. {}\n", summary(t).trim_end());
+    let unit = if digits == 1 { "digit" } else { "digits" };
+    let mut s = format!("Octal codes with up to {digits} {unit}. {}\n\n", summary(t).trim_end());
+    s += &territory(entries, digits);
+    s += "\n";
     s += "| code | status | \\|Q\\| | \\|P\\| | period | preperiod | tame | heap | stopped by | generators (heaps) | relations |\n";
     s += "|---|---|---:|---:|---:|---:|---|---:|---|---|---:|\n";
     for e in entries {
@@ -372,6 +375,57 @@ fn markdown(entries: &[Entry], t: &Tally, digits: u32) -> String {
             if c.status == "certified" { c.relations.len().to_string() } else { String::new() }
         );
     }
+    s
+}
+
+/// The map of the territory, as a fenced block of one character per code: the code
+/// 0.d₁…d_D, padded with zeros to D digits, sits in the row of its first D − 2 digits (D ≥ 3;
+/// one row for D ≤ 2) and the column of its last two. `T` certified tame, `W` certified wild
+/// with |Q| ≤ 64, `Q` certified wild with a larger |Q|; a partial code by what stopped it:
+/// `.` time, `e` elements, `c` candidate, `s` states, `r` recalibrations, `h` heaps.
+fn territory(entries: &[Entry], digits: u32) -> String {
+    let mark = |e: &Entry| match &e.chart {
+        Chart::Certified(c) if c.tame => 'T',
+        Chart::Certified(c) if c.size <= 64 => 'W',
+        Chart::Certified(_) => 'Q',
+        Chart::Partial(p) => match p.reason {
+            StopReason::Time => '.',
+            StopReason::Elements => 'e',
+            StopReason::Candidate => 'c',
+            StopReason::States => 's',
+            StopReason::Recalibrations => 'r',
+            StopReason::Heaps => 'h',
+        },
+    };
+    let by: std::collections::HashMap<String, char> = entries
+        .iter()
+        .map(|e| {
+            let d = e.code.trim_start_matches("0.");
+            (format!("{d:0<width$}", width = digits as usize), mark(e))
+        })
+        .collect();
+    let cols = if digits >= 2 { 64 } else { 8 };
+    let rows = 8usize.pow(digits) / cols;
+    let lead = digits.saturating_sub(2) as usize;
+    let mut s = String::from("```\n");
+    let columns = if digits == 1 {
+        "d1 = 0 … 7".to_string()
+    } else {
+        format!("d{}d{} = 00 … 77", digits - 1, digits)
+    };
+    s += &format!("{:width$}  {columns} (octal, left to right)\n", "", width = lead + 2);
+    for r in 0..rows {
+        let head = if lead == 0 { String::new() } else { format!("{r:0lead$o}") };
+        let line: String = (0..cols)
+            .map(|c| {
+                let key = format!("{head}{:0w$o}", c, w = digits.min(2) as usize);
+                by.get(&key).copied().unwrap_or(' ')
+            })
+            .collect();
+        s += &format!("0.{head:<lead$}  {line}\n");
+    }
+    s += "```\nT tame, W wild (|Q| ≤ 64), Q wild (|Q| > 64); partial: . time, e elements, c candidate, s states, \
+          r recalibrations, h heaps\n";
     s
 }
 

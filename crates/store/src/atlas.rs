@@ -267,6 +267,11 @@ mod tests {
             drop(tx); // rolled back
         }
         assert_eq!(db.atlas_entries(4).unwrap().len(), 2);
+        // Seconds whose shortest decimal the default float parser misses by one ulp read back.
+        let mut slow = dawson.clone();
+        slow.seconds = 1.1262830369999999;
+        db.save_atlas_entry(&slow, 5).unwrap();
+        assert_eq!(db.atlas_entry("0.07").unwrap().unwrap().entry.seconds.to_bits(), slow.seconds.to_bits());
         // A row of another engine is not read: it is charted again.
         db.conn.execute("UPDATE atlas SET engine = 'quotient-0' WHERE code = '0.07'", []).unwrap();
         assert!(db.atlas_entry("0.07").unwrap().is_none());
