@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod args;
+mod atlas;
 mod batch;
 mod cost;
 mod explain;
@@ -60,6 +61,8 @@ enum Command {
     Explain(explain::ExplainArgs),
     /// The misère quotient (Plambeck–Siegel) of an octal game.
     Quotient(quotient::QuotientArgs),
+    /// The misère atlas: every octal code up to four digits, certified finite or partial.
+    Atlas(atlas::AtlasArgs),
     /// Stream every stored position of a solve as CSV or JSON lines.
     Export(export::ExportArgs),
     /// Serve the JSON API and the web explorer over HTTP (read-only).
@@ -98,6 +101,7 @@ pub fn main() -> ExitCode {
         Command::Tree(a) => tree::run(a),
         Command::Explain(a) => explain::run(a),
         Command::Quotient(a) => quotient::run(a),
+        Command::Atlas(a) => atlas::run(a),
         Command::Export(a) => export::run(a),
         #[cfg(feature = "server")]
         Command::Serve(a) => serve::run(a),

@@ -9,6 +9,7 @@
 //! peak memory), kept up to date in the transaction of each tier.
 #![warn(missing_docs)]
 
+pub mod atlas;
 pub mod codec;
 mod database;
 mod error;

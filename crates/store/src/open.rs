@@ -273,8 +273,16 @@ fn short_migration_error(e: &rusqlite_migration::Error) -> String {
 }
 
 /// The tables of the current schema (see `migrations/`).
-const TABLES: [&str; 7] =
-    ["solves", "tiers", "heap_values", "heap_sequences", "quotients", "checksum_upgrades", "solve_runs"];
+const TABLES: [&str; 8] = [
+    "solves",
+    "tiers",
+    "heap_values",
+    "heap_sequences",
+    "quotients",
+    "checksum_upgrades",
+    "solve_runs",
+    "atlas",
+];
 
 /// Refuses a database at the current version that lacks one of its tables (dropped by hand
 /// or by damage), before anything is written to it.

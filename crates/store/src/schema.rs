@@ -11,6 +11,7 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/0005_bound_checksums.sql"),
     include_str!("../../../migrations/0006_solve_runs.sql"),
     include_str!("../../../migrations/0007_storage_ids.sql"),
+    include_str!("../../../migrations/0008_atlas.sql"),
 ];
 
 /// The schema version this nimdb writes.

@@ -15,11 +15,14 @@
 //! * [`certify`]: the exact closure check and the periodicity certificate for heap images;
 //! * [`presentation`]: generators and relations in a, b, c… notation;
 //! * [`tame`]: whether the quotient is the tame (misère Nim) quotient;
-//! * [`survey`]: every octal code with up to D digits.
+//! * [`survey`]: every octal code with up to D digits;
+//! * [`atlas`]: every octal code with up to four digits, each certified finite or partial
+//!   under a budget (and why it stopped).
 //!
 //! [`Quotient`] bundles the result and answers positions ([`Quotient::is_p`],
 //! [`Quotient::winning_move`]).
 
+pub mod atlas;
 pub mod candidate;
 pub mod certify;
 pub mod compute;
@@ -277,7 +280,9 @@ fn run(
     finish(b, certificate, opts.max_states).map(Computed::Complete)
 }
 
-fn finish(
+/// The quotient of `b`'s heaps: the exact closure check (at most `max_states` states), the
+/// tameness test and the apparent period when `certificate` is `None`.
+pub(crate) fn finish(
     b: QuotientBuilder,
     certificate: Option<PeriodCertificate>,
     max_states: usize,
