@@ -32,7 +32,7 @@ use rayon::prelude::*;
 use crate::game::{Convention, ParentBounds, TierRules};
 use crate::index::{PartitionTable, TierId, Universe};
 
-use super::shape::{ParentKinds, ParentQuery, Shape};
+use super::shape::{ParentKinds, ParentQuery, Shape, Terms};
 use super::totals::{CountsByTotal, LANES};
 use super::window::{Column, Ranks, Spill, TierValues, Window};
 use super::{
@@ -102,6 +102,7 @@ pub(super) fn run<R: TierRules>(
     let solver = Retrograde {
         rules,
         table,
+        terms: Terms::new(table),
         universe,
         convention,
         reach: reach(rules, universe),
@@ -226,6 +227,8 @@ pub(super) fn run<R: TierRules>(
 struct Retrograde<'a, R> {
     rules: &'a R,
     table: &'a PartitionTable,
+    /// The table's counts, addressed from each heap's place by [`Shape`].
+    terms: Terms<'a>,
     universe: &'a Universe,
     convention: Convention,
     reach: u32,
@@ -350,7 +353,7 @@ impl<R: TierRules> Retrograde<'_, R> {
         offer: &impl Fn(usize, u16),
     ) -> u64 {
         let total = tier.total - added;
-        let mut losses = LossReader::new(self.table, source, TierId { total, heaps: k as u32 }, range);
+        let mut losses = LossReader::new(&self.terms, source, TierId { total, heaps: k as u32 }, range);
         let bounds = self.bounds();
         let mut buf = Vec::new();
         let mut edges = 0;
@@ -523,7 +526,7 @@ impl<R: TierRules> Retrograde<'_, R> {
         offer: &mut impl FnMut(u32, u32, usize, u16),
     ) -> u64 {
         let k = source.heaps;
-        let mut losses = LossReader::new(self.table, values, source, range);
+        let mut losses = LossReader::new(&self.terms, values, source, range);
         let bounds = self.bounds();
         let mut shape = Shape::default();
         let mut buf = Vec::new();
@@ -558,7 +561,7 @@ impl<R: TierRules> Retrograde<'_, R> {
             while let Some(value) = losses.next_shape(&mut shape, skip) {
                 edges += shape.parents_in_lanes(
                     self.rules,
-                    self.table,
+                    &self.terms,
                     by_total,
                     first,
                     wanted,
@@ -575,7 +578,7 @@ impl<R: TierRules> Retrograde<'_, R> {
             steps.iter().filter(|s| together && s.kinds.grown).map(|s| s.added).collect();
         while let Some(value) = losses.next_shape(&mut shape, skip) {
             if together {
-                edges += shape.grown_parents(self.rules, self.table, &grown_adds, top, |i, rank| {
+                edges += shape.grown_parents(self.rules, &self.terms, &grown_adds, top, |i, rank| {
                     offer(source.total + grown_adds[i], k, rank as usize, value)
                 });
             }
@@ -590,7 +593,7 @@ impl<R: TierRules> Retrograde<'_, R> {
                 let kinds = ParentKinds { grown: step.kinds.grown && !together, ..step.kinds };
                 if kinds.vanished || kinds.grown || kinds.joined {
                     let query = ParentQuery { added, bounds, kinds };
-                    edges += shape.parents(self.rules, self.table, query, |change, rank| {
+                    edges += shape.parents(self.rules, &self.terms, query, |change, rank| {
                         offer(total, k.wrapping_add_signed(change), rank as usize, value)
                     });
                 }
@@ -640,13 +643,11 @@ impl<R: TierRules> Retrograde<'_, R> {
         unmarked
             .par_chunks(PULL_CHUNK)
             .flat_map_iter(|chunk| {
-                let mut cursor = self.table.cursor(tier.total, tier.heaps);
                 let mut shape = Shape::default();
                 let mut buf = Vec::new();
                 let (columns, bounds) = (&columns, &bounds);
                 chunk.iter().map(move |&rank| {
-                    cursor.seek(rank);
-                    shape.load(cursor.heaps(), cursor.tails());
+                    shape.seek(&self.terms, tier.total, tier.heaps, rank);
                     let mut longest = None::<u16>;
                     let mut edges = 0;
                     for (taken, &bound) in bounds.iter().enumerate() {
@@ -656,7 +657,7 @@ impl<R: TierRules> Retrograde<'_, R> {
                         }
                         let taken = taken as u32;
                         edges +=
-                            shape.children_taking(self.rules, self.table, taken, &mut buf, |step, child| {
+                            shape.children_taking(self.rules, &self.terms, taken, &mut buf, |step, child| {
                                 let column = columns[(step.taken * 4 + step.parts) as usize]
                                     .expect("child tier in memory");
                                 let r = column.get(child as usize);
@@ -818,13 +819,15 @@ fn work_units<'a>(
 /// than its remoteness) and heaps, or its [`Shape`] (heaps and rank terms). From the
 /// window's decoded heaps when it keeps them, else by unranking with a cursor.
 struct LossReader<'a> {
-    table: &'a PartitionTable,
+    terms: &'a Terms<'a>,
     source: &'a TierValues,
     ranks: &'a [u32],
     decoded: Option<&'a [u8]>,
     decoded_tails: Option<&'a [u32]>,
     decoded_remoteness: Option<&'a [u16]>,
     cursor: crate::index::RankCursor<'a>,
+    /// The source tier's total.
+    total: u32,
     k: usize,
     next: usize,
     end: usize,
@@ -832,15 +835,16 @@ struct LossReader<'a> {
 }
 
 impl<'a> LossReader<'a> {
-    fn new(table: &'a PartitionTable, source: &'a TierValues, tier: TierId, range: Range<usize>) -> Self {
+    fn new(terms: &'a Terms<'a>, source: &'a TierValues, tier: TierId, range: Range<usize>) -> Self {
         LossReader {
-            table,
+            terms,
             source,
             ranks: source.losses.as_ref().expect("a source of losses").as_slice(),
             decoded: source.loss_heaps.as_deref(),
             decoded_tails: source.loss_tails.as_deref(),
             decoded_remoteness: source.loss_remoteness.as_deref(),
-            cursor: table.cursor(tier.total, tier.heaps),
+            cursor: terms.table.cursor(tier.total, tier.heaps),
+            total: tier.total,
             k: tier.heaps as usize,
             next: range.start,
             end: range.end,
@@ -878,6 +882,7 @@ impl<'a> LossReader<'a> {
         let k = self.k;
         let last_two =
             |heaps: &[u32]| (heaps.last().copied().unwrap_or(0), if k >= 2 { heaps[k - 2] } else { 0 });
+        let skip = |(smallest, second): (u32, u32)| skip(smallest, second);
         loop {
             let n = self.next;
             if n == self.end {
@@ -890,23 +895,22 @@ impl<'a> LossReader<'a> {
                     let loss = &bytes[n * k..(n + 1) * k];
                     let smallest = loss.last().map_or(0, |&h| h as u32);
                     let second = if k >= 2 { loss[k - 2] as u32 } else { 0 };
-                    if skip(smallest, second) {
+                    if skip((smallest, second)) {
                         continue;
                     }
                     match self.decoded_tails {
-                        Some(tails) => shape.load_terms(loss, &tails[n * k..(n + 1) * k]),
-                        None => shape.load_bytes(self.table, loss),
+                        Some(tails) => shape.load_terms(self.terms, loss, &tails[n * k..(n + 1) * k]),
+                        None => shape.load_bytes(self.terms, loss),
                     }
                     if let Some(remoteness) = self.decoded_remoteness {
                         return Some(remoteness[n] + 1);
                     }
                 }
                 None => {
-                    let (smallest, second) = last_two(self.cursor.seek(rank as u64));
-                    if skip(smallest, second) {
+                    shape.seek(self.terms, self.total, k as u32, rank as u64);
+                    if skip(last_two(shape.heaps())) {
                         continue;
                     }
-                    shape.load(self.cursor.heaps(), self.cursor.tails());
                 }
             }
             return Some(self.source.remoteness.get(rank as usize) + 1);
