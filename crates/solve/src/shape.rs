@@ -141,6 +141,8 @@ pub(super) struct Shape {
     /// The tier and rank [`seek`](Shape::seek) last unranked, while the arrays still hold
     /// that position (any `load` forgets it).
     sought: Option<(u32, u64)>,
+    /// With `sought`: where the trailing 1s start (`k` where the last heap is larger).
+    ones: usize,
 }
 
 /// Where a child lies relative to its parent's tier: `taken` tokens fewer and `heaps`
@@ -266,7 +268,9 @@ impl Shape {
         let (mut keep, mut base) = (0, 0u64);
         match self.sought {
             Some((t, last)) if t == total && self.heaps.len() == k => {
-                keep = k;
+                // The positions that share heaps past the first trailing 1 with the last
+                // one are that one alone.
+                keep = if rank == last { k } else { self.ones };
                 while keep > 0 {
                     base = last - self.tails[keep] as u64;
                     let size = if keep == k {
@@ -308,6 +312,8 @@ impl Shape {
         let mut s = suf[keep];
         let mut cap = if keep == 0 { table.max_part().min(total) } else { heaps[keep - 1] };
         let mut i = keep;
+        // Unchanged if every heap is kept (the same rank again).
+        let mut ones = if keep == k { self.ones.min(k) } else { k };
         while i < k {
             let j = (k - i) as u32;
             tails[i] = left;
@@ -320,6 +326,11 @@ impl Shape {
                     suf[x] = (k - x) as u32;
                     place[x] = table.place((k - x) as u32, (k - x) as u32);
                 }
+                // The kept heaps may end in 1s too.
+                ones = i;
+                while ones > 0 && heaps[ones - 1] == 1 {
+                    ones -= 1;
+                }
                 s = 0;
                 break;
             }
@@ -327,8 +338,9 @@ impl Shape {
                 // One heap left: all the tokens, and no term.
                 s
             } else {
-                // The largest p ≤ cap with count(s, j, p − 1) ≤ left.
-                let (mut lo, mut hi) = (1u32, cap.min(s));
+                // The largest p ≤ cap with count(s, j, p − 1) ≤ left (and p ≤ s − j + 1:
+                // the other heaps hold a token each).
+                let (mut lo, mut hi) = (1u32, cap.min(s - j + 1));
                 while lo < hi {
                     let mid = lo + (hi - lo).div_ceil(2);
                     if table.count_within(s, j, mid - 1) <= left {
@@ -367,6 +379,7 @@ impl Shape {
             run_end[x] = end as u32;
         }
         self.sought = Some((total, rank));
+        self.ones = ones;
     }
 
     /// The heaps.
@@ -1141,6 +1154,7 @@ mod tests {
                     }
                     // Every rank ascending, then strides, then ranks going down and jumping.
                     let ranks = (0..size)
+                        .flat_map(|r| [r, r])
                         .chain((0..size).step_by(7))
                         .chain((0..size).rev().step_by(3))
                         .chain((0..size).map(|r| (r * 7919) % size));
