@@ -12,6 +12,11 @@
 //! A run of `m` equal heaps `v` is summed in two reads, by
 //! `Σ_{r<m} count(s − r·v, j − r, v − 1) = count(s, j, v) − count(s − m·v, j − m, v)`
 //! (a partition into `j` parts at most `v` either has no part `v`, or drops one).
+//!
+//! The counts are read from a copy laid out for this ([`Terms`]): a shape keeps each heap's
+//! place in it, and a term shifted by some tokens and heaps is one read at the place plus
+//! a shift computed once for every heap shifted alike. A loss is unranked straight into its
+//! shape ([`Shape::seek`]), keeping the heaps it shares with the loss before it.
 
 use crate::game::{ParentBounds, TierRules};
 use crate::index::PartitionTable;
