@@ -50,6 +50,20 @@ const PULL_CHUNK: usize = 512;
 /// whose tiers fit the caches).
 const PREFETCH_MIN_BYTES: u64 = 8 << 20;
 
+#[cfg(test)]
+thread_local! {
+    /// Tests lower [`PREFETCH_MIN_BYTES`] to settle small universes through the prefetching path.
+    static PREFETCH_MIN: std::cell::Cell<u64> = const { std::cell::Cell::new(PREFETCH_MIN_BYTES) };
+}
+
+/// [`PREFETCH_MIN_BYTES`] (in tests, what the test set on the solving thread).
+fn prefetch_min_bytes() -> u64 {
+    #[cfg(test)]
+    return PREFETCH_MIN.with(|m| m.get());
+    #[cfg(not(test))]
+    PREFETCH_MIN_BYTES
+}
+
 /// Losses per parallel work unit when marking.
 const MARK_CHUNK: usize = 1024;
 
@@ -650,7 +664,7 @@ impl<R: TierRules> Retrograde<'_, R> {
         // Whether the child tiers are larger than the caches: then each child's cell is
         // prefetched as it is ranked and read after its siblings are ranked.
         let child_bytes: u64 = columns.iter().flatten().map(|c| c.span_bytes()).sum();
-        let far = child_bytes >= PREFETCH_MIN_BYTES;
+        let far = child_bytes >= prefetch_min_bytes();
         unmarked
             .par_chunks(PULL_CHUNK)
             .flat_map_iter(|chunk| {
@@ -936,6 +950,41 @@ impl<'a> LossReader<'a> {
                 }
             }
             return Some(self.source.remoteness.get(rank as usize) + 1);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::*;
+    use crate::game::GameSpec;
+    use crate::{MemoryStore, Silent, SolveOptions, Strategy, solve};
+
+    /// The tiers of `spec` to `total` under `convention`, settled with the prefetching path
+    /// from child tiers of `min_bytes` up.
+    fn tiers(spec: &str, total: u32, convention: Convention, min_bytes: u64) -> BTreeMap<TierId, Vec<u16>> {
+        let game: GameSpec = spec.parse().unwrap();
+        let universe = Universe::new(game.rules(), spec, Some(total), None, None).unwrap();
+        let options =
+            SolveOptions { convention, universe, nim_values: false, strategy: Strategy::Retrograde };
+        PREFETCH_MIN.with(|m| m.set(min_bytes));
+        let mut store = MemoryStore::default();
+        solve(&game, &options, &mut store, &Silent).unwrap();
+        PREFETCH_MIN.with(|m| m.set(PREFETCH_MIN_BYTES));
+        store.tiers.into_iter().map(|(tier, solved)| (tier, solved.remoteness)).collect()
+    }
+
+    #[test]
+    fn settling_through_prefetches_gives_the_same_tiers() {
+        for spec in ["kayles", "lines", "dawson", "grundy"] {
+            for convention in [Convention::Misere, Convention::Normal] {
+                let read_as_ranked = tiers(spec, 26, convention, u64::MAX);
+                let prefetched = tiers(spec, 26, convention, 0);
+                assert!(read_as_ranked.len() > 100, "{spec}: {} tiers", read_as_ranked.len());
+                assert_eq!(prefetched, read_as_ranked, "{spec} {convention}");
+            }
         }
     }
 }
