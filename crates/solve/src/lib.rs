@@ -649,8 +649,12 @@ pub fn estimate(game: &GameSpec, options: &SolveOptions, table: &PartitionTable)
     let tier_bytes = largest_tier * if options.nim_values { 12 } else { 6 };
     let whole_total_bytes =
         if !sweep && one_heap { 2 * largest_marked.saturating_sub(largest_tier) } else { 0 };
-    let mut table_bytes =
-        4 * PartitionTable::entries(universe.max_total, universe.heaps_cap(), universe.part_cap());
+    let entries = PartitionTable::entries(universe.max_total, universe.heaps_cap(), universe.part_cap());
+    let mut table_bytes = 4 * entries;
+    if !sweep {
+        // The counts copied for the retrograde solver's shapes ([`shape::Terms`]).
+        table_bytes += shape::Terms::bytes(entries);
+    }
     if !sweep && marked > 1 {
         // The counts again, by total, for marking several totals together.
         table_bytes += 4 * PartitionTable::entries(

@@ -32,7 +32,7 @@ use rayon::prelude::*;
 use crate::game::{Convention, ParentBounds, TierRules};
 use crate::index::{PartitionTable, TierId, Universe};
 
-use super::shape::{ParentKinds, ParentQuery, Shape};
+use super::shape::{ParentKinds, ParentQuery, Shape, Terms};
 use super::window::{Column, Ranks, Spill, Window, map_spilled};
 use super::wire::{MAX_BLOCK, pack, sort_pairs, sort_words, unpack};
 use super::{
@@ -322,6 +322,7 @@ pub(super) fn run<R: TierRules>(
     let solver = Partitioned {
         rules,
         table,
+        terms: Terms::new(table),
         universe,
         convention: options.convention,
         reach: reach(rules, universe),
@@ -416,6 +417,8 @@ pub(super) fn run<R: TierRules>(
 struct Partitioned<'a, R> {
     rules: &'a R,
     table: &'a PartitionTable,
+    /// The table's counts, addressed from each heap's place by [`Shape`].
+    terms: Terms<'a>,
     universe: &'a Universe,
     convention: Convention,
     reach: u32,
@@ -668,7 +671,7 @@ impl<R: TierRules> Partitioned<'_, R> {
                 if !some_parent {
                     continue;
                 }
-                shape.load(cursor.heaps(), cursor.tails());
+                shape.load(&self.terms, cursor.heaps(), cursor.tails());
                 let value = held.loss_values[i] + 1;
                 if three {
                     let h = k - 2;
@@ -677,7 +680,7 @@ impl<R: TierRules> Partitioned<'_, R> {
                     });
                 }
                 let query = ParentQuery { added, bounds, kinds };
-                edges += shape.parents(self.rules, self.table, query, |change, rank| {
+                edges += shape.parents(self.rules, &self.terms, query, |change, rank| {
                     let h = k.wrapping_add_signed(change);
                     self.route(boxes, h, len_of(h), rank as u64, value)
                 });
@@ -883,9 +886,9 @@ impl<R: TierRules> Partitioned<'_, R> {
             };
             if R::ONE_HEAP_MOVES {
                 cursor.seek(rank);
-                shape.load(cursor.heaps(), cursor.tails());
+                shape.load(&self.terms, cursor.heaps(), cursor.tails());
                 for t in taken.clone() {
-                    edges += shape.children_taking(self.rules, self.table, t, &mut buf, |s, r| {
+                    edges += shape.children_taking(self.rules, &self.terms, t, &mut buf, |s, r| {
                         child(s.taken, (tier.heaps + s.parts) - 1, r as u64)
                     });
                 }
@@ -1014,8 +1017,9 @@ pub fn estimate_ranks(
     let spilled_losses = (peak * 3 / 10).div_ceil(n);
     let window = window_cap.map_or(whole_window, |cap| whole_window.min(cap + spilled_losses));
     let largest_total = per_total.iter().copied().max().unwrap_or(0);
-    let table_bytes =
-        4 * PartitionTable::entries(universe.max_total, universe.heaps_cap(), universe.part_cap());
+    // The table, and its counts copied for the shapes that rank neighbours ([`Terms`]).
+    let entries = PartitionTable::entries(universe.max_total, universe.heaps_cap(), universe.part_cap());
+    let table_bytes = 4 * entries + Terms::bytes(entries);
     // Offers or requests queued, sent and received (8 bytes each), and their origins.
     let buffers = 4 * 8 * OFFER_BATCH as u64;
     let fixed = RANK_PROCESS_BYTES + table_bytes;

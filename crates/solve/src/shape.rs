@@ -12,6 +12,11 @@
 //! A run of `m` equal heaps `v` is summed in two reads, by
 //! `Σ_{r<m} count(s − r·v, j − r, v − 1) = count(s, j, v) − count(s − m·v, j − m, v)`
 //! (a partition into `j` parts at most `v` either has no part `v`, or drops one).
+//!
+//! The counts are read from a copy laid out for this ([`Terms`]): a shape keeps each heap's
+//! place in it, and a term shifted by some tokens and heaps is one read at the place plus
+//! a shift computed once for every heap shifted alike. A loss is unranked straight into its
+//! shape ([`Shape::seek`]), keeping the heaps it shares with the loss before it.
 
 use crate::game::{ParentBounds, TierRules};
 use crate::index::PartitionTable;
@@ -47,6 +52,79 @@ impl ParentKinds {
     pub const ALL: ParentKinds = ParentKinds { vanished: true, grown: true, joined: true };
 }
 
+/// A [`PartitionTable`]'s counts, copied so that a [`Shape`] can address them from each
+/// heap's place: `count(s, j, p)` is at `j · part + s · token + p`, so the count a heap's
+/// term reads is at its place ([`Shape`] keeps `place[x] = (k − x) · part + suf[x] · token`),
+/// moved by the same offset for every heap a move shifts alike, plus the heap's bound.
+#[derive(Debug)]
+pub(super) struct Terms<'a> {
+    /// The table (positions that a shape does not rank are ranked whole through it).
+    pub table: &'a PartitionTable,
+    /// Index stride of one more part.
+    part: usize,
+    /// Index stride of one more token.
+    token: usize,
+    counts: Vec<u32>,
+}
+
+impl<'a> Terms<'a> {
+    /// The counts of `table`, copied.
+    pub fn new(table: &'a PartitionTable) -> Self {
+        let (max_total, max_parts, max_part) = (table.max_total(), table.max_parts(), table.max_part());
+        let token = max_part as usize + 1;
+        let part = (max_total as usize + 1) * token;
+        let mut counts = Vec::with_capacity((max_parts as usize + 1) * part);
+        for j in 0..=max_parts {
+            for s in 0..=max_total {
+                counts.extend((0..=max_part).map(|p| table.count_within(s, j, p)));
+            }
+        }
+        Terms { table, part, token, counts }
+    }
+
+    /// Bytes the copy holds: as many as the table's counts.
+    pub fn bytes(table_entries: u64) -> u64 {
+        4 * table_entries
+    }
+
+    /// `count(s, j, p)` of the table.
+    #[inline(always)]
+    pub fn count_within(&self, s: u32, j: u32, p: u32) -> u32 {
+        self.counts[j as usize * self.part + s as usize * self.token + p as usize]
+    }
+
+    /// The table's rank of `heaps` (sorted largest first).
+    #[inline]
+    pub fn rank(&self, heaps: &[u32]) -> u64 {
+        self.table.rank(heaps)
+    }
+
+    /// The table's largest part.
+    pub fn max_part(&self) -> u32 {
+        self.table.max_part()
+    }
+
+    /// The place of `s` tokens in `j` parts (`count(s, j, p)` is at the place plus `p`).
+    #[inline(always)]
+    fn place(&self, s: u32, j: u32) -> usize {
+        j as usize * self.part + s as usize * self.token
+    }
+
+    /// How far a place moves with `ds` more tokens and `dj` more parts (wrapping: added to
+    /// a place, it gives the place of the shifted count, which the caller knows is in the
+    /// table).
+    #[inline(always)]
+    fn shift(&self, ds: i32, dj: i32) -> usize {
+        (dj as isize * self.part as isize + ds as isize * self.token as isize) as usize
+    }
+
+    /// The count at `place` moved by `shift`, bounded by `p`.
+    #[inline(always)]
+    fn at(&self, place: usize, shift: usize, p: u32) -> u32 {
+        self.counts[place.wrapping_add(shift) + p as usize]
+    }
+}
+
 /// One position's heaps and rank terms, ready to rank its neighbours.
 #[derive(Debug, Default)]
 pub(super) struct Shape {
@@ -58,10 +136,18 @@ pub(super) struct Shape {
     tails: Vec<u32>,
     /// `run_end[x]`: the first index after `x` holding a smaller heap.
     run_end: Vec<u32>,
+    /// `place[x]`: where the counts of `suf[x]` tokens in `k − x` parts start in the
+    /// [`Terms`] (`k + 1` values).
+    place: Vec<usize>,
     /// Scratch for [`parents`](Shape::parents): terms of the heaps before each run.
     pre: Vec<u32>,
     /// Scratch for [`parents_in_lanes`](Shape::parents_in_lanes): the same, a lane a total.
     lanes: Vec<[u32; LANES]>,
+    /// The tier and rank [`seek`](Shape::seek) last unranked, while the arrays still hold
+    /// that position (any `load` forgets it).
+    sought: Option<(u32, u64)>,
+    /// With `sought`: where the trailing 1s start (`k` where the last heap is larger).
+    ones: usize,
 }
 
 /// Where a child lies relative to its parent's tier: `taken` tokens fewer and `heaps`
@@ -78,7 +164,8 @@ impl Shape {
     /// Loads `heaps` (sorted largest first) with their rank terms `tails` (as
     /// [`PartitionTable::tails_into`] or a rank cursor gives them).
     #[inline]
-    pub fn load(&mut self, heaps: &[u32], tails: &[u32]) {
+    pub fn load(&mut self, table: &Terms, heaps: &[u32], tails: &[u32]) {
+        self.sought = None;
         let k = heaps.len();
         debug_assert_eq!(tails.len(), k + 1);
         self.heaps.clear();
@@ -97,12 +184,22 @@ impl Shape {
             }
             self.run_end[x] = end as u32;
         }
+        self.place_all(table);
+    }
+
+    /// Computes every heap's place from the tokens after it.
+    #[inline(always)]
+    fn place_all(&mut self, table: &Terms) {
+        let k = self.heaps.len();
+        self.place.clear();
+        self.place.extend(self.suf[..k + 1].iter().enumerate().map(|(x, &s)| table.place(s, (k - x) as u32)));
     }
 
     /// Loads the heaps `bytes` (one byte each, sorted largest first), computing their rank
     /// terms with `table` in the same pass.
     #[inline]
-    pub fn load_bytes(&mut self, table: &PartitionTable, bytes: &[u8]) {
+    pub fn load_bytes(&mut self, table: &Terms, bytes: &[u8]) {
+        self.sought = None;
         let k = bytes.len();
         self.heaps.clear();
         self.heaps.extend(bytes.iter().map(|&h| h as u32));
@@ -127,13 +224,15 @@ impl Shape {
             run_end[x] = end as u32;
             after = h;
         }
+        self.place_all(table);
     }
 
     /// Loads the heaps `bytes` (one byte each, sorted largest first) with their rank terms
     /// `tails` (summed from each heap to the end, the last 0 left out), as
     /// [`load_bytes`](Shape::load_bytes) would compute them.
     #[inline(always)]
-    pub fn load_terms(&mut self, bytes: &[u8], tails: &[u32]) {
+    pub fn load_terms(&mut self, table: &Terms, bytes: &[u8], tails: &[u32]) {
+        self.sought = None;
         let k = bytes.len();
         debug_assert_eq!(tails.len(), k);
         self.heaps.clear();
@@ -157,6 +256,135 @@ impl Shape {
             run_end[x] = end as u32;
             after = h;
         }
+        self.place_all(table);
+    }
+
+    /// Unranks the position of rank `rank` in tier (`total`, `k` heaps) into the shape, its
+    /// rank terms with it, as a rank cursor and [`load`](Shape::load) would, but in place:
+    /// when the last position was sought in the same tier, the leading heaps the two share
+    /// (the block of ranks holding both) stay with their tokens and runs, their terms move
+    /// with the rank, and only the heaps after them are searched for again, the trailing
+    /// ones (as many tokens as heaps left) and a last single heap without a search. Losses
+    /// come in ascending rank, and share most of their heaps with the one before.
+    #[inline]
+    pub fn seek(&mut self, table: &Terms, total: u32, k: u32, rank: u64) {
+        let k = k as usize;
+        // How many leading heaps stay, and where their block of ranks starts.
+        let (mut keep, mut base) = (0, 0u64);
+        match self.sought {
+            Some((t, last)) if t == total && self.heaps.len() == k => {
+                // The positions that share heaps past the first trailing 1 with the last
+                // one are that one alone.
+                keep = if rank == last { k } else { self.ones };
+                while keep > 0 {
+                    base = last - self.tails[keep] as u64;
+                    let size = if keep == k {
+                        1
+                    } else {
+                        table.count_within(self.suf[keep], (k - keep) as u32, self.heaps[keep - 1]) as u64
+                    };
+                    if rank >= base && rank < base + size {
+                        break;
+                    }
+                    keep -= 1;
+                    base = 0;
+                }
+            }
+            _ => {
+                self.heaps.clear();
+                self.heaps.resize(k, 0);
+                self.tails.clear();
+                self.tails.resize(k + 1, 0);
+                self.suf.clear();
+                self.suf.resize(k + 1, 0);
+                self.run_end.clear();
+                self.run_end.resize(k, 0);
+                self.place.clear();
+                self.place.resize(k + 1, 0);
+                self.suf[0] = total;
+                self.place[0] = table.place(total, k as u32);
+            }
+        }
+        let (heaps, tails, suf) = (&mut self.heaps[..k], &mut self.tails[..k + 1], &mut self.suf[..k + 1]);
+        let place = &mut self.place[..k + 1];
+        // The kept heaps' terms stay; the rank left before each of them moves with the rank.
+        let left_at_keep = (rank - base) as u32;
+        let old = tails[keep];
+        for tail in &mut tails[..keep] {
+            *tail = tail.wrapping_sub(old).wrapping_add(left_at_keep);
+        }
+        let mut left = left_at_keep;
+        let mut s = suf[keep];
+        let mut cap = if keep == 0 { table.max_part().min(total) } else { heaps[keep - 1] };
+        let mut i = keep;
+        // Unchanged if every heap is kept (the same rank again).
+        let mut ones = if keep == k { self.ones.min(k) } else { k };
+        while i < k {
+            let j = (k - i) as u32;
+            tails[i] = left;
+            if s == j {
+                // Every heap left is 1, and adds no term.
+                debug_assert_eq!(left, 0);
+                for x in i..k {
+                    heaps[x] = 1;
+                    tails[x] = 0;
+                    suf[x] = (k - x) as u32;
+                    place[x] = table.place((k - x) as u32, (k - x) as u32);
+                }
+                // The kept heaps may end in 1s too.
+                ones = i;
+                while ones > 0 && heaps[ones - 1] == 1 {
+                    ones -= 1;
+                }
+                s = 0;
+                break;
+            }
+            let p = if j == 1 {
+                // One heap left: all the tokens, and no term.
+                s
+            } else {
+                // The largest p ≤ cap with count(s, j, p − 1) ≤ left (and p ≤ s − j + 1:
+                // the other heaps hold a token each).
+                let (mut lo, mut hi) = (1u32, cap.min(s - j + 1));
+                while lo < hi {
+                    let mid = lo + (hi - lo).div_ceil(2);
+                    if table.count_within(s, j, mid - 1) <= left {
+                        lo = mid;
+                    } else {
+                        hi = mid - 1;
+                    }
+                }
+                lo
+            };
+            if j > 1 {
+                left -= table.count_within(s, j, p - 1);
+            }
+            heaps[i] = p;
+            s -= p;
+            suf[i + 1] = s;
+            place[i + 1] = table.place(s, (k - i - 1) as u32);
+            cap = p;
+            i += 1;
+        }
+        debug_assert_eq!((s, left), (0, 0));
+        tails[k] = 0;
+        suf[k] = 0;
+        place[k] = 0;
+        // Runs: recomputed from the end down to the run the kept heaps end in (those before
+        // it are unchanged).
+        let run_end = &mut self.run_end[..k];
+        let mut end = k;
+        for x in (0..k).rev() {
+            if x + 1 < k && heaps[x + 1] != heaps[x] {
+                if x + 1 < keep {
+                    break;
+                }
+                end = x + 1;
+            }
+            run_end[x] = end as u32;
+        }
+        self.sought = Some((total, rank));
+        self.ones = ones;
     }
 
     /// The heaps.
@@ -167,23 +395,27 @@ impl Shape {
     /// `Σ_{x ∈ [x0, x1)} count(suf[x] + ds, k − x + dj, heap[x] − 1)`: the terms of heaps
     /// `x0..x1` in a position where `ds` more tokens and `dj` more heaps follow each of them.
     #[inline(always)]
-    fn shifted(&self, table: &PartitionTable, x0: usize, x1: usize, ds: i32, dj: i32) -> u32 {
-        let k = self.heaps.len() as i32;
+    fn shifted(&self, table: &Terms, x0: usize, x1: usize, ds: i32, dj: i32) -> u32 {
+        self.shifted_by(table, x0, x1, table.shift(ds, dj))
+    }
+
+    /// [`shifted`](Shape::shifted), the tokens and heaps following given as their `shift`
+    /// of a place ([`Terms::shift`]).
+    #[inline(always)]
+    fn shifted_by(&self, table: &Terms, x0: usize, x1: usize, shift: usize) -> u32 {
         let mut sum = 0u32;
         let mut x = x0;
         while x < x1 {
             let v = self.heaps[x];
             let end = (self.run_end[x] as usize).min(x1);
-            let s = (self.suf[x] as i32 + ds) as u32;
-            let j = (k - x as i32 + dj) as u32;
             if end == x + 1 {
-                sum = sum.wrapping_add(table.count_within(s, j, v - 1));
+                sum = sum.wrapping_add(table.at(self.place[x], shift, v - 1));
             } else {
-                let s_end = (self.suf[end] as i32 + ds) as u32;
-                let j_end = (k - end as i32 + dj) as u32;
-                sum = sum
-                    .wrapping_add(table.count_within(s, j, v))
-                    .wrapping_sub(table.count_within(s_end, j_end, v));
+                sum = sum.wrapping_add(table.at(self.place[x], shift, v)).wrapping_sub(table.at(
+                    self.place[end],
+                    shift,
+                    v,
+                ));
             }
             x = end;
         }
@@ -207,7 +439,7 @@ impl Shape {
     pub fn parents<R: TierRules>(
         &mut self,
         rules: &R,
-        table: &PartitionTable,
+        table: &Terms,
         query: ParentQuery,
         mut visit: impl FnMut(i32, u32),
     ) -> u64 {
@@ -323,7 +555,7 @@ impl Shape {
     pub fn parents_in_lanes<R: TierRules>(
         &mut self,
         rules: &R,
-        table: &PartitionTable,
+        table: &Terms,
         by_total: &CountsByTotal,
         first: u32,
         (grown, vanished): (u8, u8),
@@ -439,7 +671,7 @@ impl Shape {
     pub fn grown_parents<R: TierRules>(
         &mut self,
         rules: &R,
-        table: &PartitionTable,
+        table: &Terms,
         adds: &[u32],
         top: u32,
         mut visit: impl FnMut(usize, u32),
@@ -509,7 +741,7 @@ impl Shape {
     pub fn children<R: TierRules>(
         &self,
         rules: &R,
-        table: &PartitionTable,
+        table: &Terms,
         max_taken: u32,
         buf: &mut Vec<u32>,
         mut visit: impl FnMut(Step, u32),
@@ -525,7 +757,7 @@ impl Shape {
     pub fn children_taking<R: TierRules>(
         &self,
         rules: &R,
-        table: &PartitionTable,
+        table: &Terms,
         taken: u32,
         buf: &mut Vec<u32>,
         mut visit: impl FnMut(Step, u32),
@@ -539,6 +771,8 @@ impl Shape {
         if taken == 0 && !rules.may_split(0) && !rules.may_split_three(0) {
             return 0;
         }
+        // Where the trailing 1s start (k if the smallest heap is larger).
+        let ones = l.iter().rposition(|&v| v != 1).map_or(0, |x| x + 1);
         let mut i = 0;
         // Runs come largest first: once a heap is smaller than `taken`, so are the rest.
         while i < k && l[i] >= taken {
@@ -576,18 +810,19 @@ impl Shape {
                 let mut qa = i + 1;
                 let mut upper = 0u32;
                 let mut qb = k;
+                // The heaps ≥ a have a and b after them: n tokens and two heaps more.
+                let both = table.shift(n as i32, 2);
                 for a in (n.div_ceil(2)..n).rev() {
                     let b = n - a;
+                    // A stretch of equal heaps at a time (the rest of h's run, then runs).
                     while qa < k && l[qa] >= a {
-                        upper = upper.wrapping_add(table.count_within(
-                            suf[qa] + n,
-                            (k - qa + 2) as u32,
-                            l[qa] - 1,
-                        ));
-                        qa += 1;
+                        let end = self.run_end[qa] as usize;
+                        upper = upper.wrapping_add(self.shifted_by(table, qa, end, both));
+                        qa = end;
                     }
+                    // Past the heaps below b, the trailing 1s at once.
                     while qb > qa && l[qb - 1] < b {
-                        qb -= 1;
+                        qb = if l[qb - 1] == 1 { ones.max(qa) } else { qb - 1 };
                     }
                     if qb < qa {
                         qb = qa;
@@ -595,11 +830,12 @@ impl Shape {
                     if !rules.splits_to(h, a, b) {
                         continue;
                     }
+                    let after_b = table.shift(b as i32, 1);
                     let rank = above
                         .wrapping_add(upper)
-                        .wrapping_add(table.count_within(suf[qa] + n, (k - qa + 2) as u32, a - 1))
-                        .wrapping_add(self.shifted(table, qa, qb, b as i32, 1))
-                        .wrapping_add(table.count_within(suf[qb] + b, (k - qb + 1) as u32, b - 1))
+                        .wrapping_add(table.at(self.place[qa], both, a - 1))
+                        .wrapping_add(self.shifted_by(table, qa, qb, after_b))
+                        .wrapping_add(table.at(self.place[qb], after_b, b - 1))
                         .wrapping_add(tails[qb]);
                     visit(Step { taken, parts: 2 }, rank);
                     n_children += 1;
@@ -652,6 +888,7 @@ mod tests {
                 return 0;
             }
             let table = PartitionTable::new(self.max_total, self.max_total, self.max_part).unwrap();
+            let terms = Terms::new(&table);
             let mut shape = Shape::default();
             let mut tails = Vec::new();
             let mut buf = Vec::new();
@@ -662,9 +899,9 @@ mod tests {
                     for position in table.positions(tier) {
                         let p = position.heaps();
                         table.tails_into(p, &mut tails);
-                        shape.load(p, &tails);
+                        shape.load(&terms, p, &tails);
                         let mut fast = Vec::new();
-                        shape.children(rules, &table, total, &mut buf, |step, rank| {
+                        shape.children(rules, &terms, total, &mut buf, |step, rank| {
                             fast.push((step.taken, heaps + step.parts - 1, rank));
                         });
                         let mut slow = Vec::new();
@@ -699,6 +936,7 @@ mod tests {
                 return 0;
             }
             let table = PartitionTable::new(self.max_total, self.max_heaps, self.max_part).unwrap();
+            let terms = Terms::new(&table);
             let bounds = ParentBounds { max_heap: self.max_part, max_heaps: self.max_heaps };
             let mut shape = Shape::default();
             let (mut tails, mut buf) = (Vec::new(), Vec::new());
@@ -708,11 +946,11 @@ mod tests {
                     for position in table.positions(TierId { total, heaps }) {
                         let p = position.heaps();
                         table.tails_into(p, &mut tails);
-                        shape.load(p, &tails);
+                        shape.load(&terms, p, &tails);
                         for added in 0..=self.max_total - total {
                             let mut fast = Vec::new();
                             let query = ParentQuery { added, bounds, kinds: ParentKinds::ALL };
-                            shape.parents(rules, &table, query, |change, rank| {
+                            shape.parents(rules, &terms, query, |change, rank| {
                                 fast.push(((heaps as i32 + change) as u32, rank));
                             });
                             let mut slow = Vec::new();
@@ -748,6 +986,7 @@ mod tests {
                 return 0;
             }
             let table = PartitionTable::new(self.max_total, self.max_total, self.max_part).unwrap();
+            let terms = Terms::new(&table);
             let bounds = ParentBounds { max_heap: self.max_part, max_heaps: self.max_total };
             let grown = ParentKinds { grown: true, ..ParentKinds::default() };
             let (mut shape, mut tails) = (Shape::default(), Vec::new());
@@ -757,18 +996,18 @@ mod tests {
                     for position in table.positions(TierId { total, heaps }) {
                         let p = position.heaps();
                         table.tails_into(p, &mut tails);
-                        shape.load(p, &tails);
+                        shape.load(&terms, p, &tails);
                         let room = self.max_total - total;
                         // Every number of tokens from the first up, and every other one.
                         for adds in [(1..=room).collect::<Vec<u32>>(), (2..=room).step_by(2).collect()] {
                             let mut many = Vec::new();
-                            shape.grown_parents(rules, &table, &adds, self.max_part, |i, rank| {
+                            shape.grown_parents(rules, &terms, &adds, self.max_part, |i, rank| {
                                 many.push((adds[i], rank));
                             });
                             let mut one = Vec::new();
                             for &added in &adds {
                                 let query = ParentQuery { added, bounds, kinds: grown };
-                                shape.parents(rules, &table, query, |change, rank| {
+                                shape.parents(rules, &terms, query, |change, rank| {
                                     assert_eq!(change, 0);
                                     one.push((added, rank));
                                 });
@@ -801,6 +1040,7 @@ mod tests {
                 return 0;
             }
             let table = PartitionTable::new(self.max_total, self.max_heaps, self.max_part).unwrap();
+            let terms = Terms::new(&table);
             let by_total = CountsByTotal::new(&table);
             let bounds = ParentBounds { max_heap: self.max_part, max_heaps: self.max_heaps };
             let (mut shape, mut tails) = (Shape::default(), Vec::new());
@@ -810,7 +1050,7 @@ mod tests {
                     for position in table.positions(TierId { total, heaps }) {
                         let p = position.heaps();
                         table.tails_into(p, &mut tails);
-                        shape.load(p, &tails);
+                        shape.load(&terms, p, &tails);
                         for first in 1..=self.max_total - total {
                             // Lanes past the universe's totals are left out, as a solve does.
                             let room = (self.max_total - total - first + 1).min(LANES as u32);
@@ -822,7 +1062,7 @@ mod tests {
                                 let mut lanes = Vec::new();
                                 shape.parents_in_lanes(
                                     rules,
-                                    &table,
+                                    &terms,
                                     &by_total,
                                     first,
                                     (grown, vanished),
@@ -837,7 +1077,7 @@ mod tests {
                                         joined: false,
                                     };
                                     let query = ParentQuery { added: first + i, bounds, kinds };
-                                    shape.parents(rules, &table, query, |change, rank| {
+                                    shape.parents(rules, &terms, query, |change, rank| {
                                         one.push((first + i, change, rank));
                                     });
                                 }
@@ -905,8 +1145,53 @@ mod tests {
     }
 
     #[test]
+    fn seeking_gives_what_a_cursor_and_load_give() {
+        let table = PartitionTable::new(30, 30, 30).unwrap();
+        let capped = PartitionTable::new(30, 12, 7).unwrap();
+        for table in [&table, &capped] {
+            let terms = Terms::new(table);
+            let (mut sought, mut loaded) = (Shape::default(), Shape::default());
+            for total in 0..=30 {
+                for heaps in 0..=total.min(table.max_parts()) {
+                    let size = table.tier_size(total, heaps);
+                    if size == 0 {
+                        continue;
+                    }
+                    // Every rank ascending, then strides, then ranks going down and jumping.
+                    let ranks = (0..size)
+                        .flat_map(|r| [r, r])
+                        .chain((0..size).step_by(7))
+                        .chain((0..size).rev().step_by(3))
+                        .chain((0..size).map(|r| (r * 7919) % size));
+                    let mut cursor = table.cursor(total, heaps);
+                    for rank in ranks {
+                        sought.seek(&terms, total, heaps, rank);
+                        cursor.seek(rank);
+                        loaded.load(&terms, cursor.heaps(), cursor.tails());
+                        assert_eq!(
+                            (&sought.heaps, &sought.suf, &sought.tails, &sought.run_end, &sought.place),
+                            (&loaded.heaps, &loaded.suf, &loaded.tails, &loaded.run_end, &loaded.place),
+                            "rank {rank} of ({total}, {heaps})"
+                        );
+                    }
+                }
+            }
+            // A load in between is not taken for the last position sought.
+            let tier = TierId { total: 20, heaps: 6 };
+            sought.seek(&terms, tier.total, tier.heaps, 3);
+            let mut tails = Vec::new();
+            let other = table.position(TierId { total: 20, heaps: 6 }, 40);
+            table.tails_into(other.heaps(), &mut tails);
+            sought.load(&terms, other.heaps(), &tails);
+            sought.seek(&terms, tier.total, tier.heaps, 4);
+            assert_eq!(sought.heaps, table.position(tier, 4).heaps());
+        }
+    }
+
+    #[test]
     fn loading_bytes_or_terms_gives_the_rank_terms() {
         let table = PartitionTable::new(40, 12, 20).unwrap();
+        let terms = Terms::new(&table);
         let (mut a, mut b, mut tails) = (Shape::default(), Shape::default(), Vec::new());
         for tier in
             [TierId { total: 40, heaps: 12 }, TierId { total: 23, heaps: 4 }, TierId { total: 0, heaps: 0 }]
@@ -914,17 +1199,17 @@ mod tests {
             for position in table.positions(tier).step_by(7) {
                 let p = position.heaps();
                 table.tails_into(p, &mut tails);
-                a.load(p, &tails);
+                a.load(&terms, p, &tails);
                 let bytes: Vec<u8> = p.iter().map(|&h| h as u8).collect();
-                b.load_bytes(&table, &bytes);
+                b.load_bytes(&terms, &bytes);
                 assert_eq!(
-                    (&a.heaps, &a.suf, &a.tails, &a.run_end),
-                    (&b.heaps, &b.suf, &b.tails, &b.run_end)
+                    (&a.heaps, &a.suf, &a.tails, &a.run_end, &a.place),
+                    (&b.heaps, &b.suf, &b.tails, &b.run_end, &b.place)
                 );
-                b.load_terms(&bytes, &tails[..p.len()]);
+                b.load_terms(&terms, &bytes, &tails[..p.len()]);
                 assert_eq!(
-                    (&a.heaps, &a.suf, &a.tails, &a.run_end),
-                    (&b.heaps, &b.suf, &b.tails, &b.run_end)
+                    (&a.heaps, &a.suf, &a.tails, &a.run_end, &a.place),
+                    (&b.heaps, &b.suf, &b.tails, &b.run_end, &b.place)
                 );
             }
         }

@@ -94,6 +94,25 @@ impl Column {
         }
     }
 
+    /// Asks for the cache line of the value at `rank` (a hint: nothing if out of range).
+    #[inline]
+    pub fn prefetch(&self, rank: usize) {
+        match self {
+            Column::Narrow(v) => v.get(rank).map(prefetch),
+            Column::Wide(v) => v.get(rank).map(prefetch),
+            Column::Mapped { map, wide } => map.get(if *wide { 2 * rank } else { rank }).map(prefetch),
+        };
+    }
+
+    /// Bytes the values span, held or mapped.
+    pub fn span_bytes(&self) -> u64 {
+        match self {
+            Column::Narrow(v) => v.len() as u64,
+            Column::Wide(v) => 2 * v.len() as u64,
+            Column::Mapped { map, .. } => map.len() as u64,
+        }
+    }
+
     /// Bytes held in memory (a mapped column holds none of its own).
     pub fn bytes(&self) -> u64 {
         match self {
@@ -342,4 +361,17 @@ pub(crate) fn remoteness_bounds(
         bounds[taken] = running;
     }
     bounds
+}
+
+/// Asks the processor to bring `value`'s cache line in (a hint: no effect on the result).
+#[inline(always)]
+pub(crate) fn prefetch<T>(value: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch reads nothing the program sees and cannot fault; the pointer is a
+    // live reference besides.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch(value as *const T as *const i8, std::arch::x86_64::_MM_HINT_T0);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = value;
 }
