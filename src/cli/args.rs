@@ -16,17 +16,10 @@ pub fn heap_game<'g>(game: &'g Game, command: &str) -> anyhow::Result<&'g GameSp
     }
 }
 
-/// Parses `--game` for a command that takes spaced families too.
+/// Parses `--game` for a command that takes every game (the refusal of an unknown name
+/// names every family: the library's own words).
 pub(super) fn parse_any_game(s: &str) -> Result<Game, String> {
-    use nimdb::game::{GAME_FORMS, SPACED_FORMS};
-    s.parse().map_err(|e: nimdb::game::SpecError| {
-        // The spec parser names the heap games it expects; this `--game` takes the families
-        // with their own position space too, so the refusal names them as well.
-        e.reason().replace(
-            &format!("(expected {GAME_FORMS})"),
-            &format!("(expected {GAME_FORMS}; or {SPACED_FORMS})"),
-        )
-    })
+    s.parse().map_err(|e: nimdb::game::SpecError| e.reason().to_string())
 }
 
 /// `--game G [--misere]`.

@@ -7,7 +7,7 @@ use std::str::FromStr;
 use super::families::{Raise, Staircase, Welter};
 use super::family::{Family, MAX_COUNT, PositionError};
 use super::position::parse_heap_list;
-use super::spec::{FAMILY_FORMS, GameSpec, STORAGE_ID_PREFIX, SpecError};
+use super::spec::{FAMILY_FORMS, GAME_FORMS, GameSpec, STORAGE_ID_PREFIX, SpecError};
 
 /// The largest cap of `raise:C`.
 pub const MAX_RAISE_CAP: u32 = 64;
@@ -111,9 +111,10 @@ impl From<GameSpec> for Game {
 /// Parses a heap game for a command that takes only heap games: a game that is not a sum
 /// of heaps is refused with what it is (rather than as an unknown game).
 pub fn parse_heap_game(raw: &str) -> Result<GameSpec, SpecError> {
-    match raw.parse::<Game>()? {
-        Game::Heaps(g) => Ok(g),
-        other => Err(SpecError::new(
+    match parse_family(&raw.to_ascii_lowercase()) {
+        Ok(None) => raw.parse(),
+        Err(why) => Err(SpecError::new(raw, why)),
+        Ok(Some(other)) => Err(SpecError::new(
             raw,
             format!(
                 "{other} is a family with its own position space ({FAMILY_FORMS}), not a sum of heaps: this command takes heap games only"
@@ -159,7 +160,14 @@ impl FromStr for Game {
         match parse_family(&raw.to_ascii_lowercase()) {
             Ok(Some(g)) => Ok(g),
             Err(why) => Err(SpecError::new(raw, why)),
-            Ok(None) => raw.parse().map(Game::Heaps),
+            // An unknown name is refused with every family named, not the heap games alone.
+            Ok(None) => raw.parse().map(Game::Heaps).map_err(|e: SpecError| {
+                let reason = e.reason().replace(
+                    &format!("(expected {GAME_FORMS})"),
+                    &format!("(expected {GAME_FORMS}; or {FAMILY_FORMS})"),
+                );
+                SpecError::new(raw, reason)
+            }),
         }
     }
 }
@@ -174,9 +182,18 @@ mod tests {
             assert_eq!(s.parse::<Game>().unwrap().to_string(), s);
         }
         assert_eq!("RAISE:3".parse::<Game>().unwrap().to_string(), "raise:3");
-        for bad in ["raise:0", "raise:x", "raise:65", "raise: 3", "raise:+3", "raise:", "raise:3 ", " welter"] {
+        for bad in ["raise:0", "raise:x", "raise:65", "raise: 3", "raise:+3", "raise:", "raise:3 ", " welter"]
+        {
             assert!(bad.parse::<Game>().is_err(), "{bad}");
         }
+        // An unknown name is refused with every family named; where only heap games are
+        // taken, with the heap games named, and a family refused for what it is.
+        let e = "chess".parse::<Game>().unwrap_err();
+        assert!(e.reason().contains("staircase, welter or raise:3"), "{e}");
+        let e = parse_heap_game("chess").unwrap_err();
+        assert!(!e.reason().contains("staircase"), "{e}");
+        let e = parse_heap_game("welter").unwrap_err();
+        assert!(e.reason().contains("not a sum of heaps"), "{e}");
         assert_eq!(Game::from_storage_id("v1:raise:3"), Some(Game::Raise(Raise { cap: 3 })));
         assert_eq!(Game::from_storage_id("v1:raise:03"), None);
         assert_eq!(Game::from_storage_id("v1:RAISE:3"), None);
