@@ -68,7 +68,7 @@ impl Game {
 
     /// Parses a position written in the game's notation: counts separated by spaces or
     /// commas, optionally in one pair of brackets (`3 0 2 5`, `[7,4,1,0]`; `[]` or `0` for
-    /// the empty position), read by the heap lists' rules ([`parse_heap_list`]) whether the
+    /// the empty position), read by the heap lists' rules (as [`parse_counts`](super::parse_counts)) whether the
     /// list comes as one word or several, then put in the family's canonical form. No words
     /// at all are the empty position (the counts of a list already read, such as none).
     pub fn parse_position<S: AsRef<str>>(&self, words: &[S]) -> Result<Vec<u32>, PositionError> {
