@@ -56,7 +56,7 @@ pub struct AtlasArgs {
     #[arg(long)]
     json: bool,
     /// No progress display.
-    #[arg(long)]
+    #[arg(long, short = 'q')]
     quiet: bool,
     #[command(flatten)]
     db: DbArg,
