@@ -92,6 +92,10 @@ pub fn main() -> ExitCode {
     }
     interrupt::ignore_file_size_signal();
     let result = match cli.command {
+        // One rank of an MPI job (`--mpi`) runs the MPI driver, which prepares the solve as
+        // `solve` does; every other solve runs here.
+        #[cfg(feature = "mpi")]
+        Command::Solve(a) if a.mpi => mpi::run(a),
         Command::Solve(a) => solve::run(a),
         Command::Query(a) => query::run(a),
         Command::Info(a) => info::run(a),

@@ -77,10 +77,6 @@ pub(super) struct Prepared {
 
 /// Runs `nimdb solve`.
 pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
-    #[cfg(feature = "mpi")]
-    if args.mpi {
-        return super::mpi::run(args);
-    }
     if args.game.game.heaps().is_none() {
         let game = &args.game.game;
         // Never ignored: the families' solver holds its tiers in memory (no window to
