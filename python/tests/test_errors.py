@@ -45,8 +45,13 @@ def test_query_many_names_the_bad_position(solved):
 
 def test_uncovered_query_in_a_read_only_database_raises(solved):
     db = nimdb.open(solved)
+    # Past the stored misère Dawson's Kayles (total 22), small enough to solve on the spot, and
+    # no theorem or stored quotient answers it.
     with pytest.raises(nimdb.NimdbError, match="read-only"):
-        db.query("kayles", [12, 12])  # total 24 > the stored 20, small enough to solve on the spot
+        db.query("dawson", [12, 12], misere=True)
+    # Normal-play Kayles past its stored total is a sum of heaps: Sprague–Grundy answers it,
+    # as query_many does.
+    assert db.query("kayles", [12, 12]).source == "theory"
 
 
 def test_writable_database_solves_small_queries_on_the_spot(tmp_path):
