@@ -2,13 +2,12 @@
 //! charted under a per-code budget, stored one code at a time, resumed after a kill, and
 //! exported as a table, CSV, Markdown or JSON.
 
-use std::io::{IsTerminal, Write as _};
+use std::io::Write as _;
 use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::{Context, bail};
 use clap::Args;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use nimdb::game::{GameSpec, HeapFamily, Rules};
 use nimdb::resources::MemoryBudget;
@@ -85,15 +84,7 @@ pub fn run(args: AtlasArgs) -> anyhow::Result<ExitCode> {
         .context("lower --max-elements, --max-candidate or --max-states, or raise --memory-limit")?;
     let db = Database::open(&args.db.db)?;
     let run = db.next_atlas_run()?;
-    let bar = ProgressBar::with_draw_target(
-        Some(codes.len() as u64),
-        if !args.quiet && std::io::stderr().is_terminal() {
-            ProgressDrawTarget::stderr()
-        } else {
-            ProgressDrawTarget::hidden()
-        },
-    );
-    bar.set_style(ProgressStyle::with_template("{bar:32} {pos}/{len} codes  {msg}").expect("valid template"));
+    let bar = super::progress::codes_bar(codes.len(), args.quiet);
     let mut entries: Vec<Entry> = Vec::with_capacity(codes.len());
     let (mut charted, mut charted_seconds) = (0usize, 0.0f64);
     for code in &codes {

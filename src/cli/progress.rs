@@ -123,6 +123,19 @@ impl HeapBar {
     }
 }
 
+/// The bar of a run over octal codes (`quotient --survey`, `atlas`): one step a code, drawn
+/// on a terminal unless `quiet`.
+pub fn codes_bar(codes: usize, quiet: bool) -> ProgressBar {
+    let target = if !quiet && std::io::stderr().is_terminal() {
+        ProgressDrawTarget::stderr()
+    } else {
+        ProgressDrawTarget::hidden()
+    };
+    let bar = ProgressBar::with_draw_target(Some(codes as u64), target);
+    bar.set_style(ProgressStyle::with_template("{bar:32} {pos}/{len} codes  {msg}").expect("valid template"));
+    bar
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

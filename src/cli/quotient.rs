@@ -246,15 +246,7 @@ fn survey(args: &QuotientArgs) -> anyhow::Result<ExitCode> {
         other => other.into(),
     })?;
     let db = Database::open(&args.db.db)?;
-    let bar = ProgressBar::with_draw_target(
-        Some(codes.len() as u64),
-        if !args.quiet && std::io::stderr().is_terminal() {
-            ProgressDrawTarget::stderr()
-        } else {
-            ProgressDrawTarget::hidden()
-        },
-    );
-    bar.set_style(ProgressStyle::with_template("{bar:32} {pos}/{len} codes  {msg}").expect("valid template"));
+    let bar = super::progress::codes_bar(codes.len(), args.quiet);
     let limits = Limits::with_max_elements(args.max_elements as usize);
     let mut rows: Vec<Value> = Vec::new();
     for code in &codes {
