@@ -67,22 +67,6 @@ impl Formula {
             Formula::Smith { .. } => "Smith's generalized Sprague–Grundy values",
         }
     }
-
-    /// The theorem and where it is published.
-    pub fn source(self) -> &'static str {
-        match self {
-            Formula::Bouton => "Bouton's theorem (Bouton 1901; misère form in the same paper)",
-            Formula::Moore { .. } => "Moore's theorem for Nim_k (Moore 1910)",
-            Formula::Wythoff => "Wythoff's pairs (Wythoff 1907)",
-            Formula::OddSteps => "Staircase Nim: the odd steps are Nim (Sprague 1937; Winning Ways, ch. 16)",
-            Formula::Welter => {
-                "Welter's function, Sato's form (Welter 1954; Conway, On Numbers and Games, ch. 13)"
-            }
-            Formula::Smith { .. } => {
-                "Smith's generalized Sprague–Grundy values (Smith 1966; Fraenkel and Yesha)"
-            }
-        }
-    }
 }
 
 /// What theory applies to a family, as the family declares it. Queries answer from
