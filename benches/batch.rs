@@ -95,15 +95,15 @@ fn batch(c: &mut Criterion) {
 
     let database = Database::open_read_only(&db).unwrap();
     let mut session = Session::new(&database);
-    let queries = positions(1 << 16, 11);
-    let nim = GameSpec::nim();
+    let queries: Vec<Vec<u64>> = positions(1 << 16, 11).iter().map(Position::cells).collect();
+    let game = nimdb::game::Game::from(GameSpec::nim());
     let mut group = c.benchmark_group("batch/nim_misere_8x32_in_process");
     group.throughput(Throughput::Elements(1));
     let mut j = 0;
     group.bench_function("session_lookup", |b| {
         b.iter(|| {
             j = (j + 1) % queries.len();
-            black_box(session.lookup(&nim, Convention::Misere, &queries[j]).unwrap())
+            black_box(session.lookup(&game, Convention::Misere, &queries[j]).unwrap())
         })
     });
     group.finish();

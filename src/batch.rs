@@ -9,15 +9,17 @@
 
 use std::rc::Rc;
 
-use crate::beyond::{self, Reply};
+use crate::answer::{Answer, Listing, Lookup, Source, best_move};
+use crate::beyond;
 use crate::game::{
-    BigPosition, Convention, Formula, GameRules, GameSpec, HeapListError, Move, Outcome, Position, all_moves,
+    BigPosition, Convention, Formula, Game, GameRules, GameSpec, HeapListError, Move, Outcome, Position,
+    all_moves,
 };
 use crate::index::Universe;
 use crate::query::{
-    Answer, Listing, MoveValue, QueryError, Source, answer_from_theory_until, best_move, beyond_theory,
-    quotient_answer, smallest_universe,
+    QueryError, answer_from_theory_until, beyond_theory, cells, heap_move, quotient_answer, smallest_universe,
 };
+use crate::spaced::SpacedError;
 use crate::store::{Database, Reader, StoreError};
 use crate::theory::quotient::Quotient;
 use crate::theory::{self, quotient_play::quotient_loss};
@@ -67,23 +69,19 @@ pub enum LookupError {
     /// The database failed or is inconsistent.
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// A family with its own position space could not answer (not stored and no theorem,
+    /// or a damaged solve).
+    #[error(transparent)]
+    Space(SpacedError),
 }
 
-/// The short answer of a batch line: outcome and values, without the moves.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct Lookup {
-    /// The position, canonical.
-    pub position: BigPosition,
-    /// The outcome for the player to move.
-    pub outcome: Outcome,
-    /// Moves to the end under optimal play, when known.
-    pub remoteness: Option<u32>,
-    /// The nim-value (misère nim-value under misère), when stored or known.
-    pub nim_value: Option<u64>,
-    /// Where the answer came from.
-    pub source: Source,
-    /// The stored solve used, if any.
-    pub solve_id: Option<i64>,
+impl From<SpacedError> for LookupError {
+    fn from(e: SpacedError) -> Self {
+        match e {
+            SpacedError::Store(e) => LookupError::Store(e),
+            e => LookupError::Space(e),
+        }
+    }
 }
 
 /// Parses one batch line: `7 5 3`, `7,5,3` or `[7,5,3]`, heaps up to `u64::MAX`. `None`
@@ -155,29 +153,82 @@ impl<'a> Session<'a> {
         Ok(())
     }
 
-    /// The answer for a position of a spaced family (staircase, welter, raise:C): from a
-    /// stored solve, else the family's theorem; never solved here. With `moves` false the
-    /// move list is left out.
-    pub fn answer_spaced(
+    /// The whole answer for `position` of any game, as `nimdb query --json` gives it, with
+    /// every move listed or only the best one ([`Listing`]): from the first stored solve that
+    /// holds the position, else (for the misère play of an octal game) from the stored
+    /// misère quotient, else from the theorem that applies. Never solved here. Heaps past
+    /// [`MAX_INPUT_HEAP`](crate::game::MAX_INPUT_HEAP) are answered by a theorem alone, with
+    /// no moves listed.
+    ///
+    /// With [`Listing::BestOnly`] the answer is [`Listing::All`]'s with `moves` left empty
+    /// (and `moves_omitted` 0), and a stored solve is read only as far as the best move
+    /// needs: for a heap game, children are read in move order until one has remoteness one
+    /// less than the position's (the child a full listing's [`best_move`] picks); from a win,
+    /// children a theorem (Bouton, Moore, Wythoff) shows to be wins are not read at all.
+    pub fn answer(
         &mut self,
-        game: &crate::game::Game,
+        game: &Game,
         convention: Convention,
-        position: &[u32],
-        moves: bool,
-    ) -> Result<crate::spaced::SpacedAnswer, crate::spaced::SpacedError> {
-        self.spaced.answer(&mut self.reader, game, convention, position, moves)
+        position: &[u64],
+        listing: Listing,
+    ) -> Result<Answer, LookupError> {
+        let Some(spec) = game.heaps() else {
+            let position = family_position(game, position)?;
+            let moves = listing == Listing::All;
+            let theory = !self.defer_theory;
+            return self.spaced.answer(&mut self.reader, game, convention, &position, moves, theory)?.ok_or(LookupError::Deferred);
+        };
+        let wide = BigPosition::new(position.to_vec());
+        if let Some(bounded) = wide.narrow() {
+            return self.answer_heaps(spec, convention, &bounded, listing);
+        }
+        let q = self.stored_quotient(spec, convention)?;
+        match beyond::decided(spec, convention, &wide, q.as_deref()) {
+            Ok(Some(answer)) => Ok(answer),
+            Ok(None) => Err(LookupError::Beyond(beyond_theory(spec, convention, &wide, true).to_string())),
+            Err(e) => Err(LookupError::Quotient(format!("{e:#}"))),
+        }
     }
 
-    /// The outcome and values of a position of a spaced family, as
-    /// [`answer_spaced`](Self::answer_spaced) gives them, without valuing its moves (see
-    /// [`SpacedReader::lookup`](crate::spaced::SpacedReader::lookup)); never solved here.
-    pub fn lookup_spaced(
-        &mut self,
-        game: &crate::game::Game,
-        convention: Convention,
-        position: &[u32],
-    ) -> Result<crate::spaced::SpacedLookup, crate::spaced::SpacedError> {
-        self.spaced.lookup(&mut self.reader, game, convention, position)
+    /// The outcome and values of `position` of any game, as [`answer`](Self::answer) gives
+    /// them (the same solves, in the same order, else the same theorem), without valuing its
+    /// moves: a stored position costs one record, not one per child. What a batch of
+    /// outcomes (`query --batch`, Python's `query_many`) reads.
+    ///
+    /// ```
+    /// use nimdb::game::Game;
+    /// use nimdb::{Convention, Database, GameSpec, Outcome, Session, Source, Universe};
+    ///
+    /// # fn main() -> Result<(), nimdb::Error> {
+    /// let mut db = Database::open_in_memory()?;
+    /// let dawson: GameSpec = "dawson".parse()?;
+    /// let universe = Universe::new(dawson.rules(), "dawson", Some(10), None, None)?;
+    /// nimdb::solve_into(&mut db, &dawson, Convention::Misere, universe, false, &nimdb::Silent)?;
+    /// let game = Game::from(dawson);
+    /// let mut session = Session::new(&db);
+    /// // Misère: a lone 1-heap has no move (the player to move wins), a 2-heap one move to it.
+    /// for (heap, outcome) in [(1, Outcome::Win), (2, Outcome::Loss)] {
+    ///     let found = session.lookup(&game, Convention::Misere, &[heap])?;
+    ///     assert_eq!((found.outcome, found.source), (outcome, Source::Database));
+    /// }
+    /// // Beyond every stored solve, with no theorem: an error that says what would answer it.
+    /// let far = session.lookup(&game, Convention::Misere, &[40, 30, 20]).unwrap_err();
+    /// assert!(far.to_string().contains("a solve of total ≤ 90 would hold it"));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn lookup(&mut self, game: &Game, convention: Convention, position: &[u64]) -> Result<Lookup, LookupError> {
+        let Some(spec) = game.heaps() else {
+            let position = family_position(game, position)?;
+            let theory = !self.defer_theory;
+            return self.spaced.lookup(&mut self.reader, game, convention, &position, theory)?.ok_or(LookupError::Deferred);
+        };
+        let wide = BigPosition::new(position.to_vec());
+        if let Some(bounded) = wide.narrow() {
+            return self.lookup_heaps(spec, convention, &bounded);
+        }
+        self.theorem_lookup(spec, convention, &wide)?
+            .ok_or_else(|| LookupError::Beyond(beyond_theory(spec, convention, &wide, true).to_string()))
     }
 
     /// Ends the read transaction the session's open BLOB handles hold (call when idle).
@@ -217,30 +268,10 @@ impl<'a> Session<'a> {
         }
     }
 
-    /// The outcome and values of `position`: from the first stored solve that holds it,
-    /// else from the stored misère quotient, else from theory.
+    /// The outcome and values of a heap position: from the first stored solve that holds
+    /// it, else from the stored misère quotient, else from theory.
     ///
-    /// ```
-    /// use nimdb::{Convention, Database, GameSpec, Outcome, Session, Source, Universe};
-    ///
-    /// # fn main() -> Result<(), nimdb::Error> {
-    /// let mut db = Database::open_in_memory()?;
-    /// let dawson: GameSpec = "dawson".parse()?;
-    /// let universe = Universe::new(dawson.rules(), "dawson", Some(10), None, None)?;
-    /// nimdb::solve_into(&mut db, &dawson, Convention::Misere, universe, false, &nimdb::Silent)?;
-    /// let mut session = Session::new(&db);
-    /// // Misère: a lone 1-heap has no move (the player to move wins), a 2-heap one move to it.
-    /// for (heaps, outcome) in [("1", Outcome::Win), ("2", Outcome::Loss)] {
-    ///     let found = session.lookup(&dawson, Convention::Misere, &heaps.parse()?)?;
-    ///     assert_eq!((found.outcome, found.source), (outcome, Source::Database));
-    /// }
-    /// // Beyond every stored solve, with no theorem: an error that says what would answer it.
-    /// let far = session.lookup(&dawson, Convention::Misere, &"40 30 20".parse()?).unwrap_err();
-    /// assert!(far.to_string().contains("a solve of total ≤ 90 would hold it"));
-    /// # Ok(())
-    /// # }
-    /// ```
-    pub fn lookup(
+    fn lookup_heaps(
         &mut self,
         game: &GameSpec,
         convention: Convention,
@@ -251,7 +282,7 @@ impl<'a> Session<'a> {
             if let Some(record) = self.reader.record(solve, position)? {
                 let remoteness = record.remoteness as u32;
                 return Ok(Lookup {
-                    position: BigPosition::from(position),
+                    position: cells(position),
                     outcome: Outcome::from_remoteness(convention, remoteness),
                     remoteness: Some(remoteness),
                     nim_value: record.nim_value.map(u64::from),
@@ -266,28 +297,13 @@ impl<'a> Session<'a> {
         }
         let answer = self.theory(game, convention, position)?;
         Ok(Lookup {
-            position: wide,
+            position: wide.heaps().to_vec(),
             outcome: answer.outcome,
             remoteness: None,
-            nim_value: answer.nim_value.map(u64::from),
+            nim_value: answer.nim_value,
             source: Source::Theory,
             solve_id: None,
         })
-    }
-
-    /// The outcome and values of a position of any heap sizes: as [`lookup`](Self::lookup)
-    /// while its heaps fit a database, else from a theorem alone.
-    pub fn lookup_any(
-        &mut self,
-        game: &GameSpec,
-        convention: Convention,
-        position: &BigPosition,
-    ) -> Result<Lookup, LookupError> {
-        if let Some(bounded) = position.narrow() {
-            return self.lookup(game, convention, &bounded);
-        }
-        self.theorem_lookup(game, convention, position)?
-            .ok_or_else(|| LookupError::Beyond(beyond_theory(game, convention, position, true).to_string()))
     }
 
     /// The outcome from the stored misère quotient or a theorem that decides it (Bouton,
@@ -299,7 +315,7 @@ impl<'a> Session<'a> {
         position: &BigPosition,
     ) -> Result<Option<Lookup>, LookupError> {
         let lookup = |loss: bool, nim_value, source| Lookup {
-            position: position.clone(),
+            position: position.heaps().to_vec(),
             outcome: if loss { Outcome::Loss } else { Outcome::Win },
             remoteness: None,
             nim_value,
@@ -332,26 +348,8 @@ impl<'a> Session<'a> {
         }
     }
 
-    /// The whole answer, as `nimdb query --json` gives it: every move with its value and the
-    /// best move. From the first stored solve that holds the position, else from the stored
-    /// misère quotient, else from theory.
-    pub fn answer(
-        &mut self,
-        game: &GameSpec,
-        convention: Convention,
-        position: &Position,
-    ) -> Result<Answer, LookupError> {
-        self.answer_with(game, convention, position, Listing::All)
-    }
-
-    /// The answer, with every move listed or only the best one ([`Listing`]). With
-    /// [`Listing::BestOnly`] the answer is [`answer`](Self::answer)'s with `moves` left
-    /// empty (and `moves_omitted` 0), and a stored solve is read only as far as the best
-    /// move needs: the best move is the first move in move order to a child of remoteness
-    /// one less than the position's (the child a full listing's [`best_move`] picks), so
-    /// children are read in move order until one has it; from a win, children a theorem
-    /// (Bouton, Moore, Wythoff) shows to be wins are not read at all.
-    pub fn answer_with(
+    /// [`answer`](Self::answer) of a heap position that fits a database.
+    fn answer_heaps(
         &mut self,
         game: &GameSpec,
         convention: Convention,
@@ -378,14 +376,8 @@ impl<'a> Session<'a> {
                 })?;
                 Ok((to, child.remoteness as u32))
             };
-            let value = |mv: Move, to: Position, remoteness: u32| MoveValue {
-                description: mv.describe(position),
-                heap: mv.heap(),
-                taken: mv.taken(),
-                outcome: Outcome::from_remoteness(convention, remoteness),
-                remoteness: Some(remoteness),
-                mv,
-                to,
+            let value = |mv: Move, _to: Position, remoteness: u32| {
+                heap_move(position, &mv, Outcome::from_remoteness(convention, remoteness), Some(remoteness))
             };
             if listing == Listing::BestOnly && remoteness > 0 {
                 // From a win only a loss can be the best move: skip the children a theorem
@@ -420,14 +412,15 @@ impl<'a> Session<'a> {
             return Ok(Answer {
                 game: game.canonical(),
                 convention,
-                position: position.clone(),
+                position: cells(position),
                 outcome,
                 remoteness: Some(remoteness),
-                nim_value: record.nim_value.map(u32::from),
+                nim_value: record.nim_value.map(u64::from),
                 best_move: best,
                 moves,
                 moves_omitted: 0,
                 source: Source::Database,
+                theorem: None,
                 solve_id: Some(solve.id),
             });
         }
@@ -447,40 +440,15 @@ impl<'a> Session<'a> {
         }
         Ok(answer)
     }
+}
 
-    /// The whole answer to a position of any heap sizes: as [`answer`](Self::answer) while
-    /// its heaps fit a database, else from a theorem alone (the stored misère quotient, or
-    /// Bouton, Moore, Wythoff), with no moves listed.
-    pub fn answer_any(
-        &mut self,
-        game: &GameSpec,
-        convention: Convention,
-        position: &BigPosition,
-    ) -> Result<Reply, LookupError> {
-        self.answer_any_with(game, convention, position, Listing::All)
-    }
-
-    /// [`answer_any`](Self::answer_any) with every move listed or only the best one (see
-    /// [`answer_with`](Self::answer_with)).
-    pub fn answer_any_with(
-        &mut self,
-        game: &GameSpec,
-        convention: Convention,
-        position: &BigPosition,
-        listing: Listing,
-    ) -> Result<Reply, LookupError> {
-        if let Some(bounded) = position.narrow() {
-            return self
-                .answer_with(game, convention, &bounded, listing)
-                .map(|a| Reply::Bounded(Box::new(a)));
-        }
-        let q = self.stored_quotient(game, convention)?;
-        match beyond::decided(game, convention, position, q.as_deref()) {
-            Ok(Some(answer)) => Ok(Reply::Beyond(Box::new(answer))),
-            Ok(None) => Err(LookupError::Beyond(beyond_theory(game, convention, position, true).to_string())),
-            Err(e) => Err(LookupError::Quotient(format!("{e:#}"))),
-        }
-    }
+/// A family's position given as cells, in its canonical form, or why it is not one.
+fn family_position(game: &Game, position: &[u64]) -> Result<Vec<u32>, LookupError> {
+    let counts = position
+        .iter()
+        .map(|&c| u32::try_from(c).map_err(|_| LookupError::BadPosition(format!("'{c}' is too large a count for {game}"))))
+        .collect::<Result<Vec<u32>, _>>()?;
+    game.family().canonical(counts).map_err(|e| LookupError::BadPosition(e.to_string()))
 }
 
 /// The heaps after `mv` from `position`, in no order and without zeros, written into
@@ -579,8 +547,9 @@ mod tests {
                 }
             }
             for p in &positions {
-                let short = session.lookup_spaced(&game, convention, p);
-                let whole = session.answer_spaced(&game, convention, p, false);
+                let cells: Vec<u64> = p.iter().map(|&c| u64::from(c)).collect();
+                let short = session.lookup(&game, convention, &cells);
+                let whole = session.answer(&game, convention, &cells, Listing::BestOnly);
                 match (short, whole) {
                     (Ok(s), Ok(w)) => {
                         let w = (w.outcome, w.remoteness, w.nim_value, w.source, w.solve_id);
@@ -607,8 +576,9 @@ mod tests {
     fn a_stopped_session_answers_stopped_and_the_next_answer_is_whole() {
         let db = Database::open_in_memory().unwrap();
         let mut session = Session::new(&db);
-        let game: GameSpec = "hex:0.FB".parse().unwrap();
-        let position = Position::new(vec![200]);
+        let spec: GameSpec = "hex:0.FB".parse().unwrap();
+        let game = Game::from(spec.clone());
+        let position = [200];
         let stop = theory::Stop::new();
         stop.stop();
         session.set_stop(stop);
@@ -616,7 +586,7 @@ mod tests {
         assert!(matches!(stopped, Err(LookupError::Stopped)), "{stopped:?}");
         session.set_stop(theory::Stop::never());
         let found = session.lookup(&game, Convention::Normal, &position).unwrap();
-        let g = theory::mex_values(game.heap_rules().unwrap(), 200);
+        let g = theory::mex_values(spec.heap_rules().unwrap(), 200);
         assert_eq!(found.nim_value, Some(u64::from(g[200])));
     }
 }

@@ -17,7 +17,7 @@
 
 use std::fmt;
 
-use crate::game::{Convention, HeapResult, Move, Position};
+use crate::game::{Convention, Formula, Game, GameSpec, HeapResult, Move, Position};
 
 /// The fewest columns shown (8 4 2 1, as in the textbook table), even for small heaps.
 const MIN_COLUMNS: u32 = 4;
@@ -31,6 +31,66 @@ pub enum ExplainError {
     /// No heaps, or an empty one.
     #[error("explain needs at least one heap, and no empty ones")]
     NoHeaps,
+    /// The position is not one of the game's.
+    #[error(transparent)]
+    BadPosition(#[from] crate::game::BadPosition),
+    /// A theorem decides the game, but explain does not work through it.
+    #[error(
+        "explain works through Bouton's theorem (Nim) and the odd-steps rule (Staircase Nim, normal play); {game}{misere} is decided by {theorem}, which nimdb query --game {game}{flag} POSITION applies"
+    )]
+    NotWorkedThrough {
+        /// The game.
+        game: String,
+        /// " under misère play" or "".
+        misere: &'static str,
+        /// " --misere" or "".
+        flag: &'static str,
+        /// The theorem's name.
+        theorem: &'static str,
+    },
+    /// No closed-form rule decides the game under the convention.
+    #[error(
+        "explain works through Bouton's theorem (Nim) and the odd-steps rule (Staircase Nim, normal play); {game}{misere} has no such rule, and nimdb {other} --game {game}{flag} POSITION shows its moves and values"
+    )]
+    NoTheorem {
+        /// The game.
+        game: String,
+        /// " under misère play" or "".
+        misere: &'static str,
+        /// " --misere" or "".
+        flag: &'static str,
+        /// The command that shows the position instead (`tree`, or `query --moves` for a
+        /// loopy game, which has no finite tree).
+        other: &'static str,
+    },
+}
+
+/// A worked explanation of a position of any game, by the theorem that decides the game
+/// under `convention`, for the theorems explain works through: Bouton's (Nim, both
+/// conventions; the heaps shown in the order written) and the odd-steps rule of Staircase
+/// Nim (normal play). Any other game is refused with the theorem that decides it, or with
+/// the command that shows its moves where none does.
+pub fn explain_position<S: AsRef<str>>(
+    game: &Game,
+    convention: Convention,
+    words: &[S],
+) -> Result<Box<dyn fmt::Display>, ExplainError> {
+    let misere = if convention == Convention::Misere { " under misère play" } else { "" };
+    let flag = if convention == Convention::Misere { " --misere" } else { "" };
+    let name = game.to_string();
+    match game.family().formula(convention) {
+        Some(Formula::Bouton) if game.heaps().is_some_and(GameSpec::is_nim) => {
+            Ok(Box::new(explain(&parse_heaps_in_order(words)?, convention)?))
+        }
+        Some(Formula::OddSteps) => Ok(Box::new(explain_staircase(&game.parse_position(words)?)?)),
+        Some(theorem) => {
+            Err(ExplainError::NotWorkedThrough { game: name, misere, flag, theorem: theorem.name() })
+        }
+        None => {
+            let other = if game.family().loopy() { "query --moves" } else { "tree" };
+            Err(ExplainError::NoTheorem { game: name, misere, flag, other })
+        }
+    }
 }
 
 /// Heap sizes in the order the user typed them (zeros dropped), for display: a [`Position`]

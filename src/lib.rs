@@ -29,7 +29,7 @@
 //!
 //! // [3,2,1] is a loss for the player to move: its heaps' XOR is 0 and one is larger than 1.
 //! let position: Position = "3 2 1".parse()?;
-//! let answer = nimdb::query(&mut db, &nim, Convention::Misere, &position, 0)?;
+//! let answer = nimdb::query(&mut db, &nim.clone().into(), Convention::Misere, &position.cells(), 0)?;
 //! assert_eq!((answer.outcome, answer.source), (Outcome::Loss, Source::Database));
 //! let best = answer.best_move.expect("a move from a non-terminal position");
 //! println!("{position}: {:?} in {:?} moves; best {}", answer.outcome, answer.remoteness, best.description);
@@ -42,6 +42,7 @@ pub use nimdb_solve as solve;
 pub use nimdb_store as store;
 pub use nimdb_theory as theory;
 
+pub mod answer;
 pub mod batch;
 pub mod beyond;
 pub mod driver;
@@ -61,7 +62,8 @@ pub use driver::{DriverError, solve_into};
 pub use game::Outcome;
 pub use game::{Convention, GameSpec, HeapListError, Position, SpecError};
 pub use index::{Universe, UniverseError};
-pub use query::{Answer, QueryError, Source, query};
+pub use answer::{Answer, Lookup, Source};
+pub use query::{QueryError, query};
 pub use solve::Silent;
 pub use store::{Database, StoreError};
 pub use verify::VerifyError;

@@ -5,16 +5,18 @@
 //! and stored; otherwise the error names the universe that would cover it.
 
 use std::fmt;
-
-use crate::game::Outcome;
 use std::sync::Arc;
+
+use crate::answer::{Answer, MoveValue, Source, best_move};
+use crate::game::{Family, Game, Outcome};
 
 use crate::driver::{DriverError, solve_into};
 use crate::game::{
     BigPosition, Convention, Formula, GameRules, GameSpec, HeapFamily, HeapResult, MAX_INPUT_HEAP, Move,
     Position, all_moves, heap_results, result_bound,
 };
-use crate::index::{TierId, Universe};
+use crate::index::{SpaceBounds, TierId, Universe};
+use crate::spaced::{SpacedError, SpacedPlan};
 use crate::solve::{MAX_SOLVE_TOTAL, Silent};
 use crate::store::{Database, Prober, SolveRecord, SolveStatus, StoreError};
 use crate::theory::quotient::Quotient;
@@ -23,137 +25,22 @@ use crate::theory::{self, Decision, Theorem, TheoryError};
 /// The largest universe a query solves on the spot, in positions.
 pub const AUTO_SOLVE_LIMIT: u64 = 5_000_000;
 
-fn is_zero(n: &u64) -> bool {
-    *n == 0
-}
-
-/// Where an answer came from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Source {
-    /// A stored solve.
-    Database,
-    /// A universe solved on the spot for this query (and stored).
-    Solved,
-    /// Theory (Bouton, Sprague–Grundy, Moore, Wythoff); remoteness unknown.
-    Theory,
-    /// A misère quotient (Plambeck–Siegel); remoteness unknown.
-    Quotient,
-}
-
-/// One move and the value of the position it leads to.
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct MoveValue {
-    /// The move.
-    #[serde(skip)]
-    pub mv: Move,
-    /// The position after it.
-    pub to: Position,
-    /// The size of the heap moved in.
-    pub heap: u32,
-    /// Tokens taken.
-    pub taken: u32,
-    /// The move in words.
-    pub description: String,
-    /// The outcome for the player to move after it (the opponent).
-    pub outcome: Outcome,
-    /// Its remoteness, when known.
-    pub remoteness: Option<u32>,
-}
-
-/// The answer to a query.
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct Answer {
-    /// Canonical game.
-    pub game: String,
-    /// Convention.
-    pub convention: Convention,
-    /// The position asked about.
-    pub position: Position,
-    /// The outcome for the player to move.
-    pub outcome: Outcome,
-    /// Moves to the end under optimal play, when known.
-    pub remoteness: Option<u32>,
-    /// The nim-value (misère nim-value under misère), when stored or known.
-    pub nim_value: Option<u32>,
-    /// The best move (`None` at a terminal position).
-    pub best_move: Option<MoveValue>,
-    /// Every move, in move order (empty when there are too many to list).
-    pub moves: Vec<MoveValue>,
-    /// How many moves were left out of `moves` (about, when there were too many to list).
-    #[serde(skip_serializing_if = "is_zero")]
-    pub moves_omitted: u64,
-    /// Where the answer came from.
-    pub source: Source,
-    /// The stored solve used, if any.
-    pub solve_id: Option<i64>,
-}
-
-/// How much of a position's moves an answer lists.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Listing {
-    /// Every move with its value, as `nimdb query --json` gives them.
-    #[default]
-    All,
-    /// The best move only: `moves` is left empty, and from a stored solve only the children
-    /// needed to find the best move are read (see [`Session::answer_with`](crate::batch::Session::answer_with)).
-    BestOnly,
-}
-
-/// An answer without its move list: the fields of [`Answer`] (or
-/// [`WideAnswer`](crate::beyond::WideAnswer)) but `moves` and `moves_omitted`, in the same
-/// order and with the same JSON keys. What `GET /api/v1/query?…&moves=false` sends.
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct Brief<'a, P, M> {
-    /// Canonical game.
-    pub game: &'a str,
-    /// Convention.
-    pub convention: Convention,
-    /// The position asked about.
-    pub position: &'a P,
-    /// The outcome for the player to move.
-    pub outcome: Outcome,
-    /// Moves to the end under optimal play, when known.
-    pub remoteness: Option<u32>,
-    /// The nim-value (misère nim-value under misère), when stored or known.
-    pub nim_value: Option<u64>,
-    /// The best move (`None` at a terminal position).
-    pub best_move: Option<&'a M>,
-    /// Where the answer came from.
-    pub source: Source,
-    /// The stored solve used, if any.
-    pub solve_id: Option<i64>,
-}
-
-impl Answer {
-    /// The answer without its move list (see [`Brief`]).
-    pub fn brief(&self) -> Brief<'_, Position, MoveValue> {
-        Brief {
-            game: &self.game,
-            convention: self.convention,
-            position: &self.position,
-            outcome: self.outcome,
-            remoteness: self.remoteness,
-            nim_value: self.nim_value.map(u64::from),
-            best_move: self.best_move.as_ref(),
-            source: self.source,
-            solve_id: self.solve_id,
-        }
+/// The value of heap move `mv` from `position`: where it leads, which heap it moved in and
+/// how many tokens it took, in words, with the outcome and remoteness of where it leads.
+pub(crate) fn heap_move(position: &Position, mv: &Move, outcome: Outcome, remoteness: Option<u32>) -> MoveValue {
+    MoveValue {
+        to: cells(&mv.apply(position)),
+        heap: Some(u64::from(mv.heap())),
+        taken: Some(u128::from(mv.taken())),
+        description: mv.describe(position),
+        outcome,
+        remoteness,
     }
 }
 
-/// Picks the best move among `moves`: from a win, a move to a loss of least remoteness;
-/// from a loss, a move to the child of greatest remoteness. Ties go to the first move in
-/// move order (larger heap first, then fewer tokens taken). Unknown remoteness counts as
-/// equal.
-pub fn best_move(moves: &[MoveValue]) -> Option<&MoveValue> {
-    let winning = moves.iter().filter(|m| m.outcome == Outcome::Loss);
-    if let Some(best) = winning.clone().next() {
-        let least = winning.clone().filter_map(|m| m.remoteness).min();
-        return Some(winning.clone().find(|m| m.remoteness == least).unwrap_or(best));
-    }
-    let most = moves.iter().filter_map(|m| m.remoteness).max();
-    moves.iter().find(|m| m.remoteness == most).or(moves.first())
+/// A heap position as an answer's cells.
+pub(crate) fn cells(position: &Position) -> Vec<u64> {
+    position.heaps().iter().map(|&h| u64::from(h)).collect()
 }
 
 /// Answers from a stored solve, or `None` if `solve` does not cover `position`.
@@ -180,29 +67,23 @@ pub fn answer_from_solve(
             child: to.clone(),
             position: position.clone(),
         })?;
-        moves.push(MoveValue {
-            description: mv.describe(position),
-            heap: mv.heap(),
-            taken: mv.taken(),
-            outcome: Outcome::from_remoteness(convention, child.remoteness as u32),
-            remoteness: Some(child.remoteness as u32),
-            mv,
-            to,
-        });
+        let r = child.remoteness as u32;
+        moves.push(heap_move(position, &mv, Outcome::from_remoteness(convention, r), Some(r)));
     }
     let outcome = Outcome::from_remoteness(convention, record.remoteness as u32);
     let best = best_move(&moves).cloned();
     Ok(Some(Answer {
         game: game.canonical(),
         convention,
-        position: position.clone(),
+        position: cells(position),
         outcome,
         remoteness: Some(record.remoteness as u32),
-        nim_value: record.nim_value.map(u32::from),
+        nim_value: record.nim_value.map(u64::from),
         best_move: best,
         moves,
         moves_omitted: 0,
         source,
+        theorem: None,
         solve_id: Some(solve.id),
     }))
 }
@@ -287,7 +168,7 @@ fn theorem_answer(
             .map(|mv| {
                 let to = mv.apply(position);
                 let outcome = if loses(&to) { Outcome::Loss } else { Outcome::Win };
-                move_value(position, mv, outcome)
+                heap_move(position, &mv, outcome, None)
             })
             .collect()
     } else {
@@ -312,33 +193,20 @@ fn decided_answer(
     let best_move = decision
         .best_move
         .as_ref()
-        .map(|m| move_value(position, m.narrow().expect("a move from a bounded position is bounded"), child));
+        .map(|m| heap_move(position, &m.narrow().expect("a move from a bounded position is bounded"), child, None));
     Answer {
         game: game.canonical(),
         convention,
-        position: position.clone(),
+        position: cells(position),
         outcome,
         remoteness: None,
-        nim_value: decision.nim_value.map(|v| v as u32),
+        nim_value: decision.nim_value,
         best_move,
         moves_omitted: if moves.is_empty() { decision.moves.min(u64::MAX as u128) as u64 } else { 0 },
         moves,
         source,
+        theorem: if source == Source::Theory { game.formula(convention) } else { None },
         solve_id: None,
-    }
-}
-
-/// A move from `position` whose resulting position has `outcome` for the player to move then;
-/// remoteness unknown.
-fn move_value(position: &Position, mv: Move, outcome: Outcome) -> MoveValue {
-    MoveValue {
-        description: mv.describe(position),
-        heap: mv.heap(),
-        taken: mv.taken(),
-        outcome,
-        remoteness: None,
-        to: mv.apply(position),
-        mv,
     }
 }
 
@@ -376,7 +244,7 @@ fn heap_theory_answer(
         |h: u32, result: HeapResult| v ^ g[h as usize] ^ theory::position_nim_value(&g, result.parts()) == 0;
     let outcome = if v == 0 { Outcome::Loss } else { Outcome::Win };
     let value_of =
-        |mv: Move, loses: bool| move_value(position, mv, if loses { Outcome::Loss } else { Outcome::Win });
+        |mv: Move, loses: bool| heap_move(position, &mv, if loses { Outcome::Loss } else { Outcome::Win }, None);
     let mut moves = Vec::new();
     let mut best = None;
     'heaps: for &h in &distinct {
@@ -397,14 +265,15 @@ fn heap_theory_answer(
     Ok(Some(Answer {
         game: game.canonical(),
         convention,
-        position: position.clone(),
+        position: cells(position),
         outcome,
         remoteness: None,
-        nim_value: Some(v),
+        nim_value: Some(u64::from(v)),
         best_move: best,
         moves,
         moves_omitted: if listing { 0 } else { bound.min(u64::MAX as u128) as u64 },
         source: Source::Theory,
+        theorem: None,
         solve_id: None,
     }))
 }
@@ -558,6 +427,12 @@ pub enum QueryError {
     /// A stored misère quotient could not be read or used.
     #[error("{0}")]
     Quotient(String),
+    /// The position is not one of the game's.
+    #[error("{0}")]
+    BadPosition(String),
+    /// A family with its own position space could not answer.
+    #[error(transparent)]
+    Space(#[from] SpacedError),
 }
 
 /// A position no stored solve covers, too big to solve on the spot.
@@ -661,7 +536,7 @@ pub fn beyond_theory(
 }
 
 /// A way to cover a position: a universe and the positions still to solve in it.
-struct Cover {
+struct Covering {
     universe: Universe,
     cost: Option<u64>,
     partial: Option<SolveRecord>,
@@ -674,11 +549,11 @@ fn covers(
     game: &GameSpec,
     convention: Convention,
     position: &Position,
-) -> Result<Vec<Cover>, StoreError> {
+) -> Result<Vec<Covering>, StoreError> {
     let total = position.total() as u32;
     let count = |u: &Universe| u.table().ok().map(|t| u.positions(&t));
     let smallest = smallest_universe(game.rules(), position);
-    let mut out = vec![Cover { universe: smallest, cost: count(&smallest), partial: None }];
+    let mut out = vec![Covering { universe: smallest, cost: count(&smallest), partial: None }];
     let Some(db) = db else {
         return Ok(out);
     };
@@ -690,20 +565,162 @@ fn covers(
         let stored = db.positions_stored(solve.id, total)?;
         let cost = count(&universe).map(|n| n.saturating_sub(stored));
         let partial = (solve.status == SolveStatus::Partial).then(|| solve.clone());
-        out.push(Cover { universe, cost, partial });
+        out.push(Covering { universe, cost, partial });
     }
     Ok(out)
 }
 
-/// What a query needs, found without writing anything: the answer, or the universe to
-/// solve on the spot first.
+/// What a query needs, found without writing anything: the answer, or the space to solve
+/// on the spot first.
 #[derive(Clone, Debug)]
 pub enum Plan {
-    /// Answered from the database or from theory.
+    /// Answered from the database, a misère quotient or a theorem.
     Answered(Box<Answer>),
-    /// No stored solve covers the position, and this universe (within the on-the-spot
-    /// limit) would: solve it, then answer from it.
-    Solve(Universe),
+    /// No stored solve covers the position, and this space (within the on-the-spot limit)
+    /// would: solve it ([`answer_after_solving`]), then answer from it.
+    Solve(Cover),
+}
+
+/// The space a query solves on the spot, chosen by [`plan`]: a face passes it on to
+/// [`answer_after_solving`] and may read what it costs, never what kind of space it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cover {
+    space: CoverSpace,
+    positions: u64,
+}
+
+/// The kinds of space a query solves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum CoverSpace {
+    /// A universe of a heap game.
+    Universe(Universe),
+    /// The bounds of a family's position space.
+    Space(SpaceBounds),
+}
+
+impl Cover {
+    /// The positions the solve on the spot adds (those of the space not stored yet).
+    pub fn positions(&self) -> u64 {
+        self.positions
+    }
+}
+
+/// Plans a query of `position` (cells in the game's notation, any size) in any game: the
+/// answer from a stored solve, a misère quotient (from where `quotients` allows) or a
+/// theorem, else the smallest space to solve on the spot when it holds at most
+/// `auto_solve_limit` positions and fits the memory budget; else refused, naming what would
+/// cover it. Reads only: nothing is written, so a refused query leaves the file system as
+/// it was. `db` is `None` when there is no database file yet.
+pub fn plan(
+    db: Option<&Database>,
+    game: &Game,
+    convention: Convention,
+    position: &[u64],
+    auto_solve_limit: u64,
+    quotients: Quotients,
+) -> Result<Plan, QueryError> {
+    let Some(spec) = game.heaps() else {
+        let position = family_cells(game, position)?;
+        return Ok(match crate::spaced::plan_spaced(db, game, convention, &position, auto_solve_limit)? {
+            SpacedPlan::Answered(answer) => Plan::Answered(answer),
+            SpacedPlan::Solve(bounds, positions) => {
+                Plan::Solve(Cover { space: CoverSpace::Space(bounds), positions })
+            }
+        });
+    };
+    let wide = BigPosition::new(position.to_vec());
+    let Some(bounded) = wide.narrow() else {
+        // Heaps beyond any database: a theorem answers, or nothing does.
+        let quotient = quotient_for(db, spec, convention, &wide, quotients)?;
+        return match crate::beyond::decided(spec, convention, &wide, quotient.as_ref())? {
+            Some(answer) => Ok(Plan::Answered(Box::new(answer))),
+            None => Err(beyond_theory(spec, convention, &wide, quotients == Quotients::Stored)),
+        };
+    };
+    Ok(match plan_heaps(db, spec, convention, &bounded, auto_solve_limit, quotients)? {
+        HeapPlan::Answered(answer) => Plan::Answered(answer),
+        HeapPlan::Solve(universe, positions) => {
+            Plan::Solve(Cover { space: CoverSpace::Universe(universe), positions })
+        }
+    })
+}
+
+/// A family's position given as cells, in its canonical form, or why it is not one.
+fn family_cells(game: &Game, position: &[u64]) -> Result<Vec<u32>, QueryError> {
+    let counts = position
+        .iter()
+        .map(|&c| {
+            u32::try_from(c)
+                .map_err(|_| QueryError::BadPosition(format!("'{c}' is too large a count for {game}")))
+        })
+        .collect::<Result<Vec<u32>, _>>()?;
+    game.family().canonical(counts).map_err(|e| QueryError::BadPosition(e.to_string()))
+}
+
+/// Solves `cover` (chosen by [`plan`]) into `db`, resuming what is stored, and answers
+/// `position` from it, with source [`Source::Solved`].
+pub fn answer_after_solving(
+    db: &mut Database,
+    game: &Game,
+    convention: Convention,
+    position: &[u64],
+    cover: Cover,
+) -> Result<Answer, QueryError> {
+    match (game.heaps(), cover.space) {
+        (Some(spec), CoverSpace::Universe(universe)) => {
+            let bounded = BigPosition::new(position.to_vec()).narrow().ok_or_else(|| {
+                QueryError::BadPosition("a position with heaps past a database's is never solved".into())
+            })?;
+            heaps_after_solving(db, spec, convention, &bounded, universe)
+        }
+        (None, CoverSpace::Space(bounds)) => {
+            let position = family_cells(game, position)?;
+            Ok(crate::spaced::answer_after_solving(db, game, convention, &position, bounds)?)
+        }
+        _ => Err(QueryError::BadPosition(format!("{game} is not solved over that kind of space"))),
+    }
+}
+
+/// Answers a query of `position` in any game from the database, a misère quotient or a
+/// theorem, solving a small covering space on the spot (and storing it) when nothing else
+/// answers: [`plan`], then [`answer_after_solving`] where the plan says to solve.
+///
+/// ```
+/// use nimdb::game::Game;
+/// use nimdb::{Convention, Database, Outcome, Source};
+///
+/// # fn main() -> Result<(), nimdb::Error> {
+/// let mut db = Database::open_in_memory()?;
+/// let limit = nimdb::query::AUTO_SOLVE_LIMIT;
+/// // A heap game: solved on the spot (and stored), so the remoteness is known.
+/// let nim: Game = "nim".parse()?;
+/// let answer = nimdb::query(&mut db, &nim, Convention::Normal, &[3, 2, 1], limit)?;
+/// assert_eq!((answer.outcome, answer.remoteness, answer.source), (Outcome::Loss, Some(6), Source::Solved));
+/// // A family with its own position space, through the same call: Welter's theorem.
+/// let welter: Game = "welter".parse()?;
+/// let answer = nimdb::query(&mut db, &welter, Convention::Normal, &[7, 4, 1], limit)?;
+/// assert_eq!((answer.outcome, answer.source), (Outcome::Win, Source::Theory));
+/// # Ok(())
+/// # }
+/// ```
+pub fn query(
+    db: &mut Database,
+    game: &Game,
+    convention: Convention,
+    position: &[u64],
+    auto_solve_limit: u64,
+) -> Result<Answer, QueryError> {
+    match plan(Some(db), game, convention, position, auto_solve_limit, Quotients::StoredOrComputed)? {
+        Plan::Answered(answer) => Ok(*answer),
+        Plan::Solve(cover) => answer_after_solving(db, game, convention, position, cover),
+    }
+}
+
+/// What a query of a heap position needs.
+enum HeapPlan {
+    Answered(Box<Answer>),
+    /// The universe and the positions it adds.
+    Solve(Universe, u64),
 }
 
 /// Where a query may take a misère quotient from.
@@ -715,28 +732,15 @@ pub enum Quotients {
     StoredOrComputed,
 }
 
-/// Answers a query from the database (`None`: there is none yet), a misère quotient or
-/// theory, or says which small universe to solve on the spot. Reads only: nothing is
-/// written, so a refused query leaves the file system as it was.
-pub fn plan_query(
-    db: Option<&Database>,
-    game: &GameSpec,
-    convention: Convention,
-    position: &Position,
-    auto_solve_limit: u64,
-) -> Result<Plan, QueryError> {
-    plan_query_with(db, game, convention, position, auto_solve_limit, Quotients::StoredOrComputed)
-}
-
-/// [`plan_query`], taking misère quotients only from where `quotients` allows.
-pub fn plan_query_with(
+/// [`plan`] of a heap position that fits a database.
+fn plan_heaps(
     db: Option<&Database>,
     game: &GameSpec,
     convention: Convention,
     position: &Position,
     auto_solve_limit: u64,
     quotients: Quotients,
-) -> Result<Plan, QueryError> {
+) -> Result<HeapPlan, QueryError> {
     let from_quotient = || match quotient_for(db, game, convention, &BigPosition::from(position), quotients)?
     {
         Some(q) => quotient_answer(&q, game, convention, position),
@@ -746,16 +750,16 @@ pub fn plan_query_with(
         for solve in db.solves_of(game, convention)? {
             if let Some(answer) = answer_from_solve(db, game, convention, &solve, position, Source::Database)?
             {
-                return Ok(Plan::Answered(Box::new(answer)));
+                return Ok(HeapPlan::Answered(Box::new(answer)));
             }
         }
     }
     if position.total() > MAX_SOLVE_TOTAL as u64 {
         if let Some(answer) = from_quotient()? {
-            return Ok(Plan::Answered(Box::new(answer)));
+            return Ok(HeapPlan::Answered(Box::new(answer)));
         }
         if let Some(answer) = answer_from_theory(game, convention, position)? {
-            return Ok(Plan::Answered(Box::new(answer)));
+            return Ok(HeapPlan::Answered(Box::new(answer)));
         }
         return Err(QueryError::TooLarge { position: position.clone(), total: position.total() });
     }
@@ -764,10 +768,10 @@ pub fn plan_query_with(
         options.into_iter().min_by_key(|c| c.cost.unwrap_or(u64::MAX)).expect("the smallest universe");
     if cheapest.cost.is_none_or(|c| c > auto_solve_limit) {
         if let Some(answer) = from_quotient()? {
-            return Ok(Plan::Answered(Box::new(answer)));
+            return Ok(HeapPlan::Answered(Box::new(answer)));
         }
         if let Some(answer) = answer_from_theory(game, convention, position)? {
-            return Ok(Plan::Answered(Box::new(answer)));
+            return Ok(HeapPlan::Answered(Box::new(answer)));
         }
         return Err(QueryError::NotCovered(Box::new(Uncovered {
             position: position.clone(),
@@ -780,11 +784,11 @@ pub fn plan_query_with(
             universe: cheapest.universe,
         })));
     }
-    Ok(Plan::Solve(cheapest.universe))
+    Ok(HeapPlan::Solve(cheapest.universe, cheapest.cost.unwrap_or(0)))
 }
 
-/// Solves `universe` (chosen by [`plan_query`]) into `db` and answers from it.
-pub fn answer_after_solving(
+/// Solves `universe` (chosen by [`plan_heaps`]) into `db` and answers from it.
+fn heaps_after_solving(
     db: &mut Database,
     game: &GameSpec,
     convention: Convention,
@@ -856,7 +860,7 @@ pub fn quotient_answer(
             .map(|mv| {
                 let to = mv.apply(position);
                 let outcome = if q.is_p(to.heaps()).map_err(qerr)? { Outcome::Loss } else { Outcome::Win };
-                Ok(move_value(position, mv, outcome))
+                Ok(heap_move(position, &mv, outcome, None))
             })
             .collect::<Result<Vec<_>, QueryError>>()?
     } else {
@@ -870,21 +874,6 @@ pub const QUOTIENT_LISTING_LIMIT: u128 = 5_000;
 
 /// How far a quotient computed for a query may go looking for a period.
 const QUOTIENT_ON_THE_SPOT_CAP: u32 = 400;
-/// Answers a query from the database, solving a small covering universe on the spot when
-/// nothing stored covers the position (or resuming an interrupted solve that would).
-pub fn query(
-    db: &mut Database,
-    game: &GameSpec,
-    convention: Convention,
-    position: &Position,
-    auto_solve_limit: u64,
-) -> Result<Answer, QueryError> {
-    match plan_query(Some(db), game, convention, position, auto_solve_limit)? {
-        Plan::Answered(answer) => Ok(*answer),
-        Plan::Solve(universe) => answer_after_solving(db, game, convention, position, universe),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -900,6 +889,6 @@ mod tests {
         let again = answer_from_theory(&game, Convention::Normal, &position).unwrap().unwrap();
         assert_eq!(first.nim_value, again.nim_value);
         assert_eq!(first.best_move.map(|m| m.to), again.best_move.map(|m| m.to));
-        assert_eq!(first.nim_value, Some(kept[300] ^ kept[7]));
+        assert_eq!(first.nim_value, Some(u64::from(kept[300] ^ kept[7])));
     }
 }

@@ -7,12 +7,11 @@ use std::collections::HashMap;
 
 use crate::game::{Convention, DRAW, Formula, Game, LabelledMove, Outcome, moves_fit};
 use crate::index::{PositionSpace, SpaceBounds, TierId, UniverseError, space_for};
-use crate::query::Source;
+use crate::resources::MemoryBudget;
+use crate::solve::family::estimate_family;
+use crate::answer::{Answer, Lookup, MoveValue, Source};
 use crate::store::{Database, ExportFilter, Reader, RecordSource, SolveRecord, StoreError};
 use crate::theory::families::{best_target, evaluate, move_search_fits, outcome_by_theorem};
-
-/// The largest space a query solves on the spot, in positions.
-pub const SPACED_AUTO_SOLVE_LIMIT: u64 = 2_000_000;
 
 /// Why a spaced answer or check failed.
 #[derive(Debug, thiserror::Error)]
@@ -62,6 +61,9 @@ pub enum SpacedError {
     /// The solve failed.
     #[error(transparent)]
     Solve(#[from] crate::driver::DriverError),
+    /// A solve on the spot would pass the memory budget.
+    #[error(transparent)]
+    Resource(#[from] crate::resources::ResourceError),
     /// A stored solve lacks a tier of the space it has solved (a row was lost).
     #[error("stored solve #{solve} lacks tier {tier} of the space it has solved")]
     MissingTier {
@@ -120,81 +122,19 @@ pub enum SpacedError {
     },
 }
 
-/// One move and the value of the position it leads to.
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct SpacedMoveValue {
-    /// The move in words.
-    pub description: String,
-    /// The position after it.
-    pub to: Vec<u32>,
-    /// The outcome for the player to move after it (the opponent).
-    pub outcome: Outcome,
-    /// Its remoteness, when known (not for draws).
-    pub remoteness: Option<u32>,
-}
-
-/// The answer for one position of a spaced game.
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct SpacedAnswer {
-    /// The game.
-    pub game: String,
-    /// The convention.
-    pub convention: Convention,
-    /// The position, in the family's canonical form.
-    pub position: Vec<u32>,
-    /// The outcome for the player to move.
-    pub outcome: Outcome,
-    /// Moves to the end under optimal play, when known (never for a draw).
-    pub remoteness: Option<u32>,
-    /// The nim-value, when a theorem gives it.
-    pub nim_value: Option<u64>,
-    /// The best move: fastest win, slowest loss, or a move that keeps the draw.
-    pub best_move: Option<SpacedMoveValue>,
-    /// Every move, in the family's move order (left out where not asked for, and at a
-    /// terminal position).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub moves: Vec<SpacedMoveValue>,
-    /// How many moves a theorem's answer left unlisted (more than [`THEORY_LISTING_LIMIT`],
-    /// or, where listing them would pass [`MOVES_WORK_LIMIT`](crate::game::MOVES_WORK_LIMIT),
-    /// the family's bound on their number); 0 (and left out of JSON) when every move is
-    /// listed or none was asked for.
-    #[serde(skip_serializing_if = "is_zero")]
-    pub moves_omitted: u64,
-    /// Where the answer came from.
-    pub source: Source,
-    /// The theorem, when the answer is the theorem's.
-    pub theorem: Option<Formula>,
-    /// The stored solve used, if any.
-    pub solve_id: Option<i64>,
-}
-
-fn is_zero(n: &u64) -> bool {
-    *n == 0
-}
-
-/// The short answer for one position of a spaced game: outcome and values, without the
-/// moves ([`SpacedReader::lookup`]).
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct SpacedLookup {
-    /// The outcome for the player to move.
-    pub outcome: Outcome,
-    /// Moves to the end under optimal play, when known (never for a draw).
-    pub remoteness: Option<u32>,
-    /// The nim-value, when a theorem gives it.
-    pub nim_value: Option<u64>,
-    /// Where the answer came from.
-    pub source: Source,
-    /// The stored solve used, if any.
-    pub solve_id: Option<i64>,
+/// A family's position as an answer's cells.
+fn wide(position: &[u32]) -> Vec<u64> {
+    position.iter().map(|&c| u64::from(c)).collect()
 }
 
 /// What a query must do.
 #[derive(Debug)]
 pub enum SpacedPlan {
     /// Answered.
-    Answered(Box<SpacedAnswer>),
-    /// Solve this space first (it is small enough), then ask again.
-    Solve(SpaceBounds),
+    Answered(Box<Answer>),
+    /// Solve this space first (it is small enough, and holds this many positions), then ask
+    /// again.
+    Solve(SpaceBounds, u64),
 }
 
 /// The smallest space of `game` that holds `position`.
@@ -216,6 +156,11 @@ pub fn smallest_bounds(game: &Game, position: &[u32]) -> SpaceBounds {
             SpaceBounds { max_total: total.min(u32::MAX as u64) as u32, max_heaps: heaps, max_heap: None }
         }
     }
+}
+
+/// A space's bounds in words.
+fn space_words(bounds: SpaceBounds) -> String {
+    format!("the space of tier total ≤ {}, heaps ≤ {}", bounds.max_total, bounds.max_heaps)
 }
 
 /// The space of `game` within `bounds`.
@@ -375,6 +320,7 @@ pub fn plan_spaced(
     game: &Game,
     convention: Convention,
     position: &[u32],
+    auto_solve_limit: u64,
 ) -> Result<SpacedPlan, SpacedError> {
     if let Some(db) = db {
         for solve in solves_of(db, game, convention)? {
@@ -387,33 +333,23 @@ pub fn plan_spaced(
         return Ok(SpacedPlan::Answered(Box::new(answer)));
     }
     let bounds = smallest_bounds(game, position);
-    let positions = space_of(game, bounds)?.positions();
-    if positions > SPACED_AUTO_SOLVE_LIMIT {
+    let space = space_of(game, bounds)?;
+    let positions = space.positions();
+    if positions > auto_solve_limit {
         return Err(SpacedError::NotCovered {
             game: game.to_string(),
             position: game.family().show(position),
             convention,
             positions,
-            limit: SPACED_AUTO_SOLVE_LIMIT,
+            limit: auto_solve_limit,
             bounds,
         });
     }
-    Ok(SpacedPlan::Solve(bounds))
-}
-
-/// The answer for `position`: from a stored solve or the family's theorem, else after
-/// solving the smallest space that holds it, when that space is small enough (what
-/// [`query`](crate::query::query) is for the heap games).
-pub fn query_spaced(
-    db: &mut Database,
-    game: &Game,
-    convention: Convention,
-    position: &[u32],
-) -> Result<SpacedAnswer, SpacedError> {
-    match plan_spaced(Some(db), game, convention, position)? {
-        SpacedPlan::Answered(answer) => Ok(*answer),
-        SpacedPlan::Solve(bounds) => answer_after_solving(db, game, convention, position, bounds),
-    }
+    // The solve on the spot keeps to the memory budget `nimdb solve` keeps to (a loopy
+    // game holds its whole graph).
+    let estimate = estimate_family(space.as_ref(), game.family().loopy(), moves_bound(bounds));
+    MemoryBudget::new(None).check(&format!("solving {} on the spot", space_words(bounds)), estimate.memory_bytes)?;
+    Ok(SpacedPlan::Solve(bounds, positions))
 }
 
 /// The answer from stored solve `solve`, or `None` when it does not cover `position`.
@@ -423,13 +359,13 @@ pub fn answer_from_solve(
     convention: Convention,
     position: &[u32],
     solve: &SolveRecord,
-) -> Result<Option<SpacedAnswer>, SpacedError> {
+) -> Result<Option<Answer>, SpacedError> {
     SpacedReader::new(db).answer_from(&mut Reader::new(db), game, convention, position, solve, true)
 }
 
 /// The best move, first in move order: from a win, to a loss one move shorter; from a loss,
 /// to the longest win; from a draw, to a draw.
-fn best(moves: &[SpacedMoveValue], outcome: Outcome, r: u16) -> Option<SpacedMoveValue> {
+fn best(moves: &[MoveValue], outcome: Outcome, r: u16) -> Option<MoveValue> {
     let pick = match outcome {
         Outcome::Win => {
             moves.iter().find(|m| m.outcome == Outcome::Loss && m.remoteness == Some(r as u32 - 1))
@@ -446,7 +382,7 @@ pub const THEORY_LISTING_LIMIT: usize = 100_000;
 
 /// The answer of the family's theorem, when it has one for `convention`. Each listed move
 /// is judged by the theorem's value of the position it leads to, never by a move search.
-pub fn answer_from_theory(game: &Game, convention: Convention, position: &[u32]) -> Option<SpacedAnswer> {
+pub fn answer_from_theory(game: &Game, convention: Convention, position: &[u32]) -> Option<Answer> {
     let family = game.family();
     let decision = evaluate(family, position, convention)?;
     let cost = crate::theory::families::evaluation_cost(decision.formula, position);
@@ -456,18 +392,25 @@ pub fn answer_from_theory(game: &Game, convention: Convention, position: &[u32])
     let listed = moves_fit(family, position, cost).then(|| family.moves(position));
     let judged = |m: &LabelledMove| {
         let outcome = outcome_by_theorem(family, &m.to, convention).unwrap_or(Outcome::Draw);
-        SpacedMoveValue { description: m.text.clone(), to: m.to.clone(), outcome, remoteness: None }
+        MoveValue {
+            to: wide(&m.to),
+            heap: None,
+            taken: None,
+            description: format!("{} → {}", m.text, family.show(&m.to)),
+            outcome,
+            remoteness: None,
+        }
     };
     let want = best_target(decision.outcome);
-    let (moves, moves_omitted, best_move): (Vec<SpacedMoveValue>, u64, Option<SpacedMoveValue>) = match listed
+    let (moves, moves_omitted, best_move): (Vec<MoveValue>, u64, Option<MoveValue>) = match listed
     {
         None => (Vec::new(), bound, None),
         Some(listed) => listed_answer(game, decision.formula, position, listed, want, &judged),
     };
-    Some(SpacedAnswer {
+    Some(Answer {
         game: game.to_string(),
         convention,
-        position: position.to_vec(),
+        position: wide(position),
         outcome: decision.outcome,
         remoteness: None,
         nim_value: decision.nim_value,
@@ -489,10 +432,10 @@ fn listed_answer(
     position: &[u32],
     listed: Vec<LabelledMove>,
     want: Option<Outcome>,
-    judged: &dyn Fn(&LabelledMove) -> SpacedMoveValue,
-) -> (Vec<SpacedMoveValue>, u64, Option<SpacedMoveValue>) {
+    judged: &dyn Fn(&LabelledMove) -> MoveValue,
+) -> (Vec<MoveValue>, u64, Option<MoveValue>) {
     if listed.len() <= THEORY_LISTING_LIMIT {
-        let moves: Vec<SpacedMoveValue> = listed.iter().map(judged).collect();
+        let moves: Vec<MoveValue> = listed.iter().map(judged).collect();
         let best = want.and_then(|w| moves.iter().find(|m| m.outcome == w).cloned());
         (moves, 0, best)
     } else {
@@ -538,7 +481,7 @@ impl<'a> SpacedReader<'a> {
         position: &[u32],
         solve: &SolveRecord,
         moves: bool,
-    ) -> Result<Option<SpacedAnswer>, SpacedError> {
+    ) -> Result<Option<Answer>, SpacedError> {
         let Some(space) = self.space(game, solve)? else { return Ok(None) };
         let Some((tier, rank)) = space.locate(position) else { return Ok(None) };
         // Every tier up to the solved total is stored: one missing is a lost row.
@@ -547,9 +490,11 @@ impl<'a> SpacedReader<'a> {
         for m in game.family().moves(position) {
             let (t, k) = locate_move(game, space.as_ref(), solve.id, position, &m.to)?;
             let rc = remoteness_at(source, solve.id, space.as_ref(), t, k)?;
-            listed.push(SpacedMoveValue {
-                description: m.text,
-                to: m.to,
+            listed.push(MoveValue {
+                description: format!("{} → {}", m.text, game.family().show(&m.to)),
+                to: wide(&m.to),
+                heap: None,
+                taken: None,
                 outcome: verdict_of(convention, rc),
                 remoteness: (rc != DRAW).then_some(rc as u32),
             });
@@ -559,10 +504,10 @@ impl<'a> SpacedReader<'a> {
         if !moves {
             listed.clear();
         }
-        Ok(Some(SpacedAnswer {
+        Ok(Some(Answer {
             game: game.to_string(),
             convention,
-            position: position.to_vec(),
+            position: wide(position),
             outcome,
             remoteness: (r != DRAW).then_some(r as u32),
             nim_value: None,
@@ -577,6 +522,9 @@ impl<'a> SpacedReader<'a> {
 
     /// The answer for `position` from a stored solve, else the family's theorem; with
     /// `moves` false the move list is left empty (the best move is still found).
+    ///
+    /// With `theory` false, a position no stored solve holds is `Ok(None)`: the theorem's
+    /// answer is left to a caller that may compute it (a server's theory pool).
     pub fn answer(
         &mut self,
         source: &mut dyn RecordSource,
@@ -584,11 +532,15 @@ impl<'a> SpacedReader<'a> {
         convention: Convention,
         position: &[u32],
         moves: bool,
-    ) -> Result<SpacedAnswer, SpacedError> {
+        theory: bool,
+    ) -> Result<Option<Answer>, SpacedError> {
         for solve in &self.listed(game, convention)? {
             if let Some(answer) = self.answer_from(source, game, convention, position, solve, moves)? {
-                return Ok(answer);
+                return Ok(Some(answer));
             }
+        }
+        if !theory {
+            return Ok(None);
         }
         match answer_from_theory(game, convention, position) {
             Some(mut a) => {
@@ -596,7 +548,7 @@ impl<'a> SpacedReader<'a> {
                     a.moves.clear();
                     a.moves_omitted = 0;
                 }
-                Ok(a)
+                Ok(Some(a))
             }
             None => Err(not_stored(game, convention, position)),
         }
@@ -607,33 +559,40 @@ impl<'a> SpacedReader<'a> {
     /// theorem, so outcome, remoteness, nim-value, source and solve are `answer`'s; only the
     /// best move is not looked for, so a stored position costs one record, not one per
     /// child. What a batch of outcomes (Python's `query_many`) reads.
+    /// With `theory` false, a position no stored solve holds is `Ok(None)`.
     pub fn lookup(
         &mut self,
         source: &mut dyn RecordSource,
         game: &Game,
         convention: Convention,
         position: &[u32],
-    ) -> Result<SpacedLookup, SpacedError> {
+        theory: bool,
+    ) -> Result<Option<Lookup>, SpacedError> {
         for solve in &self.listed(game, convention)? {
             let Some(space) = self.space(game, solve)? else { continue };
             let Some((tier, rank)) = space.locate(position) else { continue };
             let r = remoteness_at(source, solve.id, space.as_ref(), tier, rank)?;
-            return Ok(SpacedLookup {
+            return Ok(Some(Lookup {
+                position: wide(position),
                 outcome: verdict_of(convention, r),
                 remoteness: (r != DRAW).then_some(r as u32),
                 nim_value: None,
                 source: Source::Database,
                 solve_id: Some(solve.id),
-            });
+            }));
+        }
+        if !theory {
+            return Ok(None);
         }
         match evaluate(game.family(), position, convention) {
-            Some(d) => Ok(SpacedLookup {
+            Some(d) => Ok(Some(Lookup {
+                position: wide(position),
                 outcome: d.outcome,
                 remoteness: None,
                 nim_value: d.nim_value,
                 source: Source::Theory,
                 solve_id: None,
-            }),
+            })),
             None => Err(not_stored(game, convention, position)),
         }
     }
@@ -871,7 +830,7 @@ pub fn answer_after_solving(
     convention: Convention,
     position: &[u32],
     bounds: SpaceBounds,
-) -> Result<SpacedAnswer, SpacedError> {
+) -> Result<Answer, SpacedError> {
     let space = space_of(game, bounds)?;
     let (solve, _) =
         crate::driver::solve_spaced_into(db, game, convention, space.as_ref(), &crate::solve::Silent)?;

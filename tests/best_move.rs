@@ -6,7 +6,8 @@ use std::collections::BTreeSet;
 use nimdb::game::Outcome;
 use nimdb::game::{Convention, GameSpec, Position, all_moves};
 use nimdb::index::Universe;
-use nimdb::query::{Source, answer_from_solve};
+use nimdb::Source;
+use nimdb::query::answer_from_solve;
 use nimdb::solve::Silent;
 use nimdb::solve::reference::ReferenceSearch;
 use nimdb::store::Database;
@@ -36,17 +37,17 @@ fn check(game: &str, max_total: u32) {
                         assert!(legal.is_empty() && r == 0, "{game} {position}: no best move but moves exist")
                     }
                     Some(best) => {
+                        let to = Position::from_cells(&best.to).unwrap();
                         assert!(
-                            legal.contains(&best.to),
-                            "{game} {position}: best move to {} is illegal",
-                            best.to
+                            legal.contains(&to),
+                            "{game} {position}: best move to {to} is illegal"
                         );
-                        let (child_win, child_r) = reference.solve(&best.to);
-                        assert!(win != child_win || !win, "{game} {convention} {position} → {}", best.to);
+                        let (child_win, child_r) = reference.solve(&to);
+                        assert!(win != child_win || !win, "{game} {convention} {position} → {to}");
                         if win {
                             assert!(!child_win);
                         }
-                        assert_eq!(child_r + 1, r, "{game} {convention} {position} → {}", best.to);
+                        assert_eq!(child_r + 1, r, "{game} {convention} {position} → {to}");
                         assert_eq!(best.remoteness, Some(child_r));
                         assert_eq!(best.outcome == Outcome::Win, child_win);
                     }

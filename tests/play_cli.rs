@@ -78,9 +78,14 @@ impl Reference {
 
     /// (best move, its description, outcome, remoteness) for the player to move.
     fn best(&mut self, position: &Position) -> (Move, String, Outcome, Option<u32>) {
-        let a = query(&mut self.db, &self.game, self.convention, position, AUTO_SOLVE_LIMIT).unwrap();
+        let game = self.game.clone().into();
+        let a = query(&mut self.db, &game, self.convention, &position.cells(), AUTO_SOLVE_LIMIT).unwrap();
         let best = a.best_move.unwrap();
-        (best.mv, best.description, a.outcome, a.remoteness)
+        let mv = all_moves(self.game.rules(), position)
+            .into_iter()
+            .find(|m| m.describe(position) == best.description)
+            .unwrap();
+        (mv, best.description, a.outcome, a.remoteness)
     }
 }
 

@@ -34,11 +34,12 @@ fn seed_004_six_sticks_win_by_taking_one() {
     let dir = tempfile::tempdir().unwrap();
     let mut db = Database::open(&dir.path().join("t.sqlite")).unwrap();
     let spec: GameSpec = "subtraction:1,2,3".parse().unwrap();
-    let a = query(&mut db, &spec, Convention::Misere, &"6".parse().unwrap(), AUTO_SOLVE_LIMIT).unwrap();
+    let a = query(&mut db, &spec.into(), Convention::Misere, &[6], AUTO_SOLVE_LIMIT).unwrap();
     assert_eq!(a.outcome, Outcome::Win);
     let best = a.best_move.unwrap();
-    assert_eq!((best.taken, best.to.to_string()), (1, "[5]".to_string()));
-    let winning: Vec<u32> = a.moves.iter().filter(|m| m.outcome == Outcome::Loss).map(|m| m.taken).collect();
+    assert_eq!((best.taken, best.to), (Some(1), vec![5]));
+    let winning: Vec<u128> =
+        a.moves.iter().filter(|m| m.outcome == Outcome::Loss).filter_map(|m| m.taken).collect();
     assert_eq!(winning, [1], "taking 1 is the only winning move");
 }
 
@@ -48,11 +49,12 @@ fn seed_002_line_game_three_one() {
     let dir = tempfile::tempdir().unwrap();
     let mut db = Database::open(&dir.path().join("t.sqlite")).unwrap();
     let spec: GameSpec = "lines".parse().unwrap();
-    let a = query(&mut db, &spec, Convention::Misere, &"3 1".parse().unwrap(), AUTO_SOLVE_LIMIT).unwrap();
-    let children: BTreeSet<String> = a.moves.iter().map(|m| m.to.to_string()).collect();
+    let a = query(&mut db, &spec.into(), Convention::Misere, &[3, 1], AUTO_SOLVE_LIMIT).unwrap();
+    let children: BTreeSet<String> =
+        a.moves.iter().map(|m| Position::from_cells(&m.to).unwrap().to_string()).collect();
     let want: BTreeSet<String> =
         ["[2,1]", "[1,1,1]", "[1,1]", "[3]", "[1]"].iter().map(|s| s.to_string()).collect();
     assert_eq!(children, want);
     assert_eq!(a.outcome, Outcome::Win);
-    assert_eq!(a.best_move.unwrap().to, Position::new(vec![1]));
+    assert_eq!(a.best_move.unwrap().to, vec![1]);
 }

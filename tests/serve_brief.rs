@@ -11,7 +11,7 @@ use std::path::Path;
 
 use nimdb::batch::Session;
 use nimdb::game::{Convention, GameSpec, Position};
-use nimdb::query::Listing;
+use nimdb::answer::Listing;
 use nimdb::store::Database;
 use serde_json::{Value, json};
 use serve_common::{Server, encode};
@@ -188,8 +188,9 @@ fn best_only_equals_the_full_answer_on_every_stored_position() {
         let convention = Convention::from_misere(*convention == "misere");
         for heaps in stored(&db, game, if convention == Convention::Misere { "misere" } else { "normal" }) {
             let p = Position::new(heaps);
-            let full = session.answer(&spec, convention, &p).unwrap();
-            let best = session.answer_with(&spec, convention, &p, Listing::BestOnly).unwrap();
+            let game = spec.clone().into();
+            let full = session.answer(&game, convention, &p.cells(), Listing::All).unwrap();
+            let best = session.answer(&game, convention, &p.cells(), Listing::BestOnly).unwrap();
             assert!(best.moves.is_empty() && best.moves_omitted == 0, "{game} {p}");
             let (a, b) =
                 (serde_json::to_value(full.brief()).unwrap(), serde_json::to_value(best.brief()).unwrap());

@@ -10,7 +10,8 @@ use common::{assert_one_line_error, nimdb, ok};
 use nimdb::beyond::decided;
 use nimdb::game::Outcome;
 use nimdb::game::{BigPosition, Convention, GameSpec, Position, all_moves};
-use nimdb::query::{Source, answer_from_theory};
+use nimdb::Source;
+use nimdb::query::answer_from_theory;
 use nimdb::solve::reference::ReferenceSearch;
 use nimdb::theory::{bouton_loss, moore_loss_u64, wythoff_loss_u64};
 use serde_json::Value;
@@ -53,7 +54,7 @@ fn theory_answers_agree_with_the_forward_search_on_small_positions() {
                 assert_eq!((answer.source, answer.remoteness), (Source::Theory, None));
                 // The bounded and the unbounded answers give the same move.
                 assert_eq!(
-                    answer.best_move.as_ref().map(|m| BigPosition::from(&m.to)),
+                    answer.best_move.as_ref().map(|m| m.to.clone()),
                     wide.best_move.as_ref().map(|m| m.to.clone()),
                     "{game} {convention} {p}"
                 );
@@ -62,10 +63,11 @@ fn theory_answers_agree_with_the_forward_search_on_small_positions() {
                 match &answer.best_move {
                     None => assert!(children.is_empty(), "{game} {convention} {p}: no move given"),
                     Some(m) => {
-                        assert!(children.contains(&m.to), "{game} {p}: {} is not a move", m.description);
+                        let to = Position::from_cells(&m.to).unwrap();
+                        assert!(children.contains(&to), "{game} {p}: {} is not a move", m.description);
                         if win {
                             assert!(
-                                !search.solve(&m.to).0,
+                                !search.solve(&to).0,
                                 "{game} {convention} {p}: {} does not win",
                                 m.description
                             );
@@ -74,8 +76,8 @@ fn theory_answers_agree_with_the_forward_search_on_small_positions() {
                 }
                 // Every listed move's outcome is the search's.
                 for m in &answer.moves {
-                    let child_win = search.solve(&m.to).0;
-                    assert_eq!(m.outcome == Outcome::Win, child_win, "{game} {convention} {p} -> {}", m.to);
+                    let child_win = search.solve(&Position::from_cells(&m.to).unwrap()).0;
+                    assert_eq!(m.outcome == Outcome::Win, child_win, "{game} {convention} {p} -> {:?}", m.to);
                 }
             }
         }

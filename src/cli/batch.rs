@@ -5,7 +5,8 @@ use std::io::{BufRead, BufWriter, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
-use nimdb::batch::{Session, parse_line};
+use nimdb::answer::Listing;
+use nimdb::batch::Session;
 use nimdb::game::{Convention, Game};
 use nimdb::store::Database;
 
@@ -49,35 +50,19 @@ pub fn run(game: &Game, convention: Convention, db: &Path, moves: bool) -> anyho
             (true, Ok(text)) => Ok(text),
             (true, Err(_)) => Err("the line is not UTF-8 text".to_string()),
         };
-        let result = text.and_then(|t| match game {
-            Game::Heaps(game) => parse_line(t).map_err(|e| e.to_string()).and_then(|p| match p {
-                None => Ok(false),
-                Some(position) => {
-                    let written = if moves {
-                        session
-                            .answer_any(game, convention, &position)
-                            .map(|a| serde_json::to_writer(&mut buf, &a))
-                    } else {
-                        session
-                            .lookup_any(game, convention, &position)
-                            .map(|a| serde_json::to_writer(&mut buf, &a))
-                    };
-                    written.map_err(|e| e.to_string())?.map_err(|e| e.to_string())?;
-                    Ok(true)
-                }
-            }),
-            game => {
-                let line = t.trim();
-                if line.is_empty() || line.starts_with('#') {
-                    return Ok(false);
-                }
-                let words: Vec<&str> = line.split_whitespace().collect();
-                let position = game.parse_position(&words).map_err(|e| format!("bad position: {e}"))?;
-                let answer =
-                    session.answer_spaced(game, convention, &position, moves).map_err(|e| e.to_string())?;
-                serde_json::to_writer(&mut buf, &answer).map_err(|e| e.to_string())?;
-                Ok(true)
+        let result = text.and_then(|t| {
+            let line = t.trim();
+            if line.is_empty() || line.starts_with('#') {
+                return Ok(false);
             }
+            let position = game.read_position(&[line]).map_err(|e| e.to_string())?;
+            let written = if moves {
+                session.answer(game, convention, &position, Listing::All).map(|a| serde_json::to_writer(&mut buf, &a))
+            } else {
+                session.lookup(game, convention, &position).map(|a| serde_json::to_writer(&mut buf, &a))
+            };
+            written.map_err(|e| e.to_string())?.map_err(|e| e.to_string())?;
+            Ok(true)
         });
         match result {
             Ok(false) => {}

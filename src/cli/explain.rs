@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use nimdb::explain::{ExplainError, explain, explain_staircase, parse_heaps_in_order};
+use nimdb::explain::{ExplainError, explain_position};
 use nimdb::game::{Convention, Game};
 
 /// Arguments of `nimdb explain`.
@@ -24,40 +24,11 @@ pub struct ExplainArgs {
 
 /// Runs `nimdb explain`.
 pub fn run(args: ExplainArgs) -> anyhow::Result<ExitCode> {
-    if let Game::Staircase(stairs) = &args.game {
-        if args.misere {
-            anyhow::bail!(
-                "explain covers Staircase Nim under normal play (its odd steps play Nim); under misère \
-                 play no such rule is stated here: nimdb query --game staircase --misere answers from \
-                 the database"
-            );
+    let convention = Convention::from_misere(args.misere);
+    let explanation = explain_position(&args.game, convention, &args.heaps).map_err(|e| match e {
+        ExplainError::NoHeaps => {
+            anyhow::anyhow!("{e} (e.g. nimdb explain --game {} {})", args.game, args.game.example_position())
         }
-        let steps = Game::Staircase(*stairs)
-            .parse_position(&args.heaps)
-            .map_err(|e| anyhow::anyhow!("bad position: {e}"))?;
-        let explanation = explain_staircase(&steps).map_err(|e| match e {
-            ExplainError::NoHeaps => {
-                anyhow::anyhow!("give the coins on each step, e.g. nimdb explain --game staircase 3 0 2 5")
-            }
-            other => other.into(),
-        })?;
-        print!("{explanation}");
-        return Ok(ExitCode::SUCCESS);
-    }
-    if !matches!(&args.game, Game::Heaps(g) if g.is_nim()) {
-        // A loopy game has no finite tree: its moves and values come from query.
-        let other = if args.game.family().loopy() { "query --moves" } else { "tree" };
-        anyhow::bail!(
-            "explain covers Nim and Staircase Nim only (the binary-column rule: Bouton's theorem, and \
-             the odd steps of a staircase), not {}; \
-             try nimdb {other} --game {} HEAPS",
-            args.game,
-            args.game
-        );
-    }
-    let heaps = parse_heaps_in_order(&args.heaps)?;
-    let explanation = explain(&heaps, Convention::from_misere(args.misere)).map_err(|e| match e {
-        ExplainError::NoHeaps => anyhow::anyhow!("{e} (e.g. nimdb explain 3 4 7)"),
         other => other.into(),
     })?;
     print!("{explanation}");

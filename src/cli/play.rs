@@ -7,7 +7,6 @@ use clap::Args;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
-use nimdb::game::{Game, Position};
 use nimdb::play::{Advisor, Console, Players, Session, play};
 use nimdb::store::Database;
 
@@ -38,42 +37,22 @@ pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
     let players: Players = args.players.parse().map_err(words::players)?;
     let game = args.game.game.clone();
     if args.heaps.is_empty() {
-        match &game {
-            Game::Heaps(_) => anyhow::bail!("give the starting heaps, e.g. nimdb play --game {game} 3 4 5"),
-            s => {
-                let example = super::spaced::example(s);
-                anyhow::bail!("give the starting position, e.g. nimdb play --game {game} {example}")
-            }
-        }
+        let example = words::example(&game);
+        anyhow::bail!("give the starting position, e.g. nimdb play --game {game} {example}")
     }
     let convention = args.game.convention();
     // Validate everything before the database is opened for writing: Session::new says in
     // words why a start cannot be played, and a read-only plan says whether the start can be
     // looked up, solved on the spot or answered by theory; a refusal writes nothing.
-    let start: Vec<u32> = match &game {
-        Game::Heaps(_) => Position::parse_words(&args.heaps).map_err(anyhow::Error::msg)?.into(),
-        s => s.parse_position(&args.heaps).map_err(|e| anyhow::anyhow!("bad position: {e}"))?,
-    };
+    let start: Vec<u32> = game.parse_position(&args.heaps)?;
     Session::new(game.clone(), convention, players, start.clone()).map_err(words::session)?;
     {
         let reader = Database::open_for_reading(&args.db.db).map_err(words::store)?;
-        match &game {
-            Game::Heaps(spec) => {
-                let position = Position::from_sorted(start.clone());
-                nimdb::query::plan_query(
-                    reader.as_ref(),
-                    spec,
-                    convention,
-                    &position,
-                    nimdb::query::AUTO_SOLVE_LIMIT,
-                )
-                .map(drop)
-                .map_err(words::query)?
-            }
-            s => nimdb::spaced::plan_spaced(reader.as_ref(), s, convention, &start)
-                .map(drop)
-                .map_err(words::spaced)?,
-        }
+        let cells: Vec<u64> = start.iter().map(|&c| u64::from(c)).collect();
+        let (limit, quotients) = (nimdb::query::AUTO_SOLVE_LIMIT, nimdb::query::Quotients::StoredOrComputed);
+        nimdb::query::plan(reader.as_ref(), &game, convention, &cells, limit, quotients)
+            .map(drop)
+            .map_err(words::query)?;
     }
     let db = Database::open(&args.db.db).map_err(words::store)?;
     let mut advisor = Advisor::new(db, game.clone(), convention);

@@ -4,9 +4,9 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use nimdb::beyond::{Reply, WideAnswer, answer_beyond};
-use nimdb::game::{BigPosition, Convention, Outcome};
-use nimdb::query::{AUTO_SOLVE_LIMIT, Plan, answer_after_solving, plan_query};
+use nimdb::answer::{Answer, Source};
+use nimdb::game::{Convention, Game, Outcome};
+use nimdb::query::{AUTO_SOLVE_LIMIT, Plan, Quotients, answer_after_solving, plan};
 use nimdb::store::Database;
 
 use super::{DbArg, words};
@@ -38,74 +38,68 @@ pub struct QueryArgs {
 /// Runs `nimdb query`.
 pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
     let convention = Convention::from_misere(args.misere);
+    let game = &args.game;
     if args.batch {
-        return super::batch::run(&args.game, convention, &args.db.db, args.moves);
+        return super::batch::run(game, convention, &args.db.db, args.moves);
     }
-    let game = match &args.game {
-        nimdb::game::Game::Heaps(g) => g,
-        s => {
-            if args.heaps.is_empty() {
-                let example = super::spaced::example(s);
-                anyhow::bail!("no position given: pass the counts (`nimdb query --game {s} {example}`)");
-            }
-            return super::spaced::query(s, convention, &args.heaps, &args.db.db, args.json, args.moves);
-        }
-    };
     if args.heaps.is_empty() {
         anyhow::bail!(
-            "no position given: pass the heaps (`nimdb query 7 5 3`, `[]` for the empty position), \
-             or --batch to read positions from stdin"
+            "no position given: pass one (`nimdb query --game {game} {}`, `[]` for the empty position), \
+             or --batch to read positions from stdin",
+            words::example(game)
         );
     }
-    let asked = BigPosition::parse_words(&args.heaps).map_err(anyhow::Error::msg)?;
+    let position = game.read_position(&args.heaps)?;
     // Read first, writing nothing: only a query that must solve on the spot opens the
     // database for writing (creating it if needed).
     let reader = Database::open_for_reading(&args.db.db).map_err(words::store)?;
-    let reply = match asked.narrow() {
-        // Heaps beyond any database: a theorem answers, or nothing does.
-        None => Reply::Beyond(Box::new(
-            answer_beyond(reader.as_ref(), game, convention, &asked).map_err(words::query)?,
-        )),
-        Some(position) => {
-            let plan = plan_query(reader.as_ref(), game, convention, &position, AUTO_SOLVE_LIMIT)
-                .map_err(words::query)?;
-            Reply::Bounded(Box::new(match plan {
-                Plan::Answered(answer) => *answer,
-                Plan::Solve(universe) => {
-                    drop(reader);
-                    let mut db = Database::open(&args.db.db).map_err(words::store)?;
-                    answer_after_solving(&mut db, game, convention, &position, universe)
-                        .map_err(words::query)?
-                }
-            }))
+    let plan = plan(reader.as_ref(), game, convention, &position, AUTO_SOLVE_LIMIT, Quotients::StoredOrComputed)
+        .map_err(words::query)?;
+    let answer = match plan {
+        Plan::Answered(answer) => *answer,
+        Plan::Solve(cover) => {
+            drop(reader);
+            let mut db = Database::open(&args.db.db).map_err(words::store)?;
+            answer_after_solving(&mut db, game, convention, &position, cover).map_err(words::query)?
         }
     };
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&reply)?);
+        println!("{}", serde_json::to_string_pretty(&answer)?);
     } else {
-        print!("{}", render(&reply.wide(), args.moves));
+        print!("{}", render(game, &answer, args.moves));
     }
     Ok(ExitCode::SUCCESS)
 }
 
 /// The answer in words.
-pub fn render(a: &WideAnswer, all_moves: bool) -> String {
+pub fn render(game: &Game, a: &Answer, all_moves: bool) -> String {
     let mut out = String::new();
-    let remoteness = a.remoteness.map_or("unknown".to_string(), |r| r.to_string());
-    let conv = if a.convention == nimdb::game::Convention::Misere { ", misère" } else { "" };
-    out += &format!("{} ({}{conv}): {} for the player to move", a.position, a.game, a.outcome);
-    out += &format!(", remoteness {remoteness}");
+    let conv = if a.convention == Convention::Misere { ", misère" } else { "" };
+    out += &format!("{} ({}{conv}): {} for the player to move", game.show(&a.position), a.game, a.outcome);
+    match (a.outcome, a.remoteness) {
+        (Outcome::Draw, _) => out += " (neither player can force a win)",
+        (_, Some(r)) => out += &format!(", remoteness {r}"),
+        (_, None) => out += ", remoteness unknown",
+    }
     if let Some(g) = a.nim_value {
         out += &format!(", nim-value {g}");
     }
     out += "\n";
     match &a.best_move {
-        None => out += "no moves: the game is over\n",
+        // From a win or a draw a best move exists; past the theorem's search it is not named.
+        None if a.outcome != Outcome::Loss && a.moves_omitted > 0 => {
+            out += &format!(
+                "best move: not searched for (the position has up to {} moves, more than the theorem's search examines)\n",
+                a.moves_omitted
+            )
+        }
+        None if a.moves.is_empty() && a.moves_omitted == 0 => out += "no moves: the game is over\n",
+        None => out += "every move loses against perfect play\n",
         Some(m) => {
             let why = match (a.outcome, a.remoteness.is_some()) {
                 (Outcome::Win, true) => "wins fastest",
-                (Outcome::Loss, true) => "loses slowest",
                 (Outcome::Win, false) => "wins",
+                (Outcome::Loss, true) => "loses slowest",
                 (Outcome::Loss, false) => "every move loses against perfect play",
                 (Outcome::Draw, _) => "keeps the draw",
             };
@@ -121,14 +115,10 @@ pub fn render(a: &WideAnswer, all_moves: bool) -> String {
             out += &format!("  {:<48} opponent {} in {r}\n", m.description, m.outcome);
         }
     }
-    out += &format!(
-        "source: {}\n",
-        match a.source {
-            nimdb::query::Source::Database => "database",
-            nimdb::query::Source::Solved => "solved now and stored",
-            nimdb::query::Source::Theory => "theory",
-            nimdb::query::Source::Quotient => "misère quotient",
-        }
-    );
+    let source = match (a.source, a.theorem) {
+        (Source::Theory, Some(theorem)) => format!("theory ({})", theorem.name()),
+        (source, _) => source.words().to_string(),
+    };
+    out += &format!("source: {source}\n");
     out
 }

@@ -5,29 +5,15 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use nimdb::driver::solve_spaced_into;
-use nimdb::game::Outcome;
 use nimdb::game::{Convention, Game};
 use nimdb::index::SpaceBounds;
 use nimdb::resources::{Bytes, MemoryBudget};
 use nimdb::solve::family::estimate_family;
-use nimdb::spaced::{
-    BoundsError, SpacedAnswer, SpacedPlan, SpacedReport, answer_after_solving, moves_bound, plan_spaced,
-    space_bounds, space_of, verify_spaced,
-};
+use nimdb::spaced::{BoundsError, SpacedReport, moves_bound, space_bounds, space_of, verify_spaced};
 use nimdb::store::Database;
 
 use super::progress::SolveBar;
 use super::words;
-
-/// A position of `game` to show in an example: counts each family takes (a raise:C heap
-/// is at most C).
-pub fn example(game: &Game) -> String {
-    match game {
-        Game::Raise(r) => format!("{} 1", r.cap),
-        Game::Staircase(_) | Game::Welter(_) => "3 0 2 5".to_string(),
-        Game::Heaps(_) => "7 5 3".to_string(),
-    }
-}
 
 /// What `nimdb solve` was given, for a spaced game.
 pub struct SolveRequest<'a> {
@@ -114,116 +100,6 @@ pub fn solve(r: SolveRequest<'_>) -> anyhow::Result<ExitCode> {
         );
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// `nimdb query` of a spaced game.
-pub fn query(
-    game: &Game,
-    convention: Convention,
-    heaps: &[String],
-    db_path: &Path,
-    json: bool,
-    all_moves: bool,
-) -> anyhow::Result<ExitCode> {
-    let position = game.parse_position(heaps).map_err(|e| anyhow::anyhow!("bad position: {e}"))?;
-    let reader = Database::open_for_reading(db_path).map_err(words::store)?;
-    let answer = match plan_spaced(reader.as_ref(), game, convention, &position).map_err(words::spaced)? {
-        SpacedPlan::Answered(a) => *a,
-        SpacedPlan::Solve(bounds) => {
-            drop(reader);
-            let mut db = Database::open(db_path).map_err(words::store)?;
-            answer_after_solving(&mut db, game, convention, &position, bounds).map_err(words::spaced)?
-        }
-    };
-    if json {
-        println!("{}", serde_json::to_string_pretty(&answer)?);
-    } else {
-        print!("{}", render(game, &answer, all_moves));
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-fn render(game: &Game, a: &SpacedAnswer, all_moves: bool) -> String {
-    let family = game.family();
-    let conv = if a.convention == Convention::Misere { ", misère" } else { "" };
-    let outcome = match a.outcome {
-        Outcome::Win => "win",
-        Outcome::Loss => "loss",
-        Outcome::Draw => "draw",
-    };
-    let mut out =
-        format!("{} ({}{conv}): {outcome} for the player to move", family.show(&a.position), a.game);
-    match (a.outcome, a.remoteness) {
-        (Outcome::Draw, _) => out += " (neither player can force a win)",
-        (_, Some(r)) => out += &format!(", remoteness {r}"),
-        (_, None) => out += ", remoteness unknown",
-    }
-    if let Some(g) = a.nim_value {
-        out += &format!(", nim-value {g}");
-    }
-    out += "\n";
-    match &a.best_move {
-        // From a win or a draw a best move exists; past the theorem's search it is not named.
-        None if a.outcome != Outcome::Loss && a.moves_omitted > 0 => {
-            out += &format!(
-                "best move: not searched for (the position has up to {} moves, more than the theorem's search examines)\n",
-                a.moves_omitted
-            )
-        }
-        None if a.moves.is_empty() && a.moves_omitted == 0 => out += "no moves: the game is over\n",
-        None => out += "every move loses against perfect play\n",
-        Some(m) => {
-            let why = match (a.outcome, a.remoteness.is_some()) {
-                (Outcome::Win, true) => "wins fastest",
-                (Outcome::Win, false) => "wins",
-                (Outcome::Loss, _) => "loses slowest",
-                (Outcome::Draw, _) => "keeps the draw",
-            };
-            out += &format!("best move ({why}): {} → {}\n", m.description, family.show(&m.to));
-        }
-    }
-    if all_moves && a.moves_omitted > 0 {
-        // Left out by the work allowed (then the count is the family's bound on them), or
-        // by the listing limit (then it is their number).
-        let cost = family.formula(Convention::Normal).map_or(a.position.len() as u64 + 1, |f| {
-            nimdb::theory::families::evaluation_cost(f, &a.position)
-        });
-        if !nimdb::game::moves_fit(family, &a.position, cost) {
-            out += &format!(
-                "moves (up to {}): not listed, too much work to list (each a position of {} counts)\n",
-                a.moves_omitted,
-                a.position.len()
-            );
-        } else {
-            out += &format!(
-                "moves ({}): not listed, more than {}\n",
-                a.moves_omitted,
-                nimdb::spaced::THEORY_LISTING_LIMIT
-            );
-        }
-    } else if all_moves {
-        out += &format!("moves ({}):\n", a.moves.len());
-        for m in &a.moves {
-            let r = m.remoteness.map_or("".to_string(), |r| format!(" in {r}"));
-            let o = match m.outcome {
-                Outcome::Win => "wins",
-                Outcome::Loss => "loses",
-                Outcome::Draw => "draws",
-            };
-            out += &format!("  {:<44} opponent {o}{r}\n", m.description);
-        }
-    }
-    let source = match a.source {
-        nimdb::query::Source::Database => "database".to_string(),
-        nimdb::query::Source::Solved => "solved now and stored".to_string(),
-        _ => format!("theory ({})", theorem_name(a)),
-    };
-    out += &format!("source: {source}\n");
-    out
-}
-
-fn theorem_name(a: &SpacedAnswer) -> &'static str {
-    a.theorem.map_or("none", nimdb::game::Formula::name)
 }
 
 /// `nimdb verify` of a spaced game.

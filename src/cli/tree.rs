@@ -5,7 +5,6 @@ use std::process::ExitCode;
 use clap::{Args, ValueEnum};
 
 use crate::cli::GameArgs;
-use nimdb::game::{Game, Position};
 use nimdb::resources::MemoryBudget;
 use nimdb::tree::{DEFAULT_MAX_NODES, Shape, TreeOptions, TreeView};
 
@@ -49,23 +48,13 @@ pub struct TreeArgs {
 pub fn run(args: TreeArgs) -> anyhow::Result<ExitCode> {
     let game = &args.game.game;
     if args.heaps.is_empty() {
-        match game {
-            Game::Heaps(_) => anyhow::bail!("give the root position's heaps, e.g. nimdb tree --game nim 3 2"),
-            // A loopy game's tree is refused whatever the root: no root is asked for.
-            _ if game.family().loopy() => {
-                return Err(super::words::tree(nimdb::tree::TreeError::Loopy { game: game.to_string() }));
-            }
-            _ => anyhow::bail!("give the root position, e.g. nimdb tree --game {game} 0 2"),
+        // A loopy game's tree is refused whatever the root: no root is asked for.
+        if game.family().loopy() {
+            return Err(super::words::tree(nimdb::tree::TreeError::Loopy { game: game.to_string() }));
         }
+        anyhow::bail!("give the root position, e.g. nimdb tree --game {game} {}", game.example_position())
     }
-    let (name, root): (String, Vec<u32>) = match game {
-        Game::Heaps(spec) => {
-            (spec.canonical(), Position::parse_words(&args.heaps).map_err(anyhow::Error::msg)?.into())
-        }
-        s => {
-            (s.to_string(), s.parse_position(&args.heaps).map_err(|e| anyhow::anyhow!("bad position: {e}"))?)
-        }
-    };
+    let (name, root) = (game.to_string(), game.parse_position(&args.heaps)?);
     let options = TreeOptions {
         shape: if args.dag { Shape::Dag } else { Shape::Tree },
         alpha_beta: args.alpha_beta,

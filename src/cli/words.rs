@@ -116,8 +116,14 @@ pub fn query(e: QueryError) -> anyhow::Error {
         }
         QueryError::Store(e) => store(e),
         QueryError::Solve(e) => driver(e),
+        QueryError::Space(e) => spaced(e),
         other => other.into(),
     }
+}
+
+/// A position of `game` to show in an example.
+pub fn example(game: &Game) -> String {
+    game.example_position()
 }
 
 /// A misère quotient error, naming the flag that helps.
@@ -201,7 +207,6 @@ pub fn session(e: SessionError) -> anyhow::Error {
 pub fn advice(e: AdviceError) -> anyhow::Error {
     match e {
         AdviceError::Query(e) => query(*e),
-        AdviceError::Spaced(e) => spaced(*e),
     }
 }
 

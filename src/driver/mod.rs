@@ -337,13 +337,14 @@ mod tests {
 
     #[test]
     fn a_query_solves_on_the_spot_into_memory() {
-        use crate::query::{Source, query};
+        use crate::answer::Source;
+        use crate::query::query;
         let mut db = Database::open_in_memory().unwrap();
         let kayles: GameSpec = "kayles".parse().unwrap();
         let p = crate::game::Position::from_sorted(vec![5, 3]);
-        let first = query(&mut db, &kayles, Convention::Misere, &p, 1_000_000).unwrap();
+        let first = query(&mut db, &kayles.clone().into(), Convention::Misere, &p.cells(), 1_000_000).unwrap();
         assert_eq!(first.source, Source::Solved);
-        let again = query(&mut db, &kayles, Convention::Misere, &p, 1_000_000).unwrap();
+        let again = query(&mut db, &kayles.clone().into(), Convention::Misere, &p.cells(), 1_000_000).unwrap();
         assert_eq!(again.source, Source::Database);
         assert_eq!((again.outcome, again.remoteness), (first.outcome, first.remoteness));
     }

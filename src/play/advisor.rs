@@ -1,13 +1,12 @@
-//! The computer's judgement: answers from [`query`] for heap games and
-//! [`query_spaced`] for the families with their own position space (the database, a solve
-//! on the spot, or theory), seen through one [`Advice`]; the move the computer plays; and
-//! hints in words.
+//! The computer's judgement: answers from [`plan`] (the database, a solve on the spot, a
+//! misère quotient or a theorem), seen through one [`Advice`]; the move the computer plays;
+//! and hints in words.
 
 use std::collections::HashMap;
 
-use crate::game::{Convention, Game, Outcome, Position};
-use crate::query::{AUTO_SOLVE_LIMIT, Answer, QueryError, query};
-use crate::spaced::{SpacedAnswer, SpacedError, query_spaced};
+use crate::answer::{Answer, best_move};
+use crate::game::{Convention, Game, Outcome};
+use crate::query::{AUTO_SOLVE_LIMIT, Plan, QueryError, Quotients, answer_after_solving, plan};
 use crate::store::Database;
 use crate::theory::families::outcome_by_theorem;
 
@@ -36,37 +35,29 @@ pub struct Advice {
 }
 
 impl Advice {
-    fn of_heaps(answer: Answer) -> Advice {
-        let outcome = answer.outcome;
-        // A theorem's loss may name no move: every move then loses, so any will do.
-        let best = answer.best_move.or_else(|| crate::query::best_move(&answer.moves).cloned());
-        let best_move =
-            best.map(|m| Choice { to: m.to.into(), description: m.description, remoteness: m.remoteness });
-        Advice { outcome, remoteness: answer.remoteness, best_move }
-    }
-
-    fn of_family(game: &Game, convention: Convention, answer: SpacedAnswer) -> Advice {
-        let show = |text: &str, to: &[u32]| format!("{text} → {}", game.family().show(to));
-        let best_move = match (&answer.best_move, game) {
-            (Some(m), _) => Some(Choice {
-                description: show(&m.description, &m.to),
-                to: m.to.clone(),
-                remoteness: m.remoteness,
-            }),
-            // A theorem's answer may name no move: from a loss every move loses, so the first
-            // will do; past the theorem's move search, the first move to the outcome wanted,
-            // judged by the theorem alone.
-            (None, _) => {
+    fn of(game: &Game, convention: Convention, answer: Answer) -> Advice {
+        let family = game.family();
+        let narrow = |cells: &[u64]| cells.iter().map(|&c| c as u32).collect::<Vec<u32>>();
+        // A theorem's answer may name no move: from a loss every move loses, so the first will
+        // do; past the theorem's move search, the first move to the outcome wanted, judged by
+        // the theorem alone.
+        let best_move = match answer.best_move.or_else(|| best_move(&answer.moves).cloned()) {
+            Some(m) => Some(Choice { to: narrow(&m.to), description: m.description, remoteness: m.remoteness }),
+            None => {
                 let want = match answer.outcome {
                     Outcome::Loss => None,
                     Outcome::Win => Some(Outcome::Loss),
                     Outcome::Draw => Some(Outcome::Draw),
                 };
-                game.family()
-                    .moves(&answer.position)
+                family
+                    .moves(&narrow(&answer.position))
                     .into_iter()
-                    .find(|m| want.is_none() || outcome_by_theorem(game.family(), &m.to, convention) == want)
-                    .map(|m| Choice { description: show(&m.text, &m.to), to: m.to, remoteness: None })
+                    .find(|m| want.is_none() || outcome_by_theorem(family, &m.to, convention) == want)
+                    .map(|m| Choice {
+                        description: format!("{} → {}", m.text, family.show(&m.to)),
+                        to: m.to,
+                        remoteness: None,
+                    })
             }
         };
         Advice { outcome: answer.outcome, remoteness: answer.remoteness, best_move }
@@ -76,12 +67,9 @@ impl Advice {
 /// Why the computer could not judge a position.
 #[derive(Debug, thiserror::Error)]
 pub enum AdviceError {
-    /// A heap game's query failed.
+    /// The query failed.
     #[error(transparent)]
     Query(Box<QueryError>),
-    /// A spaced family's query failed.
-    #[error(transparent)]
-    Spaced(Box<SpacedError>),
 }
 
 /// Looks positions up for one game and convention, remembering the answers of this game.
@@ -105,19 +93,14 @@ impl Advisor {
     /// theory.
     pub fn answer(&mut self, position: &[u32]) -> Result<&Advice, AdviceError> {
         if !self.answers.contains_key(position) {
-            let advice = match &self.game {
-                Game::Heaps(spec) => {
-                    let position = Position::from_sorted(position.to_vec());
-                    let answer = query(&mut self.db, spec, self.convention, &position, self.solve_limit)
-                        .map_err(|e| AdviceError::Query(Box::new(e)))?;
-                    Advice::of_heaps(answer)
-                }
-                spaced => {
-                    let answer = query_spaced(&mut self.db, spaced, self.convention, position)
-                        .map_err(|e| AdviceError::Spaced(Box::new(e)))?;
-                    Advice::of_family(&self.game, self.convention, answer)
-                }
+            let cells: Vec<u64> = position.iter().map(|&c| u64::from(c)).collect();
+            let plan = plan(Some(&self.db), &self.game, self.convention, &cells, self.solve_limit, Quotients::StoredOrComputed);
+            let answer = match plan.map_err(|e| AdviceError::Query(Box::new(e)))? {
+                Plan::Answered(answer) => *answer,
+                Plan::Solve(cover) => answer_after_solving(&mut self.db, &self.game, self.convention, &cells, cover)
+                    .map_err(|e| AdviceError::Query(Box::new(e)))?,
             };
+            let advice = Advice::of(&self.game, self.convention, answer);
             self.answers.insert(position.to_vec(), advice);
         }
         Ok(&self.answers[position])

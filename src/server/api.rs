@@ -4,9 +4,9 @@ use std::collections::HashMap;
 
 use serde_json::{Value, json};
 
+use crate::answer::Listing;
 use crate::batch::LookupError;
-use crate::game::{BigPosition, Convention, GameSpec};
-use crate::query::Listing;
+use crate::game::{Convention, Game, GameSpec};
 
 /// The most positions one `POST /api/v1/query` may ask about.
 pub const MAX_BATCH: usize = 10_000;
@@ -46,6 +46,7 @@ impl From<LookupError> for ApiError {
             LookupError::TooLarge(_) => 422,
             LookupError::Store(_) | LookupError::Quotient(_) => 500,
             LookupError::Deferred | LookupError::Stopped => 503,
+            LookupError::Space(e) => return ApiError::from_space(e),
         };
         ApiError { status, message: e.to_string() }
     }
@@ -54,12 +55,12 @@ impl From<LookupError> for ApiError {
 /// A parsed `GET /api/v1/query`.
 #[derive(Clone, Debug)]
 pub struct QueryRequest {
-    /// The game.
-    pub game: GameSpec,
+    /// The game (any game).
+    pub game: Game,
     /// The convention.
     pub convention: Convention,
-    /// The position (heaps up to `u64::MAX`).
-    pub position: BigPosition,
+    /// The position, in the game's canonical form (a heap game's heaps up to `u64::MAX`).
+    pub position: Vec<u64>,
     /// Every move, or the best one only (`moves=false`).
     pub listing: Listing,
 }
@@ -67,8 +68,8 @@ pub struct QueryRequest {
 /// A parsed `POST /api/v1/query`.
 #[derive(Clone, Debug)]
 pub struct BatchRequest {
-    /// The game.
-    pub game: GameSpec,
+    /// The game (any game).
+    pub game: Game,
     /// The convention.
     pub convention: Convention,
     /// Every move of each position, or the best one only (`moves=false`, or `"moves":
@@ -84,8 +85,8 @@ pub struct BatchRequest {
 pub struct BatchItem {
     /// The JSON value as sent.
     pub given: Value,
-    /// The position, or a 400.
-    pub position: Result<BigPosition, ApiError>,
+    /// The position in the game's canonical form, or a 400.
+    pub position: Result<Vec<u64>, ApiError>,
 }
 
 impl BatchItem {
@@ -136,7 +137,14 @@ pub fn parse_query_string(raw: Option<&str>) -> Result<HashMap<String, String>, 
     Ok(params)
 }
 
-/// The game named by `game` (default `nim`).
+/// Any game named by `game` (default `nim`): what a query takes.
+pub fn parse_any_game(params: &HashMap<String, String>) -> Result<Game, ApiError> {
+    let name = params.get("game").map_or("nim", String::as_str);
+    name.parse::<Game>().map_err(|e| ApiError::bad(format!("unknown game '{name}': {e}")))
+}
+
+/// The heap game named by `game` (default `nim`): what the heap-value, slice and quotient
+/// requests take.
 pub fn parse_game(params: &HashMap<String, String>) -> Result<GameSpec, ApiError> {
     let name = params.get("game").map_or("nim", String::as_str);
     crate::game::parse_heap_game(name).map_err(|e| ApiError::bad(format!("unknown game '{name}': {e}")))
@@ -161,28 +169,38 @@ pub fn parse_moves(value: Option<&str>) -> Result<Listing, ApiError> {
     }
 }
 
-/// A position from text: `9,4`, `9 4` or `[9,4]`, heaps up to `u64::MAX`.
-pub fn parse_position(text: &str) -> Result<BigPosition, ApiError> {
-    text.parse::<BigPosition>().map_err(|e| ApiError::bad(format!("bad position: {e}")))
+/// A position of `game` from text: `9,4`, `9 4` or `[9,4]` (a heap game's heaps up to
+/// `u64::MAX`), read by the command line's rules.
+pub fn parse_position(game: &Game, text: &str) -> Result<Vec<u64>, ApiError> {
+    game.read_position(&[text]).map_err(|e| ApiError::bad(position_words(e)))
 }
 
-/// A position from JSON: an array of heap sizes, or a string as [`parse_position`] takes.
-pub fn position_from_json(v: &Value) -> Result<BigPosition, ApiError> {
+/// A refused position in the API's words: every message begins "bad position".
+fn position_words(e: crate::game::BadPosition) -> String {
+    match e {
+        crate::game::BadPosition::HeapList(e) => format!("bad position: {e}"),
+        family => family.to_string(),
+    }
+}
+
+/// A position of `game` from JSON: an array of counts, or a string as [`parse_position`]
+/// takes.
+pub fn position_from_json(game: &Game, v: &Value) -> Result<Vec<u64>, ApiError> {
     match v {
-        Value::String(s) => parse_position(s),
+        Value::String(s) => parse_position(game, s),
         Value::Array(items) => {
             let mut heaps = Vec::with_capacity(items.len());
             for item in items {
                 let h = item.as_u64().ok_or_else(|| {
-                    ApiError::bad(format!("bad heap {item}: heaps are integers 0..={}", u64::MAX))
+                    ApiError::bad(format!("bad count {item}: counts are integers 0..={}", u64::MAX))
                 })?;
                 heaps.push(h);
             }
-            // The same checks as text input (heap count).
+            // The same checks as text input (count, the family's rules).
             let text = heaps.iter().map(u64::to_string).collect::<Vec<_>>().join(",");
-            parse_position(&format!("[{text}]"))
+            parse_position(game, &format!("[{text}]"))
         }
-        _ => Err(ApiError::bad("a position is an array of heap sizes or a string such as \"9,4\"")),
+        _ => Err(ApiError::bad("a position is an array of counts or a string such as \"9,4\"")),
     }
 }
 
@@ -196,62 +214,23 @@ pub fn parse_query_request(raw: Option<&str>) -> Result<QueryRequest, ApiError> 
             "unknown parameter '{unknown}' (game, convention, position, moves)"
         )));
     }
-    let game = parse_game(&params)?;
+    let game = parse_any_game(&params)?;
     let convention = parse_convention(&params)?;
     let listing = parse_moves(params.get("moves").map(String::as_str))?;
     let position = parse_position(
-        params
-            .get("position")
-            .ok_or_else(|| ApiError::bad("missing parameter 'position' (e.g. position=9,4)"))?,
+        &game,
+        params.get("position").ok_or_else(|| {
+            ApiError::bad(format!("missing parameter 'position' (e.g. position={})", game.example_position().replace(' ', ",")))
+        })?,
     )?;
     Ok(QueryRequest { game, convention, position, listing })
 }
 
-/// A parsed `GET /api/v1/query` for a spaced family (staircase, welter, raise:C).
-#[derive(Clone, Debug)]
-pub struct SpacedRequest {
-    /// The game.
-    pub game: crate::game::Game,
-    /// The convention.
-    pub convention: Convention,
-    /// The position, in the family's canonical form.
-    pub position: Vec<u32>,
-    /// Whether to list every move.
-    pub moves: bool,
-}
-
-/// Parses `GET /api/v1/query` when `game` names a spaced family; `None` for any other game
-/// (a heap game, or a name no family has, which [`parse_query_request`] refuses).
-pub fn parse_spaced_request(raw: Option<&str>) -> Result<Option<SpacedRequest>, ApiError> {
-    let params = parse_query_string(raw)?;
-    let Some(name) = params.get("game") else { return Ok(None) };
-    let game = match name.parse::<crate::game::Game>() {
-        Ok(g) if g.heaps().is_none() => g,
-        Ok(_) | Err(_) => return Ok(None),
-    };
-    if let Some(unknown) =
-        params.keys().find(|k| !["game", "convention", "position", "moves"].contains(&k.as_str()))
-    {
-        return Err(ApiError::bad(format!(
-            "unknown parameter '{unknown}' (game, convention, position, moves)"
-        )));
-    }
-    let convention = parse_convention(&params)?;
-    let moves = parse_moves(params.get("moves").map(String::as_str))? == Listing::All;
-    let text = params
-        .get("position")
-        .ok_or_else(|| ApiError::bad("missing parameter 'position' (e.g. position=3,0,2,5)"))?;
-    // The command line's rules for a list (no comma without a count, brackets only around
-    // it), then the family's for the counts themselves.
-    let position = game.parse_position(&[text]).map_err(|e| ApiError::bad(format!("bad position: {e}")))?;
-    Ok(Some(SpacedRequest { game, convention, position, moves }))
-}
-
-/// The HTTP status of a spaced answer's failure.
-impl From<crate::spaced::SpacedError> for ApiError {
-    fn from(e: crate::spaced::SpacedError) -> Self {
+impl ApiError {
+    /// The HTTP status of a family's failure to answer.
+    fn from_space(e: &crate::spaced::SpacedError) -> Self {
         use crate::spaced::SpacedError as E;
-        let status = match &e {
+        let status = match e {
             E::NotStored { .. } | E::NotCovered { .. } | E::NoSolve(..) => 404,
             _ => 500,
         };
@@ -314,15 +293,15 @@ pub fn parse_batch_request(raw_query: Option<&str>, body: &[u8]) -> Result<Batch
             message: format!("{} positions in one request; at most {MAX_BATCH}", items.len()),
         });
     }
-    let game = parse_game(&params)?;
+    let game = parse_any_game(&params)?;
     let convention = parse_convention(&params)?;
     let listing = parse_moves(params.get("moves").map(String::as_str))?;
     let positions = items
         .into_iter()
         .enumerate()
         .map(|(i, given)| {
-            let position =
-                position_from_json(&given).map_err(|e| ApiError::bad(format!("position {i}: {}", e.message)));
+            let position = position_from_json(&game, &given)
+                .map_err(|e| ApiError::bad(format!("position {i}: {}", e.message)));
             BatchItem { given, position }
         })
         .collect();
@@ -461,12 +440,12 @@ mod tests {
     /// `1,,2` and `[[1]]`, which the command line refuses).
     #[test]
     fn a_family_s_position_is_read_as_the_command_line_reads_it() {
-        let position = |text: &str| parse_spaced_request(Some(&format!("game=staircase&position={text}")));
+        let position = |text: &str| parse_query_request(Some(&format!("game=staircase&position={text}")));
         for good in ["3,0,2,5", "3%200%202%205", "[3,0,2,5]", "%5B3,%200,2,5%5D"] {
-            let r = position(good).unwrap().unwrap();
+            let r = position(good).unwrap();
             assert_eq!(r.position, vec![3, 0, 2, 5], "{good}");
         }
-        assert_eq!(position("[]").unwrap().unwrap().position, Vec::<u32>::new());
+        assert_eq!(position("[]").unwrap().position, Vec::<u64>::new());
         for bad in ["1,,2", "[[1]]", "1,", ",1", "[1", "1]", "-1", "x", ""] {
             let e = position(bad).map(|_| ()).unwrap_err();
             assert_eq!(e.status, 400, "{bad}");

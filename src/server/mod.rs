@@ -29,9 +29,9 @@ use serde_json::json;
 use tokio::sync::oneshot;
 
 use crate::batch::{LookupError, Session};
-use crate::beyond::Reply;
-use crate::game::{BigPosition, GameSpec};
-use crate::query::{Listing, Plan, QueryError, Quotients, answer_after_solving, plan_query_with};
+use crate::answer::{Answer, Listing};
+use crate::game::{Game, GameSpec};
+use crate::query::{Plan, QueryError, Quotients, answer_after_solving, plan};
 use crate::store::Database;
 use crate::theory::report::{HeapOptions, TheoryError, heap_report_until};
 use crate::theory::{Stop, recent};
@@ -346,14 +346,19 @@ fn router(state: Shared) -> Router {
         .with_state(state)
 }
 
-/// A reply as JSON bytes: the whole answer, or without the move list.
-fn reply_json(reply: &Reply, listing: Listing) -> Result<Vec<u8>, ApiError> {
+/// An answer as JSON bytes: the whole answer, or without the move list.
+fn reply_json(answer: &Answer, listing: Listing) -> Result<Vec<u8>, ApiError> {
     let mut out = Vec::with_capacity(512);
-    match listing {
-        Listing::All => push_json(&mut out, reply)?,
-        Listing::BestOnly => push_json(&mut out, &reply.brief())?,
-    }
+    push_answer(&mut out, answer, listing)?;
     Ok(out)
+}
+
+/// Appends an answer's JSON to `out`: the whole answer, or without the move list.
+fn push_answer(out: &mut Vec<u8>, answer: &Answer, listing: Listing) -> Result<(), ApiError> {
+    match listing {
+        Listing::All => push_json(out, answer),
+        Listing::BestOnly => push_json(out, &answer.brief()),
+    }
 }
 
 /// A 200 with a JSON body.
@@ -362,26 +367,6 @@ fn json_bytes(bytes: Vec<u8>) -> Response {
 }
 
 async fn get_query(State(state): State<Shared>, RawQuery(raw): RawQuery) -> Response {
-    // A spaced family's position: answered from its stored solves or its theorem, never solved.
-    match api::parse_spaced_request(raw.as_deref()) {
-        Ok(Some(r)) => {
-            let answered = state
-                .pool
-                .run(move |s| {
-                    let answer = s.answer_spaced(&r.game, r.convention, &r.position, r.moves)?;
-                    let mut out = Vec::with_capacity(512);
-                    push_json(&mut out, &answer)?;
-                    Ok(out)
-                })
-                .await;
-            return match answered {
-                Ok(bytes) => json_bytes(bytes),
-                Err(e) => e.into_response(),
-            };
-        }
-        Ok(None) => {}
-        Err(e) => return e.into_response(),
-    }
     let request = match api::parse_query_request(raw.as_deref()) {
         Ok(r) => r,
         Err(e) => return e.into_response(),
@@ -390,11 +375,11 @@ async fn get_query(State(state): State<Shared>, RawQuery(raw): RawQuery) -> Resp
         (request.game, request.convention, request.position, request.listing);
     let looked_up = {
         // Written as JSON on the worker thread, so the answer is freed where it was made.
-        let answer = move |s: &mut Session<'_>, game: &GameSpec, position: &BigPosition| match s
-            .answer_any_with(game, convention, position, listing)
+        let answer = move |s: &mut Session<'_>, game: &Game, position: &[u64]| match s
+            .answer(game, convention, position, listing)
         {
             Err(LookupError::Deferred) => Ok(None),
-            reply => reply.map_err(ApiError::from).and_then(|r| reply_json(&r, listing)).map(Some),
+            answer => answer.map_err(ApiError::from).and_then(|a| reply_json(&a, listing)).map(Some),
         };
         let (g, p) = (game.clone(), position.clone());
         match state.pool.run(move |s| answer(s, &g, &p)).await {
@@ -411,8 +396,7 @@ async fn get_query(State(state): State<Shared>, RawQuery(raw): RawQuery) -> Resp
     };
     match looked_up {
         Ok(bytes) => json_bytes(bytes),
-        Err(e) if e.status == 404 && state.solver.is_some() && position.narrow().is_some() => {
-            let position = position.narrow().expect("a bounded position");
+        Err(e) if e.status == 404 && state.solver.is_some() => {
             let solver = state.clone();
             let solved = tokio::task::spawn_blocking(move || {
                 let solver = solver.solver.as_ref().expect("a solver");
@@ -420,19 +404,12 @@ async fn get_query(State(state): State<Shared>, RawQuery(raw): RawQuery) -> Resp
                 let mut db = solver.db.lock().map_err(|_| poisoned())?;
                 // Solve a small universe on the spot; quotients are only read, never computed.
                 let refused = |e: QueryError| ApiError { status: 404, message: format!("{e:#}") };
-                match plan_query_with(
-                    Some(&db),
-                    &game,
-                    convention,
-                    &position,
-                    solver.limit,
-                    Quotients::Stored,
-                )
-                .map_err(refused)?
+                match plan(Some(&db), &game, convention, &position, solver.limit, Quotients::Stored)
+                    .map_err(refused)?
                 {
                     Plan::Answered(answer) => Ok(*answer),
-                    Plan::Solve(universe) => {
-                        let cost = universe.table().map(|t| universe.positions(&t)).unwrap_or(u64::MAX);
+                    Plan::Solve(cover) => {
+                        let cost = cover.positions();
                         let mut left = solver.left.lock().map_err(|_| poisoned())?;
                         if cost > *left {
                             return Err(ApiError {
@@ -446,13 +423,13 @@ async fn get_query(State(state): State<Shared>, RawQuery(raw): RawQuery) -> Resp
                         }
                         *left -= cost;
                         drop(left);
-                        answer_after_solving(&mut db, &game, convention, &position, universe).map_err(refused)
+                        answer_after_solving(&mut db, &game, convention, &position, cover).map_err(refused)
                     }
                 }
             })
             .await;
             match solved {
-                Ok(Ok(answer)) => match reply_json(&Reply::Bounded(Box::new(answer)), listing) {
+                Ok(Ok(answer)) => match reply_json(&answer, listing) {
                     Ok(bytes) => json_bytes(bytes),
                     Err(e) => e.into_response(),
                 },
@@ -480,11 +457,8 @@ fn write_batch(s: &mut Session<'_>, request: &api::BatchRequest) -> Result<Optio
                 continue;
             }
         };
-        match s.answer_any_with(&request.game, request.convention, position, request.listing) {
-            Ok(reply) => match request.listing {
-                Listing::All => push_json(&mut out, &reply)?,
-                Listing::BestOnly => push_json(&mut out, &reply.brief())?,
-            },
+        match s.answer(&request.game, request.convention, position, request.listing) {
+            Ok(answer) => push_answer(&mut out, &answer, request.listing)?,
             Err(LookupError::Deferred) => return Ok(None),
             Err(e @ (LookupError::Store(_) | LookupError::Stopped)) => return Err(ApiError::from(e)),
             Err(e) => {
@@ -640,14 +614,14 @@ async fn get_slice(State(state): State<Shared>, RawQuery(raw): RawQuery) -> Resp
 /// The slice's answers (see [`get_slice`]); [a, b] and [b, a] are one position.
 fn slice(s: &mut Session<'_>, request: &api::SliceRequest) -> Result<serde_json::Value, ApiError> {
     // The positions [a, b, …] with b ≤ a, looked up once each.
+    let game = Game::from(request.game.clone());
     let mut half: Vec<Vec<serde_json::Value>> = Vec::with_capacity(request.size as usize + 1);
     for a in 0..=request.size {
         let mut row = Vec::with_capacity(a as usize + 1);
         for b in 0..=a {
-            let mut heaps = vec![a, b];
-            heaps.extend(&request.fixed);
-            let position = crate::game::Position::new(heaps);
-            row.push(match s.lookup(&request.game, request.convention, &position) {
+            let mut heaps = vec![u64::from(a), u64::from(b)];
+            heaps.extend(request.fixed.iter().map(|&h| u64::from(h)));
+            row.push(match s.lookup(&game, request.convention, &heaps) {
                 Ok(found) => serde_json::to_value(found.outcome)
                     .map_err(|e| ApiError { status: 500, message: e.to_string() })?,
                 Err(e @ (LookupError::Store(_) | LookupError::Stopped)) => return Err(e.into()),

@@ -9,6 +9,17 @@ use super::family::{Family, MAX_COUNT, PositionError};
 use super::position::parse_heap_list;
 use super::spec::{FAMILY_FORMS, GAME_FORMS, GameSpec, STORAGE_ID_PREFIX, SpecError};
 
+/// Why a position written for a game was refused: a heap list's own error, or a family's.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BadPosition {
+    /// A heap game's heap list.
+    #[error(transparent)]
+    HeapList(#[from] super::position::HeapListError),
+    /// A family's position.
+    #[error("bad position: {0}")]
+    Family(#[from] PositionError),
+}
+
 /// The largest cap of `raise:C`.
 pub const MAX_RAISE_CAP: u32 = 64;
 
@@ -66,12 +77,54 @@ impl Game {
         (game.storage_id() == id).then_some(game)
     }
 
-    /// Parses a position written in the game's notation: counts separated by spaces or
+    /// A position in the game's own notation, given as cells of any size (what an answer
+    /// holds): the family's [`show`](Family::show) when every cell fits it, else (heaps of a
+    /// heap game past `u32`, which only theorems answer) the heap list as
+    /// [`BigPosition`](super::BigPosition) writes it.
+    pub fn show(&self, cells: &[u64]) -> String {
+        match cells.iter().map(|&c| u32::try_from(c)).collect::<Result<Vec<u32>, _>>() {
+            Ok(narrow) => self.family().show(&narrow),
+            Err(_) => super::BigPosition::new(cells.to_vec()).to_string(),
+        }
+    }
+
+    /// A position of the game to show in an example, as a command line writes it (a
+    /// raise:C heap is at most C).
+    pub fn example_position(&self) -> String {
+        match self {
+            Game::Heaps(_) => "7 5 3".to_string(),
+            Game::Staircase(_) | Game::Welter(_) => "3 0 2 5".to_string(),
+            Game::Raise(r) => format!("{} 1", r.cap),
+        }
+    }
+
+    /// Reads a position of any game as an answer's cells: a heap game's heaps up to
+    /// `u64::MAX` (largest first, zeros dropped; heaps past a database's are answered by
+    /// theorems alone), a family's counts in its canonical form ([`Game::parse_position`]).
+    /// What every face reads a position with.
+    pub fn read_position<S: AsRef<str>>(&self, words: &[S]) -> Result<Vec<u64>, BadPosition> {
+        match self.heaps() {
+            Some(_) => Ok(super::BigPosition::parse_words(words)?.heaps().to_vec()),
+            None => Ok(self.parse_family_counts(words)?.into_iter().map(u64::from).collect()),
+        }
+    }
+
+    /// Reads a position of any game that a database, a tree or a game in play can hold: a
+    /// heap game's heaps up to [`MAX_INPUT_HEAP`](super::MAX_INPUT_HEAP) (largest first,
+    /// zeros dropped), a family's counts in its canonical form.
+    pub fn parse_position<S: AsRef<str>>(&self, words: &[S]) -> Result<Vec<u32>, BadPosition> {
+        match self.heaps() {
+            Some(_) => Ok(super::Position::parse_words(words)?.heaps().to_vec()),
+            None => Ok(self.parse_family_counts(words)?),
+        }
+    }
+
+    /// Parses a family's position written in its notation: counts separated by spaces or
     /// commas, optionally in one pair of brackets (`3 0 2 5`, `[7,4,1,0]`; `[]` or `0` for
     /// the empty position), read by the heap lists' rules (as [`parse_counts`](super::parse_counts)) whether the
     /// list comes as one word or several, then put in the family's canonical form. No words
     /// at all are the empty position (the counts of a list already read, such as none).
-    pub fn parse_position<S: AsRef<str>>(&self, words: &[S]) -> Result<Vec<u32>, PositionError> {
+    fn parse_family_counts<S: AsRef<str>>(&self, words: &[S]) -> Result<Vec<u32>, PositionError> {
         use super::position::HeapListError as E;
         if words.is_empty() {
             return self.family().canonical(Vec::new());
@@ -243,7 +296,7 @@ mod tests {
         let err = stair.parse_position(&["[3"]).unwrap_err().to_string();
         assert!(err.contains("bracket") && !err.contains("heap"), "{err}");
         let big = (MAX_COUNT + 1).to_string();
-        assert!(matches!(stair.parse_position(&[big.as_str()]), Err(PositionError::NotACount { .. })));
+        assert!(matches!(stair.parse_position(&[big.as_str()]), Err(BadPosition::Family(PositionError::NotACount { .. }))));
         let welter: Game = "welter".parse().unwrap();
         assert_eq!(welter.parse_position(&["3 0 2"]).unwrap(), vec![3, 2, 0]);
         let many = vec!["1"; 20_000];

@@ -28,7 +28,7 @@ mod spec;
 mod words;
 mod wythoff;
 
-pub use any_game::{Game, MAX_RAISE_CAP, parse_heap_game};
+pub use any_game::{BadPosition, Game, MAX_RAISE_CAP, parse_heap_game};
 pub use big::{BigChange, BigMove, BigPosition};
 pub use convention::Convention;
 pub use echo::echo;

@@ -19,6 +19,18 @@ const MAX_INPUT_HEAPS: usize = 10_000;
 pub struct Position(Vec<u32>);
 
 impl Position {
+    /// The position whose heaps are an answer's cells (in any order, zeros dropped); `None`
+    /// when a heap does not fit a `u32`.
+    pub fn from_cells(cells: &[u64]) -> Option<Position> {
+        cells.iter().map(|&h| u32::try_from(h).ok()).collect::<Option<Vec<u32>>>().map(Position::new)
+    }
+
+    /// The heaps as an answer's cells (what [`Game::read_position`](super::Game::read_position)
+    /// gives and every face's query takes).
+    pub fn cells(&self) -> Vec<u64> {
+        self.0.iter().map(|&h| u64::from(h)).collect()
+    }
+
     /// The canonical position holding these heaps (zeros dropped, sorted largest first).
     #[inline]
     pub fn new(mut heaps: Vec<u32>) -> Self {
