@@ -36,7 +36,7 @@ pub enum ExplainError {
     BadPosition(#[from] crate::game::BadPosition),
     /// A theorem decides the game, but explain does not work through it.
     #[error(
-        "explain works through Bouton's theorem (Nim) and the odd-steps rule (Staircase Nim, normal play); {game}{misere} is decided by {theorem}, which nimdb query --game {game}{flag} POSITION applies"
+        "explain covers Nim and Staircase Nim only (Bouton's theorem, and the odd steps of a staircase under normal play); {game}{misere} is decided by {theorem}, which query applies: try nimdb query --game {game}{flag} HEAPS"
     )]
     NotWorkedThrough {
         /// The game.
@@ -50,7 +50,7 @@ pub enum ExplainError {
     },
     /// No closed-form rule decides the game under the convention.
     #[error(
-        "explain works through Bouton's theorem (Nim) and the odd-steps rule (Staircase Nim, normal play); {game}{misere} has no such rule, and nimdb {other} --game {game}{flag} POSITION shows its moves and values"
+        "explain covers Nim and Staircase Nim only (Bouton's theorem, and the odd steps of a staircase under normal play); {game}{misere} has no such rule, and {other} shows its moves and values: try nimdb {other} --game {game}{flag} HEAPS"
     )]
     NoTheorem {
         /// The game.

@@ -570,6 +570,29 @@ fn covers(
     Ok(out)
 }
 
+/// Why an answer's moves were not listed, in words: "N (too many to list)" for a heap game;
+/// for a family, whether listing them would pass the work allowed (then N is the family's
+/// bound on their number) or they are more than the listing limit.
+pub fn unlisted_words(game: &Game, answer: &Answer) -> String {
+    let n = answer.moves_omitted;
+    if game.heaps().is_some() {
+        return format!("moves: {n} (too many to list)");
+    }
+    let family = game.family();
+    let position: Vec<u32> = answer.position.iter().map(|&c| c as u32).collect();
+    let cost = family
+        .formula(Convention::Normal)
+        .map_or(position.len() as u64 + 1, |f| theory::families::evaluation_cost(f, &position));
+    if !crate::game::moves_fit(family, &position, cost) {
+        format!(
+            "moves (up to {n}): not listed, too much work to list (each a position of {} counts)",
+            position.len()
+        )
+    } else {
+        format!("moves ({n}): not listed, more than {}", crate::spaced::THEORY_LISTING_LIMIT)
+    }
+}
+
 /// What a query needs, found without writing anything: the answer, or the space to solve
 /// on the spot first.
 #[derive(Clone, Debug)]

@@ -429,7 +429,7 @@ fn bad_startup_input_is_one_line_and_a_failure() {
     assert!(e.contains("unknown --players value 'robots'"), "{e}");
     assert!(err(&["--game", "nim", "--db", &db, "3", "-1"]).contains("negative"));
     assert!(err(&["--game", "nim", "--db", &db, "3", "x"]).contains("'x'"));
-    assert!(err(&["--game", "nim", "--db", &db]).contains("give the starting heaps"));
+    assert!(err(&["--game", "nim", "--db", &db]).contains("give the starting position"));
     assert!(err(&["--game", "nim", "--db", &db, "0", "0"]).contains("no heaps"));
     assert!(err(&["--game", "grundy", "--db", &db, "2", "1", "1"]).contains("over before it starts"));
     // Too large to solve on the spot (and no theory, no misère quotient): the query's error,

@@ -718,7 +718,7 @@ fn every_suggested_solve_is_accepted_by_dry_run() {
         "nimdb query --game grundy --misere 20 20 20",
         "nimdb query --game hex:0.F --misere --json 30 30",
         "nimdb query --game wythoff --misere 400 400 400",
-        "nimdb query --game staircase --misere 40 30 20 10",
+        "nimdb query --game staircase --misere 50 40 30 20",
         "nimdb query --game welter --misere 90 80 70 60 50",
         "nimdb play --game grundy --misere 20 20 20",
     ];

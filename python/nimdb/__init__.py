@@ -33,8 +33,6 @@ from ._nimdb import (
     Quotient,
     SolveInfo,
     SolveSummary,
-    SpacedAnswer,
-    SpacedMove,
     __version__,
     estimate,
     heap_values,
@@ -42,6 +40,10 @@ from ._nimdb import (
     quotient,
 )
 from . import plot
+
+# Deprecated names: one Answer and one Move serve every game since nimdb 0.4.
+SpacedAnswer = Answer
+SpacedMove = Move
 
 __all__ = [
     "AUTO_SOLVE_LIMIT",

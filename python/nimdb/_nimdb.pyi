@@ -23,8 +23,6 @@ __all__ = [
     "Quotient",
     "SolveInfo",
     "SolveSummary",
-    "SpacedAnswer",
-    "SpacedMove",
     "__version__",
     "estimate",
     "heap_values",
@@ -48,97 +46,57 @@ _SourceName = Literal["database", "solved", "theory", "quotient"]
 class NimdbError(Exception):
     """An error from nimdb, carrying the library's message."""
 
+_Outcome3 = Literal["win", "loss", "draw"]
+
 @final
 class Move:
-    """One move and the value of the position it leads to."""
+    """One move and the value of the position it leads to (any game)."""
 
-    heap: int
-    """The size of the heap moved in."""
-    taken: int
-    """Tokens taken."""
+    heap: Optional[int]
+    """For a heap game, the size of the heap moved in; None for staircase, welter, raise:C."""
+    taken: Optional[int]
+    """For a heap game, the tokens taken; None otherwise."""
     description: str
-    """The move in words."""
-    outcome: _Outcome
+    """The move in words, with the position it leads to."""
+    outcome: _Outcome3
     """The outcome for the player to move after it (the opponent)."""
     remoteness: Optional[int]
-    """Its remoteness, when known."""
+    """Its remoteness, when known (never for a draw)."""
     @property
     def to(self) -> Tuple[int, ...]:
-        """The position after the move, heaps largest first."""
+        """The position after the move, in the game's canonical form."""
 
 @final
 class Answer:
-    """The answer to one position: what ``nimdb query --json`` prints."""
+    """The answer to one position of any game: what ``nimdb query --json`` prints."""
 
     game: str
     """The canonical game."""
     misere: bool
-    outcome: _Outcome
-    """The outcome for the player to move."""
+    outcome: _Outcome3
+    """The outcome for the player to move: a loopy game's positions may be draws."""
     remoteness: Optional[int]
-    """Moves to the end under optimal play, when known."""
+    """Moves to the end under optimal play, when known (never for a draw or a theorem)."""
     nim_value: Optional[int]
     """The nim-value (misère nim-value under misère), when stored or known."""
     best_move: Optional[Move]
-    """The best move; None at a terminal position."""
+    """Fastest win, slowest loss, or a move that keeps the draw; None at a terminal position."""
     moves: list[Move]
     """Every move in move order (empty when there are too many to list)."""
     moves_omitted: int
     """How many moves were left out of ``moves``."""
     source: _SourceName
     """Where the answer came from."""
+    theorem: Optional[str]
+    """The theorem, when the answer is a theorem's: its name, as ``nimdb query`` prints it."""
     solve_id: Optional[int]
     """The stored solve used, if any."""
     @property
     def position(self) -> Tuple[int, ...]:
-        """The position, heaps largest first."""
+        """The position, in the game's canonical form (a staircase's step 1 first)."""
     @property
     def win(self) -> bool:
         """Whether the player to move wins."""
-
-_Verdict = Literal["win", "loss", "draw"]
-
-@final
-class SpacedMove:
-    """One move of a family with its own position space, and the value it leads to."""
-
-    description: str
-    """The move in words."""
-    outcome: _Verdict
-    """The outcome for the player to move after it (the opponent)."""
-    remoteness: Optional[int]
-    """Its remoteness, when known (never for a draw)."""
-    @property
-    def to(self) -> Tuple[int, ...]:
-        """The position after the move, in the family's own order."""
-
-@final
-class SpacedAnswer:
-    """The answer to one position of ``staircase``, ``welter`` or ``raise:C``."""
-
-    game: str
-    misere: bool
-    outcome: _Verdict
-    """The outcome for the player to move: a loopy game's positions may be draws."""
-    remoteness: Optional[int]
-    """Moves to the end under optimal play, when known (never for a draw or a theorem)."""
-    nim_value: Optional[int]
-    """The nim-value, when a theorem gives it."""
-    best_move: Optional[SpacedMove]
-    """Fastest win, slowest loss, or a move that keeps the draw; None at a terminal position."""
-    moves: list[SpacedMove]
-    """Every move in the family's move order."""
-    moves_omitted: int
-    """How many moves a theorem's answer left out of ``moves`` (too many to list); 0 when all are listed."""
-    source: _SourceName
-    """Where the answer came from."""
-    theorem: Optional[str]
-    """The theorem, when the answer is the theorem's: its name, as ``nimdb query`` prints it."""
-    solve_id: Optional[int]
-    """The stored solve used, if any."""
-    @property
-    def position(self) -> Tuple[int, ...]:
-        """The position, in the family's own order (a staircase's step 1 first)."""
 
 @final
 class Lookups:
@@ -233,12 +191,12 @@ class Database:
     def __exit__(self, exc_type: object, exc_value: object, traceback: object) -> None: ...
     def solves(self) -> list[SolveInfo]:
         """The stored solves."""
-    def query(self, game: str, heaps: _PositionLike, misere: bool = False) -> Answer:
-        """The answer to one position, as ``nimdb query --json`` gives it."""
+    def query(self, game: str, position: _PositionLike, misere: bool = False) -> Answer:
+        """The answer to one position of any game, as ``nimdb query --json`` gives it."""
     def query_spaced(
         self, game: str, position: Union[Sequence[int], str], misere: bool = False
-    ) -> SpacedAnswer:
-        """The answer to one position of ``staircase``, ``welter`` or ``raise:C``."""
+    ) -> Answer:
+        """Deprecated: ``query`` answers every game."""
     def query_many(
         self,
         game: str,

@@ -5,10 +5,8 @@ use numpy::PyArray1;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-use nimdb::beyond::{WideAnswer, WideMoveValue};
-use nimdb::game::Convention;
-use nimdb::game::Outcome;
-use nimdb::query::Source;
+use nimdb::answer::{MoveValue, Source};
+use nimdb::game::{Convention, Outcome};
 
 /// The word for a source, as `query --json` writes it.
 pub fn source_word(s: Source) -> &'static str {
@@ -38,19 +36,20 @@ pub fn source_code(s: Source) -> u8 {
 /// One move and the value of the position it leads to.
 #[pyclass(module = "nimdb", frozen)]
 pub struct Move {
-    /// The size of the heap moved in.
+    /// For a heap game, the size of the heap moved in (`None` for staircase, welter and
+    /// raise:C, whose moves are not taken from one heap).
     #[pyo3(get)]
-    pub heap: u64,
-    /// Tokens taken.
+    pub heap: Option<u64>,
+    /// For a heap game, the tokens taken (`None` otherwise).
     #[pyo3(get)]
-    pub taken: u128,
-    /// The move in words, e.g. "take 2 from the 7-heap, leaving 2 and 3".
+    pub taken: Option<u128>,
+    /// The move in words, with the position it leads to, e.g. "take 2 from the 7-heap → [5,3]".
     #[pyo3(get)]
     pub description: String,
-    /// The outcome for the player to move after it (the opponent): "win" or "loss".
+    /// The outcome for the player to move after it (the opponent): "win", "loss" or "draw".
     #[pyo3(get)]
     pub outcome: &'static str,
-    /// Its remoteness, when known.
+    /// Its remoteness, when known (never for a draw).
     #[pyo3(get)]
     pub remoteness: Option<u32>,
     to: Vec<u64>,
@@ -58,7 +57,8 @@ pub struct Move {
 
 #[pymethods]
 impl Move {
-    /// The position after the move, heaps largest first.
+    /// The position after the move, in the game's canonical form (a heap game's heaps
+    /// largest first; a staircase's step 1 first).
     #[getter]
     fn to<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         PyTuple::new(py, &self.to)
@@ -74,39 +74,41 @@ impl Move {
     }
 }
 
-impl From<&WideMoveValue> for Move {
-    fn from(m: &WideMoveValue) -> Self {
+impl From<&MoveValue> for Move {
+    fn from(m: &MoveValue) -> Self {
         Move {
             heap: m.heap,
             taken: m.taken,
             description: m.description.clone(),
             outcome: Outcome::as_str(m.outcome),
             remoteness: m.remoteness,
-            to: m.to.heaps().to_vec(),
+            to: m.to.clone(),
         }
     }
 }
 
-/// The answer to one position: what `nimdb query --json` prints.
+/// The answer to one position of any game: what `nimdb query --json` prints.
 #[pyclass(module = "nimdb", frozen)]
 pub struct Answer {
-    /// The canonical game, e.g. "0.77" for Kayles.
+    /// The canonical game, e.g. "0.77" for Kayles, "staircase".
     #[pyo3(get)]
     pub game: String,
     /// Whether the misère convention was played.
     #[pyo3(get)]
     pub misere: bool,
-    /// The outcome for the player to move: "win" or "loss".
+    /// The outcome for the player to move: "win", "loss" or "draw" (a loopy game's
+    /// position from which neither player can force a win).
     #[pyo3(get)]
     pub outcome: &'static str,
     /// Moves to the end under optimal play, when known (`None` for theory and quotient
-    /// answers).
+    /// answers, and for draws).
     #[pyo3(get)]
     pub remoteness: Option<u32>,
     /// The nim-value (misère nim-value under misère), when stored or known.
     #[pyo3(get)]
     pub nim_value: Option<u64>,
-    /// The best move, `None` at a terminal position (or when no move is known).
+    /// The best move: the fastest win, the slowest loss, or a move that keeps the draw;
+    /// `None` at a terminal position (or when no move is known).
     #[pyo3(get)]
     pub best_move: Option<Py<Move>>,
     /// Every move in move order (empty when there are too many to list; see
@@ -120,6 +122,10 @@ pub struct Answer {
     /// "theory" or "quotient".
     #[pyo3(get)]
     pub source: &'static str,
+    /// The theorem, when the answer is a theorem's: its name, as `nimdb query` prints it
+    /// (e.g. "Bouton's theorem").
+    #[pyo3(get)]
+    pub theorem: Option<&'static str>,
     /// The stored solve used, if any.
     #[pyo3(get)]
     pub solve_id: Option<i64>,
@@ -128,7 +134,8 @@ pub struct Answer {
 
 #[pymethods]
 impl Answer {
-    /// The position, heaps largest first.
+    /// The position, in the game's canonical form (a heap game's heaps largest first; a
+    /// staircase's step 1 first).
     #[getter]
     fn position<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         PyTuple::new(py, &self.position)
@@ -156,7 +163,7 @@ impl Answer {
 
 impl Answer {
     /// The Python answer for the library's.
-    pub fn new(py: Python<'_>, a: &WideAnswer) -> PyResult<Self> {
+    pub fn new(py: Python<'_>, a: &nimdb::Answer) -> PyResult<Self> {
         Ok(Answer {
             game: a.game.clone(),
             misere: a.convention == Convention::Misere,
@@ -167,8 +174,9 @@ impl Answer {
             moves: a.moves.iter().map(|m| Py::new(py, Move::from(m))).collect::<PyResult<_>>()?,
             moves_omitted: a.moves_omitted,
             source: source_word(a.source),
+            theorem: a.theorem.map(nimdb::game::Formula::name),
             solve_id: a.solve_id,
-            position: a.position.heaps().to_vec(),
+            position: a.position.clone(),
         })
     }
 }
@@ -204,130 +212,5 @@ impl Lookups {
 
     fn __repr__(&self, py: Python<'_>) -> String {
         format!("Lookups({} positions, {} errors)", self.__len__(py), self.errors.len())
-    }
-}
-
-/// One move of a spaced game (staircase, welter, raise:C) and the value it leads to.
-#[pyclass(module = "nimdb", frozen)]
-pub struct SpacedMove {
-    /// The move in words, e.g. "move 1 coin from step 1 off the staircase".
-    #[pyo3(get)]
-    pub description: String,
-    /// The outcome for the player to move after it (the opponent): "win", "loss" or "draw".
-    #[pyo3(get)]
-    pub outcome: &'static str,
-    /// Its remoteness, when known (never for a draw).
-    #[pyo3(get)]
-    pub remoteness: Option<u32>,
-    to: Vec<u32>,
-}
-
-#[pymethods]
-impl SpacedMove {
-    /// The position after the move, in the family's own order.
-    #[getter]
-    fn to<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        PyTuple::new(py, &self.to)
-    }
-
-    fn __repr__(&self) -> String {
-        format!(
-            "SpacedMove({:?}, outcome={:?}, remoteness={})",
-            self.description,
-            self.outcome,
-            py_opt(self.remoteness)
-        )
-    }
-}
-
-impl From<&nimdb::spaced::SpacedMoveValue> for SpacedMove {
-    fn from(m: &nimdb::spaced::SpacedMoveValue) -> Self {
-        SpacedMove {
-            description: m.description.clone(),
-            outcome: Outcome::as_str(m.outcome),
-            remoteness: m.remoteness,
-            to: m.to.clone(),
-        }
-    }
-}
-
-/// The answer to one position of a spaced game: what `nimdb query --json` prints for it.
-#[pyclass(module = "nimdb", frozen)]
-pub struct SpacedAnswer {
-    /// The game, e.g. "staircase".
-    #[pyo3(get)]
-    pub game: String,
-    /// Whether the misère convention was played.
-    #[pyo3(get)]
-    pub misere: bool,
-    /// The outcome for the player to move: "win", "loss" or "draw".
-    #[pyo3(get)]
-    pub outcome: &'static str,
-    /// Moves to the end under optimal play, when known (`None` for theory and draws).
-    #[pyo3(get)]
-    pub remoteness: Option<u32>,
-    /// The nim-value, when a theorem gives it.
-    #[pyo3(get)]
-    pub nim_value: Option<u64>,
-    /// The best move: fastest win, slowest loss, or a move that keeps the draw.
-    #[pyo3(get)]
-    pub best_move: Option<Py<SpacedMove>>,
-    /// Every move in the family's move order.
-    #[pyo3(get)]
-    pub moves: Vec<Py<SpacedMove>>,
-    /// How many moves a theorem's answer left out of `moves` (too many to list); 0 when
-    /// every move is listed.
-    #[pyo3(get)]
-    pub moves_omitted: u64,
-    /// Where the answer came from: "database", "solved" or "theory".
-    #[pyo3(get)]
-    pub source: &'static str,
-    /// The theorem, when the answer is the theorem's: its name, as `nimdb query` prints it.
-    #[pyo3(get)]
-    pub theorem: Option<&'static str>,
-    /// The stored solve used, if any.
-    #[pyo3(get)]
-    pub solve_id: Option<i64>,
-    position: Vec<u32>,
-}
-
-#[pymethods]
-impl SpacedAnswer {
-    /// The position, in the family's own order (staircase: step 1 first).
-    #[getter]
-    fn position<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        PyTuple::new(py, &self.position)
-    }
-
-    fn __repr__(&self) -> String {
-        format!(
-            "SpacedAnswer(game={:?}, position={:?}, misere={}, outcome={:?}, remoteness={}, source={:?})",
-            self.game,
-            self.position,
-            if self.misere { "True" } else { "False" },
-            self.outcome,
-            py_opt(self.remoteness),
-            self.source
-        )
-    }
-}
-
-impl SpacedAnswer {
-    /// The Python answer for the library's.
-    pub fn new(py: Python<'_>, a: &nimdb::spaced::SpacedAnswer) -> PyResult<Self> {
-        Ok(SpacedAnswer {
-            game: a.game.clone(),
-            misere: a.convention == Convention::Misere,
-            outcome: Outcome::as_str(a.outcome),
-            remoteness: a.remoteness,
-            nim_value: a.nim_value,
-            best_move: a.best_move.as_ref().map(|m| Py::new(py, SpacedMove::from(m))).transpose()?,
-            moves: a.moves.iter().map(|m| Py::new(py, SpacedMove::from(m))).collect::<PyResult<_>>()?,
-            moves_omitted: a.moves_omitted,
-            source: source_word(a.source),
-            theorem: a.theorem.map(nimdb::game::Formula::name),
-            solve_id: a.solve_id,
-            position: a.position.clone(),
-        })
     }
 }

@@ -9,21 +9,18 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use numpy::{IntoPyArray, PyArray1, PyArrayMethods, PyReadonlyArray2};
 use pyo3::prelude::*;
 
-use nimdb::batch::Session;
-use nimdb::beyond::{WideAnswer, answer_beyond};
+use nimdb::answer::{Listing, Source};
+use nimdb::batch::{LookupError, Session};
 use nimdb::driver::{DriverError, solve_into_spilling};
-use nimdb::game::{BigPosition, Convention, GameSpec};
+use nimdb::game::{Convention, GameSpec, Outcome};
 use nimdb::index::{TierId, Universe, UniverseError};
-use nimdb::query::{AUTO_SOLVE_LIMIT, Plan, Source, answer_after_solving, plan_query};
+use nimdb::query::{AUTO_SOLVE_LIMIT, Plan, answer_after_solving, plan};
 use nimdb::resources::MemoryBudget;
 use nimdb::solve::{MAX_SOLVE_TOTAL, Progress, SolveError, SolveOptions, Spill};
 use nimdb::store::{ExportFilter, SolveRecord, SolveStatus, StoreError};
 
-use crate::answers::{Answer, Lookups, SpacedAnswer, source_code};
-use crate::errors::{
-    NimdbError, convention, message, nimdb_error, parse_any_game, parse_game, position_arg, spaced_counts,
-    spaced_position_arg,
-};
+use crate::answers::{Answer, Lookups, source_code};
+use crate::errors::{NimdbError, cells_arg, convention, deprecated, message, nimdb_error, parse_any_game, parse_game};
 use crate::signals;
 use crate::theory::{Quotient, QuotientFailure, QuotientJob};
 
@@ -165,44 +162,6 @@ impl Database {
             solved(nimdb::driver::solve_spaced_into(db, &game, conv, space.as_ref(), &hooks))
         })?;
         Ok(SolveSummary::of(&record, &report))
-    }
-
-    /// `Database.query_many` of a family with its own position space: each position
-    /// through the batch session's spaced lookups (`Session::lookup_spaced`: the record or
-    /// theorem `nimdb query --batch` answers from, without valuing the moves).
-    fn query_many_spaced(
-        &self,
-        py: Python<'_>,
-        game: &nimdb::game::Game,
-        conv: Convention,
-        positions: &[Result<Vec<u32>, String>],
-        strict: bool,
-    ) -> PyResult<Lookups> {
-        use nimdb::game::Outcome;
-        let columns = self.with_db(py, |db| {
-            let mut cols = Columns::with_capacity(positions.len());
-            let mut session = Session::new(db);
-            for (i, position) in positions.iter().enumerate() {
-                let answer = position
-                    .as_ref()
-                    .map_err(String::clone)
-                    .and_then(|p| session.lookup_spaced(game, conv, p).map_err(|e| message(&e)));
-                match answer {
-                    Ok(a) => {
-                        let outcome = match a.outcome {
-                            Outcome::Win => 1,
-                            Outcome::Loss => 0,
-                            Outcome::Draw => 2,
-                        };
-                        cols.answered(outcome, a.remoteness, a.nim_value, a.source);
-                    }
-                    Err(e) if strict => return Err(fail(format!("position {i}: {e}"))),
-                    Err(e) => cols.unanswered(i, e),
-                }
-            }
-            Ok(cols)
-        })?;
-        Ok(columns.into_lookups(py))
     }
 
     /// Runs `f` on the open database with the GIL released.
@@ -455,7 +414,7 @@ fn universe_words(e: UniverseError) -> Failure {
 
 /// The universe a solve covers and what solving it takes, checked as `nimdb solve` checks
 /// its arguments.
-fn plan(
+fn universe_plan(
     spec: &GameSpec,
     conv: Convention,
     max_total: Option<u32>,
@@ -529,7 +488,7 @@ pub fn estimate(
 ) -> PyResult<Estimate> {
     let spec = parse_game(game)?;
     let budget = MemoryBudget::new(memory_arg(memory_limit)?);
-    let (universe, e) = plan(&spec, convention(misere), max_total, max_heap, max_heaps, nim_values)?;
+    let (universe, e) = universe_plan(&spec, convention(misere), max_total, max_heap, max_heaps, nim_values)?;
     let spill_past = e.fit(&budget, &format!("solving {spec} ({universe})")).map_err(nimdb_error)?;
     Ok(Estimate {
         universe: universe.to_string(),
@@ -630,21 +589,38 @@ fn is_2d_array(obj: &Bound<'_, PyAny>) -> bool {
     obj.cast::<numpy::PyUntypedArray>().is_ok_and(|a| a.ndim() == 2)
 }
 
-/// The heap positions `query_many` is given: a 2-D integer numpy array (a position a row,
-/// zero-padded, or cut at `lengths`), or any iterable of positions.
-fn positions_arg(positions: &Bound<'_, PyAny>, lengths: Option<&[u64]>) -> PyResult<Vec<BigPosition>> {
-    if let Some(rows) = array_rows(positions, lengths, "bad heap list: a heap is negative") {
-        return Ok(rows?.into_iter().map(BigPosition::new).collect());
+/// The positions `query_many` is given, each as an answer's cells or the game's refusal of
+/// it (answered per position, as `query --batch` answers a bad line): a 2-D integer numpy
+/// array (a position a row, cut at `lengths`), or any iterable of positions. A heap game's
+/// rows may be zero-padded (zeros are dropped), and so may a staircase's (empty top steps)
+/// and `raise:C`'s (empty heaps); a position of a game whose heaps are a set of distinct
+/// values (Welter's) may hold a heap of 0, so its rows need `lengths`.
+fn positions_arg(
+    game: &nimdb::game::Game,
+    positions: &Bound<'_, PyAny>,
+    lengths: Option<&[u64]>,
+) -> PyResult<Vec<Result<Vec<u64>, String>>> {
+    if lengths.is_none()
+        && game.family().layout() == nimdb::game::SpaceLayout::DistinctSet
+        && is_2d_array(positions)
+    {
+        return Err(NimdbError::new_err(format!(
+            "a {game} position may hold a heap of 0, so a zero-padded 2-D array does not say where a row ends: \
+             give lengths= (each row's count of heaps, as Export.lengths has them) or a list of positions"
+        )));
+    }
+    if let Some(rows) = array_rows(positions, lengths, &crate::errors::not_a_count(game, "-1")) {
+        return Ok(rows?.into_iter().map(|row| game.position_from_counts(row).map_err(|e| e.to_string())).collect());
     }
     refuse_lengths_without_array(lengths)?;
-    let mut out = Vec::with_capacity(positions.len().unwrap_or(0));
     let items = positions.try_iter().map_err(|_| {
-        NimdbError::new_err("positions is a list (any iterable) of positions, or a 2-D numpy array of heaps")
+        NimdbError::new_err("positions is a list (any iterable) of positions, or a 2-D numpy array of counts")
     })?;
+    let mut out = Vec::with_capacity(positions.len().unwrap_or(0));
     for (i, item) in items.enumerate() {
         let item = item?;
         out.push(
-            position_arg(&item)
+            cells_arg(game, &item)
                 .map_err(|e| NimdbError::new_err(format!("position {i}: {}", e.value(item.py()))))?,
         );
     }
@@ -658,46 +634,6 @@ fn refuse_lengths_without_array(lengths: Option<&[u64]>) -> PyResult<()> {
         )),
         None => Ok(()),
     }
-}
-
-/// The positions of a spaced game `query_many` is given, each in the family's canonical
-/// form or the family's refusal ("bad position: …", answered per position as `query
-/// --batch` answers a bad line). A 2-D numpy array's zero padding means nothing for
-/// staircase (trailing empty steps) and `raise:C` (empty heaps), but a Welter position may
-/// hold a heap of 0: its rows need `lengths`.
-fn spaced_positions_arg(
-    game: &nimdb::game::Game,
-    positions: &Bound<'_, PyAny>,
-    lengths: Option<&[u64]>,
-) -> PyResult<Vec<Result<Vec<u32>, String>>> {
-    if lengths.is_none()
-        && game.family().layout() == nimdb::game::SpaceLayout::DistinctSet
-        && is_2d_array(positions)
-    {
-        return Err(NimdbError::new_err(format!(
-            "a {game} position may hold a heap of 0, so a zero-padded 2-D array does not say where a row ends: \
-             give lengths= (each row's count of heaps, as Export.lengths has them) or a list of positions"
-        )));
-    }
-    if let Some(rows) = array_rows(positions, lengths, "bad position: a count is negative") {
-        return Ok(rows?
-            .iter()
-            .map(|row| spaced_counts(game, row).map_err(|e| format!("bad position: {e}")))
-            .collect());
-    }
-    refuse_lengths_without_array(lengths)?;
-    let items = positions.try_iter().map_err(|_| {
-        NimdbError::new_err("positions is a list (any iterable) of positions, or a 2-D numpy array of counts")
-    })?;
-    let mut out = Vec::with_capacity(positions.len().unwrap_or(0));
-    for (i, item) in items.enumerate() {
-        let item = item?;
-        out.push(
-            spaced_position_arg(game, &item)
-                .map_err(|e| NimdbError::new_err(format!("position {i}: {}", e.value(item.py()))))?,
-        );
-    }
-    Ok(out)
 }
 
 /// The columns of a `Lookups` as a batch fills them.
@@ -797,62 +733,50 @@ impl Database {
         Ok(solves.iter().map(SolveInfo::from).collect())
     }
 
-    /// The answer to one position, as `nimdb query --json` gives it: outcome, remoteness,
-    /// nim-value, best move, every move with its value, and where the answer came from.
+    /// The answer to one position of any game, as `nimdb query --json` gives it: outcome,
+    /// remoteness, nim-value, best move, every move with its value, the theorem (when a
+    /// theorem answers) and where the answer came from.
     ///
-    /// `heaps` is a sequence of heap sizes (any order; zeros dropped) or a string such as
-    /// "7 5 3". The answer comes from the first stored solve that holds the position, else a
-    /// stored (or small computed) misère quotient, else theory. When none answers and a
-    /// small universe (at most AUTO_SOLVE_LIMIT positions) would, a database opened with
-    /// read_only=False solves it on the spot and stores it; a read-only one raises.
-    /// Heaps beyond MAX_INPUT_HEAP are answered by a theorem or not at all.
-    #[pyo3(signature = (game, heaps, misere = false))]
-    fn query(&self, py: Python<'_>, game: &str, heaps: &Bound<'_, PyAny>, misere: bool) -> PyResult<Answer> {
-        let any = parse_any_game(game)?;
-        if any.heaps().is_none() {
-            let spaced = any;
-            return Err(NimdbError::new_err(format!(
-                "{spaced} is a family with its own position space: Database.query_spaced answers it"
-            )));
-        }
-        let spec = parse_game(game)?;
+    /// `position` is a sequence of counts (a heap game's heaps in any order, zeros
+    /// dropped; a staircase's coins on steps 1, 2, …; Welter's or raise:C's heaps) or a
+    /// string such as "7 5 3". The answer comes from the first stored solve that holds the
+    /// position, else a stored (or small computed) misère quotient, else a theorem. When
+    /// none answers and a small space (at most AUTO_SOLVE_LIMIT positions, within the memory
+    /// budget) would, a database opened with read_only=False solves it on the spot and
+    /// stores it; a read-only one raises. Heaps beyond MAX_INPUT_HEAP are answered by a
+    /// theorem or not at all. Outcome "draw" for a loopy game's draws.
+    #[pyo3(signature = (game, position, misere = false))]
+    fn query(&self, py: Python<'_>, game: &str, position: &Bound<'_, PyAny>, misere: bool) -> PyResult<Answer> {
+        let game = parse_any_game(game)?;
+        let cells = cells_arg(&game, position)?.map_err(NimdbError::new_err)?;
         let conv = convention(misere);
-        let asked = position_arg(heaps)?;
         let read_only = self.read_only;
-        let answer: WideAnswer = self.with_db(py, |db| {
-            let Some(position) = asked.narrow() else {
-                return Ok(answer_beyond(Some(db), &spec, conv, &asked)?);
-            };
-            match plan_query(Some(db), &spec, conv, &position, AUTO_SOLVE_LIMIT)? {
-                Plan::Answered(a) => Ok(WideAnswer::from(a.as_ref())),
+        let answer = self.with_db(py, |db| {
+            let quotients = nimdb::query::Quotients::StoredOrComputed;
+            match plan(Some(db), &game, conv, &cells, AUTO_SOLVE_LIMIT, quotients)? {
+                Plan::Answered(a) => Ok(*a),
                 // A read-only handle answers as query_many and serve do: a stored solve, a
-                // stored misère quotient, else theory; only what none answers is refused.
-                Plan::Solve(universe) if read_only => match Session::new(db).answer(&spec, conv, &position) {
-                    Ok(a) => Ok(WideAnswer::from(&a)),
-                    Err(nimdb::batch::LookupError::NotCovered { .. }) => Err(fail(format!(
-                        "{position} is not covered by any stored solve of {}{} and no theorem gives its value; \
-                         answering it means solving {universe} on the spot, and the database was opened read-only \
+                // stored misère quotient, else a theorem; only what none answers is refused.
+                Plan::Solve(cover) if read_only => match Session::new(db).answer(&game, conv, &cells, Listing::All) {
+                    Ok(a) => Ok(a),
+                    Err(LookupError::NotCovered { .. } | LookupError::Space(_)) => Err(fail(format!(
+                        "{} is not covered by any stored solve of {game}{} and no theorem gives its value; \
+                         answering it means solving {} positions on the spot, and the database was opened read-only \
                          (nimdb.open(path, read_only=False) lets a query solve it, or call Database.solve)",
-                        spec.canonical(),
-                        if misere { " (misère)" } else { "" }
+                        game.show(&cells),
+                        if misere { " (misère)" } else { "" },
+                        cover.positions()
                     ))),
                     Err(e) => Err(e.into()),
                 },
-                Plan::Solve(universe) => {
-                    let a = answer_after_solving(db, &spec, conv, &position, universe)?;
-                    Ok(WideAnswer::from(&a))
-                }
+                Plan::Solve(cover) => Ok(answer_after_solving(db, &game, conv, &cells, cover)?),
             }
         })?;
         Answer::new(py, &answer)
     }
 
-    /// The answer to one position of a family with its own position space (`staircase`,
-    /// `welter`, `raise:C`): what `nimdb query --game G --json` prints. `position` is a
-    /// sequence of counts in the family's own order (a staircase's step 1 first) or a
-    /// string such as "3 0 2 5". The answer comes from a stored solve, else the family's
-    /// theorem (no remoteness), else, in a database opened with read_only=False, a small
-    /// space solved on the spot; outcome "draw" for a loopy game's draws.
+    /// Deprecated: `Database.query` answers every game. Kept for programs written against
+    /// nimdb 0.3, with the same arguments and answer.
     #[pyo3(signature = (game, position, misere = false))]
     fn query_spaced(
         &self,
@@ -860,30 +784,9 @@ impl Database {
         game: &str,
         position: &Bound<'_, PyAny>,
         misere: bool,
-    ) -> PyResult<SpacedAnswer> {
-        let spaced = parse_any_game(game)?;
-        if spaced.heaps().is_some() {
-            return Err(NimdbError::new_err(format!("{game} is a heap game: Database.query answers it")));
-        }
-        let counts = spaced_position_arg(&spaced, position)?.map_err(NimdbError::new_err)?;
-        let conv = convention(misere);
-        let read_only = self.read_only;
-        let answer = self.with_db(py, |db| {
-            use nimdb::spaced::{SpacedPlan, answer_after_solving, plan_spaced};
-            let spaced_fail = |e: nimdb::spaced::SpacedError| fail(e.to_string());
-            match plan_spaced(Some(db), &spaced, conv, &counts).map_err(spaced_fail)? {
-                SpacedPlan::Answered(a) => Ok(*a),
-                SpacedPlan::Solve(_) if read_only => Err(fail(format!(
-                    "{spaced} position {counts:?} is not in any stored solve and no theorem decides it; \
-                     answering it means solving a small space on the spot, and the database was opened \
-                     read-only (nimdb.open(path, read_only=False) lets a query solve it)"
-                ))),
-                SpacedPlan::Solve(bounds) => {
-                    answer_after_solving(db, &spaced, conv, &counts, bounds).map_err(spaced_fail)
-                }
-            }
-        })?;
-        SpacedAnswer::new(py, &answer)
+    ) -> PyResult<Answer> {
+        deprecated(py, "Database.query_spaced is deprecated: Database.query answers every game")?;
+        self.query(py, game, position, misere)
     }
 
     /// The answers to many positions at `nimdb query --batch` speed, as numpy arrays
@@ -920,29 +823,27 @@ impl Database {
     ) -> PyResult<Lookups> {
         let conv = convention(misere);
         let lengths = lengths_arg(lengths)?;
-        let spec = match parse_any_game(game)? {
-            nimdb::game::Game::Heaps(spec) => spec,
-            spaced => {
-                let positions = spaced_positions_arg(&spaced, positions, lengths.as_deref())?;
-                return self.query_many_spaced(py, &spaced, conv, &positions, strict);
-            }
-        };
-        let positions = positions_arg(positions, lengths.as_deref())?;
+        let game = parse_any_game(game)?;
+        let positions = positions_arg(&game, positions, lengths.as_deref())?;
         let columns = self.with_db(py, |db| {
             let mut cols = Columns::with_capacity(positions.len());
             let mut session = Session::new(db);
             for (i, position) in positions.iter().enumerate() {
-                match session.lookup_any(&spec, conv, position) {
-                    Ok(l) => cols.answered(
-                        if l.outcome == nimdb::game::Outcome::Win { 1 } else { 0 },
-                        l.remoteness,
-                        l.nim_value,
-                        l.source,
-                    ),
-                    Err(e) if strict => {
-                        return Err(fail(format!("position {i} {position}: {}", message(&e))));
+                let found = position
+                    .as_ref()
+                    .map_err(String::clone)
+                    .and_then(|cells| session.lookup(&game, conv, cells).map_err(|e| message(&e)));
+                match found {
+                    Ok(l) => {
+                        let outcome = match l.outcome {
+                            Outcome::Win => 1,
+                            Outcome::Loss => 0,
+                            Outcome::Draw => 2,
+                        };
+                        cols.answered(outcome, l.remoteness, l.nim_value, l.source);
                     }
-                    Err(e) => cols.unanswered(i, message(&e)),
+                    Err(e) if strict => return Err(fail(format!("position {i}: {e}"))),
+                    Err(e) => cols.unanswered(i, e),
                 }
             }
             Ok(cols)
@@ -1018,7 +919,7 @@ impl Database {
         let callback = progress.as_ref();
         let path = self.path.clone();
         let (record, report) = self.with_db(py, |db| {
-            let (universe, estimate) = plan(&spec, conv, max_total, max_heap, max_heaps, nim_values)?;
+            let (universe, estimate) = universe_plan(&spec, conv, max_total, max_heap, max_heaps, nim_values)?;
             // As `nimdb solve`: lower tiers that do not fit the budget spill to mapped files
             // beside the database; a solve whose rest does not fit, or that would not fit the
             // disk free or the file-size limit (`ulimit -f`), is refused before writing.

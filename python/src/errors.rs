@@ -87,16 +87,16 @@ pub fn position_arg(obj: &Bound<'_, PyAny>) -> PyResult<BigPosition> {
     Ok(BigPosition::new(heaps))
 }
 
-/// Counts as Python gives them (a sequence of ints), each named when it is not a whole
-/// number from 0 to `u64::MAX`.
-pub fn counts_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<u64>> {
+/// Counts of `game`'s position as Python gives them (a sequence of ints), each named when it
+/// is not a whole number from 0 to `u64::MAX`.
+pub fn counts_arg(game: &nimdb::game::Game, obj: &Bound<'_, PyAny>) -> PyResult<Vec<u64>> {
     if let Ok(counts) = obj.extract::<Vec<u64>>() {
         return Ok(counts);
     }
     let not_position = || {
         let kind = obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into());
         NimdbError::new_err(format!(
-            "a position is a sequence of counts (ints) or a string such as \"3 0 2 5\", not {kind}"
+            "a position is a sequence of counts (ints) or a string such as \"7 5 3\", not {kind}"
         ))
     };
     let mut counts = Vec::new();
@@ -105,50 +105,45 @@ pub fn counts_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<u64>> {
         match item.extract::<u64>() {
             Ok(c) => counts.push(c),
             Err(_) => {
-                let shown = item.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".into());
+                let shown = item.str().map(|r| r.to_string()).unwrap_or_else(|_| "?".into());
                 let shown: String = shown.chars().take(60).collect();
-                return Err(NimdbError::new_err(format!(
-                    "bad position: {shown} is not a count from 0 to {}",
-                    nimdb::game::MAX_COUNT
-                )));
+                return Err(NimdbError::new_err(not_a_count(game, &shown)));
             }
         }
     }
     Ok(counts)
 }
 
-/// A spaced game's position from counts in the family's own order: each count in range,
-/// then the family's canonical form (or its refusal: two equal Welter heaps, a heap over
-/// `raise:C`'s cap).
-pub fn spaced_counts(
-    game: &nimdb::game::Game,
-    counts: &[u64],
-) -> Result<Vec<u32>, nimdb::game::PositionError> {
-    let max = nimdb::game::MAX_COUNT;
-    let mut out = Vec::with_capacity(counts.len());
-    for &c in counts {
-        match u32::try_from(c) {
-            Ok(c) if c <= max => out.push(c),
-            _ => return Err(nimdb::game::PositionError::NotACount { word: c.to_string(), max }),
-        }
-    }
-    game.family().canonical(out)
-}
-
-/// A spaced game's position from Python: a sequence of counts in the family's own order
-/// (a staircase's step 1 first) or a string such as `"3 0 2 5"`. The outer error is a
-/// value that is not a position at all; the inner one the family's refusal of the counts,
-/// worded "bad position: …".
-pub fn spaced_position_arg(
-    game: &nimdb::game::Game,
-    obj: &Bound<'_, PyAny>,
-) -> PyResult<Result<Vec<u32>, String>> {
+/// A position of any game from Python: a sequence of counts (ints: a heap game's heaps in
+/// any order, zeros dropped; a staircase's coins on steps 1, 2, …) or a string such as
+/// `"7 5 3"`, as an answer's cells. The outer error is a value that is not a position at all
+/// (not a sequence, an item that is not a count); the inner one the game's refusal of what
+/// was written or counted (a bad heap list, two equal Welter heaps, a heap over `raise:C`'s
+/// cap), in the library's words.
+pub fn cells_arg(game: &nimdb::game::Game, obj: &Bound<'_, PyAny>) -> PyResult<Result<Vec<u64>, String>> {
     let parsed = if obj.is_instance_of::<PyString>() {
         let text: String = obj.extract()?;
         let words: Vec<&str> = text.split_whitespace().collect();
-        game.parse_position(&words)
+        game.read_position(&words)
     } else {
-        spaced_counts(game, &counts_arg(obj)?)
+        game.position_from_counts(counts_arg(game, obj)?)
     };
-    Ok(parsed.map_err(|e| format!("bad position: {e}")))
+    Ok(parsed.map_err(|e| e.to_string()))
+}
+
+/// Why `shown` (a value given as a count) is no count of `game`, in the library's words:
+/// what reading it as the game's position says.
+pub fn not_a_count(game: &nimdb::game::Game, shown: &str) -> String {
+    match game.read_position(&[shown]) {
+        Err(e) => e.to_string(),
+        Ok(_) => format!("bad position: {shown} is not a whole number from 0 to {}", u64::MAX),
+    }
+}
+
+/// Warns that an old name is deprecated (a `DeprecationWarning`, which Python shows once per
+/// place of call by default).
+pub fn deprecated(py: Python<'_>, text: &str) -> PyResult<()> {
+    let category = py.get_type::<pyo3::exceptions::PyDeprecationWarning>();
+    let text = std::ffi::CString::new(text).expect("no NUL in the message");
+    PyErr::warn(py, &category, &text, 1)
 }

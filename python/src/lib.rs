@@ -29,8 +29,6 @@ fn _nimdb(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<answers::Answer>()?;
     m.add_class::<answers::Move>()?;
     m.add_class::<answers::Lookups>()?;
-    m.add_class::<answers::SpacedAnswer>()?;
-    m.add_class::<answers::SpacedMove>()?;
     m.add_class::<database::Database>()?;
     m.add_class::<database::SolveSummary>()?;
     m.add_class::<database::SolveInfo>()?;

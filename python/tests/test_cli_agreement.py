@@ -14,14 +14,14 @@ POSITIONS_PER_GAME = 1000
 
 
 def move_dict(m: "nimdb.Move") -> dict:
-    return {
-        "to": list(m.to),
-        "heap": m.heap,
-        "taken": m.taken,
-        "description": m.description,
-        "outcome": m.outcome,
-        "remoteness": m.remoteness,
-    }
+    d = {"to": list(m.to)}
+    # A heap game's move names its heap and tokens; JSON leaves them out for the others.
+    if m.heap is not None:
+        d["heap"] = m.heap
+    if m.taken is not None:
+        d["taken"] = m.taken
+    d.update({"description": m.description, "outcome": m.outcome, "remoteness": m.remoteness})
+    return d
 
 
 def answer_dict(a: "nimdb.Answer") -> dict:
@@ -40,7 +40,28 @@ def answer_dict(a: "nimdb.Answer") -> dict:
     }
     if a.moves_omitted:
         d["moves_omitted"] = a.moves_omitted
+    if a.theorem is not None:
+        d["theorem"] = a.theorem
     return d
+
+
+# The theorem's name, as `nimdb query` prints it and `Answer.theorem` holds it, by the rule
+# `query --json` names it by.
+THEOREM_NAMES = {
+    "bouton": "Bouton's theorem",
+    "moore": "Moore's theorem",
+    "wythoff": "Wythoff's pairs",
+    "oddsteps": "Staircase Nim: the odd steps are Nim",
+    "welter": "Welter's function, Sato's form",
+    "smith": "Smith's generalized Sprague–Grundy values",
+}
+
+
+def named_theorem(answer: dict) -> dict:
+    """`query --json`'s answer with its theorem given by name."""
+    if "theorem" in answer:
+        answer["theorem"] = THEOREM_NAMES[answer["theorem"]["rule"]]
+    return answer
 
 
 def sample(db: "nimdb.Database", game: str, misere: bool) -> list:
@@ -63,7 +84,7 @@ def test_query_equals_cli_query_json(solved, nimdb_bin, game, misere, total):
     flags = ["query", "--json", "--db", str(solved), "--game", game] + (["--misere"] if misere else [])
 
     def from_cli(heaps):
-        return json.loads(cli(nimdb_bin, *flags, " ".join(map(str, heaps)) or "[]").stdout)
+        return named_theorem(json.loads(cli(nimdb_bin, *flags, " ".join(map(str, heaps)) or "[]").stdout))
 
     with ThreadPoolExecutor(max_workers=4) as pool:
         expected = list(pool.map(from_cli, positions))

@@ -10,9 +10,9 @@ def test_bad_games_and_positions_raise(solved):
     db = nimdb.open(solved)
     with pytest.raises(nimdb.NimdbError, match="unknown game"):
         db.query("chess", [1, 2])
-    with pytest.raises(nimdb.NimdbError, match="heap -1"):
+    with pytest.raises(nimdb.NimdbError, match=r"cannot be negative \(-1\)"):
         db.query("nim", [3, -1])
-    with pytest.raises(nimdb.NimdbError, match="heap 'x'"):
+    with pytest.raises(nimdb.NimdbError, match="'x' is not a heap size"):
         db.query("nim", [3, "x"])
     with pytest.raises(nimdb.NimdbError, match="heap 18446744073709551616"):
         db.query("nim", [2**64])
@@ -30,11 +30,11 @@ def test_query_many_names_the_bad_position(solved):
     db = nimdb.open(solved)
     with pytest.raises(nimdb.NimdbError, match="position 2: bad heap list"):
         db.query_many("nim", [[1], [2], [3, -4]])
-    with pytest.raises(nimdb.NimdbError, match="position 1: bad heap list: a heap is negative"):
+    with pytest.raises(nimdb.NimdbError, match="position 1: bad heap list: heap sizes cannot be negative"):
         db.query_many("nim", np.array([[1, 2], [-3, 4]]))
     # An uncovered position: raised with strict, recorded without.
     uncovered = [[5, 3], [30, 30, 30], [1]]
-    with pytest.raises(nimdb.NimdbError, match=r"position 1 \[30,30,30\]: .*not in any stored solve"):
+    with pytest.raises(nimdb.NimdbError, match=r"position 1: \[30,30,30\] is not in any stored solve"):
         db.query_many("dawson", uncovered, misere=True)
     lookups = db.query_many("dawson", uncovered, misere=True, strict=False)
     assert list(lookups.outcome) == [0, -1, 1]

@@ -135,7 +135,7 @@ def test_draws(spaced_db, nimdb_bin):
     draws = [p for p, d in zip(rows(table), table.draw) if d]
     many = db.query_many("raise:3", draws)
     assert (many.outcome == 2).all() and (many.remoteness == -1).all()
-    one = db.query_spaced("raise:3", draws[0])
+    one = db.query("raise:3", draws[0])
     assert one.outcome == "draw" and one.source == "database"
     db.close()
 
@@ -192,7 +192,7 @@ def test_welter_rows_hold_a_zero_heap(spaced_db):
         db.query_many("welter", np.array([[3, 1]], dtype=np.int32))
     # With lengths, the 0 heap counts: [1, 0] (no move) and [1] are different positions.
     two = db.query_many("welter", np.array([[1, 0], [1, 0]]), lengths=[2, 1])
-    want = [db.query_spaced("welter", p).outcome for p in ([1, 0], [1])]
+    want = [db.query("welter", p).outcome for p in ([1, 0], [1])]
     assert [OUTCOME_WORDS[int(o)] for o in two.outcome] == want == ["loss", "win"]
     db.close()
 
@@ -206,9 +206,9 @@ def test_bad_batches_and_solve_ids(spaced_db, nimdb_bin):
         db.query_many("staircase", np.zeros((1, 3), dtype=np.int64), lengths=np.array([4], dtype=np.uint32))
     with pytest.raises(nimdb.NimdbError, match="lengths goes with a 2-D numpy"):
         db.query_many("staircase", [[1, 2]], lengths=[2])
-    with pytest.raises(nimdb.NimdbError, match="position 0: bad position: a count is negative"):
+    with pytest.raises(nimdb.NimdbError, match="position 0: bad position: '-1' is not a count"):
         db.query_many("staircase", np.array([[1, -2]]))
-    with pytest.raises(nimdb.NimdbError, match="position 1: bad position: -1 is not a count"):
+    with pytest.raises(nimdb.NimdbError, match="position 1: bad position: '-1' is not a count"):
         db.query_many("staircase", [[1], [2, -1]], strict=False)
     with pytest.raises(nimdb.NimdbError, match="position 0: a position is a sequence of counts"):
         db.query_many("raise:3", [3.5])

@@ -107,12 +107,16 @@ pub fn render(game: &Game, a: &Answer, all_moves: bool) -> String {
         }
     }
     if all_moves && a.moves_omitted > 0 {
-        out += &format!("moves: {} (too many to list)\n", a.moves_omitted);
+        out += &format!("{}\n", nimdb::query::unlisted_words(game, a));
     } else if all_moves {
         out += &format!("moves ({}):\n", a.moves.len());
         for m in &a.moves {
-            let r = m.remoteness.map_or("?".to_string(), |r| r.to_string());
-            out += &format!("  {:<48} opponent {} in {r}\n", m.description, m.outcome);
+            let r = match (m.outcome, m.remoteness) {
+                (_, Some(r)) => format!(" in {r}"),
+                (Outcome::Draw, None) => String::new(),
+                (_, None) => " in ?".to_string(),
+            };
+            out += &format!("  {:<48} opponent {}{r}\n", m.description, m.outcome);
         }
     }
     let source = match (a.source, a.theorem) {

@@ -109,6 +109,26 @@ impl Game {
         }
     }
 
+    /// A position of any game from counts already read as numbers (a program's list, an
+    /// array's row), as an answer's cells: a heap game's heaps in any order (zeros dropped),
+    /// a family's counts in its own order, each at most [`MAX_COUNT`], put in its canonical
+    /// form (or refused by its rules).
+    pub fn position_from_counts(&self, counts: Vec<u64>) -> Result<Vec<u64>, BadPosition> {
+        if self.heaps().is_some() {
+            return Ok(super::BigPosition::new(counts).heaps().to_vec());
+        }
+        let narrow = counts
+            .iter()
+            .map(|&c| {
+                u32::try_from(c)
+                    .ok()
+                    .filter(|&c| c <= MAX_COUNT)
+                    .ok_or_else(|| PositionError::NotACount { word: c.to_string(), max: MAX_COUNT })
+            })
+            .collect::<Result<Vec<u32>, _>>()?;
+        Ok(self.family().canonical(narrow)?.into_iter().map(u64::from).collect())
+    }
+
     /// Reads a position of any game that a database, a tree or a game in play can hold: a
     /// heap game's heaps up to [`MAX_INPUT_HEAP`](super::MAX_INPUT_HEAP) (largest first,
     /// zeros dropped), a family's counts in its canonical form.
