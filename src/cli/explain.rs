@@ -47,9 +47,14 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<ExitCode> {
     if !matches!(&args.game, Game::Heaps(g) if g.is_nim()) {
         // A loopy game has no finite tree: its moves and values come from query.
         let other = if args.game.family().loopy() { "query --moves" } else { "tree" };
+        // Say which theorem decides the game, if any: query answers from it.
+        let theorem = match args.game.family().formula(Convention::from_misere(args.misere)) {
+            Some(f) => format!("{} decides it (nimdb query answers from it)", f.name()),
+            None => "no theorem decides it".to_string(),
+        };
         anyhow::bail!(
             "explain covers Nim and Staircase Nim only (the binary-column rule: Bouton's theorem, and \
-             the odd steps of a staircase), not {}; \
+             the odd steps of a staircase), not {}, where {theorem}; \
              try nimdb {other} --game {} HEAPS",
             args.game,
             args.game

@@ -24,8 +24,13 @@ use super::words;
 pub fn example(game: &Game) -> String {
     match game {
         Game::Raise(r) => format!("{} 1", r.cap),
-        Game::Staircase(_) | Game::Welter(_) => "3 0 2 5".to_string(),
         Game::Heaps(_) => "7 5 3".to_string(),
+        // The first of these the family takes (a hypergraph's row has at most n heaps).
+        _ => ["3 0 2 5", "3 0 2", "3 1", "3"]
+            .into_iter()
+            .find(|w| game.parse_position(&[*w]).is_ok())
+            .unwrap_or("0")
+            .to_string(),
     }
 }
 
