@@ -92,7 +92,9 @@ fn search(edges: &Edges, row: &[u32], convention: Convention, memo: &mut HashMap
         let nim = mex(kids.iter().map(|k| k.nim));
         match kids.iter().filter(|k| !k.win).map(|k| k.remoteness).min() {
             Some(r) => Known { win: true, remoteness: r + 1, nim },
-            None => Known { win: false, remoteness: kids.iter().map(|k| k.remoteness).max().unwrap() + 1, nim },
+            None => {
+                Known { win: false, remoteness: kids.iter().map(|k| k.remoteness).max().unwrap() + 1, nim }
+            }
         }
     };
     memo.insert(row.to_vec(), known);
@@ -151,7 +153,11 @@ fn check(spec: &str, edges: &Edges, n: usize, t: u32) {
             assert_eq!(convention.is_win(r as u32), want.win, "{spec} {convention}: outcome of {row:?}");
             assert_eq!(r as u32, want.remoteness, "{spec} {convention}: remoteness of {row:?}");
             let p = game.family().canonical(row.clone()).unwrap();
-            assert_eq!(values.get(space.as_ref(), &p), Some(want.nim), "{spec} {convention}: nim-value of {row:?}");
+            assert_eq!(
+                values.get(space.as_ref(), &p),
+                Some(want.nim),
+                "{spec} {convention}: nim-value of {row:?}"
+            );
             // The moves listed are the rules' children (each once), in canonical form.
             let mut listed: Vec<Vec<u32>> = game.family().moves(&p).into_iter().map(|m| m.to).collect();
             let mut ruled: Vec<Vec<u32>> =
@@ -238,15 +244,25 @@ fn theorem_holds(spec: &str, name: &str, n: usize, t: u32, conventions: &[Conven
             let v = evaluate(game.family(), &p, convention).expect("the family declares a theorem");
             assert_eq!(v.formula.name(), name);
             let win = convention.is_win(stored(&row) as u32);
-            assert_eq!(v.outcome, if win { Outcome::Win } else { Outcome::Loss }, "{spec} {convention}: {row:?}");
+            assert_eq!(
+                v.outcome,
+                if win { Outcome::Win } else { Outcome::Loss },
+                "{spec} {convention}: {row:?}"
+            );
             if let Some(g) = v.nim_value {
-                assert_eq!(Some(g as u32), values.get(space.as_ref(), &p), "{spec} {convention}: value of {row:?}");
+                assert_eq!(
+                    Some(g as u32),
+                    values.get(space.as_ref(), &p),
+                    "{spec} {convention}: value of {row:?}"
+                );
             }
             losses += u32::from(!win);
             // The theorem's move, where it finds one, leads to a loss.
             if let Some(to) = decide(game.family(), &p, convention).unwrap().best {
                 let padded: Vec<u32> = (0..n).map(|i| to.get(i).copied().unwrap_or(0)).collect();
-                if game.family().layout() == (nimdb::game::SpaceLayout::Row { heaps: n as u32, sorted: false }) {
+                if game.family().layout()
+                    == (nimdb::game::SpaceLayout::Row { heaps: n as u32, sorted: false })
+                {
                     assert!(!convention.is_win(stored(&padded) as u32), "{spec}: move {row:?} → {to:?}");
                 }
             }
