@@ -68,6 +68,16 @@ fn bounds(r: &SolveRequest<'_>) -> anyhow::Result<SpaceBounds> {
     })
 }
 
+/// A space's bounds in words: its tier total, its most heaps (as the space holds them: a
+/// row has at most n), and a bound on each heap where one was asked for.
+fn described(game: &Game, b: SpaceBounds) -> String {
+    let each = match b.max_heap {
+        Some(h) if game.family().heap_cap().is_none() => format!(", each heap ≤ {h}"),
+        _ => String::new(),
+    };
+    format!("tier total ≤ {}, heaps ≤ {}{each}", b.max_total, b.max_heaps)
+}
+
 /// `nimdb solve` of a spaced game.
 pub fn solve(r: SolveRequest<'_>) -> anyhow::Result<ExitCode> {
     let bounds = bounds(&r)?;
@@ -78,7 +88,7 @@ pub fn solve(r: SolveRequest<'_>) -> anyhow::Result<ExitCode> {
     let misere = if r.convention == Convention::Misere { " --misere" } else { "" };
     if r.dry_run {
         println!("game:        {}{misere}", r.game);
-        println!("space:       tier total ≤ {}, heaps ≤ {}", bounds.max_total, bounds.max_heaps);
+        println!("space:       {}", described(r.game, space.bounds()));
         println!("tiers:       {}", estimate.tiers);
         println!("positions:   {}", estimate.positions);
         println!(
@@ -107,11 +117,10 @@ pub fn solve(r: SolveRequest<'_>) -> anyhow::Result<ExitCode> {
     let (solve, report) = result.map_err(words::driver)?;
     if !r.quiet {
         println!(
-            "solved {}{misere}: {} positions (tier total ≤ {}, heaps ≤ {}), {} solved now in {:.2} s; solve #{} {:?}",
+            "solved {}{misere}: {} positions ({}), {} solved now in {:.2} s; solve #{} {:?}",
             r.game,
             report.positions,
-            bounds.max_total,
-            bounds.max_heaps,
+            described(r.game, space.bounds()),
             report.solved_now,
             report.seconds,
             solve.id,
