@@ -26,13 +26,17 @@ pub struct ValuesArgs {
     /// Only positions with at most this many heaps.
     #[arg(long)]
     max_heaps: Option<u32>,
+    /// Only positions whose heaps are all at most this size (a hypergraph's row: the box of
+    /// its n heaps, total n × this unless --max-total is smaller).
+    #[arg(long)]
+    max_heap: Option<u32>,
 }
 
 /// Runs `nimdb values`: prints `position,nim_value`, one line a position, in solve order.
 pub fn run(args: ValuesArgs) -> anyhow::Result<ExitCode> {
     let game = &args.game.game;
-    let bounds = space_bounds(game, args.max_total, None, args.max_heaps)
-        .map_err(|e| anyhow::anyhow!("{e} (--max-total N, --max-heaps K)"))?;
+    let bounds = space_bounds(game, args.max_total, args.max_heap, args.max_heaps)
+        .map_err(|e| anyhow::anyhow!("{e} (--max-total N, --max-heaps K; --max-heap H for a hypergraph)"))?;
     let space = space_of(game, bounds).map_err(words::spaced)?;
     let positions = space.positions();
     // Four bytes a position, held while they are computed.
