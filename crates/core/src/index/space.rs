@@ -126,18 +126,18 @@ impl Rows {
         let mut free = vec![vec![0u64; t + 1]; l + 1];
         free[0][0] = 1;
         let mut ends = vec![vec![0u64; t + 1]; l + 1];
+        let clamp = |v: u128| u64::try_from(v).unwrap_or(u64::MAX);
         for len in 1..=l {
+            // below[u]: Σ free[len − 1][0..u] (exact: at most 2⁶⁴ − 1 a term); the last heap
+            // is s − u for u from s − cap to s (any) or to s − 1 (nonzero).
+            let mut below = vec![0u128; t + 2];
+            for u in 0..=t {
+                below[u + 1] = below[u] + free[len - 1][u] as u128;
+            }
             for s in 0..=t {
                 let lowest = s.saturating_sub(cap as usize);
-                let (mut any, mut last_nonzero) = (0u64, 0u64);
-                for u in lowest..=s {
-                    any = any.saturating_add(free[len - 1][u]);
-                    if u < s {
-                        last_nonzero = last_nonzero.saturating_add(free[len - 1][u]);
-                    }
-                }
-                free[len][s] = any;
-                ends[len][s] = last_nonzero;
+                free[len][s] = clamp(below[s + 1] - below[lowest]);
+                ends[len][s] = clamp(below[s] - below[lowest.min(s)]);
             }
         }
         let below: Vec<Vec<u64>> = ends

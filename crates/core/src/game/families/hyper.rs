@@ -38,6 +38,10 @@ enum Shape {
     Listed,
 }
 
+/// What [`Hypergraph::each_move`] hands each move: the child, the edge's heaps and the
+/// row's new sizes.
+type MoveVisit<'a> = dyn FnMut(&[u32], &[usize], &[u32]) + 'a;
+
 /// Hypergraph Nim on `n` labelled heaps.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Hypergraph {
@@ -204,12 +208,7 @@ impl Hypergraph {
     /// Calls `visit(child, edge heaps, new sizes)` for every move, in move order: edges in
     /// canonical order, and within an edge the new sizes counting down, the first heap
     /// slowest.
-    fn each_move(
-        &self,
-        position: &[u32],
-        buf: &mut Vec<u32>,
-        visit: &mut dyn FnMut(&[u32], &[usize], &[u32]),
-    ) {
+    fn each_move(&self, position: &[u32], buf: &mut Vec<u32>, visit: &mut MoveVisit<'_>) {
         let row = self.row(position);
         let n = self.n as usize;
         let mut idx = [0usize; MAX_HYPER_HEAPS as usize];
@@ -493,9 +492,7 @@ mod tests {
 
     #[test]
     fn symmetric_hypergraphs_sort_their_positions() {
-        assert!(
-            h("3:moore:2").symmetric() && h("5:exact:3").symmetric() && h("4:1+2+3+4,1").symmetric() == false
-        );
+        assert!(h("3:moore:2").symmetric() && h("5:exact:3").symmetric() && !h("4:1+2+3+4,1").symmetric());
         assert!(!h("4:circular:2").symmetric());
         assert_eq!(h("3:exact:2").canonical(vec![0, 3, 5]).unwrap(), vec![5, 3]);
         assert_eq!(h("4:circular:2").canonical(vec![0, 3, 0, 0]).unwrap(), vec![0, 3]);
