@@ -221,7 +221,13 @@ pub fn space_bounds(
     max_heaps: Option<u32>,
 ) -> Result<SpaceBounds, BoundsError> {
     let name = game.to_string();
-    if max_heap.is_some() {
+    // A row of labelled heaps (Hypergraph Nim) takes a bound on each heap: with n heaps, each
+    // at most H, its total is at most n·H.
+    let row = match game.family().layout() {
+        crate::game::SpaceLayout::Row { heaps, .. } => Some(max_heaps.unwrap_or(heaps).min(heaps)),
+        _ => None,
+    };
+    if max_heap.is_some() && row.is_none() {
         return Err(BoundsError::HeapCap(name));
     }
     match game.family().heap_cap() {
@@ -237,14 +243,20 @@ pub fn space_bounds(
             Ok(SpaceBounds { max_total: total as u32, max_heaps: k, max_heap: Some(cap) })
         }
         None => {
-            let t = max_total.ok_or(BoundsError::NeedsTotal(name))?;
-            if t > crate::solve::MAX_SOLVE_TOTAL {
-                return Err(BoundsError::TooLarge(t as u64));
+            let t = match (max_total, max_heap, row) {
+                (Some(t), _, _) => t as u64,
+                (None, Some(h), Some(n)) => n as u64 * h as u64,
+                _ => return Err(BoundsError::NeedsTotal(name)),
+            };
+            if t > crate::solve::MAX_SOLVE_TOTAL as u64 {
+                return Err(BoundsError::TooLarge(t));
             }
+            let t = t as u32;
             // No heaps leave only the empty position: a total past 0 no tier reaches, and a
             // solve to it could never complete.
             let t = if max_heaps == Some(0) { 0 } else { t };
-            Ok(SpaceBounds { max_total: t, max_heaps: max_heaps.unwrap_or(t).min(t.max(1)), max_heap: None })
+            let max_heap = max_heap.filter(|&h| h < t);
+            Ok(SpaceBounds { max_total: t, max_heaps: max_heaps.unwrap_or(t).min(t.max(1)), max_heap })
         }
     }
 }
@@ -261,7 +273,8 @@ fn solve_bounds(game: &Game, solve: &SolveRecord) -> Result<Option<SpaceBounds>,
     let Ok(solved) = u32::try_from(solve.solved_total) else { return Ok(None) };
     let max_heaps =
         solve.max_heaps.ok_or_else(|| SpacedError::NoHeapCap { solve: solve.id, game: game.to_string() })?;
-    Ok(Some(SpaceBounds { max_total: solved, max_heaps, max_heap: game.family().heap_cap() }))
+    let max_heap = game.family().heap_cap().or(solve.max_heap);
+    Ok(Some(SpaceBounds { max_total: solved, max_heaps, max_heap }))
 }
 
 /// Checks that a stored solve's bounds give a space its records can be read in: a face

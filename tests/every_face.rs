@@ -3,7 +3,8 @@
 //!
 //! One table of families (heap games: Nim, a subtraction game, Kayles, a hexadecimal code,
 //! Grundy's game, Moore's Nim₂, Wythoff's game; the families with their own position space:
-//! Staircase Nim, Welter's game and the loopy Nim with raising) over small universes, and for
+//! Staircase Nim, Welter's game, the loopy Nim with raising, and Hypergraph Nim on an ordered
+//! row (Circular Nim) and on a sorted one (exact 2-Nim)) over small universes, and for
 //! each family and convention the real `nimdb` binary's faces: `solve` (with `--dry-run`,
 //! `--window-limit`, `--memory-limit` and `--mpi-ranks`), `info`, `export` (CSV and JSON
 //! lines), `query` (text, `--json`, `--moves`), `query --batch`, `verify`, `tree`, `explain`,
@@ -42,35 +43,55 @@ const KNOWN_DRIFTS: &[(&str, &str, &str)] = &[
     // The families' dry run ignores both flags: exit 0, neither is mentioned.
     (
         "solve --dry-run --window-limit",
-        "staircase welter raise:2",
+        "staircase welter raise:2 hyper:4:circular:2 hyper:3:exact:2",
         "ignored silently (exit 0, not mentioned)",
     ),
     (
         "solve --dry-run --mpi-ranks",
-        "staircase welter raise:2",
+        "staircase welter raise:2 hyper:4:circular:2 hyper:3:exact:2",
         "ignored silently (exit 0, no per-rank line)",
     ),
     // The families' solver holds every tier: `--window-limit` is neither honoured (no spill)
     // nor refused; the solve runs and says nothing of it.
     (
         "solve --window-limit",
-        "staircase welter raise:2",
+        "staircase welter raise:2 hyper:4:circular:2 hyper:3:exact:2",
         "ignored silently (exit 0, nothing spilled, not mentioned)",
     ),
     // POST answers heap games only: "unknown game 'staircase': bad game spec …" (400), while
     // GET answers the same positions.
-    ("serve POST /api/v1/query", "staircase welter raise:2", "refused (400: bad game spec)"),
+    (
+        "serve POST /api/v1/query",
+        "staircase welter raise:2 hyper:4:circular:2 hyper:3:exact:2",
+        "refused (400: bad game spec)",
+    ),
     // `query --json --moves` (and GET /api/v1/query) of a position with no moves leaves out
     // "moves" for these families; the heap games give "moves": [].
-    ("query --moves, no moves", "staircase welter raise:2", "no moves field"),
+    (
+        "query --moves, no moves",
+        "staircase welter raise:2 hyper:4:circular:2 hyper:3:exact:2",
+        "no moves field",
+    ),
     // `verify --json` of these families has no "convention" field (the heap games' has).
-    ("verify --json convention", "staircase welter raise:2", "no convention field"),
+    (
+        "verify --json convention",
+        "staircase welter raise:2 hyper:4:circular:2 hyper:3:exact:2",
+        "no convention field",
+    ),
     // `heaps` refuses them with "does not take staircase yet … (solve, query, verify, export
     // and play take it)": the list leaves out tree, serve and batch, which take them.
-    ("heaps refusal", "staircase welter raise:2", "lists the wrong commands, not why"),
+    (
+        "heaps refusal",
+        "staircase welter raise:2 hyper:4:circular:2 hyper:3:exact:2",
+        "lists the wrong commands, not why",
+    ),
     // `quotient` refuses them as "bad game spec 'staircase': … this command does not yet",
     // with the same wrong list and no reason.
-    ("quotient refusal", "staircase welter raise:2", "'bad game spec', the wrong commands, no reason"),
+    (
+        "quotient refusal",
+        "staircase welter raise:2 hyper:4:circular:2 hyper:3:exact:2",
+        "'bad game spec', the wrong commands, no reason",
+    ),
     // A read-only Python `Database.query('nim', [7,5,3])` raises "no theorem gives its value"
     // where `query_many` and `serve` answer it from Bouton's theorem. (Run only where the
     // Python package is importable.)
@@ -84,7 +105,8 @@ fn drift(face: &str, game: &str) -> bool {
     if std::env::var("NIMDB_RUN_DRIFTS").is_ok_and(|v| v == face || v == "all") {
         return false;
     }
-    let heap_game = !matches!(game, "staircase" | "welter") && !game.starts_with("raise:");
+    let heap_game =
+        !matches!(game, "staircase" | "welter") && !game.starts_with("raise:") && !game.starts_with("hyper:");
     let hit = KNOWN_DRIFTS.iter().any(|&(f, games, _)| {
         f == face
             && (games == "*" || games.split(' ').any(|g| g == game) || (games == "heap games" && heap_game))
@@ -108,6 +130,10 @@ enum Kind {
     Welter,
     /// Nim with raising, cap C: loopy.
     Raise(u32),
+    /// Hypergraph Nim on `n` heaps with these edges (heaps numbered from 0); `sorted` when
+    /// its positions are kept largest first (a symmetric hypergraph), else rows without
+    /// their trailing zeros.
+    Hyper { n: usize, edges: &'static [&'static [usize]], sorted: bool },
 }
 
 /// One family of the table and its universe.
@@ -203,6 +229,22 @@ const FAMILIES: &[Family] = &[
         heap: Some(2),
         heaps: Some(4),
     },
+    Family {
+        game: "hyper:4:circular:2",
+        kind: Kind::Hyper { n: 4, edges: &[&[0, 1], &[1, 2], &[2, 3], &[0, 3]], sorted: false },
+        bounds: &["--max-total", "7"],
+        total: Some(7),
+        heap: None,
+        heaps: None,
+    },
+    Family {
+        game: "hyper:3:exact:2",
+        kind: Kind::Hyper { n: 3, edges: &[&[0, 1], &[0, 2], &[1, 2]], sorted: true },
+        bounds: &["--max-total", "9"],
+        total: Some(9),
+        heap: None,
+        heaps: None,
+    },
 ];
 
 /// A position as the family writes it: heaps largest first for the heap games, Welter's
@@ -241,9 +283,43 @@ impl Family {
                 distinct(&mut Vec::new(), None, self.total.unwrap(), self.heaps.unwrap(), &mut out)
             }
             Kind::Staircase => steps(&mut Vec::new(), self.total.unwrap(), self.heaps.unwrap(), &mut out),
+            Kind::Hyper { n, .. } => {
+                // Every full row of n heaps with total at most the bound, in canonical form.
+                let t = self.total.unwrap();
+                let mut rows = BTreeSet::new();
+                let mut row = vec![0u32; n];
+                'rows: loop {
+                    if row.iter().sum::<u32>() <= t {
+                        rows.insert(self.canon(row.clone()));
+                    }
+                    for h in row.iter_mut() {
+                        if *h < t {
+                            *h += 1;
+                            continue 'rows;
+                        }
+                        *h = 0;
+                    }
+                    break;
+                }
+                out.extend(rows);
+            }
         }
         out.sort();
         out
+    }
+
+    /// A position in the family's canonical form: a hypergraph's row sorted largest first
+    /// with its zeros dropped (symmetric) or without its trailing zeros; others as they are.
+    fn canon(&self, mut p: Counts) -> Counts {
+        if let Kind::Hyper { sorted, .. } = self.kind {
+            if sorted {
+                p.sort_by(|a, b| b.cmp(a));
+            }
+            while p.last() == Some(&0) {
+                p.pop();
+            }
+        }
+        p
     }
 
     /// The positions one move leads to: the heap games' from the library's rules, the other
@@ -294,6 +370,30 @@ impl Family {
                         q.sort_by(|a, b| b.cmp(a));
                         out.insert(q);
                     }
+                }
+            }
+            Kind::Hyper { n, edges, .. } => {
+                // An edge whose heaps are all nonempty, each lowered to any smaller size.
+                let mut row = p.to_vec();
+                row.resize(n, 0);
+                for e in edges {
+                    if e.iter().any(|&i| row[i] == 0) {
+                        continue;
+                    }
+                    let mut acc = vec![row.clone()];
+                    for &i in *e {
+                        acc = acc
+                            .into_iter()
+                            .flat_map(|r| {
+                                (0..row[i]).map(move |v| {
+                                    let mut r = r.clone();
+                                    r[i] = v;
+                                    r
+                                })
+                            })
+                            .collect();
+                    }
+                    out.extend(acc.into_iter().map(|r| self.canon(r)));
                 }
             }
         }
@@ -799,7 +899,7 @@ fn play_face(f: &Family, convention: Convention, known: &BTreeMap<Counts, Worth>
     let moved_to = |who: &str| -> Counts {
         let l =
             out.lines().find(|l| l.starts_with(who)).unwrap_or_else(|| panic!("{what}: no '{who}' in {out}"));
-        parse_shown(l.rsplit('→').next().unwrap())
+        f.canon(parse_shown(l.rsplit('→').next().unwrap()))
     };
     assert_eq!(moved_to("You:"), mine, "{what}: play's move #1 is query's first move");
     let reply = moved_to("Computer:");

@@ -24,6 +24,7 @@ mod serve;
 mod solve;
 mod spaced;
 mod tree;
+mod values;
 mod verify;
 mod words;
 
@@ -65,6 +66,8 @@ enum Command {
     Atlas(atlas::AtlasArgs),
     /// Stream every stored position of a solve as CSV or JSON lines.
     Export(export::ExportArgs),
+    /// The nim-value of every position of a universe, by mex (no database).
+    Values(values::ValuesArgs),
     /// Serve the JSON API and the web explorer over HTTP (read-only).
     #[cfg(feature = "server")]
     Serve(serve::ServeArgs),
@@ -107,6 +110,7 @@ pub fn main() -> ExitCode {
         Command::Quotient(a) => quotient::run(a),
         Command::Atlas(a) => atlas::run(a),
         Command::Export(a) => export::run(a),
+        Command::Values(a) => values::run(a),
         #[cfg(feature = "server")]
         Command::Serve(a) => serve::run(a),
     };

@@ -287,7 +287,9 @@ pub fn spaced_key(game: &Game, convention: Convention, bounds: &SpaceBounds) -> 
     SolveKey {
         game: game.storage_id(),
         convention,
-        max_heap: None,
+        // A heap bound the rules set (raise:C's cap) follows from the game; one asked for (a
+        // hypergraph's row, each heap at most H) keys the solve.
+        max_heap: bounds.max_heap.filter(|_| game.family().heap_cap().is_none()),
         max_heaps: Some(bounds.max_heaps),
         nim_values: false,
     }

@@ -62,6 +62,48 @@ fn settle(convention: Convention, children: impl Iterator<Item = u16>) -> u16 {
     }
 }
 
+/// Where each tier's positions start in one array of the whole space: a dense table by
+/// (total, heaps), so a child's or parent's index costs its rank and two reads.
+struct Offsets {
+    /// The tiers in solve order.
+    tiers: Vec<TierId>,
+    /// `start[i]`: the first index of tier `i`; `start[tiers.len()]` the positions.
+    start: Vec<u64>,
+    /// The tier index of (total, heaps), at `total × stride + heaps` (`u32::MAX`: none).
+    slot: Vec<u32>,
+    stride: usize,
+}
+
+impl Offsets {
+    fn new(space: &dyn PositionSpace) -> Offsets {
+        let tiers = space.tiers();
+        let stride = tiers.iter().map(|t| t.heaps as usize).max().unwrap_or(0) + 1;
+        let totals = space.bounds().max_total as usize + 1;
+        let mut slot = vec![u32::MAX; totals * stride];
+        let mut start = Vec::with_capacity(tiers.len() + 1);
+        let mut at = 0u64;
+        for (i, t) in tiers.iter().enumerate() {
+            slot[t.total as usize * stride + t.heaps as usize] = i as u32;
+            start.push(at);
+            at += space.size(*t);
+        }
+        start.push(at);
+        Offsets { tiers, start, slot, stride }
+    }
+    fn tier_index(&self, tier: TierId) -> usize {
+        self.slot[tier.total as usize * self.stride + tier.heaps as usize] as usize
+    }
+    /// The index of `position`'s (tier, rank), and its tier's index.
+    fn of(&self, space: &dyn PositionSpace, position: &[u32]) -> Option<(usize, usize)> {
+        let (t, r) = space.locate(position)?;
+        let i = self.tier_index(t);
+        Some((self.start[i] as usize + r as usize, i))
+    }
+}
+
+/// Not yet known (an unsolved position no losing child has marked).
+const UNSET: u16 = u16::MAX;
+
 fn solve_acyclic(
     family: &dyn Family,
     space: &dyn PositionSpace,
@@ -70,19 +112,51 @@ fn solve_acyclic(
     progress: &dyn Progress,
 ) -> Result<SolveReport, SolveError> {
     let started = Instant::now();
-    let tiers = space.tiers();
-    let positions: u64 = tiers.iter().map(|&t| space.size(t)).sum();
+    let offsets = Offsets::new(space);
+    let tiers = offsets.tiers.clone();
+    let positions = offsets.start[tiers.len()];
     let stored = store.solved_tiers()?;
     let done: u64 = tiers.iter().filter(|t| stored.contains(t)).map(|&t| space.size(t)).sum();
     progress.start(positions, done);
     let mut report = SolveReport { positions, ..SolveReport::default() };
-    let mut solved: HashMap<TierId, Vec<u16>> = HashMap::new();
+    let is_stored: Vec<bool> = tiers.iter().map(|t| stored.contains(t)).collect();
+    // Every position's remoteness, in one array. With parents listed (the loss-driven way),
+    // an unsolved position holds the least remoteness + 1 of a losing child that marked it:
+    // it is a win with that remoteness; a position no loss marked is a loss, and only then
+    // are its children read (each a win: one more than the longest).
+    let mut value = vec![UNSET; positions as usize];
+    let bounds = space.bounds();
+    let max_heap = bounds.max_heap.unwrap_or(bounds.max_total).min(bounds.max_total);
     let (mut pos, mut buf, mut kids) = (Vec::new(), Vec::new(), Vec::new());
-    for &tier in &tiers {
-        if stored.contains(&tier) {
+    let lists_parents = family.for_each_parent(&[], 0, 0, &mut buf, &mut |_| {});
+    // Marks the unsolved parents of a loss of remoteness `r`.
+    let mark = |value: &mut Vec<u16>, loss: &[u32], r: u16, buf: &mut Vec<u32>| {
+        family.for_each_parent(loss, bounds.max_total, max_heap, buf, &mut |parent| {
+            if let Some((at, tier)) = offsets.of(space, parent)
+                && !is_stored[tier]
+            {
+                let v = &mut value[at];
+                if *v == UNSET || *v > r + 1 {
+                    *v = r + 1;
+                }
+            }
+        });
+    };
+    for (i, &tier) in tiers.iter().enumerate() {
+        let start = offsets.start[i] as usize;
+        let size = space.size(tier);
+        if is_stored[i] {
             let t = store.load(tier)?;
             check_size(space, tier, t.remoteness.len() as u64)?;
-            solved.insert(tier, t.remoteness);
+            value[start..start + size as usize].copy_from_slice(&t.remoteness);
+            if lists_parents {
+                for (rank, &r) in t.remoteness.iter().enumerate() {
+                    if !convention.is_win(r as u32) {
+                        space.unrank(tier, rank as u64, &mut pos);
+                        mark(&mut value, &pos, r, &mut buf);
+                    }
+                }
+            }
             continue;
         }
         if progress.interrupted() {
@@ -90,23 +164,30 @@ fn solve_acyclic(
             return Err(SolveError::Interrupted { tiers: report.tiers_now, positions: report.solved_now });
         }
         let clock = Instant::now();
-        let size = space.size(tier);
-        let mut values = Vec::with_capacity(size as usize);
         for rank in 0..size {
+            let at = start + rank as usize;
+            if lists_parents && value[at] != UNSET {
+                continue;
+            }
             space.unrank(tier, rank, &mut pos);
             kids.clear();
             family.for_each_child(&pos, &mut buf, &mut |child| {
-                let (t, r) = space.locate(child).expect("a move stays in the space");
+                let (c, _) = offsets.of(space, child).expect("a move stays in the space");
                 // Children lie in lower totals, or in the same total with more heaps (a split
                 // that takes nothing), whose tiers come first.
-                kids.push(solved.get(&t).expect("a child's tier is solved before its parent's")[r as usize]);
+                kids.push(value[c]);
             });
             report.edges += kids.len() as u64;
-            values.push(settle(convention, kids.iter().copied()));
+            debug_assert!(kids.iter().all(|&r| r != UNSET), "a child's tier is solved before its parent's");
+            let r = settle(convention, kids.iter().copied());
+            value[at] = r;
+            if lists_parents && !convention.is_win(r as u32) {
+                mark(&mut value, &pos, r, &mut buf);
+            }
         }
         let seconds = clock.elapsed().as_secs_f64();
-        let solved_tier = save(store, progress, &mut report, convention, tier, values, seconds)?;
-        solved.insert(tier, solved_tier.remoteness);
+        let tier_values = value[start..start + size as usize].to_vec();
+        save(store, progress, &mut report, convention, tier, tier_values, seconds)?;
     }
     store.finish()?;
     report.peak_window_bytes = 2 * positions;

@@ -35,14 +35,43 @@ pub struct FamilyDecision {
 /// [`evaluation_cost`], must also fit [`MOVES_WORK_LIMIT`](crate::game::MOVES_WORK_LIMIT).
 pub const MOVE_SEARCH_LIMIT: u64 = 1_000_000;
 
-/// The theorem's value of `position`, for the theorems this module rules on (the heap
-/// games' theorems are `decide`'s).
-fn value_by(formula: Formula, p: &[u32]) -> Option<Gamma> {
+/// What a theorem says of one position: its outcome under the convention asked, and its
+/// (normal-play, finite) nim-value where the theorem gives one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Judged {
+    outcome: Outcome,
+    nim_value: Option<u64>,
+}
+
+/// The theorem's value of `position` under `convention`, for the theorems this module
+/// rules on: the families' (normal play), and Bouton's and Moore's for a family whose
+/// positions are rows of Nim heaps (Hypergraph Nim on the singletons, or on every set of at
+/// most k heaps; both conventions, zeros being no heaps). The heap games' theorems are
+/// `decide`'s.
+fn value_by(formula: Formula, p: &[u32], convention: Convention) -> Option<Judged> {
+    let gamma = |g: Gamma| Judged { outcome: g.outcome(), nim_value: finite(&g) };
+    let heaps = || p.iter().copied().filter(|&h| h > 0).collect::<Vec<u32>>();
+    let loss = |l: bool| if l { Outcome::Loss } else { Outcome::Win };
     match formula {
-        Formula::OddSteps => Some(Gamma::Finite(odd_steps(p))),
-        Formula::Welter => Some(Gamma::Finite(welter(p))),
-        Formula::Smith { cap } => Some(smith_sum(&heap_gammas(Raise { cap }), p)),
-        Formula::Bouton | Formula::Moore { .. } | Formula::Wythoff => None,
+        Formula::OddSteps => Some(gamma(Gamma::Finite(odd_steps(p)))),
+        Formula::Welter => Some(gamma(Gamma::Finite(welter(p)))),
+        Formula::Smith { cap } => Some(gamma(smith_sum(&heap_gammas(Raise { cap }), p))),
+        Formula::Bouton => {
+            let x = p.iter().fold(0u64, |x, &h| x ^ h as u64);
+            let nim_value = (convention == Convention::Normal).then_some(x);
+            Some(Judged { outcome: loss(crate::bouton::nim_loss(&heaps(), convention)), nim_value })
+        }
+        Formula::Moore { k } => {
+            Some(Judged { outcome: loss(crate::moore::moore_loss(&heaps(), k, convention)), nim_value: None })
+        }
+        Formula::Wythoff => None,
+    }
+}
+
+fn finite(g: &Gamma) -> Option<u64> {
+    match g {
+        Gamma::Finite(v) => Some(*v),
+        Gamma::Infinite(_) => None,
     }
 }
 
@@ -86,12 +115,8 @@ pub struct Valuation {
 /// evaluation, no search among the moves (what lookups and checks need).
 pub fn evaluate(family: &dyn Family, position: &[u32], convention: Convention) -> Option<Valuation> {
     let formula = family.formula(convention)?;
-    let here = value_by(formula, position)?;
-    let nim_value = match here {
-        Gamma::Finite(g) => Some(g),
-        Gamma::Infinite(_) => None,
-    };
-    Some(Valuation { outcome: here.outcome(), nim_value, formula })
+    let here = value_by(formula, position, convention)?;
+    Some(Valuation { outcome: here.outcome, nim_value: here.nim_value, formula })
 }
 
 /// The outcome a best move leads to from a position of outcome `outcome`: a loss from a
@@ -118,7 +143,7 @@ pub fn decide(family: &dyn Family, position: &[u32], convention: Convention) -> 
     let Valuation { outcome, nim_value, formula } = evaluate(family, position, convention)?;
     let best =
         best_target(outcome).filter(|_| move_search_fits(family, formula, position)).and_then(|want| {
-            let judged = |to: &[u32]| value_by(formula, to).map(|g| g.outcome());
+            let judged = |to: &[u32]| value_by(formula, to, convention).map(|g| g.outcome);
             family.moves(position).into_iter().map(|m| m.to).find(|to| judged(to) == Some(want))
         });
     Some(FamilyDecision { outcome, nim_value, best, formula })

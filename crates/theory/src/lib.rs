@@ -12,6 +12,8 @@
 //! * [`cache`]: what a cache of single-heap values holds (the table itself is the store's);
 //! * [`report`]: everything about a game's heaps up to N, as `nimdb heaps` prints it, whole
 //!   or a stretch at a time ([`report::HeapStream`]);
+//! * [`space_values`]: the nim-value of every position of any acyclic family's space, by
+//!   mex in tier order (what a conjectured formula is tested against);
 //! * [`stop`]: asking a long nim-value computation to stop ([`Stop`]), which then gives back
 //!   the values it finished ([`Stopped`]);
 //! * [`quotient`]: misère quotients (Plambeck–Siegel), computed, certified and used to answer
@@ -49,6 +51,7 @@ pub mod recent;
 pub mod report;
 pub mod sequence;
 pub mod shape;
+pub mod space_values;
 pub mod sparse;
 pub mod stop;
 pub mod wythoff;

@@ -4,7 +4,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::families::{Raise, Staircase, Welter};
+use super::families::{Hypergraph, Raise, Staircase, Welter};
 use super::family::{Family, MAX_COUNT, PositionError};
 use super::position::parse_heap_list;
 use super::spec::{FAMILY_FORMS, GAME_FORMS, GameSpec, STORAGE_ID_PREFIX, SpecError};
@@ -35,6 +35,8 @@ pub enum Game {
     Welter(Welter),
     /// Nim with raising (loopy).
     Raise(Raise),
+    /// Hypergraph Nim (`hyper:N:EDGES`).
+    Hyper(Hypergraph),
 }
 
 impl Game {
@@ -45,6 +47,7 @@ impl Game {
             Game::Staircase(s) => s,
             Game::Welter(w) => w,
             Game::Raise(r) => r,
+            Game::Hyper(h) => h,
         }
     }
 
@@ -60,10 +63,12 @@ impl Game {
 
     /// The id the database keys this game by, from its rules alone (never its display name
     /// or an alias): see [`GameSpec::storage_id`]; `v1:staircase`, `v1:welter`,
-    /// `v1:raise:C` for the others.
+    /// `v1:raise:C` for the others, and `v1:hyper:N:` with the edges listed for Hypergraph
+    /// Nim (`v1:hyper:3:1,2,3` for `hyper:3:singletons`).
     pub fn storage_id(&self) -> String {
         match self {
             Game::Heaps(g) => g.storage_id(),
+            Game::Hyper(h) => format!("{STORAGE_ID_PREFIX}hyper:{}:{}", h.heaps(), h.listed()),
             _ => format!("{STORAGE_ID_PREFIX}{self}"),
         }
     }
@@ -93,8 +98,13 @@ impl Game {
     pub fn example_position(&self) -> String {
         match self {
             Game::Heaps(_) => "7 5 3".to_string(),
-            Game::Staircase(_) | Game::Welter(_) => "3 0 2 5".to_string(),
             Game::Raise(r) => format!("{} 1", r.cap),
+            // The first of these the family takes (a hypergraph's row has at most n heaps).
+            _ => ["3 0 2 5", "3 0 2", "3 1", "3"]
+                .into_iter()
+                .find(|w| self.parse_position(&[*w]).is_ok())
+                .unwrap_or("0")
+                .to_string(),
         }
     }
 
@@ -203,17 +213,23 @@ impl fmt::Display for Game {
             Game::Staircase(_) => f.write_str("staircase"),
             Game::Welter(_) => f.write_str("welter"),
             Game::Raise(r) => write!(f, "raise:{}", r.cap),
+            Game::Hyper(h) => h.fmt(f),
         }
     }
 }
 
-/// A family's name (`staircase`, `welter`, `raise:C`, in any case as a heap game's name;
-/// the cap in digits alone), `Ok(None)` when it is none of them, or why its cap is refused.
+/// A family's name (`staircase`, `welter`, `raise:C`, `hyper:N:EDGES`, in any case as a
+/// heap game's name; numbers in digits alone), `Ok(None)` when it is none of them, or why
+/// its parameters are refused.
 fn parse_family(raw: &str) -> Result<Option<Game>, String> {
     match raw {
         "staircase" | "staircase-nim" => return Ok(Some(Game::Staircase(Staircase))),
         "welter" | "welters-game" => return Ok(Some(Game::Welter(Welter))),
         _ => {}
+    }
+    if let Some(rest) = raw.strip_prefix("hyper:") {
+        super::spec::check_spelling(raw)?;
+        return Hypergraph::parse(rest).map(|h| Some(Game::Hyper(h)));
     }
     let Some(cap) = raw.strip_prefix("raise:") else { return Ok(None) };
     let digits = !cap.is_empty() && cap.bytes().all(|b| b.is_ascii_digit());
@@ -262,7 +278,7 @@ mod tests {
         // An unknown name is refused with every family named; where only heap games are
         // taken, with the heap games named, and a family refused for what it is.
         let e = "chess".parse::<Game>().unwrap_err();
-        assert!(e.reason().contains("staircase, welter or raise:3"), "{e}");
+        assert!(e.reason().contains("staircase, welter, raise:3 or hyper:3:1+2,2+3"), "{e}");
         let e = parse_heap_game("chess").unwrap_err();
         assert!(!e.reason().contains("staircase"), "{e}");
         let e = parse_heap_game("welter").unwrap_err();

@@ -30,6 +30,16 @@ pub enum SpaceLayout {
     Staircase,
     /// A set of distinct non-negative heaps, written largest first; tier = (tokens, heaps).
     DistinctSet,
+    /// A row of at most `heaps` labelled heaps h₁ … hₙ (zeros allowed), written without
+    /// its trailing zeros; tier = (tokens, the row's length). When `sorted`, the heaps' labels
+    /// do not matter (the rules are symmetric under every permutation) and a row is kept
+    /// largest first with its zeros dropped: a multiset of at most `heaps` heaps.
+    Row {
+        /// The most heaps a row has (the family's n).
+        heaps: u32,
+        /// Whether rows are kept sorted (largest first, zeros dropped).
+        sorted: bool,
+    },
 }
 
 /// One move of a family, labelled: the position it leads to and the move in words.
@@ -96,6 +106,23 @@ pub trait Family: Send + Sync + fmt::Debug {
     /// a and h + 1 moves.
     fn move_bound(&self, position: &[u32]) -> u64 {
         position.iter().map(|&c| c as u64 + 1).sum()
+    }
+    /// An optional capability of an acyclic family: calls `visit` with every position that
+    /// has a move to `position` (in canonical form) and whose tier total is at most
+    /// `max_total`, each heap at most `max_heap`; a parent may be visited more than once, and
+    /// one outside the caller's space is skipped by the caller. Returns `false`, visiting
+    /// nothing, when the family does not list parents (the default); the generic solver then
+    /// reads every position's children instead of marking the parents of each loss.
+    fn for_each_parent(
+        &self,
+        position: &[u32],
+        max_total: u32,
+        max_heap: u32,
+        buf: &mut Vec<u32>,
+        visit: &mut dyn FnMut(&[u32]),
+    ) -> bool {
+        let _ = (position, max_total, max_heap, buf, visit);
+        false
     }
 }
 

@@ -178,7 +178,7 @@ pub const GAME_FORMS: &str =
 
 /// The families that own their position space, in words (only `solve`, `query` and
 /// `verify` take them).
-pub const FAMILY_FORMS: &str = "staircase, welter or raise:3";
+pub const FAMILY_FORMS: &str = "staircase, welter, raise:3 or hyper:3:1+2,2+3";
 
 /// The help of a `--game` argument that takes the families with their own position space too.
 pub fn any_game_help() -> String {

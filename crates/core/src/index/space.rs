@@ -9,6 +9,10 @@
 //!   (the weighted sum every move lowers), and cⱼ = hⱼ − hⱼ₊₁ back;
 //! - a **set** of n distinct heaps a₁ > … > aₙ ≥ 0 is the partition with parts
 //!   aᵢ − (n − i) + 1: n positive parts summing to Σa − n(n−1)/2 + n.
+//!
+//! A **row** of labelled heaps (zeros allowed, written without its trailing zeros) is
+//! ranked on its own, lexicographically within its tier (tokens, length), by a table of how
+//! many rows of each length and total there are; a sorted row is a multiset.
 
 use crate::game::SpaceLayout;
 
@@ -89,7 +93,131 @@ pub fn space_for(layout: SpaceLayout, bounds: SpaceBounds) -> Result<Box<dyn Pos
             })?;
             Box::new(DistinctSets { bounds: SpaceBounds { max_heaps: n, ..bounds }, table })
         }
+        SpaceLayout::Row { heaps, sorted: true } => {
+            let bounds = SpaceBounds { max_heaps: b.max_heaps.min(heaps), ..bounds };
+            return space_for(SpaceLayout::Multiset, bounds);
+        }
+        SpaceLayout::Row { heaps, sorted: false } => {
+            Box::new(Rows::new(SpaceBounds { max_heaps: b.max_heaps.min(heaps), ..bounds })?)
+        }
     })
+}
+
+/// Rows h₁ … hₘ of heaps from 0 to a cap, the last nonzero, ranked lexicographically in
+/// their tier (total, m).
+struct Rows {
+    bounds: SpaceBounds,
+    cap: u32,
+    /// `ends[len][s]`: the rows of length `len` (last heap nonzero) summing to `s`.
+    ends: Vec<Vec<u64>>,
+    /// `below[len][s]`: Σ of `ends[len][u]` for u ≤ s.
+    below: Vec<Vec<u64>>,
+}
+
+impl Rows {
+    fn new(bounds: SpaceBounds) -> Result<Rows, UniverseError> {
+        let (t, l) = (bounds.max_total as usize, bounds.max_heaps as usize);
+        let entries = 3 * (l as u64 + 1) * (t as u64 + 1);
+        if entries > 40_000_000 {
+            return Err(UniverseError::TooWide(TableError::TooWide { entries }));
+        }
+        let cap = bounds.max_heap.unwrap_or(bounds.max_total).min(bounds.max_total);
+        // free[len][s]: rows of length len (any last heap) summing to s.
+        let mut free = vec![vec![0u64; t + 1]; l + 1];
+        free[0][0] = 1;
+        let mut ends = vec![vec![0u64; t + 1]; l + 1];
+        let clamp = |v: u128| u64::try_from(v).unwrap_or(u64::MAX);
+        for len in 1..=l {
+            // below[u]: Σ free[len − 1][0..u] (exact: at most 2⁶⁴ − 1 a term); the last heap
+            // is s − u for u from s − cap to s (any) or to s − 1 (nonzero).
+            let mut below = vec![0u128; t + 2];
+            for u in 0..=t {
+                below[u + 1] = below[u] + free[len - 1][u] as u128;
+            }
+            for s in 0..=t {
+                let lowest = s.saturating_sub(cap as usize);
+                free[len][s] = clamp(below[s + 1] - below[lowest]);
+                ends[len][s] = clamp(below[s] - below[lowest.min(s)]);
+            }
+        }
+        let below: Vec<Vec<u64>> = ends
+            .iter()
+            .map(|row| {
+                row.iter()
+                    .scan(0u64, |acc, &c| {
+                        *acc = acc.saturating_add(c);
+                        Some(*acc)
+                    })
+                    .collect()
+            })
+            .collect();
+        for (len, row) in ends.iter().enumerate() {
+            if let Some(s) = row.iter().position(|&c| c > u32::MAX as u64) {
+                return Err(UniverseError::TierTooWide(format!("total {s}, a row of {len} heaps")));
+            }
+        }
+        Ok(Rows { bounds, cap, ends, below })
+    }
+}
+
+impl PositionSpace for Rows {
+    fn bounds(&self) -> SpaceBounds {
+        self.bounds
+    }
+    fn tiers_of_total(&self, total: u32) -> Vec<TierId> {
+        if total == 0 {
+            return vec![TierId { total: 0, heaps: 0 }];
+        }
+        (1..=self.bounds.max_heaps)
+            .rev()
+            .filter(|&m| self.ends[m as usize][total as usize] > 0)
+            .map(|heaps| TierId { total, heaps })
+            .collect()
+    }
+    fn size(&self, tier: TierId) -> u64 {
+        match self.ends.get(tier.heaps as usize).and_then(|row| row.get(tier.total as usize)) {
+            _ if tier.heaps == 0 => u64::from(tier.total == 0),
+            Some(&c) => c,
+            None => 0,
+        }
+    }
+    fn locate(&self, row: &[u32]) -> Option<(TierId, u64)> {
+        let m = row.len();
+        if m as u32 > self.bounds.max_heaps || row.last() == Some(&0) || row.iter().any(|&h| h > self.cap) {
+            return None;
+        }
+        let total: u64 = row.iter().map(|&h| h as u64).sum();
+        if total > self.bounds.max_total as u64 {
+            return None;
+        }
+        let mut rank = 0u64;
+        let mut rest = total as usize;
+        for (i, &h) in row[..m.saturating_sub(1)].iter().enumerate() {
+            let below = &self.below[m - 1 - i];
+            rank += below[rest] - if rest >= h as usize { below[rest - h as usize] } else { 0 };
+            rest -= h as usize;
+        }
+        Some((TierId { total: total as u32, heaps: m as u32 }, rank))
+    }
+    fn unrank(&self, tier: TierId, mut rank: u64, out: &mut Vec<u32>) {
+        out.clear();
+        let m = tier.heaps as usize;
+        if m == 0 {
+            return;
+        }
+        let mut rest = tier.total as usize;
+        for i in 0..m - 1 {
+            let ends = &self.ends[m - 1 - i];
+            let mut v = 0usize;
+            while rank >= ends[rest - v] {
+                rank -= ends[rest - v];
+                v += 1;
+            }
+            out.push(v as u32);
+            rest -= v;
+        }
+        out.push(rest as u32);
+    }
 }
 
 /// Positions at most this long are ranked through a buffer on the stack.
@@ -311,6 +439,29 @@ mod tests {
             }
         }
         assert_eq!(seen, want);
+    }
+
+    #[test]
+    fn rows_rank_every_capped_row_once() {
+        let bounds = SpaceBounds { max_total: 9, max_heaps: 7, max_heap: Some(4) };
+        let seen = roundtrip(SpaceLayout::Row { heaps: 3, sorted: false }, bounds);
+        let mut want = BTreeSet::new();
+        for c in 0..125u32 {
+            let mut v = vec![c % 5, c / 5 % 5, c / 25];
+            while v.last() == Some(&0) {
+                v.pop();
+            }
+            if v.iter().sum::<u32>() <= 9 {
+                want.insert(v);
+            }
+        }
+        assert_eq!(seen, want);
+        // Uncapped: every row of at most 3 heaps with total at most 6, C(6 + 3, 3) of them.
+        let bounds = SpaceBounds { max_total: 6, max_heaps: 3, max_heap: None };
+        assert_eq!(roundtrip(SpaceLayout::Row { heaps: 5, sorted: false }, bounds).len(), 84);
+        // Sorted rows are the multisets of at most `heaps` heaps.
+        let bounds = SpaceBounds { max_total: 12, max_heaps: 12, max_heap: Some(4) };
+        assert_eq!(roundtrip(SpaceLayout::Row { heaps: 3, sorted: true }, bounds).len(), 35);
     }
 
     #[test]

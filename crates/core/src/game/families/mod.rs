@@ -3,13 +3,17 @@
 //! - [`Staircase`]: Staircase Nim, an **ordered** sequence of coin counts on steps 1..n;
 //! - [`Welter`]: Welter's game, a **set** of distinct non-negative heaps;
 //! - [`Raise`]: Nim with raising (`raise:C`), a multiset of heaps in which a heap may also
-//!   grow by one token up to `C`: a **loopy** game, whose positions may be draws.
+//!   grow by one token up to `C`: a **loopy** game, whose positions may be draws;
+//! - [`Hypergraph`]: Hypergraph Nim (`hyper:N:EDGES`), a **row** of n labelled heaps, a
+//!   move lowering every heap of one edge.
 
 mod heaps;
+mod hyper;
 mod raise;
 mod staircase;
 mod welter;
 
+pub use hyper::{Hypergraph, MAX_HYPER_HEAPS};
 pub use raise::Raise;
 pub use staircase::Staircase;
 pub use welter::Welter;
