@@ -717,14 +717,17 @@ pub struct SpacedReport {
     pub theorem: Option<Formula>,
     /// Draws stored.
     pub draws: u64,
-    /// The first positions that failed, in the family's notation.
-    pub first_failures: Vec<String>,
+    /// The first positions that failed, as cells.
+    pub first_failures: Vec<Vec<u64>>,
+    /// What the solves' own records say that their tiers contradict (counts, totals,
+    /// missing tiers).
+    pub problems: Vec<String>,
 }
 
 impl SpacedReport {
     /// Whether anything failed.
     pub fn failed(&self) -> bool {
-        self.inconsistent > 0 || self.theorem_agree < self.theorem_checked
+        self.inconsistent > 0 || self.theorem_agree < self.theorem_checked || !self.problems.is_empty()
     }
 }
 
@@ -750,6 +753,7 @@ pub fn verify_spaced(
     let mut pos = Vec::new();
     for solve in &solves {
         report.solves.push(solve.id);
+        check_records(db, game, convention, solve, &mut report)?;
         let Some(bounds) = answering_bounds(game, solve)? else { continue };
         let space = stored_space(game, solve, bounds)?;
         let mut reader = Reader::new(db);
@@ -780,12 +784,84 @@ pub fn verify_spaced(
                     report.inconsistent += 1;
                 }
                 if (!ok || !theory_ok) && report.first_failures.len() < 10 {
-                    report.first_failures.push(family.show(&pos));
+                    report.first_failures.push(wide(&pos));
                 }
             }
         }
     }
     Ok(report)
+}
+
+/// Checks what a stored solve records of itself against its tiers: its solved total within
+/// its space (and the whole space when it is complete), every tier up to it stored, each
+/// tier's positions, losses and largest remoteness as its records hold them, and the
+/// solve's positions and losses as its tiers' sums. Problems go to `report.problems`.
+fn check_records(
+    db: &Database,
+    game: &Game,
+    convention: Convention,
+    solve: &SolveRecord,
+    report: &mut SpacedReport,
+) -> Result<(), SpacedError> {
+    let id = solve.id;
+    let target = solve.target_total as i64;
+    if solve.solved_total < -1 || solve.solved_total > target {
+        report.problems.push(format!(
+            "solve #{id} records every tier up to total {} stored, outside its space (-1 to {target})",
+            solve.solved_total
+        ));
+        return Ok(());
+    }
+    if solve.status == crate::store::SolveStatus::Complete && solve.solved_total != target {
+        report.problems.push(format!(
+            "solve #{id} is recorded complete, but only up to tier total {} of {target}",
+            solve.solved_total
+        ));
+    }
+    let Some(bounds) = solve_bounds(game, solve)? else {
+        if solve.positions != 0 || solve.losses != 0 {
+            report.problems.push(format!(
+                "solve #{id} records {} positions and {} losses but no tier stored",
+                solve.positions, solve.losses
+            ));
+        }
+        return Ok(());
+    };
+    let space = stored_space(game, solve, bounds)?;
+    let counts = db.tier_counts(id)?;
+    let (mut positions, mut losses) = (0u64, 0u64);
+    for tier in space.tiers() {
+        let size = space.size(tier);
+        let (mut tier_losses, mut most) = (0u64, 0u16);
+        let stored = db.for_each_record(id, tier, size, |_, record| -> Result<(), SpacedError> {
+            tier_losses += u64::from(convention.loses(record.remoteness));
+            most = most.max(record.remoteness);
+            Ok(())
+        })?;
+        if !stored {
+            report.problems.push(format!("tier {tier} of solve #{id} is missing"));
+            continue;
+        }
+        positions += size;
+        losses += tier_losses;
+        let found = (size as i64, tier_losses as i64, i64::from(most));
+        if let Some(recorded) = counts.get(&tier) {
+            let recorded = (recorded.positions, recorded.losses, recorded.max_remoteness);
+            if recorded != found {
+                report.problems.push(format!(
+                    "tier {tier} of solve #{id} records {} positions, {} losses and remoteness up to {}; its records hold {}, {} and {}",
+                    recorded.0, recorded.1, recorded.2, found.0, found.1, found.2
+                ));
+            }
+        }
+    }
+    if (positions, losses) != (solve.positions, solve.losses) {
+        report.problems.push(format!(
+            "solve #{id} records {} positions and {} losses; its tiers hold {positions} and {losses}",
+            solve.positions, solve.losses
+        ));
+    }
+    Ok(())
 }
 
 /// Where the move from `from` to `to` leads in the space of stored solve `solve`: within

@@ -16,7 +16,7 @@
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
-use crate::game::{Convention, Formula, GameRules, GameSpec, Position};
+use crate::game::{Convention, Formula, Game, GameRules, GameSpec, Position};
 use crate::index::PartitionTable;
 use crate::index::TierId;
 use crate::solve::{Silent, SinkError, SolveOptions, SolvedTier, Strategy, TierStore, solve as solve_tiers};
@@ -54,6 +54,13 @@ pub enum Theory {
     },
     /// Wythoff's pairs, on the positions of at most two heaps.
     Wythoff,
+    /// A family's own theorem (Staircase Nim's odd steps, Welter's function, Smith's values
+    /// for the loopy game, Bouton's or Moore's on a hypergraph), checked on every stored
+    /// position where it decides one.
+    Family {
+        /// The theorem.
+        theorem: Formula,
+    },
     /// No theorem applies to the family: only the database's self-consistency is checked.
     None,
 }
@@ -81,6 +88,14 @@ impl Theory {
         !matches!(self, Theory::TamePrediction | Theory::None)
     }
 
+    /// The theorem's name, where it is a family's own.
+    pub fn name(self) -> Option<&'static str> {
+        match self {
+            Theory::Family { theorem } => Some(theorem.name()),
+            _ => None,
+        }
+    }
+
     /// A short description.
     pub fn describe(self) -> &'static str {
         match self {
@@ -97,6 +112,9 @@ impl Theory {
             }
             Theory::Wythoff => {
                 "Wythoff's pairs: a two-heap position is a loss iff it is (⌊nφ⌋, ⌊nφ²⌋) (misère: with (0,1) and (2,2) for n = 0, 1); positions of three or more heaps have no theorem and are not checked"
+            }
+            Theory::Family { .. } => {
+                "the family's theorem, on every stored position it decides (every position is also recomputed from its children)"
             }
             Theory::None => "no theorem applies; self-consistency only",
         }
@@ -126,19 +144,22 @@ pub struct VerifyReport {
     pub no_theorem: u64,
     /// The smallest disagreeing positions (by total, then heap count, then heaps largest
     /// first): wild positions under the tame prediction.
-    pub first_mismatches: Vec<Position>,
+    pub first_mismatches: Vec<Vec<u64>>,
     /// Stored nim-values checked (against XOR of heap values, or the misère search).
     pub nim_values_checked: u64,
     /// Stored nim-values that disagree.
     pub nim_value_mismatches: u64,
     /// The first positions whose stored nim-value disagrees.
-    pub first_nim_value_mismatches: Vec<Position>,
+    pub first_nim_value_mismatches: Vec<Vec<u64>>,
     /// Positions recomputed from their children's stored values.
     pub sampled: u64,
     /// Positions recomputed from the rules alone (`--full`).
     pub recomputed: u64,
     /// Of those, the ones whose stored value differs.
     pub recomputed_mismatches: u64,
+    /// Draws stored (a loopy game's positions from which neither player can force a win).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub draws: u64,
     /// Whether every tier passed its checksums and every sampled position matched its children.
     pub consistent: bool,
     /// What was inconsistent, if anything.
@@ -163,7 +184,7 @@ pub struct QuotientCrossCheck {
     /// Positions whose stored outcome disagrees with the quotient.
     pub mismatches: u64,
     /// The smallest disagreeing positions.
-    pub first_mismatches: Vec<Position>,
+    pub first_mismatches: Vec<Vec<u64>>,
     /// Why no quotient was available, when none was.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unavailable: Option<String>,
@@ -204,13 +225,20 @@ pub enum VerifyError {
     /// A stored misère quotient could not be read.
     #[error(transparent)]
     Quotient(#[from] crate::store::quotients::QuotientStoreError),
+    /// A family's stored solve could not be read (its bounds were damaged).
+    #[error(transparent)]
+    Space(Box<crate::spaced::SpacedError>),
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// Verifies every stored solve of `game` under `convention`, recomputing `sample` random
 /// positions from their children (seeded by `seed`).
 pub fn verify(
     db: &Database,
-    game: &GameSpec,
+    game: &Game,
     convention: Convention,
     sample: u64,
     seed: u64,
@@ -231,8 +259,62 @@ pub struct VerifyOptions {
     pub full: bool,
 }
 
-/// Verifies every stored solve of `game` under `convention` as `options` say.
+/// Verifies every stored solve of any game under `convention` as `options` say. A heap game
+/// is checked against its theory, its sampled (or, with `full`, every) position against its
+/// children, its stored counts and, for the misère play of an octal game, against its misère
+/// quotient; a family with its own position space has every stored position recomputed
+/// from its children's records and checked against the family's theorem where one decides
+/// it, and its solves' counts, totals and tiers against their records.
 pub fn verify_with(
+    db: &Database,
+    game: &Game,
+    convention: Convention,
+    options: &VerifyOptions,
+) -> Result<VerifyReport, VerifyError> {
+    match game.heaps() {
+        Some(spec) => verify_heaps(db, spec, convention, options),
+        None => verify_family(db, game, convention),
+    }
+}
+
+/// [`verify_with`] of a family with its own position space.
+fn verify_family(db: &Database, game: &Game, convention: Convention) -> Result<VerifyReport, VerifyError> {
+    let r = crate::spaced::verify_spaced(db, game, convention).map_err(|e| match e {
+        crate::spaced::SpacedError::NoSolve(..) => VerifyError::NoSolve { game: game.to_string(), convention },
+        crate::spaced::SpacedError::Store(e) => VerifyError::Store(e),
+        other => VerifyError::Space(Box::new(other)),
+    })?;
+    let theory = r.theorem.map_or(Theory::None, |theorem| Theory::Family { theorem });
+    let mut problems = r.problems;
+    if r.inconsistent > 0 {
+        problems.push(format!("{} positions do not follow from their children's records", r.inconsistent));
+    }
+    Ok(VerifyReport {
+        game: game.to_string(),
+        convention,
+        theory,
+        theorem: theory.is_theorem(),
+        solves: r.solves,
+        checked: r.theorem_checked,
+        agree: r.theorem_agree,
+        mismatches: r.theorem_checked - r.theorem_agree,
+        no_theorem: r.checked - r.theorem_checked,
+        first_mismatches: r.first_failures,
+        nim_values_checked: 0,
+        nim_value_mismatches: 0,
+        first_nim_value_mismatches: Vec::new(),
+        sampled: r.checked,
+        recomputed: 0,
+        recomputed_mismatches: 0,
+        draws: r.draws,
+        consistent: problems.is_empty(),
+        problems,
+        quotient: None,
+    })
+}
+
+/// [`verify_with`] of a heap game.
+fn verify_heaps(
     db: &Database,
     game: &GameSpec,
     convention: Convention,
@@ -257,6 +339,7 @@ pub fn verify_with(
         sampled: 0,
         recomputed: 0,
         recomputed_mismatches: 0,
+        draws: 0,
         consistent: true,
         problems: Vec::new(),
         quotient: None,
@@ -290,8 +373,8 @@ pub fn verify_with(
 
 /// The order in which mismatches are listed: by total, then fewer heaps, then heaps largest
 /// first.
-fn smallest_first(p: &Position) -> (u64, usize, Vec<u32>) {
-    (p.total(), p.len(), p.heaps().to_vec())
+fn smallest_first(p: &Vec<u64>) -> (u128, usize, Vec<u64>) {
+    (p.iter().map(|&c| u128::from(c)).sum(), p.len(), p.clone())
 }
 
 fn check_against_theory(
@@ -374,7 +457,7 @@ fn check_against_theory(
                 }
                 Theory::Moore { k } => Some(moore_loss(heaps, k, convention)),
                 Theory::Wythoff => wythoff_loss(heaps, convention),
-                Theory::None => None,
+                Theory::Family { .. } | Theory::None => None,
             };
             if predicted_loss.is_none() {
                 report.no_theorem += 1;
@@ -385,7 +468,7 @@ fn check_against_theory(
                     report.agree += 1;
                 } else {
                     report.mismatches += 1;
-                    keep_smallest(&mut report.first_mismatches, Position::from_sorted(heaps.to_vec()));
+                    keep_smallest(&mut report.first_mismatches, heaps);
                 }
             }
             if let Some(stored_values) = &solved.nim_values {
@@ -410,7 +493,7 @@ fn check_against_theory(
                         report.nim_value_mismatches += 1;
                         keep_smallest(
                             &mut report.first_nim_value_mismatches,
-                            Position::from_sorted(heaps.to_vec()),
+                            heaps,
                         );
                     }
                 }
@@ -461,9 +544,9 @@ fn sample_indices(rng: &mut StdRng, length: u64, amount: u64) -> Box<dyn Iterato
 const FLOYD_MAX: u64 = 1 << 20;
 
 /// Keeps at most a few hundred candidates, so the smallest can be listed at the end.
-fn keep_smallest(list: &mut Vec<Position>, p: Position) {
+fn keep_smallest(list: &mut Vec<Vec<u64>>, heaps: &[u32]) {
     if list.len() < 20 * LISTED {
-        list.push(p);
+        list.push(heaps.iter().map(|&h| u64::from(h)).collect());
     }
 }
 
@@ -677,7 +760,7 @@ fn check_against_quotient(
             // Every heap lies in the quotient's range (it covers the universe's largest heap).
             if q.is_p(heaps).unwrap_or(stored_loss) != stored_loss {
                 entry.mismatches += 1;
-                keep_smallest(&mut entry.first_mismatches, Position::from_sorted(heaps.to_vec()));
+                keep_smallest(&mut entry.first_mismatches, heaps);
             }
         }
     }

@@ -9,7 +9,7 @@ use nimdb::game::{Convention, Game};
 use nimdb::index::SpaceBounds;
 use nimdb::resources::{Bytes, MemoryBudget};
 use nimdb::solve::family::estimate_family;
-use nimdb::spaced::{BoundsError, SpacedReport, moves_bound, space_bounds, space_of, verify_spaced};
+use nimdb::spaced::{BoundsError, moves_bound, space_bounds, space_of};
 use nimdb::store::Database;
 
 use super::progress::SolveBar;
@@ -100,35 +100,4 @@ pub fn solve(r: SolveRequest<'_>) -> anyhow::Result<ExitCode> {
         );
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// `nimdb verify` of a spaced game.
-pub fn verify(game: &Game, convention: Convention, db_path: &Path, json: bool) -> anyhow::Result<ExitCode> {
-    let db = Database::open_for_reading(db_path)
-        .map_err(words::store)?
-        .ok_or_else(|| words::store(nimdb::store::StoreError::Missing(db_path.to_path_buf())))?;
-    let report = verify_spaced(&db, game, convention).map_err(words::spaced)?;
-    if json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
-    } else {
-        print!("{}", render_report(&report, convention));
-    }
-    Ok(if report.failed() { ExitCode::FAILURE } else { ExitCode::SUCCESS })
-}
-
-fn render_report(r: &SpacedReport, convention: Convention) -> String {
-    let ids: Vec<String> = r.solves.iter().map(|i| format!("#{i}")).collect();
-    let mut out = format!("verify {} ({convention}), solve {}\n", r.game, ids.join(", "));
-    out += &format!(
-        "checked {} positions: {} follow from their children's records, {} do not; {} draws\n",
-        r.checked, r.consistent, r.inconsistent, r.draws
-    );
-    match r.theorem {
-        Some(_) => out += &format!("theorem: {} of {} agree\n", r.theorem_agree, r.theorem_checked),
-        None => out += "theorem: none known for this game and convention; self-consistency only\n",
-    }
-    if !r.first_failures.is_empty() {
-        out += &format!("first failures: {}\n", r.first_failures.join(" "));
-    }
-    out
 }

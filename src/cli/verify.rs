@@ -4,6 +4,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
+use nimdb::game::Game;
 use nimdb::store::Database;
 
 use super::words;
@@ -36,12 +37,7 @@ pub struct VerifyArgs {
 /// Runs `nimdb verify`: exit status 1 when a theorem is contradicted or the database is
 /// inconsistent; wild positions under misère play are findings, not failures.
 pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
-    let game = match &args.game.game {
-        nimdb::game::Game::Heaps(g) => g,
-        s => {
-            return super::spaced::verify(s, args.game.convention(), &args.db.db, args.json);
-        }
-    };
+    let game = &args.game.game;
     // Reading writes nothing: an empty file stays empty, a read-only directory is fine.
     let db = Database::open_for_reading(&args.db.db)
         .map_err(words::store)?
@@ -51,20 +47,24 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
-        print!("{}", render(&report));
+        print!("{}", render(game, &report));
     }
     Ok(if report.failed() { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }
 
-fn list(positions: &[nimdb::game::Position]) -> String {
-    positions.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(" ")
+fn list(game: &Game, positions: &[Vec<u64>]) -> String {
+    positions.iter().map(|p| game.show(p)).collect::<Vec<_>>().join(" ")
 }
 
-fn render(r: &VerifyReport) -> String {
+fn render(game: &Game, r: &VerifyReport) -> String {
+    let list = |positions: &[Vec<u64>]| list(game, positions);
     let mut out = String::new();
     let ids: Vec<String> = r.solves.iter().map(|i| format!("#{i}")).collect();
     out += &format!("verify {} ({}), solve {}\n", r.game, r.convention, ids.join(", "));
-    out += &format!("theory: {}\n", r.theory.describe());
+    match r.theory.name() {
+        Some(name) => out += &format!("theory: {name}: {}\n", r.theory.describe()),
+        None => out += &format!("theory: {}\n", r.theory.describe()),
+    }
     let pct = |n: u64| if r.checked > 0 { 100.0 * n as f64 / r.checked as f64 } else { 0.0 };
     out += &format!(
         "checked {} positions: {} agree ({:.2}%), {} disagree\n",
@@ -115,6 +115,9 @@ fn render(r: &VerifyReport) -> String {
                 }
             ),
         };
+    }
+    if r.draws > 0 {
+        out += &format!("draws: {} positions from which neither player can force a win\n", r.draws);
     }
     out += &format!(
         "self-consistency: {} sampled positions recomputed from their children: {}\n",
