@@ -6,14 +6,14 @@ use clap::Args;
 
 use nimdb::game::{Convention, Game, GameSpec};
 
-/// The heap game of `game`, or a refusal naming the commands that take a spaced family.
+/// The heap game of `game` (its sums-of-heaps capability), or a refusal that says why the
+/// command needs one.
 pub fn heap_game<'g>(game: &'g Game, command: &str) -> anyhow::Result<&'g GameSpec> {
-    match game {
-        Game::Heaps(g) => Ok(g),
-        s => anyhow::bail!(
-            "{command} takes heap games only: {s} is not a sum of heaps (its positions are not a bag of independent heaps)"
-        ),
-    }
+    game.heaps().ok_or_else(|| {
+        anyhow::anyhow!(
+            "{command} takes heap games only: {game} is not a sum of heaps (its positions are not a bag of independent heaps)"
+        )
+    })
 }
 
 /// Parses `--game` for a command that takes every game (the refusal of an unknown name

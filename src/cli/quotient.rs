@@ -63,7 +63,9 @@ pub fn run(args: QuotientArgs) -> anyhow::Result<ExitCode> {
     if args.survey {
         return survey(&args);
     }
-    let spec: GameSpec = nimdb::game::parse_heap_game(args.game.as_deref().unwrap_or_default())?;
+    let name = args.game.as_deref().unwrap_or_default();
+    let game: nimdb::game::Game = super::args::parse_any_game(name).map_err(anyhow::Error::msg)?;
+    let spec: GameSpec = super::args::heap_game(&game, "quotient")?.clone();
     let Some(code) = spec.octal() else {
         bail!(
             "{spec} is not an octal game: misère quotients are computed for octal codes only \

@@ -195,6 +195,21 @@ pub(super) fn prepare(args: &SolveArgs) -> anyhow::Result<Option<Prepared>> {
             ),
             Err(e) => println!("budget:      would be refused: {e}"),
         }
+        if let Some(limit) = args.window_limit {
+            if limit < estimate.window_bytes {
+                println!(
+                    "window:      --window-limit {}: lower tiers past it spill to disk (up to {})",
+                    Bytes(limit),
+                    Bytes(estimate.window_bytes - limit)
+                );
+            } else {
+                println!(
+                    "window:      --window-limit {}: the lower tiers (~{}) fit it, nothing spills",
+                    Bytes(limit),
+                    Bytes(estimate.window_bytes)
+                );
+            }
+        }
         println!("dry run: nothing written");
         return Ok(None);
     }
