@@ -19,7 +19,7 @@ use crate::index::Universe;
 use crate::query::{
     QueryError, answer_from_theory_until, beyond_theory, cells, heap_move, quotient_answer, smallest_universe,
 };
-use crate::spaced::SpacedError;
+use crate::space::SpaceError;
 use crate::store::{Database, Reader, StoreError};
 use crate::theory::quotient::Quotient;
 use crate::theory::{self, quotient_play::quotient_loss};
@@ -72,13 +72,13 @@ pub enum LookupError {
     /// A family with its own position space could not answer (not stored and no theorem,
     /// or a damaged solve).
     #[error(transparent)]
-    Space(SpacedError),
+    Space(SpaceError),
 }
 
-impl From<SpacedError> for LookupError {
-    fn from(e: SpacedError) -> Self {
+impl From<SpaceError> for LookupError {
+    fn from(e: SpaceError) -> Self {
         match e {
-            SpacedError::Store(e) => LookupError::Store(e),
+            SpaceError::Store(e) => LookupError::Store(e),
             e => LookupError::Space(e),
         }
     }
@@ -105,9 +105,9 @@ pub struct Session<'a> {
     defer_theory: bool,
     /// Stops theory computed on the spot when set (a server's client left).
     stop: theory::Stop,
-    /// The stored solves of the spaced families asked about (their records are read
+    /// The stored solves of the families with their own position space asked about (their records are read
     /// through `reader`, as the heap games' are).
-    spaced: crate::spaced::SpacedReader<'a>,
+    families: crate::space::SpaceReader<'a>,
 }
 
 impl<'a> Session<'a> {
@@ -119,7 +119,7 @@ impl<'a> Session<'a> {
             quotients: Vec::new(),
             defer_theory: false,
             stop: theory::Stop::never(),
-            spaced: crate::spaced::SpacedReader::new(db),
+            families: crate::space::SpaceReader::new(db),
         }
     }
 
@@ -148,7 +148,7 @@ impl<'a> Session<'a> {
     pub fn refresh(&mut self) -> Result<(), StoreError> {
         if self.reader.refresh()? {
             self.quotients.clear();
-            self.spaced.clear();
+            self.families.clear();
         }
         Ok(())
     }
@@ -176,7 +176,10 @@ impl<'a> Session<'a> {
             let position = family_position(game, position)?;
             let moves = listing == Listing::All;
             let theory = !self.defer_theory;
-            return self.spaced.answer(&mut self.reader, game, convention, &position, moves, theory)?.ok_or(LookupError::Deferred);
+            return self
+                .families
+                .answer(&mut self.reader, game, convention, &position, moves, theory)?
+                .ok_or(LookupError::Deferred);
         };
         let wide = BigPosition::new(position.to_vec());
         if let Some(bounded) = wide.narrow() {
@@ -217,11 +220,19 @@ impl<'a> Session<'a> {
     /// # Ok(())
     /// # }
     /// ```
-    pub fn lookup(&mut self, game: &Game, convention: Convention, position: &[u64]) -> Result<Lookup, LookupError> {
+    pub fn lookup(
+        &mut self,
+        game: &Game,
+        convention: Convention,
+        position: &[u64],
+    ) -> Result<Lookup, LookupError> {
         let Some(spec) = game.heaps() else {
             let position = family_position(game, position)?;
             let theory = !self.defer_theory;
-            return self.spaced.lookup(&mut self.reader, game, convention, &position, theory)?.ok_or(LookupError::Deferred);
+            return self
+                .families
+                .lookup(&mut self.reader, game, convention, &position, theory)?
+                .ok_or(LookupError::Deferred);
         };
         let wide = BigPosition::new(position.to_vec());
         if let Some(bounded) = wide.narrow() {
@@ -446,7 +457,10 @@ impl<'a> Session<'a> {
 fn family_position(game: &Game, position: &[u64]) -> Result<Vec<u32>, LookupError> {
     let counts = position
         .iter()
-        .map(|&c| u32::try_from(c).map_err(|_| LookupError::BadPosition(format!("'{c}' is too large a count for {game}"))))
+        .map(|&c| {
+            u32::try_from(c)
+                .map_err(|_| LookupError::BadPosition(format!("'{c}' is too large a count for {game}")))
+        })
         .collect::<Result<Vec<u32>, _>>()?;
     game.family().canonical(counts).map_err(|e| LookupError::BadPosition(e.to_string()))
 }
@@ -506,9 +520,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_spaced_lookup_is_the_spaced_answer_without_its_moves() {
+    fn a_family_lookup_is_its_answer_without_the_moves() {
         use crate::game::Game;
-        use crate::spaced::{space_bounds, space_of};
+        use crate::space::{space_bounds, space_of};
         /// A game, its convention, its solve's bounds (max_total, max_heaps) and positions
         /// beyond that solve.
         type Case = (&'static str, Convention, Option<u32>, u32, &'static [&'static [u32]]);
@@ -524,7 +538,7 @@ mod tests {
             let game: Game = name.parse().unwrap();
             let bounds = space_bounds(&game, max_total, None, Some(max_heaps)).unwrap();
             let space = space_of(&game, bounds).unwrap();
-            crate::driver::solve_spaced_into(
+            crate::driver::solve_space_into(
                 &mut db,
                 &game,
                 convention,

@@ -53,16 +53,16 @@ pub mod play;
 pub mod query;
 #[cfg(feature = "server")]
 pub mod server;
-pub mod spaced;
+pub mod space;
 pub mod tree;
 pub mod verify;
 
+pub use answer::{Answer, Lookup, Source};
 pub use batch::{LookupError, Session};
 pub use driver::{DriverError, solve_into};
 pub use game::Outcome;
 pub use game::{Convention, GameSpec, HeapListError, Position, SpecError};
 pub use index::{Universe, UniverseError};
-pub use answer::{Answer, Lookup, Source};
 pub use query::{QueryError, query};
 pub use solve::Silent;
 pub use store::{Database, StoreError};

@@ -16,8 +16,8 @@ use crate::game::{
     Position, all_moves, heap_results, result_bound,
 };
 use crate::index::{SpaceBounds, TierId, Universe};
-use crate::spaced::{SpacedError, SpacedPlan};
 use crate::solve::{MAX_SOLVE_TOTAL, Silent};
+use crate::space::{SpaceError, SpacePlan};
 use crate::store::{Database, Prober, SolveRecord, SolveStatus, StoreError};
 use crate::theory::quotient::Quotient;
 use crate::theory::{self, Decision, Theorem, TheoryError};
@@ -27,7 +27,12 @@ pub const AUTO_SOLVE_LIMIT: u64 = 5_000_000;
 
 /// The value of heap move `mv` from `position`: where it leads, which heap it moved in and
 /// how many tokens it took, in words, with the outcome and remoteness of where it leads.
-pub(crate) fn heap_move(position: &Position, mv: &Move, outcome: Outcome, remoteness: Option<u32>) -> MoveValue {
+pub(crate) fn heap_move(
+    position: &Position,
+    mv: &Move,
+    outcome: Outcome,
+    remoteness: Option<u32>,
+) -> MoveValue {
     MoveValue {
         to: cells(&mv.apply(position)),
         heap: Some(u64::from(mv.heap())),
@@ -190,10 +195,9 @@ fn decided_answer(
 ) -> Answer {
     let (outcome, child) =
         if decision.loss { (Outcome::Loss, Outcome::Win) } else { (Outcome::Win, Outcome::Loss) };
-    let best_move = decision
-        .best_move
-        .as_ref()
-        .map(|m| heap_move(position, &m.narrow().expect("a move from a bounded position is bounded"), child, None));
+    let best_move = decision.best_move.as_ref().map(|m| {
+        heap_move(position, &m.narrow().expect("a move from a bounded position is bounded"), child, None)
+    });
     Answer {
         game: game.canonical(),
         convention,
@@ -243,8 +247,9 @@ fn heap_theory_answer(
     let loses_after =
         |h: u32, result: HeapResult| v ^ g[h as usize] ^ theory::position_nim_value(&g, result.parts()) == 0;
     let outcome = if v == 0 { Outcome::Loss } else { Outcome::Win };
-    let value_of =
-        |mv: Move, loses: bool| heap_move(position, &mv, if loses { Outcome::Loss } else { Outcome::Win }, None);
+    let value_of = |mv: Move, loses: bool| {
+        heap_move(position, &mv, if loses { Outcome::Loss } else { Outcome::Win }, None)
+    };
     let mut moves = Vec::new();
     let mut best = None;
     'heaps: for &h in &distinct {
@@ -432,7 +437,7 @@ pub enum QueryError {
     BadPosition(String),
     /// A family with its own position space could not answer.
     #[error(transparent)]
-    Space(#[from] SpacedError),
+    Space(#[from] SpaceError),
 }
 
 /// A position no stored solve covers, too big to solve on the spot.
@@ -589,7 +594,7 @@ pub fn unlisted_words(game: &Game, answer: &Answer) -> String {
             position.len()
         )
     } else {
-        format!("moves ({n}): not listed, more than {}", crate::spaced::THEORY_LISTING_LIMIT)
+        format!("moves ({n}): not listed, more than {}", crate::space::THEORY_LISTING_LIMIT)
     }
 }
 
@@ -644,9 +649,9 @@ pub fn plan(
 ) -> Result<Plan, QueryError> {
     let Some(spec) = game.heaps() else {
         let position = family_cells(game, position)?;
-        return Ok(match crate::spaced::plan_spaced(db, game, convention, &position, auto_solve_limit)? {
-            SpacedPlan::Answered(answer) => Plan::Answered(answer),
-            SpacedPlan::Solve(bounds, positions) => {
+        return Ok(match crate::space::plan_in_space(db, game, convention, &position, auto_solve_limit)? {
+            SpacePlan::Answered(answer) => Plan::Answered(answer),
+            SpacePlan::Solve(bounds, positions) => {
                 Plan::Solve(Cover { space: CoverSpace::Space(bounds), positions })
             }
         });
@@ -698,7 +703,7 @@ pub fn answer_after_solving(
         }
         (None, CoverSpace::Space(bounds)) => {
             let position = family_cells(game, position)?;
-            Ok(crate::spaced::answer_after_solving(db, game, convention, &position, bounds)?)
+            Ok(crate::space::answer_after_solving(db, game, convention, &position, bounds)?)
         }
         _ => Err(QueryError::BadPosition(format!("{game} is not solved over that kind of space"))),
     }

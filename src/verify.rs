@@ -227,7 +227,7 @@ pub enum VerifyError {
     Quotient(#[from] crate::store::quotients::QuotientStoreError),
     /// A family's stored solve could not be read (its bounds were damaged).
     #[error(transparent)]
-    Space(Box<crate::spaced::SpacedError>),
+    Space(Box<crate::space::SpaceError>),
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -279,9 +279,9 @@ pub fn verify_with(
 
 /// [`verify_with`] of a family with its own position space.
 fn verify_family(db: &Database, game: &Game, convention: Convention) -> Result<VerifyReport, VerifyError> {
-    let r = crate::spaced::verify_spaced(db, game, convention).map_err(|e| match e {
-        crate::spaced::SpacedError::NoSolve(..) => VerifyError::NoSolve { game: game.to_string(), convention },
-        crate::spaced::SpacedError::Store(e) => VerifyError::Store(e),
+    let r = crate::space::verify_space(db, game, convention).map_err(|e| match e {
+        crate::space::SpaceError::NoSolve(..) => VerifyError::NoSolve { game: game.to_string(), convention },
+        crate::space::SpaceError::Store(e) => VerifyError::Store(e),
         other => VerifyError::Space(Box::new(other)),
     })?;
     let theory = r.theorem.map_or(Theory::None, |theorem| Theory::Family { theorem });
@@ -491,10 +491,7 @@ fn check_against_theory(
                     report.nim_values_checked += 1;
                     if expected != stored_value || (stored_value == 0) != stored_loss {
                         report.nim_value_mismatches += 1;
-                        keep_smallest(
-                            &mut report.first_nim_value_mismatches,
-                            heaps,
-                        );
+                        keep_smallest(&mut report.first_nim_value_mismatches, heaps);
                     }
                 }
             }

@@ -3,10 +3,10 @@
 
 use std::collections::BTreeSet;
 
+use nimdb::Source;
 use nimdb::game::Outcome;
 use nimdb::game::{Convention, GameSpec, Position, all_moves};
 use nimdb::index::Universe;
-use nimdb::Source;
 use nimdb::query::answer_from_solve;
 use nimdb::solve::Silent;
 use nimdb::solve::reference::ReferenceSearch;
@@ -38,10 +38,7 @@ fn check(game: &str, max_total: u32) {
                     }
                     Some(best) => {
                         let to = Position::from_cells(&best.to).unwrap();
-                        assert!(
-                            legal.contains(&to),
-                            "{game} {position}: best move to {to} is illegal"
-                        );
+                        assert!(legal.contains(&to), "{game} {position}: best move to {to} is illegal");
                         let (child_win, child_r) = reference.solve(&to);
                         assert!(win != child_win || !win, "{game} {convention} {position} → {to}");
                         if win {

@@ -36,8 +36,7 @@ use serde_json::Value;
 /// spec or `*` for every family), with what happens instead. Their checks are skipped.
 ///
 /// KNOWN DRIFT (issue 31): each line below; the lead fixes them, then removes the line.
-const KNOWN_DRIFTS: &[(&str, &str, &str)] = &[
-];
+const KNOWN_DRIFTS: &[(&str, &str, &str)] = &[];
 
 /// Whether (face, game) is a known drift; says so on stderr when it is. With
 /// `NIMDB_RUN_DRIFTS` set to a face of the list (or to `all`), that face's cases run anyway,

@@ -121,7 +121,8 @@ fn check_heaps(text: &str) {
         one_line(&e.to_string());
     }
     #[cfg(feature = "server")]
-    if let Err(e) = nimdb::server::api::parse_position(&nimdb::game::Game::from(nimdb::GameSpec::nim()), text) {
+    if let Err(e) = nimdb::server::api::parse_position(&nimdb::game::Game::from(nimdb::GameSpec::nim()), text)
+    {
         one_line(&e.message);
     }
 }

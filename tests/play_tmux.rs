@@ -114,7 +114,8 @@ fn a_game_of_nim_in_a_real_terminal() {
     let mut reference = Database::open(&dir.path().join("reference.sqlite")).unwrap();
     let mut best = |p: &Position| {
         let answer =
-            query(&mut reference, &game.clone().into(), Convention::Normal, &p.cells(), AUTO_SOLVE_LIMIT).unwrap();
+            query(&mut reference, &game.clone().into(), Convention::Normal, &p.cells(), AUTO_SOLVE_LIMIT)
+                .unwrap();
         let best = answer.best_move.unwrap();
         let mv = all_moves(game.rules(), p).into_iter().find(|m| m.describe(p) == best.description).unwrap();
         (mv, best.description, answer.remoteness.unwrap())

@@ -9,9 +9,9 @@ mod serve_common;
 
 use std::path::Path;
 
+use nimdb::answer::Listing;
 use nimdb::batch::Session;
 use nimdb::game::{Convention, GameSpec, Position};
-use nimdb::answer::Listing;
 use nimdb::store::Database;
 use serde_json::{Value, json};
 use serve_common::{Server, encode};

@@ -537,7 +537,7 @@ fn play_s_computer_keeps_every_win_and_draw_the_forward_search_finds() {
             let want = forward(game, &all, convention);
             let path = dir.path().join(format!("{game}-{convention}.sqlite").replace(':', "-"));
             let mut db = nimdb::store::Database::open(&path).unwrap();
-            nimdb::driver::solve_spaced_into(&mut db, &spaced, convention, space.as_ref(), &Silent).unwrap();
+            nimdb::driver::solve_space_into(&mut db, &spaced, convention, space.as_ref(), &Silent).unwrap();
             let mut advisor = Advisor::new(db, spaced.clone(), convention);
             let mut checked = 0;
             for p in &all {
@@ -668,7 +668,7 @@ fn tree_values_agree_with_the_forward_search_and_a_loopy_game_is_refused() {
 /// a position with more moves than the listing limit gives its best move without the list.
 #[test]
 fn a_theorem_answer_for_a_position_with_a_million_moves_is_immediate() {
-    use nimdb::spaced::{THEORY_LISTING_LIMIT, answer_from_theory};
+    use nimdb::space::{THEORY_LISTING_LIMIT, answer_from_theory};
     let game: Game = "welter".parse().unwrap();
     let huge = answer_from_theory(&game, Convention::Normal, &[200_000, 0]).unwrap();
     assert_eq!(huge.outcome, Outcome::Win);
@@ -759,7 +759,7 @@ fn explain_gives_staircase_nim_s_odd_step_rule_and_its_move() {
 /// is every child of the plain rules, and a terminal position says so.
 #[test]
 fn a_theorem_s_answer_lists_exactly_the_moves_and_a_terminal_position_has_none() {
-    use nimdb::spaced::answer_from_theory;
+    use nimdb::space::answer_from_theory;
     let cases = [
         ("staircase", SpaceBounds { max_total: 9, max_heaps: 4, max_heap: None }),
         ("welter", SpaceBounds { max_total: 12, max_heaps: 4, max_heap: None }),

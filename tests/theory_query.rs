@@ -4,10 +4,10 @@
 mod common;
 
 use common::{assert_one_line_error, nimdb};
+use nimdb::Source;
 use nimdb::game::Outcome;
 use nimdb::game::{Convention, GameSpec};
 use nimdb::index::Universe;
-use nimdb::Source;
 use nimdb::query::{answer_from_solve, answer_from_theory};
 use nimdb::solve::Silent;
 use nimdb::store::Database;

@@ -20,7 +20,9 @@ use nimdb::solve::{MAX_SOLVE_TOTAL, Progress, SolveError, SolveOptions, Spill};
 use nimdb::store::{ExportFilter, SolveRecord, SolveStatus, StoreError};
 
 use crate::answers::{Answer, Lookups, source_code};
-use crate::errors::{NimdbError, cells_arg, convention, deprecated, message, nimdb_error, parse_any_game, parse_game};
+use crate::errors::{
+    NimdbError, cells_arg, convention, deprecated, message, nimdb_error, parse_any_game, parse_game,
+};
 use crate::signals;
 use crate::theory::{Quotient, QuotientFailure, QuotientJob};
 
@@ -134,7 +136,7 @@ pub fn open(py: Python<'_>, path: PathBuf, read_only: bool) -> PyResult<Database
 impl Database {
     /// `Database.solve` of a family with its own position space.
     #[allow(clippy::too_many_arguments)]
-    fn solve_spaced(
+    fn solve_family(
         &self,
         py: Python<'_>,
         game: nimdb::game::Game,
@@ -145,7 +147,7 @@ impl Database {
         budget: MemoryBudget,
         progress: Option<Py<PyAny>>,
     ) -> PyResult<SolveSummary> {
-        use nimdb::spaced::{moves_bound, space_bounds, space_of};
+        use nimdb::space::{moves_bound, space_bounds, space_of};
         let bounds = space_bounds(&game, max_total, max_heap, max_heaps)
             .map_err(|e| NimdbError::new_err(e.to_string()))?;
         let callback = progress.as_ref();
@@ -159,7 +161,7 @@ impl Database {
             );
             planned(&estimate, &budget, &format!("solving {game}"), &path)?;
             let hooks = PyProgress { callback, total: Cell::new(0), done: Cell::new(0) };
-            solved(nimdb::driver::solve_spaced_into(db, &game, conv, space.as_ref(), &hooks))
+            solved(nimdb::driver::solve_space_into(db, &game, conv, space.as_ref(), &hooks))
         })?;
         Ok(SolveSummary::of(&record, &report))
     }
@@ -610,7 +612,10 @@ fn positions_arg(
         )));
     }
     if let Some(rows) = array_rows(positions, lengths, &crate::errors::not_a_count(game, "-1")) {
-        return Ok(rows?.into_iter().map(|row| game.position_from_counts(row).map_err(|e| e.to_string())).collect());
+        return Ok(rows?
+            .into_iter()
+            .map(|row| game.position_from_counts(row).map_err(|e| e.to_string()))
+            .collect());
     }
     refuse_lengths_without_array(lengths)?;
     let items = positions.try_iter().map_err(|_| {
@@ -746,7 +751,13 @@ impl Database {
     /// stores it; a read-only one raises. Heaps beyond MAX_INPUT_HEAP are answered by a
     /// theorem or not at all. Outcome "draw" for a loopy game's draws.
     #[pyo3(signature = (game, position, misere = false))]
-    fn query(&self, py: Python<'_>, game: &str, position: &Bound<'_, PyAny>, misere: bool) -> PyResult<Answer> {
+    fn query(
+        &self,
+        py: Python<'_>,
+        game: &str,
+        position: &Bound<'_, PyAny>,
+        misere: bool,
+    ) -> PyResult<Answer> {
         let game = parse_any_game(game)?;
         let cells = cells_arg(&game, position)?.map_err(NimdbError::new_err)?;
         let conv = convention(misere);
@@ -807,7 +818,7 @@ impl Database {
     /// from which neither player can force a win; remoteness -1), -1 no answer. With
     /// `strict=True` the first position that gets no answer raises NimdbError (naming its
     /// index); with `strict=False` it gets outcome -1 and its message goes to `errors`, and
-    /// the batch goes on, as `query --batch` does. A position a spaced family refuses (two
+    /// the batch goes on, as `query --batch` does. A position a family refuses (two
     /// equal Welter heaps, a heap over `raise:C`'s cap) is such a position; a value that is
     /// no position at all (not ints, a negative count) raises either way. The GIL is
     /// released while the batch runs.
@@ -894,16 +905,16 @@ impl Database {
         }
         let any = parse_any_game(game)?;
         if any.heaps().is_none() {
-            let spaced = any;
+            let family = any;
             if nim_values {
                 return Err(NimdbError::new_err(format!(
-                    "nim_values is not available for {spaced}: its solve stores outcome and remoteness"
+                    "nim_values is not available for {family}: its solve stores outcome and remoteness"
                 )));
             }
             let budget = MemoryBudget::new(memory_arg(memory_limit)?);
-            return self.solve_spaced(
+            return self.solve_family(
                 py,
-                spaced,
+                family,
                 convention(misere),
                 max_total,
                 max_heap,
@@ -919,7 +930,8 @@ impl Database {
         let callback = progress.as_ref();
         let path = self.path.clone();
         let (record, report) = self.with_db(py, |db| {
-            let (universe, estimate) = universe_plan(&spec, conv, max_total, max_heap, max_heaps, nim_values)?;
+            let (universe, estimate) =
+                universe_plan(&spec, conv, max_total, max_heap, max_heaps, nim_values)?;
             // As `nimdb solve`: lower tiers that do not fit the budget spill to mapped files
             // beside the database; a solve whose rest does not fit, or that would not fit the
             // disk free or the file-size limit (`ulimit -f`), is refused before writing.
@@ -1014,14 +1026,14 @@ impl Database {
                 None => {
                     let solves = match &game {
                         Game::Heaps(spec) => db.solves_of(spec, conv)?,
-                        spaced => nimdb::spaced::solves_of(db, spaced, conv)?,
+                        family => nimdb::space::solves_of(db, family, conv)?,
                     };
                     solves.into_iter().max_by_key(|s| (s.positions, -s.id)).ok_or_else(|| {
                         fail(format!(
                             "no stored solve of {}{} in {path} (see Database.solves())",
                             match &game {
                                 Game::Heaps(spec) => spec.canonical(),
-                                spaced => spaced.to_string(),
+                                family => family.to_string(),
                             },
                             if misere { " (misère)" } else { "" }
                         ))
@@ -1054,14 +1066,14 @@ impl Database {
                         Ok(())
                     })?;
                 }
-                spaced => {
-                    if record.game_id != spaced.storage_id() {
+                family => {
+                    if record.game_id != family.storage_id() {
                         return Err(fail(format!(
-                            "solve #{} is a solve of {}, not of {spaced}",
+                            "solve #{} is a solve of {}, not of {family}",
                             record.id, record.game
                         )));
                     }
-                    nimdb::spaced::for_each_stored_spaced(db, spaced, &record, filter, |pos, r| {
+                    nimdb::space::for_each_stored_in_space(db, family, &record, filter, |pos, r| {
                         rows.heaps.extend_from_slice(pos);
                         rows.lengths.push(pos.len() as u32);
                         rows.win.push(r != DRAW && convention.is_win(r as u32));

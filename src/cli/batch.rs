@@ -57,7 +57,9 @@ pub fn run(game: &Game, convention: Convention, db: &Path, moves: bool) -> anyho
             }
             let position = game.read_position(&[line]).map_err(|e| e.to_string())?;
             let written = if moves {
-                session.answer(game, convention, &position, Listing::All).map(|a| serde_json::to_writer(&mut buf, &a))
+                session
+                    .answer(game, convention, &position, Listing::All)
+                    .map(|a| serde_json::to_writer(&mut buf, &a))
             } else {
                 session.lookup(game, convention, &position).map(|a| serde_json::to_writer(&mut buf, &a))
             };

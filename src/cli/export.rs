@@ -58,7 +58,7 @@ fn pick_solve(db: &Database, args: &ExportArgs) -> anyhow::Result<SolveRecord> {
     }
     let solves = match &args.game {
         Game::Heaps(game) => db.solves_of(game, convention)?,
-        game => nimdb::spaced::solves_of(db, game, convention)?,
+        game => nimdb::space::solves_of(db, game, convention)?,
     };
     solves.into_iter().max_by_key(|s| (s.positions, -s.id)).ok_or_else(|| {
         let misere = if args.misere { " --misere" } else { "" };
@@ -183,10 +183,10 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
             })
         }),
         game => {
-            spaced_matches(game, &solve)?;
-            nimdb::spaced::check_stored(game, &solve)?;
+            family_matches(game, &solve)?;
+            nimdb::space::check_stored(game, &solve)?;
             rows.header(false).map_err(anyhow::Error::from).and_then(|()| {
-                nimdb::spaced::for_each_stored_spaced(
+                nimdb::space::for_each_stored_in_space(
                     &db,
                     game,
                     &solve,
@@ -225,7 +225,7 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// A `--solve ID` of another game is refused (its records would be read in the wrong space).
-fn spaced_matches(game: &Game, solve: &SolveRecord) -> anyhow::Result<()> {
+fn family_matches(game: &Game, solve: &SolveRecord) -> anyhow::Result<()> {
     anyhow::ensure!(
         solve.game_id == game.storage_id(),
         "solve #{} is a solve of {}, not of {game}",

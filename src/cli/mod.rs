@@ -22,7 +22,7 @@ mod quotient;
 #[cfg(feature = "server")]
 mod serve;
 mod solve;
-mod spaced;
+mod space;
 mod tree;
 mod values;
 mod verify;

@@ -53,8 +53,9 @@ pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
     // Read first, writing nothing: only a query that must solve on the spot opens the
     // database for writing (creating it if needed).
     let reader = Database::open_for_reading(&args.db.db).map_err(words::store)?;
-    let plan = plan(reader.as_ref(), game, convention, &position, AUTO_SOLVE_LIMIT, Quotients::StoredOrComputed)
-        .map_err(words::query)?;
+    let plan =
+        plan(reader.as_ref(), game, convention, &position, AUTO_SOLVE_LIMIT, Quotients::StoredOrComputed)
+            .map_err(words::query)?;
     let answer = match plan {
         Plan::Answered(answer) => *answer,
         Plan::Solve(cover) => {

@@ -91,7 +91,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
                 "--mpi-ranks is not taken for {game}: an MPI job solves heap games only, and {game} is solved by one process"
             );
         }
-        return super::spaced::solve(super::spaced::SolveRequest {
+        return super::space::solve(super::space::SolveRequest {
             game,
             convention: args.game.convention(),
             max_total: args.max_total,

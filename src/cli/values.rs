@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use nimdb::spaced::{space_bounds, space_of};
+use nimdb::space::{space_bounds, space_of};
 use nimdb::theory::Stop;
 use nimdb::theory::space_values::space_nim_values;
 
@@ -37,7 +37,7 @@ pub fn run(args: ValuesArgs) -> anyhow::Result<ExitCode> {
     let game = &args.game.game;
     let bounds = space_bounds(game, args.max_total, args.max_heap, args.max_heaps)
         .map_err(|e| anyhow::anyhow!("{e} (--max-total N, --max-heaps K; --max-heap H for a hypergraph)"))?;
-    let space = space_of(game, bounds).map_err(words::spaced)?;
+    let space = space_of(game, bounds).map_err(words::space)?;
     let positions = space.positions();
     // Four bytes a position, held while they are computed.
     anyhow::ensure!(

@@ -10,7 +10,7 @@ use nimdb::play::{AdviceError, PlayError, SessionError, UnknownPlayers};
 use nimdb::query::{QueryError, Uncovered};
 use nimdb::resources::MemoryBudget;
 use nimdb::solve::family::estimate_family;
-use nimdb::spaced::{SpacedError, moves_bound, space_of};
+use nimdb::space::{SpaceError, moves_bound, space_of};
 use nimdb::store::StoreError;
 use nimdb::theory::TheoryError;
 use nimdb::tree::{MeasureStopped, TreeError};
@@ -116,7 +116,7 @@ pub fn query(e: QueryError) -> anyhow::Error {
         }
         QueryError::Store(e) => store(e),
         QueryError::Solve(e) => driver(e),
-        QueryError::Space(e) => spaced(e),
+        QueryError::Space(e) => space(e),
         other => other.into(),
     }
 }
@@ -219,12 +219,12 @@ pub fn play(e: PlayError) -> anyhow::Error {
     }
 }
 
-/// A spaced query's error, naming the command that would cover an uncovered position.
-pub fn spaced(e: SpacedError) -> anyhow::Error {
+/// A query of a family's error, naming the command that would cover an uncovered position.
+pub fn space(e: SpaceError) -> anyhow::Error {
     match e {
-        SpacedError::Store(s) => store(s),
-        SpacedError::Solve(d) => driver(d),
-        SpacedError::NotCovered { ref game, convention, bounds, .. } => {
+        SpaceError::Store(s) => store(s),
+        SpaceError::Solve(d) => driver(d),
+        SpaceError::NotCovered { ref game, convention, bounds, .. } => {
             let misere = if convention == Convention::Misere { " --misere" } else { "" };
             // The flags `bounds` below accepts for this space: a capped game takes only
             // --max-heaps (its total follows).
@@ -232,7 +232,7 @@ pub fn spaced(e: SpacedError) -> anyhow::Error {
                 Some(_) => format!("--max-heaps {}", bounds.max_heaps),
                 None => format!("--max-total {} --max-heaps {}", bounds.max_total, bounds.max_heaps),
             };
-            if spaced_solve_would_run(game, bounds) {
+            if family_solve_would_run(game, bounds) {
                 anyhow::anyhow!("{e}; solve a space that holds it: nimdb solve --game {game}{misere} {flags}")
             } else {
                 anyhow::anyhow!(
@@ -246,7 +246,7 @@ pub fn spaced(e: SpacedError) -> anyhow::Error {
 
 /// Whether `nimdb solve` would accept the solve of the space `bounds` of `game` (the space
 /// can be ranked, and its memory fits the default budget): only such a solve is suggested.
-fn spaced_solve_would_run(game: &str, bounds: SpaceBounds) -> bool {
+fn family_solve_would_run(game: &str, bounds: SpaceBounds) -> bool {
     let Ok(game) = game.parse::<Game>() else { return false };
     if bounds.max_total > nimdb::solve::MAX_SOLVE_TOTAL {
         return false;

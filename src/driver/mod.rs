@@ -90,7 +90,7 @@ impl<'a> DatabaseSink<'a> {
         }
     }
 
-    /// The sink of `solve` over a spaced family's position space (see
+    /// The sink of `solve` over a family's position space (see
     /// [`crate::index::PositionSpace`]), as a run of this process alone.
     pub fn for_space(db: &'a Database, solve: &SolveRecord, space: &dyn PositionSpace) -> Self {
         let max_total = space.bounds().max_total;
@@ -281,9 +281,9 @@ fn finish_run(
     Ok((solve_row, report))
 }
 
-/// The solve key of a spaced game: its name, the convention, and the bounds (the heap count
+/// The solve key of a family: its name, the convention, and the bounds (the heap count
 /// cap as `max_heaps`; the heap cap, where the rules have one, is the game's own).
-pub fn spaced_key(game: &Game, convention: Convention, bounds: &SpaceBounds) -> SolveKey {
+pub fn space_key(game: &Game, convention: Convention, bounds: &SpaceBounds) -> SolveKey {
     SolveKey {
         game: game.storage_id(),
         convention,
@@ -295,16 +295,16 @@ pub fn spaced_key(game: &Game, convention: Convention, bounds: &SpaceBounds) -> 
     }
 }
 
-/// Solves a spaced game over `space` into `db`, resuming from (and extending) the stored
+/// Solves a family over `space` into `db`, resuming from (and extending) the stored
 /// solve with the same key. Returns the solve as stored afterwards and the run's figures.
-pub fn solve_spaced_into(
+pub fn solve_space_into(
     db: &mut Database,
     game: &Game,
     convention: Convention,
     space: &dyn PositionSpace,
     progress: &dyn Progress,
 ) -> Result<(SolveRecord, SolveReport), DriverError> {
-    let key = spaced_key(game, convention, &space.bounds());
+    let key = space_key(game, convention, &space.bounds());
     let solve_row = db.begin_solve(&key, space.bounds().max_total)?;
     let mut sink = DatabaseSink::for_space(db, &solve_row, space);
     let result = crate::solve::family::solve_family(game.family(), space, convention, &mut sink, progress);
@@ -344,9 +344,11 @@ mod tests {
         let mut db = Database::open_in_memory().unwrap();
         let kayles: GameSpec = "kayles".parse().unwrap();
         let p = crate::game::Position::from_sorted(vec![5, 3]);
-        let first = query(&mut db, &kayles.clone().into(), Convention::Misere, &p.cells(), 1_000_000).unwrap();
+        let first =
+            query(&mut db, &kayles.clone().into(), Convention::Misere, &p.cells(), 1_000_000).unwrap();
         assert_eq!(first.source, Source::Solved);
-        let again = query(&mut db, &kayles.clone().into(), Convention::Misere, &p.cells(), 1_000_000).unwrap();
+        let again =
+            query(&mut db, &kayles.clone().into(), Convention::Misere, &p.cells(), 1_000_000).unwrap();
         assert_eq!(again.source, Source::Database);
         assert_eq!((again.outcome, again.remoteness), (first.outcome, first.remoteness));
     }

@@ -42,7 +42,9 @@ impl Advice {
         // do; past the theorem's move search, the first move to the outcome wanted, judged by
         // the theorem alone.
         let best_move = match answer.best_move.or_else(|| best_move(&answer.moves).cloned()) {
-            Some(m) => Some(Choice { to: narrow(&m.to), description: m.description, remoteness: m.remoteness }),
+            Some(m) => {
+                Some(Choice { to: narrow(&m.to), description: m.description, remoteness: m.remoteness })
+            }
             None => {
                 let want = match answer.outcome {
                     Outcome::Loss => None,
@@ -94,11 +96,20 @@ impl Advisor {
     pub fn answer(&mut self, position: &[u32]) -> Result<&Advice, AdviceError> {
         if !self.answers.contains_key(position) {
             let cells: Vec<u64> = position.iter().map(|&c| u64::from(c)).collect();
-            let plan = plan(Some(&self.db), &self.game, self.convention, &cells, self.solve_limit, Quotients::StoredOrComputed);
+            let plan = plan(
+                Some(&self.db),
+                &self.game,
+                self.convention,
+                &cells,
+                self.solve_limit,
+                Quotients::StoredOrComputed,
+            );
             let answer = match plan.map_err(|e| AdviceError::Query(Box::new(e)))? {
                 Plan::Answered(answer) => *answer,
-                Plan::Solve(cover) => answer_after_solving(&mut self.db, &self.game, self.convention, &cells, cover)
-                    .map_err(|e| AdviceError::Query(Box::new(e)))?,
+                Plan::Solve(cover) => {
+                    answer_after_solving(&mut self.db, &self.game, self.convention, &cells, cover)
+                        .map_err(|e| AdviceError::Query(Box::new(e)))?
+                }
             };
             let advice = Advice::of(&self.game, self.convention, answer);
             self.answers.insert(position.to_vec(), advice);

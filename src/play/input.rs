@@ -172,7 +172,7 @@ pub fn parse_family_request(line: &str) -> Result<Request, InputError> {
     }
 }
 
-/// A count of a spaced position as typed.
+/// A count of a position of a family as typed.
 fn count(word: &str) -> Result<u32, String> {
     word.parse().map_err(|_| {
         let word = crate::game::echo(word, 20);
@@ -185,8 +185,10 @@ fn count(word: &str) -> Result<u32, String> {
 /// Lower-cased words, with `->`/`→` split off, commas and `-heap` suffixes dropped, and
 /// filler words removed.
 fn words(line: &str) -> Vec<String> {
-    let spaced = line.to_lowercase().replace("->", " -> ").replace('→', " → ").replace("=>", " => ");
-    spaced
+    line.to_lowercase()
+        .replace("->", " -> ")
+        .replace('→', " → ")
+        .replace("=>", " => ")
         .split(|c: char| c.is_whitespace() || c == ',' || c == ':' || c == '[' || c == ']')
         .map(|w| w.strip_suffix("-heap").unwrap_or(w).trim_end_matches(['.', '!']))
         .filter(|w| !w.is_empty() && !FILLER.contains(w))

@@ -8,8 +8,8 @@
 //! * [`input`]: what a player types (commands; moves naming heaps by size in heap games,
 //!   a move's number or the position it leads to in every game), checked against the rules
 //!   with a message that says what is wrong;
-//! * [`advisor`]: the computer's judgement through [`query`](crate::query::query) or
-//!   [`query_spaced`](crate::spaced::query_spaced), the move it plays (the fastest win, the
+//! * [`advisor`]: the computer's judgement through [`plan`](crate::query::plan) (any game),
+//!   the move it plays (the fastest win, the
 //!   longest resistance, or a move that keeps a draw) and hints in words;
 //! * [`board`]: heaps (or a staircase's steps) drawn as numbered rows of marks;
 //! * [`rules_text`]: the rules in one sentence;

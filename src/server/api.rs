@@ -220,7 +220,10 @@ pub fn parse_query_request(raw: Option<&str>) -> Result<QueryRequest, ApiError> 
     let position = parse_position(
         &game,
         params.get("position").ok_or_else(|| {
-            ApiError::bad(format!("missing parameter 'position' (e.g. position={})", game.example_position().replace(' ', ",")))
+            ApiError::bad(format!(
+                "missing parameter 'position' (e.g. position={})",
+                game.example_position().replace(' ', ",")
+            ))
         })?,
     )?;
     Ok(QueryRequest { game, convention, position, listing })
@@ -228,8 +231,8 @@ pub fn parse_query_request(raw: Option<&str>) -> Result<QueryRequest, ApiError> 
 
 impl ApiError {
     /// The HTTP status of a family's failure to answer.
-    fn from_space(e: &crate::spaced::SpacedError) -> Self {
-        use crate::spaced::SpacedError as E;
+    fn from_space(e: &crate::space::SpaceError) -> Self {
+        use crate::space::SpaceError as E;
         let status = match e {
             E::NotStored { .. } | E::NotCovered { .. } | E::NoSolve(..) => 404,
             _ => 500,

@@ -28,8 +28,8 @@ use axum::routing::get;
 use serde_json::json;
 use tokio::sync::oneshot;
 
-use crate::batch::{LookupError, Session};
 use crate::answer::{Answer, Listing};
+use crate::batch::{LookupError, Session};
 use crate::game::{Game, GameSpec};
 use crate::query::{Plan, QueryError, Quotients, answer_after_solving, plan};
 use crate::store::Database;
@@ -838,7 +838,7 @@ const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(1);
 mod tests {
     use super::*;
 
-    /// Finding: a lookup that panicked (a raise:C solve cut short did, in `answer_spaced`)
+    /// Finding: a lookup that panicked (a raise:C solve cut short did, in the families' answers)
     /// killed its pool thread; with one worker every later request, of any game, was
     /// answered 503 "the server is shutting down". A panic now answers 500 and the thread
     /// goes on with a fresh session.

@@ -332,7 +332,10 @@ mod tests {
         let err = stair.parse_position(&["[3"]).unwrap_err().to_string();
         assert!(err.contains("bracket") && !err.contains("heap"), "{err}");
         let big = (MAX_COUNT + 1).to_string();
-        assert!(matches!(stair.parse_position(&[big.as_str()]), Err(BadPosition::Family(PositionError::NotACount { .. }))));
+        assert!(matches!(
+            stair.parse_position(&[big.as_str()]),
+            Err(BadPosition::Family(PositionError::NotACount { .. }))
+        ));
         let welter: Game = "welter".parse().unwrap();
         assert_eq!(welter.parse_position(&["3 0 2"]).unwrap(), vec![3, 2, 0]);
         let many = vec!["1"; 20_000];

@@ -1,21 +1,21 @@
-//! Answers and checks for the spaced families (`game::spaced`): a position is found by its
+//! Answers and checks for the families with their own position space (`game::families`): a position is found by its
 //! (tier, rank) in the family's position space, its record read from a stored solve, its
 //! moves valued the same way; where nothing is stored, the family's theorem answers (no
 //! remoteness), or a small space is solved on the spot.
 
 use std::collections::HashMap;
 
+use crate::answer::{Answer, Lookup, MoveValue, Source};
 use crate::game::{Convention, DRAW, Formula, Game, LabelledMove, Outcome, moves_fit};
 use crate::index::{PositionSpace, SpaceBounds, TierId, UniverseError, space_for};
 use crate::resources::MemoryBudget;
 use crate::solve::family::estimate_family;
-use crate::answer::{Answer, Lookup, MoveValue, Source};
 use crate::store::{Database, ExportFilter, Reader, RecordSource, SolveRecord, StoreError};
 use crate::theory::families::{best_target, evaluate, move_search_fits, outcome_by_theorem};
 
-/// Why a spaced answer or check failed.
+/// Why an answer or check failed.
 #[derive(Debug, thiserror::Error)]
-pub enum SpacedError {
+pub enum SpaceError {
     /// The database failed.
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -129,7 +129,7 @@ fn wide(position: &[u32]) -> Vec<u64> {
 
 /// What a query must do.
 #[derive(Debug)]
-pub enum SpacedPlan {
+pub enum SpacePlan {
     /// Answered.
     Answered(Box<Answer>),
     /// Solve this space first (it is small enough, and holds this many positions), then ask
@@ -164,7 +164,7 @@ fn space_words(bounds: SpaceBounds) -> String {
 }
 
 /// The space of `game` within `bounds`.
-pub fn space_of(game: &Game, bounds: SpaceBounds) -> Result<Box<dyn PositionSpace>, SpacedError> {
+pub fn space_of(game: &Game, bounds: SpaceBounds) -> Result<Box<dyn PositionSpace>, SpaceError> {
     Ok(space_for(game.family().layout(), bounds)?)
 }
 
@@ -174,15 +174,15 @@ fn stored_space(
     game: &Game,
     solve: &SolveRecord,
     bounds: SpaceBounds,
-) -> Result<Box<dyn PositionSpace>, SpacedError> {
-    space_for(game.family().layout(), bounds).map_err(|source| SpacedError::DamagedBounds {
+) -> Result<Box<dyn PositionSpace>, SpaceError> {
+    space_for(game.family().layout(), bounds).map_err(|source| SpaceError::DamagedBounds {
         solve: solve.id,
         game: game.to_string(),
         source,
     })
 }
 
-/// Why a spaced solve's bounds were refused (each face names its own flag or argument).
+/// Why a family solve's bounds were refused (each face names its own flag or argument).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum BoundsError {
     /// A capped game (a heap may grow) needs the heap count.
@@ -269,10 +269,10 @@ pub fn moves_bound(bounds: SpaceBounds) -> u64 {
 /// The bounds a stored solve covers (every tier up to its solved total); `Ok(None)` before
 /// it stored a total. A family's solve always records its most heaps: a row without them
 /// was altered, and is named as damaged rather than read as holding nothing.
-fn solve_bounds(game: &Game, solve: &SolveRecord) -> Result<Option<SpaceBounds>, SpacedError> {
+fn solve_bounds(game: &Game, solve: &SolveRecord) -> Result<Option<SpaceBounds>, SpaceError> {
     let Ok(solved) = u32::try_from(solve.solved_total) else { return Ok(None) };
     let max_heaps =
-        solve.max_heaps.ok_or_else(|| SpacedError::NoHeapCap { solve: solve.id, game: game.to_string() })?;
+        solve.max_heaps.ok_or_else(|| SpaceError::NoHeapCap { solve: solve.id, game: game.to_string() })?;
     let max_heap = game.family().heap_cap().or(solve.max_heap);
     Ok(Some(SpaceBounds { max_total: solved, max_heaps, max_heap }))
 }
@@ -280,7 +280,7 @@ fn solve_bounds(game: &Game, solve: &SolveRecord) -> Result<Option<SpaceBounds>,
 /// Checks that a stored solve's bounds give a space its records can be read in: a face
 /// calls this before it writes anything of the solve, so that a damaged one is refused
 /// with nothing written.
-pub fn check_stored(game: &Game, solve: &SolveRecord) -> Result<(), SpacedError> {
+pub fn check_stored(game: &Game, solve: &SolveRecord) -> Result<(), SpaceError> {
     if let Some(bounds) = solve_bounds(game, solve)? {
         stored_space(game, solve, bounds)?;
     }
@@ -297,10 +297,10 @@ fn loopy_whole_total(game: &Game, bounds: SpaceBounds) -> Option<u64> {
 /// The bounds a stored solve answers for: [`solve_bounds`], but only the whole space of a
 /// loopy game (a move may raise a position into a tier a cut-short solve lacks); `Ok(None)`
 /// when it has no bounds, `Err` when it is a loopy game's unfinished solve.
-fn answering_bounds(game: &Game, solve: &SolveRecord) -> Result<Option<SpaceBounds>, SpacedError> {
+fn answering_bounds(game: &Game, solve: &SolveRecord) -> Result<Option<SpaceBounds>, SpaceError> {
     let Some(bounds) = solve_bounds(game, solve)? else { return Ok(None) };
     match loopy_whole_total(game, bounds) {
-        Some(whole) if (bounds.max_total as u64) < whole => Err(SpacedError::Unfinished {
+        Some(whole) if (bounds.max_total as u64) < whole => Err(SpaceError::Unfinished {
             solve: solve.id,
             game: game.to_string(),
             solved: solve.solved_total,
@@ -328,28 +328,28 @@ pub fn solves_of(db: &Database, game: &Game, convention: Convention) -> Result<V
 
 /// Answers `position` from a stored solve, a theorem, or (when its space is small) says
 /// to solve first. `db` is `None` when there is no database file yet.
-pub fn plan_spaced(
+pub fn plan_in_space(
     db: Option<&Database>,
     game: &Game,
     convention: Convention,
     position: &[u32],
     auto_solve_limit: u64,
-) -> Result<SpacedPlan, SpacedError> {
+) -> Result<SpacePlan, SpaceError> {
     if let Some(db) = db {
         for solve in solves_of(db, game, convention)? {
             if let Some(answer) = answer_from_solve(db, game, convention, position, &solve)? {
-                return Ok(SpacedPlan::Answered(Box::new(answer)));
+                return Ok(SpacePlan::Answered(Box::new(answer)));
             }
         }
     }
     if let Some(answer) = answer_from_theory(game, convention, position) {
-        return Ok(SpacedPlan::Answered(Box::new(answer)));
+        return Ok(SpacePlan::Answered(Box::new(answer)));
     }
     let bounds = smallest_bounds(game, position);
     let space = space_of(game, bounds)?;
     let positions = space.positions();
     if positions > auto_solve_limit {
-        return Err(SpacedError::NotCovered {
+        return Err(SpaceError::NotCovered {
             game: game.to_string(),
             position: game.family().show(position),
             convention,
@@ -361,8 +361,9 @@ pub fn plan_spaced(
     // The solve on the spot keeps to the memory budget `nimdb solve` keeps to (a loopy
     // game holds its whole graph).
     let estimate = estimate_family(space.as_ref(), game.family().loopy(), moves_bound(bounds));
-    MemoryBudget::new(None).check(&format!("solving {} on the spot", space_words(bounds)), estimate.memory_bytes)?;
-    Ok(SpacedPlan::Solve(bounds, positions))
+    MemoryBudget::new(None)
+        .check(&format!("solving {} on the spot", space_words(bounds)), estimate.memory_bytes)?;
+    Ok(SpacePlan::Solve(bounds, positions))
 }
 
 /// The answer from stored solve `solve`, or `None` when it does not cover `position`.
@@ -372,8 +373,8 @@ pub fn answer_from_solve(
     convention: Convention,
     position: &[u32],
     solve: &SolveRecord,
-) -> Result<Option<Answer>, SpacedError> {
-    SpacedReader::new(db).answer_from(&mut Reader::new(db), game, convention, position, solve, true)
+) -> Result<Option<Answer>, SpaceError> {
+    SpaceReader::new(db).answer_from(&mut Reader::new(db), game, convention, position, solve, true)
 }
 
 /// The best move, first in move order: from a win, to a loss one move shorter; from a loss,
@@ -415,8 +416,7 @@ pub fn answer_from_theory(game: &Game, convention: Convention, position: &[u32])
         }
     };
     let want = best_target(decision.outcome);
-    let (moves, moves_omitted, best_move): (Vec<MoveValue>, u64, Option<MoveValue>) = match listed
-    {
+    let (moves, moves_omitted, best_move): (Vec<MoveValue>, u64, Option<MoveValue>) = match listed {
         None => (Vec::new(), bound, None),
         Some(listed) => listed_answer(game, decision.formula, position, listed, want, &judged),
     };
@@ -460,22 +460,22 @@ fn listed_answer(
 }
 
 /// Answers many positions through one open database, never solving and never writing: the
-/// stored solves of each game are listed once (until [`SpacedReader::clear`], which a
+/// stored solves of each game are listed once (until [`SpaceReader::clear`], which a
 /// caller calls when another connection committed), and every record is read through a
 /// [`RecordSource`] by its (tier, rank), the read path the heap games' lookups share
 /// (verified blocks, kept within the source's cache). What `query --batch` and `serve`
-/// answer spaced games with.
-pub struct SpacedReader<'a> {
+/// answer families with.
+pub struct SpaceReader<'a> {
     db: &'a Database,
     solves: HashMap<(String, Convention), Vec<SolveRecord>>,
     /// The position space of each solve answered from (its rank table built once).
     spaces: HashMap<i64, std::rc::Rc<dyn PositionSpace>>,
 }
 
-impl<'a> SpacedReader<'a> {
+impl<'a> SpaceReader<'a> {
     /// A reader of `db`.
     pub fn new(db: &'a Database) -> Self {
-        SpacedReader { db, solves: HashMap::new(), spaces: HashMap::new() }
+        SpaceReader { db, solves: HashMap::new(), spaces: HashMap::new() }
     }
 
     /// Forgets the solves it listed (the next answers list them again).
@@ -494,7 +494,7 @@ impl<'a> SpacedReader<'a> {
         position: &[u32],
         solve: &SolveRecord,
         moves: bool,
-    ) -> Result<Option<Answer>, SpacedError> {
+    ) -> Result<Option<Answer>, SpaceError> {
         let Some(space) = self.space(game, solve)? else { return Ok(None) };
         let Some((tier, rank)) = space.locate(position) else { return Ok(None) };
         // Every tier up to the solved total is stored: one missing is a lost row.
@@ -546,7 +546,7 @@ impl<'a> SpacedReader<'a> {
         position: &[u32],
         moves: bool,
         theory: bool,
-    ) -> Result<Option<Answer>, SpacedError> {
+    ) -> Result<Option<Answer>, SpaceError> {
         for solve in &self.listed(game, convention)? {
             if let Some(answer) = self.answer_from(source, game, convention, position, solve, moves)? {
                 return Ok(Some(answer));
@@ -580,7 +580,7 @@ impl<'a> SpacedReader<'a> {
         convention: Convention,
         position: &[u32],
         theory: bool,
-    ) -> Result<Option<Lookup>, SpacedError> {
+    ) -> Result<Option<Lookup>, SpaceError> {
         for solve in &self.listed(game, convention)? {
             let Some(space) = self.space(game, solve)? else { continue };
             let Some((tier, rank)) = space.locate(position) else { continue };
@@ -611,7 +611,7 @@ impl<'a> SpacedReader<'a> {
     }
 
     /// The stored solves of `game` under `convention`, listed once.
-    fn listed(&mut self, game: &Game, convention: Convention) -> Result<Vec<SolveRecord>, SpacedError> {
+    fn listed(&mut self, game: &Game, convention: Convention) -> Result<Vec<SolveRecord>, SpaceError> {
         let key = (game.to_string(), convention);
         if !self.solves.contains_key(&key) {
             let found = solves_of(self.db, game, convention)?;
@@ -627,13 +627,13 @@ impl<'a> SpacedReader<'a> {
         &mut self,
         game: &Game,
         solve: &SolveRecord,
-    ) -> Result<Option<std::rc::Rc<dyn PositionSpace>>, SpacedError> {
+    ) -> Result<Option<std::rc::Rc<dyn PositionSpace>>, SpaceError> {
         if let Some(space) = self.spaces.get(&solve.id) {
             return Ok(Some(space.clone()));
         }
         let bounds = match answering_bounds(game, solve) {
             Ok(Some(bounds)) => bounds,
-            Ok(None) | Err(SpacedError::Unfinished { .. }) => return Ok(None),
+            Ok(None) | Err(SpaceError::Unfinished { .. }) => return Ok(None),
             Err(damaged) => return Err(damaged),
         };
         let space: std::rc::Rc<dyn PositionSpace> = stored_space(game, solve, bounds)?.into();
@@ -644,10 +644,10 @@ impl<'a> SpacedReader<'a> {
 
 /// Why a reader has no answer for `position`: not stored, and no theorem decides it (an
 /// error of its own if even its smallest space cannot be ranked).
-fn not_stored(game: &Game, convention: Convention, position: &[u32]) -> SpacedError {
+fn not_stored(game: &Game, convention: Convention, position: &[u32]) -> SpaceError {
     let bounds = smallest_bounds(game, position);
     match space_of(game, bounds) {
-        Ok(space) => SpacedError::NotStored {
+        Ok(space) => SpaceError::NotStored {
             game: game.to_string(),
             position: game.family().show(position),
             convention,
@@ -657,12 +657,12 @@ fn not_stored(game: &Game, convention: Convention, position: &[u32]) -> SpacedEr
     }
 }
 
-/// Calls `row` with every stored position of spaced solve `solve` that passes `filter`
+/// Calls `row` with every stored position of family solve `solve` that passes `filter`
 /// (in the family's notation) and its stored remoteness ([`DRAW`] for a draw), tier by tier
 /// and in rank order within a tier, one checksummed block at a time: what `export` streams.
 /// `filter.losses_only` keeps the losses (not the draws); `filter.max_total` bounds the
 /// tier total. Returns the rows given; stops at the first error `row` returns.
-pub fn for_each_stored_spaced<E: From<SpacedError> + From<StoreError>>(
+pub fn for_each_stored_in_space<E: From<SpaceError> + From<StoreError>>(
     db: &Database,
     game: &Game,
     solve: &SolveRecord,
@@ -689,16 +689,16 @@ pub fn for_each_stored_spaced<E: From<SpacedError> + From<StoreError>>(
         });
         match stored {
             Ok(true) => {}
-            Ok(false) => return Err(SpacedError::MissingTier { solve: solve.id, tier }.into()),
+            Ok(false) => return Err(SpaceError::MissingTier { solve: solve.id, tier }.into()),
             Err(e) => return Err(e),
         }
     }
     Ok(given)
 }
 
-/// What `verify` found in the stored solves of a spaced game.
+/// What `verify` found in the stored solves of a family.
 #[derive(Clone, Debug, Default, serde::Serialize)]
-pub struct SpacedReport {
+pub struct SpaceReport {
     /// The game.
     pub game: String,
     /// The solves checked.
@@ -724,7 +724,7 @@ pub struct SpacedReport {
     pub problems: Vec<String>,
 }
 
-impl SpacedReport {
+impl SpaceReport {
     /// Whether anything failed.
     pub fn failed(&self) -> bool {
         self.inconsistent > 0 || self.theorem_agree < self.theorem_checked || !self.problems.is_empty()
@@ -735,21 +735,14 @@ impl SpacedReport {
 /// its children's (a win one more than its shortest losing child; a loss, all children
 /// wins, one more than the longest; a draw, no losing child and a drawing one), and agree
 /// with the family's theorem where there is one.
-pub fn verify_spaced(
-    db: &Database,
-    game: &Game,
-    convention: Convention,
-) -> Result<SpacedReport, SpacedError> {
+pub fn verify_space(db: &Database, game: &Game, convention: Convention) -> Result<SpaceReport, SpaceError> {
     let solves = solves_of(db, game, convention)?;
     if solves.is_empty() {
-        return Err(SpacedError::NoSolve(game.to_string(), convention));
+        return Err(SpaceError::NoSolve(game.to_string(), convention));
     }
     let family = game.family();
-    let mut report = SpacedReport {
-        game: game.to_string(),
-        theorem: family.formula(convention),
-        ..SpacedReport::default()
-    };
+    let mut report =
+        SpaceReport { game: game.to_string(), theorem: family.formula(convention), ..SpaceReport::default() };
     let mut pos = Vec::new();
     for solve in &solves {
         report.solves.push(solve.id);
@@ -801,8 +794,8 @@ fn check_records(
     game: &Game,
     convention: Convention,
     solve: &SolveRecord,
-    report: &mut SpacedReport,
-) -> Result<(), SpacedError> {
+    report: &mut SpaceReport,
+) -> Result<(), SpaceError> {
     let id = solve.id;
     let target = solve.target_total as i64;
     if solve.solved_total < -1 || solve.solved_total > target {
@@ -833,7 +826,7 @@ fn check_records(
     for tier in space.tiers() {
         let size = space.size(tier);
         let (mut tier_losses, mut most) = (0u64, 0u16);
-        let stored = db.for_each_record(id, tier, size, |_, record| -> Result<(), SpacedError> {
+        let stored = db.for_each_record(id, tier, size, |_, record| -> Result<(), SpaceError> {
             tier_losses += u64::from(convention.loses(record.remoteness));
             most = most.max(record.remoteness);
             Ok(())
@@ -873,8 +866,8 @@ fn locate_move(
     solve: i64,
     from: &[u32],
     to: &[u32],
-) -> Result<(TierId, u64), SpacedError> {
-    space.locate(to).ok_or_else(|| SpacedError::MoveOutside {
+) -> Result<(TierId, u64), SpaceError> {
+    space.locate(to).ok_or_else(|| SpaceError::MoveOutside {
         solve,
         from: game.family().show(from),
         to: game.family().show(to),
@@ -889,10 +882,10 @@ fn remoteness_at(
     space: &dyn PositionSpace,
     tier: TierId,
     rank: u64,
-) -> Result<u16, SpacedError> {
+) -> Result<u16, SpaceError> {
     match source.record_at(solve, tier, space.size(tier), rank)? {
         Some(record) => Ok(record.remoteness),
-        None => Err(SpacedError::MissingTier { solve, tier }),
+        None => Err(SpaceError::MissingTier { solve, tier }),
     }
 }
 
@@ -919,10 +912,10 @@ pub fn answer_after_solving(
     convention: Convention,
     position: &[u32],
     bounds: SpaceBounds,
-) -> Result<Answer, SpacedError> {
+) -> Result<Answer, SpaceError> {
     let space = space_of(game, bounds)?;
     let (solve, _) =
-        crate::driver::solve_spaced_into(db, game, convention, space.as_ref(), &crate::solve::Silent)?;
+        crate::driver::solve_space_into(db, game, convention, space.as_ref(), &crate::solve::Silent)?;
     let mut answer = answer_from_solve(db, game, convention, position, &solve)?.ok_or_else(|| {
         StoreError::Corrupt(format!("the solve of {game} just stored does not hold the position"))
     })?;

@@ -1,21 +1,21 @@
 //! `solve`, `query` and `verify` for the families that own their position space
-//! (staircase, welter, raise:C): the same commands, through `nimdb::spaced`.
+//! (staircase, welter, raise:C): the same commands, through `nimdb::space`.
 
 use std::path::Path;
 use std::process::ExitCode;
 
-use nimdb::driver::solve_spaced_into;
+use nimdb::driver::solve_space_into;
 use nimdb::game::{Convention, Game};
 use nimdb::index::SpaceBounds;
 use nimdb::resources::{Bytes, MemoryBudget};
 use nimdb::solve::family::estimate_family;
-use nimdb::spaced::{BoundsError, moves_bound, space_bounds, space_of};
+use nimdb::space::{BoundsError, moves_bound, space_bounds, space_of};
 use nimdb::store::Database;
 
 use super::progress::SolveBar;
 use super::words;
 
-/// What `nimdb solve` was given, for a spaced game.
+/// What `nimdb solve` was given, for a family.
 pub struct SolveRequest<'a> {
     pub game: &'a Game,
     pub convention: Convention,
@@ -49,10 +49,10 @@ fn bounds(r: &SolveRequest<'_>) -> anyhow::Result<SpaceBounds> {
     })
 }
 
-/// `nimdb solve` of a spaced game.
+/// `nimdb solve` of a family.
 pub fn solve(r: SolveRequest<'_>) -> anyhow::Result<ExitCode> {
     let bounds = bounds(&r)?;
-    let space = space_of(r.game, bounds).map_err(words::spaced)?;
+    let space = space_of(r.game, bounds).map_err(words::space)?;
     let family = r.game.family();
     let estimate = estimate_family(space.as_ref(), family.loopy(), moves_bound(bounds));
     let budget = MemoryBudget::new(r.memory_limit);
@@ -79,7 +79,7 @@ pub fn solve(r: SolveRequest<'_>) -> anyhow::Result<ExitCode> {
     let mut db = Database::open(r.db).map_err(words::store)?;
     let bar = SolveBar::new(!r.quiet);
     super::interrupt::install();
-    let result = solve_spaced_into(&mut db, r.game, r.convention, space.as_ref(), &bar);
+    let result = solve_space_into(&mut db, r.game, r.convention, space.as_ref(), &bar);
     bar.finish();
     let stopped = super::interrupt::stopped_solve(&result, db.path(), r.game.family().loopy());
     if let Some(code) = stopped {
