@@ -181,10 +181,10 @@ impl<'a> Session<'a> {
                 .answer(&mut self.reader, game, convention, &position, moves, theory)?
                 .ok_or(LookupError::Deferred);
         };
-        let wide = BigPosition::new(position.to_vec());
-        if let Some(bounded) = wide.narrow() {
+        if let Some(bounded) = bounded(position) {
             return self.answer_heaps(spec, convention, &bounded, listing);
         }
+        let wide = BigPosition::new(position.to_vec());
         let q = self.stored_quotient(spec, convention)?;
         match beyond::decided(spec, convention, &wide, q.as_deref()) {
             Ok(Some(answer)) => Ok(answer),
@@ -234,10 +234,10 @@ impl<'a> Session<'a> {
                 .lookup(&mut self.reader, game, convention, &position, theory)?
                 .ok_or(LookupError::Deferred);
         };
-        let wide = BigPosition::new(position.to_vec());
-        if let Some(bounded) = wide.narrow() {
+        if let Some(bounded) = bounded(position) {
             return self.lookup_heaps(spec, convention, &bounded);
         }
+        let wide = BigPosition::new(position.to_vec());
         self.theorem_lookup(spec, convention, &wide)?
             .ok_or_else(|| LookupError::Beyond(beyond_theory(spec, convention, &wide, true).to_string()))
     }
@@ -451,6 +451,16 @@ impl<'a> Session<'a> {
         }
         Ok(answer)
     }
+}
+
+/// The heap position of `cells` (any order; zeros dropped) when every heap is at most
+/// [`MAX_INPUT_HEAP`](crate::game::MAX_INPUT_HEAP), the heaps databases reach.
+fn bounded(cells: &[u64]) -> Option<Position> {
+    let max = u64::from(crate::game::MAX_INPUT_HEAP);
+    if cells.iter().any(|&h| h > max) {
+        return None;
+    }
+    Some(Position::new(cells.iter().map(|&h| h as u32).collect()))
 }
 
 /// A family's position given as cells, in its canonical form, or why it is not one.

@@ -361,20 +361,20 @@ fn verify_heaps(
         }
     }
     if let Some(q) = report.quotient.as_mut() {
-        q.first_mismatches.sort_by_key(smallest_first);
+        q.first_mismatches.sort_by_key(|p| smallest_first(p));
         q.first_mismatches.truncate(LISTED);
     }
-    report.first_mismatches.sort_by_key(smallest_first);
+    report.first_mismatches.sort_by_key(|p| smallest_first(p));
     report.first_mismatches.truncate(LISTED);
-    report.first_nim_value_mismatches.sort_by_key(smallest_first);
+    report.first_nim_value_mismatches.sort_by_key(|p| smallest_first(p));
     report.first_nim_value_mismatches.truncate(LISTED);
     Ok(report)
 }
 
 /// The order in which mismatches are listed: by total, then fewer heaps, then heaps largest
 /// first.
-fn smallest_first(p: &Vec<u64>) -> (u128, usize, Vec<u64>) {
-    (p.iter().map(|&c| u128::from(c)).sum(), p.len(), p.clone())
+fn smallest_first(p: &[u64]) -> (u128, usize, Vec<u64>) {
+    (p.iter().map(|&c| u128::from(c)).sum(), p.len(), p.to_vec())
 }
 
 fn check_against_theory(

@@ -114,7 +114,7 @@ impl Game {
     /// What every face reads a position with.
     pub fn read_position<S: AsRef<str>>(&self, words: &[S]) -> Result<Vec<u64>, BadPosition> {
         match self.heaps() {
-            Some(_) => Ok(super::BigPosition::parse_words(words)?.heaps().to_vec()),
+            Some(_) => Ok(super::BigPosition::parse_words(words)?.into_heaps()),
             None => Ok(self.parse_family_counts(words)?.into_iter().map(u64::from).collect()),
         }
     }
@@ -125,7 +125,7 @@ impl Game {
     /// form (or refused by its rules).
     pub fn position_from_counts(&self, counts: Vec<u64>) -> Result<Vec<u64>, BadPosition> {
         if self.heaps().is_some() {
-            return Ok(super::BigPosition::new(counts).heaps().to_vec());
+            return Ok(super::BigPosition::new(counts).into_heaps());
         }
         let narrow = counts
             .iter()

@@ -60,8 +60,17 @@ impl BigPosition {
     /// Parses a heap list from command-line words, as [`Position::parse_words`] does, with
     /// heaps up to `u64::MAX`.
     pub fn parse_words<S: AsRef<str>>(words: &[S]) -> Result<Self, HeapListError> {
+        if let [word] = words {
+            // One word (a batch line, a query string): read as it is, without a copy.
+            return word.as_ref().parse();
+        }
         let joined: Vec<&str> = words.iter().map(|w| w.as_ref()).collect();
         joined.join(" ").parse()
+    }
+
+    /// The heaps, largest first, as a vector (without a copy).
+    pub fn into_heaps(self) -> Vec<u64> {
+        self.0
     }
 }
 
