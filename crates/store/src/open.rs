@@ -215,6 +215,41 @@ fn directory_writable(path: &Path) -> bool {
     }
 }
 
+/// Removes the write-ahead log and shared-memory files that read-only connections leave
+/// beside `path` (SQLite removes them only when the connection that closes last may write).
+/// Call it after this process closed its own connections to the file: it opens one that may
+/// write and closes it at once, and SQLite removes the files only if, under its own lock, no
+/// other connection of any process holds the file (a writer or reader still at work keeps
+/// them). Only an empty log is handled this way, since closing the last connection copies a
+/// log's commits into the file, which is a write: a log with commits in it is left to its
+/// writer. Nothing is done when writes are forbidden ([`forbid_writes`]) or the file cannot
+/// be written. Returns whether neither file is there afterwards.
+pub fn release_side_files(path: &Path) -> bool {
+    let side = |suffix: &str| {
+        let mut p = path.as_os_str().to_owned();
+        p.push(suffix);
+        PathBuf::from(p)
+    };
+    let (wal, shm) = (side("-wal"), side("-shm"));
+    let gone = || !wal.exists() && !shm.exists();
+    if gone() {
+        return true;
+    }
+    let empty_log = match std::fs::metadata(&wal) {
+        Ok(m) => m.is_file() && m.len() == 0,
+        Err(_) => !wal.exists(),
+    };
+    if !empty_log || writes_forbidden() || std::fs::OpenOptions::new().write(true).open(path).is_err() {
+        return false;
+    }
+    if let Ok(conn) = Connection::open_with_flags(file_path(path), OpenFlags::SQLITE_OPEN_READ_WRITE) {
+        let _ = conn.busy_timeout(std::time::Duration::from_millis(200));
+        let _ = check_readable(&conn);
+        drop(conn);
+    }
+    gone()
+}
+
 /// Opens `path` as an immutable database (SQLite reads it without locks or a log).
 fn open_immutable(path: &Path) -> rusqlite::Result<Connection> {
     let absolute = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
