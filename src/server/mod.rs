@@ -1,16 +1,18 @@
 //! `nimdb serve`: a JSON API over the database and the web explorer page, on axum/tokio.
 //!
-//! Lookups run on a few worker threads, each with its own read-only connection and
-//! [`Session`] (cached rank tables, tier metadata, blocks and stored misère quotients,
-//! refreshed when another connection commits). Positions with heaps beyond the database's
-//! (up to `u64::MAX`) are answered by theorems alone. Theory computed on the spot runs on a
-//! pool of its own and stops when its client leaves (a [`Stop`] set when the request's
-//! future is dropped); the nim-values computed are kept for later requests
-//! ([`recent`]), and so are the answers of `/api/v1/heaps` ([`HEAPS_CACHE_BYTES`]).
-//! The server never writes to the database, unless started with `--solve-up-to N`: then a
-//! position no stored solve holds is solved on the spot when its universe has at most N
-//! positions, through one read-write connection, until all such solves have added up to
-//! the total allowed (`--solve-total`).
+//! Requests run on three pools of worker threads ([`schedule`]), each thread with its own
+//! read-only connection and [`Session`] (cached rank tables, tier metadata, blocks and stored
+//! misère quotients, refreshed when another connection commits): stored lookups, theorem
+//! answers of small bounded cost, and work computed on the spot, chosen by an estimate made
+//! before the request runs ([`cost`]). Each pool has a bounded queue, each job a CPU limit,
+//! and each job stops when its client leaves (a [`Stop`] set when the request's future is
+//! dropped). Positions with heaps beyond the database's (up to `u64::MAX`) are answered by
+//! theorems alone. The nim-values computed are kept for later requests ([`recent`]), and so
+//! are the answers of `/api/v1/heaps` ([`HEAPS_CACHE_BYTES`]). Connections are accepted by
+//! [`listen`], with timeouts for slow clients. The server never writes to the database,
+//! unless started with `--solve-up-to N`: then a position no stored solve holds is solved on
+//! the spot when its universe has at most N positions, through one read-write connection,
+//! until all such solves have added up to the total allowed (`--solve-total`).
 
 pub mod api;
 pub mod cost;

@@ -68,7 +68,7 @@ pub const MAX_CPU_SECONDS: f64 = 3600.0;
 pub const DEFAULT_CPU: Duration = Duration::from_secs(5);
 
 /// The requests each pool may hold waiting unless the operator says otherwise.
-pub const DEFAULT_QUEUE: usize = 64;
+pub const DEFAULT_QUEUE: usize = 128;
 
 /// The theory pool's threads unless the operator says otherwise.
 pub const DEFAULT_THEORY_WORKERS: usize = 2;
