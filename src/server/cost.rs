@@ -33,9 +33,20 @@ pub fn heap_query(game: &GameSpec, convention: Convention, position: &BigPositio
         // Beyond every database: a theorem alone answers, on the lookup pool.
         return Class::Lookup;
     };
-    // A theorem that decides it: no heap values, no search.
-    if matches!(theory::decide(game, convention, position, None), Ok(Some(_)) | Err(_)) {
-        return Class::Theorem;
+    // A theorem that decides it: no heap values, no search; its moves are listed (each a
+    // copy of the position) when there are at most THEORY_MOVE_LIMIT of them.
+    match theory::decide(game, convention, position, None) {
+        Ok(Some(decision)) => {
+            let listed = decision.moves <= crate::query::THEORY_MOVE_LIMIT;
+            let cells = decision.moves.saturating_mul(position.len() as u128 + 1);
+            return if listed && cells > u128::from(CHEAP_MOVE_WORK) {
+                Class::Computed
+            } else {
+                Class::Theorem
+            };
+        }
+        Err(_) => return Class::Theorem,
+        Ok(None) => {}
     }
     let theory = game.rules().theory();
     let Some(rules) = game.heap_rules() else { return Class::Theorem };
@@ -110,6 +121,12 @@ mod tests {
             assert_eq!(heap(game, Normal, position), Class::Computed, "{game} {position}");
         }
         assert_eq!(heap("nim", Normal, "99999999999999,3"), Class::Lookup);
+        // Bouton's rule over 85,050 listed moves, each a copy of 100 heaps: computed work;
+        // over 500,000 moves none are listed: a theorem answer again.
+        let heaps =
+            |sizes: std::ops::RangeInclusive<u32>| sizes.map(|h| h.to_string()).collect::<Vec<_>>().join(",");
+        assert_eq!(heap("nim", Normal, &heaps(801..=900)), Class::Computed);
+        assert_eq!(heap("nim", Normal, &heaps(1..=1000)), Class::Theorem);
         let kayles: GameSpec = "kayles".parse().unwrap();
         let few: BigPosition = "5,4".parse().unwrap();
         let long: BigPosition = "900000".parse().unwrap();
