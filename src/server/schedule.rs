@@ -127,6 +127,11 @@ fn lower_priority(nice: i32) {
     let _ = nice;
 }
 
+/// The length and modification time of a file, to see that it changed.
+fn file_stamp(path: &std::path::Path) -> Option<(u64, Option<std::time::SystemTime>)> {
+    std::fs::metadata(path).ok().map(|m| (m.len(), m.modified().ok()))
+}
+
 /// The job a worker runs now, as the watch sees it.
 struct Running {
     /// The worker's clock and its reading when the job started (`None`: no thread clock
@@ -231,27 +236,45 @@ impl Pool {
         };
         let mut threads = Vec::new();
         for i in 0..workers.max(1) {
-            let db = Database::open_read_only(db)?;
+            let first = Database::open_read_only(db)?;
+            let path = db.to_path_buf();
             let (rx, slots) = (rx.clone(), slots.clone());
             let spawned = std::thread::Builder::new().name(format!("nimdb-{kind}-{i}")).spawn(move || {
                 if nice > 0 {
                     lower_priority(nice);
                 }
                 let clock = ThreadClock::current();
-                let fresh = || {
-                    let mut session = Session::new(&db);
+                fn session_of(db: &Database, class: Class) -> Session<'_> {
+                    let mut session = Session::new(db);
                     session.set_defer_theory(class == Class::Lookup);
                     session
-                };
-                let mut session = fresh();
+                }
+                let mut db = first;
+                let mut pending: Option<Job> = None;
                 loop {
-                    let job = match rx.lock() {
-                        Ok(rx) => rx.recv(),
-                        Err(_) => return,
-                    };
-                    let Ok(job) = job else { return };
-                    if job(&mut session, clock, &slots[i]) {
-                        session = fresh();
+                    // A file opened as immutable never shows later commits: when it changes,
+                    // it is opened again (the job that noticed waits for it).
+                    let stamp = file_stamp(&path);
+                    let mut session = session_of(&db, class);
+                    loop {
+                        let job = match pending.take() {
+                            Some(job) => job,
+                            None => match rx.lock().map(|rx| rx.recv()) {
+                                Ok(Ok(job)) => job,
+                                _ => return,
+                            },
+                        };
+                        if db.is_immutable() && file_stamp(&path) != stamp {
+                            pending = Some(job);
+                            break;
+                        }
+                        if job(&mut session, clock, &slots[i]) {
+                            session = session_of(&db, class);
+                        }
+                    }
+                    drop(session);
+                    if let Ok(again) = Database::open_read_only(&path) {
+                        db = again;
                     }
                 }
             });

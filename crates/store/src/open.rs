@@ -63,7 +63,7 @@ impl Database {
         // A file that is someone else's, or a newer nimdb's, is refused through a read-only
         // connection, so not even SQLite's side files (-wal, -shm) are touched.
         if std::fs::metadata(path).is_ok_and(|m| m.len() > 0)
-            && let Ok(reader) = open_without_writing(path)
+            && let Ok((reader, _)) = open_without_writing(path)
         {
             check_identity(&reader, path)?;
         }
@@ -76,7 +76,13 @@ impl Database {
         conn.pragma_update(None, "foreign_keys", "ON")?;
         migrate(&mut conn)?;
         check_tables(&conn, &db_path)?;
-        Ok(Database { conn, path: db_path, in_memory: false, schema_version: SCHEMA_VERSION as i64 })
+        Ok(Database {
+            conn,
+            path: db_path,
+            in_memory: false,
+            schema_version: SCHEMA_VERSION as i64,
+            immutable: false,
+        })
     }
 
     /// A new database in memory with the current schema, migrated the same way as a file
@@ -90,6 +96,7 @@ impl Database {
             path: PathBuf::from(":memory:"),
             in_memory: true,
             schema_version: SCHEMA_VERSION as i64,
+            immutable: false,
         })
     }
 
@@ -114,11 +121,12 @@ impl Database {
             Ok(_) => {}
         }
         check_file(path)?;
-        let conn = match open_without_writing(path).and_then(|c| check_readable(&c).map(|()| c)) {
-            Ok(conn) => conn,
-            Err(_) if !directory_writable(path) => open_immutable(path)?,
-            Err(e) => return Err(e.into()),
-        };
+        let (conn, immutable) =
+            match open_without_writing(path).and_then(|c| check_readable(&c.0).map(|()| c)) {
+                Ok(opened) => opened,
+                Err(_) if !directory_writable(path) => (open_immutable(path)?, true),
+                Err(e) => return Err(e.into()),
+            };
         check_identity(&conn, path)?;
         let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
         if version == 0 {
@@ -133,7 +141,13 @@ impl Database {
             });
         }
         conn.busy_timeout(std::time::Duration::from_secs(10))?;
-        Ok(Some(Database { conn, path: path.to_path_buf(), in_memory: false, schema_version: version }))
+        Ok(Some(Database {
+            conn,
+            path: path.to_path_buf(),
+            in_memory: false,
+            schema_version: version,
+            immutable,
+        }))
     }
 }
 
@@ -179,18 +193,18 @@ fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
 /// later writer. No writer is connected when there is no `-wal`; one that starts meanwhile
 /// (its owner) is not seen, and pages it changes under the reader may be reported as
 /// corruption (every tier's checksum catches a torn tier).
-fn open_without_writing(path: &Path) -> rusqlite::Result<Connection> {
+fn open_without_writing(path: &Path) -> rusqlite::Result<(Connection, bool)> {
     let mut wal = path.as_os_str().to_owned();
     wal.push("-wal");
     if Path::new(&wal).exists() {
-        return Connection::open_with_flags(file_path(path), OpenFlags::SQLITE_OPEN_READ_ONLY);
+        return Ok((Connection::open_with_flags(file_path(path), OpenFlags::SQLITE_OPEN_READ_ONLY)?, false));
     }
     if std::fs::OpenOptions::new().write(true).open(path).is_err() {
-        return open_immutable(path);
+        return Ok((open_immutable(path)?, true));
     }
     let conn = Connection::open_with_flags(file_path(path), OpenFlags::SQLITE_OPEN_READ_WRITE)?;
     conn.pragma_update(None, "query_only", true)?;
-    Ok(conn)
+    Ok((conn, false))
 }
 
 /// Reads the schema once, which is where a read-only open of a write-ahead-log database
