@@ -55,7 +55,7 @@ pub fn heap_query(game: &GameSpec, convention: Convention, position: &BigPositio
         return Class::Theorem;
     }
     let n = bounded.largest();
-    if theory::recent::prefix(&game.canonical(), n).is_some_and(|v| v.len() > n as usize) {
+    if theory::recent::kept_len(&game.canonical()) > n as usize {
         return Class::Theorem;
     }
     let shape = theory::shape::HeapShape::of(rules);
