@@ -1,0 +1,47 @@
+//! Theory answers under an address-space limit (`ulimit -v`, issue 34 M2): a query that a
+//! theorem or a misère quotient answers needs a few megabytes, and answers within them.
+
+use std::process::Output;
+
+/// Runs `nimdb args` in a shell whose address space is limited to `kib` KiB.
+fn under_ulimit(kib: u64, args: &[&str]) -> Output {
+    let script = format!("ulimit -v {kib}; exec \"$0\" \"$@\"");
+    std::process::Command::new("sh")
+        .arg("-c")
+        .arg(script)
+        .arg(env!("CARGO_BIN_EXE_nimdb"))
+        .args(args)
+        .env_remove("NIMDB_DB")
+        .output()
+        .unwrap()
+}
+
+/// Finding M2: `query --game kayles 100 90 80` aborted with SIGABRT ("memory allocation of
+/// 79610044 bytes failed") under `ulimit -v` of 20, 40 and 80 MB, though it peaks at 8 MB
+/// resident without a limit: planning built the rank table of the smallest universe that
+/// holds the position (total 270: 79.6 MB of address space, never touched past its first
+/// tier too large to rank) before theory answered. A table that cannot be allocated is now
+/// a universe too large to solve, and theory answers.
+#[test]
+fn theory_answers_fit_a_small_address_space() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("none.sqlite");
+    let db = db.to_str().unwrap();
+    let queries: [(&[&str], &str); 5] = [
+        (&["--game", "kayles", "100", "90", "80"], "source: theory"),
+        (&["--game", "dawson", "100", "90"], "source: theory"),
+        (&["--game", "octal:0.07", "120", "60"], "source: theory"),
+        (&["--game", "hex:0.[F]", "100", "50"], "source: theory"),
+        (&["--game", "kayles", "--misere", "100", "90", "80"], "source: misère quotient"),
+    ];
+    for mb in [20, 40, 80] {
+        for (args, source) in queries {
+            let out = under_ulimit(mb * 1000, &[&["query", "--db", db][..], args].concat());
+            let (stdout, stderr) =
+                (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+            assert!(out.status.success(), "{args:?} under {mb} MB: {:?} {stderr}", out.status);
+            assert!(stdout.contains(source), "{args:?} under {mb} MB: {stdout}");
+        }
+    }
+    assert!(!std::path::Path::new(db).exists(), "a query made the database");
+}
