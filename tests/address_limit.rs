@@ -45,3 +45,37 @@ fn theory_answers_fit_a_small_address_space() {
     }
     assert!(!std::path::Path::new(db).exists(), "a query made the database");
 }
+
+/// Finding M2: `--memory-limit 100G` above a 2 GB address-space limit was taken at its
+/// word: `solve` and `tree` planned memory they could not get and aborted part-way. A limit
+/// above what the process may use is refused in one line, naming it, before anything is
+/// written; one within it is taken.
+#[test]
+fn a_memory_limit_above_the_address_space_limit_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("m.sqlite");
+    let db = db.to_str().unwrap();
+    let over = ["--memory-limit", "100G"];
+    for args in [
+        &["solve", "--db", db, "--game", "kayles", "--misere", "--max-total", "20"][..],
+        &["solve", "--db", db, "--game", "staircase", "--max-total", "10", "--max-heaps", "3"],
+        &["tree", "--game", "kayles", "3", "2"],
+        &["quotient", "--db", db, "--game", "kayles"],
+        &["atlas", "--db", db, "--digits", "1"],
+    ] {
+        let out = under_ulimit(2_000_000, &[args, &over[..]].concat());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?}: {stderr}");
+        assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: {stderr}");
+        assert!(
+            stderr.starts_with(
+                "nimdb: error: --memory-limit: a memory limit of 100 GB is more than this process may use"
+            ),
+            "{args:?}: {stderr}"
+        );
+        assert!(!std::path::Path::new(db).exists(), "{args:?} made the database");
+    }
+    let args = ["solve", "--quiet", "--db", db, "--game", "kayles", "--misere", "--max-total", "20"];
+    let out = under_ulimit(2_000_000, &[&args[..], &["--memory-limit", "1G"]].concat());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}

@@ -78,6 +78,17 @@ pub enum ResourceError {
         /// The limit.
         limit: u64,
     },
+    /// A memory limit was given above what this process may have: its address-space limit
+    /// (`ulimit -v`) or its control group's.
+    #[error("a memory limit of {} is more than this process may use: {} ({source_of_room})", Bytes(*.given), Bytes(*.room))]
+    LimitAboveRoom {
+        /// The limit given.
+        given: u64,
+        /// The most this process may use.
+        room: u64,
+        /// Where that figure came from, in words.
+        source_of_room: String,
+    },
 }
 
 impl ResourceError {
@@ -149,6 +160,31 @@ impl MemoryBudget {
             },
             None => MemoryBudget { bytes: u64::MAX, source: "the available memory is unknown".to_string() },
         }
+    }
+
+    /// The budget of [`new`](Self::new), refusing a `limit` above what this process may
+    /// have at all (the room under its address-space limit, `ulimit -v`, or its control
+    /// group's `memory.max`): such a limit would let a command plan memory it cannot get,
+    /// and abort part-way instead of being refused. (The kernel's available memory is not a
+    /// ceiling: a limit may count on memory the page cache gives back.)
+    pub fn given(limit: Option<u64>) -> Result<Self, ResourceError> {
+        if let Some(given) = limit {
+            let rooms = [
+                (address_space_room(), "the room left under this process's address-space limit, ulimit -v"),
+                (cgroup_room(), "the room left under its control group's memory.max"),
+            ];
+            if let Some((room, source)) =
+                rooms.into_iter().filter_map(|(r, s)| r.map(|r| (r, s))).min_by_key(|(r, _)| *r)
+                && given > room
+            {
+                return Err(ResourceError::LimitAboveRoom {
+                    given,
+                    room,
+                    source_of_room: source.to_string(),
+                });
+            }
+        }
+        Ok(Self::new(limit))
     }
 
     /// Refuses `needed` bytes for `what` if they are over the budget.
