@@ -36,7 +36,7 @@ pub enum ResourceError {
     },
     /// The database and its write-ahead log would not fit the disk free.
     #[error(
-        "{what} needs about {} of disk for the database and its write-ahead log, more than the {} free in {}",
+        "{what} needs about {} of disk for the database and its write-ahead log, more than nine tenths of the {} free in {} (a solve leaves a tenth of the disk free)",
         Bytes(*.needed), Bytes(*.free), .dir.display()
     )]
     Disk {
@@ -52,7 +52,7 @@ pub enum ResourceError {
     /// The solve is over the memory budget, and spilling its lower tiers would not fit the
     /// disk free either.
     #[error(
-        "{memory}, and spilling its lower tiers to disk would need about {} with the database and its write-ahead log, more than the {} free in {}",
+        "{memory}, and spilling its lower tiers to disk would need about {} with the database and its write-ahead log, more than nine tenths of the {} free in {} (a solve leaves a tenth of the disk free)",
         Bytes(*.needed), Bytes(*.free), .dir.display()
     )]
     SpillDisk {
@@ -348,6 +348,21 @@ mod tests {
         assert!(b.check("x", 1 << 29).is_ok());
         let e = b.check("solving kayles", 375 << 30).unwrap_err().to_string();
         assert!(e.contains("375 GB") && e.contains("1.0 GB") && e.contains("solving kayles"), "{e}");
+    }
+
+    /// Low finding of issue 34: "needs about 7.5 MB …, more than the 8.0 MB free" read as
+    /// a contradiction: the rule (nine tenths of the free disk) is stated.
+    #[test]
+    fn a_disk_refusal_states_the_nine_tenths_rule() {
+        let e = ResourceError::Disk {
+            what: "this solve".into(),
+            needed: 7_500_000,
+            free: 8_000_000,
+            dir: "/d".into(),
+        };
+        let text = e.to_string();
+        assert!(text.contains("more than nine tenths of the 7.6 MB free in /d"), "{text}");
+        assert!(text.ends_with("(a solve leaves a tenth of the disk free)"), "{text}");
     }
 
     #[test]
