@@ -724,58 +724,58 @@ async fn get_quotient(State(state): State<Shared>, RawQuery(raw): RawQuery) -> R
     let computed = state
         .theory
         .run_with(move |_, stop| {
-        let state = quotient_state;
-        let Ok(_one) = state.quotient.try_lock() else {
-            return Err(ApiError {
-                status: 503,
-                message: "another misère quotient is being computed; try again in a few seconds".into(),
-            });
-        };
-        let code = game.octal().expect("parse_quotient_request checked it").clone();
-        let mut opts = match max_heap {
-            Some(n) => QuotientOptions::to_heap(n as u64)
-                .map_err(|e| ApiError { status: 400, message: e.to_string() })?,
-            None => QuotientOptions { cap: api::MAX_QUOTIENT_HEAPS, ..QuotientOptions::default() },
-        };
-        // Smaller walks and candidates than the command line's: limits only refuse, so a
-        // quotient computed within them is the command line's.
-        opts.limits = Limits {
-            max_elements: api::MAX_QUOTIENT_ELEMENTS,
-            max_candidate: 1 << 16,
-            max_states: 200_000,
-            ..Limits::default()
-        };
-        opts.max_states = 1_000_000;
-        opts.deadline = Some(std::time::Instant::now() + std::time::Duration::from_secs(api::QUOTIENT_SECONDS));
-        let limits = format!(
-            "at most {} elements, heaps 1..{}, {} s",
-            api::MAX_QUOTIENT_ELEMENTS,
-            api::MAX_QUOTIENT_HEAPS,
-            api::QUOTIENT_SECONDS
-        );
-        let q = compute_quotient(&code, opts, &mut |_, _| !stop.is_stopped()).map_err(|e| ApiError {
-            status: 422,
-            // The command line's hint (raise --max-elements) is no help to a client.
-            message: format!(
-                "no misère quotient for {game} within this server's limits ({limits}): {}",
-                e.to_string().replace(" (raise --max-elements)", "")
-            ),
-        })?;
-        if max_heap.is_none() && !q.proven() {
-            return Err(ApiError {
+            let state = quotient_state;
+            let Ok(_one) = state.quotient.try_lock() else {
+                return Err(ApiError {
+                    status: 503,
+                    message: "another misère quotient is being computed; try again in a few seconds".into(),
+                });
+            };
+            let code = game.octal().expect("parse_quotient_request checked it").clone();
+            let mut opts = match max_heap {
+                Some(n) => QuotientOptions::to_heap(n as u64)
+                    .map_err(|e| ApiError { status: 400, message: e.to_string() })?,
+                None => QuotientOptions { cap: api::MAX_QUOTIENT_HEAPS, ..QuotientOptions::default() },
+            };
+            // Smaller walks and candidates than the command line's: limits only refuse, so a
+            // quotient computed within them is the command line's.
+            opts.limits = Limits {
+                max_elements: api::MAX_QUOTIENT_ELEMENTS,
+                max_candidate: 1 << 16,
+                max_states: 200_000,
+                ..Limits::default()
+            };
+            opts.max_states = 1_000_000;
+            opts.deadline = Some(std::time::Instant::now() + std::time::Duration::from_secs(api::QUOTIENT_SECONDS));
+            let limits = format!(
+                "at most {} elements, heaps 1..{}, {} s",
+                api::MAX_QUOTIENT_ELEMENTS,
+                api::MAX_QUOTIENT_HEAPS,
+                api::QUOTIENT_SECONDS
+            );
+            let q = compute_quotient(&code, opts, &mut |_, _| !stop.is_stopped()).map_err(|e| ApiError {
                 status: 422,
+                // The command line's hint (raise --max-elements) is no help to a client.
                 message: format!(
-                    "no period of the misère quotient of {game} is proven within heaps 1..{} (this server's limit); \
-                     ask for max_heap=N, or store a quotient that proves one",
-                    q.max_heap
+                    "no misère quotient for {game} within this server's limits ({limits}): {}",
+                    e.to_string().replace(" (raise --max-elements)", "")
                 ),
-            });
-        }
-        let mut v = q.to_json(&game);
-        v["reused"] = json!(false);
-        Ok(v)
-    })
-    .await;
+            })?;
+            if max_heap.is_none() && !q.proven() {
+                return Err(ApiError {
+                    status: 422,
+                    message: format!(
+                        "no period of the misère quotient of {game} is proven within heaps 1..{} (this server's limit); \
+                         ask for max_heap=N, or store a quotient that proves one",
+                        q.max_heap
+                    ),
+                });
+            }
+            let mut v = q.to_json(&game);
+            v["reused"] = json!(false);
+            Ok(v)
+        })
+        .await;
     match computed {
         Ok(v) => json_response(&v),
         Err(e) => e.into_response(),
