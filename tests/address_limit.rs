@@ -79,3 +79,27 @@ fn a_memory_limit_above_the_address_space_limit_is_refused() {
     let out = under_ulimit(2_000_000, &[&args[..], &["--memory-limit", "1G"]].concat());
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
 }
+
+/// Finding M2: a query that solves on the spot planned no memory: `query --game wythoff 1000
+/// 999` (a universe of 2 million positions) aborted under `ulimit -v` of 40 MB in the
+/// solver. An on-the-spot solve is planned as `nimdb solve` plans it: past the memory this
+/// process may use, a theorem answers where one applies, else the query is refused in one
+/// line before anything is written.
+#[test]
+fn an_on_the_spot_solve_is_planned_against_the_address_space() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("q.sqlite");
+    let db = db.to_str().unwrap();
+    for mb in [20, 40, 80] {
+        let out = under_ulimit(mb * 1000, &["query", "--db", db, "--game", "wythoff", "1000", "999"]);
+        let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert!(out.status.success(), "under {mb} MB: {:?} {stderr}", out.status);
+        assert!(stdout.contains("source: theory"), "under {mb} MB: {stdout}");
+    }
+    let out = under_ulimit(20_000, &["query", "--db", db, "--game", "grundy", "--misere", "25", "20"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("on the spot") && stderr.ends_with("nothing was written\n"), "{stderr}");
+    assert!(!std::path::Path::new(db).exists(), "a refused query made the database");
+}

@@ -71,12 +71,22 @@ pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
                 .map_err(words::query)?;
             Reply::Bounded(Box::new(match plan {
                 Plan::Answered(answer) => *answer,
-                Plan::Solve(universe) => {
-                    drop(reader);
-                    let mut db = Database::open(&args.db.db).map_err(words::store)?;
-                    answer_after_solving(&mut db, game, convention, &position, universe)
+                Plan::Solve(universe) => match on_the_spot_fits(game, convention, &universe, &args.db.db) {
+                    Ok(()) => {
+                        drop(reader);
+                        let mut db = Database::open(&args.db.db).map_err(words::store)?;
+                        answer_after_solving(&mut db, game, convention, &position, universe)
+                            .map_err(words::query)?
+                    }
+                    // Past the memory or disk this process may use: theory answers, if a
+                    // theorem applies; else the refusal, before anything is written.
+                    Err(refused) => match nimdb::query::answer_from_theory(game, convention, &position)
                         .map_err(words::query)?
-                }
+                    {
+                        Some(answer) => answer,
+                        None => anyhow::bail!("{refused}; nothing was written"),
+                    },
+                },
             }))
         }
     };
@@ -86,6 +96,31 @@ pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
         print!("{}", render(&reply.wide(), args.moves));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Whether solving `universe` on the spot fits in memory whole (no spill: the on-the-spot
+/// solve does not spill) within the memory available to this process (`ulimit -v`, the
+/// cgroup's limit) and on the disk beside `db`, as `nimdb solve` plans it.
+fn on_the_spot_fits(
+    game: &nimdb::game::GameSpec,
+    convention: Convention,
+    universe: &nimdb::index::Universe,
+    db: &std::path::Path,
+) -> Result<(), nimdb::resources::ResourceError> {
+    let Ok(table) = universe.table() else { return Ok(()) };
+    let options = nimdb::solve::SolveOptions {
+        convention,
+        universe: *universe,
+        nim_values: false,
+        strategy: Default::default(),
+    };
+    let estimate = nimdb::solve::estimate(game, &options, &table);
+    let budget = nimdb::resources::MemoryBudget::new(None);
+    let what = format!("solving {universe} on the spot");
+    match estimate.plan(&budget, &what, db)? {
+        None => Ok(()),
+        Some(_) => budget.check(&what, estimate.memory_bytes),
+    }
 }
 
 /// The answer in words.
