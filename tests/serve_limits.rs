@@ -272,3 +272,25 @@ fn a_server_reading_another_user_s_file_sees_later_commits() {
     assert!(status.success(), "{stderr}");
     assert!(!side(&db, "-wal").exists() && !side(&db, "-shm").exists());
 }
+
+/// Finding M2 in `serve --solve-up-to`: a solve on the spot planned no memory, and one past
+/// the address space killed the server (SIGABRT). It is planned as `nimdb solve` plans one:
+/// past what the process may use it is refused (503) before anything is written, and the
+/// server goes on.
+#[test]
+fn a_solve_on_the_spot_past_the_address_space_is_refused_and_the_server_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = small_nim(dir.path());
+    let before = common::dump(&db);
+    let prefix = ["sh", "-c", "ulimit -v 40000; exec \"$0\" \"$@\""];
+    let extra = ["--solve-up-to", "5000000", "--workers", "1", "--theory-workers", "1"];
+    let server = Server::start_via(&prefix, &db, &extra);
+    let (status, body) = server.get("/api/v1/query?game=kayles&convention=misere&position=30,25&moves=false");
+    assert_eq!(status, 503, "{body}");
+    assert!(body.contains("on the spot") && body.contains("nothing was written"), "{body}");
+    assert_eq!(server.get_json("/healthz")["status"], "ok");
+    assert_eq!(server.get_json(STORED)["source"], "database");
+    let (status, stderr) = server.stop();
+    assert!(status.success(), "{stderr}");
+    assert_eq!(common::dump(&db), before, "the refused solve wrote");
+}

@@ -393,6 +393,12 @@ async fn get_query(State(state): State<Shared>, RawQuery(raw): RawQuery) -> Resp
                 {
                     Plan::Answered(answer) => Ok(*answer),
                     Plan::Solve(universe) => {
+                        // Planned as `nimdb solve` plans one: within the memory this process
+                        // may use and the disk beside the file.
+                        solve_fits(&game, convention, &universe, db.path()).map_err(|e| ApiError {
+                            status: 503,
+                            message: format!("{e}; nothing was written"),
+                        })?;
                         let cost = universe.table().map(|t| universe.positions(&t)).unwrap_or(u64::MAX);
                         let mut left = solver.left.lock().map_err(|_| poisoned())?;
                         if cost > *left {
@@ -422,6 +428,30 @@ async fn get_query(State(state): State<Shared>, RawQuery(raw): RawQuery) -> Resp
             }
         }
         Err(e) => e.into_response(),
+    }
+}
+
+/// Whether solving `universe` on the spot fits whole in memory (the solve does not spill)
+/// within what this process may use, and on the disk beside `db`.
+fn solve_fits(
+    game: &GameSpec,
+    convention: crate::game::Convention,
+    universe: &crate::index::Universe,
+    db: &std::path::Path,
+) -> Result<(), crate::resources::ResourceError> {
+    let Ok(table) = universe.table() else { return Ok(()) };
+    let options = crate::solve::SolveOptions {
+        convention,
+        universe: *universe,
+        nim_values: false,
+        strategy: Default::default(),
+    };
+    let estimate = crate::solve::estimate(game, &options, &table);
+    let budget = crate::resources::MemoryBudget::new(None);
+    let what = format!("solving {universe} on the spot");
+    match estimate.plan(&budget, &what, db)? {
+        None => Ok(()),
+        Some(_) => budget.check(&what, estimate.memory_bytes),
     }
 }
 
