@@ -709,6 +709,62 @@ pub fn answer_after_solving(
     }
 }
 
+/// Whether solving `cover` on the spot fits, as `nimdb solve` plans a solve: its memory
+/// whole (an on-the-spot solve does not spill) within what this process may use (`ulimit -v`,
+/// the cgroup's limit), and its file on the disk beside `db_path`.
+pub fn cover_fits(
+    game: &Game,
+    convention: Convention,
+    cover: &Cover,
+    db_path: &std::path::Path,
+) -> Result<(), crate::resources::ResourceError> {
+    let budget = crate::resources::MemoryBudget::new(None);
+    match (game.heaps(), cover.space) {
+        (Some(spec), CoverSpace::Universe(universe)) => {
+            let Ok(table) = universe.table() else { return Ok(()) };
+            let options = crate::solve::SolveOptions {
+                convention,
+                universe,
+                nim_values: false,
+                strategy: Default::default(),
+            };
+            let estimate = crate::solve::estimate(spec, &options, &table);
+            let what = format!("solving {universe} on the spot");
+            match estimate.plan(&budget, &what, db_path)? {
+                None => Ok(()),
+                Some(_) => budget.check(&what, estimate.memory_bytes),
+            }
+        }
+        (_, CoverSpace::Space(bounds)) => {
+            let Ok(space) = crate::space::space_of(game, bounds) else { return Ok(()) };
+            let estimate = crate::solve::family::estimate_family(
+                space.as_ref(),
+                game.family().loopy(),
+                crate::space::moves_bound(bounds),
+            );
+            let what = format!("solving {game} on the spot");
+            estimate.plan(&budget, &what, db_path).map(drop)
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The theorem's answer for `position` of any game, reading nothing stored: what answers a
+/// query whose solve on the spot does not fit. `None` when no theorem decides it.
+pub fn answer_from_theorem(
+    game: &Game,
+    convention: Convention,
+    position: &[u64],
+) -> Result<Option<Answer>, QueryError> {
+    match game.heaps() {
+        Some(spec) => match BigPosition::new(position.to_vec()).narrow() {
+            Some(bounded) => answer_from_theory(spec, convention, &bounded),
+            None => crate::beyond::decided(spec, convention, &BigPosition::new(position.to_vec()), None),
+        },
+        None => Ok(crate::space::answer_from_theory(game, convention, &family_cells(game, position)?)),
+    }
+}
+
 /// Answers a query of `position` in any game from the database, a misère quotient or a
 /// theorem, solving a small covering space on the spot (and storing it) when nothing else
 /// answers: [`plan`], then [`answer_after_solving`] where the plan says to solve.

@@ -403,7 +403,11 @@ pub fn answer_from_theory(game: &Game, convention: Convention, position: &[u32])
     // Past the work allowed, neither the list nor the best move's words are built (`None`:
     // not listed; an empty list is a terminal position's, whatever the family's bound says).
     let bound = family.move_bound(position);
-    let listed = moves_fit(family, position, cost).then(|| family.moves(position));
+    // Listed only when the list or the best move's search will use it: past the listing
+    // limit with no search that fits, the bound alone is said (a staircase of 4 × 1048576
+    // built 4 M moves, 663 MB, for nothing).
+    let useful = bound <= THEORY_LISTING_LIMIT as u64 || move_search_fits(family, decision.formula, position);
+    let listed = (useful && moves_fit(family, position, cost)).then(|| family.moves(position));
     let judged = |m: &LabelledMove| {
         let outcome = outcome_by_theorem(family, &m.to, convention).unwrap_or(Outcome::Draw);
         MoveValue {

@@ -162,8 +162,12 @@ pub struct VerifyReport {
     pub draws: u64,
     /// Whether every tier passed its checksums and every sampled position matched its children.
     pub consistent: bool,
-    /// What was inconsistent, if anything.
+    /// What was inconsistent, if anything: each different problem once, at most
+    /// [`LISTED`] of them.
     pub problems: Vec<String>,
+    /// Problems found past the [`LISTED`] kept (repeats of one kept not counted).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub problems_omitted: u64,
     /// Misère octal games: every stored outcome checked against the misère quotient.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub quotient: Option<QuotientCrossCheck>,
@@ -190,7 +194,26 @@ pub struct QuotientCrossCheck {
     pub unavailable: Option<String>,
 }
 
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
 impl VerifyReport {
+    /// Records an inconsistency: the report is inconsistent; the problem is listed unless it
+    /// is listed already or [`LISTED`] are (then counted in `problems_omitted`), so a damaged
+    /// file makes a line of bounded length.
+    pub fn problem(&mut self, text: String) {
+        self.consistent = false;
+        if self.problems.contains(&text) {
+            return;
+        }
+        if self.problems.len() < LISTED {
+            self.problems.push(text);
+        } else {
+            self.problems_omitted += 1;
+        }
+    }
+
     /// Whether a theorem was contradicted or the database is inconsistent (the exit status).
     pub fn failed(&self) -> bool {
         // A stored nim-value that disagrees with its own definition is an error under any
@@ -228,10 +251,6 @@ pub enum VerifyError {
     /// A family's stored solve could not be read (its bounds were damaged).
     #[error(transparent)]
     Space(Box<crate::space::SpaceError>),
-}
-
-fn is_zero(n: &u64) -> bool {
-    *n == 0
 }
 
 /// Verifies every stored solve of `game` under `convention`, recomputing `sample` random
@@ -289,7 +308,7 @@ fn verify_family(db: &Database, game: &Game, convention: Convention) -> Result<V
     if r.inconsistent > 0 {
         problems.push(format!("{} positions do not follow from their children's records", r.inconsistent));
     }
-    Ok(VerifyReport {
+    let mut report = VerifyReport {
         game: game.to_string(),
         convention,
         theory,
@@ -307,10 +326,15 @@ fn verify_family(db: &Database, game: &Game, convention: Convention) -> Result<V
         recomputed: 0,
         recomputed_mismatches: 0,
         draws: r.draws,
-        consistent: problems.is_empty(),
-        problems,
+        consistent: true,
+        problems: Vec::new(),
+        problems_omitted: 0,
         quotient: None,
-    })
+    };
+    for p in problems {
+        report.problem(p);
+    }
+    Ok(report)
 }
 
 /// [`verify_with`] of a heap game.
@@ -342,6 +366,7 @@ fn verify_heaps(
         draws: 0,
         consistent: true,
         problems: Vec::new(),
+        problems_omitted: 0,
         quotient: None,
     };
     let solves = db.solves_of(game, convention)?;
@@ -395,8 +420,7 @@ fn check_against_theory(
     // Every tier up to the solve's solved total must be there.
     for tier in universe.tiers() {
         if (tier.total as i64) <= solve.solved_total && !stored.contains(&tier) {
-            report.consistent = false;
-            report.problems.push(format!("tier {tier} of solve #{} is missing", solve.id));
+            report.problem(format!("tier {tier} of solve #{} is missing", solve.id));
         }
     }
     let counts = db.tier_counts(solve.id)?;
@@ -407,17 +431,13 @@ fn check_against_theory(
         let solved = match db.load_tier(solve.id, tier) {
             Ok(s) => s,
             Err(e) => {
-                report.consistent = false;
-                report.problems.push(e.to_string());
+                report.problem(e.to_string());
                 all_read = false;
                 continue;
             }
         };
         if solved.remoteness.len() as u64 != table.size(tier) {
-            report.consistent = false;
-            report
-                .problems
-                .push(format!("tier {tier} of solve #{} has the wrong number of positions", solve.id));
+            report.problem(format!("tier {tier} of solve #{} has the wrong number of positions", solve.id));
             all_read = false;
             continue;
         }
@@ -430,8 +450,7 @@ fn check_against_theory(
         sums.0 += found.positions;
         sums.1 += found.losses;
         if let Some(recorded) = counts.get(&tier).filter(|&&c| c != found) {
-            report.consistent = false;
-            report.problems.push(format!(
+            report.problem(format!(
                 "tier {tier} of solve #{} records {} positions, {} losses and remoteness up to {}; its \
                  records hold {}, {} and {}",
                 solve.id,
@@ -498,8 +517,7 @@ fn check_against_theory(
         }
     }
     if all_read && (sums.0 as u64, sums.1 as u64) != (solve.positions, solve.losses) {
-        report.consistent = false;
-        report.problems.push(format!(
+        report.problem(format!(
             "solve #{} records {} positions and {} losses; its tiers hold {} and {}",
             solve.id, solve.positions, solve.losses, sums.0, sums.1
         ));
@@ -584,10 +602,7 @@ fn check_children(
         };
         report.sampled += 1;
         if let Some(p) = problem {
-            report.consistent = false;
-            if report.problems.len() < LISTED {
-                report.problems.push(p);
-            }
+            report.problem(p);
         }
     }
     Ok(())
@@ -658,10 +673,7 @@ impl TierStore for CompareSink<'_> {
         let stored = match self.db.load_tier(self.solve_id, tier) {
             Ok(s) => s,
             Err(e) => {
-                self.report.consistent = false;
-                if self.report.problems.len() < LISTED {
-                    self.report.problems.push(e.to_string());
-                }
+                self.report.problem(e.to_string());
                 return Ok(());
             }
         };
@@ -673,16 +685,19 @@ impl TierStore for CompareSink<'_> {
         for rank in 0..fresh.remoteness.len() {
             if stored.remoteness.get(rank) != Some(&fresh.remoteness[rank]) || values_differ(rank) {
                 self.report.recomputed_mismatches += 1;
-                self.report.consistent = false;
-                if self.report.problems.len() < LISTED {
-                    let p = self.table.position(tier, rank as u64);
-                    self.report.problems.push(format!(
-                        "{p}: stored remoteness {}, but the rules give {} (solve #{})",
-                        stored.remoteness.get(rank).map_or("none".to_string(), |r| r.to_string()),
-                        fresh.remoteness[rank],
-                        self.solve_id
-                    ));
+                if self.report.problems.len() >= LISTED {
+                    // A distinct position each: counted without writing it out.
+                    self.report.consistent = false;
+                    self.report.problems_omitted += 1;
+                    continue;
                 }
+                let p = self.table.position(tier, rank as u64);
+                self.report.problem(format!(
+                    "{p}: stored remoteness {}, but the rules give {} (solve #{})",
+                    stored.remoteness.get(rank).map_or("none".to_string(), |r| r.to_string()),
+                    fresh.remoteness[rank],
+                    self.solve_id
+                ));
             }
         }
         Ok(())

@@ -489,7 +489,7 @@ pub fn estimate(
     memory_limit: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Estimate> {
     let spec = parse_game(game)?;
-    let budget = MemoryBudget::new(memory_arg(memory_limit)?);
+    let budget = MemoryBudget::given(memory_arg(memory_limit)?).map_err(memory_limit_error)?;
     let (universe, e) = universe_plan(&spec, convention(misere), max_total, max_heap, max_heaps, nim_values)?;
     let spill_past = e.fit(&budget, &format!("solving {spec} ({universe})")).map_err(nimdb_error)?;
     Ok(Estimate {
@@ -911,7 +911,7 @@ impl Database {
                     "nim_values is not available for {family}: its solve stores outcome and remoteness"
                 )));
             }
-            let budget = MemoryBudget::new(memory_arg(memory_limit)?);
+            let budget = MemoryBudget::given(memory_arg(memory_limit)?).map_err(memory_limit_error)?;
             return self.solve_family(
                 py,
                 family,
@@ -925,7 +925,7 @@ impl Database {
         }
         let spec: GameSpec = parse_game(game)?;
         let conv = convention(misere);
-        let budget = MemoryBudget::new(memory_arg(memory_limit)?);
+        let budget = MemoryBudget::given(memory_arg(memory_limit)?).map_err(memory_limit_error)?;
         let window_limit = memory_arg(window_limit)?;
         let callback = progress.as_ref();
         let path = self.path.clone();
@@ -1118,4 +1118,9 @@ impl Database {
             nim_value,
         })
     }
+}
+
+/// A `memory_limit` above what this process may use (`ulimit -v`, the cgroup's limit).
+fn memory_limit_error(e: nimdb::resources::ResourceError) -> PyErr {
+    NimdbError::new_err(format!("memory_limit: {e}"))
 }

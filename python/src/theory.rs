@@ -281,7 +281,8 @@ impl QuotientJob {
         opts.limits = Limits::with_max_elements(max_elements);
         opts.stop = Some(signals::poll_now_and_then);
         let needed = opts.limits.memory_bound(opts.max_heap.unwrap_or(opts.cap));
-        MemoryBudget::new(memory_limit)
+        MemoryBudget::given(memory_limit)
+            .map_err(|e| NimdbError::new_err(format!("memory_limit: {e}")))?
             .check(&format!("a quotient of up to {max_elements} elements"), needed)
             .map_err(|e| NimdbError::new_err(format!("{e}; lower max_elements or raise memory_limit")))?;
         Ok(QuotientJob { spec, opts })

@@ -79,7 +79,8 @@ pub fn run(args: AtlasArgs) -> anyhow::Result<ExitCode> {
         ..Budget::default()
     };
     let needed = budget.limits().memory_bound(budget.max_heap);
-    MemoryBudget::new(args.memory_limit)
+    MemoryBudget::given(args.memory_limit)
+        .map_err(super::words::memory_limit)?
         .check(&format!("a quotient of up to {} elements", args.max_elements), needed)
         .context("lower --max-elements, --max-candidate or --max-states, or raise --memory-limit")?;
     let db = Database::open(&args.db.db)?;

@@ -122,6 +122,19 @@ pub fn run(args: InfoArgs) -> anyhow::Result<ExitCode> {
         ]);
     }
     print_table(&rows, &right);
+    // The counts a solve's row records, against its tiers' rows (an edited or damaged file).
+    for h in &solves {
+        let s = &h.solve;
+        let counts = db.tier_counts(s.id)?;
+        let held = counts.values().fold((0i64, 0i64), |(p, l), c| (p + c.positions, l + c.losses));
+        if held != (s.positions as i64, s.losses as i64) {
+            println!(
+                "solve #{} records {} positions and {} losses, but its tiers hold {} and {}: the file was \
+                 edited or damaged (`nimdb verify` checks every tier against its records)",
+                s.id, s.positions, s.losses, held.0, held.1
+            );
+        }
+    }
     if args.runs {
         print_runs(&solves, db.schema_version());
     }

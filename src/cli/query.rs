@@ -6,7 +6,9 @@ use clap::Args;
 
 use nimdb::answer::{Answer, Source};
 use nimdb::game::{Convention, Game, Outcome};
-use nimdb::query::{AUTO_SOLVE_LIMIT, Plan, Quotients, answer_after_solving, plan};
+use nimdb::query::{
+    AUTO_SOLVE_LIMIT, Plan, Quotients, answer_after_solving, answer_from_theorem, cover_fits, plan,
+};
 use nimdb::store::Database;
 
 use super::{DbArg, words};
@@ -58,11 +60,19 @@ pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
             .map_err(words::query)?;
     let answer = match plan {
         Plan::Answered(answer) => *answer,
-        Plan::Solve(cover) => {
-            drop(reader);
-            let mut db = Database::open(&args.db.db).map_err(words::store)?;
-            answer_after_solving(&mut db, game, convention, &position, cover).map_err(words::query)?
-        }
+        Plan::Solve(cover) => match cover_fits(game, convention, &cover, &args.db.db) {
+            Ok(()) => {
+                drop(reader);
+                let mut db = Database::open(&args.db.db).map_err(words::store)?;
+                answer_after_solving(&mut db, game, convention, &position, cover).map_err(words::query)?
+            }
+            // Past the memory or disk this process may use: a theorem answers, if one
+            // applies; else the refusal, before anything is written.
+            Err(refused) => match answer_from_theorem(game, convention, &position).map_err(words::query)? {
+                Some(answer) => answer,
+                None => anyhow::bail!("{refused}; nothing was written"),
+            },
+        },
     };
     if args.json {
         println!("{}", serde_json::to_string_pretty(&answer)?);

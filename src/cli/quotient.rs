@@ -79,7 +79,8 @@ pub fn run(args: QuotientArgs) -> anyhow::Result<ExitCode> {
     opts.limits = Limits::with_max_elements(args.max_elements as usize);
     opts.stop = Some(interrupt::interrupted);
     let needed = opts.limits.memory_bound(opts.max_heap.unwrap_or(opts.cap));
-    MemoryBudget::new(args.memory_limit)
+    MemoryBudget::given(args.memory_limit)
+        .map_err(super::words::memory_limit)?
         .check(&format!("a quotient of up to {} elements", args.max_elements), needed)
         .context("lower --max-elements or raise --memory-limit")?;
     let db = Database::open(&args.db.db)?;

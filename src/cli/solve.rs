@@ -146,7 +146,7 @@ pub(super) fn prepare(args: &SolveArgs) -> anyhow::Result<Option<Prepared>> {
     let options =
         SolveOptions { convention, universe, nim_values: args.nim_values, strategy: Default::default() };
     let estimate = nimdb::solve::estimate(game, &options, &table);
-    let budget = MemoryBudget::new(args.memory_limit);
+    let budget = MemoryBudget::given(args.memory_limit).map_err(super::words::memory_limit)?;
     if args.dry_run {
         println!("game:        {game}{}", if args.game.misere { " --misere" } else { "" });
         println!("universe:    {universe}");

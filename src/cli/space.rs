@@ -55,7 +55,7 @@ pub fn solve(r: SolveRequest<'_>) -> anyhow::Result<ExitCode> {
     let space = space_of(r.game, bounds).map_err(words::space)?;
     let family = r.game.family();
     let estimate = estimate_family(space.as_ref(), family.loopy(), moves_bound(bounds));
-    let budget = MemoryBudget::new(r.memory_limit);
+    let budget = MemoryBudget::given(r.memory_limit).map_err(super::words::memory_limit)?;
     let misere = if r.convention == Convention::Misere { " --misere" } else { "" };
     if r.dry_run {
         println!("game:        {}{misere}", r.game);

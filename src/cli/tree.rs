@@ -59,7 +59,7 @@ pub fn run(args: TreeArgs) -> anyhow::Result<ExitCode> {
         shape: if args.dag { Shape::Dag } else { Shape::Tree },
         alpha_beta: args.alpha_beta,
         max_nodes: args.max_nodes,
-        memory_bytes: MemoryBudget::new(args.memory_limit).bytes,
+        memory_bytes: MemoryBudget::given(args.memory_limit).map_err(super::words::memory_limit)?.bytes,
     };
     let view =
         TreeView::new(game, &name, args.game.convention(), &root, &options).map_err(super::words::tree)?;

@@ -125,7 +125,12 @@ fn render(game: &Game, r: &VerifyReport) -> String {
         if r.consistent {
             "consistent".to_string()
         } else {
-            format!("INCONSISTENT — {}", r.problems.join("; "))
+            let more = if r.problems_omitted > 0 {
+                format!("; and {} more", r.problems_omitted)
+            } else {
+                String::new()
+            };
+            format!("INCONSISTENT — {}{more}", r.problems.join("; "))
         }
     );
     out += &format!(

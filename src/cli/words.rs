@@ -255,3 +255,8 @@ fn family_solve_would_run(game: &str, bounds: SpaceBounds) -> bool {
     let estimate = estimate_family(space.as_ref(), game.family().loopy(), moves_bound(bounds));
     estimate.fit(&MemoryBudget::new(None), "the solve").is_ok()
 }
+
+/// A memory limit above what this process may have, with the flag that gave it.
+pub fn memory_limit(e: nimdb::resources::ResourceError) -> anyhow::Error {
+    anyhow::anyhow!("--memory-limit: {e}")
+}

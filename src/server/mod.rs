@@ -1,23 +1,29 @@
 //! `nimdb serve`: a JSON API over the database and the web explorer page, on axum/tokio.
 //!
-//! Lookups run on a few worker threads, each with its own read-only connection and
-//! [`Session`] (cached rank tables, tier metadata, blocks and stored misère quotients,
-//! refreshed when another connection commits). Positions with heaps beyond the database's
-//! (up to `u64::MAX`) are answered by theorems alone. Theory computed on the spot runs on a
-//! pool of its own and stops when its client leaves (a [`Stop`] set when the request's
-//! future is dropped); the nim-values computed are kept for later requests
-//! ([`recent`]), and so are the answers of `/api/v1/heaps` ([`HEAPS_CACHE_BYTES`]).
-//! The server never writes to the database, unless started with `--solve-up-to N`: then a
-//! position no stored solve holds is solved on the spot when its universe has at most N
-//! positions, through one read-write connection, until all such solves have added up to
-//! the total allowed (`--solve-total`).
+//! Requests run on three pools of worker threads ([`schedule`]), each thread with its own
+//! read-only connection and [`Session`] (cached rank tables, tier metadata, blocks and stored
+//! misère quotients, refreshed when another connection commits): stored lookups, theorem
+//! answers of small bounded cost, and work computed on the spot, chosen by an estimate made
+//! before the request runs ([`cost`]). Each pool has a bounded queue, each job a CPU limit,
+//! and each job stops when its client leaves (a [`Stop`] set when the request's future is
+//! dropped). Positions with heaps beyond the database's (up to `u64::MAX`) are answered by
+//! theorems alone. The nim-values computed are kept for later requests ([`recent`]), and so
+//! are the answers of `/api/v1/heaps` ([`HEAPS_CACHE_BYTES`]). Connections are accepted by
+//! [`listen`], with timeouts for slow clients. The server never writes to the database,
+//! unless started with `--solve-up-to N`: then a position no stored solve holds is solved on
+//! the spot when its universe has at most N positions, through one read-write connection,
+//! until all such solves have added up to the total allowed (`--solve-total`).
 
 pub mod api;
+pub mod cost;
+pub mod listen;
+pub mod schedule;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, mpsc};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use axum::Router;
 use axum::body::Body;
@@ -26,7 +32,6 @@ use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use serde_json::json;
-use tokio::sync::oneshot;
 
 use crate::answer::{Answer, Listing};
 use crate::batch::{LookupError, Session};
@@ -36,6 +41,7 @@ use crate::store::Database;
 use crate::theory::report::{HeapOptions, TheoryError, heap_report_until};
 use crate::theory::{Stop, recent};
 use api::ApiError;
+use schedule::{Class, Limits, Pool};
 
 /// The explorer page, served at `/`.
 pub const PAGE: &str = include_str!("page.html");
@@ -51,6 +57,9 @@ pub enum ServeError {
         "on-the-spot solves of {0} positions are too large: they are bounded by {MAX_SOLVE_UP_TO} positions"
     )]
     SolveBoundTooLarge(u64),
+    /// A thread count, queue, limit or timeout out of its range.
+    #[error("{0}")]
+    Bound(String),
     /// The database could not be opened.
     #[error(transparent)]
     Store(#[from] crate::store::StoreError),
@@ -72,168 +81,88 @@ pub struct Config {
     /// The most positions all on-the-spot solves may add up to while the server runs
     /// (`None`: as many as `solve_up_to`, one solve's worth).
     pub solve_total: Option<u64>,
-    /// Lookup threads.
+    /// Threads of the lookup pool and of the theorem pool, each (1..=[`schedule::MAX_WORKERS`]).
     pub workers: usize,
+    /// Threads of the theory pool, for answers computed on the spot (1..=[`schedule::MAX_WORKERS`]).
+    pub theory_workers: usize,
+    /// The CPU time one request's work may take, and the requests each pool holds waiting.
+    pub limits: Limits,
+    /// How long a client may take to send a request's head, or stay idle between requests.
+    pub header_timeout: Duration,
+    /// How long a client may take to send a request's body.
+    pub body_timeout: Duration,
 }
 
-/// A lookup run on a pool thread; returns whether it panicked (the thread then starts a
-/// fresh session: the one the panic left may be half-way through an answer).
-type Job = Box<dyn FnOnce(&mut Session<'_>) -> bool + Send>;
-
-/// Worker threads, each with its own read-only connection and session: the lookup pool
-/// (stored answers only: theory is deferred) or the theory pool (answers computed on the
-/// spot), so that a stored lookup never waits behind seconds of heap values. Each job
-/// carries a [`Stop`] that its request sets when dropped (the client left, or the server
-/// stops), which stops the heap values it computes.
-struct Pool {
-    jobs: Mutex<Option<mpsc::Sender<Job>>>,
-    threads: Mutex<Vec<std::thread::JoinHandle<()>>>,
-    workers: usize,
-    counters: Arc<Counters>,
-}
-
-/// What a pool has done, shown at `/healthz`.
-#[derive(Debug, Default)]
-struct Counters {
-    /// Jobs running now.
-    busy: AtomicUsize,
-    /// Jobs started.
-    started: AtomicU64,
-    /// Jobs whose client left while they ran (their stop was set before they ended: heap
-    /// values under way were stopped).
-    abandoned: AtomicU64,
-    /// Jobs whose client left before they started (not run at all).
-    skipped: AtomicU64,
-}
-
-impl Pool {
-    fn start(config: &Config, kind: &str, defer_theory: bool) -> Result<Pool, ServeError> {
-        let (tx, rx) = mpsc::channel::<Job>();
-        let rx = Arc::new(Mutex::new(rx));
-        let mut threads = Vec::new();
-        for i in 0..config.workers.max(1) {
-            // Open on this thread first so a bad file fails `serve` at once.
-            let db = Database::open_read_only(&config.db)?;
-            let rx = rx.clone();
-            threads.push(std::thread::Builder::new().name(format!("nimdb-{kind}-{i}")).spawn(move || {
-                let fresh = || {
-                    let mut session = Session::new(&db);
-                    session.set_defer_theory(defer_theory);
-                    session
-                };
-                let mut session = fresh();
-                loop {
-                    let job = match rx.lock() {
-                        Ok(rx) => rx.recv(),
-                        Err(_) => return,
-                    };
-                    let Ok(job) = job else { return };
-                    if job(&mut session) {
-                        session = fresh();
-                    }
-                }
-            })?);
-        }
-        let workers = threads.len();
-        Ok(Pool {
-            jobs: Mutex::new(Some(tx)),
-            threads: Mutex::new(threads),
-            workers,
-            counters: Arc::new(Counters::default()),
-        })
-    }
-
-    /// Runs `f` on a lookup thread, with the session refreshed.
-    async fn run<T: Send + 'static>(
-        &self,
-        f: impl FnOnce(&mut Session<'_>) -> Result<T, ApiError> + Send + 'static,
-    ) -> Result<T, ApiError> {
-        self.run_with(move |session, _| f(session)).await
-    }
-
-    /// Runs `f` on a lookup thread, with the session refreshed and `f` given the job's
-    /// [`Stop`] (the session's theory stops with it too). The stop is set when this future is
-    /// dropped: axum drops a request's future when its client disconnects, and the runtime
-    /// drops them all when the server stops. The job then ends within milliseconds and frees
-    /// its thread; nothing is answered (nobody is there to read it).
-    async fn run_with<T: Send + 'static>(
-        &self,
-        f: impl FnOnce(&mut Session<'_>, &Stop) -> Result<T, ApiError> + Send + 'static,
-    ) -> Result<T, ApiError> {
-        let stop = Stop::new();
-        let _stop_when_dropped = stop.on_drop();
-        let (tx, rx) = oneshot::channel();
-        let counters = self.counters.clone();
-        let job: Job = Box::new(move |session| {
-            // The client left before the job started: nothing to answer.
-            if tx.is_closed() || stop.is_stopped() {
-                counters.skipped.fetch_add(1, Ordering::Relaxed);
-                return false;
-            }
-            counters.started.fetch_add(1, Ordering::Relaxed);
-            counters.busy.fetch_add(1, Ordering::Relaxed);
-            session.set_stop(stop.clone());
-            // A lookup that panics (a bug) answers 500; its thread and the server go on.
-            let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                session.refresh().map_err(|e| LookupError::Store(e).into()).and_then(|()| f(session, &stop))
-            }));
-            let panicked = run.is_err();
-            let result = run.unwrap_or_else(|_| {
-                Err(ApiError { status: 500, message: "the lookup failed on an internal error".into() })
-            });
-            session.set_stop(Stop::never());
-            // Hold no read transaction between requests (a solve may be checkpointing).
-            session.release();
-            if stop.is_stopped() {
-                counters.abandoned.fetch_add(1, Ordering::Relaxed);
-            }
-            counters.busy.fetch_sub(1, Ordering::Relaxed);
-            let _ = tx.send(result);
-            panicked
-        });
-        let sent = self.jobs.lock().ok().and_then(|j| j.as_ref().map(|tx| tx.send(job).is_ok()));
-        if sent != Some(true) {
-            return Err(ApiError { status: 503, message: "the server is shutting down".into() });
-        }
-        rx.await.unwrap_or_else(|_| Err(ApiError { status: 500, message: "the lookup failed".into() }))
-    }
-
-    /// Stops taking jobs and joins the threads that finish by `deadline` (a job's stop is
-    /// set when the runtime drops its request); a thread still busy then is left to end
-    /// with the process.
-    fn stop(&self, deadline: std::time::Instant) {
-        if let Ok(mut jobs) = self.jobs.lock() {
-            jobs.take();
-        }
-        let threads = self.threads.lock().map(|mut t| std::mem::take(&mut *t)).unwrap_or_default();
-        for t in threads {
-            while !t.is_finished() && std::time::Instant::now() < deadline {
-                std::thread::sleep(std::time::Duration::from_millis(10));
-            }
-            if t.is_finished() {
-                let _ = t.join();
-            }
+impl Config {
+    /// The server's defaults for `db` at `addr`: as many lookup threads as cores (at most
+    /// [`schedule::MAX_WORKERS`]), [`schedule::DEFAULT_THEORY_WORKERS`] theory threads,
+    /// [`schedule::DEFAULT_CPU`] per request, [`schedule::DEFAULT_QUEUE`] waiting per pool,
+    /// and the timeouts of [`listen`]; never solving.
+    pub fn new(db: PathBuf, addr: SocketAddr) -> Config {
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        Config {
+            db,
+            addr,
+            solve_up_to: None,
+            solve_total: None,
+            workers: cores.clamp(1, schedule::MAX_WORKERS),
+            theory_workers: schedule::DEFAULT_THEORY_WORKERS,
+            limits: Limits { cpu: schedule::DEFAULT_CPU, queue: schedule::DEFAULT_QUEUE },
+            header_timeout: listen::HEADER_TIMEOUT,
+            body_timeout: listen::BODY_TIMEOUT,
         }
     }
 
-    /// The pool's counters, as `/healthz` shows them.
-    fn health(&self) -> serde_json::Value {
-        let c = &self.counters;
-        json!({
-            "workers": self.workers,
-            "busy": c.busy.load(Ordering::Relaxed),
-            "started": c.started.load(Ordering::Relaxed),
-            "abandoned": c.abandoned.load(Ordering::Relaxed),
-            "skipped": c.skipped.load(Ordering::Relaxed),
-        })
+    /// Refuses a bound out of range before anything starts.
+    fn check(&self) -> Result<(), ServeError> {
+        if let Some(n) = self.solve_up_to.filter(|&n| n > MAX_SOLVE_UP_TO) {
+            return Err(ServeError::SolveBoundTooLarge(n));
+        }
+        for (what, n) in [("lookup", self.workers), ("theory", self.theory_workers)] {
+            if !(1..=schedule::MAX_WORKERS).contains(&n) {
+                return Err(ServeError::Bound(format!(
+                    "{n} {what} threads: each pool has 1 to {} threads (each holds an open connection)",
+                    schedule::MAX_WORKERS
+                )));
+            }
+        }
+        if !(1..=schedule::MAX_QUEUE).contains(&self.limits.queue) {
+            return Err(ServeError::Bound(format!(
+                "a queue of {} requests: each pool holds 1 to {} waiting",
+                self.limits.queue,
+                schedule::MAX_QUEUE
+            )));
+        }
+        let seconds = |d: Duration, max: f64| d > Duration::ZERO && d.as_secs_f64() <= max;
+        if !seconds(self.limits.cpu, schedule::MAX_CPU_SECONDS) {
+            return Err(ServeError::Bound(format!(
+                "a CPU limit of {} s per request: it is more than 0 and at most {} s",
+                schedule::seconds(self.limits.cpu),
+                schedule::MAX_CPU_SECONDS
+            )));
+        }
+        for (what, d) in [("header", self.header_timeout), ("body", self.body_timeout)] {
+            if !seconds(d, listen::MAX_TIMEOUT_SECONDS) {
+                return Err(ServeError::Bound(format!(
+                    "a {what} timeout of {} s: it is more than 0 and at most {} s",
+                    schedule::seconds(d),
+                    listen::MAX_TIMEOUT_SECONDS
+                )));
+            }
+        }
+        Ok(())
     }
 }
 
 struct AppState {
     /// Stored lookups.
     pool: Pool,
-    /// Answers computed from theory on the spot.
+    /// Theorem answers of small, bounded cost ([`Class::Theorem`]).
+    theorem: Pool,
+    /// Answers computed on the spot ([`Class::Computed`]).
     theory: Pool,
+    /// How long a client may take to send a body.
+    body_timeout: Duration,
     /// The read-write connection for `--solve-up-to`, with its bounds.
     solver: Option<Solver>,
     /// Held while a misère quotient is computed for `GET /api/v1/quotient`: one at a time.
@@ -315,6 +244,17 @@ struct Solver {
 
 type Shared = Arc<AppState>;
 
+impl AppState {
+    /// The pool that runs work of `class`.
+    fn pool_for(&self, class: Class) -> &Pool {
+        match class {
+            Class::Lookup => &self.pool,
+            Class::Theorem => &self.theorem,
+            Class::Computed => &self.theory,
+        }
+    }
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let status = StatusCode::from_u16(self.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
@@ -384,10 +324,11 @@ async fn get_query(State(state): State<Shared>, RawQuery(raw): RawQuery) -> Resp
         let (g, p) = (game.clone(), position.clone());
         match state.pool.run(move |s| answer(s, &g, &p)).await {
             Ok(Some(bytes)) => Ok(bytes),
-            // Theory on the spot: on the theory pool, apart from stored lookups.
+            // Theory on the spot: apart from stored lookups, on the pool its cost classes it to.
             Ok(None) => {
                 let (g, p) = (game.clone(), position.clone());
-                state.theory.run(move |s| answer(s, &g, &p)).await.and_then(|bytes| {
+                let class = cost::query(&game, convention, &position);
+                state.pool_for(class).run(move |s| answer(s, &g, &p)).await.and_then(|bytes| {
                     bytes.ok_or_else(|| ApiError { status: 500, message: "theory was deferred twice".into() })
                 })
             }
@@ -409,6 +350,11 @@ async fn get_query(State(state): State<Shared>, RawQuery(raw): RawQuery) -> Resp
                 {
                     Plan::Answered(answer) => Ok(*answer),
                     Plan::Solve(cover) => {
+                        // Planned as `nimdb solve` plans one: within the memory this process
+                        // may use and the disk beside the file.
+                        crate::query::cover_fits(&game, convention, &cover, db.path()).map_err(|e| {
+                            ApiError { status: 503, message: format!("{e}; nothing was written") }
+                        })?;
                         let cost = cover.positions();
                         let mut left = solver.left.lock().map_err(|_| poisoned())?;
                         if cost > *left {
@@ -441,12 +387,21 @@ async fn get_query(State(state): State<Shared>, RawQuery(raw): RawQuery) -> Resp
     }
 }
 
+/// Whether solving `universe` on the spot fits whole in memory (the solve does not spill)
 /// A POST batch's answers as one JSON array; `None` when an item needs theory this session
-/// defers.
-fn write_batch(s: &mut Session<'_>, request: &api::BatchRequest) -> Result<Option<Vec<u8>>, ApiError> {
+/// defers. Stops between items when `stop` is set (the client left, or the CPU limit), also
+/// when every answer comes from memory.
+fn write_batch(
+    s: &mut Session<'_>,
+    request: &api::BatchRequest,
+    stop: &Stop,
+) -> Result<Option<Vec<u8>>, ApiError> {
     let mut out = Vec::with_capacity(256 * request.positions.len() + 2);
     out.push(b'[');
     for (i, item) in request.positions.iter().enumerate() {
+        if stop.is_stopped() {
+            return Err(LookupError::Stopped.into());
+        }
         if i > 0 {
             out.push(b',');
         }
@@ -478,34 +433,63 @@ fn push_json(out: &mut Vec<u8>, value: &impl serde::Serialize) -> Result<(), Api
     serde_json::to_writer(&mut *out, value).map_err(|e| ApiError { status: 500, message: e.to_string() })
 }
 
-async fn post_query(State(state): State<Shared>, RawQuery(raw): RawQuery, body: Body) -> Response {
-    let bytes = match axum::body::to_bytes(body, api::MAX_BODY_BYTES).await {
-        Ok(b) => b,
-        Err(_) => {
-            return ApiError {
-                status: 413,
-                message: format!("the body is larger than {} bytes", api::MAX_BODY_BYTES),
-            }
-            .into_response();
-        }
+async fn post_query(
+    State(state): State<Shared>,
+    RawQuery(raw): RawQuery,
+    headers: axum::http::HeaderMap,
+    body: Body,
+) -> Response {
+    let too_large = || ApiError {
+        status: 413,
+        message: format!("the body is larger than {} bytes", api::MAX_BODY_BYTES),
     };
+    // Refused by its declared length before a byte of it is read (the connection is then
+    // closed: the body is never read).
+    if let Some(length) = headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok())
+        && length.trim().parse::<u64>().is_ok_and(|n| n > api::MAX_BODY_BYTES as u64)
+    {
+        return too_large().into_response();
+    }
+    let bytes =
+        match tokio::time::timeout(state.body_timeout, axum::body::to_bytes(body, api::MAX_BODY_BYTES)).await
+        {
+            Ok(Ok(b)) => b,
+            Ok(Err(_)) => return too_large().into_response(),
+            Err(_) => {
+                return ApiError {
+                    status: 408,
+                    message: format!(
+                        "the body did not arrive within this server's {} s",
+                        schedule::seconds(state.body_timeout)
+                    ),
+                }
+                .into_response();
+            }
+        };
     let request = match api::parse_batch_request(raw.as_deref(), &bytes) {
         Ok(r) => r,
         Err(e) => return e.into_response(),
     };
     // The answers, written as one JSON array in order: each answer, or for a position that
     // is not one or that nothing answers, its error object with its index. A batch that
-    // needs theory on the spot is answered again on the theory pool.
+    // needs theory on the spot is answered again, on the pool its cost classes it to.
     let request = Arc::new(request);
     let first = {
         let request = request.clone();
-        state.pool.run(move |s| write_batch(s, &request)).await
+        state.pool.run_with(move |s, stop| write_batch(s, &request, stop)).await
     };
     let answers = match first {
         Ok(Some(bytes)) => Ok(bytes),
-        Ok(None) => state.theory.run(move |s| write_batch(s, &request)).await.and_then(|bytes| {
-            bytes.ok_or_else(|| ApiError { status: 500, message: "theory was deferred twice".into() })
-        }),
+        Ok(None) => {
+            let positions: Vec<&Vec<u64>> =
+                request.positions.iter().filter_map(|item| item.position.as_ref().ok()).collect();
+            let class = cost::batch_of(&request.game, request.convention, &positions);
+            state.pool_for(class).run_with(move |s, stop| write_batch(s, &request, stop)).await.and_then(
+                |bytes| {
+                    bytes.ok_or_else(|| ApiError { status: 500, message: "theory was deferred twice".into() })
+                },
+            )
+        }
         Err(e) => Err(e),
     };
     match answers {
@@ -532,6 +516,7 @@ async fn healthz(State(state): State<Shared>) -> Response {
     json_response(&json!({
         "status": "ok",
         "lookup_pool": state.pool.health(),
+        "theorem_pool": state.theorem.health(),
         "theory_pool": state.theory.health(),
         "heaps_answers": state.heaps.health(),
         "nim_values": recent::stats(),
@@ -605,20 +590,27 @@ async fn get_slice(State(state): State<Shared>, RawQuery(raw): RawQuery) -> Resp
         Ok(r) => r,
         Err(e) => return e.into_response(),
     };
-    match state.theory.run(move |s| slice(s, &request)).await {
+    match state.theory.run_with(move |s, stop| slice(s, &request, stop)).await {
         Ok(v) => json_response(&v),
         Err(e) => e.into_response(),
     }
 }
 
 /// The slice's answers (see [`get_slice`]); [a, b] and [b, a] are one position.
-fn slice(s: &mut Session<'_>, request: &api::SliceRequest) -> Result<serde_json::Value, ApiError> {
+fn slice(
+    s: &mut Session<'_>,
+    request: &api::SliceRequest,
+    stop: &Stop,
+) -> Result<serde_json::Value, ApiError> {
     // The positions [a, b, …] with b ≤ a, looked up once each.
     let game = Game::from(request.game.clone());
     let mut half: Vec<Vec<serde_json::Value>> = Vec::with_capacity(request.size as usize + 1);
     for a in 0..=request.size {
         let mut row = Vec::with_capacity(a as usize + 1);
         for b in 0..=a {
+            if stop.is_stopped() {
+                return Err(LookupError::Stopped.into());
+            }
             let mut heaps = vec![u64::from(a), u64::from(b)];
             heaps.extend(request.fixed.iter().map(|&h| u64::from(h)));
             row.push(match s.lookup(&game, request.convention, &heaps) {
@@ -686,65 +678,67 @@ async fn get_quotient(State(state): State<Shared>, RawQuery(raw): RawQuery) -> R
         Ok(_) => {}
         Err(e) => return e.into_response(),
     }
-    // Stopped (at the next heap) when the client leaves: this future is dropped.
-    let stop = Stop::new();
-    let _stop_when_dropped = stop.on_drop();
-    let computed = tokio::task::spawn_blocking(move || {
-        let Ok(_one) = state.quotient.try_lock() else {
-            return Err(ApiError {
-                status: 503,
-                message: "another misère quotient is being computed; try again in a few seconds".into(),
-            });
-        };
-        let code = game.octal().expect("parse_quotient_request checked it").clone();
-        let mut opts = match max_heap {
-            Some(n) => QuotientOptions::to_heap(n as u64)
-                .map_err(|e| ApiError { status: 400, message: e.to_string() })?,
-            None => QuotientOptions { cap: api::MAX_QUOTIENT_HEAPS, ..QuotientOptions::default() },
-        };
-        // Smaller walks and candidates than the command line's: limits only refuse, so a
-        // quotient computed within them is the command line's.
-        opts.limits = Limits {
-            max_elements: api::MAX_QUOTIENT_ELEMENTS,
-            max_candidate: 1 << 16,
-            max_states: 200_000,
-            ..Limits::default()
-        };
-        opts.max_states = 1_000_000;
-        opts.deadline = Some(std::time::Instant::now() + std::time::Duration::from_secs(api::QUOTIENT_SECONDS));
-        let limits = format!(
-            "at most {} elements, heaps 1..{}, {} s",
-            api::MAX_QUOTIENT_ELEMENTS,
-            api::MAX_QUOTIENT_HEAPS,
-            api::QUOTIENT_SECONDS
-        );
-        let q = compute_quotient(&code, opts, &mut |_, _| !stop.is_stopped()).map_err(|e| ApiError {
-            status: 422,
-            // The command line's hint (raise --max-elements) is no help to a client.
-            message: format!(
-                "no misère quotient for {game} within this server's limits ({limits}): {}",
-                e.to_string().replace(" (raise --max-elements)", "")
-            ),
-        })?;
-        if max_heap.is_none() && !q.proven() {
-            return Err(ApiError {
+    // On the theory pool: stopped (at the next heap) when the client leaves or at the CPU
+    // limit; one computation at a time.
+    let quotient_state = state.clone();
+    let computed = state
+        .theory
+        .run_with(move |_, stop| {
+            let state = quotient_state;
+            let Ok(_one) = state.quotient.try_lock() else {
+                return Err(ApiError {
+                    status: 503,
+                    message: "another misère quotient is being computed; try again in a few seconds".into(),
+                });
+            };
+            let code = game.octal().expect("parse_quotient_request checked it").clone();
+            let mut opts = match max_heap {
+                Some(n) => QuotientOptions::to_heap(n as u64)
+                    .map_err(|e| ApiError { status: 400, message: e.to_string() })?,
+                None => QuotientOptions { cap: api::MAX_QUOTIENT_HEAPS, ..QuotientOptions::default() },
+            };
+            // Smaller walks and candidates than the command line's: limits only refuse, so a
+            // quotient computed within them is the command line's.
+            opts.limits = Limits {
+                max_elements: api::MAX_QUOTIENT_ELEMENTS,
+                max_candidate: 1 << 16,
+                max_states: 200_000,
+                ..Limits::default()
+            };
+            opts.max_states = 1_000_000;
+            opts.deadline = Some(std::time::Instant::now() + std::time::Duration::from_secs(api::QUOTIENT_SECONDS));
+            let limits = format!(
+                "at most {} elements, heaps 1..{}, {} s",
+                api::MAX_QUOTIENT_ELEMENTS,
+                api::MAX_QUOTIENT_HEAPS,
+                api::QUOTIENT_SECONDS
+            );
+            let q = compute_quotient(&code, opts, &mut |_, _| !stop.is_stopped()).map_err(|e| ApiError {
                 status: 422,
+                // The command line's hint (raise --max-elements) is no help to a client.
                 message: format!(
-                    "no period of the misère quotient of {game} is proven within heaps 1..{} (this server's limit); \
-                     ask for max_heap=N, or store a quotient that proves one",
-                    q.max_heap
+                    "no misère quotient for {game} within this server's limits ({limits}): {}",
+                    e.to_string().replace(" (raise --max-elements)", "")
                 ),
-            });
-        }
-        let mut v = q.to_json(&game);
-        v["reused"] = json!(false);
-        Ok(v)
-    })
-    .await;
+            })?;
+            if max_heap.is_none() && !q.proven() {
+                return Err(ApiError {
+                    status: 422,
+                    message: format!(
+                        "no period of the misère quotient of {game} is proven within heaps 1..{} (this server's limit); \
+                         ask for max_heap=N, or store a quotient that proves one",
+                        q.max_heap
+                    ),
+                });
+            }
+            let mut v = q.to_json(&game);
+            v["reused"] = json!(false);
+            Ok(v)
+        })
+        .await;
     match computed {
-        Ok(Ok(v)) => json_response(&v),
-        Ok(Err(e)) => e.into_response(),
-        Err(e) => ApiError { status: 500, message: e.to_string() }.into_response(),
+        Ok(v) => json_response(&v),
+        Err(e) => e.into_response(),
     }
 }
 
@@ -774,9 +768,7 @@ async fn shutdown_signal() {
 /// Prints `listening on http://ADDR` (the bound address, so port 0 picks a free one) on
 /// stdout once it accepts connections.
 pub fn serve(config: Config) -> Result<(), ServeError> {
-    if let Some(n) = config.solve_up_to.filter(|&n| n > MAX_SOLVE_UP_TO) {
-        return Err(ServeError::SolveBoundTooLarge(n));
-    }
+    config.check()?;
     let solver = match config.solve_up_to {
         Some(limit) => {
             let total = config.solve_total.unwrap_or(limit);
@@ -789,10 +781,19 @@ pub fn serve(config: Config) -> Result<(), ServeError> {
         }
         None => None,
     };
-    let pool = Pool::start(&config, "lookup", true)?;
-    let theory = Pool::start(&config, "theory", false)?;
-    let state =
-        Arc::new(AppState { pool, theory, solver, quotient: Mutex::new(()), heaps: AnswerCache::default() });
+    let pool = Pool::start(&config.db, Class::Lookup, config.workers, config.limits, 0)?;
+    let theorem = Pool::start(&config.db, Class::Theorem, config.workers, config.limits, 0)?;
+    // Computed work yields the cores to lookups and theorem answers.
+    let theory = Pool::start(&config.db, Class::Computed, config.theory_workers, config.limits, THEORY_NICE)?;
+    let state = Arc::new(AppState {
+        pool,
+        theorem,
+        theory,
+        body_timeout: config.body_timeout,
+        solver,
+        quotient: Mutex::new(()),
+        heaps: AnswerCache::default(),
+    });
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     let result = runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(config.addr).await?;
@@ -807,10 +808,11 @@ pub fn serve(config: Config) -> Result<(), ServeError> {
         // SHUTDOWN_GRACE, then stop regardless (a long theory answer is abandoned).
         let signalled = Arc::new(tokio::sync::Notify::new());
         let notify = signalled.clone();
-        let serving = axum::serve(listener, router(state.clone())).with_graceful_shutdown(async move {
-            shutdown_signal().await;
-            notify.notify_one();
-        });
+        let serving =
+            listen::serve_until(listener, router(state.clone()), config.header_timeout, async move {
+                shutdown_signal().await;
+                notify.notify_one();
+            });
         tokio::select! {
             served = serving => served?,
             () = async {
@@ -823,46 +825,23 @@ pub fn serve(config: Config) -> Result<(), ServeError> {
     // Dropping the requests still under way sets their jobs' stops: heap values end within
     // milliseconds and their threads are joined below. Work that does not look at a stop
     // (an on-the-spot solve) is not waited for past the deadline.
-    runtime.shutdown_timeout(std::time::Duration::from_millis(100));
+    runtime.shutdown_timeout(Duration::from_millis(100));
     let deadline = std::time::Instant::now() + SHUTDOWN_GRACE;
-    state.pool.stop(deadline);
-    state.theory.stop(deadline);
+    let joined = [&state.pool, &state.theorem, &state.theory].map(|p| p.stop(deadline));
+    let solver_free = state.solver.is_none() || Arc::strong_count(&state) == 1;
+    drop(state);
+    // Every connection of this server is closed: the side files its read-only connections
+    // leave are removed, unless another connection (another process) holds the file.
+    if joined.iter().all(|&j| j) && solver_free {
+        crate::store::release_side_files(&config.db);
+    }
     eprintln!("nimdb serve: stopped");
     result
 }
 
+/// How much lower the theory pool's threads run (their nice value): work computed on the
+/// spot yields the cores to stored lookups and theorem answers.
+const THEORY_NICE: i32 = 10;
+
 /// How long requests under way may run after SIGINT or SIGTERM before the server stops.
 const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(1);
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Finding: a lookup that panicked (a raise:C solve cut short did, in the families' answers)
-    /// killed its pool thread; with one worker every later request, of any game, was
-    /// answered 503 "the server is shutting down". A panic now answers 500 and the thread
-    /// goes on with a fresh session.
-    #[test]
-    fn a_lookup_that_panics_answers_500_and_its_thread_goes_on() {
-        let dir = tempfile::tempdir().unwrap();
-        let db = dir.path().join("s.sqlite");
-        drop(Database::open(&db).unwrap());
-        let config = Config {
-            db,
-            addr: "127.0.0.1:0".parse().unwrap(),
-            solve_up_to: None,
-            solve_total: None,
-            workers: 1,
-        };
-        let pool = Pool::start(&config, "test", false).unwrap();
-        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-        runtime.block_on(async {
-            let failed = pool.run(|_| -> Result<u32, ApiError> { panic!("a bug in one lookup") }).await;
-            assert_eq!(failed.unwrap_err().status, 500);
-            assert_eq!(pool.run(|_| Ok(7)).await.unwrap(), 7);
-        });
-        assert_eq!(pool.counters.busy.load(Ordering::Relaxed), 0);
-        assert_eq!(pool.counters.started.load(Ordering::Relaxed), 2);
-        pool.stop(std::time::Instant::now() + std::time::Duration::from_secs(2));
-    }
-}

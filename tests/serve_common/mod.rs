@@ -87,9 +87,14 @@ impl Server {
     }
 
     /// Sends SIGTERM and waits for the exit: (status, stderr).
-    pub fn stop(mut self) -> (ExitStatus, String) {
+    pub fn stop(self) -> (ExitStatus, String) {
+        self.stop_with("TERM")
+    }
+
+    /// Sends signal `sig` (`TERM`, `INT`) and waits for the exit: (status, stderr).
+    pub fn stop_with(mut self, sig: &str) -> (ExitStatus, String) {
         let mut child = self.child.take().unwrap();
-        signal(&child, "TERM");
+        signal(&child, sig);
         let deadline = Instant::now() + Duration::from_secs(30);
         let status = loop {
             if let Some(s) = child.try_wait().unwrap() {

@@ -36,7 +36,7 @@ pub enum ResourceError {
     },
     /// The database and its write-ahead log would not fit the disk free.
     #[error(
-        "{what} needs about {} of disk for the database and its write-ahead log, more than the {} free in {}",
+        "{what} needs about {} of disk for the database and its write-ahead log, more than nine tenths of the {} free in {} (a solve leaves a tenth of the disk free)",
         Bytes(*.needed), Bytes(*.free), .dir.display()
     )]
     Disk {
@@ -52,7 +52,7 @@ pub enum ResourceError {
     /// The solve is over the memory budget, and spilling its lower tiers would not fit the
     /// disk free either.
     #[error(
-        "{memory}, and spilling its lower tiers to disk would need about {} with the database and its write-ahead log, more than the {} free in {}",
+        "{memory}, and spilling its lower tiers to disk would need about {} with the database and its write-ahead log, more than nine tenths of the {} free in {} (a solve leaves a tenth of the disk free)",
         Bytes(*.needed), Bytes(*.free), .dir.display()
     )]
     SpillDisk {
@@ -77,6 +77,17 @@ pub enum ResourceError {
         grown: u64,
         /// The limit.
         limit: u64,
+    },
+    /// A memory limit was given above what this process may have: its address-space limit
+    /// (`ulimit -v`) or its control group's.
+    #[error("a memory limit of {} is more than this process may use: {} ({source_of_room})", Bytes(*.given), Bytes(*.room))]
+    LimitAboveRoom {
+        /// The limit given.
+        given: u64,
+        /// The most this process may use.
+        room: u64,
+        /// Where that figure came from, in words.
+        source_of_room: String,
     },
 }
 
@@ -149,6 +160,31 @@ impl MemoryBudget {
             },
             None => MemoryBudget { bytes: u64::MAX, source: "the available memory is unknown".to_string() },
         }
+    }
+
+    /// The budget of [`new`](Self::new), refusing a `limit` above what this process may
+    /// have at all (the room under its address-space limit, `ulimit -v`, or its control
+    /// group's `memory.max`): such a limit would let a command plan memory it cannot get,
+    /// and abort part-way instead of being refused. (The kernel's available memory is not a
+    /// ceiling: a limit may count on memory the page cache gives back.)
+    pub fn given(limit: Option<u64>) -> Result<Self, ResourceError> {
+        if let Some(given) = limit {
+            let rooms = [
+                (address_space_room(), "the room left under this process's address-space limit, ulimit -v"),
+                (cgroup_room(), "the room left under its control group's memory.max"),
+            ];
+            if let Some((room, source)) =
+                rooms.into_iter().filter_map(|(r, s)| r.map(|r| (r, s))).min_by_key(|(r, _)| *r)
+                && given > room
+            {
+                return Err(ResourceError::LimitAboveRoom {
+                    given,
+                    room,
+                    source_of_room: source.to_string(),
+                });
+            }
+        }
+        Ok(Self::new(limit))
     }
 
     /// Refuses `needed` bytes for `what` if they are over the budget.
@@ -312,6 +348,21 @@ mod tests {
         assert!(b.check("x", 1 << 29).is_ok());
         let e = b.check("solving kayles", 375 << 30).unwrap_err().to_string();
         assert!(e.contains("375 GB") && e.contains("1.0 GB") && e.contains("solving kayles"), "{e}");
+    }
+
+    /// Low finding of issue 34: "needs about 7.5 MB …, more than the 8.0 MB free" read as
+    /// a contradiction: the rule (nine tenths of the free disk) is stated.
+    #[test]
+    fn a_disk_refusal_states_the_nine_tenths_rule() {
+        let e = ResourceError::Disk {
+            what: "this solve".into(),
+            needed: 7_500_000,
+            free: 8_000_000,
+            dir: "/d".into(),
+        };
+        let text = e.to_string();
+        assert!(text.contains("more than nine tenths of the 7.6 MB free in /d"), "{text}");
+        assert!(text.ends_with("(a solve leaves a tenth of the disk free)"), "{text}");
     }
 
     #[test]

@@ -30,6 +30,9 @@ pub struct Database {
     /// The schema version of the file (older than [`SCHEMA_VERSION`](crate::schema::SCHEMA_VERSION) only when it was
     /// opened to read, never upgraded).
     pub(crate) schema_version: i64,
+    /// Opened as immutable (a file this process cannot write, with no write-ahead log):
+    /// SQLite reads it without locks and never sees what a writer commits later.
+    pub(crate) immutable: bool,
 }
 
 impl Database {
@@ -47,6 +50,12 @@ impl Database {
     /// database opened to read and left as it was.
     pub fn schema_version(&self) -> i64 {
         self.schema_version
+    }
+
+    /// Whether the file was opened as immutable (see [`Database::open_for_reading`]): it
+    /// never sees later commits, so a reader that lives long must open it again to see them.
+    pub fn is_immutable(&self) -> bool {
+        self.immutable
     }
 }
 

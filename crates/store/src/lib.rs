@@ -35,7 +35,7 @@ pub use games::game_name;
 pub use heap_values::{HEAP_ROWS_LIMIT, HeapRows, SequenceFacts};
 pub use key::SolveKey;
 pub use lookup::TierMeta;
-pub use open::{forbid_writes, writes_forbidden};
+pub use open::{forbid_writes, release_side_files, writes_forbidden};
 pub use parts::TierParts;
 pub use reader::{Prober, Reader, RecordSource};
 pub use runs::{RUNS_SINCE_VERSION, RunOutcome, RunStart, RunTick, SolveHistory, SolveRun};

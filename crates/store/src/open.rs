@@ -63,7 +63,7 @@ impl Database {
         // A file that is someone else's, or a newer nimdb's, is refused through a read-only
         // connection, so not even SQLite's side files (-wal, -shm) are touched.
         if std::fs::metadata(path).is_ok_and(|m| m.len() > 0)
-            && let Ok(reader) = open_without_writing(path)
+            && let Ok((reader, _)) = open_without_writing(path)
         {
             check_identity(&reader, path)?;
         }
@@ -76,7 +76,13 @@ impl Database {
         conn.pragma_update(None, "foreign_keys", "ON")?;
         migrate(&mut conn)?;
         check_tables(&conn, &db_path)?;
-        Ok(Database { conn, path: db_path, in_memory: false, schema_version: SCHEMA_VERSION as i64 })
+        Ok(Database {
+            conn,
+            path: db_path,
+            in_memory: false,
+            schema_version: SCHEMA_VERSION as i64,
+            immutable: false,
+        })
     }
 
     /// A new database in memory with the current schema, migrated the same way as a file
@@ -90,6 +96,7 @@ impl Database {
             path: PathBuf::from(":memory:"),
             in_memory: true,
             schema_version: SCHEMA_VERSION as i64,
+            immutable: false,
         })
     }
 
@@ -114,11 +121,12 @@ impl Database {
             Ok(_) => {}
         }
         check_file(path)?;
-        let conn = match open_without_writing(path).and_then(|c| check_readable(&c).map(|()| c)) {
-            Ok(conn) => conn,
-            Err(_) if !directory_writable(path) => open_immutable(path)?,
-            Err(e) => return Err(e.into()),
-        };
+        let (conn, immutable) =
+            match open_without_writing(path).and_then(|c| check_readable(&c.0).map(|()| c)) {
+                Ok(opened) => opened,
+                Err(_) if !directory_writable(path) => (open_immutable(path)?, true),
+                Err(e) => return Err(e.into()),
+            };
         check_identity(&conn, path)?;
         let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
         if version == 0 {
@@ -133,7 +141,13 @@ impl Database {
             });
         }
         conn.busy_timeout(std::time::Duration::from_secs(10))?;
-        Ok(Some(Database { conn, path: path.to_path_buf(), in_memory: false, schema_version: version }))
+        Ok(Some(Database {
+            conn,
+            path: path.to_path_buf(),
+            in_memory: false,
+            schema_version: version,
+            immutable,
+        }))
     }
 }
 
@@ -179,18 +193,18 @@ fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
 /// later writer. No writer is connected when there is no `-wal`; one that starts meanwhile
 /// (its owner) is not seen, and pages it changes under the reader may be reported as
 /// corruption (every tier's checksum catches a torn tier).
-fn open_without_writing(path: &Path) -> rusqlite::Result<Connection> {
+fn open_without_writing(path: &Path) -> rusqlite::Result<(Connection, bool)> {
     let mut wal = path.as_os_str().to_owned();
     wal.push("-wal");
     if Path::new(&wal).exists() {
-        return Connection::open_with_flags(file_path(path), OpenFlags::SQLITE_OPEN_READ_ONLY);
+        return Ok((Connection::open_with_flags(file_path(path), OpenFlags::SQLITE_OPEN_READ_ONLY)?, false));
     }
     if std::fs::OpenOptions::new().write(true).open(path).is_err() {
-        return open_immutable(path);
+        return Ok((open_immutable(path)?, true));
     }
     let conn = Connection::open_with_flags(file_path(path), OpenFlags::SQLITE_OPEN_READ_WRITE)?;
     conn.pragma_update(None, "query_only", true)?;
-    Ok(conn)
+    Ok((conn, false))
 }
 
 /// Reads the schema once, which is where a read-only open of a write-ahead-log database
@@ -213,6 +227,41 @@ fn directory_writable(path: &Path) -> bool {
         }
         Err(_) => false,
     }
+}
+
+/// Removes the write-ahead log and shared-memory files that read-only connections leave
+/// beside `path` (SQLite removes them only when the connection that closes last may write).
+/// Call it after this process closed its own connections to the file: it opens one that may
+/// write and closes it at once, and SQLite removes the files only if, under its own lock, no
+/// other connection of any process holds the file (a writer or reader still at work keeps
+/// them). Only an empty log is handled this way, since closing the last connection copies a
+/// log's commits into the file, which is a write: a log with commits in it is left to its
+/// writer. Nothing is done when writes are forbidden ([`forbid_writes`]) or the file cannot
+/// be written. Returns whether neither file is there afterwards.
+pub fn release_side_files(path: &Path) -> bool {
+    let side = |suffix: &str| {
+        let mut p = path.as_os_str().to_owned();
+        p.push(suffix);
+        PathBuf::from(p)
+    };
+    let (wal, shm) = (side("-wal"), side("-shm"));
+    let gone = || !wal.exists() && !shm.exists();
+    if gone() {
+        return true;
+    }
+    let empty_log = match std::fs::metadata(&wal) {
+        Ok(m) => m.is_file() && m.len() == 0,
+        Err(_) => !wal.exists(),
+    };
+    if !empty_log || writes_forbidden() || std::fs::OpenOptions::new().write(true).open(path).is_err() {
+        return false;
+    }
+    if let Ok(conn) = Connection::open_with_flags(file_path(path), OpenFlags::SQLITE_OPEN_READ_WRITE) {
+        let _ = conn.busy_timeout(std::time::Duration::from_millis(200));
+        let _ = check_readable(&conn);
+        drop(conn);
+    }
+    gone()
 }
 
 /// Opens `path` as an immutable database (SQLite reads it without locks or a log).

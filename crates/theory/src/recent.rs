@@ -88,6 +88,12 @@ pub fn prefix(game: &str, n: u32) -> Option<Arc<Vec<u32>>> {
     kept
 }
 
+/// How many values of `game` are kept (g(0..len); 0 when none), without marking them used
+/// or counting a hit or miss: for a caller that only estimates what an answer will cost.
+pub fn kept_len(game: &str) -> usize {
+    RECENT.lock().ok().and_then(|r| r.0.iter().find(|(g, _)| g == game).map(|(_, v)| v.len())).unwrap_or(0)
+}
+
 /// Keeps `values` (g(0..=len − 1), cut to [`MAX_VALUES`]) of `game`, unless a longer
 /// sequence is kept already; forgets the least recently used game past [`GAMES`]. Values
 /// from a computation stopped part-way may be kept: each finished value is exact.
@@ -143,5 +149,6 @@ mod tests {
         assert_eq!(get(game, 2).as_deref(), Some(&vec![0, 1, 2]));
         assert!(get(game, 3).is_none(), "too short");
         assert_eq!(prefix(game, 3).unwrap().len(), 3);
+        assert_eq!((kept_len(game), kept_len("test-recent-none")), (3, 0));
     }
 }

@@ -23,10 +23,37 @@ pub enum TableError {
         /// Its heap count.
         heaps: u32,
     },
+    /// The table's memory could not be allocated (an address-space limit below it).
+    #[error("the universe's partition table needs {bytes} bytes, which this process could not allocate")]
+    OutOfMemory {
+        /// Bytes the table needs.
+        bytes: u64,
+    },
 }
 
 /// The most table entries a [`PartitionTable`] may hold (8 bytes each).
 const MAX_TABLE_ENTRIES: u64 = 40_000_000;
+
+/// `n` zeroed counts, or [`TableError::OutOfMemory`] when they cannot be allocated (as
+/// `vec![0; n]`, the zeroed pages are the system's until written: a table that stops at its
+/// first tier too large costs no more than it wrote).
+fn zeroed_counts(n: usize) -> Result<Vec<u32>, TableError> {
+    let out_of_memory = || TableError::OutOfMemory { bytes: n as u64 * 4 };
+    if n == 0 {
+        return Ok(Vec::new());
+    }
+    let layout = std::alloc::Layout::array::<u32>(n).map_err(|_| out_of_memory())?;
+    // SAFETY: the layout's size is not zero (n > 0). A non-null result is `n` zeroed u32s
+    // (zero is a valid u32) from the global allocator with exactly this layout, which
+    // `Vec::from_raw_parts` takes over with length and capacity `n`.
+    unsafe {
+        let ptr = std::alloc::alloc_zeroed(layout).cast::<u32>();
+        if ptr.is_null() {
+            return Err(out_of_memory());
+        }
+        Ok(Vec::from_raw_parts(ptr, n, n))
+    }
+}
 
 /// `count(s, j, p)`: the number of partitions of `s` into exactly `j` parts, each at most `p`,
 /// for `s ≤ max_total`, `j ≤ max_parts`, `p ≤ max_part`.
@@ -71,7 +98,7 @@ impl PartitionTable {
             max_part,
             stride_parts,
             stride_total,
-            counts: vec![0; entries as usize],
+            counts: zeroed_counts(entries as usize)?,
         };
         for j in 0..=max_parts {
             for s in 0..=max_total {
