@@ -2,8 +2,7 @@
 //! theory requests a server accepts, while stored lookups and cheap theorem answers keep
 //! going. Asserted on the order of events, never on wall time: every stored lookup and
 //! every cheap theorem answer is answered while the expensive requests are still under
-//! way, and the first lookups sent while two staircase answers (seconds each) ran came back
-//! before them. The latencies are printed (p50, p99) for the guide. It failed on the code
+//! way. The latencies are printed (p50, p99) for the guide. It failed on the code
 //! before the scheduler: the staircase answers ran on the lookup pool, and the theorem
 //! answers waited behind `hex:0.[F]` heap values on the theory pool.
 
@@ -37,7 +36,8 @@ fn health(server: &Server, part: &str, field: &str) -> u64 {
 }
 
 /// The expensive requests: two staircases of four steps of 1048576 coins (about 4 million
-/// moves: 3 s and 663 MB each), sent first, then ten `hex:0.[F]` at 1335 (its heap values
+/// moves: 3 s and 663 MB each until the answer stopped building moves it does not list,
+/// still classed as computed work), sent first, then ten `hex:0.[F]` at 1335 (its heap values
 /// cost about n⁴: 50 CPU s, within the CPU limit this server is given).
 const STAIRCASE: &str = "/api/v1/query?game=staircase&position=1048576,1048576,1048576,1048576&moves=false";
 const HEX: &str = "/api/v1/query?game=hex%3A0.%5BF%5D&position=1335";
@@ -135,16 +135,9 @@ fn lookups_and_theorem_answers_do_not_wait_behind_twelve_expensive_clients() {
             "hex request {i} was answered before the lookups were done"
         );
     }
-    // The first lookup of each client, sent while both staircase answers were under way,
-    // came back before either.
-    let stairs_done = heavy[..2].iter().filter_map(|c| *c.answered.lock().unwrap()).min();
-    for client in &lookups {
-        let (_, first_done, _, _) = client[0];
-        assert!(
-            stairs_done.is_none_or(|s| first_done < s),
-            "a stored lookup waited for a staircase answer to finish"
-        );
-    }
+    // The staircase answers were classed as work computed on the spot (their theorem's
+    // moves are millions); since the answer stopped building moves nobody reads they take no
+    // time, so only where they ran is asserted.
     assert!(health(&server, "theorem_pool", "started") >= 120, "the theorem answers ran elsewhere");
     assert!(health(&server, "theory_pool", "started") >= 2, "the staircase answers ran elsewhere");
 
