@@ -10,7 +10,6 @@
 use std::rc::Rc;
 
 use crate::answer::{Answer, Listing, Lookup, Source, best_move};
-use crate::beyond;
 use crate::game::{
     BigPosition, Convention, Formula, Game, GameRules, GameSpec, HeapListError, Move, Outcome, Position,
     all_moves,
@@ -186,7 +185,7 @@ impl<'a> Session<'a> {
         }
         let wide = BigPosition::new(position.to_vec());
         let q = self.stored_quotient(spec, convention)?;
-        match beyond::decided(spec, convention, &wide, q.as_deref()) {
+        match crate::query::decided(spec, convention, &wide, q.as_deref()) {
             Ok(Some(answer)) => Ok(answer),
             Ok(None) => Err(LookupError::Beyond(beyond_theory(spec, convention, &wide, true).to_string())),
             Err(e) => Err(LookupError::Quotient(format!("{e:#}"))),

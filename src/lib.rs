@@ -44,7 +44,6 @@ pub use nimdb_theory as theory;
 
 pub mod answer;
 pub mod batch;
-pub mod beyond;
 pub mod driver;
 pub mod explain;
 #[cfg(feature = "mpi")]

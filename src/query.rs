@@ -8,7 +8,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use crate::answer::{Answer, MoveValue, Source, best_move};
-use crate::game::{Family, Game, Outcome};
+use crate::game::{BigMove, Family, Game, Outcome};
 
 use crate::driver::{DriverError, solve_into};
 use crate::game::{
@@ -660,7 +660,7 @@ pub fn plan(
     let Some(bounded) = wide.narrow() else {
         // Heaps beyond any database: a theorem answers, or nothing does.
         let quotient = quotient_for(db, spec, convention, &wide, quotients)?;
-        return match crate::beyond::decided(spec, convention, &wide, quotient.as_ref())? {
+        return match decided(spec, convention, &wide, quotient.as_ref())? {
             Some(answer) => Ok(Plan::Answered(Box::new(answer))),
             None => Err(beyond_theory(spec, convention, &wide, quotients == Quotients::Stored)),
         };
@@ -707,6 +707,44 @@ pub fn answer_after_solving(
         }
         _ => Err(QueryError::BadPosition(format!("{game} is not solved over that kind of space"))),
     }
+}
+
+/// What the theorem that applies says about `position` (see [`theory::decide`](mod@crate::theory::decide)), as an
+/// answer with no moves listed; `None` when no theorem applies (`quotient` is the game's
+/// misère quotient, if any).
+pub fn decided(
+    game: &GameSpec,
+    convention: Convention,
+    position: &BigPosition,
+    quotient: Option<&Quotient>,
+) -> Result<Option<Answer>, QueryError> {
+    let decision = theory::decide(game, convention, position, quotient)
+        .map_err(|e| QueryError::Quotient(e.to_string()))?;
+    let Some(d) = decision else { return Ok(None) };
+    let (outcome, child) = if d.loss { (Outcome::Loss, Outcome::Win) } else { (Outcome::Win, Outcome::Loss) };
+    let value = |m: &BigMove| MoveValue {
+        to: m.apply(position).heaps().to_vec(),
+        heap: Some(m.heap()),
+        taken: Some(m.taken()),
+        description: m.describe(position),
+        outcome: child,
+        remoteness: None,
+    };
+    let source = if d.theorem == Theorem::Quotient { Source::Quotient } else { Source::Theory };
+    Ok(Some(Answer {
+        game: game.canonical(),
+        convention,
+        position: position.heaps().to_vec(),
+        outcome,
+        remoteness: None,
+        nim_value: d.nim_value,
+        best_move: d.best_move.as_ref().map(value),
+        moves: Vec::new(),
+        moves_omitted: d.moves.min(u64::MAX as u128) as u64,
+        source,
+        theorem: if source == Source::Theory { game.formula(convention) } else { None },
+        solve_id: None,
+    }))
 }
 
 /// Whether solving `cover` on the spot fits, as `nimdb solve` plans a solve: its memory
@@ -759,7 +797,7 @@ pub fn answer_from_theorem(
     match game.heaps() {
         Some(spec) => match BigPosition::new(position.to_vec()).narrow() {
             Some(bounded) => answer_from_theory(spec, convention, &bounded),
-            None => crate::beyond::decided(spec, convention, &BigPosition::new(position.to_vec()), None),
+            None => decided(spec, convention, &BigPosition::new(position.to_vec()), None),
         },
         None => Ok(crate::space::answer_from_theory(game, convention, &family_cells(game, position)?)),
     }

@@ -8,10 +8,10 @@ mod common;
 
 use common::{assert_one_line_error, nimdb, ok};
 use nimdb::Source;
-use nimdb::beyond::decided;
 use nimdb::game::Outcome;
 use nimdb::game::{BigPosition, Convention, GameSpec, Position, all_moves};
 use nimdb::query::answer_from_theory;
+use nimdb::query::decided;
 use nimdb::solve::reference::ReferenceSearch;
 use nimdb::theory::{bouton_loss, moore_loss_u64, wythoff_loss_u64};
 use serde_json::Value;

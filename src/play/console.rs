@@ -5,7 +5,7 @@ use std::io::{self, BufRead, Read, Write};
 
 use rand::Rng;
 
-use crate::game::{Convention, Game, Position};
+use crate::game::{Convention, Position};
 
 use super::advisor::{AdviceError, Advisor, computer_choice, hint_text};
 use super::board::render_board;
@@ -146,8 +146,8 @@ pub fn introduction(session: &Session) -> String {
         out += "A position that comes round a third time with the same player to move ends the game in a draw.\n";
     }
     if session.players().has_human() {
-        match session.game() {
-            Game::Heaps(spec) => {
+        match session.game().heaps() {
+            Some(spec) => {
                 let start = Position::from_sorted(session.start().to_vec());
                 let example = match move_examples(spec, &start).first() {
                     Some((forms, meaning)) => {
@@ -158,7 +158,7 @@ pub fn introduction(session: &Session) -> String {
                 out +=
                     &format!("Moves name a heap by its size{example}. Commands: hint, undo, quit, help.\n");
             }
-            _ => {
+            None => {
                 let example = match session.legal_moves().first() {
                     Some(m) => format!(", e.g. '1' or 'to {}' ({})", session.show(&m.to), m.text),
                     None => String::new(),
@@ -175,8 +175,8 @@ pub fn introduction(session: &Session) -> String {
 /// The `help` text.
 pub fn help_text(session: &Session) -> String {
     let mut out = format!("Rules: {}.\n", session.family().rules_text().trim_end_matches('.'));
-    match session.game() {
-        Game::Heaps(spec) => {
+    match session.game().heaps() {
+        Some(spec) => {
             out += "Moves name a heap by its size (the number in parentheses). From here, for example:\n";
             let position = Position::from_sorted(session.position().to_vec());
             let examples = move_examples(spec, &position);
@@ -186,7 +186,7 @@ pub fn help_text(session: &Session) -> String {
             }
             out += "  #N   the move numbered N by 'moves'\n";
         }
-        _ => {
+        None => {
             out += "A move is named by its number in the 'moves' listing (3 or #3), or by the position it\n";
             out += "leads to (to 3 0 1 5, or the counts alone), written as positions are shown.\n";
         }
@@ -299,9 +299,9 @@ pub fn play<R: BufRead, W: Write, G: Rng + ?Sized>(
             console.say(&format!("End of input: the game stops at {here} with no winner."))?;
             return Ok(Ending::EndOfInput);
         };
-        let request = match session.game() {
-            Game::Heaps(_) => parse_request(&line),
-            _ => parse_family_request(&line),
+        let request = match session.game().heaps() {
+            Some(_) => parse_request(&line),
+            None => parse_family_request(&line),
         };
         match request {
             Err(message) => console.say(&message.to_string())?,
@@ -365,12 +365,12 @@ fn resolve(session: &Session, request: &MoveRequest) -> Result<Vec<u32>, InputEr
                 )))
             }
         }
-        heap_request => match session.game() {
-            Game::Heaps(spec) => {
+        heap_request => match session.game().heaps() {
+            Some(spec) => {
                 let position = Position::from_sorted(session.position().to_vec());
                 resolve_move(heap_request, spec, &position).map(|mv| mv.apply(&position).into())
             }
-            _ => unreachable!("a family's request is listed or reaching"),
+            None => unreachable!("a family's request is listed or reaching"),
         },
     }
 }

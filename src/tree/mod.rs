@@ -149,9 +149,9 @@ fn shown(game: &Game, root: &[u32]) -> String {
         return game.family().show(root);
     }
     let first: Vec<String> = root[..SHOWN].iter().map(u32::to_string).collect();
-    match game {
-        Game::Heaps(_) => format!("[{},…] ({} heaps)", first.join(","), root.len()),
-        _ => format!("[{} …] ({} counts)", first.join(" "), root.len()),
+    match game.heaps() {
+        Some(_) => format!("[{},…] ({} heaps)", first.join(","), root.len()),
+        None => format!("[{} …] ({} counts)", first.join(" "), root.len()),
     }
 }
 
@@ -338,9 +338,9 @@ impl TreeView {
         let graph = GameGraph::build(game, convention, root, options.shape);
         debug_assert_eq!(graph.len() as u128, drawn);
         let alpha_beta = options.alpha_beta.then(|| alpha_beta(&graph));
-        let order = match game {
-            Game::Heaps(_) => "largest heap first, fewest tokens first",
-            _ => "the family's move order",
+        let order = match game.heaps() {
+            Some(_) => "largest heap first, fewest tokens first",
+            None => "the family's move order",
         };
         Ok(TreeView { game: name.to_string(), order, graph, size, alpha_beta })
     }
