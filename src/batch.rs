@@ -5,7 +5,7 @@
 //! then from theory. It never solves on the spot, never computes a quotient and never
 //! writes: it is what `nimdb query --batch` and `nimdb serve` answer with. Positions with
 //! heaps beyond [`MAX_INPUT_HEAP`](crate::game::MAX_INPUT_HEAP) (up to `u64::MAX`) are
-//! answered by theorems alone (see [`crate::beyond`]).
+//! answered by theorems alone (see [`query::decided`](crate::query::decided)).
 
 use std::rc::Rc;
 
