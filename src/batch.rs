@@ -16,7 +16,7 @@ use crate::game::{
 };
 use crate::index::Universe;
 use crate::query::{
-    QueryError, answer_from_theory_until, beyond_theory, cells, heap_move, quotient_answer, smallest_universe,
+    QueryError, answer_from_theory_until, beyond_theory, heap_move, quotient_answer, smallest_universe,
 };
 use crate::space::SpaceError;
 use crate::store::{Database, Reader, StoreError};
@@ -292,7 +292,7 @@ impl<'a> Session<'a> {
             if let Some(record) = self.reader.record(solve, position)? {
                 let remoteness = record.remoteness as u32;
                 return Ok(Lookup {
-                    position: cells(position),
+                    position: position.cells(),
                     outcome: Outcome::from_remoteness(convention, remoteness),
                     remoteness: Some(remoteness),
                     nim_value: record.nim_value.map(u64::from),
@@ -422,7 +422,7 @@ impl<'a> Session<'a> {
             return Ok(Answer {
                 game: game.canonical(),
                 convention,
-                position: cells(position),
+                position: position.cells(),
                 outcome,
                 remoteness: Some(remoteness),
                 nim_value: record.nim_value.map(u64::from),
@@ -464,14 +464,7 @@ fn bounded(cells: &[u64]) -> Option<Position> {
 
 /// A family's position given as cells, in its canonical form, or why it is not one.
 fn family_position(game: &Game, position: &[u64]) -> Result<Vec<u32>, LookupError> {
-    let counts = position
-        .iter()
-        .map(|&c| {
-            u32::try_from(c)
-                .map_err(|_| LookupError::BadPosition(format!("'{c}' is too large a count for {game}")))
-        })
-        .collect::<Result<Vec<u32>, _>>()?;
-    game.family().canonical(counts).map_err(|e| LookupError::BadPosition(e.to_string()))
+    game.family_counts(position).map_err(|e| LookupError::BadPosition(e.to_string()))
 }
 
 /// The heaps after `mv` from `position`, in no order and without zeros, written into

@@ -34,18 +34,13 @@ pub(crate) fn heap_move(
     remoteness: Option<u32>,
 ) -> MoveValue {
     MoveValue {
-        to: cells(&mv.apply(position)),
+        to: mv.apply(position).cells(),
         heap: Some(u64::from(mv.heap())),
         taken: Some(u128::from(mv.taken())),
         description: mv.describe(position),
         outcome,
         remoteness,
     }
-}
-
-/// A heap position as an answer's cells.
-pub(crate) fn cells(position: &Position) -> Vec<u64> {
-    position.heaps().iter().map(|&h| u64::from(h)).collect()
 }
 
 /// Answers from a stored solve, or `None` if `solve` does not cover `position`.
@@ -80,7 +75,7 @@ pub fn answer_from_solve(
     Ok(Some(Answer {
         game: game.canonical(),
         convention,
-        position: cells(position),
+        position: position.cells(),
         outcome,
         remoteness: Some(record.remoteness as u32),
         nim_value: record.nim_value.map(u64::from),
@@ -201,7 +196,7 @@ fn decided_answer(
     Answer {
         game: game.canonical(),
         convention,
-        position: cells(position),
+        position: position.cells(),
         outcome,
         remoteness: None,
         nim_value: decision.nim_value,
@@ -270,7 +265,7 @@ fn heap_theory_answer(
     Ok(Some(Answer {
         game: game.canonical(),
         convention,
-        position: cells(position),
+        position: position.cells(),
         outcome,
         remoteness: None,
         nim_value: Some(u64::from(v)),
@@ -675,14 +670,7 @@ pub fn plan(
 
 /// A family's position given as cells, in its canonical form, or why it is not one.
 fn family_cells(game: &Game, position: &[u64]) -> Result<Vec<u32>, QueryError> {
-    let counts = position
-        .iter()
-        .map(|&c| {
-            u32::try_from(c)
-                .map_err(|_| QueryError::BadPosition(format!("'{c}' is too large a count for {game}")))
-        })
-        .collect::<Result<Vec<u32>, _>>()?;
-    game.family().canonical(counts).map_err(|e| QueryError::BadPosition(e.to_string()))
+    game.family_counts(position).map_err(|e| QueryError::BadPosition(e.to_string()))
 }
 
 /// Solves `cover` (chosen by [`plan`]) into `db`, resuming what is stored, and answers

@@ -127,7 +127,13 @@ impl Game {
         if self.heaps().is_some() {
             return Ok(super::BigPosition::new(counts).into_heaps());
         }
-        let narrow = counts
+        Ok(self.family_counts(&counts)?.into_iter().map(u64::from).collect())
+    }
+
+    /// A family's position from cells (an answer's, a program's numbers): each count at most
+    /// [`MAX_COUNT`], put in the family's canonical form, or why it is not one.
+    pub fn family_counts(&self, cells: &[u64]) -> Result<Vec<u32>, PositionError> {
+        let narrow = cells
             .iter()
             .map(|&c| {
                 u32::try_from(c)
@@ -136,7 +142,7 @@ impl Game {
                     .ok_or_else(|| PositionError::NotACount { word: c.to_string(), max: MAX_COUNT })
             })
             .collect::<Result<Vec<u32>, _>>()?;
-        Ok(self.family().canonical(narrow)?.into_iter().map(u64::from).collect())
+        self.family().canonical(narrow)
     }
 
     /// Reads a position of any game that a database, a tree or a game in play can hold: a
