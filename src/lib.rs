@@ -53,6 +53,7 @@ pub mod query;
 #[cfg(feature = "server")]
 pub mod server;
 pub mod space;
+pub mod stored;
 pub mod tree;
 pub mod verify;
 

@@ -10,12 +10,12 @@ use std::sync::Arc;
 use crate::answer::{Answer, MoveValue, Source, best_move};
 use crate::game::{BigMove, Family, Game, Outcome};
 
-use crate::driver::{DriverError, solve_into};
+use crate::driver::{DriverError, JobError, Reach, SolveJob};
 use crate::game::{
     BigPosition, Convention, Formula, GameRules, GameSpec, HeapFamily, HeapResult, MAX_INPUT_HEAP, Move,
     Position, all_moves, heap_results, result_bound,
 };
-use crate::index::{SpaceBounds, TierId, Universe};
+use crate::index::{TierId, Universe};
 use crate::solve::{MAX_SOLVE_TOTAL, Silent};
 use crate::space::{SpaceError, SpacePlan};
 use crate::store::{Database, Prober, SolveRecord, SolveStatus, StoreError};
@@ -608,23 +608,19 @@ pub enum Plan {
 /// [`answer_after_solving`] and may read what it costs, never what kind of space it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Cover {
-    space: CoverSpace,
+    reach: Reach,
     positions: u64,
-}
-
-/// The kinds of space a query solves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum CoverSpace {
-    /// A universe of a heap game.
-    Universe(Universe),
-    /// The bounds of a family's position space.
-    Space(SpaceBounds),
 }
 
 impl Cover {
     /// The positions the solve on the spot adds (those of the space not stored yet).
     pub fn positions(&self) -> u64 {
         self.positions
+    }
+
+    /// The solve of this cover, as `nimdb solve` would run it.
+    fn job(&self, game: &Game, convention: Convention) -> Result<SolveJob, JobError> {
+        SolveJob::over(game, convention, self.reach, false)
     }
 }
 
@@ -647,7 +643,7 @@ pub fn plan(
         return Ok(match crate::space::plan_in_space(db, game, convention, &position, auto_solve_limit)? {
             SpacePlan::Answered(answer) => Plan::Answered(answer),
             SpacePlan::Solve(bounds, positions) => {
-                Plan::Solve(Cover { space: CoverSpace::Space(bounds), positions })
+                Plan::Solve(Cover { reach: Reach::Space(bounds), positions })
             }
         });
     };
@@ -663,7 +659,7 @@ pub fn plan(
     Ok(match plan_heaps(db, spec, convention, &bounded, auto_solve_limit, quotients)? {
         HeapPlan::Answered(answer) => Plan::Answered(answer),
         HeapPlan::Solve(universe, positions) => {
-            Plan::Solve(Cover { space: CoverSpace::Universe(universe), positions })
+            Plan::Solve(Cover { reach: Reach::Universe(universe), positions })
         }
     })
 }
@@ -674,7 +670,8 @@ fn family_cells(game: &Game, position: &[u64]) -> Result<Vec<u32>, QueryError> {
 }
 
 /// Solves `cover` (chosen by [`plan`]) into `db`, resuming what is stored, and answers
-/// `position` from it, with source [`Source::Solved`].
+/// `position` from it, with source [`Source::Solved`]: the same solve as `nimdb solve` runs
+/// ([`SolveJob`]), then the same plan, which now finds it stored.
 pub fn answer_after_solving(
     db: &mut Database,
     game: &Game,
@@ -682,18 +679,16 @@ pub fn answer_after_solving(
     position: &[u64],
     cover: Cover,
 ) -> Result<Answer, QueryError> {
-    match (game.heaps(), cover.space) {
-        (Some(spec), CoverSpace::Universe(universe)) => {
-            let bounded = BigPosition::new(position.to_vec()).narrow().ok_or_else(|| {
-                QueryError::BadPosition("a position with heaps past a database's is never solved".into())
-            })?;
-            heaps_after_solving(db, spec, convention, &bounded, universe)
+    let job = cover.job(game, convention).map_err(|e| QueryError::BadPosition(e.to_string()))?;
+    job.run(db, &Silent, &job.in_memory())?;
+    match plan(Some(db), game, convention, position, 0, Quotients::Stored)? {
+        Plan::Answered(answer) if answer.source == Source::Database => {
+            Ok(Answer { source: Source::Solved, ..*answer })
         }
-        (None, CoverSpace::Space(bounds)) => {
-            let position = family_cells(game, position)?;
-            Ok(crate::space::answer_after_solving(db, game, convention, &position, bounds)?)
-        }
-        _ => Err(QueryError::BadPosition(format!("{game} is not solved over that kind of space"))),
+        _ => Err(QueryError::Store(StoreError::Corrupt(format!(
+            "the solve of {game} just stored does not hold {}",
+            game.show(position)
+        )))),
     }
 }
 
@@ -745,33 +740,13 @@ pub fn cover_fits(
     db_path: &std::path::Path,
 ) -> Result<(), crate::resources::ResourceError> {
     let budget = crate::resources::MemoryBudget::new(None);
-    match (game.heaps(), cover.space) {
-        (Some(spec), CoverSpace::Universe(universe)) => {
-            let Ok(table) = universe.table() else { return Ok(()) };
-            let options = crate::solve::SolveOptions {
-                convention,
-                universe,
-                nim_values: false,
-                strategy: Default::default(),
-            };
-            let estimate = crate::solve::estimate(spec, &options, &table);
-            let what = format!("solving {universe} on the spot");
-            match estimate.plan(&budget, &what, db_path)? {
-                None => Ok(()),
-                Some(_) => budget.check(&what, estimate.memory_bytes),
-            }
-        }
-        (_, CoverSpace::Space(bounds)) => {
-            let Ok(space) = crate::space::space_of(game, bounds) else { return Ok(()) };
-            let estimate = crate::solve::family::estimate_family(
-                space.as_ref(),
-                game.family().loopy(),
-                crate::space::moves_bound(bounds),
-            );
-            let what = format!("solving {game} on the spot");
-            estimate.plan(&budget, &what, db_path).map(drop)
-        }
-        _ => Ok(()),
+    // A space that cannot be ranked is refused by the solve itself, with its reason.
+    let Ok(job) = cover.job(game, convention) else { return Ok(()) };
+    let estimate = job.estimate();
+    let what = format!("solving {game} ({}) on the spot", job.covers());
+    match estimate.plan(&budget, &what, db_path)? {
+        None => Ok(()),
+        Some(_) => budget.check(&what, estimate.memory_bytes),
     }
 }
 
@@ -895,20 +870,6 @@ fn plan_heaps(
         })));
     }
     Ok(HeapPlan::Solve(cheapest.universe, cheapest.cost.unwrap_or(0)))
-}
-
-/// Solves `universe` (chosen by [`plan_heaps`]) into `db` and answers from it.
-fn heaps_after_solving(
-    db: &mut Database,
-    game: &GameSpec,
-    convention: Convention,
-    position: &Position,
-    universe: Universe,
-) -> Result<Answer, QueryError> {
-    let (solve, _) = solve_into(db, game, convention, universe, false, &Silent)?;
-    answer_from_solve(db, game, convention, &solve, position, Source::Solved)?.ok_or_else(|| {
-        QueryError::Store(StoreError::Corrupt(format!("the solve just stored does not cover {position}")))
-    })
 }
 
 /// The misère quotient that answers `position` in `game`: the stored one when it covers

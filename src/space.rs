@@ -320,12 +320,6 @@ fn verdict_of(convention: Convention, r: u16) -> Outcome {
     }
 }
 
-/// The stored solves of `game` under `convention`.
-pub fn solves_of(db: &Database, game: &Game, convention: Convention) -> Result<Vec<SolveRecord>, StoreError> {
-    let id = game.storage_id();
-    Ok(db.solves()?.into_iter().filter(|s| s.game_id == id && s.convention == convention).collect())
-}
-
 /// Answers `position` from a stored solve, a theorem, or (when its space is small) says
 /// to solve first. `db` is `None` when there is no database file yet.
 pub fn plan_in_space(
@@ -336,7 +330,7 @@ pub fn plan_in_space(
     auto_solve_limit: u64,
 ) -> Result<SpacePlan, SpaceError> {
     if let Some(db) = db {
-        for solve in solves_of(db, game, convention)? {
+        for solve in crate::stored::solves_of(db, game, convention)? {
             if let Some(answer) = answer_from_solve(db, game, convention, position, &solve)? {
                 return Ok(SpacePlan::Answered(Box::new(answer)));
             }
@@ -618,7 +612,7 @@ impl<'a> SpaceReader<'a> {
     fn listed(&mut self, game: &Game, convention: Convention) -> Result<Vec<SolveRecord>, SpaceError> {
         let key = (game.to_string(), convention);
         if !self.solves.contains_key(&key) {
-            let found = solves_of(self.db, game, convention)?;
+            let found = crate::stored::solves_of(self.db, game, convention)?;
             self.solves.insert(key.clone(), found);
         }
         Ok(self.solves[&key].clone())
@@ -740,7 +734,7 @@ impl SpaceReport {
 /// wins, one more than the longest; a draw, no losing child and a drawing one), and agree
 /// with the family's theorem where there is one.
 pub fn verify_space(db: &Database, game: &Game, convention: Convention) -> Result<SpaceReport, SpaceError> {
-    let solves = solves_of(db, game, convention)?;
+    let solves = crate::stored::solves_of(db, game, convention)?;
     if solves.is_empty() {
         return Err(SpaceError::NoSolve(game.to_string(), convention));
     }
@@ -906,23 +900,4 @@ fn follows(convention: Convention, r: u16, kids: &[u16]) -> bool {
             kids.iter().all(|&k| v(k) == Outcome::Win) && kids.iter().max().is_some_and(|&m| m + 1 == r)
         }
     }
-}
-
-/// Solves the space `bounds` of `game` into `db` (resuming what is stored), then answers
-/// `position` from it, with source [`Source::Solved`].
-pub fn answer_after_solving(
-    db: &mut Database,
-    game: &Game,
-    convention: Convention,
-    position: &[u32],
-    bounds: SpaceBounds,
-) -> Result<Answer, SpaceError> {
-    let space = space_of(game, bounds)?;
-    let (solve, _) =
-        crate::driver::solve_space_into(db, game, convention, space.as_ref(), &crate::solve::Silent)?;
-    let mut answer = answer_from_solve(db, game, convention, position, &solve)?.ok_or_else(|| {
-        StoreError::Corrupt(format!("the solve of {game} just stored does not hold the position"))
-    })?;
-    answer.source = Source::Solved;
-    Ok(answer)
 }

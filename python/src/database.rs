@@ -11,18 +11,18 @@ use pyo3::prelude::*;
 
 use nimdb::answer::{Listing, Source};
 use nimdb::batch::{LookupError, Session};
-use nimdb::driver::{DriverError, solve_into_spilling};
-use nimdb::game::{Convention, GameSpec, Outcome};
-use nimdb::index::{TierId, Universe, UniverseError};
+use nimdb::driver::{DriverError, JobError, SolveBounds, SolveJob};
+use nimdb::game::{Convention, Outcome};
+use nimdb::index::{TierId, UniverseError};
 use nimdb::query::{AUTO_SOLVE_LIMIT, Plan, answer_after_solving, plan};
 use nimdb::resources::MemoryBudget;
-use nimdb::solve::{MAX_SOLVE_TOTAL, Progress, SolveError, SolveOptions, Spill};
+use nimdb::solve::{Progress, SolveError};
+use nimdb::space::BoundsError;
 use nimdb::store::{ExportFilter, SolveRecord, SolveStatus, StoreError};
+use nimdb::stored::StoredError;
 
 use crate::answers::{Answer, Lookups, source_code};
-use crate::errors::{
-    NimdbError, cells_arg, convention, deprecated, message, nimdb_error, parse_any_game, parse_game,
-};
+use crate::errors::{NimdbError, cells_arg, convention, deprecated, message, nimdb_error, parse_any_game};
 use crate::signals;
 use crate::theory::{Quotient, QuotientFailure, QuotientJob};
 
@@ -48,21 +48,41 @@ impl From<Failure> for PyErr {
     }
 }
 
-/// [`Estimate::plan`](nimdb::solve::Estimate::plan), its refusal worded for Python (the
-/// argument that sets the budget).
-fn planned(
-    estimate: &nimdb::solve::Estimate,
-    budget: &MemoryBudget,
-    what: &str,
-    path: &std::path::Path,
-) -> Result<Option<u64>, Failure> {
-    estimate.plan(budget, what, path).map_err(|e| {
-        if e.is_memory() {
-            fail(format!("{e}; nothing was written (memory_limit sets the budget)"))
-        } else {
-            fail(format!("{e}; nothing was written"))
+/// A solve refused before it ran ([`JobError`]), worded with `Database.solve`'s keywords.
+fn job_words(e: JobError) -> Failure {
+    match e {
+        JobError::Universe(UniverseError::HeapCapWithSplits(game)) => fail(format!(
+            "max_heaps cannot be used with {game}: its moves can split a heap in two, so the universe would not be closed under moves"
+        )),
+        JobError::Universe(UniverseError::Unbounded) => {
+            fail("give max_total, or both max_heap and max_heaps, to bound the universe")
         }
-    })
+        JobError::Universe(UniverseError::TooWide(e)) => fail(format!("{e}; lower max_heap or max_heaps")),
+        JobError::Universe(e @ UniverseError::TierTooWide(_)) => {
+            fail(format!("{e}; lower max_total or max_heaps"))
+        }
+        JobError::Bounds(e) => {
+            let keyword = match e {
+                BoundsError::NeedsHeaps(_) => " (max_heaps=K)",
+                BoundsError::TotalNotAllowed { .. } => " (leave out max_total)",
+                BoundsError::NeedsTotal(_) => " (max_total=N)",
+                BoundsError::HeapCap(_) => " (max_total and max_heaps, not max_heap)",
+                BoundsError::TooLarge(_) => " (lower max_total or max_heaps)",
+            };
+            fail(format!("{e}{keyword}"))
+        }
+        JobError::NoNimValues(game) => {
+            fail(format!("nim_values is not available for {game}: its solve stores outcome and remoteness"))
+        }
+        JobError::NoWindow(game) => fail(format!(
+            "window_limit is not taken for {game}: its solver keeps every tier it reads in memory and never spills (memory_limit bounds the solve, and nimdb.estimate shows its cost)"
+        )),
+        JobError::NotPartitioned(game) => fail(format!("{game} is solved by one process")),
+        JobError::Resource(e) if e.is_memory() => {
+            fail(format!("{e}; nothing was written (memory_limit sets the budget)"))
+        }
+        JobError::Resource(e) => fail(format!("{e}; nothing was written")),
+    }
 }
 
 /// A solve's result as the Python call ends it: an exception raised meanwhile (Ctrl-C, the
@@ -134,38 +154,6 @@ pub fn open(py: Python<'_>, path: PathBuf, read_only: bool) -> PyResult<Database
 }
 
 impl Database {
-    /// `Database.solve` of a family with its own position space.
-    #[allow(clippy::too_many_arguments)]
-    fn solve_family(
-        &self,
-        py: Python<'_>,
-        game: nimdb::game::Game,
-        conv: Convention,
-        max_total: Option<u32>,
-        max_heap: Option<u32>,
-        max_heaps: Option<u32>,
-        budget: MemoryBudget,
-        progress: Option<Py<PyAny>>,
-    ) -> PyResult<SolveSummary> {
-        use nimdb::space::{moves_bound, space_bounds, space_of};
-        let bounds = space_bounds(&game, max_total, max_heap, max_heaps)
-            .map_err(|e| NimdbError::new_err(e.to_string()))?;
-        let callback = progress.as_ref();
-        let path = self.path.clone();
-        let (record, report) = self.with_db(py, |db| {
-            let space = space_of(&game, bounds).map_err(|e| fail(e.to_string()))?;
-            let estimate = nimdb::solve::family::estimate_family(
-                space.as_ref(),
-                game.family().loopy(),
-                moves_bound(bounds),
-            );
-            planned(&estimate, &budget, &format!("solving {game}"), &path)?;
-            let hooks = PyProgress { callback, total: Cell::new(0), done: Cell::new(0) };
-            solved(nimdb::driver::solve_space_into(db, &game, conv, space.as_ref(), &hooks))
-        })?;
-        Ok(SolveSummary::of(&record, &report))
-    }
-
     /// Runs `f` on the open database with the GIL released.
     fn with_db<T: Send>(
         &self,
@@ -400,41 +388,17 @@ impl Progress for PyProgress<'_> {
     }
 }
 
-/// A universe error in terms of `Database.solve`'s keywords.
-fn universe_words(e: UniverseError) -> Failure {
-    match e {
-        UniverseError::HeapCapWithSplits(game) => fail(format!(
-            "max_heaps cannot be used with {game}: its moves can split a heap in two, so the universe would not be closed under moves"
-        )),
-        UniverseError::Unbounded => {
-            fail("give max_total, or both max_heap and max_heaps, to bound the universe")
-        }
-        UniverseError::TooWide(e) => fail(format!("{e}; lower max_heap or max_heaps")),
-        e @ UniverseError::TierTooWide(_) => fail(format!("{e}; lower max_total or max_heaps")),
-    }
-}
-
-/// The universe a solve covers and what solving it takes, checked as `nimdb solve` checks
-/// its arguments.
-fn universe_plan(
-    spec: &GameSpec,
+/// The solve of `game` within the bounds given, checked as `nimdb solve` checks its
+/// arguments (the same [`SolveJob`]).
+fn job_of(
+    game: &nimdb::game::Game,
     conv: Convention,
     max_total: Option<u32>,
     max_heap: Option<u32>,
     max_heaps: Option<u32>,
     nim_values: bool,
-) -> Result<(Universe, nimdb::solve::Estimate), Failure> {
-    let universe = Universe::new(spec.rules(), &spec.canonical(), max_total, max_heap, max_heaps)
-        .map_err(universe_words)?;
-    if universe.max_total > MAX_SOLVE_TOTAL {
-        return Err(fail(format!(
-            "max_total {} is too large (at most {MAX_SOLVE_TOTAL})",
-            universe.max_total
-        )));
-    }
-    let table = universe.table().map_err(universe_words)?;
-    let options = SolveOptions { convention: conv, universe, nim_values, strategy: Default::default() };
-    Ok((universe, nimdb::solve::estimate(spec, &options, &table)))
+) -> Result<SolveJob, Failure> {
+    SolveJob::new(game, conv, SolveBounds { max_total, max_heap, max_heaps }, nim_values).map_err(job_words)
 }
 
 /// What a solve would take (`nimdb.estimate`), as `nimdb solve --dry-run` prints it.
@@ -488,12 +452,13 @@ pub fn estimate(
     nim_values: bool,
     memory_limit: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Estimate> {
-    let spec = parse_game(game)?;
+    let game = parse_any_game(game)?;
     let budget = MemoryBudget::given(memory_arg(memory_limit)?).map_err(memory_limit_error)?;
-    let (universe, e) = universe_plan(&spec, convention(misere), max_total, max_heap, max_heaps, nim_values)?;
-    let spill_past = e.fit(&budget, &format!("solving {spec} ({universe})")).map_err(nimdb_error)?;
+    let job = job_of(&game, convention(misere), max_total, max_heap, max_heaps, nim_values)?;
+    let e = job.estimate();
+    let spill_past = e.fit(&budget, &format!("solving {game} ({})", job.covers())).map_err(nimdb_error)?;
     Ok(Estimate {
-        universe: universe.to_string(),
+        universe: job.covers(),
         tiers: e.tiers,
         positions: e.positions,
         memory_bytes: e.memory_bytes,
@@ -903,47 +868,21 @@ impl Database {
                 self.path.display()
             )));
         }
-        let any = parse_any_game(game)?;
-        if any.heaps().is_none() {
-            let family = any;
-            if nim_values {
-                return Err(NimdbError::new_err(format!(
-                    "nim_values is not available for {family}: its solve stores outcome and remoteness"
-                )));
-            }
-            let budget = MemoryBudget::given(memory_arg(memory_limit)?).map_err(memory_limit_error)?;
-            return self.solve_family(
-                py,
-                family,
-                convention(misere),
-                max_total,
-                max_heap,
-                max_heaps,
-                budget,
-                progress,
-            );
-        }
-        let spec: GameSpec = parse_game(game)?;
+        let game = parse_any_game(game)?;
         let conv = convention(misere);
         let budget = MemoryBudget::given(memory_arg(memory_limit)?).map_err(memory_limit_error)?;
         let window_limit = memory_arg(window_limit)?;
         let callback = progress.as_ref();
         let path = self.path.clone();
         let (record, report) = self.with_db(py, |db| {
-            let (universe, estimate) =
-                universe_plan(&spec, conv, max_total, max_heap, max_heaps, nim_values)?;
+            let job = job_of(&game, conv, max_total, max_heap, max_heaps, nim_values)?;
             // As `nimdb solve`: lower tiers that do not fit the budget spill to mapped files
             // beside the database; a solve whose rest does not fit, or that would not fit the
             // disk free or the file-size limit (`ulimit -f`), is refused before writing.
-            let window = planned(&estimate, &budget, &format!("solving {spec} ({universe})"), &path)?;
-            let window = match (window, window_limit) {
-                (Some(a), Some(b)) => Some(a.min(b)),
-                (a, b) => a.or(b),
-            }
-            .filter(|&bytes| bytes < estimate.window_bytes);
-            let spill = window.map(|budget| Spill::beside(&path, budget));
+            let what = format!("solving {game} ({})", job.covers());
+            let plan = job.plan(&budget, window_limit, &what, &path).map_err(job_words)?;
             let hooks = PyProgress { callback, total: Cell::new(0), done: Cell::new(0) };
-            solved(solve_into_spilling(db, &spec, conv, universe, nim_values, &hooks, spill.as_ref()))
+            solved(job.run(db, &hooks, &plan))
         })?;
         Ok(SolveSummary::of(&record, &report))
     }
@@ -1012,77 +951,43 @@ impl Database {
         losses_only: bool,
         max_total: Option<u32>,
     ) -> PyResult<Export> {
-        use nimdb::game::{DRAW, Game};
         let game = parse_any_game(game)?;
         let conv = convention(misere);
         let path = self.path.display().to_string();
         let (record, rows) = self.with_db(py, |db| {
-            let record = match solve {
-                Some(id) => db
-                    .solves()?
-                    .into_iter()
-                    .find(|s| s.id == id)
-                    .ok_or_else(|| fail(format!("no solve #{id} in {path} (see Database.solves())")))?,
-                None => {
-                    let solves = match &game {
-                        Game::Heaps(spec) => db.solves_of(spec, conv)?,
-                        family => nimdb::space::solves_of(db, family, conv)?,
-                    };
-                    solves.into_iter().max_by_key(|s| (s.positions, -s.id)).ok_or_else(|| {
-                        fail(format!(
-                            "no stored solve of {}{} in {path} (see Database.solves())",
-                            match &game {
-                                Game::Heaps(spec) => spec.canonical(),
-                                family => family.to_string(),
-                            },
-                            if misere { " (misère)" } else { "" }
-                        ))
-                    })?
-                }
+            let (record, game) = match solve {
+                Some(id) => nimdb::stored::solve_by_id(db, id, Some(&game)).map_err(|e| match e {
+                    StoredError::NoSuchSolve(_) => fail(format!("{e} in {path} (see Database.solves())")),
+                    StoredError::OtherGame { ref of, .. } => fail(format!("{e}: export it with game={of:?}")),
+                    other => other.into(),
+                })?,
+                None => match nimdb::stored::largest_solve(db, &game, conv)? {
+                    Some(record) => (record, game.clone()),
+                    None => {
+                        let misere = if misere { " (misère)" } else { "" };
+                        return Err(fail(format!(
+                            "no stored solve of {game}{misere} in {path} (see Database.solves())"
+                        )));
+                    }
+                },
             };
+            nimdb::stored::check_readable(&game, &record)?;
             let mut rows = Rows::default();
             let n = record.positions as usize;
             rows.win.reserve(n);
             rows.remoteness.reserve(n);
             let filter = ExportFilter { losses_only, max_total };
-            let convention = record.convention;
-            match &game {
-                Game::Heaps(_) if GameSpec::from_storage_id(&record.game_id).is_none() => {
-                    return Err(fail(format!(
-                        "solve #{} is a solve of {}: export it with game={:?}",
-                        record.id, record.game, record.game
-                    )));
+            nimdb::stored::for_each_stored(db, &game, &record, filter, |p| -> Result<(), Failure> {
+                rows.heaps.extend_from_slice(p.position);
+                rows.lengths.push(p.position.len() as u32);
+                rows.win.push(p.outcome == Outcome::Win);
+                rows.draw.push(p.outcome == Outcome::Draw);
+                rows.remoteness.push(p.remoteness.unwrap_or(nimdb::game::DRAW));
+                if let Some(g) = p.nim_value {
+                    rows.nim_value.push(g);
                 }
-                Game::Heaps(_) => {
-                    db.for_each_stored(&record, filter, |heaps, r| -> Result<(), StoreError> {
-                        rows.heaps.extend_from_slice(heaps);
-                        rows.lengths.push(heaps.len() as u32);
-                        rows.win.push(convention.is_win(r.remoteness as u32));
-                        rows.draw.push(false);
-                        rows.remoteness.push(r.remoteness);
-                        if let Some(g) = r.nim_value {
-                            rows.nim_value.push(g);
-                        }
-                        Ok(())
-                    })?;
-                }
-                family => {
-                    if record.game_id != family.storage_id() {
-                        return Err(fail(format!(
-                            "solve #{} is a solve of {}, not of {family}",
-                            record.id, record.game
-                        )));
-                    }
-                    nimdb::space::for_each_stored_in_space(db, family, &record, filter, |pos, r| {
-                        rows.heaps.extend_from_slice(pos);
-                        rows.lengths.push(pos.len() as u32);
-                        rows.win.push(r != DRAW && convention.is_win(r as u32));
-                        rows.draw.push(r == DRAW);
-                        rows.remoteness.push(r);
-                        Ok::<(), Failure>(())
-                    })?;
-                }
-            }
+                Ok(())
+            })?;
             Ok((record, rows))
         })?;
         let n = rows.win.len();

@@ -6,8 +6,9 @@ use std::process::ExitCode;
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use nimdb::game::{Convention, DRAW, Game};
+use nimdb::game::{Convention, Game};
 use nimdb::store::{Database, ExportFilter, SolveRecord};
+use nimdb::stored::StoredError;
 
 use super::DbArg;
 
@@ -25,8 +26,9 @@ enum Format {
 /// Arguments of `nimdb export`.
 #[derive(Debug, Args)]
 pub struct ExportArgs {
-    #[arg(long, short = 'g', help = nimdb::game::any_game_help(), value_parser = super::args::parse_any_game, default_value = "nim")]
-    game: Game,
+    /// The game [default: nim, or with --solve the solve's own game].
+    #[arg(long, short = 'g', value_parser = super::args::parse_any_game)]
+    game: Option<Game>,
     /// The misère convention (the last move loses).
     #[arg(long)]
     misere: bool,
@@ -46,28 +48,25 @@ pub struct ExportArgs {
     db: DbArg,
 }
 
-/// The solve to export: `--solve ID`, else the game's largest under the convention.
-fn pick_solve(db: &Database, args: &ExportArgs) -> anyhow::Result<SolveRecord> {
-    let convention = Convention::from_misere(args.misere);
+/// The solve to export and its game: `--solve ID` (of `--game` when that is given too),
+/// else the game's largest under the convention.
+fn pick_solve(db: &Database, args: &ExportArgs) -> anyhow::Result<(SolveRecord, Game)> {
     if let Some(id) = args.solve {
-        return db
-            .solves()?
-            .into_iter()
-            .find(|s| s.id == id)
-            .ok_or_else(|| anyhow::anyhow!("no solve #{id} in {} (see nimdb info)", db.path().display()));
+        return nimdb::stored::solve_by_id(db, id, args.game.as_ref()).map_err(|e| match e {
+            StoredError::NoSuchSolve(_) => anyhow::anyhow!("{e} in {} (see nimdb info)", db.path().display()),
+            StoredError::OtherGame { ref of, .. } => anyhow::anyhow!("{e} (export it with --game {of})"),
+            other => other.into(),
+        });
     }
-    let solves = match &args.game {
-        Game::Heaps(game) => db.solves_of(game, convention)?,
-        game => nimdb::space::solves_of(db, game, convention)?,
-    };
-    solves.into_iter().max_by_key(|s| (s.positions, -s.id)).ok_or_else(|| {
-        let misere = if args.misere { " --misere" } else { "" };
-        anyhow::anyhow!(
-            "no stored solve of {}{misere} in {} (see nimdb info)",
-            args.game,
-            db.path().display()
-        )
-    })
+    let game = args.game.clone().unwrap_or_else(|| Game::Heaps(nimdb::game::GameSpec::nim()));
+    let convention = Convention::from_misere(args.misere);
+    match nimdb::stored::largest_solve(db, &game, convention)? {
+        Some(solve) => Ok((solve, game)),
+        None => {
+            let misere = if args.misere { " --misere" } else { "" };
+            anyhow::bail!("no stored solve of {game}{misere} in {} (see nimdb info)", db.path().display())
+        }
+    }
 }
 
 /// Writes rows in one format, a line at a time, through a buffered standard output.
@@ -150,61 +149,26 @@ fn progress(positions: u64) -> ProgressBar {
 /// Runs `nimdb export`.
 pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
     let db = Database::open_read_only(&args.db.db)?;
-    let solve = pick_solve(&db, &args)?;
+    let (solve, game) = pick_solve(&db, &args)?;
+    // A damaged solve is refused before a row is written.
+    nimdb::stored::check_readable(&game, &solve)?;
     let filter = ExportFilter { losses_only: args.losses_only, max_total: args.max_total };
     let bar = progress(solve.positions);
     let out = BufWriter::with_capacity(1 << 17, std::io::stdout().lock());
     let mut rows =
         Rows { out, format: args.format, line: Vec::with_capacity(256), numbers: itoa::Buffer::new() };
-    let convention = solve.convention;
     let mut seen = 0u64;
-    let mut tick = |bar: &ProgressBar| {
-        seen += 1;
-        if seen.is_multiple_of(65_536) {
-            bar.set_position(seen);
-        }
-    };
-    let written: anyhow::Result<u64> = match &args.game {
-        Game::Heaps(_) if nimdb::game::GameSpec::from_storage_id(&solve.game_id).is_none() => {
-            anyhow::bail!(
-                "solve #{} is a solve of {}: export it with --game {}",
-                solve.id,
-                solve.game,
-                solve.game
-            )
-        }
-        Game::Heaps(_) => rows.header(solve.nim_values).map_err(anyhow::Error::from).and_then(|()| {
-            db.for_each_stored(&solve, filter, |heaps, record| -> anyhow::Result<()> {
-                let outcome: &[u8] =
-                    if convention.is_win(record.remoteness as u32) { b"win" } else { b"loss" };
-                rows.row(heaps, outcome, Some(record.remoteness), record.nim_value)?;
-                tick(&bar);
+    let written: anyhow::Result<u64> =
+        rows.header(solve.nim_values).map_err(anyhow::Error::from).and_then(|()| {
+            nimdb::stored::for_each_stored(&db, &game, &solve, filter, |p| -> anyhow::Result<()> {
+                rows.row(p.position, p.outcome.as_str().as_bytes(), p.remoteness, p.nim_value)?;
+                seen += 1;
+                if seen.is_multiple_of(65_536) {
+                    bar.set_position(seen);
+                }
                 Ok(())
             })
-        }),
-        game => {
-            family_matches(game, &solve)?;
-            nimdb::space::check_stored(game, &solve)?;
-            rows.header(false).map_err(anyhow::Error::from).and_then(|()| {
-                nimdb::space::for_each_stored_in_space(
-                    &db,
-                    game,
-                    &solve,
-                    filter,
-                    |pos, r| -> anyhow::Result<()> {
-                        let outcome: &[u8] = match r {
-                            DRAW => b"draw",
-                            r if convention.is_win(r as u32) => b"win",
-                            _ => b"loss",
-                        };
-                        rows.row(pos, outcome, (r != DRAW).then_some(r), None)?;
-                        tick(&bar);
-                        Ok(())
-                    },
-                )
-            })
-        }
-    };
+        });
     bar.finish_and_clear();
     match written {
         Ok(_) => {}
@@ -222,15 +186,4 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
         r => r?,
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// A `--solve ID` of another game is refused (its records would be read in the wrong space).
-fn family_matches(game: &Game, solve: &SolveRecord) -> anyhow::Result<()> {
-    anyhow::ensure!(
-        solve.game_id == game.storage_id(),
-        "solve #{} is a solve of {}, not of {game}",
-        solve.id,
-        solve.game
-    );
-    Ok(())
 }

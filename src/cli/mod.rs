@@ -22,7 +22,6 @@ mod quotient;
 #[cfg(feature = "server")]
 mod serve;
 mod solve;
-mod space;
 mod tree;
 mod values;
 mod verify;

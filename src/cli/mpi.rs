@@ -23,11 +23,8 @@ use super::words;
 /// Runs this rank's part of `nimdb solve --mpi`.
 pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     // Every rank refuses alike, before MPI starts.
-    if args.game.game.heaps().is_none() {
-        anyhow::bail!(
-            "--mpi solves heap games only: {} is solved by one process (run nimdb solve without --mpi)",
-            args.game.game
-        );
+    if let Err(e) = nimdb::driver::partitionable(&args.game.game) {
+        anyhow::bail!("--mpi is not taken: {e} (run nimdb solve without --mpi)");
     }
     // A rank waiting in a collective busy-polls by default, taking a core from its own
     // rayon threads and from the other ranks of its node (here, -np 2 on 2 cores: 24 s
@@ -56,7 +53,7 @@ fn lead(args: &SolveArgs, team: &MpiTeam) -> anyhow::Result<ExitCode> {
     let opened = gather_part.as_ref().map_err(|e| anyhow!("{e}")).and_then(|_| prepare(args)).and_then(
         |job| match job {
             None => Ok(None),
-            Some(job) if job.nim_values && team.size() > 1 => {
+            Some((job, _)) if job.nim_values() && team.size() > 1 => {
                 let _ = job;
                 Err(anyhow!(
                     "--nim-values visits every edge with the sweep solver, which runs on one process; \
@@ -66,7 +63,7 @@ fn lead(args: &SolveArgs, team: &MpiTeam) -> anyhow::Result<ExitCode> {
             Some(job) => Ok(Some((Database::open(&args.db.db).map_err(words::store)?, job))),
         },
     );
-    let (mut db, job) = match opened {
+    let (mut db, (job, planned)) = match opened {
         Ok(Some(opened)) => opened,
         Ok(None) => {
             stop(false)?;
@@ -81,13 +78,14 @@ fn lead(args: &SolveArgs, team: &MpiTeam) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::FAILURE);
         }
     };
-    let mut plan = JobPlan::new(&job.game, job.convention, &job.universe, job.nim_values);
+    let (game, universe) = job.partitioned().map_err(words::job)?;
+    let mut plan = JobPlan::new(game, job.convention(), &universe, job.nim_values());
     plan.tier_stats = args.mpi_stats;
     if let Ok(part) = gather_part {
         plan.gather_part = part;
         team.set_gather_part(part);
     }
-    plan.spill = job.spill.as_ref().map(|s| (s.budget, s.dir.to_string_lossy().into_owned()));
+    plan.spill = planned.spill.as_ref().map(|s| (s.budget, s.dir.to_string_lossy().into_owned()));
     let bar = SolveBar::new(!args.quiet);
     let started = Instant::now();
     // The plan goes out once the solve record is open, right before the first store call;
@@ -95,17 +93,17 @@ fn lead(args: &SolveArgs, team: &MpiTeam) -> anyhow::Result<ExitCode> {
     let announced = Cell::new(false);
     let result = solve_into_with(
         &mut db,
-        &job.game,
-        job.convention,
-        job.universe,
-        job.nim_values,
+        game,
+        job.convention(),
+        universe,
+        job.nim_values(),
         team.size(),
         |options, sink| {
             team.announce(Some(&Header::Solve(plan))).map_err(|e| SolveError::Team(e.to_string()))?;
             announced.set(true);
             let mut store = LeaderStore::new(sink, team);
             let result =
-                solve_partitioned_spilling(&job.game, options, &mut store, &bar, team, job.spill.as_ref());
+                solve_partitioned_spilling(game, options, &mut store, &bar, team, planned.spill.as_ref());
             if let Err(e @ SolveError::Spill(_)) = &result {
                 // Only this rank saw it: the others wait in the solve's next collective.
                 team.abort(&e.to_string());

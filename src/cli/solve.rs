@@ -4,11 +4,9 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use nimdb::driver::solve_into_spilling;
-use nimdb::game::{Convention, GameSpec};
-use nimdb::index::Universe;
+use nimdb::driver::{JobError, SolveBounds, SolveJob, SolvePlan};
 use nimdb::resources::{Bytes, MemoryBudget};
-use nimdb::solve::{MAX_SOLVE_TOTAL, SolveOptions, SolveReport, Spill, reach};
+use nimdb::solve::{SolveOptions, SolveReport};
 use nimdb::store::{Database, SolveRecord};
 
 use super::cost::{mb, plan};
@@ -65,63 +63,18 @@ pub struct SolveArgs {
     pub(super) mpi_stats: bool,
 }
 
-/// What a solve run solves, once its arguments are checked.
-pub(super) struct Prepared {
-    pub game: GameSpec,
-    pub convention: Convention,
-    pub universe: Universe,
-    pub nim_values: bool,
-    /// Where the lower tiers spill when they do not fit the memory budget.
-    pub spill: Option<Spill>,
-}
-
-/// Runs `nimdb solve`.
+/// Runs `nimdb solve`: one path for every game (the job picks the solver).
 pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
-    if args.game.game.heaps().is_none() {
-        let game = &args.game.game;
-        // Never ignored: the families' solver holds its tiers in memory (no window to
-        // spill) and runs in one process.
-        if args.window_limit.is_some() {
-            anyhow::bail!(
-                "--window-limit is not taken for {game}: its solver keeps every tier it reads in memory and never spills (--memory-limit bounds the solve, and --dry-run shows its cost)"
-            );
-        }
-        if args.mpi_ranks.is_some() {
-            anyhow::bail!(
-                "--mpi-ranks is not taken for {game}: an MPI job solves heap games only, and {game} is solved by one process"
-            );
-        }
-        return super::space::solve(super::space::SolveRequest {
-            game,
-            convention: args.game.convention(),
-            max_total: args.max_total,
-            max_heap: args.max_heap,
-            max_heaps: args.max_heaps,
-            nim_values: args.nim_values,
-            dry_run: args.dry_run,
-            quiet: args.quiet,
-            memory_limit: args.memory_limit,
-            db: &args.db.db,
-        });
-    }
-    let Some(job) = prepare(&args)? else {
+    let Some((job, plan)) = prepare(&args)? else {
         return Ok(ExitCode::SUCCESS);
     };
     let mut db = Database::open(&args.db.db).map_err(words::store)?;
     let bar = SolveBar::new(!args.quiet);
     // Ctrl-C stops before the next tier; the finished ones are committed already.
     super::interrupt::install();
-    let result = solve_into_spilling(
-        &mut db,
-        &job.game,
-        job.convention,
-        job.universe,
-        job.nim_values,
-        &bar,
-        job.spill.as_ref(),
-    );
+    let result = job.run(&mut db, &bar, &plan);
     bar.finish();
-    if let Some(code) = super::interrupt::stopped_solve(&result, db.path(), false) {
+    if let Some(code) = super::interrupt::stopped_solve(&result, db.path(), job.game().family().loopy()) {
         return Ok(code);
     }
     let (solve, report) = result.map_err(words::driver)?;
@@ -131,38 +84,46 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Checks the arguments and the memory budget, and decides whether the lower tiers spill.
-/// With `--dry-run`, prints the estimates and returns `None`.
-pub(super) fn prepare(args: &SolveArgs) -> anyhow::Result<Option<Prepared>> {
-    let game = super::args::heap_game(&args.game.game, "solve")?;
-    let convention = args.game.convention();
-    let universe =
-        Universe::new(game.rules(), &game.canonical(), args.max_total, args.max_heap, args.max_heaps)
-            .map_err(words::universe)?;
-    if universe.max_total > MAX_SOLVE_TOTAL {
-        anyhow::bail!("--max-total {} is too large (at most {MAX_SOLVE_TOTAL})", universe.max_total);
-    }
-    let table = universe.table().map_err(words::universe)?;
-    let options =
-        SolveOptions { convention, universe, nim_values: args.nim_values, strategy: Default::default() };
-    let estimate = nimdb::solve::estimate(game, &options, &table);
+/// Checks the arguments against the game's rules and the memory budget, and decides whether
+/// the lower tiers spill. With `--dry-run`, prints the estimates and returns `None`. A flag
+/// the game's solver cannot honour (`--window-limit` or `--mpi-ranks` for a solver that
+/// never spills or runs in one process) is refused, dry run or not: never passed over.
+pub(super) fn prepare(args: &SolveArgs) -> anyhow::Result<Option<(SolveJob, SolvePlan)>> {
+    let game = &args.game.game;
+    let bounds =
+        SolveBounds { max_total: args.max_total, max_heap: args.max_heap, max_heaps: args.max_heaps };
+    let job = SolveJob::new(game, args.game.convention(), bounds, args.nim_values).map_err(words::job)?;
+    let estimate = job.estimate();
     let budget = MemoryBudget::given(args.memory_limit).map_err(super::words::memory_limit)?;
+    if args.mpi_ranks.is_some() {
+        job.partitioned().map_err(words::job)?;
+    }
     if args.dry_run {
+        // Only whether the flag applies: the budget's verdict is printed below.
+        if let Err(e @ JobError::NoWindow(_)) =
+            job.plan(&budget, args.window_limit, "this solve", &args.db.db)
+        {
+            return Err(words::job(e));
+        }
         println!("game:        {game}{}", if args.game.misere { " --misere" } else { "" });
-        println!("universe:    {universe}");
+        println!("universe:    {}", job.covers());
         println!("tiers:       {}", estimate.tiers);
         println!("positions:   {}", estimate.positions);
-        println!(
-            "memory:      ~{} (tiers within {} tokens of the one being solved)",
-            mb(estimate.memory_bytes),
-            reach(game.rules(), &universe)
-        );
+        println!("memory:      ~{} ({})", mb(estimate.memory_bytes), job.memory_words());
         if let Some(ranks) = args.mpi_ranks {
+            let (spec, universe) = job.partitioned().map_err(words::job)?;
             // Each rank spills past the budget one process would (the job's plan), or past
             // --window-limit, whichever is less.
-            let planned = plan(&estimate, &budget, "this solve", &args.db.db).ok().flatten();
+            let planned = plan(estimate, &budget, "this solve", &args.db.db).ok().flatten();
             let cap = [planned, args.window_limit].into_iter().flatten().min();
-            let e = nimdb::solve::estimate_ranks(game, &options, &table, ranks as usize, cap);
+            let options = SolveOptions {
+                convention: job.convention(),
+                universe,
+                nim_values: job.nim_values(),
+                strategy: Default::default(),
+            };
+            let table = universe.table().map_err(words::universe)?;
+            let e = nimdb::solve::estimate_ranks(spec, &options, &table, ranks as usize, cap);
             let window = if e.window_bytes < e.whole_window_bytes {
                 format!(
                     "{} of window each in memory, the rest of its {} spilled",
@@ -184,7 +145,7 @@ pub(super) fn prepare(args: &SolveArgs) -> anyhow::Result<Option<Prepared>> {
             mb(estimate.disk_bytes),
             estimate.record_bytes
         );
-        match plan(&estimate, &budget, "this solve", &args.db.db) {
+        match plan(estimate, &budget, "this solve", &args.db.db) {
             Ok(None) => println!("budget:      {} ({}): fits", Bytes(budget.bytes), budget.source),
             Ok(Some(window)) => println!(
                 "budget:      {} ({}): lower tiers past {} spill to disk (up to {})",
@@ -214,35 +175,31 @@ pub(super) fn prepare(args: &SolveArgs) -> anyhow::Result<Option<Prepared>> {
         return Ok(None);
     }
     // Refuse before touching the file: a solve that cannot fit would only abort later.
-    let window = plan(&estimate, &budget, &format!("solving {game} ({universe})"), &args.db.db)?;
-    let window = match (window, args.window_limit) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
-    }
-    .filter(|&bytes| bytes < estimate.window_bytes);
-    let spill = window.map(|budget_bytes| Spill::beside(&args.db.db, budget_bytes));
-    if let (Some(spill), false) = (&spill, args.quiet) {
+    let what = format!("solving {game} ({})", job.covers());
+    let planned = job.plan(&budget, args.window_limit, &what, &args.db.db).map_err(words::job)?;
+    if let (Some(spill), false) = (&planned.spill, args.quiet) {
         eprintln!(
             "note: the lower tiers (~{}) do not fit {}; past {} they spill to mapped files in {} (up to {} of disk, freed by the end)",
             Bytes(estimate.window_bytes),
-            match args.window_limit {
-                Some(limit) if limit == spill.budget => format!("the window limit ({})", Bytes(limit)),
-                _ => format!("the memory budget ({})", Bytes(budget.bytes)),
+            if planned.by_window_limit {
+                format!("the window limit ({})", Bytes(spill.budget))
+            } else {
+                format!("the memory budget ({})", Bytes(budget.bytes))
             },
             Bytes(spill.budget),
             spill.dir.display(),
             Bytes(estimate.window_bytes.saturating_sub(spill.budget))
         );
     }
-    Ok(Some(Prepared { game: game.clone(), convention, universe, nim_values: args.nim_values, spill }))
+    Ok(Some((job, planned)))
 }
 
 /// Prints the summary of a finished solve run.
-pub(super) fn print_report(db: &Database, job: &Prepared, solve: &SolveRecord, report: &SolveReport) {
-    let Prepared { game, convention, universe, .. } = job;
+pub(super) fn print_report(db: &Database, job: &SolveJob, solve: &SolveRecord, report: &SolveReport) {
+    let (game, convention, covers) = (job.game(), job.convention(), job.covers());
     let rate = |n: u64| if report.seconds > 0.0 { n as f64 / report.seconds } else { 0.0 };
     println!(
-        "solved {game} ({convention}, {universe}) into {}: solve #{}, {}",
+        "solved {game} ({convention}, {covers}) into {}: solve #{}, {}",
         db.path().display(),
         solve.id,
         if report.tiers_now == 0 {

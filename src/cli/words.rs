@@ -1,7 +1,7 @@
 //! The library's typed errors in the user's words: where a flag or a command would help,
 //! the message names it.
 
-use nimdb::driver::DriverError;
+use nimdb::driver::{DriverError, JobError, SolveBounds, SolveJob};
 use nimdb::game::Convention;
 use nimdb::game::Game;
 use nimdb::index::SpaceBounds;
@@ -9,8 +9,7 @@ use nimdb::index::{Universe, UniverseError};
 use nimdb::play::{AdviceError, PlayError, SessionError, UnknownPlayers};
 use nimdb::query::{QueryError, Uncovered};
 use nimdb::resources::MemoryBudget;
-use nimdb::solve::family::estimate_family;
-use nimdb::space::{SpaceError, moves_bound, space_of};
+use nimdb::space::{BoundsError, SpaceError};
 use nimdb::store::StoreError;
 use nimdb::theory::TheoryError;
 use nimdb::tree::{MeasureStopped, TreeError};
@@ -244,16 +243,48 @@ pub fn space(e: SpaceError) -> anyhow::Error {
     }
 }
 
-/// Whether `nimdb solve` would accept the solve of the space `bounds` of `game` (the space
-/// can be ranked, and its memory fits the default budget): only such a solve is suggested.
+/// Whether `nimdb solve` would accept the solve of the space `bounds` of `game` (its job is
+/// made from the flags suggested, and its memory fits the default budget): only such a
+/// solve is suggested.
 fn family_solve_would_run(game: &str, bounds: SpaceBounds) -> bool {
     let Ok(game) = game.parse::<Game>() else { return false };
-    if bounds.max_total > nimdb::solve::MAX_SOLVE_TOTAL {
-        return false;
+    // The flags suggested: a capped game's total follows from its heap count.
+    let max_total = bounds.max_heap.is_none().then_some(bounds.max_total);
+    let asked = SolveBounds { max_total, max_heap: None, max_heaps: Some(bounds.max_heaps) };
+    let Ok(job) = SolveJob::new(&game, Convention::Normal, asked, false) else { return false };
+    job.estimate().fit(&MemoryBudget::new(None), "the solve").is_ok()
+}
+
+/// A solve refused before it ran, in terms of the solve flags.
+pub fn job(e: JobError) -> anyhow::Error {
+    match e {
+        JobError::Universe(e) => universe(e),
+        JobError::Bounds(e) => {
+            let flag = match e {
+                BoundsError::NeedsHeaps(_) => " (--max-heaps K)",
+                BoundsError::TotalNotAllowed { .. } => " (leave out --max-total)",
+                BoundsError::NeedsTotal(_) => " (--max-total N)",
+                BoundsError::HeapCap(_) => " (--max-total and --max-heaps, not --max-heap)",
+                BoundsError::TooLarge(_) => " (lower --max-total or --max-heaps)",
+            };
+            anyhow::anyhow!("{e}{flag}")
+        }
+        JobError::NoNimValues(game) => {
+            anyhow::anyhow!(
+                "--nim-values is not available for {game}: its solve stores outcome and remoteness"
+            )
+        }
+        JobError::NoWindow(game) => anyhow::anyhow!(
+            "--window-limit is not taken for {game}: its solver keeps every tier it reads in memory and never spills (--memory-limit bounds the solve, and --dry-run shows its cost)"
+        ),
+        JobError::NotPartitioned(game) => anyhow::anyhow!(
+            "--mpi-ranks is not taken for {game}: an MPI job (--mpi) solves heap games only, and {game} is solved by one process"
+        ),
+        JobError::Resource(e) if e.is_memory() => {
+            anyhow::anyhow!("{e}; nothing was written (--memory-limit SIZE sets the budget)")
+        }
+        JobError::Resource(e) => anyhow::anyhow!("{e}; nothing was written"),
     }
-    let Ok(space) = space_of(&game, bounds) else { return false };
-    let estimate = estimate_family(space.as_ref(), game.family().loopy(), moves_bound(bounds));
-    estimate.fit(&MemoryBudget::new(None), "the solve").is_ok()
 }
 
 /// A memory limit above what this process may have, with the flag that gave it.

@@ -8,10 +8,13 @@
 //! the spot, `nimdb play` and `nimdb solve` all come through here.
 
 mod heaps;
+mod job;
 
 use std::collections::BTreeSet;
 
 pub use heaps::{HeapRun, STRETCH, heap_report, run_heaps};
+pub(crate) use job::Reach;
+pub use job::{JobError, SolveBounds, SolveJob, SolvePlan, partitionable};
 
 use crate::game::{Convention, Game, GameSpec};
 use crate::index::{PositionSpace, SpaceBounds, TierId, Universe};
