@@ -511,9 +511,14 @@ fn export_streams_every_stored_position_as_the_answers_give_it() {
     let (code, _, err) = nimdb(&["export", "--game", "staircase", "--solve", "2"], "");
     assert_eq!(code, Some(1));
     assert!(err.contains("not of staircase") && err.lines().count() == 1, "{err}");
-    let (code, _, err) = nimdb(&["export", "--solve", "1"], "");
+    assert!(err.contains("export it with --game raise:2"), "{err}");
+    // A solve named alone is exported in its own game: the staircase's rows, not Nim's.
+    let (code, by_id, err) = nimdb(&["export", "--solve", "1"], "");
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(by_id, nimdb(&["export", "--game", "staircase"], "").1);
+    let (code, _, err) = nimdb(&["export", "--game", "nim", "--solve", "1"], "");
     assert_eq!(code, Some(1));
-    assert!(err.contains("--game staircase") && err.lines().count() == 1, "{err}");
+    assert!(err.contains("not of nim") && err.contains("--game staircase") && err.lines().count() == 1, "{err}");
 }
 
 /// `play` speaks to every family through the trait: the computer's move from every
