@@ -168,3 +168,42 @@ def test_a_solve_over_the_file_size_limit_is_refused_before_it_writes(tmp_path):
     assert "file-size limit (ulimit -f)" in run.stdout and "nothing was written" in run.stdout, run.stdout
     assert files() == before, "the refused solve changed the database"
     assert nimdb.open(path).solves() == []
+
+
+# One solve path for every game: `estimate` and `solve` take every family, with the
+# command line's bounds, estimates and refusals.
+@pytest.mark.parametrize(
+    "game, bounds, flags",
+    [
+        ("staircase", {"max_total": 12, "max_heaps": 4}, ["--max-total", "12", "--max-heaps", "4"]),
+        ("welter", {"max_total": 14}, ["--max-total", "14"]),
+        ("raise:2", {"max_heaps": 4}, ["--max-heaps", "4"]),
+        ("hyper:3:circular:2", {"max_heap": 6}, ["--max-heap", "6"]),
+    ],
+)
+def test_every_family_estimates_and_solves_as_the_cli_does(nimdb_bin, tmp_path, game, bounds, flags):
+    from conftest import cli
+
+    est = nimdb.estimate(game, **bounds)
+    dry = cli(nimdb_bin, "solve", "--game", game, *flags, "--dry-run", "--db", str(tmp_path / "d.sqlite"))
+    lines = dict(line.split(":", 1) for line in dry.stdout.splitlines() if ":" in line)
+    assert int(lines["positions"]) == est.positions and int(lines["tiers"]) == est.tiers
+    assert lines["universe"].strip() == est.universe
+    db = nimdb.open(tmp_path / "s.sqlite", read_only=False)
+    summary = db.solve(game, **bounds)
+    assert summary.status == "complete" and summary.positions == est.positions
+    # A bound the family does not take, nim-values and a window limit are refused, naming
+    # the keyword, and write nothing.
+    with pytest.raises(nimdb.NimdbError, match="nim_values is not available"):
+        db.solve(game, nim_values=True, **bounds)
+    with pytest.raises(nimdb.NimdbError, match="window_limit is not taken"):
+        db.solve(game, window_limit="1K", **bounds)
+    assert [s.id for s in db.solves()] == [summary.solve_id]
+
+
+def test_export_of_another_game_s_solve_is_refused(tmp_path):
+    db = nimdb.open(tmp_path / "x.sqlite", read_only=False)
+    kayles = db.solve("kayles", 8).solve_id
+    with pytest.raises(nimdb.NimdbError, match=r"is a solve of kayles, not of nim"):
+        db.export("nim", solve=kayles)
+    assert len(db.export("kayles", solve=kayles).win) == db.solves()[0].positions
