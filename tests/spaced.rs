@@ -518,7 +518,10 @@ fn export_streams_every_stored_position_as_the_answers_give_it() {
     assert_eq!(by_id, nimdb(&["export", "--game", "staircase"], "").1);
     let (code, _, err) = nimdb(&["export", "--game", "nim", "--solve", "1"], "");
     assert_eq!(code, Some(1));
-    assert!(err.contains("not of nim") && err.contains("--game staircase") && err.lines().count() == 1, "{err}");
+    assert!(
+        err.contains("not of nim") && err.contains("--game staircase") && err.lines().count() == 1,
+        "{err}"
+    );
 }
 
 /// `play` speaks to every family through the trait: the computer's move from every

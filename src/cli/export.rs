@@ -58,7 +58,7 @@ fn pick_solve(db: &Database, args: &ExportArgs) -> anyhow::Result<(SolveRecord, 
             other => other.into(),
         });
     }
-    let game = args.game.clone().unwrap_or_else(|| Game::Heaps(nimdb::game::GameSpec::nim()));
+    let game = args.game.clone().unwrap_or_else(|| nimdb::game::GameSpec::nim().into());
     let convention = Convention::from_misere(args.misere);
     match nimdb::stored::largest_solve(db, &game, convention)? {
         Some(solve) => Ok((solve, game)),

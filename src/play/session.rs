@@ -237,10 +237,7 @@ mod tests {
 
     fn session(game: &str, convention: Convention, players: Players, start: &str) -> Session {
         let game: Game = game.parse().unwrap();
-        let start = match &game {
-            Game::Heaps(_) => start.parse::<Position>().unwrap().into(),
-            s => s.parse_position(&start.split(' ').collect::<Vec<_>>()).unwrap(),
-        };
+        let start = game.parse_position(&start.split_whitespace().collect::<Vec<_>>()).unwrap();
         Session::new(game, convention, players, start).unwrap()
     }
 
