@@ -26,8 +26,7 @@ enum Format {
 /// Arguments of `nimdb export`.
 #[derive(Debug, Args)]
 pub struct ExportArgs {
-    /// The game [default: nim, or with --solve the solve's own game].
-    #[arg(long, short = 'g', value_parser = super::args::parse_any_game)]
+    #[arg(long, short = 'g', help = game_help(), value_parser = super::args::parse_any_game)]
     game: Option<Game>,
     /// The misère convention (the last move loses).
     #[arg(long)]
@@ -46,6 +45,11 @@ pub struct ExportArgs {
     format: Format,
     #[command(flatten)]
     db: DbArg,
+}
+
+/// `--game`'s help: every game, and which one is exported when it is left out.
+fn game_help() -> String {
+    format!("{} [default: nim, or with --solve the solve's own game]", nimdb::game::any_game_help())
 }
 
 /// The solve to export and its game: `--solve ID` (of `--game` when that is given too),
