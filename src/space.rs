@@ -330,7 +330,7 @@ pub fn plan_in_space(
     auto_solve_limit: u64,
 ) -> Result<SpacePlan, SpaceError> {
     if let Some(db) = db {
-        for solve in crate::stored::solves_of(db, game, convention)? {
+        for solve in db.solves_stored_as(&game.storage_id(), convention)? {
             if let Some(answer) = answer_from_solve(db, game, convention, position, &solve)? {
                 return Ok(SpacePlan::Answered(Box::new(answer)));
             }
@@ -612,7 +612,7 @@ impl<'a> SpaceReader<'a> {
     fn listed(&mut self, game: &Game, convention: Convention) -> Result<Vec<SolveRecord>, SpaceError> {
         let key = (game.to_string(), convention);
         if !self.solves.contains_key(&key) {
-            let found = crate::stored::solves_of(self.db, game, convention)?;
+            let found = self.db.solves_stored_as(&game.storage_id(), convention)?;
             self.solves.insert(key.clone(), found);
         }
         Ok(self.solves[&key].clone())
@@ -734,7 +734,7 @@ impl SpaceReport {
 /// wins, one more than the longest; a draw, no losing child and a drawing one), and agree
 /// with the family's theorem where there is one.
 pub fn verify_space(db: &Database, game: &Game, convention: Convention) -> Result<SpaceReport, SpaceError> {
-    let solves = crate::stored::solves_of(db, game, convention)?;
+    let solves = db.solves_stored_as(&game.storage_id(), convention)?;
     if solves.is_empty() {
         return Err(SpaceError::NoSolve(game.to_string(), convention));
     }

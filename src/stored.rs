@@ -62,10 +62,7 @@ pub fn solves_of(db: &Database, game: &Game, convention: Convention) -> Result<V
         // A database older than schema version 7 keys a heap game by its name: the store
         // finds it under either.
         Some(spec) => db.solves_of(spec, convention),
-        None => {
-            let id = game.storage_id();
-            Ok(db.solves()?.into_iter().filter(|s| s.game_id == id && s.convention == convention).collect())
-        }
+        None => db.solves_stored_as(&game.storage_id(), convention),
     }
 }
 

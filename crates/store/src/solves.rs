@@ -128,6 +128,21 @@ impl Database {
         Ok(rows)
     }
 
+    /// The solves stored under game id `game_id` (a [storage id](GameSpec::storage_id), as
+    /// the `solves` table keys games since schema version 7) and `convention`, oldest first.
+    pub fn solves_stored_as(
+        &self,
+        game_id: &str,
+        convention: Convention,
+    ) -> Result<Vec<SolveRecord>, StoreError> {
+        let mut stmt =
+            self.conn.prepare(&format!("{SELECT} WHERE s.game = ?1 AND s.convention = ?2 ORDER BY s.id"))?;
+        let rows = stmt
+            .query_map(params![game_id, convention.as_str()], from_row)?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+
     /// The solve with this key, if stored.
     pub fn find_solve(&self, key: &SolveKey) -> Result<Option<SolveRecord>, StoreError> {
         // A database older than schema version 7 keys the solve by the name it was stored under.
