@@ -14,6 +14,10 @@ A thin layer over the nimdb library (the same code as the ``nimdb`` command line
     nimdb.heap_values("dawson", 200).period                  # 34
     nimdb.quotient("kayles").size                             # misère quotient: 40
 
+    # Your own game, by its moves, solved by the same solvers:
+    game = nimdb.define("my-nim", lambda p: [p[:i] + (k,) + p[i + 1:] for i, h in enumerate(p) for k in range(h)])
+    db.solve(game, max_total=12)
+
 Errors are :class:`NimdbError` with the library's messages. Long calls release the GIL
 and stop cleanly on Ctrl-C. Pictures (matplotlib) are in :mod:`nimdb.plot`.
 """
@@ -24,6 +28,7 @@ from ._nimdb import (
     MAX_SOLVE_TOTAL,
     Answer,
     Database,
+    DefinedGame,
     Estimate,
     Export,
     HeapValues,
@@ -34,6 +39,7 @@ from ._nimdb import (
     SolveInfo,
     SolveSummary,
     __version__,
+    define,
     estimate,
     heap_values,
     open,
@@ -51,6 +57,7 @@ __all__ = [
     "MAX_SOLVE_TOTAL",
     "Answer",
     "Database",
+    "DefinedGame",
     "Estimate",
     "Export",
     "HeapValues",
@@ -63,6 +70,7 @@ __all__ = [
     "SpacedAnswer",
     "SpacedMove",
     "__version__",
+    "define",
     "estimate",
     "heap_values",
     "open",

@@ -12,6 +12,7 @@ __all__ = [
     "AUTO_SOLVE_LIMIT",
     "Answer",
     "Database",
+    "DefinedGame",
     "Estimate",
     "Export",
     "HeapValues",
@@ -24,6 +25,7 @@ __all__ = [
     "SolveInfo",
     "SolveSummary",
     "__version__",
+    "define",
     "estimate",
     "heap_values",
     "open",
@@ -191,15 +193,15 @@ class Database:
     def __exit__(self, exc_type: object, exc_value: object, traceback: object) -> None: ...
     def solves(self) -> list[SolveInfo]:
         """The stored solves."""
-    def query(self, game: str, position: _PositionLike, misere: bool = False) -> Answer:
+    def query(self, game: _GameLike, position: _PositionLike, misere: bool = False) -> Answer:
         """The answer to one position of any game, as ``nimdb query --json`` gives it."""
     def query_spaced(
-        self, game: str, position: Union[Sequence[int], str], misere: bool = False
+        self, game: _GameLike, position: Union[Sequence[int], str], misere: bool = False
     ) -> Answer:
         """Deprecated: ``query`` answers every game."""
     def query_many(
         self,
-        game: str,
+        game: _GameLike,
         positions: Union[Iterable[_PositionLike], npt.NDArray[np.integer]],
         misere: bool = False,
         strict: bool = True,
@@ -212,7 +214,7 @@ class Database:
         array of Welter positions needs ``lengths`` (a Welter heap may be 0)."""
     def solve(
         self,
-        game: str,
+        game: _GameLike,
         max_total: Optional[int] = None,
         *,
         max_heap: Optional[int] = None,
@@ -238,7 +240,7 @@ class Database:
         """The game's misère quotient: the stored one, else computed (and stored if writable)."""
     def export(
         self,
-        game: str,
+        game: _GameLike,
         misere: bool = False,
         *,
         solve: Optional[int] = None,
@@ -263,7 +265,7 @@ class Estimate:
     """None when the solve fits the budget, else the bytes of lower tiers it would hold."""
 
 def estimate(
-    game: str,
+    game: _GameLike,
     max_total: Optional[int] = None,
     *,
     max_heap: Optional[int] = None,
@@ -273,6 +275,39 @@ def estimate(
     memory_limit: Union[int, str, None] = None,
 ) -> Estimate:
     """What solving a universe would take (raises NimdbError if it would be refused)."""
+
+@final
+class DefinedGame:
+    """A game defined in Python by its moves (``nimdb.define``): pass it wherever a game
+    name goes (``solve``, ``query``, ``query_many``, ``export``, ``estimate``)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def layout(self) -> str: ...
+    @property
+    def loopy(self) -> bool: ...
+    @property
+    def cap(self) -> Optional[int]: ...
+    @property
+    def fingerprint(self) -> str:
+        """A hash of its moves on a fixed sample of positions (hex)."""
+    @property
+    def storage_id(self) -> str: ...
+
+_GameLike = Union[str, DefinedGame]
+
+def define(
+    name: str,
+    moves: Callable[[Tuple[int, ...]], Iterable[Union[Sequence[int], Tuple[Sequence[int], str]]]],
+    *,
+    layout: str = "multiset",
+    heaps: Optional[int] = None,
+    cap: Optional[int] = None,
+    loopy: bool = False,
+) -> DefinedGame:
+    """Defines a game by its moves, in one of nimdb's layouts ("multiset", "row" with
+    ``heaps=N``, "staircase", "set"); a loopy game needs ``cap``."""
 
 def open(path: Union[str, "os.PathLike[str]"], read_only: bool = True) -> Database:
     """Opens a nimdb database (read-only by default; ``read_only=False`` creates it)."""

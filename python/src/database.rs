@@ -22,7 +22,8 @@ use nimdb::store::{ExportFilter, SolveRecord, SolveStatus, StoreError};
 use nimdb::stored::StoredError;
 
 use crate::answers::{Answer, Lookups, source_code};
-use crate::errors::{NimdbError, cells_arg, convention, deprecated, message, nimdb_error, parse_any_game};
+use crate::defined::{defined_of, game_arg, other_rules, prepare_solve};
+use crate::errors::{NimdbError, cells_arg, convention, deprecated, message, nimdb_error};
 use crate::signals;
 use crate::theory::{Quotient, QuotientFailure, QuotientJob};
 
@@ -444,7 +445,7 @@ impl Estimate {
 #[pyo3(signature = (game, max_total = None, *, max_heap = None, max_heaps = None, misere = false,
                     nim_values = false, memory_limit = None))]
 pub fn estimate(
-    game: &str,
+    game: &Bound<'_, PyAny>,
     max_total: Option<u32>,
     max_heap: Option<u32>,
     max_heaps: Option<u32>,
@@ -452,7 +453,7 @@ pub fn estimate(
     nim_values: bool,
     memory_limit: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Estimate> {
-    let game = parse_any_game(game)?;
+    let game = game_arg(game)?;
     let budget = MemoryBudget::given(memory_arg(memory_limit)?).map_err(memory_limit_error)?;
     let job = job_of(&game, convention(misere), max_total, max_heap, max_heaps, nim_values)?;
     let e = job.estimate();
@@ -719,35 +720,46 @@ impl Database {
     fn query(
         &self,
         py: Python<'_>,
-        game: &str,
+        game: &Bound<'_, PyAny>,
         position: &Bound<'_, PyAny>,
         misere: bool,
     ) -> PyResult<Answer> {
-        let game = parse_any_game(game)?;
+        let defined = defined_of(game);
+        let game = game_arg(game)?;
         let cells = cells_arg(&game, position)?.map_err(NimdbError::new_err)?;
         let conv = convention(misere);
-        let read_only = self.read_only;
+        // A defined game is solved by Database.solve alone, which reads its moves first.
+        let solves_on_the_spot = !self.read_only && defined.is_none();
         let answer = self.with_db(py, |db| {
+            other_rules(db, defined.as_ref()).map_err(fail)?;
             let quotients = nimdb::query::Quotients::StoredOrComputed;
             match plan(Some(db), &game, conv, &cells, AUTO_SOLVE_LIMIT, quotients)? {
                 Plan::Answered(a) => Ok(*a),
                 // A read-only handle answers as query_many and serve do: a stored solve, a
                 // stored misère quotient, else a theorem; only what none answers is refused.
-                Plan::Solve(cover) if read_only => match Session::new(db).answer(&game, conv, &cells, Listing::All) {
+                Plan::Solve(cover) if !solves_on_the_spot => match Session::new(db).answer(&game, conv, &cells, Listing::All) {
                     Ok(a) => Ok(a),
                     Err(LookupError::NotCovered { .. } | LookupError::Space(_)) => Err(fail(format!(
                         "{} is not covered by any stored solve of {game}{} and no theorem gives its value; \
-                         answering it means solving {} positions on the spot, and the database was opened read-only \
-                         (nimdb.open(path, read_only=False) lets a query solve it, or call Database.solve)",
+                         answering it means solving {} positions on the spot, {}",
                         game.show(&cells),
                         if misere { " (misère)" } else { "" },
-                        cover.positions()
+                        cover.positions(),
+                        if defined.is_some() {
+                            "which a game defined in Python does through Database.solve (it reads the moves first)"
+                        } else {
+                            "and the database was opened read-only (nimdb.open(path, read_only=False) lets a query solve it, or call Database.solve)"
+                        }
                     ))),
                     Err(e) => Err(e.into()),
                 },
                 Plan::Solve(cover) => Ok(answer_after_solving(db, &game, conv, &cells, cover)?),
             }
         })?;
+        // An exception in a defined game's moves, raised while its answer was made.
+        if let Some(e) = crate::signals::take() {
+            return Err(e);
+        }
         Answer::new(py, &answer)
     }
 
@@ -757,7 +769,7 @@ impl Database {
     fn query_spaced(
         &self,
         py: Python<'_>,
-        game: &str,
+        game: &Bound<'_, PyAny>,
         position: &Bound<'_, PyAny>,
         misere: bool,
     ) -> PyResult<Answer> {
@@ -791,7 +803,7 @@ impl Database {
     fn query_many(
         &self,
         py: Python<'_>,
-        game: &str,
+        game: &Bound<'_, PyAny>,
         positions: &Bound<'_, PyAny>,
         misere: bool,
         strict: bool,
@@ -799,9 +811,11 @@ impl Database {
     ) -> PyResult<Lookups> {
         let conv = convention(misere);
         let lengths = lengths_arg(lengths)?;
-        let game = parse_any_game(game)?;
+        let defined = defined_of(game);
+        let game = game_arg(game)?;
         let positions = positions_arg(&game, positions, lengths.as_deref())?;
         let columns = self.with_db(py, |db| {
+            other_rules(db, defined.as_ref()).map_err(fail)?;
             let mut cols = Columns::with_capacity(positions.len());
             let mut session = Session::new(db);
             for (i, position) in positions.iter().enumerate() {
@@ -852,7 +866,7 @@ impl Database {
     fn solve(
         &self,
         py: Python<'_>,
-        game: &str,
+        game: &Bound<'_, PyAny>,
         max_total: Option<u32>,
         max_heap: Option<u32>,
         max_heaps: Option<u32>,
@@ -868,14 +882,22 @@ impl Database {
                 self.path.display()
             )));
         }
-        let game = parse_any_game(game)?;
+        let defined = defined_of(game);
+        let game_obj = game;
+        let game = game_arg(game)?;
         let conv = convention(misere);
         let budget = MemoryBudget::given(memory_arg(memory_limit)?).map_err(memory_limit_error)?;
         let window_limit = memory_arg(window_limit)?;
         let callback = progress.as_ref();
         let path = self.path.clone();
+        let job = job_of(&game, conv, max_total, max_heap, max_heaps, nim_values).map_err(PyErr::from)?;
+        // A game defined in Python: every move of the space is read (and checked) now, with
+        // the GIL held; the solver then runs on them without it.
+        if let Some(space) = job.space() {
+            prepare_solve(py, game_obj, space.bounds())?;
+        }
         let (record, report) = self.with_db(py, |db| {
-            let job = job_of(&game, conv, max_total, max_heap, max_heaps, nim_values)?;
+            other_rules(db, defined.as_ref()).map_err(fail)?;
             // As `nimdb solve`: lower tiers that do not fit the budget spill to mapped files
             // beside the database; a solve whose rest does not fit, or that would not fit the
             // disk free or the file-size limit (`ulimit -f`), is refused before writing.
@@ -945,16 +967,18 @@ impl Database {
     fn export(
         &self,
         py: Python<'_>,
-        game: &str,
+        game: &Bound<'_, PyAny>,
         misere: bool,
         solve: Option<i64>,
         losses_only: bool,
         max_total: Option<u32>,
     ) -> PyResult<Export> {
-        let game = parse_any_game(game)?;
+        let defined = defined_of(game);
+        let game = game_arg(game)?;
         let conv = convention(misere);
         let path = self.path.display().to_string();
         let (record, rows) = self.with_db(py, |db| {
+            other_rules(db, defined.as_ref()).map_err(fail)?;
             let (record, game) = match solve {
                 Some(id) => nimdb::stored::solve_by_id(db, id, Some(&game)).map_err(|e| match e {
                     StoredError::NoSuchSolve(_) => fail(format!("{e} in {path} (see Database.solves())")),

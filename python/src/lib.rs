@@ -14,6 +14,7 @@ use pyo3::prelude::*;
 
 mod answers;
 mod database;
+mod defined;
 mod errors;
 mod signals;
 mod theory;
@@ -36,8 +37,10 @@ fn _nimdb(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<database::Estimate>()?;
     m.add_class::<theory::HeapValues>()?;
     m.add_class::<theory::Quotient>()?;
+    m.add_class::<defined::DefinedGame>()?;
     m.add_function(wrap_pyfunction!(database::open, m)?)?;
     m.add_function(wrap_pyfunction!(database::estimate, m)?)?;
+    m.add_function(wrap_pyfunction!(defined::define, m)?)?;
     m.add_function(wrap_pyfunction!(theory::heap_values, m)?)?;
     m.add_function(wrap_pyfunction!(theory::quotient, m)?)?;
     Ok(())

@@ -222,6 +222,15 @@ impl SolveJob {
         }
     }
 
+    /// The family's position space, when the job solves one over it (`None` for a heap
+    /// game's universe): what a program that defines a game's moves reads them over first.
+    pub fn space(&self) -> Option<&dyn PositionSpace> {
+        match &self.solver {
+            Solver::Heaps(..) => None,
+            Solver::Family(space) => Some(space.as_ref()),
+        }
+    }
+
     /// What the solve will take: tiers, positions, memory and disk.
     pub fn estimate(&self) -> &Estimate {
         &self.estimate

@@ -4,7 +4,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::families::{Hypergraph, Raise, Staircase, Welter};
+use super::families::{Defined, Hypergraph, Raise, Staircase, Welter};
 use super::family::{Family, MAX_COUNT, PositionError};
 use super::position::parse_heap_list;
 use super::spec::{FAMILY_FORMS, GAME_FORMS, GameSpec, STORAGE_ID_PREFIX, SpecError};
@@ -37,6 +37,9 @@ pub enum Game {
     Raise(Raise),
     /// Hypergraph Nim (`hyper:N:EDGES`).
     Hyper(Hypergraph),
+    /// A game whose moves a program defines (never parsed from a name: its rules come
+    /// with it).
+    Defined(Defined),
 }
 
 impl Game {
@@ -48,6 +51,7 @@ impl Game {
             Game::Welter(w) => w,
             Game::Raise(r) => r,
             Game::Hyper(h) => h,
+            Game::Defined(d) => d,
         }
     }
 
@@ -69,6 +73,7 @@ impl Game {
         match self {
             Game::Heaps(g) => g.storage_id(),
             Game::Hyper(h) => format!("{STORAGE_ID_PREFIX}hyper:{}:{}", h.heaps(), h.listed()),
+            Game::Defined(d) => d.storage_id(),
             _ => format!("{STORAGE_ID_PREFIX}{self}"),
         }
     }
@@ -220,6 +225,7 @@ impl fmt::Display for Game {
             Game::Welter(_) => f.write_str("welter"),
             Game::Raise(r) => write!(f, "raise:{}", r.cap),
             Game::Hyper(h) => h.fmt(f),
+            Game::Defined(d) => d.fmt(f),
         }
     }
 }

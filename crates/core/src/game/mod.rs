@@ -32,7 +32,9 @@ pub use any_game::{BadPosition, Game, MAX_RAISE_CAP, parse_heap_game};
 pub use big::{BigChange, BigMove, BigPosition};
 pub use convention::Convention;
 pub use echo::echo;
-pub use families::{Hypergraph, MAX_HYPER_HEAPS, Raise, Staircase, Welter};
+pub use families::{
+    BadName, Defined, Hypergraph, MAX_DEFINED_NAME, MAX_HYPER_HEAPS, Raise, Staircase, Welter, canonical_in,
+};
 pub use family::{
     DRAW, Family, LabelledMove, MAX_COUNT, MOVES_WORK_LIMIT, PositionError, SpaceLayout, moves_fit,
 };

@@ -1,0 +1,189 @@
+"""Games defined in Python (`nimdb.define`): solved by nimdb's own solvers, stored under
+their name and a fingerprint of their moves, and answered by every Python call that takes
+a game. Each is checked against the built-in game with the same rules, or against an
+independent search written here."""
+
+import numpy as np
+import pytest
+
+import nimdb
+
+
+def nim_moves(p):
+    """Nim: take any number from one heap."""
+    return [p[:i] + (k,) + p[i + 1 :] for i, h in enumerate(p) for k in range(h)]
+
+
+def raise_moves(cap):
+    """Nim with raising: lower a heap, or add one to a nonempty heap below the cap."""
+
+    def moves(p):
+        out = nim_moves(p)
+        out += [p[:i] + (h + 1,) + p[i + 1 :] for i, h in enumerate(p) if 0 < h < cap]
+        return out
+
+    return moves
+
+
+def edges_moves(edges):
+    """Hypergraph Nim on a row: lower every heap of one edge (edges 0-based)."""
+
+    def moves(p):
+        row = list(p) + [0] * (3 - len(p))
+        out = []
+        for e in edges:
+            if all(row[i] > 0 for i in e):
+                # Every way of lowering each heap of the edge.
+                combos = [[]]
+                for i in e:
+                    combos = [c + [(i, v)] for c in combos for v in range(row[i])]
+                for c in combos:
+                    r = list(row)
+                    for i, v in c:
+                        r[i] = v
+                    out.append(tuple(r))
+        return out
+
+    return moves
+
+
+def rows_of(export):
+    return [tuple(int(x) for x in row[:n]) for row, n in zip(export.heaps, export.lengths)]
+
+
+def table(export):
+    """Each exported position's (win, draw, remoteness), by position (two games' solves
+    may order their tiers differently)."""
+    return {
+        p: (bool(w), bool(d), int(r))
+        for p, w, d, r in zip(rows_of(export), export.win, export.draw, export.remoteness)
+    }
+
+
+@pytest.mark.parametrize("misere", [False, True])
+def test_python_nim_equals_the_native_nim_on_every_position(tmp_path, misere):
+    db = nimdb.open(tmp_path / "d.sqlite", read_only=False)
+    mine = nimdb.define("my-nim", nim_moves)
+    assert (mine.name, mine.layout, mine.loopy) == ("my-nim", "multiset", False)
+    ours = db.solve(mine, max_total=12, misere=misere)
+    native = db.solve("nim", max_total=12, misere=misere)
+    assert ours.positions == native.positions and ours.status == "complete"
+    a, b = db.export(mine, misere=misere), db.export("nim", misere=misere)
+    assert table(a) == table(b) and len(table(a)) == ours.positions
+    # Every answer face takes it: one query with its moves, a batch, the estimate.
+    answer = db.query(mine, [3, 2, 1], misere=misere)
+    assert (answer.outcome, answer.remoteness) == (db.query("nim", [3, 2, 1], misere=misere).outcome, answer.remoteness)
+    assert answer.source == "database" and len(answer.moves) == 6
+    batch = db.query_many(mine, [[3, 2, 1], [5, 4], [7]], misere=misere)
+    native_batch = db.query_many("nim", [[3, 2, 1], [5, 4], [7]], misere=misere)
+    assert (batch.outcome == native_batch.outcome).all() and (batch.remoteness == native_batch.remoteness).all()
+    assert nimdb.estimate(mine, 12).positions == ours.positions
+
+
+@pytest.mark.parametrize("misere", [False, True])
+def test_a_python_row_game_equals_the_native_hypergraph_nim(tmp_path, misere):
+    db = nimdb.open(tmp_path / "h.sqlite", read_only=False)
+    mine = nimdb.define("my-hyper", edges_moves([(0, 1), (1, 2)]), layout="row", heaps=3)
+    db.solve(mine, max_heap=5, misere=misere)
+    db.solve("hyper:3:1+2,2+3", max_heap=5, misere=misere)
+    a, b = db.export(mine, misere=misere), db.export("hyper:3:1+2,2+3", misere=misere)
+    assert table(a) == table(b) and len(table(a)) == 216
+
+
+def independent_loopy_search(moves, positions, misere):
+    """Outcomes of a loopy game by rounds (a loss: every move to a win, or no move under
+    normal play; a win: a move to a loss), the rest draws. Independent of nimdb."""
+    kids = {p: set(moves(p)) for p in positions}
+    value = {}
+    changed = True
+    while changed:
+        changed = False
+        for p in positions:
+            if p in value:
+                continue
+            ks = [tuple(sorted((h for h in k if h), reverse=True)) for k in kids[p]]
+            if not ks:
+                value[p] = "win" if misere else "loss"
+            elif any(value.get(k) == "loss" for k in ks):
+                value[p] = "win"
+            elif all(value.get(k) == "win" for k in ks):
+                value[p] = "loss"
+            else:
+                continue
+            changed = True
+    return {p: value.get(p, "draw") for p in positions}
+
+
+@pytest.mark.parametrize("misere", [False, True])
+def test_a_python_loopy_game_gets_its_draws_right(tmp_path, misere):
+    db = nimdb.open(tmp_path / "l.sqlite", read_only=False)
+    mine = nimdb.define("my-raise", raise_moves(2), cap=2, loopy=True)
+    db.solve(mine, max_heaps=4, misere=misere)
+    db.solve("raise:2", max_heaps=4, misere=misere)
+    a, b = db.export(mine, misere=misere), db.export("raise:2", misere=misere)
+    assert table(a) == table(b)
+    assert a.draw.any() and a.win.any()
+    want = independent_loopy_search(raise_moves(2), rows_of(a), misere)
+    got = {p: ("draw" if d else "win" if w else "loss") for p, w, d in zip(rows_of(a), a.win, a.draw)}
+    assert got == want
+
+
+def test_user_code_that_fails_raises_naming_the_position_and_stores_nothing(tmp_path):
+    db = nimdb.open(tmp_path / "e.sqlite", read_only=False)
+
+    def breaks_at_big_heaps(p):
+        if p and p[0] >= 9:
+            raise ValueError("no heaps of 9")
+        return nim_moves(p)
+
+    game = nimdb.define("breaks", breaks_at_big_heaps)
+    with pytest.raises(nimdb.NimdbError, match=r"breaks's moves\(9\) raised: ValueError: no heaps of 9") as info:
+        db.solve(game, max_total=10)
+    assert isinstance(info.value.__cause__, ValueError)
+    # Moves that leave the layout, that add tokens to an acyclic game, or that are not
+    # positions: named, nothing stored.
+    cases = [
+        (lambda p: [(-1,)] if p else [], r"each count must be from 0"),
+        (lambda p: [p + (1,)] if sum(p) < 3 else [], r"does not go to an earlier tier .* declare loopy=True"),
+        (lambda p: ["x"] if p else [], r"is not a position"),
+    ]
+    for i, (moves, message) in enumerate(cases):
+        with pytest.raises(nimdb.NimdbError, match=message):
+            db.solve(nimdb.define(f"bad-{i}", moves), max_total=6)
+    assert db.solves() == []
+    with pytest.raises(nimdb.NimdbError, match="needs cap"):
+        nimdb.define("loops", nim_moves, loopy=True)
+    with pytest.raises(nimdb.NimdbError, match="not a name"):
+        nimdb.define("Bad Name", nim_moves)
+    with pytest.raises(TypeError, match="callable"):
+        nimdb.define("x", 3)
+
+
+def test_rules_that_change_or_clash_with_a_stored_name_are_refused(tmp_path):
+    db = nimdb.open(tmp_path / "c.sqlite", read_only=False)
+    calls = {"n": 0}
+
+    def drifting(p):
+        calls["n"] += 1
+        return nim_moves(p) if calls["n"] <= 23 else []
+
+    game = nimdb.define("drifting", drifting)  # 23 positions in its sample
+    with pytest.raises(nimdb.NimdbError, match="changed since nimdb.define"):
+        db.solve(game, max_total=8)
+    # Moves that change while the space is read are caught as well.
+    calls["n"] = -10**9
+
+    def drifts_later(p):
+        calls["n"] += 1
+        return nim_moves(p) if calls["n"] < -10**9 + 60 else nim_moves(p)[:1]
+
+    with pytest.raises(nimdb.NimdbError, match="changed since nimdb.define"):
+        db.solve(nimdb.define("drifts-later", drifts_later), max_total=8)
+    assert db.solves() == []
+    db.solve(nimdb.define("mine", nim_moves), max_total=8)
+    other = nimdb.define("mine", lambda p: nim_moves(p)[:1])
+    assert other.fingerprint != nimdb.define("mine", nim_moves).fingerprint
+    for call in (lambda: db.solve(other, max_total=8), lambda: db.query(other, [1]), lambda: db.export(other)):
+        with pytest.raises(nimdb.NimdbError, match=r"solve #1 of a game named mine with other rules"):
+            call()
+    assert len(db.solves()) == 1
