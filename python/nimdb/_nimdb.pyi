@@ -186,7 +186,8 @@ class Database:
     @property
     def read_only(self) -> bool: ...
     def close(self) -> None:
-        """Closes the connection; later calls raise NimdbError."""
+        """Closes the connection; later calls raise NimdbError. From a callback of a call
+        on this database (a ``solve`` progress callback) it raises NimdbError."""
     def __enter__(self) -> "Database": ...
     def __exit__(self, exc_type: object, exc_value: object, traceback: object) -> None: ...
     def solves(self) -> list[SolveInfo]:
@@ -234,8 +235,10 @@ class Database:
         max_heap: Optional[int] = None,
         max_elements: int = 4096,
         memory_limit: Optional[int] = None,
+        seconds: Optional[float] = None,
     ) -> Quotient:
-        """The game's misère quotient: the stored one, else computed (and stored if writable)."""
+        """The game's misère quotient: the stored one, else computed (and stored if writable);
+        ``seconds`` is a time budget, past which NimdbError says how far it got."""
     def export(
         self,
         game: str,
@@ -347,5 +350,7 @@ def quotient(
     max_heap: Optional[int] = None,
     max_elements: int = 4096,
     memory_limit: Optional[int] = None,
+    seconds: Optional[float] = None,
 ) -> Quotient:
-    """The misère quotient of an octal game (GIL released; Ctrl-C stops it)."""
+    """The misère quotient of an octal game (GIL released; Ctrl-C stops it); ``seconds`` is
+    a time budget, past which NimdbError says how far it got."""

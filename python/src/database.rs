@@ -14,12 +14,13 @@ use nimdb::batch::{LookupError, Session};
 use nimdb::driver::{DriverError, JobError, SolveBounds, SolveJob};
 use nimdb::game::{Convention, Outcome};
 use nimdb::index::{TierId, UniverseError};
-use nimdb::query::{AUTO_SOLVE_LIMIT, Plan, answer_after_solving, plan};
+use nimdb::query::{AUTO_SOLVE_LIMIT, Plan, answer_after_solving, plan_until};
 use nimdb::resources::MemoryBudget;
 use nimdb::solve::{Progress, SolveError};
 use nimdb::space::BoundsError;
 use nimdb::store::{ExportFilter, SolveRecord, SolveStatus, StoreError};
 use nimdb::stored::StoredError;
+use nimdb::theory::Stop;
 
 use crate::answers::{Answer, Lookups, source_code};
 use crate::errors::{NimdbError, cells_arg, convention, deprecated, message, nimdb_error, parse_any_game};
@@ -108,6 +109,13 @@ fn fail(text: impl Into<String>) -> Failure {
     Failure::Message(text.into())
 }
 
+/// A batch session whose theory answers stop when `stop` is set.
+fn stopping_session<'a>(db: &'a nimdb::store::Database, stop: &Stop) -> Session<'a> {
+    let mut session = Session::new(db);
+    session.set_stop(stop.clone());
+    session
+}
+
 /// Ids of threads, to tell a callback re-entering its own database (which would wait for
 /// itself) from another thread that should wait its turn.
 fn thread_number() -> u64 {
@@ -160,24 +168,48 @@ impl Database {
         py: Python<'_>,
         f: impl FnOnce(&mut nimdb::store::Database) -> Result<T, Failure> + Send,
     ) -> PyResult<T> {
+        self.with_db_until(py, |db, _| f(db))
+    }
+
+    /// [`with_db`](Self::with_db), `f` also given the stop a Ctrl-C sets (for the library's
+    /// loops that only look at a flag). A Ctrl-C heard meanwhile is raised, whatever `f`
+    /// returned.
+    fn with_db_until<T: Send>(
+        &self,
+        py: Python<'_>,
+        f: impl FnOnce(&mut nimdb::store::Database, &Stop) -> Result<T, Failure> + Send,
+    ) -> PyResult<T> {
+        self.not_held_here()?;
         let me = thread_number();
-        if self.holder.load(Ordering::SeqCst) == me {
-            return Err(NimdbError::new_err(
-                "the database is in use by the call this callback runs in; use another nimdb.open() of the same file",
-            ));
-        }
-        signals::take();
+        signals::clear();
+        let listening = signals::Listening::new(py);
+        let stop = listening.stop();
         let result = py.detach(|| {
             let mut guard = self.db.lock().unwrap_or_else(|p| p.into_inner());
             self.holder.store(me, Ordering::SeqCst);
             let result = match guard.as_mut() {
-                Some(db) => f(db),
+                Some(db) => f(db, stop),
                 None => Err(fail("the database is closed")),
             };
             self.holder.store(0, Ordering::SeqCst);
             result
         });
+        if let Some(e) = signals::take() {
+            return Err(e);
+        }
+        drop(listening);
         result.map_err(PyErr::from)
+    }
+
+    /// Refuses a call from a callback of a call that holds this database (a `solve`
+    /// progress callback): it would wait for itself.
+    fn not_held_here(&self) -> PyResult<()> {
+        if self.holder.load(Ordering::SeqCst) == thread_number() {
+            return Err(NimdbError::new_err(
+                "the database is in use by the call this callback runs in; use another nimdb.open() of the same file",
+            ));
+        }
+        Ok(())
     }
 }
 
@@ -669,9 +701,14 @@ impl Database {
         self.read_only
     }
 
-    /// Closes the connection; later calls raise NimdbError.
-    fn close(&self, py: Python<'_>) {
+    /// Closes the connection; later calls raise NimdbError. Called from a callback of a
+    /// call on this database (a `solve` progress callback), it raises NimdbError instead of
+    /// waiting for that call, which waits for the callback; from another thread, it waits
+    /// for the call to end.
+    fn close(&self, py: Python<'_>) -> PyResult<()> {
+        self.not_held_here()?;
         py.detach(|| *self.db.lock().unwrap_or_else(|p| p.into_inner()) = None);
+        Ok(())
     }
 
     fn __enter__(slf: Py<Self>) -> Py<Self> {
@@ -684,9 +721,9 @@ impl Database {
         exc_type: Option<&Bound<'_, PyAny>>,
         exc_value: Option<&Bound<'_, PyAny>>,
         traceback: Option<&Bound<'_, PyAny>>,
-    ) {
+    ) -> PyResult<()> {
         let _ = (exc_type, exc_value, traceback);
-        self.close(py);
+        self.close(py)
     }
 
     fn __repr__(&self) -> String {
@@ -727,13 +764,13 @@ impl Database {
         let cells = cells_arg(&game, position)?.map_err(NimdbError::new_err)?;
         let conv = convention(misere);
         let read_only = self.read_only;
-        let answer = self.with_db(py, |db| {
+        let answer = self.with_db_until(py, |db, stop| {
             let quotients = nimdb::query::Quotients::StoredOrComputed;
-            match plan(Some(db), &game, conv, &cells, AUTO_SOLVE_LIMIT, quotients)? {
+            match plan_until(Some(db), &game, conv, &cells, AUTO_SOLVE_LIMIT, quotients, stop)? {
                 Plan::Answered(a) => Ok(*a),
                 // A read-only handle answers as query_many and serve do: a stored solve, a
                 // stored misère quotient, else a theorem; only what none answers is refused.
-                Plan::Solve(cover) if read_only => match Session::new(db).answer(&game, conv, &cells, Listing::All) {
+                Plan::Solve(cover) if read_only => match stopping_session(db, stop).answer(&game, conv, &cells, Listing::All) {
                     Ok(a) => Ok(a),
                     Err(LookupError::NotCovered { .. } | LookupError::Space(_)) => Err(fail(format!(
                         "{} is not covered by any stored solve of {game}{} and no theorem gives its value; \
@@ -801,10 +838,14 @@ impl Database {
         let lengths = lengths_arg(lengths)?;
         let game = parse_any_game(game)?;
         let positions = positions_arg(&game, positions, lengths.as_deref())?;
-        let columns = self.with_db(py, |db| {
+        let columns = self.with_db_until(py, |db, stop| {
             let mut cols = Columns::with_capacity(positions.len());
-            let mut session = Session::new(db);
+            let mut session = stopping_session(db, stop);
             for (i, position) in positions.iter().enumerate() {
+                // Ctrl-C between positions (with_db_until raises it); within one, the stop.
+                if stop.is_stopped() || signals::poll_now_and_then() {
+                    break;
+                }
                 let found = position
                     .as_ref()
                     .map_err(String::clone)
@@ -892,9 +933,11 @@ impl Database {
     /// max_heap, a proven period), else computed now (see `nimdb.quotient` for the
     /// arguments) and, in a database opened with read_only=False, stored, so that queries
     /// and `query_many` then answer the game's misère positions of any size from it.
-    /// Ctrl-C stops the computation, stores the verified quotient of the heaps done (when
-    /// writable), and raises KeyboardInterrupt.
-    #[pyo3(signature = (game, *, max_heap = None, max_elements = 4096, memory_limit = None))]
+    /// Ctrl-C (or the end of the time budget `seconds`) stops the computation, stores the
+    /// verified quotient of the heaps done (when writable), and raises KeyboardInterrupt (or
+    /// NimdbError saying how far it got).
+    #[pyo3(signature = (game, *, max_heap = None, max_elements = 4096, memory_limit = None, seconds = None))]
+    #[allow(clippy::too_many_arguments)]
     fn quotient(
         &self,
         py: Python<'_>,
@@ -902,15 +945,16 @@ impl Database {
         max_heap: Option<u64>,
         max_elements: usize,
         memory_limit: Option<u64>,
+        seconds: Option<f64>,
     ) -> PyResult<Quotient> {
-        let job = QuotientJob::new(game, max_heap, max_elements, memory_limit)?;
+        let job = QuotientJob::new(game, max_heap, max_elements, memory_limit, seconds)?;
         let read_only = self.read_only;
         let q = self.with_db(py, |db| {
             let stored = db.load_quotient(job.spec(), job.max_heap())?;
             if let Some(q) = stored.filter(|q| job.max_heap().is_some() || q.proven()) {
                 return Ok(q);
             }
-            match job.run() {
+            match job.run(!read_only) {
                 Ok(q) => {
                     if !read_only {
                         db.save_quotient(job.spec(), &q)?;
@@ -922,6 +966,12 @@ impl Database {
                         db.save_quotient(job.spec(), &q)?;
                     }
                     Err(Failure::Raised(e))
+                }
+                Err(QuotientFailure::OutOfTime(m, partial)) => {
+                    if let (Some(q), false) = (partial, read_only) {
+                        db.save_quotient(job.spec(), &q)?;
+                    }
+                    Err(fail(m))
                 }
                 Err(QuotientFailure::Message(m)) => Err(fail(m)),
             }

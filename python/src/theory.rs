@@ -3,13 +3,16 @@
 //! database).
 
 use std::ops::ControlFlow;
+use std::time::{Duration, Instant};
 
 use numpy::{IntoPyArray, PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 
 use nimdb::game::GameSpec;
 use nimdb::resources::MemoryBudget;
-use nimdb::theory::quotient::{Computed, Limits, QuotientOptions, compute_quotient_interruptible};
+use nimdb::theory::quotient::{
+    Computed, Limits, QuotientError, QuotientOptions, compute_quotient, compute_quotient_interruptible,
+};
 use nimdb::theory::quotient_play::quotient_loss;
 use nimdb::theory::report::{DEFAULT_MISERE_UP_TO, HeapOptions, check_up_to};
 
@@ -65,17 +68,19 @@ pub fn heap_values(py: Python<'_>, game: &str, up_to: u64, misere_up_to: u32) ->
     let spec = parse_game(game)?;
     let up_to = check_up_to(&spec, up_to).map_err(nimdb_error)?;
     let opts = HeapOptions { misere_up_to, ..HeapOptions::new(up_to) };
-    signals::take();
-    let run = py
-        .detach(|| {
-            nimdb::driver::run_heaps(None, &spec, &opts, |_, _, _| {
-                if signals::poll() { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
-            })
+    signals::clear();
+    let listening = signals::Listening::new(py);
+    let stop = listening.stop();
+    let run = py.detach(|| {
+        nimdb::driver::run_heaps_until(None, &spec, &opts, stop, |_, _, _| {
+            if signals::poll() { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
         })
-        .map_err(nimdb_error)?;
+    });
     if let Some(e) = signals::take() {
         return Err(e);
     }
+    drop(listening);
+    let run = run.map_err(nimdb_error)?;
     let Some(periodicity) = run.periodicity.as_ref() else {
         return Err(NimdbError::new_err("the heap values were interrupted"));
     };
@@ -246,12 +251,16 @@ impl Quotient {
 pub struct QuotientJob {
     spec: GameSpec,
     opts: QuotientOptions,
+    /// The time budget, in seconds.
+    seconds: Option<f64>,
 }
 
 /// How a quotient computation ended without a complete quotient.
 pub enum QuotientFailure {
     /// Ctrl-C: the exception to raise, and the verified quotient of the heaps done.
     Interrupted(PyErr, Option<Box<nimdb::theory::quotient::Quotient>>),
+    /// The time budget ran out: what to say, and the verified quotient of the heaps done.
+    OutOfTime(String, Option<Box<nimdb::theory::quotient::Quotient>>),
     /// The library's message.
     Message(String),
 }
@@ -263,7 +272,11 @@ impl QuotientJob {
         max_heap: Option<u64>,
         max_elements: usize,
         memory_limit: Option<u64>,
+        seconds: Option<f64>,
     ) -> PyResult<Self> {
+        if let Some(s) = seconds.filter(|s| !(s.is_finite() && *s > 0.0)) {
+            return Err(NimdbError::new_err(format!("seconds must be a positive number, not {s}")));
+        }
         let spec = parse_game(game)?;
         if spec.octal().is_none() {
             return Err(NimdbError::new_err(format!(
@@ -285,7 +298,7 @@ impl QuotientJob {
             .map_err(|e| NimdbError::new_err(format!("memory_limit: {e}")))?
             .check(&format!("a quotient of up to {max_elements} elements"), needed)
             .map_err(|e| NimdbError::new_err(format!("{e}; lower max_elements or raise memory_limit")))?;
-        Ok(QuotientJob { spec, opts })
+        Ok(QuotientJob { spec, opts, seconds })
     }
 
     /// The game (what its quotients are stored under).
@@ -298,13 +311,41 @@ impl QuotientJob {
         self.opts.max_heap
     }
 
-    /// Computes the quotient; call with the GIL released. Ctrl-C stops it (see [`signals`]).
-    pub fn run(&self) -> Result<nimdb::theory::quotient::Quotient, QuotientFailure> {
+    /// Computes the quotient; call with the GIL released. Ctrl-C stops it (see [`signals`]);
+    /// with `keep_partial`, the quotient of the heaps done is then verified and handed back
+    /// (which takes as long as that check), else the call ends at once.
+    pub fn run(&self, keep_partial: bool) -> Result<nimdb::theory::quotient::Quotient, QuotientFailure> {
         let code = self.spec.octal().expect("checked to be octal");
-        signals::take();
-        let computed = compute_quotient_interruptible(code, self.opts, &mut |_, _| !signals::poll());
+        let mut opts = self.opts;
+        opts.deadline = self.seconds.map(|s| Instant::now() + Duration::from_secs_f64(s));
+        // The last heap added and the quotient's size then, for the words of a time-out.
+        let mut reached = (0, 1);
+        let mut progress = |heap: u32, size: usize| {
+            reached = (heap, size);
+            !signals::poll()
+        };
+        let computed = if keep_partial {
+            compute_quotient_interruptible(code, opts, &mut progress)
+        } else {
+            compute_quotient(code, opts, &mut progress).map(Computed::Complete)
+        };
         let interrupt = signals::take();
+        let out_of_time = |partial: Option<Box<nimdb::theory::quotient::Quotient>>| {
+            let (heap, size) = reached;
+            QuotientFailure::OutOfTime(
+                format!(
+                    "no misère quotient for {} within the time budget ({} s): heaps 1..={heap} were done, \
+                     a quotient of {size} elements; give more seconds, or max_heap={heap} for the quotient of those heaps",
+                    self.spec,
+                    self.seconds.unwrap_or_default(),
+                ),
+                partial,
+            )
+        };
+        let timed_out = opts.deadline.is_some_and(|d| Instant::now() >= d);
         match (computed, interrupt) {
+            (Ok(Computed::Interrupted(q)), None) if timed_out => Err(out_of_time(Some(Box::new(q)))),
+            (Err(QuotientError::Interrupted { .. }), None) if timed_out => Err(out_of_time(None)),
             (Ok(Computed::Complete(q)), None) => Ok(q),
             (Ok(Computed::Complete(q)), Some(e)) => Err(QuotientFailure::Interrupted(e, Some(Box::new(q)))),
             (Ok(Computed::Interrupted(q)), Some(e)) => {
@@ -332,21 +373,28 @@ impl QuotientJob {
 /// it: of heaps 1..=max_heap, or, without max_heap, grown until a period is proven (up to
 /// heap 1000). `max_elements` bounds the quotient (and any candidate) built; a computation
 /// whose limits could need more than `memory_limit` (bytes; default 80% of the memory
-/// available) is refused up front. The GIL is released while it is computed; Ctrl-C stops
-/// it and raises KeyboardInterrupt. Nothing is stored (`Database.quotient` stores it).
+/// available) is refused up front. `seconds` is a time budget: past it, NimdbError says
+/// how far the computation got (the heaps done and the quotient's size) and what to ask
+/// for instead. The GIL is released while it is computed; Ctrl-C stops it within moments
+/// and raises KeyboardInterrupt. Nothing is stored (`Database.quotient` stores it).
 #[pyfunction]
-#[pyo3(signature = (game, *, max_heap = None, max_elements = 4096, memory_limit = None))]
+#[pyo3(signature = (game, *, max_heap = None, max_elements = 4096, memory_limit = None, seconds = None))]
 pub fn quotient(
     py: Python<'_>,
     game: &str,
     max_heap: Option<u64>,
     max_elements: usize,
     memory_limit: Option<u64>,
+    seconds: Option<f64>,
 ) -> PyResult<Quotient> {
-    let job = QuotientJob::new(game, max_heap, max_elements, memory_limit)?;
-    match py.detach(|| job.run()) {
+    let job = QuotientJob::new(game, max_heap, max_elements, memory_limit, seconds)?;
+    signals::clear();
+    let listening = signals::Listening::new(py);
+    let result = py.detach(|| job.run(false));
+    drop(listening);
+    match result {
         Ok(q) => Ok(job.wrap(q)),
         Err(QuotientFailure::Interrupted(e, _)) => Err(e),
-        Err(QuotientFailure::Message(m)) => Err(NimdbError::new_err(m)),
+        Err(QuotientFailure::OutOfTime(m, _) | QuotientFailure::Message(m)) => Err(NimdbError::new_err(m)),
     }
 }
