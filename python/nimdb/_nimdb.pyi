@@ -2,7 +2,7 @@
 
 import os
 import pathlib
-from typing import Callable, ClassVar, Iterable, Literal, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, ClassVar, Iterable, Literal, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -282,15 +282,21 @@ def open(path: Union[str, "os.PathLike[str]"], read_only: bool = True) -> Databa
 
 @final
 class HeapValues:
-    """A game's single-heap values for heaps 0..=up_to."""
+    """A game's single-heap values for heaps 0..=up_to; sequences are numpy arrays of the
+    smallest unsigned integer type that holds them (uint8 for most octal games)."""
 
     game: str
     up_to: int
-    values: npt.NDArray[np.uint32]
-    """g(0..=up_to)."""
-    misere_values: list[Optional[int]]
-    genus: list[Optional[str]]
-    tame: list[Optional[bool]]
+    values: npt.NDArray[np.unsignedinteger[Any]]
+    """g(0..=up_to): uint8, uint16 or uint32."""
+    misere_up_to: Optional[int]
+    """The last heap with a misère value, genus and tameness."""
+    misere_values: npt.NDArray[np.unsignedinteger[Any]]
+    """The misère nim-values of heaps 0..=misere_up_to."""
+    genus: npt.NDArray[np.str_]
+    """The genus of heaps 0..=misere_up_to, as text such as "1^31"."""
+    tame: npt.NDArray[np.bool_]
+    """Whether each of heaps 0..=misere_up_to is tame."""
     period: Optional[int]
     preperiod: Optional[int]
     proven: bool

@@ -23,22 +23,26 @@ use crate::signals;
 const _: () = assert!(DEFAULT_MISERE_UP_TO == 30);
 
 /// A game's single-heap values for heaps 0..=up_to (`nimdb.heap_values`), as
-/// `nimdb heaps --json` gives them.
+/// `nimdb heaps --json` gives them. The sequences are numpy arrays of the smallest unsigned
+/// integer type that holds them (uint8 for most octal games: one byte a value).
 #[pyclass(module = "nimdb", frozen, get_all)]
 pub struct HeapValues {
     /// The game, as written canonically.
     pub game: String,
     /// The last heap computed.
     pub up_to: u32,
-    /// uint32, g(0..=up_to): the nim-value of each single heap.
-    pub values: Py<PyArray1<u32>>,
-    /// The misère nim-value of each small heap (None past where it was computed).
-    pub misere_values: Vec<Option<u32>>,
-    /// Conway's genus of each small heap, as text such as "1^31" (None past where it was
-    /// computed).
-    pub genus: Vec<Option<String>>,
-    /// Whether each small heap is tame (None past where it was computed).
-    pub tame: Vec<Option<bool>>,
+    /// g(0..=up_to): the nim-value of each single heap; uint8, uint16 or uint32, the
+    /// smallest that holds the largest value.
+    pub values: Py<PyAny>,
+    /// The last heap with a misère value (and genus and tameness), or None.
+    pub misere_up_to: Option<u32>,
+    /// The misère nim-value of heaps 0..=misere_up_to (uint8, uint16 or uint32).
+    pub misere_values: Py<PyAny>,
+    /// Conway's genus of heaps 0..=misere_up_to, as text such as "1^31" (a numpy array of
+    /// str).
+    pub genus: Py<PyAny>,
+    /// bool: whether each of heaps 0..=misere_up_to is tame.
+    pub tame: Py<PyAny>,
     /// The period of the nim-values, when one is found (proven or apparent).
     pub period: Option<u32>,
     /// The preperiod: g(n + period) = g(n) for every n >= preperiod.
@@ -49,6 +53,54 @@ pub struct HeapValues {
     pub summary: String,
     /// How the values were computed.
     pub method: String,
+}
+
+/// Unsigned values gathered in the smallest numpy integer type that holds them: one byte a
+/// value until one needs more, then the buffer is widened once.
+enum Narrowest {
+    U8(Vec<u8>),
+    U16(Vec<u16>),
+    U32(Vec<u32>),
+}
+
+impl Narrowest {
+    /// An empty buffer for `n` values.
+    fn with_capacity(n: usize) -> Self {
+        Narrowest::U8(Vec::with_capacity(n))
+    }
+
+    fn push(&mut self, v: u32) {
+        match self {
+            Narrowest::U8(a) => match u8::try_from(v) {
+                Ok(b) => a.push(b),
+                Err(_) => {
+                    let mut wide: Vec<u16> = Vec::with_capacity(a.capacity());
+                    wide.extend(a.iter().map(|&b| u16::from(b)));
+                    *self = Narrowest::U16(wide);
+                    self.push(v);
+                }
+            },
+            Narrowest::U16(a) => match u16::try_from(v) {
+                Ok(b) => a.push(b),
+                Err(_) => {
+                    let mut wide: Vec<u32> = Vec::with_capacity(a.capacity());
+                    wide.extend(a.iter().map(|&b| u32::from(b)));
+                    *self = Narrowest::U32(wide);
+                    self.push(v);
+                }
+            },
+            Narrowest::U32(a) => a.push(v),
+        }
+    }
+
+    /// The numpy array (numpy takes the buffer: nothing is copied).
+    fn into_array(self, py: Python<'_>) -> Py<PyAny> {
+        match self {
+            Narrowest::U8(a) => a.into_pyarray(py).into_any().unbind(),
+            Narrowest::U16(a) => a.into_pyarray(py).into_any().unbind(),
+            Narrowest::U32(a) => a.into_pyarray(py).into_any().unbind(),
+        }
+    }
 }
 
 #[pymethods]
@@ -84,19 +136,40 @@ pub fn heap_values(py: Python<'_>, game: &str, up_to: u64, misere_up_to: u32) ->
     let Some(periodicity) = run.periodicity.as_ref() else {
         return Err(NimdbError::new_err("the heap values were interrupted"));
     };
-    let report = run.stream.report();
+    // Straight from the stream (a certified period keeps only its prefix in memory): no
+    // report with every value as u32 and misère rows padded to up_to.
+    let stream = &run.stream;
+    let values = py.detach(|| {
+        let mut values = Narrowest::with_capacity(up_to as usize + 1);
+        for h in 0..=up_to {
+            values.push(stream.value(h));
+        }
+        values
+    });
+    let misere_up_to = stream.misere_up_to();
+    let count = misere_up_to.map_or(0, |m| m + 1);
+    let small = || 0..count;
+    let mut misere = Narrowest::with_capacity(count as usize);
+    for h in small() {
+        misere.push(stream.misere(h).unwrap_or_default());
+    }
+    let genus: Vec<String> =
+        small().map(|h| stream.genus(h).map(|g| g.to_string()).unwrap_or_default()).collect();
+    let tame: Vec<bool> = small().map(|h| stream.tame(h).unwrap_or_default()).collect();
+    let numpy = py.import("numpy")?;
     Ok(HeapValues {
-        game: report.game.to_string(),
+        game: stream.game().to_string(),
         up_to,
-        misere_values: report.misere.clone(),
-        genus: report.genus.iter().map(|g| g.as_ref().map(|g| g.to_string())).collect(),
-        tame: report.tame.clone(),
+        values: values.into_array(py),
+        misere_up_to,
+        misere_values: misere.into_array(py),
+        genus: numpy.call_method1("array", (genus, "U"))?.unbind(),
+        tame: tame.into_pyarray(py).into_any().unbind(),
         period: periodicity.period,
         preperiod: periodicity.preperiod,
         proven: periodicity.proven,
         summary: periodicity.to_string(),
-        method: report.method.clone(),
-        values: report.values.into_pyarray(py).unbind(),
+        method: stream.method(),
     })
 }
 
