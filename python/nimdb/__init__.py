@@ -14,7 +14,10 @@ A thin layer over the nimdb library (the same code as the ``nimdb`` command line
     nimdb.heap_values("dawson", 200).period                  # 34
     nimdb.quotient("kayles").size                             # misère quotient: 40
 
-Errors are :class:`NimdbError` with the library's messages. Long calls release the GIL
+Errors are :class:`NimdbError` with the library's messages, one of its kinds: bad input is
+:class:`BadGame`, :class:`BadPosition` or :class:`BadArgument` (each also a ``ValueError``) or
+:class:`BadType` (a ``TypeError``); a position nothing answers is :class:`NotAnswered` (a
+``LookupError``); a refusal by budget :class:`TooCostly`; the file :class:`DatabaseError`. Long calls release the GIL
 and stop cleanly on Ctrl-C. Pictures (matplotlib) are in :mod:`nimdb.plot`.
 """
 
@@ -23,16 +26,23 @@ from ._nimdb import (
     MAX_INPUT_HEAP,
     MAX_SOLVE_TOTAL,
     Answer,
+    BadArgument,
+    BadGame,
+    BadPosition,
+    BadType,
     Database,
+    DatabaseError,
     Estimate,
     Export,
     HeapValues,
     Lookups,
     Move,
     NimdbError,
+    NotAnswered,
     Quotient,
     SolveInfo,
     SolveSummary,
+    TooCostly,
     __version__,
     estimate,
     heap_values,
@@ -50,18 +60,25 @@ __all__ = [
     "MAX_INPUT_HEAP",
     "MAX_SOLVE_TOTAL",
     "Answer",
+    "BadArgument",
+    "BadGame",
+    "BadPosition",
+    "BadType",
     "Database",
+    "DatabaseError",
     "Estimate",
     "Export",
     "HeapValues",
     "Lookups",
     "Move",
     "NimdbError",
+    "NotAnswered",
     "Quotient",
     "SolveInfo",
     "SolveSummary",
     "SpacedAnswer",
     "SpacedMove",
+    "TooCostly",
     "__version__",
     "estimate",
     "heap_values",

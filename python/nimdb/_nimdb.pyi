@@ -11,7 +11,12 @@ from typing import final
 __all__ = [
     "AUTO_SOLVE_LIMIT",
     "Answer",
+    "BadArgument",
+    "BadGame",
+    "BadPosition",
+    "BadType",
     "Database",
+    "DatabaseError",
     "Estimate",
     "Export",
     "HeapValues",
@@ -20,9 +25,11 @@ __all__ = [
     "MAX_SOLVE_TOTAL",
     "Move",
     "NimdbError",
+    "NotAnswered",
     "Quotient",
     "SolveInfo",
     "SolveSummary",
+    "TooCostly",
     "__version__",
     "estimate",
     "heap_values",
@@ -44,7 +51,31 @@ _Outcome = Literal["win", "loss"]
 _SourceName = Literal["database", "solved", "theory", "quotient"]
 
 class NimdbError(Exception):
-    """An error from nimdb, carrying the library's message."""
+    """An error from nimdb, carrying the library's message. Every error nimdb raises itself
+    is one (most of them one of its kinds below); a value of the wrong type for a declared
+    argument (``game=3``, ``misere=None``, ``open(None)``) is Python's own TypeError, whose
+    note names the argument."""
+
+class BadGame(NimdbError, ValueError):
+    """An unknown or malformed game, or one the call does not take."""
+
+class BadPosition(NimdbError, ValueError):
+    """Something that is not a position of the game."""
+
+class BadArgument(NimdbError, ValueError):
+    """An argument out of its range: a negative count, a bound too large, a budget that is no size."""
+
+class BadType(NimdbError, TypeError):
+    """A value of the wrong kind where nimdb reads it itself (positions, lengths, sizes)."""
+
+class NotAnswered(NimdbError, LookupError):
+    """No stored solve, misère quotient or theorem answers the position, and none may be computed here."""
+
+class TooCostly(NimdbError):
+    """Refused up front, or stopped, because it would pass a budget: memory, disk, the file-size limit, elements, time."""
+
+class DatabaseError(NimdbError):
+    """The database file cannot be opened, read or written, or the handle is closed, read-only, or in use by the call that runs this one."""
 
 _Outcome3 = Literal["win", "loss", "draw"]
 

@@ -23,27 +23,29 @@ use nimdb::stored::StoredError;
 use nimdb::theory::Stop;
 
 use crate::answers::{Answer, Lookups, source_code};
-use crate::errors::{NimdbError, cells_arg, convention, deprecated, message, nimdb_error, parse_any_game};
+use crate::errors::{
+    Kind, NimdbError, cells_arg, convention, deprecated, kind_of, message, nimdb_error, parse_any_game,
+};
 use crate::signals;
 use crate::theory::{Quotient, QuotientFailure, QuotientJob};
 
 /// A failure inside a call that released the GIL: a message for `NimdbError`, or an
 /// exception raised meanwhile (Ctrl-C, a progress callback's).
 enum Failure {
-    Message(String),
+    Message(Kind, String),
     Raised(PyErr),
 }
 
 impl<E: std::error::Error + 'static> From<E> for Failure {
     fn from(e: E) -> Self {
-        Failure::Message(message(&e))
+        Failure::Message(kind_of(&e), message(&e))
     }
 }
 
 impl From<Failure> for PyErr {
     fn from(f: Failure) -> Self {
         match f {
-            Failure::Message(m) => NimdbError::new_err(m),
+            Failure::Message(kind, m) => kind.err(m),
             Failure::Raised(e) => e,
         }
     }
@@ -52,15 +54,21 @@ impl From<Failure> for PyErr {
 /// A solve refused before it ran ([`JobError`]), worded with `Database.solve`'s keywords.
 fn job_words(e: JobError) -> Failure {
     match e {
-        JobError::Universe(UniverseError::HeapCapWithSplits(game)) => fail(format!(
-            "max_heaps cannot be used with {game}: its moves can split a heap in two, so the universe would not be closed under moves"
-        )),
-        JobError::Universe(UniverseError::Unbounded) => {
-            fail("give max_total, or both max_heap and max_heaps, to bound the universe")
+        JobError::Universe(UniverseError::HeapCapWithSplits(game)) => fail_as(
+            Kind::BadArgument,
+            format!(
+                "max_heaps cannot be used with {game}: its moves can split a heap in two, so the universe would not be closed under moves"
+            ),
+        ),
+        JobError::Universe(UniverseError::Unbounded) => fail_as(
+            Kind::BadArgument,
+            "give max_total, or both max_heap and max_heaps, to bound the universe",
+        ),
+        JobError::Universe(UniverseError::TooWide(e)) => {
+            fail_as(Kind::BadArgument, format!("{e}; lower max_heap or max_heaps"))
         }
-        JobError::Universe(UniverseError::TooWide(e)) => fail(format!("{e}; lower max_heap or max_heaps")),
         JobError::Universe(e @ UniverseError::TierTooWide(_)) => {
-            fail(format!("{e}; lower max_total or max_heaps"))
+            fail_as(Kind::BadArgument, format!("{e}; lower max_total or max_heaps"))
         }
         JobError::Bounds(e) => {
             let keyword = match e {
@@ -70,19 +78,25 @@ fn job_words(e: JobError) -> Failure {
                 BoundsError::HeapCap(_) => " (max_total and max_heaps, not max_heap)",
                 BoundsError::TooLarge(_) => " (lower max_total or max_heaps)",
             };
-            fail(format!("{e}{keyword}"))
+            fail_as(Kind::BadArgument, format!("{e}{keyword}"))
         }
-        JobError::NoNimValues(game) => {
-            fail(format!("nim_values is not available for {game}: its solve stores outcome and remoteness"))
+        JobError::NoNimValues(game) => fail_as(
+            Kind::BadArgument,
+            format!("nim_values is not available for {game}: its solve stores outcome and remoteness"),
+        ),
+        JobError::NoWindow(game) => fail_as(
+            Kind::BadArgument,
+            format!(
+                "window_limit is not taken for {game}: its solver keeps every tier it reads in memory and never spills (memory_limit bounds the solve, and nimdb.estimate shows its cost)"
+            ),
+        ),
+        JobError::NotPartitioned(game) => {
+            fail_as(Kind::BadArgument, format!("{game} is solved by one process"))
         }
-        JobError::NoWindow(game) => fail(format!(
-            "window_limit is not taken for {game}: its solver keeps every tier it reads in memory and never spills (memory_limit bounds the solve, and nimdb.estimate shows its cost)"
-        )),
-        JobError::NotPartitioned(game) => fail(format!("{game} is solved by one process")),
         JobError::Resource(e) if e.is_memory() => {
-            fail(format!("{e}; nothing was written (memory_limit sets the budget)"))
+            fail_as(Kind::TooCostly, format!("{e}; nothing was written (memory_limit sets the budget)"))
         }
-        JobError::Resource(e) => fail(format!("{e}; nothing was written")),
+        JobError::Resource(e) => fail_as(Kind::TooCostly, format!("{e}; nothing was written")),
     }
 }
 
@@ -106,7 +120,12 @@ fn solved(
 }
 
 fn fail(text: impl Into<String>) -> Failure {
-    Failure::Message(text.into())
+    Failure::Message(Kind::Base, text.into())
+}
+
+/// A failure of the given kind.
+fn fail_as(kind: Kind, text: impl Into<String>) -> Failure {
+    Failure::Message(kind, text.into())
 }
 
 /// A batch session whose theory answers stop when `stop` is set.
@@ -152,7 +171,7 @@ pub fn open(py: Python<'_>, path: PathBuf, read_only: bool) -> PyResult<Database
         }
     });
     let db = opened.map_err(|e| match e {
-        StoreError::Missing(p) => NimdbError::new_err(format!(
+        StoreError::Missing(p) => Kind::Database.err(format!(
             "no nimdb database at {} (nimdb.open(path, read_only=False) creates one)",
             p.display()
         )),
@@ -189,7 +208,7 @@ impl Database {
             self.holder.store(me, Ordering::SeqCst);
             let result = match guard.as_mut() {
                 Some(db) => f(db, stop),
-                None => Err(fail("the database is closed")),
+                None => Err(fail_as(Kind::Database, "the database is closed")),
             };
             self.holder.store(0, Ordering::SeqCst);
             result
@@ -205,7 +224,7 @@ impl Database {
     /// progress callback): it would wait for itself.
     fn not_held_here(&self) -> PyResult<()> {
         if self.holder.load(Ordering::SeqCst) == thread_number() {
-            return Err(NimdbError::new_err(
+            return Err(Kind::Database.err(
                 "the database is in use by the call this callback runs in; use another nimdb.open() of the same file",
             ));
         }
@@ -508,7 +527,7 @@ fn memory_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
     }
     let text: String = obj
         .extract()
-        .map_err(|_| NimdbError::new_err("memory_limit is a number of bytes or a size such as \"4G\""))?;
+        .map_err(|_| Kind::BadType.err("memory_limit is a number of bytes or a size such as \"4G\""))?;
     nimdb::resources::parse_size(&text).map(Some).map_err(nimdb_error)
 }
 
@@ -525,13 +544,11 @@ fn rows_of<T: numpy::Element + Copy + TryInto<u64>>(
     let (n, width) = view.dim();
     if let Some(lengths) = lengths {
         if lengths.len() != n {
-            return Some(Err(NimdbError::new_err(format!(
-                "lengths has {} entries for {n} rows of positions",
-                lengths.len()
-            ))));
+            return Some(Err(Kind::BadArgument
+                .err(format!("lengths has {} entries for {n} rows of positions", lengths.len()))));
         }
         if let Some(i) = lengths.iter().position(|&l| l > width as u64) {
-            return Some(Err(NimdbError::new_err(format!(
+            return Some(Err(Kind::BadArgument.err(format!(
                 "lengths[{i}] is {}, more than the {width} columns of the array",
                 lengths[i]
             ))));
@@ -545,7 +562,7 @@ fn rows_of<T: numpy::Element + Copy + TryInto<u64>>(
             match h.try_into() {
                 Ok(h) => counts.push(h),
                 Err(_) => {
-                    return Some(Err(NimdbError::new_err(format!("position {i}: {negative}"))));
+                    return Some(Err(Kind::BadPosition.err(format!("position {i}: {negative}"))));
                 }
             }
         }
@@ -578,7 +595,7 @@ fn lengths_arg(lengths: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Vec<u64>>>
         return Ok(Some(array.as_array().iter().map(|&l| u64::from(l)).collect()));
     }
     obj.extract::<Vec<u64>>().map(Some).map_err(|_| {
-        NimdbError::new_err("lengths is a sequence (or 1-D numpy array) of non-negative ints, one a row")
+        Kind::BadType.err("lengths is a sequence (or 1-D numpy array) of non-negative ints, one a row")
     })
 }
 
@@ -599,11 +616,27 @@ fn positions_arg(
     positions: &Bound<'_, PyAny>,
     lengths: Option<&[u64]>,
 ) -> PyResult<Vec<Result<Vec<u64>, String>>> {
+    if positions.is_instance_of::<pyo3::types::PyString>() {
+        return Err(Kind::BadType.err(format!(
+            "positions is a list of positions, not one string: query_many(game, [{0:?}]) or query(game, {0:?})",
+            positions.extract::<String>().unwrap_or_default().chars().take(40).collect::<String>()
+        )));
+    }
+    if let Ok(array) = positions.cast::<numpy::PyUntypedArray>() {
+        use numpy::PyUntypedArrayMethods;
+        if array.ndim() != 2 {
+            return Err(Kind::BadPosition.err(format!(
+                "a numpy array of positions has one position a row (2-D), not {} dimensions (shape {:?})",
+                array.ndim(),
+                array.shape()
+            )));
+        }
+    }
     if lengths.is_none()
         && game.family().layout() == nimdb::game::SpaceLayout::DistinctSet
         && is_2d_array(positions)
     {
-        return Err(NimdbError::new_err(format!(
+        return Err(Kind::BadArgument.err(format!(
             "a {game} position may hold a heap of 0, so a zero-padded 2-D array does not say where a row ends: \
              give lengths= (each row's count of heaps, as Export.lengths has them) or a list of positions"
         )));
@@ -616,22 +649,22 @@ fn positions_arg(
     }
     refuse_lengths_without_array(lengths)?;
     let items = positions.try_iter().map_err(|_| {
-        NimdbError::new_err("positions is a list (any iterable) of positions, or a 2-D numpy array of counts")
+        Kind::BadType.err("positions is a list (any iterable) of positions, or a 2-D numpy array of counts")
     })?;
     let mut out = Vec::with_capacity(positions.len().unwrap_or(0));
     for (i, item) in items.enumerate() {
         let item = item?;
-        out.push(
-            cells_arg(game, &item)
-                .map_err(|e| NimdbError::new_err(format!("position {i}: {}", e.value(item.py()))))?,
-        );
+        out.push(cells_arg(game, &item).map_err(|e| {
+            let py = item.py();
+            PyErr::from_type(e.get_type(py), format!("position {i}: {}", e.value(py)))
+        })?);
     }
     Ok(out)
 }
 
 fn refuse_lengths_without_array(lengths: Option<&[u64]>) -> PyResult<()> {
     match lengths {
-        Some(_) => Err(NimdbError::new_err(
+        Some(_) => Err(Kind::BadArgument.err(
             "lengths goes with a 2-D numpy integer array of positions; a list's positions carry their own lengths",
         )),
         None => Ok(()),
@@ -761,7 +794,7 @@ impl Database {
         misere: bool,
     ) -> PyResult<Answer> {
         let game = parse_any_game(game)?;
-        let cells = cells_arg(&game, position)?.map_err(NimdbError::new_err)?;
+        let cells = cells_arg(&game, position)?.map_err(|e| Kind::BadPosition.err(e))?;
         let conv = convention(misere);
         let read_only = self.read_only;
         let answer = self.with_db_until(py, |db, stop| {
@@ -772,7 +805,7 @@ impl Database {
                 // stored misère quotient, else a theorem; only what none answers is refused.
                 Plan::Solve(cover) if read_only => match stopping_session(db, stop).answer(&game, conv, &cells, Listing::All) {
                     Ok(a) => Ok(a),
-                    Err(LookupError::NotCovered { .. } | LookupError::Space(_)) => Err(fail(format!(
+                    Err(LookupError::NotCovered { .. } | LookupError::Space(_)) => Err(fail_as(Kind::NotAnswered, format!(
                         "{} is not covered by any stored solve of {game}{} and no theorem gives its value; \
                          answering it means solving {} positions on the spot, and the database was opened read-only \
                          (nimdb.open(path, read_only=False) lets a query solve it, or call Database.solve)",
@@ -846,10 +879,10 @@ impl Database {
                 if stop.is_stopped() || signals::poll_now_and_then() {
                     break;
                 }
-                let found = position
-                    .as_ref()
-                    .map_err(String::clone)
-                    .and_then(|cells| session.lookup(&game, conv, cells).map_err(|e| message(&e)));
+                let found =
+                    position.as_ref().map_err(|refused| (Kind::BadPosition, refused.clone())).and_then(
+                        |cells| session.lookup(&game, conv, cells).map_err(|e| (kind_of(&e), message(&e))),
+                    );
                 match found {
                     Ok(l) => {
                         let outcome = match l.outcome {
@@ -859,8 +892,8 @@ impl Database {
                         };
                         cols.answered(outcome, l.remoteness, l.nim_value, l.source);
                     }
-                    Err(e) if strict => return Err(fail(format!("position {i}: {e}"))),
-                    Err(e) => cols.unanswered(i, e),
+                    Err((kind, e)) if strict => return Err(fail_as(kind, format!("position {i}: {e}"))),
+                    Err((_, e)) => cols.unanswered(i, e),
                 }
             }
             Ok(cols)
@@ -942,9 +975,9 @@ impl Database {
         &self,
         py: Python<'_>,
         game: &str,
-        max_heap: Option<u64>,
-        max_elements: usize,
-        memory_limit: Option<u64>,
+        max_heap: Option<i64>,
+        max_elements: i64,
+        memory_limit: Option<i64>,
         seconds: Option<f64>,
     ) -> PyResult<Quotient> {
         let job = QuotientJob::new(game, max_heap, max_elements, memory_limit, seconds)?;
@@ -971,9 +1004,9 @@ impl Database {
                     if let (Some(q), false) = (partial, read_only) {
                         db.save_quotient(job.spec(), &q)?;
                     }
-                    Err(fail(m))
+                    Err(fail_as(Kind::TooCostly, m))
                 }
-                Err(QuotientFailure::Message(m)) => Err(fail(m)),
+                Err(QuotientFailure::Message(m)) => Err(fail_as(Kind::TooCostly, m)),
             }
         })?;
         Ok(job.wrap(q))
@@ -1077,5 +1110,5 @@ impl Database {
 
 /// A `memory_limit` above what this process may use (`ulimit -v`, the cgroup's limit).
 fn memory_limit_error(e: nimdb::resources::ResourceError) -> PyErr {
-    NimdbError::new_err(format!("memory_limit: {e}"))
+    Kind::BadArgument.err(format!("memory_limit: {e}"))
 }

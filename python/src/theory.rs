@@ -16,7 +16,7 @@ use nimdb::theory::quotient::{
 use nimdb::theory::quotient_play::quotient_loss;
 use nimdb::theory::report::{DEFAULT_MISERE_UP_TO, HeapOptions, check_up_to};
 
-use crate::errors::{NimdbError, nimdb_error, parse_game, position_arg};
+use crate::errors::{Kind, nimdb_error, parse_game, position_arg, whole};
 use crate::signals;
 
 // `heap_values`'s default for `misere_up_to` is written as a number, so that Python shows it.
@@ -116,9 +116,11 @@ impl HeapValues {
 /// computed; Ctrl-C stops between stretches of 65,536 heaps and raises KeyboardInterrupt.
 #[pyfunction]
 #[pyo3(signature = (game, up_to, *, misere_up_to = 30))]
-pub fn heap_values(py: Python<'_>, game: &str, up_to: u64, misere_up_to: u32) -> PyResult<HeapValues> {
+pub fn heap_values(py: Python<'_>, game: &str, up_to: i64, misere_up_to: i64) -> PyResult<HeapValues> {
     let spec = parse_game(game)?;
-    let up_to = check_up_to(&spec, up_to).map_err(nimdb_error)?;
+    let up_to = whole(up_to, "up_to", u64::MAX)?;
+    let misere_up_to = whole(misere_up_to, "misere_up_to", u32::MAX.into())? as u32;
+    let up_to = check_up_to(&spec, up_to).map_err(|e| Kind::BadArgument.err(format!("up_to: {e}")))?;
     let opts = HeapOptions { misere_up_to, ..HeapOptions::new(up_to) };
     signals::clear();
     let listening = signals::Listening::new(py);
@@ -134,7 +136,7 @@ pub fn heap_values(py: Python<'_>, game: &str, up_to: u64, misere_up_to: u32) ->
     drop(listening);
     let run = run.map_err(nimdb_error)?;
     let Some(periodicity) = run.periodicity.as_ref() else {
-        return Err(NimdbError::new_err("the heap values were interrupted"));
+        return Err(Kind::Base.err("the heap values were interrupted"));
     };
     // Straight from the stream (a certified period keeps only its prefix in memory): no
     // report with every value as u32 and misère rows padded to up_to.
@@ -283,7 +285,7 @@ impl Quotient {
         let mut e = 0; // the identity: the empty position
         for &h in position.heaps() {
             let Some(stand_in) = self.q.equivalent_heap(h) else {
-                return Err(NimdbError::new_err(format!(
+                return Err(Kind::NotAnswered.err(format!(
                     "heap {h} is beyond the quotient's range (heaps up to {}, no proven period)",
                     self.q.max_heap
                 )));
@@ -299,7 +301,7 @@ impl Quotient {
         let position = position_arg(heaps)?;
         match quotient_loss(&self.q, position.heaps()).map_err(nimdb_error)? {
             Some(loss) => Ok(loss),
-            None => Err(NimdbError::new_err(format!(
+            None => Err(Kind::NotAnswered.err(format!(
                 "{position} has a heap beyond the quotient's range (heaps up to {}, no proven period)",
                 self.q.max_heap
             ))),
@@ -342,35 +344,41 @@ impl QuotientJob {
     /// Checks the arguments of `quotient` (an octal game, the limits, the memory budget).
     pub fn new(
         game: &str,
-        max_heap: Option<u64>,
-        max_elements: usize,
-        memory_limit: Option<u64>,
+        max_heap: Option<i64>,
+        max_elements: i64,
+        memory_limit: Option<i64>,
         seconds: Option<f64>,
     ) -> PyResult<Self> {
+        let max_heap = max_heap.map(|n| whole(n, "max_heap", u64::MAX)).transpose()?;
+        let max_elements = whole(max_elements, "max_elements", u64::MAX)? as usize;
+        let memory_limit = memory_limit.map(|n| whole(n, "memory_limit", u64::MAX)).transpose()?;
         if let Some(s) = seconds.filter(|s| !(s.is_finite() && *s > 0.0)) {
-            return Err(NimdbError::new_err(format!("seconds must be a positive number, not {s}")));
+            return Err(Kind::BadArgument.err(format!("seconds must be a positive number, not {s}")));
         }
         let spec = parse_game(game)?;
         if spec.octal().is_none() {
-            return Err(NimdbError::new_err(format!(
+            return Err(Kind::BadGame.err(format!(
                 "{spec} is not an octal game: misère quotients are computed for octal codes only \
                  (its heaps must split by an octal rule)"
             )));
         }
         if !(2..=1_000_000).contains(&max_elements) {
-            return Err(NimdbError::new_err("max_elements must be between 2 and 1000000"));
+            return Err(Kind::BadArgument
+                .err(format!("max_elements must be between 2 and 1000000, not {max_elements}")));
         }
         let mut opts = match max_heap {
-            Some(n) => QuotientOptions::to_heap(n).map_err(nimdb_error)?,
+            Some(n) => {
+                QuotientOptions::to_heap(n).map_err(|e| Kind::BadArgument.err(format!("max_heap: {e}")))?
+            }
             None => QuotientOptions::default(),
         };
         opts.limits = Limits::with_max_elements(max_elements);
         opts.stop = Some(signals::poll_now_and_then);
         let needed = opts.limits.memory_bound(opts.max_heap.unwrap_or(opts.cap));
         MemoryBudget::given(memory_limit)
-            .map_err(|e| NimdbError::new_err(format!("memory_limit: {e}")))?
+            .map_err(|e| Kind::BadArgument.err(format!("memory_limit: {e}")))?
             .check(&format!("a quotient of up to {max_elements} elements"), needed)
-            .map_err(|e| NimdbError::new_err(format!("{e}; lower max_elements or raise memory_limit")))?;
+            .map_err(|e| Kind::TooCostly.err(format!("{e}; lower max_elements or raise memory_limit")))?;
         Ok(QuotientJob { spec, opts, seconds })
     }
 
@@ -455,9 +463,9 @@ impl QuotientJob {
 pub fn quotient(
     py: Python<'_>,
     game: &str,
-    max_heap: Option<u64>,
-    max_elements: usize,
-    memory_limit: Option<u64>,
+    max_heap: Option<i64>,
+    max_elements: i64,
+    memory_limit: Option<i64>,
     seconds: Option<f64>,
 ) -> PyResult<Quotient> {
     let job = QuotientJob::new(game, max_heap, max_elements, memory_limit, seconds)?;
@@ -468,6 +476,6 @@ pub fn quotient(
     match result {
         Ok(q) => Ok(job.wrap(q)),
         Err(QuotientFailure::Interrupted(e, _)) => Err(e),
-        Err(QuotientFailure::OutOfTime(m, _) | QuotientFailure::Message(m)) => Err(NimdbError::new_err(m)),
+        Err(QuotientFailure::OutOfTime(m, _) | QuotientFailure::Message(m)) => Err(Kind::TooCostly.err(m)),
     }
 }
