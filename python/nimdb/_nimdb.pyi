@@ -147,6 +147,8 @@ class Lookups:
     errors: list[Tuple[int, str]]
     """``(index, message)`` of each position that got no answer (``strict=False``)."""
     def __len__(self) -> int: ...
+    def to_frame(self, positions: Optional[Union[Iterable[_PositionLike], npt.NDArray[np.integer[Any]]]] = None) -> Any:
+        """A pandas DataFrame, one row per position (needs pandas)."""
 
 @final
 class SolveSummary:
@@ -204,6 +206,8 @@ class Export:
     nim_value: Optional[npt.NDArray[np.uint16]]
     """Nim-values, or None when the solve has none."""
     def __len__(self) -> int: ...
+    def to_frame(self) -> Any:
+        """A pandas DataFrame, one row per position, positions as tuples (needs pandas)."""
 
 _ProgressCallback = Callable[[int, int, Optional[str]], object]
 """``progress(done, total, tier)``: positions done and in the universe, the tier just solved."""
@@ -333,6 +337,8 @@ class HeapValues:
     proven: bool
     summary: str
     method: str
+    def to_frame(self) -> Any:
+        """A pandas DataFrame indexed by heap (needs pandas)."""
 
 def heap_values(game: str, up_to: int, *, misere_up_to: int = 30) -> HeapValues:
     """The single-heap nim-values of a game, with misère values, genus and periodicity."""

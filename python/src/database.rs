@@ -391,6 +391,13 @@ impl Export {
     fn __repr__(&self, py: Python<'_>) -> String {
         format!("Export(solve_id={}, game={:?}, {} positions)", self.solve_id, self.game, self.__len__(py))
     }
+
+    /// A pandas DataFrame, one row per position: position (a tuple in the game's notation),
+    /// outcome ("win", "loss", "draw"), remoteness (missing for a draw) and, when the solve
+    /// has them, nim_value. Needs pandas.
+    fn to_frame<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        slf.py().import("nimdb._frames")?.call_method1("export_frame", (slf,))
+    }
 }
 
 /// The rows `Database.export` collects before they become arrays.

@@ -108,6 +108,12 @@ impl HeapValues {
     fn __repr__(&self) -> String {
         format!("HeapValues(game={:?}, up_to={}, {})", self.game, self.up_to, self.summary)
     }
+
+    /// A pandas DataFrame indexed by heap n = 0..=up_to: g, and the misère value, genus and
+    /// tameness (missing past misere_up_to). Needs pandas.
+    fn to_frame<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        slf.py().import("nimdb._frames")?.call_method1("heap_values_frame", (slf,))
+    }
 }
 
 /// The single-heap nim-values g(0..=up_to) of `game`, with its misère values, genus and
