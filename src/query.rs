@@ -638,6 +638,21 @@ pub fn plan(
     auto_solve_limit: u64,
     quotients: Quotients,
 ) -> Result<Plan, QueryError> {
+    plan_until(db, game, convention, position, auto_solve_limit, quotients, &theory::Stop::never())
+}
+
+/// [`plan`], stopping the heap nim-values a theory answer computes when `stop` is set
+/// ([`TheoryError::Stopped`](theory::TheoryError) inside [`QueryError::Theory`]; the values
+/// finished are kept for the next answer), as [`answer_from_theory_until`] does.
+pub fn plan_until(
+    db: Option<&Database>,
+    game: &Game,
+    convention: Convention,
+    position: &[u64],
+    auto_solve_limit: u64,
+    quotients: Quotients,
+    stop: &theory::Stop,
+) -> Result<Plan, QueryError> {
     let Some(spec) = game.heaps() else {
         let position = family_cells(game, position)?;
         return Ok(match crate::space::plan_in_space(db, game, convention, &position, auto_solve_limit)? {
@@ -656,7 +671,7 @@ pub fn plan(
             None => Err(beyond_theory(spec, convention, &wide, quotients == Quotients::Stored)),
         };
     };
-    Ok(match plan_heaps(db, spec, convention, &bounded, auto_solve_limit, quotients)? {
+    Ok(match plan_heaps(db, spec, convention, &bounded, auto_solve_limit, quotients, stop)? {
         HeapPlan::Answered(answer) => Plan::Answered(answer),
         HeapPlan::Solve(universe, positions) => {
             Plan::Solve(Cover { reach: Reach::Universe(universe), positions })
@@ -825,6 +840,7 @@ fn plan_heaps(
     position: &Position,
     auto_solve_limit: u64,
     quotients: Quotients,
+    stop: &theory::Stop,
 ) -> Result<HeapPlan, QueryError> {
     let from_quotient = || match quotient_for(db, game, convention, &BigPosition::from(position), quotients)?
     {
@@ -843,7 +859,7 @@ fn plan_heaps(
         if let Some(answer) = from_quotient()? {
             return Ok(HeapPlan::Answered(Box::new(answer)));
         }
-        if let Some(answer) = answer_from_theory(game, convention, position)? {
+        if let Some(answer) = answer_from_theory_until(game, convention, position, stop)? {
             return Ok(HeapPlan::Answered(Box::new(answer)));
         }
         return Err(QueryError::TooLarge { position: position.clone(), total: position.total() });
@@ -855,7 +871,7 @@ fn plan_heaps(
         if let Some(answer) = from_quotient()? {
             return Ok(HeapPlan::Answered(Box::new(answer)));
         }
-        if let Some(answer) = answer_from_theory(game, convention, position)? {
+        if let Some(answer) = answer_from_theory_until(game, convention, position, stop)? {
             return Ok(HeapPlan::Answered(Box::new(answer)));
         }
         return Err(QueryError::NotCovered(Box::new(Uncovered {

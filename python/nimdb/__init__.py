@@ -18,7 +18,10 @@ A thin layer over the nimdb library (the same code as the ``nimdb`` command line
     game = nimdb.define("my-nim", lambda p: [p[:i] + (k,) + p[i + 1:] for i, h in enumerate(p) for k in range(h)])
     db.solve(game, max_total=12)
 
-Errors are :class:`NimdbError` with the library's messages. Long calls release the GIL
+Errors are :class:`NimdbError` with the library's messages, one of its kinds: bad input is
+:class:`BadGame`, :class:`BadPosition` or :class:`BadArgument` (each also a ``ValueError``) or
+:class:`BadType` (a ``TypeError``); a position nothing answers is :class:`NotAnswered` (a
+``LookupError``); a refusal by budget :class:`TooCostly`; the file :class:`DatabaseError`. Long calls release the GIL
 and stop cleanly on Ctrl-C. Pictures (matplotlib) are in :mod:`nimdb.plot`.
 """
 
@@ -27,17 +30,24 @@ from ._nimdb import (
     MAX_INPUT_HEAP,
     MAX_SOLVE_TOTAL,
     Answer,
+    BadArgument,
+    BadGame,
+    BadPosition,
+    BadType,
     Database,
     DefinedGame,
+    DatabaseError,
     Estimate,
     Export,
     HeapValues,
     Lookups,
     Move,
     NimdbError,
+    NotAnswered,
     Quotient,
     SolveInfo,
     SolveSummary,
+    TooCostly,
     __version__,
     define,
     estimate,
@@ -56,19 +66,26 @@ __all__ = [
     "MAX_INPUT_HEAP",
     "MAX_SOLVE_TOTAL",
     "Answer",
+    "BadArgument",
+    "BadGame",
+    "BadPosition",
+    "BadType",
     "Database",
     "DefinedGame",
+    "DatabaseError",
     "Estimate",
     "Export",
     "HeapValues",
     "Lookups",
     "Move",
     "NimdbError",
+    "NotAnswered",
     "Quotient",
     "SolveInfo",
     "SolveSummary",
     "SpacedAnswer",
     "SpacedMove",
+    "TooCostly",
     "__version__",
     "define",
     "estimate",

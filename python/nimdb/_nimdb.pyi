@@ -2,7 +2,7 @@
 
 import os
 import pathlib
-from typing import Callable, ClassVar, Iterable, Literal, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, ClassVar, Iterable, Literal, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -11,7 +11,12 @@ from typing import final
 __all__ = [
     "AUTO_SOLVE_LIMIT",
     "Answer",
+    "BadArgument",
+    "BadGame",
+    "BadPosition",
+    "BadType",
     "Database",
+    "DatabaseError",
     "DefinedGame",
     "Estimate",
     "Export",
@@ -21,9 +26,11 @@ __all__ = [
     "MAX_SOLVE_TOTAL",
     "Move",
     "NimdbError",
+    "NotAnswered",
     "Quotient",
     "SolveInfo",
     "SolveSummary",
+    "TooCostly",
     "__version__",
     "define",
     "estimate",
@@ -46,7 +53,31 @@ _Outcome = Literal["win", "loss"]
 _SourceName = Literal["database", "solved", "theory", "quotient"]
 
 class NimdbError(Exception):
-    """An error from nimdb, carrying the library's message."""
+    """An error from nimdb, carrying the library's message. Every error nimdb raises itself
+    is one (most of them one of its kinds below); a value of the wrong type for a declared
+    argument (``game=3``, ``misere=None``, ``open(None)``) is Python's own TypeError, whose
+    note names the argument."""
+
+class BadGame(NimdbError, ValueError):
+    """An unknown or malformed game, or one the call does not take."""
+
+class BadPosition(NimdbError, ValueError):
+    """Something that is not a position of the game."""
+
+class BadArgument(NimdbError, ValueError):
+    """An argument out of its range: a negative count, a bound too large, a budget that is no size."""
+
+class BadType(NimdbError, TypeError):
+    """A value of the wrong kind where nimdb reads it itself (positions, lengths, sizes)."""
+
+class NotAnswered(NimdbError, LookupError):
+    """No stored solve, misère quotient or theorem answers the position, and none may be computed here."""
+
+class TooCostly(NimdbError):
+    """Refused up front, or stopped, because it would pass a budget: memory, disk, the file-size limit, elements, time."""
+
+class DatabaseError(NimdbError):
+    """The database file cannot be opened, read or written, or the handle is closed, read-only, or in use by the call that runs this one."""
 
 _Outcome3 = Literal["win", "loss", "draw"]
 
@@ -118,6 +149,8 @@ class Lookups:
     errors: list[Tuple[int, str]]
     """``(index, message)`` of each position that got no answer (``strict=False``)."""
     def __len__(self) -> int: ...
+    def to_frame(self, positions: Optional[Union[Iterable[_PositionLike], npt.NDArray[np.integer[Any]]]] = None) -> Any:
+        """A pandas DataFrame, one row per position (needs pandas)."""
 
 @final
 class SolveSummary:
@@ -175,6 +208,8 @@ class Export:
     nim_value: Optional[npt.NDArray[np.uint16]]
     """Nim-values, or None when the solve has none."""
     def __len__(self) -> int: ...
+    def to_frame(self) -> Any:
+        """A pandas DataFrame, one row per position, positions as tuples (needs pandas)."""
 
 _ProgressCallback = Callable[[int, int, Optional[str]], object]
 """``progress(done, total, tier)``: positions done and in the universe, the tier just solved."""
@@ -188,7 +223,8 @@ class Database:
     @property
     def read_only(self) -> bool: ...
     def close(self) -> None:
-        """Closes the connection; later calls raise NimdbError."""
+        """Closes the connection; later calls raise NimdbError. From a callback of a call
+        on this database (a ``solve`` progress callback) it raises NimdbError."""
     def __enter__(self) -> "Database": ...
     def __exit__(self, exc_type: object, exc_value: object, traceback: object) -> None: ...
     def solves(self) -> list[SolveInfo]:
@@ -236,8 +272,10 @@ class Database:
         max_heap: Optional[int] = None,
         max_elements: int = 4096,
         memory_limit: Optional[int] = None,
+        seconds: Optional[float] = None,
     ) -> Quotient:
-        """The game's misère quotient: the stored one, else computed (and stored if writable)."""
+        """The game's misère quotient: the stored one, else computed (and stored if writable);
+        ``seconds`` is a time budget, past which NimdbError says how far it got."""
     def export(
         self,
         game: _GameLike,
@@ -314,20 +352,28 @@ def open(path: Union[str, "os.PathLike[str]"], read_only: bool = True) -> Databa
 
 @final
 class HeapValues:
-    """A game's single-heap values for heaps 0..=up_to."""
+    """A game's single-heap values for heaps 0..=up_to; sequences are numpy arrays of the
+    smallest unsigned integer type that holds them (uint8 for most octal games)."""
 
     game: str
     up_to: int
-    values: npt.NDArray[np.uint32]
-    """g(0..=up_to)."""
-    misere_values: list[Optional[int]]
-    genus: list[Optional[str]]
-    tame: list[Optional[bool]]
+    values: npt.NDArray[np.unsignedinteger[Any]]
+    """g(0..=up_to): uint8, uint16 or uint32."""
+    misere_up_to: Optional[int]
+    """The last heap with a misère value, genus and tameness."""
+    misere_values: npt.NDArray[np.unsignedinteger[Any]]
+    """The misère nim-values of heaps 0..=misere_up_to."""
+    genus: npt.NDArray[np.str_]
+    """The genus of heaps 0..=misere_up_to, as text such as "1^31"."""
+    tame: npt.NDArray[np.bool_]
+    """Whether each of heaps 0..=misere_up_to is tame."""
     period: Optional[int]
     preperiod: Optional[int]
     proven: bool
     summary: str
     method: str
+    def to_frame(self) -> Any:
+        """A pandas DataFrame indexed by heap (needs pandas)."""
 
 def heap_values(game: str, up_to: int, *, misere_up_to: int = 30) -> HeapValues:
     """The single-heap nim-values of a game, with misère values, genus and periodicity."""
@@ -382,5 +428,7 @@ def quotient(
     max_heap: Optional[int] = None,
     max_elements: int = 4096,
     memory_limit: Optional[int] = None,
+    seconds: Optional[float] = None,
 ) -> Quotient:
-    """The misère quotient of an octal game (GIL released; Ctrl-C stops it)."""
+    """The misère quotient of an octal game (GIL released; Ctrl-C stops it); ``seconds`` is
+    a time budget, past which NimdbError says how far it got."""

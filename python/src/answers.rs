@@ -213,4 +213,16 @@ impl Lookups {
     fn __repr__(&self, py: Python<'_>) -> String {
         format!("Lookups({} positions, {} errors)", self.__len__(py), self.errors.len())
     }
+
+    /// A pandas DataFrame, one row per position: outcome ("win", "loss", "draw"; missing
+    /// without an answer), remoteness and nim_value (missing when unknown), source, and the
+    /// error of a position without an answer. With `positions` (what was passed to
+    /// `query_many`), a first column `position` of tuples. Needs pandas.
+    #[pyo3(signature = (positions = None))]
+    fn to_frame<'py>(
+        slf: &Bound<'py, Self>,
+        positions: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        slf.py().import("nimdb._frames")?.call_method1("lookups_frame", (slf, positions))
+    }
 }

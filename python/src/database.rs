@@ -14,36 +14,37 @@ use nimdb::batch::{LookupError, Session};
 use nimdb::driver::{DriverError, JobError, SolveBounds, SolveJob};
 use nimdb::game::{Convention, Outcome};
 use nimdb::index::{TierId, UniverseError};
-use nimdb::query::{AUTO_SOLVE_LIMIT, Plan, answer_after_solving, plan};
+use nimdb::query::{AUTO_SOLVE_LIMIT, Plan, answer_after_solving, plan_until};
 use nimdb::resources::MemoryBudget;
 use nimdb::solve::{Progress, SolveError};
 use nimdb::space::BoundsError;
 use nimdb::store::{ExportFilter, SolveRecord, SolveStatus, StoreError};
 use nimdb::stored::StoredError;
+use nimdb::theory::Stop;
 
 use crate::answers::{Answer, Lookups, source_code};
 use crate::defined::{defined_of, game_arg, other_rules, prepare_solve};
-use crate::errors::{NimdbError, cells_arg, convention, deprecated, message, nimdb_error};
+use crate::errors::{Kind, NimdbError, cells_arg, convention, deprecated, kind_of, message, nimdb_error};
 use crate::signals;
 use crate::theory::{Quotient, QuotientFailure, QuotientJob};
 
 /// A failure inside a call that released the GIL: a message for `NimdbError`, or an
 /// exception raised meanwhile (Ctrl-C, a progress callback's).
 enum Failure {
-    Message(String),
+    Message(Kind, String),
     Raised(PyErr),
 }
 
 impl<E: std::error::Error + 'static> From<E> for Failure {
     fn from(e: E) -> Self {
-        Failure::Message(message(&e))
+        Failure::Message(kind_of(&e), message(&e))
     }
 }
 
 impl From<Failure> for PyErr {
     fn from(f: Failure) -> Self {
         match f {
-            Failure::Message(m) => NimdbError::new_err(m),
+            Failure::Message(kind, m) => kind.err(m),
             Failure::Raised(e) => e,
         }
     }
@@ -52,15 +53,21 @@ impl From<Failure> for PyErr {
 /// A solve refused before it ran ([`JobError`]), worded with `Database.solve`'s keywords.
 fn job_words(e: JobError) -> Failure {
     match e {
-        JobError::Universe(UniverseError::HeapCapWithSplits(game)) => fail(format!(
-            "max_heaps cannot be used with {game}: its moves can split a heap in two, so the universe would not be closed under moves"
-        )),
-        JobError::Universe(UniverseError::Unbounded) => {
-            fail("give max_total, or both max_heap and max_heaps, to bound the universe")
+        JobError::Universe(UniverseError::HeapCapWithSplits(game)) => fail_as(
+            Kind::BadArgument,
+            format!(
+                "max_heaps cannot be used with {game}: its moves can split a heap in two, so the universe would not be closed under moves"
+            ),
+        ),
+        JobError::Universe(UniverseError::Unbounded) => fail_as(
+            Kind::BadArgument,
+            "give max_total, or both max_heap and max_heaps, to bound the universe",
+        ),
+        JobError::Universe(UniverseError::TooWide(e)) => {
+            fail_as(Kind::BadArgument, format!("{e}; lower max_heap or max_heaps"))
         }
-        JobError::Universe(UniverseError::TooWide(e)) => fail(format!("{e}; lower max_heap or max_heaps")),
         JobError::Universe(e @ UniverseError::TierTooWide(_)) => {
-            fail(format!("{e}; lower max_total or max_heaps"))
+            fail_as(Kind::BadArgument, format!("{e}; lower max_total or max_heaps"))
         }
         JobError::Bounds(e) => {
             let keyword = match e {
@@ -70,19 +77,25 @@ fn job_words(e: JobError) -> Failure {
                 BoundsError::HeapCap(_) => " (max_total and max_heaps, not max_heap)",
                 BoundsError::TooLarge(_) => " (lower max_total or max_heaps)",
             };
-            fail(format!("{e}{keyword}"))
+            fail_as(Kind::BadArgument, format!("{e}{keyword}"))
         }
-        JobError::NoNimValues(game) => {
-            fail(format!("nim_values is not available for {game}: its solve stores outcome and remoteness"))
+        JobError::NoNimValues(game) => fail_as(
+            Kind::BadArgument,
+            format!("nim_values is not available for {game}: its solve stores outcome and remoteness"),
+        ),
+        JobError::NoWindow(game) => fail_as(
+            Kind::BadArgument,
+            format!(
+                "window_limit is not taken for {game}: its solver keeps every tier it reads in memory and never spills (memory_limit bounds the solve, and nimdb.estimate shows its cost)"
+            ),
+        ),
+        JobError::NotPartitioned(game) => {
+            fail_as(Kind::BadArgument, format!("{game} is solved by one process"))
         }
-        JobError::NoWindow(game) => fail(format!(
-            "window_limit is not taken for {game}: its solver keeps every tier it reads in memory and never spills (memory_limit bounds the solve, and nimdb.estimate shows its cost)"
-        )),
-        JobError::NotPartitioned(game) => fail(format!("{game} is solved by one process")),
         JobError::Resource(e) if e.is_memory() => {
-            fail(format!("{e}; nothing was written (memory_limit sets the budget)"))
+            fail_as(Kind::TooCostly, format!("{e}; nothing was written (memory_limit sets the budget)"))
         }
-        JobError::Resource(e) => fail(format!("{e}; nothing was written")),
+        JobError::Resource(e) => fail_as(Kind::TooCostly, format!("{e}; nothing was written")),
     }
 }
 
@@ -106,7 +119,19 @@ fn solved(
 }
 
 fn fail(text: impl Into<String>) -> Failure {
-    Failure::Message(text.into())
+    Failure::Message(Kind::Base, text.into())
+}
+
+/// A failure of the given kind.
+fn fail_as(kind: Kind, text: impl Into<String>) -> Failure {
+    Failure::Message(kind, text.into())
+}
+
+/// A batch session whose theory answers stop when `stop` is set.
+fn stopping_session<'a>(db: &'a nimdb::store::Database, stop: &Stop) -> Session<'a> {
+    let mut session = Session::new(db);
+    session.set_stop(stop.clone());
+    session
 }
 
 /// Ids of threads, to tell a callback re-entering its own database (which would wait for
@@ -145,7 +170,7 @@ pub fn open(py: Python<'_>, path: PathBuf, read_only: bool) -> PyResult<Database
         }
     });
     let db = opened.map_err(|e| match e {
-        StoreError::Missing(p) => NimdbError::new_err(format!(
+        StoreError::Missing(p) => Kind::Database.err(format!(
             "no nimdb database at {} (nimdb.open(path, read_only=False) creates one)",
             p.display()
         )),
@@ -161,24 +186,48 @@ impl Database {
         py: Python<'_>,
         f: impl FnOnce(&mut nimdb::store::Database) -> Result<T, Failure> + Send,
     ) -> PyResult<T> {
+        self.with_db_until(py, |db, _| f(db))
+    }
+
+    /// [`with_db`](Self::with_db), `f` also given the stop a Ctrl-C sets (for the library's
+    /// loops that only look at a flag). A Ctrl-C heard meanwhile is raised, whatever `f`
+    /// returned.
+    fn with_db_until<T: Send>(
+        &self,
+        py: Python<'_>,
+        f: impl FnOnce(&mut nimdb::store::Database, &Stop) -> Result<T, Failure> + Send,
+    ) -> PyResult<T> {
+        self.not_held_here()?;
         let me = thread_number();
-        if self.holder.load(Ordering::SeqCst) == me {
-            return Err(NimdbError::new_err(
-                "the database is in use by the call this callback runs in; use another nimdb.open() of the same file",
-            ));
-        }
-        signals::take();
+        signals::clear();
+        let listening = signals::Listening::new(py);
+        let stop = listening.stop();
         let result = py.detach(|| {
             let mut guard = self.db.lock().unwrap_or_else(|p| p.into_inner());
             self.holder.store(me, Ordering::SeqCst);
             let result = match guard.as_mut() {
-                Some(db) => f(db),
-                None => Err(fail("the database is closed")),
+                Some(db) => f(db, stop),
+                None => Err(fail_as(Kind::Database, "the database is closed")),
             };
             self.holder.store(0, Ordering::SeqCst);
             result
         });
+        if let Some(e) = signals::take() {
+            return Err(e);
+        }
+        drop(listening);
         result.map_err(PyErr::from)
+    }
+
+    /// Refuses a call from a callback of a call that holds this database (a `solve`
+    /// progress callback): it would wait for itself.
+    fn not_held_here(&self) -> PyResult<()> {
+        if self.holder.load(Ordering::SeqCst) == thread_number() {
+            return Err(Kind::Database.err(
+                "the database is in use by the call this callback runs in; use another nimdb.open() of the same file",
+            ));
+        }
+        Ok(())
     }
 }
 
@@ -341,6 +390,13 @@ impl Export {
     fn __repr__(&self, py: Python<'_>) -> String {
         format!("Export(solve_id={}, game={:?}, {} positions)", self.solve_id, self.game, self.__len__(py))
     }
+
+    /// A pandas DataFrame, one row per position: position (a tuple in the game's notation),
+    /// outcome ("win", "loss", "draw"), remoteness (missing for a draw) and, when the solve
+    /// has them, nim_value. Needs pandas.
+    fn to_frame<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        slf.py().import("nimdb._frames")?.call_method1("export_frame", (slf,))
+    }
 }
 
 /// The rows `Database.export` collects before they become arrays.
@@ -477,7 +533,7 @@ fn memory_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
     }
     let text: String = obj
         .extract()
-        .map_err(|_| NimdbError::new_err("memory_limit is a number of bytes or a size such as \"4G\""))?;
+        .map_err(|_| Kind::BadType.err("memory_limit is a number of bytes or a size such as \"4G\""))?;
     nimdb::resources::parse_size(&text).map(Some).map_err(nimdb_error)
 }
 
@@ -494,13 +550,11 @@ fn rows_of<T: numpy::Element + Copy + TryInto<u64>>(
     let (n, width) = view.dim();
     if let Some(lengths) = lengths {
         if lengths.len() != n {
-            return Some(Err(NimdbError::new_err(format!(
-                "lengths has {} entries for {n} rows of positions",
-                lengths.len()
-            ))));
+            return Some(Err(Kind::BadArgument
+                .err(format!("lengths has {} entries for {n} rows of positions", lengths.len()))));
         }
         if let Some(i) = lengths.iter().position(|&l| l > width as u64) {
-            return Some(Err(NimdbError::new_err(format!(
+            return Some(Err(Kind::BadArgument.err(format!(
                 "lengths[{i}] is {}, more than the {width} columns of the array",
                 lengths[i]
             ))));
@@ -514,7 +568,7 @@ fn rows_of<T: numpy::Element + Copy + TryInto<u64>>(
             match h.try_into() {
                 Ok(h) => counts.push(h),
                 Err(_) => {
-                    return Some(Err(NimdbError::new_err(format!("position {i}: {negative}"))));
+                    return Some(Err(Kind::BadPosition.err(format!("position {i}: {negative}"))));
                 }
             }
         }
@@ -547,7 +601,7 @@ fn lengths_arg(lengths: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Vec<u64>>>
         return Ok(Some(array.as_array().iter().map(|&l| u64::from(l)).collect()));
     }
     obj.extract::<Vec<u64>>().map(Some).map_err(|_| {
-        NimdbError::new_err("lengths is a sequence (or 1-D numpy array) of non-negative ints, one a row")
+        Kind::BadType.err("lengths is a sequence (or 1-D numpy array) of non-negative ints, one a row")
     })
 }
 
@@ -568,11 +622,27 @@ fn positions_arg(
     positions: &Bound<'_, PyAny>,
     lengths: Option<&[u64]>,
 ) -> PyResult<Vec<Result<Vec<u64>, String>>> {
+    if positions.is_instance_of::<pyo3::types::PyString>() {
+        return Err(Kind::BadType.err(format!(
+            "positions is a list of positions, not one string: query_many(game, [{0:?}]) or query(game, {0:?})",
+            positions.extract::<String>().unwrap_or_default().chars().take(40).collect::<String>()
+        )));
+    }
+    if let Ok(array) = positions.cast::<numpy::PyUntypedArray>() {
+        use numpy::PyUntypedArrayMethods;
+        if array.ndim() != 2 {
+            return Err(Kind::BadPosition.err(format!(
+                "a numpy array of positions has one position a row (2-D), not {} dimensions (shape {:?})",
+                array.ndim(),
+                array.shape()
+            )));
+        }
+    }
     if lengths.is_none()
         && game.family().layout() == nimdb::game::SpaceLayout::DistinctSet
         && is_2d_array(positions)
     {
-        return Err(NimdbError::new_err(format!(
+        return Err(Kind::BadArgument.err(format!(
             "a {game} position may hold a heap of 0, so a zero-padded 2-D array does not say where a row ends: \
              give lengths= (each row's count of heaps, as Export.lengths has them) or a list of positions"
         )));
@@ -585,22 +655,22 @@ fn positions_arg(
     }
     refuse_lengths_without_array(lengths)?;
     let items = positions.try_iter().map_err(|_| {
-        NimdbError::new_err("positions is a list (any iterable) of positions, or a 2-D numpy array of counts")
+        Kind::BadType.err("positions is a list (any iterable) of positions, or a 2-D numpy array of counts")
     })?;
     let mut out = Vec::with_capacity(positions.len().unwrap_or(0));
     for (i, item) in items.enumerate() {
         let item = item?;
-        out.push(
-            cells_arg(game, &item)
-                .map_err(|e| NimdbError::new_err(format!("position {i}: {}", e.value(item.py()))))?,
-        );
+        out.push(cells_arg(game, &item).map_err(|e| {
+            let py = item.py();
+            PyErr::from_type(e.get_type(py), format!("position {i}: {}", e.value(py)))
+        })?);
     }
     Ok(out)
 }
 
 fn refuse_lengths_without_array(lengths: Option<&[u64]>) -> PyResult<()> {
     match lengths {
-        Some(_) => Err(NimdbError::new_err(
+        Some(_) => Err(Kind::BadArgument.err(
             "lengths goes with a 2-D numpy integer array of positions; a list's positions carry their own lengths",
         )),
         None => Ok(()),
@@ -670,9 +740,14 @@ impl Database {
         self.read_only
     }
 
-    /// Closes the connection; later calls raise NimdbError.
-    fn close(&self, py: Python<'_>) {
+    /// Closes the connection; later calls raise NimdbError. Called from a callback of a
+    /// call on this database (a `solve` progress callback), it raises NimdbError instead of
+    /// waiting for that call, which waits for the callback; from another thread, it waits
+    /// for the call to end.
+    fn close(&self, py: Python<'_>) -> PyResult<()> {
+        self.not_held_here()?;
         py.detach(|| *self.db.lock().unwrap_or_else(|p| p.into_inner()) = None);
+        Ok(())
     }
 
     fn __enter__(slf: Py<Self>) -> Py<Self> {
@@ -685,9 +760,9 @@ impl Database {
         exc_type: Option<&Bound<'_, PyAny>>,
         exc_value: Option<&Bound<'_, PyAny>>,
         traceback: Option<&Bound<'_, PyAny>>,
-    ) {
+    ) -> PyResult<()> {
         let _ = (exc_type, exc_value, traceback);
-        self.close(py);
+        self.close(py)
     }
 
     fn __repr__(&self) -> String {
@@ -726,20 +801,20 @@ impl Database {
     ) -> PyResult<Answer> {
         let defined = defined_of(game);
         let game = game_arg(game)?;
-        let cells = cells_arg(&game, position)?.map_err(NimdbError::new_err)?;
+        let cells = cells_arg(&game, position)?.map_err(|e| Kind::BadPosition.err(e))?;
         let conv = convention(misere);
         // A defined game is solved by Database.solve alone, which reads its moves first.
         let solves_on_the_spot = !self.read_only && defined.is_none();
-        let answer = self.with_db(py, |db| {
-            other_rules(db, defined.as_ref()).map_err(fail)?;
+        let answer = self.with_db_until(py, |db, stop| {
+            other_rules(db, defined.as_ref()).map_err(|e| fail_as(Kind::BadGame, e))?;
             let quotients = nimdb::query::Quotients::StoredOrComputed;
-            match plan(Some(db), &game, conv, &cells, AUTO_SOLVE_LIMIT, quotients)? {
+            match plan_until(Some(db), &game, conv, &cells, AUTO_SOLVE_LIMIT, quotients, stop)? {
                 Plan::Answered(a) => Ok(*a),
                 // A read-only handle answers as query_many and serve do: a stored solve, a
                 // stored misère quotient, else a theorem; only what none answers is refused.
-                Plan::Solve(cover) if !solves_on_the_spot => match Session::new(db).answer(&game, conv, &cells, Listing::All) {
+                Plan::Solve(cover) if !solves_on_the_spot => match stopping_session(db, stop).answer(&game, conv, &cells, Listing::All) {
                     Ok(a) => Ok(a),
-                    Err(LookupError::NotCovered { .. } | LookupError::Space(_)) => Err(fail(format!(
+                    Err(LookupError::NotCovered { .. } | LookupError::Space(_)) => Err(fail_as(Kind::NotAnswered, format!(
                         "{} is not covered by any stored solve of {game}{} and no theorem gives its value; \
                          answering it means solving {} positions on the spot, {}",
                         game.show(&cells),
@@ -814,15 +889,19 @@ impl Database {
         let defined = defined_of(game);
         let game = game_arg(game)?;
         let positions = positions_arg(&game, positions, lengths.as_deref())?;
-        let columns = self.with_db(py, |db| {
-            other_rules(db, defined.as_ref()).map_err(fail)?;
+        let columns = self.with_db_until(py, |db, stop| {
+            other_rules(db, defined.as_ref()).map_err(|e| fail_as(Kind::BadGame, e))?;
             let mut cols = Columns::with_capacity(positions.len());
-            let mut session = Session::new(db);
+            let mut session = stopping_session(db, stop);
             for (i, position) in positions.iter().enumerate() {
-                let found = position
-                    .as_ref()
-                    .map_err(String::clone)
-                    .and_then(|cells| session.lookup(&game, conv, cells).map_err(|e| message(&e)));
+                // Ctrl-C between positions (with_db_until raises it); within one, the stop.
+                if stop.is_stopped() || signals::poll_now_and_then() {
+                    break;
+                }
+                let found =
+                    position.as_ref().map_err(|refused| (Kind::BadPosition, refused.clone())).and_then(
+                        |cells| session.lookup(&game, conv, cells).map_err(|e| (kind_of(&e), message(&e))),
+                    );
                 match found {
                     Ok(l) => {
                         let outcome = match l.outcome {
@@ -832,8 +911,8 @@ impl Database {
                         };
                         cols.answered(outcome, l.remoteness, l.nim_value, l.source);
                     }
-                    Err(e) if strict => return Err(fail(format!("position {i}: {e}"))),
-                    Err(e) => cols.unanswered(i, e),
+                    Err((kind, e)) if strict => return Err(fail_as(kind, format!("position {i}: {e}"))),
+                    Err((_, e)) => cols.unanswered(i, e),
                 }
             }
             Ok(cols)
@@ -897,7 +976,7 @@ impl Database {
             prepare_solve(py, game_obj, space.bounds())?;
         }
         let (record, report) = self.with_db(py, |db| {
-            other_rules(db, defined.as_ref()).map_err(fail)?;
+            other_rules(db, defined.as_ref()).map_err(|e| fail_as(Kind::BadGame, e))?;
             // As `nimdb solve`: lower tiers that do not fit the budget spill to mapped files
             // beside the database; a solve whose rest does not fit, or that would not fit the
             // disk free or the file-size limit (`ulimit -f`), is refused before writing.
@@ -914,25 +993,28 @@ impl Database {
     /// max_heap, a proven period), else computed now (see `nimdb.quotient` for the
     /// arguments) and, in a database opened with read_only=False, stored, so that queries
     /// and `query_many` then answer the game's misère positions of any size from it.
-    /// Ctrl-C stops the computation, stores the verified quotient of the heaps done (when
-    /// writable), and raises KeyboardInterrupt.
-    #[pyo3(signature = (game, *, max_heap = None, max_elements = 4096, memory_limit = None))]
+    /// Ctrl-C (or the end of the time budget `seconds`) stops the computation, stores the
+    /// verified quotient of the heaps done (when writable), and raises KeyboardInterrupt (or
+    /// NimdbError saying how far it got).
+    #[pyo3(signature = (game, *, max_heap = None, max_elements = 4096, memory_limit = None, seconds = None))]
+    #[allow(clippy::too_many_arguments)]
     fn quotient(
         &self,
         py: Python<'_>,
         game: &str,
-        max_heap: Option<u64>,
-        max_elements: usize,
-        memory_limit: Option<u64>,
+        max_heap: Option<i64>,
+        max_elements: i64,
+        memory_limit: Option<i64>,
+        seconds: Option<f64>,
     ) -> PyResult<Quotient> {
-        let job = QuotientJob::new(game, max_heap, max_elements, memory_limit)?;
+        let job = QuotientJob::new(game, max_heap, max_elements, memory_limit, seconds)?;
         let read_only = self.read_only;
         let q = self.with_db(py, |db| {
             let stored = db.load_quotient(job.spec(), job.max_heap())?;
             if let Some(q) = stored.filter(|q| job.max_heap().is_some() || q.proven()) {
                 return Ok(q);
             }
-            match job.run() {
+            match job.run(!read_only) {
                 Ok(q) => {
                     if !read_only {
                         db.save_quotient(job.spec(), &q)?;
@@ -945,7 +1027,13 @@ impl Database {
                     }
                     Err(Failure::Raised(e))
                 }
-                Err(QuotientFailure::Message(m)) => Err(fail(m)),
+                Err(QuotientFailure::OutOfTime(m, partial)) => {
+                    if let (Some(q), false) = (partial, read_only) {
+                        db.save_quotient(job.spec(), &q)?;
+                    }
+                    Err(fail_as(Kind::TooCostly, m))
+                }
+                Err(QuotientFailure::Message(m)) => Err(fail_as(Kind::TooCostly, m)),
             }
         })?;
         Ok(job.wrap(q))
@@ -978,7 +1066,7 @@ impl Database {
         let conv = convention(misere);
         let path = self.path.display().to_string();
         let (record, rows) = self.with_db(py, |db| {
-            other_rules(db, defined.as_ref()).map_err(fail)?;
+            other_rules(db, defined.as_ref()).map_err(|e| fail_as(Kind::BadGame, e))?;
             let (record, game) = match solve {
                 Some(id) => nimdb::stored::solve_by_id(db, id, Some(&game)).map_err(|e| match e {
                     StoredError::NoSuchSolve(_) => fail(format!("{e} in {path} (see Database.solves())")),
@@ -1051,5 +1139,5 @@ impl Database {
 
 /// A `memory_limit` above what this process may use (`ulimit -v`, the cgroup's limit).
 fn memory_limit_error(e: nimdb::resources::ResourceError) -> PyErr {
-    NimdbError::new_err(format!("memory_limit: {e}"))
+    Kind::BadArgument.err(format!("memory_limit: {e}"))
 }

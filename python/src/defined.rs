@@ -27,7 +27,7 @@ use nimdb::game::{
 };
 use nimdb::index::{PositionSpace, SpaceBounds, TierId, space_for};
 
-use crate::errors::{NimdbError, parse_any_game};
+use crate::errors::{Kind, NimdbError, parse_any_game};
 
 /// The moves of every position of one space, read from Python once: what a solve runs on.
 struct Graph {
@@ -431,12 +431,12 @@ pub fn define(
         ("staircase", None) => SpaceLayout::Staircase,
         ("set", None) => SpaceLayout::DistinctSet,
         ("row", Some(n)) if (1..=16).contains(&n) => SpaceLayout::Row { heaps: n, sorted: false },
-        ("row", _) => return Err(NimdbError::new_err("layout=\"row\" needs heaps=N, from 1 to 16")),
+        ("row", _) => return Err(Kind::BadArgument.err("layout=\"row\" needs heaps=N, from 1 to 16")),
         (other, Some(_)) if ["multiset", "staircase", "set"].contains(&other) => {
-            return Err(NimdbError::new_err(format!("heaps= goes with layout=\"row\" only, not {other:?}")));
+            return Err(Kind::BadArgument.err(format!("heaps= goes with layout=\"row\" only, not {other:?}")));
         }
         (other, _) => {
-            return Err(NimdbError::new_err(format!(
+            return Err(Kind::BadArgument.err(format!(
                 "unknown layout {other:?}: use \"multiset\", \"row\" (with heaps=N), \"staircase\" or \"set\""
             )));
         }
@@ -444,21 +444,21 @@ pub fn define(
     if let Some(c) = cap
         && !(1..=64).contains(&c)
     {
-        return Err(NimdbError::new_err(format!("cap={c}: a cap is from 1 to 64")));
+        return Err(Kind::BadArgument.err(format!("cap={c}: a cap is from 1 to 64")));
     }
     if loopy && cap.is_none() {
-        return Err(NimdbError::new_err(
+        return Err(Kind::BadArgument.err(
             "a loopy game needs cap=C, the largest heap: its space is every position of at most K heaps, each at most C",
         ));
     }
     if cap.is_some() && matches!(layout, SpaceLayout::Staircase | SpaceLayout::DistinctSet) {
-        return Err(NimdbError::new_err("cap= goes with layout \"multiset\" or \"row\""));
+        return Err(Kind::BadArgument.err("cap= goes with layout \"multiset\" or \"row\""));
     }
     let rules =
         Arc::new(PyRules { name: name.to_string(), layout, loopy, cap, moves, graph: RwLock::new(None) });
     let print = fingerprint(py, &rules)?;
     let family: Arc<dyn Family> = rules.clone();
-    let defined = Defined::new(name, print, family).map_err(|e| NimdbError::new_err(e.to_string()))?;
+    let defined = Defined::new(name, print, family).map_err(|e| Kind::BadArgument.err(e.to_string()))?;
     Ok(DefinedGame { rules, defined })
 }
 
@@ -468,7 +468,7 @@ pub fn game_arg(obj: &Bound<'_, PyAny>) -> PyResult<Game> {
         return Ok(Game::Defined(defined.get().defined.clone()));
     }
     let name: String = obj.extract().map_err(|_| {
-        pyo3::exceptions::PyTypeError::new_err(format!(
+        Kind::BadType.err(format!(
             "game must be a name such as 'kayles' or a game from nimdb.define, not {}",
             obj.get_type().name().map(|n| n.to_string()).unwrap_or_default()
         ))

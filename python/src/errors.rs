@@ -15,6 +15,163 @@ pyo3::create_exception!(
      The message is the library's own."
 );
 
+/// The kinds of [`NimdbError`]: each a subclass of it (and of the built-in exception Python
+/// code expects for it), made when the module is imported ([`add_kinds`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// `NimdbError` itself.
+    Base,
+    /// `BadGame(NimdbError, ValueError)`: an unknown or malformed game, or one the call does
+    /// not take.
+    BadGame,
+    /// `BadPosition(NimdbError, ValueError)`: something that is not a position of the game.
+    BadPosition,
+    /// `BadArgument(NimdbError, ValueError)`: another argument out of its range (a negative
+    /// count, a bound too large, a budget that is no size).
+    BadArgument,
+    /// `BadType(NimdbError, TypeError)`: a value of the wrong kind where nimdb reads it
+    /// itself (positions, lengths, sizes).
+    BadType,
+    /// `NotAnswered(NimdbError, LookupError)`: no stored solve, quotient or theorem answers the
+    /// position (and none may be computed here).
+    NotAnswered,
+    /// `TooCostly(NimdbError)`: refused up front, or stopped, because it would pass a budget
+    /// (memory, disk, the file-size limit, elements, time).
+    TooCostly,
+    /// `DatabaseError(NimdbError)`: the database file cannot be opened, read or written, or
+    /// the handle is closed, read-only or in use by the call that runs this one.
+    Database,
+}
+
+impl Kind {
+    /// Every kind but `Base`: (kind, class name, built-in base, doc).
+    const CLASSES: [(Kind, &'static str, &'static str, &'static str); 7] = [
+        (
+            Kind::BadGame,
+            "BadGame",
+            "ValueError",
+            "An unknown or malformed game, or one the call does not take.",
+        ),
+        (Kind::BadPosition, "BadPosition", "ValueError", "Something that is not a position of the game."),
+        (
+            Kind::BadArgument,
+            "BadArgument",
+            "ValueError",
+            "An argument out of its range: a negative count, a bound too large, a budget that is no size.",
+        ),
+        (
+            Kind::BadType,
+            "BadType",
+            "TypeError",
+            "A value of the wrong kind where nimdb reads it itself (positions, lengths, sizes).",
+        ),
+        (
+            Kind::NotAnswered,
+            "NotAnswered",
+            "LookupError",
+            "No stored solve, misère quotient or theorem answers the position, and none may be computed here.",
+        ),
+        (
+            Kind::TooCostly,
+            "TooCostly",
+            "",
+            "Refused up front, or stopped, because it would pass a budget: memory, disk, the file-size limit, \
+             elements, time.",
+        ),
+        (
+            Kind::Database,
+            "DatabaseError",
+            "",
+            "The database file cannot be opened, read or written, or the handle is closed, read-only, or in \
+             use by the call that runs this one.",
+        ),
+    ];
+
+    /// An exception of this kind (lazy: made with the GIL when raised).
+    pub fn err(self, text: impl Into<String>) -> PyErr {
+        let text = text.into();
+        if self == Kind::Base {
+            return NimdbError::new_err(text);
+        }
+        Python::attach(|py| match KINDS.get(py).and_then(|k| k.iter().find(|(kind, _)| *kind == self)) {
+            Some((_, class)) => PyErr::from_type(class.bind(py).clone(), text),
+            None => NimdbError::new_err(text),
+        })
+    }
+}
+
+static KINDS: pyo3::sync::PyOnceLock<Vec<(Kind, Py<pyo3::types::PyType>)>> = pyo3::sync::PyOnceLock::new();
+
+/// Makes the subclasses of `NimdbError` ([`Kind`]) and adds them to the module.
+pub fn add_kinds(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    let builtins = py.import("builtins")?;
+    let base = py.get_type::<NimdbError>();
+    let mut made = Vec::new();
+    for (kind, name, builtin, doc) in Kind::CLASSES {
+        let bases = if builtin.is_empty() {
+            pyo3::types::PyTuple::new(py, [base.clone().into_any()])?
+        } else {
+            pyo3::types::PyTuple::new(py, [base.clone().into_any(), builtins.getattr(builtin)?])?
+        };
+        let dict = pyo3::types::PyDict::new(py);
+        dict.set_item("__doc__", doc)?;
+        dict.set_item("__module__", "nimdb")?;
+        let class =
+            builtins.getattr("type")?.call1((name, bases, dict))?.cast_into::<pyo3::types::PyType>()?;
+        m.add(name, &class)?;
+        made.push((kind, class.unbind()));
+    }
+    let _ = KINDS.set(py, made);
+    Ok(())
+}
+
+/// A library error as the kind of `NimdbError` it is, with its message: a store error is a
+/// `DatabaseError`, a query's bad position a `BadPosition`, a position nothing answers
+/// `NotAnswered`, a resource refusal `TooCostly`.
+pub fn kind_of(e: &(dyn std::error::Error + 'static)) -> Kind {
+    use nimdb::query::QueryError;
+    if let Some(q) = e.downcast_ref::<QueryError>() {
+        return match q {
+            QueryError::BadPosition(_) => Kind::BadPosition,
+            QueryError::Store(_) => Kind::Database,
+            QueryError::Solve(d) => kind_of(d),
+            QueryError::Theory(_) | QueryError::Quotient(_) | QueryError::MissingChild { .. } => Kind::Base,
+            _ => Kind::NotAnswered,
+        };
+    }
+    if let Some(l) = e.downcast_ref::<nimdb::batch::LookupError>() {
+        use nimdb::batch::LookupError as L;
+        return match l {
+            L::BadPosition(_) => Kind::BadPosition,
+            L::NotCovered { .. } | L::Beyond(_) | L::TooLarge(_) => Kind::NotAnswered,
+            _ => match std::error::Error::source(l) {
+                Some(inner) => kind_of(inner),
+                None => Kind::Base,
+            },
+        };
+    }
+    if e.downcast_ref::<nimdb::store::StoreError>().is_some() {
+        return Kind::Database;
+    }
+    if e.downcast_ref::<nimdb::resources::ResourceError>().is_some() {
+        return Kind::TooCostly;
+    }
+    if e.downcast_ref::<nimdb::game::SpecError>().is_some() {
+        return Kind::BadGame;
+    }
+    if e.downcast_ref::<nimdb::game::HeapListError>().is_some() {
+        return Kind::BadPosition;
+    }
+    if let Some(d) = e.downcast_ref::<nimdb::driver::DriverError>() {
+        return match std::error::Error::source(d) {
+            Some(inner) => kind_of(inner),
+            None => Kind::Base,
+        };
+    }
+    Kind::Base
+}
+
 /// An error and its causes on one line, each cause once (a cause whose words the message
 /// already holds is left out), as the command line reports them.
 pub fn message(e: &(dyn std::error::Error + 'static)) -> String {
@@ -31,19 +188,30 @@ pub fn message(e: &(dyn std::error::Error + 'static)) -> String {
     out
 }
 
-/// A library error as a `NimdbError`.
+/// A library error as the kind of `NimdbError` it is ([`kind_of`]).
 pub fn nimdb_error(e: impl std::error::Error + 'static) -> PyErr {
-    NimdbError::new_err(message(&e))
+    kind_of(&e).err(message(&e))
 }
 
 /// Parses a game name (`nim`, `kayles`, `dawson`, `octal:0.137`, …).
 pub fn parse_game(game: &str) -> PyResult<GameSpec> {
-    nimdb::game::parse_heap_game(game).map_err(|e| NimdbError::new_err(e.to_string()))
+    nimdb::game::parse_heap_game(game).map_err(|e| Kind::BadGame.err(e.to_string()))
 }
 
 /// Parses any game: a heap game, or a family with its own position space.
 pub fn parse_any_game(game: &str) -> PyResult<nimdb::game::Game> {
-    game.parse().map_err(|e: nimdb::game::SpecError| NimdbError::new_err(e.to_string()))
+    game.parse().map_err(|e: nimdb::game::SpecError| Kind::BadGame.err(e.to_string()))
+}
+
+/// A whole-number argument `name` given as `value` (taken as a signed int, so that a
+/// negative one is refused here in words, where Python's conversion to an unsigned type
+/// raises OverflowError): from 0 to `max`, else `BadArgument` naming it.
+pub fn whole(value: i64, name: &str, max: u64) -> PyResult<u64> {
+    match u64::try_from(value) {
+        Ok(v) if v <= max => Ok(v),
+        Ok(_) => Err(Kind::BadArgument.err(format!("{name} is too large ({value}; at most {max})"))),
+        Err(_) => Err(Kind::BadArgument.err(format!("{name} cannot be negative ({value})"))),
+    }
 }
 
 /// The convention `misere` names.
@@ -56,7 +224,7 @@ pub fn convention(misere: bool) -> Convention {
 pub fn position_arg(obj: &Bound<'_, PyAny>) -> PyResult<BigPosition> {
     if obj.is_instance_of::<PyString>() {
         let text: String = obj.extract()?;
-        return text.parse().map_err(|e: nimdb::game::HeapListError| NimdbError::new_err(e.to_string()));
+        return text.parse().map_err(|e: nimdb::game::HeapListError| Kind::BadPosition.err(e.to_string()));
     }
     if let Ok(heaps) = obj.extract::<Vec<u64>>() {
         return Ok(BigPosition::new(heaps));
@@ -64,7 +232,7 @@ pub fn position_arg(obj: &Bound<'_, PyAny>) -> PyResult<BigPosition> {
     // The slow path, for a message that names what is wrong.
     let not_position = || {
         let kind = obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into());
-        NimdbError::new_err(format!(
+        Kind::BadType.err(format!(
             "a position is a sequence of heap sizes (ints) or a string such as \"7 5 3\", not {kind}"
         ))
     };
@@ -77,7 +245,7 @@ pub fn position_arg(obj: &Bound<'_, PyAny>) -> PyResult<BigPosition> {
             Err(_) => {
                 let shown = item.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".into());
                 let shown: String = shown.chars().take(60).collect();
-                return Err(NimdbError::new_err(format!(
+                return Err(Kind::BadPosition.err(format!(
                     "bad heap list: heap {shown} is not a whole number from 0 to {}",
                     u64::MAX
                 )));
@@ -95,7 +263,7 @@ pub fn counts_arg(game: &nimdb::game::Game, obj: &Bound<'_, PyAny>) -> PyResult<
     }
     let not_position = || {
         let kind = obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into());
-        NimdbError::new_err(format!(
+        Kind::BadType.err(format!(
             "a position is a sequence of counts (ints) or a string such as \"7 5 3\", not {kind}"
         ))
     };
@@ -107,7 +275,7 @@ pub fn counts_arg(game: &nimdb::game::Game, obj: &Bound<'_, PyAny>) -> PyResult<
             Err(_) => {
                 let shown = item.str().map(|r| r.to_string()).unwrap_or_else(|_| "?".into());
                 let shown: String = shown.chars().take(60).collect();
-                return Err(NimdbError::new_err(not_a_count(game, &shown)));
+                return Err(Kind::BadPosition.err(not_a_count(game, &shown)));
             }
         }
     }

@@ -23,6 +23,7 @@ mod theory;
 #[pymodule]
 fn _nimdb(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("NimdbError", m.py().get_type::<errors::NimdbError>())?;
+    errors::add_kinds(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("MAX_INPUT_HEAP", nimdb::game::MAX_INPUT_HEAP)?;
     m.add("MAX_SOLVE_TOTAL", nimdb::solve::MAX_SOLVE_TOTAL)?;

@@ -3,39 +3,46 @@
 //! database).
 
 use std::ops::ControlFlow;
+use std::time::{Duration, Instant};
 
 use numpy::{IntoPyArray, PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 
 use nimdb::game::GameSpec;
 use nimdb::resources::MemoryBudget;
-use nimdb::theory::quotient::{Computed, Limits, QuotientOptions, compute_quotient_interruptible};
+use nimdb::theory::quotient::{
+    Computed, Limits, QuotientError, QuotientOptions, compute_quotient, compute_quotient_interruptible,
+};
 use nimdb::theory::quotient_play::quotient_loss;
 use nimdb::theory::report::{DEFAULT_MISERE_UP_TO, HeapOptions, check_up_to};
 
-use crate::errors::{NimdbError, nimdb_error, parse_game, position_arg};
+use crate::errors::{Kind, nimdb_error, parse_game, position_arg, whole};
 use crate::signals;
 
 // `heap_values`'s default for `misere_up_to` is written as a number, so that Python shows it.
 const _: () = assert!(DEFAULT_MISERE_UP_TO == 30);
 
 /// A game's single-heap values for heaps 0..=up_to (`nimdb.heap_values`), as
-/// `nimdb heaps --json` gives them.
+/// `nimdb heaps --json` gives them. The sequences are numpy arrays of the smallest unsigned
+/// integer type that holds them (uint8 for most octal games: one byte a value).
 #[pyclass(module = "nimdb", frozen, get_all)]
 pub struct HeapValues {
     /// The game, as written canonically.
     pub game: String,
     /// The last heap computed.
     pub up_to: u32,
-    /// uint32, g(0..=up_to): the nim-value of each single heap.
-    pub values: Py<PyArray1<u32>>,
-    /// The misère nim-value of each small heap (None past where it was computed).
-    pub misere_values: Vec<Option<u32>>,
-    /// Conway's genus of each small heap, as text such as "1^31" (None past where it was
-    /// computed).
-    pub genus: Vec<Option<String>>,
-    /// Whether each small heap is tame (None past where it was computed).
-    pub tame: Vec<Option<bool>>,
+    /// g(0..=up_to): the nim-value of each single heap; uint8, uint16 or uint32, the
+    /// smallest that holds the largest value.
+    pub values: Py<PyAny>,
+    /// The last heap with a misère value (and genus and tameness), or None.
+    pub misere_up_to: Option<u32>,
+    /// The misère nim-value of heaps 0..=misere_up_to (uint8, uint16 or uint32).
+    pub misere_values: Py<PyAny>,
+    /// Conway's genus of heaps 0..=misere_up_to, as text such as "1^31" (a numpy array of
+    /// str).
+    pub genus: Py<PyAny>,
+    /// bool: whether each of heaps 0..=misere_up_to is tame.
+    pub tame: Py<PyAny>,
     /// The period of the nim-values, when one is found (proven or apparent).
     pub period: Option<u32>,
     /// The preperiod: g(n + period) = g(n) for every n >= preperiod.
@@ -48,10 +55,64 @@ pub struct HeapValues {
     pub method: String,
 }
 
+/// Unsigned values gathered in the smallest numpy integer type that holds them: one byte a
+/// value until one needs more, then the buffer is widened once.
+enum Narrowest {
+    U8(Vec<u8>),
+    U16(Vec<u16>),
+    U32(Vec<u32>),
+}
+
+impl Narrowest {
+    /// An empty buffer for `n` values.
+    fn with_capacity(n: usize) -> Self {
+        Narrowest::U8(Vec::with_capacity(n))
+    }
+
+    fn push(&mut self, v: u32) {
+        match self {
+            Narrowest::U8(a) => match u8::try_from(v) {
+                Ok(b) => a.push(b),
+                Err(_) => {
+                    let mut wide: Vec<u16> = Vec::with_capacity(a.capacity());
+                    wide.extend(a.iter().map(|&b| u16::from(b)));
+                    *self = Narrowest::U16(wide);
+                    self.push(v);
+                }
+            },
+            Narrowest::U16(a) => match u16::try_from(v) {
+                Ok(b) => a.push(b),
+                Err(_) => {
+                    let mut wide: Vec<u32> = Vec::with_capacity(a.capacity());
+                    wide.extend(a.iter().map(|&b| u32::from(b)));
+                    *self = Narrowest::U32(wide);
+                    self.push(v);
+                }
+            },
+            Narrowest::U32(a) => a.push(v),
+        }
+    }
+
+    /// The numpy array (numpy takes the buffer: nothing is copied).
+    fn into_array(self, py: Python<'_>) -> Py<PyAny> {
+        match self {
+            Narrowest::U8(a) => a.into_pyarray(py).into_any().unbind(),
+            Narrowest::U16(a) => a.into_pyarray(py).into_any().unbind(),
+            Narrowest::U32(a) => a.into_pyarray(py).into_any().unbind(),
+        }
+    }
+}
+
 #[pymethods]
 impl HeapValues {
     fn __repr__(&self) -> String {
         format!("HeapValues(game={:?}, up_to={}, {})", self.game, self.up_to, self.summary)
+    }
+
+    /// A pandas DataFrame indexed by heap n = 0..=up_to: g, and the misère value, genus and
+    /// tameness (missing past misere_up_to). Needs pandas.
+    fn to_frame<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        slf.py().import("nimdb._frames")?.call_method1("heap_values_frame", (slf,))
     }
 }
 
@@ -61,37 +122,62 @@ impl HeapValues {
 /// computed; Ctrl-C stops between stretches of 65,536 heaps and raises KeyboardInterrupt.
 #[pyfunction]
 #[pyo3(signature = (game, up_to, *, misere_up_to = 30))]
-pub fn heap_values(py: Python<'_>, game: &str, up_to: u64, misere_up_to: u32) -> PyResult<HeapValues> {
+pub fn heap_values(py: Python<'_>, game: &str, up_to: i64, misere_up_to: i64) -> PyResult<HeapValues> {
     let spec = parse_game(game)?;
-    let up_to = check_up_to(&spec, up_to).map_err(nimdb_error)?;
+    let up_to = whole(up_to, "up_to", u64::MAX)?;
+    let misere_up_to = whole(misere_up_to, "misere_up_to", u32::MAX.into())? as u32;
+    let up_to = check_up_to(&spec, up_to).map_err(|e| Kind::BadArgument.err(format!("up_to: {e}")))?;
     let opts = HeapOptions { misere_up_to, ..HeapOptions::new(up_to) };
-    signals::take();
-    let run = py
-        .detach(|| {
-            nimdb::driver::run_heaps(None, &spec, &opts, |_, _, _| {
-                if signals::poll() { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
-            })
+    signals::clear();
+    let listening = signals::Listening::new(py);
+    let stop = listening.stop();
+    let run = py.detach(|| {
+        nimdb::driver::run_heaps_until(None, &spec, &opts, stop, |_, _, _| {
+            if signals::poll() { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
         })
-        .map_err(nimdb_error)?;
+    });
     if let Some(e) = signals::take() {
         return Err(e);
     }
+    drop(listening);
+    let run = run.map_err(nimdb_error)?;
     let Some(periodicity) = run.periodicity.as_ref() else {
-        return Err(NimdbError::new_err("the heap values were interrupted"));
+        return Err(Kind::Base.err("the heap values were interrupted"));
     };
-    let report = run.stream.report();
+    // Straight from the stream (a certified period keeps only its prefix in memory): no
+    // report with every value as u32 and misère rows padded to up_to.
+    let stream = &run.stream;
+    let values = py.detach(|| {
+        let mut values = Narrowest::with_capacity(up_to as usize + 1);
+        for h in 0..=up_to {
+            values.push(stream.value(h));
+        }
+        values
+    });
+    let misere_up_to = stream.misere_up_to();
+    let count = misere_up_to.map_or(0, |m| m + 1);
+    let small = || 0..count;
+    let mut misere = Narrowest::with_capacity(count as usize);
+    for h in small() {
+        misere.push(stream.misere(h).unwrap_or_default());
+    }
+    let genus: Vec<String> =
+        small().map(|h| stream.genus(h).map(|g| g.to_string()).unwrap_or_default()).collect();
+    let tame: Vec<bool> = small().map(|h| stream.tame(h).unwrap_or_default()).collect();
+    let numpy = py.import("numpy")?;
     Ok(HeapValues {
-        game: report.game.to_string(),
+        game: stream.game().to_string(),
         up_to,
-        misere_values: report.misere.clone(),
-        genus: report.genus.iter().map(|g| g.as_ref().map(|g| g.to_string())).collect(),
-        tame: report.tame.clone(),
+        values: values.into_array(py),
+        misere_up_to,
+        misere_values: misere.into_array(py),
+        genus: numpy.call_method1("array", (genus, "U"))?.unbind(),
+        tame: tame.into_pyarray(py).into_any().unbind(),
         period: periodicity.period,
         preperiod: periodicity.preperiod,
         proven: periodicity.proven,
         summary: periodicity.to_string(),
-        method: report.method.clone(),
-        values: report.values.into_pyarray(py).unbind(),
+        method: stream.method(),
     })
 }
 
@@ -205,7 +291,7 @@ impl Quotient {
         let mut e = 0; // the identity: the empty position
         for &h in position.heaps() {
             let Some(stand_in) = self.q.equivalent_heap(h) else {
-                return Err(NimdbError::new_err(format!(
+                return Err(Kind::NotAnswered.err(format!(
                     "heap {h} is beyond the quotient's range (heaps up to {}, no proven period)",
                     self.q.max_heap
                 )));
@@ -221,7 +307,7 @@ impl Quotient {
         let position = position_arg(heaps)?;
         match quotient_loss(&self.q, position.heaps()).map_err(nimdb_error)? {
             Some(loss) => Ok(loss),
-            None => Err(NimdbError::new_err(format!(
+            None => Err(Kind::NotAnswered.err(format!(
                 "{position} has a heap beyond the quotient's range (heaps up to {}, no proven period)",
                 self.q.max_heap
             ))),
@@ -246,12 +332,16 @@ impl Quotient {
 pub struct QuotientJob {
     spec: GameSpec,
     opts: QuotientOptions,
+    /// The time budget, in seconds.
+    seconds: Option<f64>,
 }
 
 /// How a quotient computation ended without a complete quotient.
 pub enum QuotientFailure {
     /// Ctrl-C: the exception to raise, and the verified quotient of the heaps done.
     Interrupted(PyErr, Option<Box<nimdb::theory::quotient::Quotient>>),
+    /// The time budget ran out: what to say, and the verified quotient of the heaps done.
+    OutOfTime(String, Option<Box<nimdb::theory::quotient::Quotient>>),
     /// The library's message.
     Message(String),
 }
@@ -260,32 +350,42 @@ impl QuotientJob {
     /// Checks the arguments of `quotient` (an octal game, the limits, the memory budget).
     pub fn new(
         game: &str,
-        max_heap: Option<u64>,
-        max_elements: usize,
-        memory_limit: Option<u64>,
+        max_heap: Option<i64>,
+        max_elements: i64,
+        memory_limit: Option<i64>,
+        seconds: Option<f64>,
     ) -> PyResult<Self> {
+        let max_heap = max_heap.map(|n| whole(n, "max_heap", u64::MAX)).transpose()?;
+        let max_elements = whole(max_elements, "max_elements", u64::MAX)? as usize;
+        let memory_limit = memory_limit.map(|n| whole(n, "memory_limit", u64::MAX)).transpose()?;
+        if let Some(s) = seconds.filter(|s| !(s.is_finite() && *s > 0.0)) {
+            return Err(Kind::BadArgument.err(format!("seconds must be a positive number, not {s}")));
+        }
         let spec = parse_game(game)?;
         if spec.octal().is_none() {
-            return Err(NimdbError::new_err(format!(
+            return Err(Kind::BadGame.err(format!(
                 "{spec} is not an octal game: misère quotients are computed for octal codes only \
                  (its heaps must split by an octal rule)"
             )));
         }
         if !(2..=1_000_000).contains(&max_elements) {
-            return Err(NimdbError::new_err("max_elements must be between 2 and 1000000"));
+            return Err(Kind::BadArgument
+                .err(format!("max_elements must be between 2 and 1000000, not {max_elements}")));
         }
         let mut opts = match max_heap {
-            Some(n) => QuotientOptions::to_heap(n).map_err(nimdb_error)?,
+            Some(n) => {
+                QuotientOptions::to_heap(n).map_err(|e| Kind::BadArgument.err(format!("max_heap: {e}")))?
+            }
             None => QuotientOptions::default(),
         };
         opts.limits = Limits::with_max_elements(max_elements);
         opts.stop = Some(signals::poll_now_and_then);
         let needed = opts.limits.memory_bound(opts.max_heap.unwrap_or(opts.cap));
         MemoryBudget::given(memory_limit)
-            .map_err(|e| NimdbError::new_err(format!("memory_limit: {e}")))?
+            .map_err(|e| Kind::BadArgument.err(format!("memory_limit: {e}")))?
             .check(&format!("a quotient of up to {max_elements} elements"), needed)
-            .map_err(|e| NimdbError::new_err(format!("{e}; lower max_elements or raise memory_limit")))?;
-        Ok(QuotientJob { spec, opts })
+            .map_err(|e| Kind::TooCostly.err(format!("{e}; lower max_elements or raise memory_limit")))?;
+        Ok(QuotientJob { spec, opts, seconds })
     }
 
     /// The game (what its quotients are stored under).
@@ -298,13 +398,41 @@ impl QuotientJob {
         self.opts.max_heap
     }
 
-    /// Computes the quotient; call with the GIL released. Ctrl-C stops it (see [`signals`]).
-    pub fn run(&self) -> Result<nimdb::theory::quotient::Quotient, QuotientFailure> {
+    /// Computes the quotient; call with the GIL released. Ctrl-C stops it (see [`signals`]);
+    /// with `keep_partial`, the quotient of the heaps done is then verified and handed back
+    /// (which takes as long as that check), else the call ends at once.
+    pub fn run(&self, keep_partial: bool) -> Result<nimdb::theory::quotient::Quotient, QuotientFailure> {
         let code = self.spec.octal().expect("checked to be octal");
-        signals::take();
-        let computed = compute_quotient_interruptible(code, self.opts, &mut |_, _| !signals::poll());
+        let mut opts = self.opts;
+        opts.deadline = self.seconds.map(|s| Instant::now() + Duration::from_secs_f64(s));
+        // The last heap added and the quotient's size then, for the words of a time-out.
+        let mut reached = (0, 1);
+        let mut progress = |heap: u32, size: usize| {
+            reached = (heap, size);
+            !signals::poll()
+        };
+        let computed = if keep_partial {
+            compute_quotient_interruptible(code, opts, &mut progress)
+        } else {
+            compute_quotient(code, opts, &mut progress).map(Computed::Complete)
+        };
         let interrupt = signals::take();
+        let out_of_time = |partial: Option<Box<nimdb::theory::quotient::Quotient>>| {
+            let (heap, size) = reached;
+            QuotientFailure::OutOfTime(
+                format!(
+                    "no misère quotient for {} within the time budget ({} s): heaps 1..={heap} were done, \
+                     a quotient of {size} elements; give more seconds, or max_heap={heap} for the quotient of those heaps",
+                    self.spec,
+                    self.seconds.unwrap_or_default(),
+                ),
+                partial,
+            )
+        };
+        let timed_out = opts.deadline.is_some_and(|d| Instant::now() >= d);
         match (computed, interrupt) {
+            (Ok(Computed::Interrupted(q)), None) if timed_out => Err(out_of_time(Some(Box::new(q)))),
+            (Err(QuotientError::Interrupted { .. }), None) if timed_out => Err(out_of_time(None)),
             (Ok(Computed::Complete(q)), None) => Ok(q),
             (Ok(Computed::Complete(q)), Some(e)) => Err(QuotientFailure::Interrupted(e, Some(Box::new(q)))),
             (Ok(Computed::Interrupted(q)), Some(e)) => {
@@ -332,21 +460,28 @@ impl QuotientJob {
 /// it: of heaps 1..=max_heap, or, without max_heap, grown until a period is proven (up to
 /// heap 1000). `max_elements` bounds the quotient (and any candidate) built; a computation
 /// whose limits could need more than `memory_limit` (bytes; default 80% of the memory
-/// available) is refused up front. The GIL is released while it is computed; Ctrl-C stops
-/// it and raises KeyboardInterrupt. Nothing is stored (`Database.quotient` stores it).
+/// available) is refused up front. `seconds` is a time budget: past it, NimdbError says
+/// how far the computation got (the heaps done and the quotient's size) and what to ask
+/// for instead. The GIL is released while it is computed; Ctrl-C stops it within moments
+/// and raises KeyboardInterrupt. Nothing is stored (`Database.quotient` stores it).
 #[pyfunction]
-#[pyo3(signature = (game, *, max_heap = None, max_elements = 4096, memory_limit = None))]
+#[pyo3(signature = (game, *, max_heap = None, max_elements = 4096, memory_limit = None, seconds = None))]
 pub fn quotient(
     py: Python<'_>,
     game: &str,
-    max_heap: Option<u64>,
-    max_elements: usize,
-    memory_limit: Option<u64>,
+    max_heap: Option<i64>,
+    max_elements: i64,
+    memory_limit: Option<i64>,
+    seconds: Option<f64>,
 ) -> PyResult<Quotient> {
-    let job = QuotientJob::new(game, max_heap, max_elements, memory_limit)?;
-    match py.detach(|| job.run()) {
+    let job = QuotientJob::new(game, max_heap, max_elements, memory_limit, seconds)?;
+    signals::clear();
+    let listening = signals::Listening::new(py);
+    let result = py.detach(|| job.run(false));
+    drop(listening);
+    match result {
         Ok(q) => Ok(job.wrap(q)),
         Err(QuotientFailure::Interrupted(e, _)) => Err(e),
-        Err(QuotientFailure::Message(m)) => Err(NimdbError::new_err(m)),
+        Err(QuotientFailure::OutOfTime(m, _) | QuotientFailure::Message(m)) => Err(Kind::TooCostly.err(m)),
     }
 }

@@ -147,8 +147,13 @@ def test_heap_values_equal_cli_heaps(nimdb_bin, tmp_path):
     assert list(got.values) == want["values"]
     assert (got.period, got.preperiod, got.proven) == (want["period"], want["preperiod"], want["proven"])
     assert (got.period, got.preperiod, got.proven) == (12, 71, True)
-    assert got.misere_values == want["misere_values"]
-    assert got.genus == want["genus"]
+    # The misère values, genus and tameness of heaps 0..=misere_up_to (the command line
+    # writes null past it).
+    m = got.misere_up_to
+    assert m == 30 and want["misere_values"][m + 1] is None and want["misere_values"][m] is not None
+    assert got.misere_values.tolist() == want["misere_values"][: m + 1]
+    assert got.genus.tolist() == want["genus"][: m + 1]
+    assert got.tame.tolist() == want["tame"][: m + 1]
     assert got.summary == want["summary"]
 
 
@@ -212,3 +217,34 @@ def test_a_stored_quotient_answers_query_many_as_the_cli(nimdb_bin, tmp_path):
     assert nimdb.open(other).quotient("dawson", max_heap=12).size > 1
     assert other.stat().st_size == size
     assert "dawson" not in cli(nimdb_bin, "info", "--db", str(other)).stdout
+
+
+def test_read_only_theorem_answers_equal_cli_query_json(tmp_path, nimdb_bin):
+    # Finding: a read-only Database.query('nim', [7, 5, 3]) on a database without that solve
+    # raised "no theorem gives its value". Past what a query solves on the spot it answers as
+    # `nimdb --read-only query --json` does, every field the same (the theorem's name too);
+    # within it (where the command line would solve, and refuses to when read-only), as
+    # `query --batch` does.
+    path = tmp_path / "empty.sqlite"
+    nimdb.open(path, read_only=False).close()
+    db = nimdb.open(path)
+    for game, heaps, misere in [
+        ("nim", [10**6, 5], False),
+        ("nim", [2**40, 3], False),
+        ("nim", [10**6, 999, 5], True),
+        ("kayles", [700, 500, 300], False),
+        ("wythoff", [3000, 5000], False),
+    ]:
+        flags = ["--read-only", "query", "--json", "--db", str(path), "--game", game] + (["--misere"] if misere else [])
+        want = named_theorem(json.loads(cli(nimdb_bin, *flags, " ".join(map(str, heaps))).stdout))
+        got = answer_dict(db.query(game, heaps, misere=misere))
+        assert got == want, (game, heaps, misere)
+        assert got["source"] == "theory"
+    for game, heaps in [("nim", [7, 5, 3]), ("kayles", [7, 5, 3])]:
+        line = cli(nimdb_bin, "--read-only", "query", "--batch", "--db", str(path), "--game", game, stdin=" ".join(map(str, heaps)) + "\n").stdout
+        want = json.loads(line)
+        got = answer_dict(db.query(game, heaps))
+        assert {k: got[k] for k in ("position", "outcome", "remoteness", "nim_value", "source", "solve_id")} == {
+            k: want[k] for k in ("position", "outcome", "remoteness", "nim_value", "source", "solve_id")
+        }
+    assert db.query("nim", [7, 5, 3]).theorem == "Bouton's theorem"

@@ -1,5 +1,7 @@
 """Bad input raises nimdb.NimdbError with the library's message; nothing crashes."""
 
+import sys
+
 import numpy as np
 import pytest
 
@@ -106,3 +108,88 @@ def test_a_read_only_query_answers_from_theory_as_query_many_does(tmp_path):
         db.query("kayles", [7, 5, 3], misere=True)
     db.close()
     assert path.read_bytes() == before
+
+
+def test_one_hierarchy_of_errors(solved):
+    # Finding: NimdbError was not a ValueError, so `except ValueError` missed bad input.
+    # Each kind is a NimdbError and the built-in exception Python code expects.
+    for kind, builtin in [
+        (nimdb.BadGame, ValueError),
+        (nimdb.BadPosition, ValueError),
+        (nimdb.BadArgument, ValueError),
+        (nimdb.BadType, TypeError),
+        (nimdb.NotAnswered, LookupError),
+    ]:
+        assert issubclass(kind, nimdb.NimdbError) and issubclass(kind, builtin), kind
+    assert issubclass(nimdb.TooCostly, nimdb.NimdbError) and issubclass(nimdb.DatabaseError, nimdb.NimdbError)
+    db = nimdb.open(solved)
+    with pytest.raises(nimdb.BadGame, match="unknown game"):
+        db.query("chess", [1, 2])
+    # 'welter:3' is refused as a game, and the message lists the families.
+    with pytest.raises(ValueError, match="staircase, welter, raise:3"):
+        db.query("welter:3", [1])
+    with pytest.raises(nimdb.BadGame, match="not an octal game"):
+        nimdb.quotient("grundy")
+    with pytest.raises(nimdb.BadPosition, match=r"cannot be negative \(-1\)"):
+        db.query("nim", [3, -1])
+    with pytest.raises(nimdb.BadType, match="not NoneType"):
+        db.query("nim", None)
+    with pytest.raises(nimdb.NotAnswered, match="read-only"):
+        db.query("dawson", [12, 12], misere=True)
+    with pytest.raises(nimdb.TooCostly, match="more than the 1.0 MB allowed"):
+        nimdb.estimate("nim", 60, memory_limit="1M")
+    with pytest.raises(nimdb.DatabaseError, match="no nimdb database"):
+        nimdb.open(solved.parent / "missing.sqlite")
+    db.close()
+    with pytest.raises(nimdb.DatabaseError, match="closed"):
+        db.solves()
+
+
+def test_negative_counts_are_value_errors_that_name_the_argument():
+    # Finding: heap_values(-1) and quotient(max_heap=-1) raised OverflowError ("can't convert
+    # negative int to unsigned"), naming nothing.
+    with pytest.raises(nimdb.BadArgument, match=r"up_to cannot be negative \(-1\)"):
+        nimdb.heap_values("nim", -1)
+    with pytest.raises(ValueError, match=r"misere_up_to cannot be negative \(-2\)"):
+        nimdb.heap_values("nim", 5, misere_up_to=-2)
+    with pytest.raises(ValueError, match=r"max_heap cannot be negative \(-1\)"):
+        nimdb.quotient("kayles", max_heap=-1)
+    with pytest.raises(ValueError, match=r"max_elements cannot be negative \(-5\)"):
+        nimdb.quotient("kayles", max_elements=-5)
+    with pytest.raises(ValueError, match=r"memory_limit cannot be negative \(-5\)"):
+        nimdb.quotient("kayles", memory_limit=-5)
+    with pytest.raises(nimdb.BadArgument, match="up_to: a heap of 1000000000000 is too large"):
+        nimdb.heap_values("grundy", 10**12)
+
+
+def test_query_many_refuses_a_string_and_a_3d_array(solved):
+    db = nimdb.open(solved)
+    # Finding: query_many('nim', '7 5 3') read each character as a position ("position 1
+    # ... it is empty").
+    with pytest.raises(nimdb.BadType, match=r'not one string: query_many\(game, \["7 5 3"\]\)'):
+        db.query_many("nim", "7 5 3")
+    assert list(db.query_many("nim", ["7 5 3"]).outcome) == [1]
+    # Finding: a 3-D array got "heap array([0, 0]) is not a whole number".
+    with pytest.raises(nimdb.BadPosition, match=r"one position a row \(2-D\), not 3 dimensions \(shape \[2, 2, 2\]\)"):
+        db.query_many("nim", np.zeros((2, 2, 2), dtype=np.int64))
+    with pytest.raises(nimdb.NotAnswered, match=r"position 0: \[30,30,30\] is not in any stored solve"):
+        db.query_many("dawson", [[30, 30, 30]], misere=True)
+    with pytest.raises(nimdb.BadPosition, match="position 1: bad heap list"):
+        db.query_many("nim", [[1], [2, -3]])
+
+
+def test_wrong_types_of_declared_arguments_are_type_errors_naming_the_argument(solved):
+    # Python's own conversion of a declared argument: a TypeError whose note names it.
+    db = nimdb.open(solved)
+    for call, name in [
+        (lambda: db.query(3, [1]), "game"),
+        (lambda: db.query(None, [1]), "game"),
+        (lambda: db.query("nim", [1], misere=None), "misere"),
+        (lambda: nimdb.open(None), "path"),
+    ]:
+        with pytest.raises(TypeError) as e:
+            call()
+        if sys.version_info >= (3, 11):  # notes (PEP 678) came with Python 3.11
+            # A game is read by nimdb (a name or a game from nimdb.define), which names it.
+            said = [str(e.value)] + list(getattr(e.value, "__notes__", []))
+            assert any(name in note for note in said), (name, e.value)

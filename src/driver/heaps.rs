@@ -8,7 +8,7 @@ use crate::store::{Database, HeapRows, SequenceFacts};
 use crate::theory::cache::{ENGINE_VERSION, StoredSequence};
 use crate::theory::period::Periodicity;
 use crate::theory::report::HeapStream;
-use crate::theory::{HeapOptions, HeapReport};
+use crate::theory::{HeapOptions, HeapReport, Stop};
 
 use super::DriverError;
 
@@ -42,13 +42,27 @@ pub fn run_heaps(
     db: Option<&Database>,
     spec: &GameSpec,
     opts: &HeapOptions,
+    on_stretch: impl FnMut(&HeapStream, u32, u32) -> ControlFlow<()>,
+) -> Result<HeapRun, DriverError> {
+    run_heaps_until(db, spec, opts, &Stop::never(), on_stretch)
+}
+
+/// [`run_heaps`], also stopped by `stop` where the computation is not split in stretches:
+/// the plain mex of a game that splits heaps three ways computes every value before the
+/// first stretch, and a stop there gives [`TheoryError::Stopped`](crate::theory::TheoryError)
+/// (nothing of it stored).
+pub fn run_heaps_until(
+    db: Option<&Database>,
+    spec: &GameSpec,
+    opts: &HeapOptions,
+    stop: &Stop,
     mut on_stretch: impl FnMut(&HeapStream, u32, u32) -> ControlFlow<()>,
 ) -> Result<HeapRun, DriverError> {
     let stored = match db {
         Some(db) => db.heap_rows(spec, ENGINE_VERSION)?.map(from_rows).unwrap_or_default(),
         None => StoredSequence::default(),
     };
-    let mut stream = HeapStream::new(spec, opts, &stored)?;
+    let mut stream = HeapStream::new_until(spec, opts, &stored, stop)?;
     let n = stream.up_to();
     let facts = |stream: &HeapStream, p: Option<&Periodicity>| SequenceFacts {
         period: p.and_then(|p| p.period),

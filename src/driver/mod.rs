@@ -12,7 +12,7 @@ mod job;
 
 use std::collections::BTreeSet;
 
-pub use heaps::{HeapRun, STRETCH, heap_report, run_heaps};
+pub use heaps::{HeapRun, STRETCH, heap_report, run_heaps, run_heaps_until};
 pub(crate) use job::Reach;
 pub use job::{JobError, SolveBounds, SolveJob, SolvePlan, partitionable};
 

@@ -206,6 +206,18 @@ impl HeapStream {
         HeapStream::start(spec, opts, stored, Kept::Database, &Stop::never())
     }
 
+    /// [`new`](Self::new), stopping when `stop` is set: the plain mex of a game that splits
+    /// heaps three ways (the engine that computes every value here, and takes minutes for a
+    /// few thousand heaps) then gives [`TheoryError::Stopped`] with the values finished.
+    pub fn new_until(
+        spec: &GameSpec,
+        opts: &HeapOptions,
+        stored: &StoredSequence,
+        stop: &Stop,
+    ) -> Result<Self, TheoryError> {
+        HeapStream::start(spec, opts, stored, Kept::Database, stop)
+    }
+
     fn start(
         spec: &GameSpec,
         opts: &HeapOptions,
