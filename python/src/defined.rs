@@ -187,7 +187,7 @@ impl Family for PyRules {
         given
             .into_iter()
             .map(|(to, label)| {
-                let text = label.unwrap_or_else(|| format!("to {}", self.show(&to)));
+                let text = label.unwrap_or_else(|| "move".to_string());
                 LabelledMove { to, text }
             })
             .collect()
