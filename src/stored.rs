@@ -44,6 +44,11 @@ pub enum StoredError {
         /// Its game, as stored.
         game: String,
     },
+    /// No solve of a game defined in Python under this name is stored.
+    #[error(
+        "no solve of a game named {0} defined in Python is stored here (define it with nimdb.define and solve it with Database.solve)"
+    )]
+    NoDefined(String),
     /// The solve is of another game than the one named.
     #[error("solve #{solve} is a solve of {of}, not of {asked}")]
     OtherGame {
@@ -54,6 +59,25 @@ pub enum StoredError {
         /// The game named.
         asked: String,
     },
+}
+
+/// `game` as the database knows it: a game defined in Python named on a command line
+/// (`defined:NAME`) becomes the game of its stored solves (their layout, loopiness, cap and
+/// fingerprint, read from their storage id; its moves are not known here). Every other game
+/// is itself. `db` is `None` when there is no database file yet.
+pub fn resolve(db: Option<&Database>, game: &Game) -> Result<Game, StoredError> {
+    let Some(name) = game.unresolved_name() else { return Ok(game.clone()) };
+    let prefix = crate::game::Defined::storage_prefix(name);
+    let stored = match db {
+        Some(db) => db.solves()?,
+        None => Vec::new(),
+    };
+    // One set of rules is stored under a name (the Python package refuses another).
+    stored
+        .iter()
+        .filter(|s| s.game_id.starts_with(&prefix))
+        .find_map(|s| Game::from_storage_id(&s.game_id))
+        .ok_or_else(|| StoredError::NoDefined(name.to_string()))
 }
 
 /// The stored solves of `game` under `convention`, oldest first.

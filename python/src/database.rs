@@ -79,6 +79,7 @@ fn job_words(e: JobError) -> Failure {
             };
             fail_as(Kind::BadArgument, format!("{e}{keyword}"))
         }
+        e @ JobError::NoMoves(_) => fail_as(Kind::BadGame, e.to_string()),
         JobError::NoNimValues(game) => fail_as(
             Kind::BadArgument,
             format!("nim_values is not available for {game}: its solve stores outcome and remoteness"),

@@ -187,3 +187,36 @@ def test_rules_that_change_or_clash_with_a_stored_name_are_refused(tmp_path):
         with pytest.raises(nimdb.NimdbError, match=r"solve #1 of a game named mine with other rules"):
             call()
     assert len(db.solves()) == 1
+
+
+def test_the_command_line_reads_a_defined_game_s_solve_by_its_name(tmp_path, nimdb_bin):
+    import json
+
+    from conftest import cli
+
+    path = tmp_path / "cli.sqlite"
+    db = nimdb.open(path, read_only=False)
+    game = nimdb.define("my-row", edges_moves([(0, 1), (1, 2)]), layout="row", heaps=3)
+    db.solve(game, max_heap=4, misere=True)
+    mine = db.export(game, misere=True)
+    # query --batch answers every stored position as Python's export has it.
+    lines = "\n".join(" ".join(map(str, p)) or "[]" for p in rows_of(mine)) + "\n"
+    done = cli(nimdb_bin, "query", "--batch", "--game", "defined:my-row", "--misere", "--db", str(path), stdin=lines)
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [a["outcome"] == "win" for a in answers] == list(mine.win)
+    assert [a["remoteness"] for a in answers] == [int(r) for r in mine.remoteness]
+    # One query: outcome and remoteness from the database, and the moves said to be Python's.
+    p = rows_of(mine)[-1]
+    one = cli(nimdb_bin, "query", "--game", "defined:my-row", "--misere", "--db", str(path), *map(str, p))
+    answer = db.query(game, p, misere=True)
+    assert f"{answer.outcome} for the player to move, remoteness {answer.remoteness}" in one.stdout
+    assert "defined in Python" in one.stdout
+    # Export: the same rows.
+    csv = cli(nimdb_bin, "export", "--game", "defined:my-row", "--misere", "--db", str(path)).stdout.splitlines()
+    assert len(csv) == len(mine.win) + 1
+    # What needs the moves is refused in one line, and an unknown name is said to be unknown.
+    for args in (["solve", "--max-heap", "3"], ["tree", "1", "1"], ["verify"]):
+        refused = cli(nimdb_bin, args[0], "--game", "defined:my-row", *args[1:], "--db", str(path), check=False)
+        assert refused.returncode == 2 and "only query and export read" in refused.stderr, refused.stderr
+    unknown = cli(nimdb_bin, "query", "--game", "defined:nothing", "1", "--db", str(path), check=False)
+    assert unknown.returncode == 1 and "no solve of a game named nothing" in unknown.stderr

@@ -22,6 +22,12 @@ pub(super) fn parse_any_game(s: &str) -> Result<Game, String> {
     s.parse().map_err(|e: nimdb::game::SpecError| e.reason().to_string())
 }
 
+/// Parses `--game` for a command that reads stored solves (`query`, `export`): every game,
+/// and `defined:NAME`, a game defined in Python, found by its stored solve.
+pub(super) fn parse_stored_game(s: &str) -> Result<Game, String> {
+    Game::parse_stored(s).map_err(|e| e.reason().to_string())
+}
+
 /// `--game G [--misere]`.
 #[derive(Debug, Clone, Args)]
 pub struct GameArgs {

@@ -21,6 +21,8 @@ pub fn run(game: &Game, convention: Convention, db: &Path, moves: bool) -> anyho
         Some(db) => db,
         None => Database::open_in_memory()?,
     };
+    // A game defined in Python is the game of its stored solve (its layout read from it).
+    let game = &nimdb::stored::resolve(Some(&db), game)?;
     let mut session = Session::new(&db);
     let stdin = std::io::stdin();
     let mut input = std::io::BufReader::with_capacity(1 << 16, stdin.lock());

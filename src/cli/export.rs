@@ -26,7 +26,7 @@ enum Format {
 /// Arguments of `nimdb export`.
 #[derive(Debug, Args)]
 pub struct ExportArgs {
-    #[arg(long, short = 'g', help = game_help(), value_parser = super::args::parse_any_game)]
+    #[arg(long, short = 'g', help = game_help(), value_parser = super::args::parse_stored_game)]
     game: Option<Game>,
     /// The misère convention (the last move loses).
     #[arg(long)]
@@ -55,14 +55,15 @@ fn game_help() -> String {
 /// The solve to export and its game: `--solve ID` (of `--game` when that is given too),
 /// else the game's largest under the convention.
 fn pick_solve(db: &Database, args: &ExportArgs) -> anyhow::Result<(SolveRecord, Game)> {
+    let game = args.game.as_ref().map(|g| nimdb::stored::resolve(Some(db), g)).transpose()?;
     if let Some(id) = args.solve {
-        return nimdb::stored::solve_by_id(db, id, args.game.as_ref()).map_err(|e| match e {
+        return nimdb::stored::solve_by_id(db, id, game.as_ref()).map_err(|e| match e {
             StoredError::NoSuchSolve(_) => anyhow::anyhow!("{e} in {} (see nimdb info)", db.path().display()),
             StoredError::OtherGame { ref of, .. } => anyhow::anyhow!("{e} (export it with --game {of})"),
             other => other.into(),
         });
     }
-    let game = args.game.clone().unwrap_or_else(|| nimdb::game::GameSpec::nim().into());
+    let game = game.unwrap_or_else(|| nimdb::game::GameSpec::nim().into());
     let convention = Convention::from_misere(args.misere);
     match nimdb::stored::largest_solve(db, &game, convention)? {
         Some(solve) => Ok((solve, game)),

@@ -16,7 +16,7 @@ use super::{DbArg, words};
 /// Arguments of `nimdb query`.
 #[derive(Debug, Args)]
 pub struct QueryArgs {
-    #[arg(long, short = 'g', help = nimdb::game::any_game_help(), value_parser = super::args::parse_any_game, default_value = "nim")]
+    #[arg(long, short = 'g', help = nimdb::game::any_game_help(), value_parser = super::args::parse_stored_game, default_value = "nim")]
     game: nimdb::game::Game,
     /// Play the misère convention (the last move loses).
     #[arg(long)]
@@ -51,10 +51,12 @@ pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
             words::example(game)
         );
     }
-    let position = game.read_position(&args.heaps)?;
     // Read first, writing nothing: only a query that must solve on the spot opens the
     // database for writing (creating it if needed).
     let reader = Database::open_for_reading(&args.db.db).map_err(words::store)?;
+    // A game defined in Python is the game of its stored solve (its layout read from it).
+    let game = &nimdb::stored::resolve(reader.as_ref(), game)?;
+    let position = game.read_position(&args.heaps)?;
     let plan =
         plan(reader.as_ref(), game, convention, &position, AUTO_SOLVE_LIMIT, Quotients::StoredOrComputed)
             .map_err(words::query)?;
@@ -96,6 +98,12 @@ pub fn render(game: &Game, a: &Answer, all_moves: bool) -> String {
         out += &format!(", nim-value {g}");
     }
     out += "\n";
+    if !game.family().moves_known() {
+        out += &format!(
+            "moves: not known here: {game} is defined in Python, and its moves are the defining function's (Database.query lists them)\n"
+        );
+        return out;
+    }
     match &a.best_move {
         // From a win or a draw a best move exists; past the theorem's search it is not named.
         None if a.outcome != Outcome::Loss && a.moves_omitted > 0 => {

@@ -269,6 +269,7 @@ pub fn job(e: JobError) -> anyhow::Error {
             };
             anyhow::anyhow!("{e}{flag}")
         }
+        e @ JobError::NoMoves(_) => anyhow::anyhow!("{e}"),
         JobError::NoNimValues(game) => {
             anyhow::anyhow!(
                 "--nim-values is not available for {game}: its solve stores outcome and remoteness"

@@ -46,6 +46,11 @@ pub enum JobError {
     /// Nim-values are stored for heap games only.
     #[error("nim-values are not stored for {0}: its solve stores outcome and remoteness")]
     NoNimValues(String),
+    /// The game's moves are not known here (a game defined in Python, read from a database).
+    #[error(
+        "{0} is defined in Python: its moves are the defining function's, so it is solved from Python (Database.solve)"
+    )]
+    NoMoves(String),
     /// A window limit asked of a solver that keeps every tier it reads in memory.
     #[error(
         "a window limit does not apply to {0}: its solver keeps every tier it reads in memory and never spills (a memory limit bounds the solve, and a dry run shows its cost)"
@@ -125,6 +130,9 @@ impl SolveJob {
         bounds: SolveBounds,
         nim_values: bool,
     ) -> Result<Self, JobError> {
+        if !game.family().moves_known() {
+            return Err(JobError::NoMoves(game.to_string()));
+        }
         let reach = match game.heaps() {
             Some(spec) => {
                 let SolveBounds { max_total, max_heap, max_heaps } = bounds;
@@ -153,6 +161,9 @@ impl SolveJob {
         reach: Reach,
         nim_values: bool,
     ) -> Result<Self, JobError> {
+        if !game.family().moves_known() {
+            return Err(JobError::NoMoves(game.to_string()));
+        }
         let (solver, estimate) = match (reach, game.heaps()) {
             (Reach::Universe(universe), Some(spec)) => {
                 let table = universe.table()?;

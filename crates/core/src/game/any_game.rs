@@ -83,8 +83,33 @@ impl Game {
         if let Some(spec) = GameSpec::from_storage_id(id) {
             return Some(Game::Heaps(spec));
         }
+        if let Some(defined) = Defined::from_storage_id(id) {
+            return Some(Game::Defined(defined));
+        }
         let game = parse_family(id.strip_prefix(STORAGE_ID_PREFIX)?).ok()??;
         (game.storage_id() == id).then_some(game)
+    }
+
+    /// The name of a game defined by a program, as a command line names it
+    /// (`defined:NAME`), before it is looked up in a database; `None` for every other game.
+    pub fn unresolved_name(&self) -> Option<&str> {
+        match self {
+            Game::Defined(d) if !d.is_resolved() => Some(d.name()),
+            _ => None,
+        }
+    }
+
+    /// Parses a game as a command that reads stored solves takes it: every game
+    /// [`Game::from_str`] takes, and `defined:NAME`, a game defined by a program (the Python
+    /// package's `nimdb.define`), whose stored solve gives its layout
+    /// (`nimdb::stored::resolve`).
+    pub fn parse_stored(raw: &str) -> Result<Game, SpecError> {
+        match raw.strip_prefix("defined:") {
+            Some(name) => {
+                Defined::unresolved(name).map(Game::Defined).map_err(|e| SpecError::new(raw, e.to_string()))
+            }
+            None => raw.parse(),
+        }
     }
 
     /// A position in the game's own notation, given as cells of any size (what an answer
@@ -238,6 +263,12 @@ fn parse_family(raw: &str) -> Result<Option<Game>, String> {
         "staircase" | "staircase-nim" => return Ok(Some(Game::Staircase(Staircase))),
         "welter" | "welters-game" => return Ok(Some(Game::Welter(Welter))),
         _ => {}
+    }
+    if raw.starts_with("defined:") {
+        return Err(
+            "defined:NAME is a game defined in Python (nimdb.define): only query and export read its stored solves; its moves are the Python function's"
+                .to_string(),
+        );
     }
     if let Some(rest) = raw.strip_prefix("hyper:") {
         super::spec::check_spelling(raw)?;

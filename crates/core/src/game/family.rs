@@ -96,6 +96,12 @@ pub trait Family: Send + Sync + fmt::Debug {
     fn rules_text(&self) -> String;
     /// The theorem that decides its positions under `convention`, if one is known.
     fn formula(&self, convention: Convention) -> Option<Formula>;
+    /// Whether its moves are known here: `false` for a game defined by a program whose
+    /// rules this process does not have (a stored solve of it is read by its records alone,
+    /// and [`Family::moves`] gives none).
+    fn moves_known(&self) -> bool {
+        true
+    }
     /// The largest heap any position may have, when the rules cap it.
     fn heap_cap(&self) -> Option<u32> {
         None

@@ -20,6 +20,9 @@ pub struct Defined {
     name: String,
     fingerprint: u64,
     rules: Arc<dyn Family>,
+    /// Whether the fingerprint and the rules' layout are the game's own (`false` for a
+    /// name given on a command line, before it is looked up in a database).
+    resolved: bool,
 }
 
 /// Why a defined game's name was refused.
@@ -39,7 +42,25 @@ impl Defined {
         if !ok {
             return Err(BadName(crate::game::echo(name, 60)));
         }
-        Ok(Defined { name: name.to_string(), fingerprint, rules })
+        Ok(Defined { name: name.to_string(), fingerprint, rules, resolved: true })
+    }
+
+    /// The game named `name` (`defined:NAME` on a command line), before it is looked up in
+    /// a database: its layout, fingerprint and rules are the stored solve's, read then
+    /// (`nimdb::stored::resolve`). Until then no stored solve matches it.
+    pub fn unresolved(name: &str) -> Result<Self, BadName> {
+        let rules = Arc::new(Recorded {
+            name: name.to_string(),
+            layout: SpaceLayout::Multiset,
+            loopy: false,
+            cap: None,
+        });
+        Ok(Defined { resolved: false, ..Defined::new(name, 0, rules)? })
+    }
+
+    /// Whether the game is its stored or defined self (not a bare name).
+    pub fn is_resolved(&self) -> bool {
+        self.resolved
     }
 
     /// The name the user gave.
@@ -58,10 +79,112 @@ impl Defined {
         format!("{}defined:{name}@", crate::game::spec::STORAGE_ID_PREFIX)
     }
 
-    /// The storage id: the name and the fingerprint (`v1:defined:NAME@0123456789abcdef`).
+    /// The storage id: the name, the fingerprint, and what a reader needs to rank its
+    /// positions without the rules: the layout, whether it is loopy, and the heap cap
+    /// (`v1:defined:NAME@0123456789abcdef:multiset:acyclic:-`, `…:row4:loopy:3`).
     pub fn storage_id(&self) -> String {
-        format!("{}{:016x}", Self::storage_prefix(&self.name), self.fingerprint)
+        if !self.resolved {
+            return format!("{}unresolved", Self::storage_prefix(&self.name));
+        }
+        let layout = match self.rules.layout() {
+            SpaceLayout::Multiset => "multiset".to_string(),
+            SpaceLayout::Staircase => "staircase".to_string(),
+            SpaceLayout::DistinctSet => "set".to_string(),
+            SpaceLayout::Row { heaps, .. } => format!("row{heaps}"),
+        };
+        format!(
+            "{}{:016x}:{layout}:{}:{}",
+            Self::storage_prefix(&self.name),
+            self.fingerprint,
+            if self.rules.loopy() { "loopy" } else { "acyclic" },
+            self.rules.heap_cap().map_or("-".to_string(), |c| c.to_string())
+        )
     }
+
+    /// The game stored under `id` (a [`Defined::storage_id`]), without its rules: what a
+    /// reader of its stored solves (the command line, a server) knows of it. Its positions
+    /// are read, ranked and shown; its moves are not known ([`Family::moves_known`]).
+    pub fn from_storage_id(id: &str) -> Option<Defined> {
+        let rest = id.strip_prefix(crate::game::spec::STORAGE_ID_PREFIX)?.strip_prefix("defined:")?;
+        let (name, rest) = rest.split_once('@')?;
+        let mut parts = rest.split(':');
+        let fingerprint = u64::from_str_radix(parts.next().filter(|f| f.len() == 16)?, 16).ok()?;
+        let layout = match parts.next()? {
+            "multiset" => SpaceLayout::Multiset,
+            "staircase" => SpaceLayout::Staircase,
+            "set" => SpaceLayout::DistinctSet,
+            row => SpaceLayout::Row {
+                heaps: row.strip_prefix("row")?.parse().ok().filter(|n| (1..=16).contains(n))?,
+                sorted: false,
+            },
+        };
+        let loopy = match parts.next()? {
+            "loopy" => true,
+            "acyclic" => false,
+            _ => return None,
+        };
+        let cap = match parts.next()? {
+            "-" => None,
+            c => Some(c.parse::<u32>().ok().filter(|c| (1..=64).contains(c))?),
+        };
+        if parts.next().is_some() {
+            return None;
+        }
+        let rules = Arc::new(Recorded { name: name.to_string(), layout, loopy, cap });
+        let game = Defined::new(name, fingerprint, rules).ok()?;
+        (game.storage_id() == id).then_some(game)
+    }
+}
+
+/// What a reader knows of a defined game from its storage id: its layout, loopiness and
+/// cap, not its moves (they are the defining program's).
+#[derive(Debug)]
+struct Recorded {
+    name: String,
+    layout: SpaceLayout,
+    loopy: bool,
+    cap: Option<u32>,
+}
+
+impl Family for Recorded {
+    fn layout(&self) -> SpaceLayout {
+        self.layout
+    }
+    fn loopy(&self) -> bool {
+        self.loopy
+    }
+    fn canonical(&self, counts: Vec<u32>) -> Result<Vec<u32>, PositionError> {
+        if let Some((cap, &h)) = self.cap.and_then(|c| counts.iter().find(|&&h| h > c).map(|h| (c, h))) {
+            return Err(PositionError::Illegal(format!("a heap of {h}: {} caps heaps at {cap}", self.name)));
+        }
+        canonical_in(self.layout, counts)
+    }
+    fn show(&self, position: &[u32]) -> String {
+        show_tuple(position)
+    }
+    fn moves(&self, _position: &[u32]) -> Vec<LabelledMove> {
+        Vec::new()
+    }
+    fn rules_text(&self) -> String {
+        format!(
+            "defined:{}: a game defined in Python (nimdb.define); its moves are the defining function's, which only Python has",
+            self.name
+        )
+    }
+    fn formula(&self, _convention: Convention) -> Option<Formula> {
+        None
+    }
+    fn heap_cap(&self) -> Option<u32> {
+        self.cap
+    }
+    fn moves_known(&self) -> bool {
+        false
+    }
+}
+
+/// A defined game's position as a tuple: `(3, 0, 2)`, `()`.
+pub fn show_tuple(position: &[u32]) -> String {
+    format!("({})", position.iter().map(u32::to_string).collect::<Vec<_>>().join(", "))
 }
 
 impl fmt::Debug for Defined {
@@ -80,7 +203,8 @@ impl fmt::Display for Defined {
 /// agree.
 impl PartialEq for Defined {
     fn eq(&self, other: &Self) -> bool {
-        self.name == other.name
+        self.resolved == other.resolved
+            && self.name == other.name
             && self.fingerprint == other.fingerprint
             && self.rules.layout() == other.rules.layout()
             && self.rules.loopy() == other.rules.loopy()
@@ -129,6 +253,9 @@ impl Family for Defined {
     fn move_bound(&self, position: &[u32]) -> u64 {
         self.rules.move_bound(position)
     }
+    fn moves_known(&self) -> bool {
+        self.rules.moves_known()
+    }
 }
 
 /// The canonical form of `counts` in `layout`, for a program's rules that keep to one of
@@ -172,4 +299,52 @@ pub fn canonical_in(layout: SpaceLayout, mut counts: Vec<u32>) -> Result<Vec<u32
         }
     }
     Ok(counts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+
+    #[test]
+    fn a_stored_id_gives_back_the_game_without_its_moves() {
+        for (layout, loopy, cap) in [
+            (SpaceLayout::Multiset, false, None),
+            (SpaceLayout::Row { heaps: 4, sorted: false }, true, Some(3)),
+            (SpaceLayout::Staircase, false, None),
+            (SpaceLayout::DistinctSet, false, None),
+        ] {
+            let rules = Arc::new(Recorded { name: "g".into(), layout, loopy, cap });
+            let game = Defined::new("my-game_2", 0x0123_4567_89ab_cdef, rules).unwrap();
+            let id = game.storage_id();
+            let back = Defined::from_storage_id(&id).expect(&id);
+            assert_eq!(back, game);
+            assert_eq!((back.layout(), back.loopy(), back.heap_cap()), (layout, loopy, cap));
+            assert!(!back.moves_known() && back.moves(&[1]).is_empty());
+            assert_eq!(Game::from_storage_id(&id), Some(Game::Defined(back)));
+        }
+        for bad in [
+            "v1:defined:g@0123456789abcdef:multiset:acyclic",
+            "v1:defined:g@0123456789abcde:multiset:acyclic:-",
+            "v1:defined:g@0123456789abcdef:row17:acyclic:-",
+            "v1:defined:G@0123456789abcdef:multiset:acyclic:-",
+            "v1:defined:g@0123456789abcdef:multiset:acyclic:0",
+            "v1:defined:g@0123456789abcdef:multiset:maybe:-",
+        ] {
+            assert_eq!(Defined::from_storage_id(bad), None, "{bad}");
+        }
+        // A name on a command line matches no stored solve until it is resolved, and a name
+        // is checked.
+        let named = Game::parse_stored("defined:my-game_2").unwrap();
+        assert_eq!(named.unresolved_name(), Some("my-game_2"));
+        assert!(named.storage_id().ends_with("@unresolved"));
+        assert!(Game::parse_stored("defined:Bad").is_err());
+        assert!("defined:my-game_2".parse::<Game>().is_err(), "only the readers take a defined game");
+        assert_eq!(
+            canonical_in(SpaceLayout::Row { heaps: 3, sorted: false }, vec![0, 2, 0]).unwrap(),
+            vec![0, 2]
+        );
+        assert!(canonical_in(SpaceLayout::DistinctSet, vec![2, 2]).is_err());
+        assert_eq!(canonical_in(SpaceLayout::Multiset, vec![0, 1, 3]).unwrap(), vec![3, 1]);
+    }
 }
