@@ -261,9 +261,17 @@ pub fn space_bounds(
     }
 }
 
-/// An upper bound on the moves of a position of the space (for the memory estimate).
+/// An upper bound on the moves of a position of the space (for the memory estimate of a
+/// loopy family, the one that holds its edges). Under a heap cap C (raise:C's space) equal
+/// heaps move alike, so a position has at most min(heaps, C) distinct heap sizes with at
+/// most C + 1 moves each (`Raise::move_bound` of its largest position).
 pub fn moves_bound(bounds: SpaceBounds) -> u64 {
-    bounds.max_heaps as u64 * (bounds.max_heap.unwrap_or(bounds.max_total) as u64 + 1)
+    let cap = bounds.max_heap.unwrap_or(bounds.max_total);
+    let distinct = match bounds.max_heap {
+        Some(cap) => bounds.max_heaps.min(cap),
+        None => bounds.max_heaps,
+    };
+    distinct as u64 * (cap as u64 + 1)
 }
 
 /// The bounds a stored solve covers (every tier up to its solved total); `Ok(None)` before
