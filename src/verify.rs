@@ -557,7 +557,7 @@ struct QuotientImages<'a> {
 }
 
 /// What the check of some positions found, to be merged in rank order.
-#[derive(Default)]
+#[derive(Debug, Default, PartialEq)]
 struct Findings {
     no_theorem: u64,
     checked: u64,
@@ -628,14 +628,25 @@ impl PositionCheck<'_> {
     /// normal nim-values too, else against the quotient alone), a stretch at a time in
     /// parallel.
     fn tier(&self, tier: TierId, solved: &crate::store::StoredTier, theory: bool) -> Findings {
+        self.tier_by(tier, solved, theory, STRETCH)
+    }
+
+    /// [`tier`](Self::tier), `stretch` positions a task.
+    fn tier_by(
+        &self,
+        tier: TierId,
+        solved: &crate::store::StoredTier,
+        theory: bool,
+        stretch: usize,
+    ) -> Findings {
         use rayon::prelude::*;
         let n = solved.remoteness.len();
-        if n <= STRETCH {
+        if n <= stretch {
             return self.stretch(tier, solved, 0..n, theory);
         }
-        let found: Vec<Findings> = (0..n.div_ceil(STRETCH))
+        let found: Vec<Findings> = (0..n.div_ceil(stretch))
             .into_par_iter()
-            .map(|i| self.stretch(tier, solved, i * STRETCH..n.min((i + 1) * STRETCH), theory))
+            .map(|i| self.stretch(tier, solved, i * stretch..n.min((i + 1) * stretch), theory))
             .collect();
         let mut all = Findings::default();
         for f in found {
@@ -1056,6 +1067,73 @@ fn quotient_for(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The parallel check's stretches, merged in rank order, find what one pass over each
+    /// tier finds: the same counts, and the same first positions kept (past the 200 kept, in
+    /// misère Kayles to total 34, whose wild positions are more than that).
+    #[test]
+    fn stretches_merged_in_rank_order_find_what_one_pass_finds() {
+        let mut db = Database::open_in_memory().unwrap();
+        let kayles: GameSpec = "kayles".parse().unwrap();
+        let universe = crate::index::Universe::new(kayles.rules(), "kayles", Some(34), None, None).unwrap();
+        let (solve, _) =
+            crate::driver::solve_into(&mut db, &kayles, Convention::Misere, universe, false, &Silent)
+                .unwrap();
+        let table = universe.table().unwrap();
+        let g = nim_values(kayles.heap_rules().unwrap(), universe.part_cap());
+        let q = crate::theory::quotient::covering_quotient(
+            kayles.octal().unwrap(),
+            universe.part_cap(),
+            1000,
+            Default::default(),
+        )
+        .unwrap();
+        let images = QuotientImages {
+            monoid: &q.monoid,
+            images: (0..=universe.part_cap()).map(|h| q.image(h).ok()).collect(),
+        };
+        let check = PositionCheck {
+            theory: Theory::TamePrediction,
+            convention: Convention::Misere,
+            g: &g,
+            sum_of_heaps: true,
+            quotient: Some(&images),
+            table: &table,
+        };
+        let (mut whole, mut stretched) = (Findings::default(), Findings::default());
+        for tier in universe.tiers() {
+            let solved = db.load_tier(solve.id, tier).unwrap();
+            let one = check.tier_by(tier, &solved, true, usize::MAX);
+            for stretch in [1, 3, 64] {
+                assert_eq!(
+                    check.tier_by(tier, &solved, true, stretch),
+                    one,
+                    "{tier}, stretches of {stretch}"
+                );
+            }
+            // Across tiers too: the first positions kept are the ones met first.
+            whole.merge(check.tier_by(tier, &solved, true, usize::MAX));
+            stretched.merge(check.tier_by(tier, &solved, true, 5));
+        }
+        assert!(whole.mismatches > 20 * LISTED as u64, "{}", whole.mismatches);
+        assert_eq!(whole.first_mismatches.len(), 20 * LISTED);
+        assert_eq!((whole.quotient_checked, whole.quotient_mismatches), (whole.checked, 0));
+        assert_eq!(stretched, whole);
+        // The folds along the walk give the plain functions' answers.
+        let mut walk_check = 0u64;
+        for tier in universe.tiers() {
+            let solved = db.load_tier(solve.id, tier).unwrap();
+            let mut walk = table.walk(tier);
+            for &r in &solved.remoteness {
+                let heaps = walk.next().unwrap();
+                let values: Vec<u32> = heaps.iter().map(|&h| g[h as usize]).collect();
+                let stored_loss = !Convention::Misere.is_win(r as u32);
+                walk_check += u64::from(crate::theory::tame_misere_loss(&values) != stored_loss);
+                assert_eq!(q.is_p(heaps).unwrap(), stored_loss, "{heaps:?}");
+            }
+        }
+        assert_eq!(walk_check, whole.mismatches);
+    }
 
     #[test]
     fn samples_are_distinct_sorted_and_capped() {
