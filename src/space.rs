@@ -749,7 +749,7 @@ impl SpaceReport {
 /// with the family's theorem where there is one.
 ///
 /// Each solve's tiers are read whole, once (checksums checked block by block), into
-/// [`TierRecords`]: a position and its children then cost a hash lookup each, not a
+/// one array: a position and its children then cost a hash lookup each, not a
 /// database read each, so the check grows with positions × moves (it held a BLOB handle
 /// open for every tier read, and SQLite walks the open handles each time it opens one: a
 /// space of many small tiers, such as `raise:C`'s, took time quadratic in its tiers).
