@@ -261,9 +261,17 @@ pub fn space_bounds(
     }
 }
 
-/// An upper bound on the moves of a position of the space (for the memory estimate).
+/// An upper bound on the moves of a position of the space (for the memory estimate of a
+/// loopy family, the one that holds its edges). Under a heap cap C (raise:C's space) equal
+/// heaps move alike, so a position has at most min(heaps, C) distinct heap sizes with at
+/// most C + 1 moves each (`Raise::move_bound` of its largest position).
 pub fn moves_bound(bounds: SpaceBounds) -> u64 {
-    bounds.max_heaps as u64 * (bounds.max_heap.unwrap_or(bounds.max_total) as u64 + 1)
+    let cap = bounds.max_heap.unwrap_or(bounds.max_total);
+    let distinct = match bounds.max_heap {
+        Some(cap) => bounds.max_heaps.min(cap),
+        None => bounds.max_heaps,
+    };
+    distinct as u64 * (cap as u64 + 1)
 }
 
 /// The bounds a stored solve covers (every tier up to its solved total); `Ok(None)` before
@@ -733,6 +741,12 @@ impl SpaceReport {
 /// its children's (a win one more than its shortest losing child; a loss, all children
 /// wins, one more than the longest; a draw, no losing child and a drawing one), and agree
 /// with the family's theorem where there is one.
+///
+/// Each solve's tiers are read whole, once (checksums checked block by block), into
+/// one array: a position and its children then cost a hash lookup each, not a
+/// database read each, so the check grows with positions × moves (it held a BLOB handle
+/// open for every tier read, and SQLite walks the open handles each time it opens one: a
+/// space of many small tiers, such as `raise:C`'s, took time quadratic in its tiers).
 pub fn verify_space(db: &Database, game: &Game, convention: Convention) -> Result<SpaceReport, SpaceError> {
     let solves = db.solves_stored_as(&game.storage_id(), convention)?;
     if solves.is_empty() {
@@ -742,20 +756,21 @@ pub fn verify_space(db: &Database, game: &Game, convention: Convention) -> Resul
     let mut report =
         SpaceReport { game: game.to_string(), theorem: family.formula(convention), ..SpaceReport::default() };
     let mut pos = Vec::new();
+    let mut kids = Vec::new();
     for solve in &solves {
         report.solves.push(solve.id);
-        check_records(db, game, convention, solve, &mut report)?;
+        let mut records = TierRecords::new(db, solve.id);
+        check_records(db, game, convention, solve, &mut report, &mut records)?;
         let Some(bounds) = answering_bounds(game, solve)? else { continue };
         let space = stored_space(game, solve, bounds)?;
-        let mut reader = Reader::new(db);
         for tier in space.tiers() {
             for rank in 0..space.size(tier) {
                 space.unrank(tier, rank, &mut pos);
-                let r = remoteness_at(&mut reader, solve.id, space.as_ref(), tier, rank)?;
-                let mut kids = Vec::new();
+                let r = records.remoteness(space.as_ref(), tier, rank)?;
+                kids.clear();
                 for m in family.moves(&pos) {
                     let (t, k) = locate_move(game, space.as_ref(), solve.id, &pos, &m.to)?;
-                    kids.push(remoteness_at(&mut reader, solve.id, space.as_ref(), t, k)?);
+                    kids.push(records.remoteness(space.as_ref(), t, k)?);
                 }
                 report.checked += 1;
                 report.draws += u64::from(r == DRAW);
@@ -783,16 +798,66 @@ pub fn verify_space(db: &Database, game: &Game, convention: Convention) -> Resul
     Ok(report)
 }
 
+/// One stored solve's records, each tier read whole (its blocks checked against their
+/// checksums) the first time it is asked for, and kept: 2 bytes a position in one array,
+/// what the solve itself held. What [`verify_space`] reads children from.
+struct TierRecords<'a> {
+    db: &'a Database,
+    solve: i64,
+    /// Where each tier read starts in `values`; `None` for a tier the solve lacks.
+    starts: HashMap<TierId, Option<usize>>,
+    values: Vec<u16>,
+}
+
+impl<'a> TierRecords<'a> {
+    fn new(db: &'a Database, solve: i64) -> Self {
+        TierRecords { db, solve, starts: HashMap::new(), values: Vec::new() }
+    }
+
+    /// Keeps `tier`'s records, read by the caller; `None` when the tier is not stored.
+    fn keep(&mut self, tier: TierId, records: Option<&[u16]>) {
+        let start = records.map(|r| {
+            self.values.extend_from_slice(r);
+            self.values.len() - r.len()
+        });
+        self.starts.insert(tier, start);
+    }
+
+    /// The stored remoteness at (`tier`, `rank`) (`tier` of `space`, which says its size);
+    /// a tier the solve lacks is an error here, as in [`remoteness_at`].
+    fn remoteness(&mut self, space: &dyn PositionSpace, tier: TierId, rank: u64) -> Result<u16, SpaceError> {
+        let start = match self.starts.get(&tier) {
+            Some(&start) => start,
+            None => {
+                let mut tier_values = Vec::new();
+                let stored = self.db.for_each_record(self.solve, tier, space.size(tier), |_, record| {
+                    tier_values.push(record.remoteness);
+                    Ok::<(), SpaceError>(())
+                })?;
+                self.keep(tier, stored.then_some(&tier_values[..]));
+                self.starts[&tier]
+            }
+        };
+        // A tier read holds as many records as the space's tier (the store refuses a row
+        // that does not), so the rank lies inside it.
+        start
+            .map(|s| self.values[s + rank as usize])
+            .ok_or(SpaceError::MissingTier { solve: self.solve, tier })
+    }
+}
+
 /// Checks what a stored solve records of itself against its tiers: its solved total within
 /// its space (and the whole space when it is complete), every tier up to it stored, each
 /// tier's positions, losses and largest remoteness as its records hold them, and the
-/// solve's positions and losses as its tiers' sums. Problems go to `report.problems`.
+/// solve's positions and losses as its tiers' sums. Problems go to `report.problems`; the
+/// tiers read are kept in `records`.
 fn check_records(
     db: &Database,
     game: &Game,
     convention: Convention,
     solve: &SolveRecord,
     report: &mut SpaceReport,
+    records: &mut TierRecords<'_>,
 ) -> Result<(), SpaceError> {
     let id = solve.id;
     let target = solve.target_total as i64;
@@ -824,11 +889,16 @@ fn check_records(
     for tier in space.tiers() {
         let size = space.size(tier);
         let (mut tier_losses, mut most) = (0u64, 0u16);
+        let mut tier_values = Vec::with_capacity(size as usize);
         let stored = db.for_each_record(id, tier, size, |_, record| -> Result<(), SpaceError> {
             tier_losses += u64::from(convention.loses(record.remoteness));
             most = most.max(record.remoteness);
+            tier_values.push(record.remoteness);
             Ok(())
         })?;
+        // Kept for the check of each position against its children (same bounds, same
+        // tiers, when the solve is read as an answer).
+        records.keep(tier, stored.then_some(&tier_values[..]));
         if !stored {
             report.problems.push(format!("tier {tier} of solve #{id} is missing"));
             continue;

@@ -22,8 +22,7 @@ use crate::index::TierId;
 use crate::solve::{Silent, SinkError, SolveOptions, SolvedTier, Strategy, TierStore, solve as solve_tiers};
 use crate::store::{Database, Prober, SolveRecord, StoreError, TierCounts};
 use crate::theory::{
-    MisereSolver, misere_nim_loss, moore_loss, nim_values, normal_nim_loss, position_nim_value,
-    tame_misere_loss, wythoff_loss,
+    MisereSolver, misere_nim_loss, misere_nim_rule, moore_loss, nim_values, normal_nim_loss, wythoff_loss,
 };
 
 /// How many mismatching positions a report lists.
@@ -376,13 +375,19 @@ fn verify_heaps(
     let mut rng = StdRng::seed_from_u64(seed);
     for solve in &solves {
         report.solves.push(solve.id);
-        check_against_theory(db, game, convention, solve, &mut report)?;
+        // The misère quotient of an octal game's misère play, checked in the theory's pass.
+        let quotient = match convention == Convention::Misere && game.octal().is_some() {
+            true => quotient_for(db, game, solve, &mut report)?,
+            false => None,
+        };
+        let images = quotient.as_ref().map(|q| QuotientImages {
+            monoid: &q.monoid,
+            images: (0..=solve.target_universe().part_cap()).map(|h| q.image(h).ok()).collect(),
+        });
+        check_against_theory(db, game, convention, solve, images.as_ref(), &mut report)?;
         check_children(db, game, convention, solve, sample, &mut rng, &mut report)?;
         if options.full {
             recompute_all(db, game, convention, solve, &mut report)?;
-        }
-        if convention == Convention::Misere && game.octal().is_some() {
-            check_against_quotient(db, game, solve, &mut report)?;
         }
     }
     if let Some(q) = report.quotient.as_mut() {
@@ -402,11 +407,21 @@ fn smallest_first(p: &[u64]) -> (u128, usize, Vec<u64>) {
     (p.iter().map(|&c| u128::from(c)).sum(), p.len(), p.to_vec())
 }
 
+/// Checks every stored position of `solve` against the theory that applies (and, when
+/// `quotient` is given, against the misère quotient, in the same pass), its stored
+/// nim-values, and each tier's and the solve's recorded counts against its records.
+///
+/// Each tier is read once; its positions are checked a stretch at a time on the threads of
+/// rayon's pool, and the stretches' findings are merged in rank order, so the report is the
+/// one a single pass in rank order gives (the first positions kept are the same). The misère
+/// search that checks stored misère nim-values keeps a memo across positions, so that check
+/// alone walks each tier in order on one thread.
 fn check_against_theory(
     db: &Database,
     game: &GameSpec,
     convention: Convention,
     solve: &SolveRecord,
+    quotient: Option<&QuotientImages<'_>>,
     report: &mut VerifyReport,
 ) -> Result<(), VerifyError> {
     let universe = solve.target_universe();
@@ -424,6 +439,15 @@ fn check_against_theory(
         }
     }
     let counts = db.tier_counts(solve.id)?;
+    let check = PositionCheck {
+        theory: report.theory,
+        convention,
+        g: &g,
+        sum_of_heaps: heap_rules.is_some(),
+        quotient,
+        table: &table,
+    };
+    let mut quotient_found = Findings::default();
     // Positions and losses of the tiers read, against the solve's own totals.
     let mut sums = (0i64, 0i64);
     let mut all_read = true;
@@ -436,9 +460,16 @@ fn check_against_theory(
                 continue;
             }
         };
-        if solved.remoteness.len() as u64 != table.size(tier) {
+        let size = table.size(tier);
+        if solved.remoteness.len() as u64 != size {
             report.problem(format!("tier {tier} of solve #{} has the wrong number of positions", solve.id));
             all_read = false;
+            // A short tier's records are still checked against the quotient, as far as
+            // they go.
+            if check.quotient.is_some() && (solved.remoteness.len() as u64) < size {
+                let found = check.tier(tier, &solved, false);
+                quotient_found.merge_quotient(found);
+            }
             continue;
         }
         // The counts the tier row records beside its payload, recomputed from its records.
@@ -462,56 +493,26 @@ fn check_against_theory(
                 found.max_remoteness
             ));
         }
-        let mut walk = table.walk(tier);
-        for (rank, &r) in solved.remoteness.iter().enumerate() {
-            let heaps = walk.next().expect("walk covers the tier");
-            let stored_loss = !convention.is_win(r as u32);
-            let predicted_loss = match report.theory {
-                Theory::Bouton => Some(normal_nim_loss(heaps)),
-                Theory::MisereNim => Some(misere_nim_loss(heaps)),
-                Theory::SpragueGrundy => Some(position_nim_value(&g, heaps) == 0),
-                Theory::TamePrediction => {
-                    let values: Vec<u32> = heaps.iter().map(|&h| g[h as usize]).collect();
-                    Some(tame_misere_loss(&values))
+        let found = check.tier(tier, &solved, true);
+        found.merge_into(report);
+        quotient_found.merge_quotient(found);
+        // Stored misère nim-values, against the misère search (in rank order: it memoizes).
+        if let (Some(stored_values), Convention::Misere, Some(misere)) =
+            (&solved.nim_values, convention, misere.as_mut())
+        {
+            let mut walk = table.walk(tier);
+            for (&r, &stored_value) in solved.remoteness.iter().zip(stored_values) {
+                let heaps = walk.next().expect("walk covers the tier");
+                if !misere_budget_left || heaps.first().is_some_and(|&h| h > MISERE_SEARCH_MAX_HEAP) {
+                    continue;
                 }
-                Theory::Moore { k } => Some(moore_loss(heaps, k, convention)),
-                Theory::Wythoff => wythoff_loss(heaps, convention),
-                Theory::Family { .. } | Theory::None => None,
-            };
-            if predicted_loss.is_none() {
-                report.no_theorem += 1;
-            }
-            if let Some(predicted_loss) = predicted_loss {
-                report.checked += 1;
-                if predicted_loss == stored_loss {
-                    report.agree += 1;
-                } else {
-                    report.mismatches += 1;
-                    keep_smallest(&mut report.first_mismatches, heaps);
-                }
-            }
-            if let Some(stored_values) = &solved.nim_values {
-                let stored_value = stored_values[rank] as u32;
-                let expected = match (convention, misere.as_mut()) {
-                    // Not a sum of heaps: no independent value to compare with.
-                    (_, None) => None,
-                    (Convention::Normal, Some(_)) => Some(position_nim_value(&g, heaps)),
-                    (Convention::Misere, Some(misere))
-                        if misere_budget_left
-                            && heaps.first().is_none_or(|&h| h <= MISERE_SEARCH_MAX_HEAP) =>
-                    {
-                        let v = misere.value(heaps);
-                        misere_budget_left = misere.positions() < MISERE_SEARCH_BUDGET;
-                        Some(v)
-                    }
-                    (Convention::Misere, Some(_)) => None,
-                };
-                if let Some(expected) = expected {
-                    report.nim_values_checked += 1;
-                    if expected != stored_value || (stored_value == 0) != stored_loss {
-                        report.nim_value_mismatches += 1;
-                        keep_smallest(&mut report.first_nim_value_mismatches, heaps);
-                    }
+                let expected = misere.value(heaps);
+                misere_budget_left = misere.positions() < MISERE_SEARCH_BUDGET;
+                report.nim_values_checked += 1;
+                let stored_loss = !convention.is_win(r as u32);
+                if expected != stored_value as u32 || (stored_value == 0) != stored_loss {
+                    report.nim_value_mismatches += 1;
+                    keep_smallest(&mut report.first_nim_value_mismatches, heaps);
                 }
             }
         }
@@ -522,7 +523,298 @@ fn check_against_theory(
             solve.id, solve.positions, solve.losses, sums.0, sums.1
         ));
     }
+    if let Some(entry) = report.quotient.as_mut().filter(|_| quotient.is_some()) {
+        entry.checked += quotient_found.quotient_checked;
+        entry.mismatches += quotient_found.quotient_mismatches;
+        for p in quotient_found.quotient_first {
+            keep_listed(&mut entry.first_mismatches, p);
+        }
+    }
     Ok(())
+}
+
+/// Positions a stretch of a tier holds: what one task of the parallel check takes.
+const STRETCH: usize = 1 << 16;
+
+/// The checks made of each stored position of a heap game's solve (see
+/// [`check_against_theory`]).
+struct PositionCheck<'a> {
+    theory: Theory,
+    convention: Convention,
+    /// The heaps' nim-values (a sum of heaps only; empty otherwise).
+    g: &'a [u32],
+    /// Whether the game is a sum of heaps (its normal nim-values are checked by XOR).
+    sum_of_heaps: bool,
+    quotient: Option<&'a QuotientImages<'a>>,
+    table: &'a PartitionTable,
+}
+
+/// A misère quotient ready for many positions: each heap's image, looked up once.
+struct QuotientImages<'a> {
+    monoid: &'a crate::theory::quotient::BipartiteMonoid,
+    /// Φ(heap) for every heap up to the solve's largest (`None` past what it covers).
+    images: Vec<Option<u32>>,
+}
+
+/// What the check of some positions found, to be merged in rank order.
+#[derive(Debug, Default, PartialEq)]
+struct Findings {
+    no_theorem: u64,
+    checked: u64,
+    agree: u64,
+    mismatches: u64,
+    first_mismatches: Vec<Vec<u64>>,
+    nim_values_checked: u64,
+    nim_value_mismatches: u64,
+    first_nim_value_mismatches: Vec<Vec<u64>>,
+    quotient_checked: u64,
+    quotient_mismatches: u64,
+    quotient_first: Vec<Vec<u64>>,
+}
+
+impl Findings {
+    /// Adds later positions' findings (the first positions kept stay the first).
+    fn merge(&mut self, later: Findings) {
+        self.no_theorem += later.no_theorem;
+        self.checked += later.checked;
+        self.agree += later.agree;
+        self.mismatches += later.mismatches;
+        self.nim_values_checked += later.nim_values_checked;
+        self.nim_value_mismatches += later.nim_value_mismatches;
+        self.merge_quotient_counts(&later);
+        for p in later.first_mismatches {
+            keep_listed(&mut self.first_mismatches, p);
+        }
+        for p in later.first_nim_value_mismatches {
+            keep_listed(&mut self.first_nim_value_mismatches, p);
+        }
+        for p in later.quotient_first {
+            keep_listed(&mut self.quotient_first, p);
+        }
+    }
+
+    fn merge_quotient_counts(&mut self, later: &Findings) {
+        self.quotient_checked += later.quotient_checked;
+        self.quotient_mismatches += later.quotient_mismatches;
+    }
+
+    /// Adds later positions' quotient findings alone.
+    fn merge_quotient(&mut self, later: Findings) {
+        self.merge_quotient_counts(&later);
+        for p in later.quotient_first {
+            keep_listed(&mut self.quotient_first, p);
+        }
+    }
+
+    /// Adds the theory's and nim-values' findings to the report.
+    fn merge_into(&self, report: &mut VerifyReport) {
+        report.no_theorem += self.no_theorem;
+        report.checked += self.checked;
+        report.agree += self.agree;
+        report.mismatches += self.mismatches;
+        report.nim_values_checked += self.nim_values_checked;
+        report.nim_value_mismatches += self.nim_value_mismatches;
+        for p in &self.first_mismatches {
+            keep_listed(&mut report.first_mismatches, p.clone());
+        }
+        for p in &self.first_nim_value_mismatches {
+            keep_listed(&mut report.first_nim_value_mismatches, p.clone());
+        }
+    }
+}
+
+impl PositionCheck<'_> {
+    /// Checks every position of a stored tier (`theory`: against the theory and the stored
+    /// normal nim-values too, else against the quotient alone), a stretch at a time in
+    /// parallel.
+    fn tier(&self, tier: TierId, solved: &crate::store::StoredTier, theory: bool) -> Findings {
+        self.tier_by(tier, solved, theory, STRETCH)
+    }
+
+    /// [`tier`](Self::tier), `stretch` positions a task.
+    fn tier_by(
+        &self,
+        tier: TierId,
+        solved: &crate::store::StoredTier,
+        theory: bool,
+        stretch: usize,
+    ) -> Findings {
+        use rayon::prelude::*;
+        let n = solved.remoteness.len();
+        if n <= stretch {
+            return self.stretch(tier, solved, 0..n, theory);
+        }
+        let found: Vec<Findings> = (0..n.div_ceil(stretch))
+            .into_par_iter()
+            .map(|i| self.stretch(tier, solved, i * stretch..n.min((i + 1) * stretch), theory))
+            .collect();
+        let mut all = Findings::default();
+        for f in found {
+            all.merge(f);
+        }
+        all
+    }
+
+    /// Checks the positions of ranks `ranks` of a stored tier.
+    fn stretch(
+        &self,
+        tier: TierId,
+        solved: &crate::store::StoredTier,
+        ranks: std::ops::Range<usize>,
+        theory: bool,
+    ) -> Findings {
+        let mut f = Findings::default();
+        let mut first = Vec::new();
+        self.table.unrank_into(tier, ranks.start as u64, &mut first);
+        let mut walk = crate::index::TierWalk::starting_at(first, self.table.max_part());
+        let g = self.g;
+        // What the theory and the quotient need of the heaps, folded over the heaps and kept
+        // for each prefix: a step of the walk rewrites only a short suffix of the heaps, so
+        // only that suffix is folded again.
+        let uses_g = theory
+            && (matches!(self.theory, Theory::SpragueGrundy | Theory::TamePrediction)
+                || (solved.nim_values.is_some()
+                    && self.convention == Convention::Normal
+                    && self.sum_of_heaps));
+        let mut folds = Folds::new(tier.heaps as usize);
+        for rank in ranks {
+            let heaps = walk.next().expect("walk covers the tier");
+            folds.update(heaps, uses_g.then_some(g), self.quotient);
+            let r = solved.remoteness[rank];
+            let stored_loss = !self.convention.is_win(r as u32);
+            if theory {
+                let predicted_loss = match self.theory {
+                    Theory::Bouton => Some(normal_nim_loss(heaps)),
+                    Theory::MisereNim => Some(misere_nim_loss(heaps)),
+                    // `position_nim_value(g, heaps) == 0`.
+                    Theory::SpragueGrundy => Some(folds.nim_value() == 0),
+                    // The misère-Nim rule on the heaps' nim-values (`tame_misere_loss`).
+                    Theory::TamePrediction => {
+                        Some(misere_nim_rule(folds.nim_value(), folds.value_above_one()))
+                    }
+                    Theory::Moore { k } => Some(moore_loss(heaps, k, self.convention)),
+                    Theory::Wythoff => wythoff_loss(heaps, self.convention),
+                    Theory::Family { .. } | Theory::None => None,
+                };
+                match predicted_loss {
+                    None => f.no_theorem += 1,
+                    Some(predicted_loss) => {
+                        f.checked += 1;
+                        if predicted_loss == stored_loss {
+                            f.agree += 1;
+                        } else {
+                            f.mismatches += 1;
+                            keep_smallest(&mut f.first_mismatches, heaps);
+                        }
+                    }
+                }
+                // Stored normal nim-values, against the XOR of the heaps' (misère ones are
+                // checked in order by the caller; a game not a sum of heaps has no value to
+                // compare with).
+                if let Some(stored_values) = &solved.nim_values
+                    && self.convention == Convention::Normal
+                    && self.sum_of_heaps
+                {
+                    let stored_value = stored_values[rank] as u32;
+                    f.nim_values_checked += 1;
+                    if folds.nim_value() != stored_value || (stored_value == 0) != stored_loss {
+                        f.nim_value_mismatches += 1;
+                        keep_smallest(&mut f.first_nim_value_mismatches, heaps);
+                    }
+                }
+            }
+            if self.quotient.is_some() {
+                f.quotient_checked += 1;
+                // Every heap lies in the quotient's range (it covers the universe's largest
+                // heap); a position it does not cover is not counted against it.
+                if folds.quotient_loss().unwrap_or(stored_loss) != stored_loss {
+                    f.quotient_mismatches += 1;
+                    keep_smallest(&mut f.quotient_first, heaps);
+                }
+            }
+        }
+        f
+    }
+}
+
+/// Folds over a position's heaps, kept for each prefix of the heaps (entry `i` covers the
+/// first `i` heaps) along a walk of one tier, so that a step that rewrites heaps `i..` folds
+/// only those again.
+struct Folds<'a> {
+    /// The heaps last folded.
+    heaps: Vec<u32>,
+    /// Whether `heaps` holds a position yet.
+    started: bool,
+    /// The XOR of the heaps' nim-values.
+    nim_value: Vec<u32>,
+    /// Whether some heap has a nim-value ≥ 2.
+    above_one: Vec<bool>,
+    /// The quotient element of the heaps ([`NOT_COVERED`] once a heap is past it).
+    element: Vec<u32>,
+    quotient: Option<&'a QuotientImages<'a>>,
+}
+
+/// A quotient element that stands for "some heap is past what the quotient covers".
+const NOT_COVERED: u32 = u32::MAX;
+
+impl<'a> Folds<'a> {
+    fn new(heaps: usize) -> Self {
+        Folds {
+            heaps: vec![0; heaps],
+            started: false,
+            nim_value: vec![0; heaps + 1],
+            above_one: vec![false; heaps + 1],
+            element: vec![0; heaps + 1],
+            quotient: None,
+        }
+    }
+
+    /// Folds `heaps` (a position of the tier, after the one folded last): from the first
+    /// heap that differs, with the heaps' nim-values `g` and the quotient's images where given.
+    #[inline]
+    fn update(&mut self, heaps: &[u32], g: Option<&[u32]>, quotient: Option<&'a QuotientImages<'a>>) {
+        let from =
+            if self.started { heaps.iter().zip(&self.heaps).take_while(|(a, b)| a == b).count() } else { 0 };
+        self.started = true;
+        self.quotient = quotient;
+        for (i, &h) in heaps.iter().enumerate().skip(from) {
+            self.heaps[i] = h;
+            if let Some(g) = g {
+                let v = g[h as usize];
+                self.nim_value[i + 1] = self.nim_value[i] ^ v;
+                self.above_one[i + 1] = self.above_one[i] || v >= 2;
+            }
+            if let Some(q) = quotient {
+                let before = self.element[i];
+                self.element[i + 1] = match q.images.get(h as usize).copied().flatten() {
+                    _ if before == NOT_COVERED => NOT_COVERED,
+                    // An empty heap is the identity (no tier's walk gives one).
+                    _ if h == 0 => before,
+                    Some(image) => q.monoid.mul(before, image),
+                    None => NOT_COVERED,
+                };
+            }
+        }
+    }
+
+    /// The XOR of the heaps' nim-values.
+    fn nim_value(&self) -> u32 {
+        self.nim_value[self.heaps.len()]
+    }
+
+    /// Whether some heap's nim-value is ≥ 2.
+    fn value_above_one(&self) -> bool {
+        self.above_one[self.heaps.len()]
+    }
+
+    /// Whether the quotient makes the position a P-position; `None` when it does not cover
+    /// one of its heaps (as `Quotient::is_p`, whose element is this product of the heaps'
+    /// images: the monoid is commutative).
+    fn quotient_loss(&self) -> Option<bool> {
+        let q = self.quotient?;
+        let element = self.element[self.heaps.len()];
+        (element != NOT_COVERED).then(|| q.monoid.is_p(element))
+    }
 }
 
 /// `min(amount, length)` distinct numbers of `0..length` drawn uniformly at random, in
@@ -562,6 +854,13 @@ const FLOYD_MAX: u64 = 1 << 20;
 fn keep_smallest(list: &mut Vec<Vec<u64>>, heaps: &[u32]) {
     if list.len() < 20 * LISTED {
         list.push(heaps.iter().map(|&h| u64::from(h)).collect());
+    }
+}
+
+/// [`keep_smallest`] of a position already kept by a stretch checked before it is merged.
+fn keep_listed(list: &mut Vec<Vec<u64>>, position: Vec<u64>) {
+    if list.len() < 20 * LISTED {
+        list.push(position);
     }
 }
 
@@ -725,16 +1024,17 @@ fn recompute_all(
     Ok(())
 }
 
-/// Checks every stored misère outcome of `solve` against the game's misère quotient: the
-/// stored one when it covers the solve's heaps, else one computed for them (verify only reads).
-fn check_against_quotient(
+/// The misère quotient every stored misère outcome of `solve` is checked against: the stored
+/// one when it covers the solve's heaps, else one computed for them (verify only reads).
+/// Records it in the report's quotient entry; `None` (and why, in the entry) when none
+/// could be had.
+fn quotient_for(
     db: &Database,
     game: &GameSpec,
     solve: &SolveRecord,
     report: &mut VerifyReport,
-) -> Result<(), VerifyError> {
-    let universe = solve.target_universe();
-    let top = universe.part_cap();
+) -> Result<Option<crate::theory::quotient::Quotient>, VerifyError> {
+    let top = solve.target_universe().part_cap();
     let stored = db.load_quotient(game, None)?;
     let q = match stored {
         Some(q) if q.covers(top) => Ok(q),
@@ -752,36 +1052,88 @@ fn check_against_quotient(
         first_mismatches: Vec::new(),
         unavailable: None,
     });
-    let q = match q {
-        Ok(q) => q,
+    match q {
+        Ok(q) => {
+            (entry.max_heap, entry.size, entry.proven) = (q.max_heap, q.size(), q.proven());
+            Ok(Some(q))
+        }
         Err(e) => {
             entry.unavailable = Some(e.to_string());
-            return Ok(());
-        }
-    };
-    (entry.max_heap, entry.size, entry.proven) = (q.max_heap, q.size(), q.proven());
-    let stored = db.stored_tiers(solve.id)?;
-    let table = universe.table()?;
-    for tier in universe.tiers().into_iter().filter(|t| stored.contains(t)) {
-        let Ok(solved) = db.load_tier(solve.id, tier) else { continue };
-        let mut walk = table.walk(tier);
-        for &r in solved.remoteness.iter() {
-            let heaps = walk.next().expect("walk covers the tier");
-            let stored_loss = !Convention::Misere.is_win(r as u32);
-            entry.checked += 1;
-            // Every heap lies in the quotient's range (it covers the universe's largest heap).
-            if q.is_p(heaps).unwrap_or(stored_loss) != stored_loss {
-                entry.mismatches += 1;
-                keep_smallest(&mut entry.first_mismatches, heaps);
-            }
+            Ok(None)
         }
     }
-    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The parallel check's stretches, merged in rank order, find what one pass over each
+    /// tier finds: the same counts, and the same first positions kept (past the 200 kept, in
+    /// misère Kayles to total 34, whose wild positions are more than that).
+    #[test]
+    fn stretches_merged_in_rank_order_find_what_one_pass_finds() {
+        let mut db = Database::open_in_memory().unwrap();
+        let kayles: GameSpec = "kayles".parse().unwrap();
+        let universe = crate::index::Universe::new(kayles.rules(), "kayles", Some(34), None, None).unwrap();
+        let (solve, _) =
+            crate::driver::solve_into(&mut db, &kayles, Convention::Misere, universe, false, &Silent)
+                .unwrap();
+        let table = universe.table().unwrap();
+        let g = nim_values(kayles.heap_rules().unwrap(), universe.part_cap());
+        let q = crate::theory::quotient::covering_quotient(
+            kayles.octal().unwrap(),
+            universe.part_cap(),
+            1000,
+            Default::default(),
+        )
+        .unwrap();
+        let images = QuotientImages {
+            monoid: &q.monoid,
+            images: (0..=universe.part_cap()).map(|h| q.image(h).ok()).collect(),
+        };
+        let check = PositionCheck {
+            theory: Theory::TamePrediction,
+            convention: Convention::Misere,
+            g: &g,
+            sum_of_heaps: true,
+            quotient: Some(&images),
+            table: &table,
+        };
+        let (mut whole, mut stretched) = (Findings::default(), Findings::default());
+        for tier in universe.tiers() {
+            let solved = db.load_tier(solve.id, tier).unwrap();
+            let one = check.tier_by(tier, &solved, true, usize::MAX);
+            for stretch in [1, 3, 64] {
+                assert_eq!(
+                    check.tier_by(tier, &solved, true, stretch),
+                    one,
+                    "{tier}, stretches of {stretch}"
+                );
+            }
+            // Across tiers too: the first positions kept are the ones met first.
+            whole.merge(check.tier_by(tier, &solved, true, usize::MAX));
+            stretched.merge(check.tier_by(tier, &solved, true, 5));
+        }
+        assert!(whole.mismatches > 20 * LISTED as u64, "{}", whole.mismatches);
+        assert_eq!(whole.first_mismatches.len(), 20 * LISTED);
+        assert_eq!((whole.quotient_checked, whole.quotient_mismatches), (whole.checked, 0));
+        assert_eq!(stretched, whole);
+        // The folds along the walk give the plain functions' answers.
+        let mut walk_check = 0u64;
+        for tier in universe.tiers() {
+            let solved = db.load_tier(solve.id, tier).unwrap();
+            let mut walk = table.walk(tier);
+            for &r in &solved.remoteness {
+                let heaps = walk.next().unwrap();
+                let values: Vec<u32> = heaps.iter().map(|&h| g[h as usize]).collect();
+                let stored_loss = !Convention::Misere.is_win(r as u32);
+                walk_check += u64::from(crate::theory::tame_misere_loss(&values) != stored_loss);
+                assert_eq!(q.is_p(heaps).unwrap(), stored_loss, "{heaps:?}");
+            }
+        }
+        assert_eq!(walk_check, whole.mismatches);
+    }
 
     #[test]
     fn samples_are_distinct_sorted_and_capped() {

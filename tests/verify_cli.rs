@@ -224,3 +224,41 @@ fn a_forgery_with_recomputed_checksums_is_caught_by_the_full_recomputation() {
     assert_eq!(v["recomputed"], v["checked"], "{v}");
     assert!(v["problems"][0].as_str().unwrap().contains("the rules give"), "{v}");
 }
+
+/// A family whose space is many small tiers (`raise:2`: every tier of at most 40 heaps
+/// holds one position) is checked position by position against its children, reading each
+/// tier once: a record forged with its checksums recomputed is still caught, by the
+/// children of the position it sits in.
+#[test]
+fn a_forged_raise_record_is_caught_by_its_children() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("raise.sqlite");
+    nimdb()
+        .args(["solve", "--game", "raise:2", "--max-heaps", "40", "--quiet", "--db"])
+        .arg(&db)
+        .assert()
+        .success();
+    let run = || {
+        let out = nimdb().args(["verify", "--game", "raise:2", "--json", "--db"]).arg(&db).output().unwrap();
+        let v = serde_json::from_slice(&out.stdout).unwrap_or(serde_json::Value::Null);
+        (out.status.success(), v, out.stderr)
+    };
+    let (ok, v, _) = run();
+    // Every position of at most 40 heaps of 1 or 2: 41 · 42 / 2.
+    assert!(ok && v["consistent"] == true && v["sampled"] == 861 && v["checked"] == 861, "{v}");
+    // The one position of tier (30, 20), ten heaps of 2 and ten of 1, given remoteness
+    // 1000: no child of it could give that, so it does not follow from them.
+    tamper(&db, 30, 20, true, |p| p[..2].copy_from_slice(&1000u16.to_le_bytes()));
+    let (ok, v, _) = run();
+    assert!(!ok && v["consistent"] == false, "{v}");
+    assert_eq!(v["sampled"], 861, "{v}");
+    let listed: Vec<Vec<u32>> = serde_json::from_value(v["first_mismatches"].clone()).unwrap();
+    let forged: Vec<u32> = [2; 10].into_iter().chain([1; 10]).collect();
+    assert!(listed.contains(&forged), "{v}");
+    assert!(v["problems"].to_string().contains("do not follow from their children's records"), "{v}");
+    // Without the checksums recomputed, the block is refused as corrupt, in one line.
+    tamper(&db, 30, 20, false, |p| p[0] ^= 1);
+    let (ok, _, err) = run();
+    let err = String::from_utf8_lossy(&err);
+    assert!(!ok && err.contains("corrupt") && err.lines().count() == 1, "{err}");
+}

@@ -23,9 +23,24 @@ use super::{Progress, SolveError, SolveReport, SolvedTier, TierStore};
 /// The most positions a loopy family's solve holds (it keeps the whole graph).
 pub const MAX_LOOPY_POSITIONS: u64 = 50_000_000;
 
-/// Bytes a loopy solve needs per position and per edge (a conservative estimate, for the
-/// memory check before it starts).
-pub const LOOPY_BYTES_PER_POSITION: u64 = 24;
+/// Bytes a loopy solve holds per position: its option and parent starts (8 each), its
+/// count of undecided options (4), its value (2) and its place in the queue (up to 16, a
+/// `VecDeque` that doubles).
+pub const LOOPY_BYTES_PER_POSITION: u64 = 38;
+
+/// Bytes a loopy solve holds per edge: the option and the parent, 4 each (the options'
+/// vector may have doubled past them, but pages never written are not resident).
+pub const LOOPY_BYTES_PER_EDGE: u64 = 8;
+
+/// Copies of a tier's values a solve may hold while it is stored, at 2 bytes a position:
+/// the one handed to the sink, the store's writer queue (8 tiers), the tier being encoded
+/// and its payload.
+pub const IN_FLIGHT_TIERS: u64 = 11;
+
+/// Bytes a solve holds per tier beyond its positions: its place in the solve's tables and
+/// its row in the database's cache (what counts when a space has many small tiers, as
+/// `raise:C`'s has).
+pub const BYTES_PER_TIER: u64 = 64;
 
 /// Solves `family` over `space` into `store`, resuming from the tiers it holds.
 pub fn solve_family(
@@ -329,27 +344,66 @@ fn solve_loopy(
         save(store, progress, &mut report, convention, tier, value[start..start + size].to_vec(), 0.0)?;
     }
     store.finish()?;
-    report.peak_window_bytes = positions * LOOPY_BYTES_PER_POSITION + report.edges * 8;
+    report.peak_window_bytes = positions * LOOPY_BYTES_PER_POSITION + report.edges * LOOPY_BYTES_PER_EDGE;
     report.seconds = started.elapsed().as_secs_f64();
     Ok(report)
 }
 
-/// What a generic solve will take, before it runs: every tier is held in memory (2 bytes a
-/// position); a loopy family's solve also holds its whole graph (about
-/// [`LOOPY_BYTES_PER_POSITION`] a position and 8 bytes an edge, at most `moves_bound` edges
-/// a position).
+/// What a generic solve will take, before it runs: the process itself (code, SQLite's
+/// page cache, threads), the space's rank tables, every tier (2 bytes a position) and
+/// [`BYTES_PER_TIER`] a tier, the tiers being stored ([`IN_FLIGHT_TIERS`] copies of the
+/// largest) and SQLite's page cache; a loopy family's solve holds its whole graph instead of
+/// the tiers' values ([`LOOPY_BYTES_PER_POSITION`] a position and [`LOOPY_BYTES_PER_EDGE`]
+/// an edge, at most `moves_bound` edges a position).
 pub fn estimate_family(space: &dyn PositionSpace, loopy: bool, moves_bound: u64) -> super::Estimate {
     let tiers = space.tiers();
-    let positions: u64 = tiers.iter().map(|&t| space.size(t)).sum();
-    let graph = if loopy { positions * (LOOPY_BYTES_PER_POSITION + 8 * moves_bound) } else { 0 };
-    let memory_bytes = 2 * positions + graph + (1 << 20);
+    let sizes: Vec<u64> = tiers.iter().map(|&t| space.size(t)).collect();
+    let positions: u64 = sizes.iter().sum();
+    let largest = sizes.iter().copied().max().unwrap_or(0);
+    let held = if loopy {
+        let mut edges = positions * moves_bound;
+        if let Some(cap) = space.bounds().max_heap {
+            // The one loopy family, Nim with raising (raise:C), has a capped multiset space in
+            // which heaps of one size move alike: a heap of v to each smaller size, or to
+            // v + 1 below the cap.
+            edges = edges.min(size_moves(space, &tiers, cap, |v| v as u64 + u64::from(v < cap)));
+        }
+        positions * LOOPY_BYTES_PER_POSITION + edges * LOOPY_BYTES_PER_EDGE
+    } else {
+        2 * positions
+    };
+    // SQLite's page cache on the writer's connection, which fills to its default 2,000 KiB
+    // as the file grows.
+    let disk_bytes = positions * 2 + positions / 10 + 4096;
+    let page_cache = disk_bytes.min(2000 << 10);
+    let memory_bytes = super::PROCESS_BYTES
+        + space.index_bytes()
+        + held
+        + BYTES_PER_TIER * tiers.len() as u64
+        + IN_FLIGHT_TIERS * 2 * largest
+        + page_cache;
     super::Estimate {
         tiers: tiers.len() as u64,
         positions,
         memory_bytes,
         window_bytes: 0,
         whole_total_bytes: 0,
-        disk_bytes: positions * 2 + positions / 10 + 4096,
+        disk_bytes,
         record_bytes: 2,
     }
+}
+
+/// Σ over the positions of a multiset space capped at `cap` of `moves(v)` for each distinct
+/// heap size v it holds (its moves, where equal heaps move alike): the positions of tier
+/// (t, k) that hold a heap of v are, that heap taken away, the positions of tier
+/// (t − v, k − 1), so the sum is over tiers and sizes alone.
+fn size_moves(space: &dyn PositionSpace, tiers: &[TierId], cap: u32, moves: impl Fn(u32) -> u64) -> u64 {
+    tiers
+        .iter()
+        .filter(|t| t.heaps > 0)
+        .flat_map(|t| {
+            (1..=cap.min(t.total)).map(move |v| (v, TierId { total: t.total - v, heaps: t.heaps - 1 }))
+        })
+        .map(|(v, below)| moves(v) * space.size(below))
+        .sum()
 }

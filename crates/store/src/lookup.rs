@@ -122,12 +122,23 @@ pub(crate) fn locate(
     })
 }
 
-/// The open BLOB handle of a tier row's payload, opened on first use.
+/// The most BLOB handles a reader keeps open. SQLite walks every open cursor of a table
+/// each time it opens another on it (a handle, or a statement's), so a reader that kept one
+/// open for every tier it read made each new one cost in proportion to the tiers read before:
+/// a batch over a space of many small tiers (`raise:2` with 200 heaps, 20,301 tiers of one
+/// position each) took time quadratic in its tiers.
+const MAX_OPEN_BLOBS: usize = 64;
+
+/// The open BLOB handle of a tier row's payload, opened on first use; past
+/// [`MAX_OPEN_BLOBS`] the handles kept are closed first.
 pub(crate) fn open_blob<'a, 'b>(
     db: &'a Database,
     blobs: &'b mut HashMap<i64, Blob<'a>>,
     row_id: i64,
 ) -> Result<&'b Blob<'a>, StoreError> {
+    if blobs.len() >= MAX_OPEN_BLOBS && !blobs.contains_key(&row_id) {
+        blobs.clear();
+    }
     match blobs.entry(row_id) {
         std::collections::hash_map::Entry::Occupied(e) => Ok(e.into_mut()),
         std::collections::hash_map::Entry::Vacant(e) => {

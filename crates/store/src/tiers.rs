@@ -521,17 +521,19 @@ impl Database {
     /// must be bound to the tier and to the key of the solve that holds it.
     pub fn load_tier(&self, solve_id: i64, tier: TierId) -> Result<StoredTier, StoreError> {
         type Row = (SolveKey, i64, (i64, i64, i64), i64, i64, Vec<u8>, Vec<u8>);
-        let (key, positions, (rb, vb, br), checksum, scheme, blocks, payload): Row = self.conn.query_row(
-            &format!(
+        // Cached: a verify or a resumed solve loads thousands of tiers, and preparing the
+        // statement each time cost more than decoding a small tier.
+        let (key, positions, (rb, vb, br), checksum, scheme, blocks, payload): Row = self
+            .conn
+            .prepare_cached(&format!(
                 "SELECT s.game, s.convention, s.max_heap, s.max_heaps, s.nim_values, t.positions,
                         t.remoteness_bytes, t.nim_value_bytes, t.block_records, t.checksum, {},
                         t.block_checksums, t.payload
                  FROM tiers t JOIN solves s ON s.id = t.solve_id
                  WHERE t.solve_id = ?1 AND t.total = ?2 AND t.heaps = ?3",
                 self.scheme_column()
-            ),
-            params![solve_id, tier.total, tier.heaps],
-            |r| {
+            ))?
+            .query_row(params![solve_id, tier.total, tier.heaps], |r| {
                 Ok((
                     SolveKey::from_columns(
                         r.get(0)?,
@@ -547,8 +549,7 @@ impl Database {
                     r.get(11)?,
                     r.get(12)?,
                 ))
-            },
-        )?;
+            })?;
         let corrupt =
             |e: CodecError| StoreError::Corrupt(format!("tier {tier} of solve #{solve_id} is corrupt: {e}"));
         let layout = RecordLayout::from_columns(rb, vb, br).map_err(corrupt)?;

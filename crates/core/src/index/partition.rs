@@ -142,6 +142,11 @@ impl PartitionTable {
         self.max_part
     }
 
+    /// The bytes its counts hold (what a memory estimate counts for it).
+    pub fn bytes(&self) -> u64 {
+        self.counts.len() as u64 * 4
+    }
+
     /// The number of partitions of `s` into exactly `j` parts, each at most `p`.
     #[inline]
     pub fn count(&self, s: u32, j: u32, p: u32) -> u64 {

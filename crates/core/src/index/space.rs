@@ -54,6 +54,10 @@ pub trait PositionSpace: Send + Sync {
     fn positions(&self) -> u64 {
         self.tiers().iter().map(|&t| self.size(t)).sum()
     }
+    /// The bytes its rank tables hold (what a memory estimate counts for the space itself).
+    fn index_bytes(&self) -> u64 {
+        0
+    }
 }
 
 /// The space of `layout` within `bounds`.
@@ -164,6 +168,9 @@ impl PositionSpace for Rows {
     fn bounds(&self) -> SpaceBounds {
         self.bounds
     }
+    fn index_bytes(&self) -> u64 {
+        8 * (self.ends.iter().chain(&self.below)).map(|row| row.len() as u64).sum::<u64>()
+    }
     fn tiers_of_total(&self, total: u32) -> Vec<TierId> {
         if total == 0 {
             return vec![TierId { total: 0, heaps: 0 }];
@@ -243,6 +250,9 @@ impl PositionSpace for Multisets {
     fn bounds(&self) -> SpaceBounds {
         self.bounds
     }
+    fn index_bytes(&self) -> u64 {
+        self.table.bytes()
+    }
     fn tiers_of_total(&self, total: u32) -> Vec<TierId> {
         if total == 0 {
             return vec![TierId { total: 0, heaps: 0 }];
@@ -279,6 +289,9 @@ struct Staircases {
 impl PositionSpace for Staircases {
     fn bounds(&self) -> SpaceBounds {
         self.bounds
+    }
+    fn index_bytes(&self) -> u64 {
+        self.table.bytes()
     }
     fn tiers_of_total(&self, total: u32) -> Vec<TierId> {
         if total == 0 {
@@ -336,6 +349,9 @@ impl DistinctSets {
 impl PositionSpace for DistinctSets {
     fn bounds(&self) -> SpaceBounds {
         self.bounds
+    }
+    fn index_bytes(&self) -> u64 {
+        self.table.bytes()
     }
     fn tiers_of_total(&self, total: u32) -> Vec<TierId> {
         let mut out: Vec<TierId> = (1..=self.bounds.max_heaps)
