@@ -62,9 +62,9 @@ def test_the_rule_the_notebook_confirms_agrees_with_a_plain_search():
 
 
 def expected_findings():
-    """What the notebook must find, computed here without nimdb (Kayles' figures are
-    published: Guy and Smith's period 12 from heap 71; Plambeck and Siegel's |Q| = 40 with
-    |P| = 9)."""
+    """What the notebook must find about Greedy Nim, computed here without nimdb. (Kayles'
+    figures are checked as constants: Guy and Smith's period 12 from heap 71, and the
+    certified misère quotient's |Q| = 40, |P| = 9 of docs/quotients.md.)"""
     universe = [p for total in range(37) for p in partitions(total, total)]
     p_normal = [greedy_p_rule(p, False) for p in universe]
     p_misere = [greedy_p_rule(p, True) for p in universe]
