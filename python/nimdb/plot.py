@@ -128,7 +128,7 @@ def quotient_table(
 
 def p_positions(
     db: _nimdb.Database,
-    game: str,
+    game: Union[str, _nimdb.DefinedGame],
     size: int,
     *,
     misere: bool = False,
@@ -140,7 +140,8 @@ def p_positions(
 
     A black cell is a P-position (a loss for the player to move), a white one an
     N-position, a grey one a position nothing answered. ``fixed`` adds heaps held constant,
-    e.g. ``fixed=(5,)`` for the three-heap slice [a, b, 5]. The answers come from
+    e.g. ``fixed=(5,)`` for the three-heap slice [a, b, 5]. ``game`` is a name or a game from
+    :func:`nimdb.define` (the title names it by its name). The answers come from
     ``db.query_many`` (stored solves, a stored misère quotient, theory), so for Wythoff's
     game at ``size=60`` the picture shows its two lines of pairs.
     """
@@ -158,7 +159,8 @@ def p_positions(
     heaps = ", ".join(["a", "b"] + [str(h) for h in fixed])
     losses = int((outcome == 0).sum())
     unknown = int((outcome == -1).sum())
-    title = f"P-positions [{heaps}] of {game}{' (misère)' if misere else ''}, a, b ≤ {size}: {losses} black"
+    name = game if isinstance(game, str) else getattr(game, "name", str(game))
+    title = f"P-positions [{heaps}] of {name}{' (misère)' if misere else ''}, a, b ≤ {size}: {losses} black"
     if unknown:
         title += f", {unknown} unanswered (grey)"
     ax.set_title(title, fontsize=10)
