@@ -103,6 +103,11 @@ pub fn largest_solve(
 /// Solve `id` and its game; when `game` is named too, the solve must be of it.
 pub fn solve_by_id(db: &Database, id: i64, game: Option<&Game>) -> Result<(SolveRecord, Game), StoredError> {
     let solve = db.solves()?.into_iter().find(|s| s.id == id).ok_or(StoredError::NoSuchSolve(id))?;
+    // The game named, when the solve is its own: it may carry what the stored id does not
+    // (a game defined in Python keeps its moves).
+    if let Some(asked) = game.filter(|g| g.storage_id() == solve.game_id) {
+        return Ok((solve, asked.clone()));
+    }
     let of = game_of(&solve)?;
     match game {
         Some(asked) if asked.storage_id() != of.storage_id() => {

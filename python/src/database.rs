@@ -1068,22 +1068,13 @@ impl Database {
         let path = self.path.display().to_string();
         let (record, rows) = self.with_db(py, |db| {
             other_rules(db, defined.as_ref()).map_err(|e| fail_as(Kind::BadGame, e))?;
-            // A defined game's solve, named by id: the store cannot rebuild its rules from the
-            // storage id, so the game passed is taken when the solve is stored under its id.
-            let own = match (solve, &defined) {
-                (Some(id), Some(_)) => {
-                    db.solves()?.into_iter().find(|s| s.id == id && s.game_id == game.storage_id())
-                }
-                _ => None,
-            };
-            let (record, game) = match (solve, own) {
-                (_, Some(record)) => (record, game.clone()),
-                (Some(id), None) => nimdb::stored::solve_by_id(db, id, Some(&game)).map_err(|e| match e {
+            let (record, game) = match solve {
+                Some(id) => nimdb::stored::solve_by_id(db, id, Some(&game)).map_err(|e| match e {
                     StoredError::NoSuchSolve(_) => fail(format!("{e} in {path} (see Database.solves())")),
                     StoredError::OtherGame { ref of, .. } => fail(format!("{e}: export it with game={of:?}")),
                     other => other.into(),
                 })?,
-                (None, None) => match nimdb::stored::largest_solve(db, &game, conv)? {
+                None => match nimdb::stored::largest_solve(db, &game, conv)? {
                     Some(record) => (record, game.clone()),
                     None => {
                         let misere = if misere { " (misère)" } else { "" };
