@@ -474,7 +474,7 @@ mod tests {
         tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap()
     }
 
-    /// Finding: a lookup that panicked (a raise:C solve cut short did, in `answer_spaced`)
+    /// Finding: a lookup that panicked (a raise:C solve cut short did, in the families' answer path of an earlier version)
     /// killed its pool thread; with one worker every later request, of any game, was
     /// answered 503 "the server is shutting down". A panic now answers 500 and the thread
     /// goes on with a fresh session.

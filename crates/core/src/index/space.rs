@@ -1,4 +1,4 @@
-//! Position spaces: the tiers of a spaced family and the dense rank of a position in its
+//! Position spaces: the tiers of a family with its own position space and the dense rank of a position in its
 //! tier, whatever a position is (a multiset, an ordered sequence, a set).
 //!
 //! Each layout is ranked through a bijection onto partitions, so one [`PartitionTable`]
@@ -20,7 +20,7 @@ use super::partition::{PartitionTable, TableError};
 use super::tier::TierId;
 use super::universe::UniverseError;
 
-/// The bounds of a spaced solve: every position whose tier total is at most `max_total`
+/// The bounds of a solve over a position space: every position whose tier total is at most `max_total`
 /// (tokens; for a staircase the weighted sum Σ i·cᵢ), with at most `max_heaps` heaps (steps
 /// for a staircase), each at most `max_heap` where the rules cap it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
