@@ -153,4 +153,9 @@ fn the_summary_calls_the_payload_a_payload() {
     assert!(stored.contains("213.5 KB of tier payload"), "{stored}");
     let file = std::fs::metadata(&db).unwrap().len();
     assert!(file > 213 * 1024, "the file ({file} bytes) holds the payload and more");
+    // `info` names the column what it is, too: it was `disk`, beside a larger file.
+    let info = ok(&["info", "--db", db.to_str().unwrap()]);
+    let header = info.lines().find(|l| l.starts_with("id ")).unwrap_or_else(|| panic!("{info}"));
+    assert!(header.contains(" payload ") && !header.contains("disk"), "{header}");
+    assert!(info.contains("213.5 KB"), "{info}");
 }

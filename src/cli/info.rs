@@ -84,7 +84,7 @@ pub fn run(args: InfoArgs) -> anyhow::Result<ExitCode> {
         "status",
         "positions",
         "losses",
-        "disk",
+        "payload",
         "time",
         "rate",
         "peak",
