@@ -172,6 +172,7 @@ impl<'a> Session<'a> {
         listing: Listing,
     ) -> Result<Answer, LookupError> {
         let Some(spec) = game.heaps() else {
+            let (game, position) = &self.resolved(game, convention, position)?;
             let position = family_position(game, position)?;
             let moves = listing == Listing::All;
             let theory = !self.defer_theory;
@@ -226,6 +227,7 @@ impl<'a> Session<'a> {
         position: &[u64],
     ) -> Result<Lookup, LookupError> {
         let Some(spec) = game.heaps() else {
+            let (game, position) = &self.resolved(game, convention, position)?;
             let position = family_position(game, position)?;
             let theory = !self.defer_theory;
             return self
@@ -463,6 +465,25 @@ fn bounded(cells: &[u64]) -> Option<Position> {
 }
 
 /// A family's position given as cells, in its canonical form, or why it is not one.
+impl Session<'_> {
+    /// A game defined in Python named alone (`defined:NAME`) as its stored solve has it,
+    /// with the position put in its layout's form; every other game as it is.
+    fn resolved(
+        &self,
+        game: &Game,
+        convention: Convention,
+        position: &[u64],
+    ) -> Result<(Game, Vec<u64>), LookupError> {
+        use crate::stored::StoredError as E;
+        crate::stored::resolve_position(Some(self.db), game, position).map_err(|e| match e {
+            E::Store(e) => LookupError::Store(e),
+            E::BadPosition(m) => LookupError::BadPosition(m),
+            E::NoDefined(_) => LookupError::Space(SpaceError::NoSolve(game.to_string(), convention)),
+            other => LookupError::BadPosition(other.to_string()),
+        })
+    }
+}
+
 fn family_position(game: &Game, position: &[u64]) -> Result<Vec<u32>, LookupError> {
     game.family_counts(position).map_err(|e| LookupError::BadPosition(e.to_string()))
 }

@@ -49,6 +49,9 @@ pub enum StoredError {
         "no solve of a game named {0} defined in Python is stored here (define it with nimdb.define and solve it with Database.solve)"
     )]
     NoDefined(String),
+    /// A position the resolved game's layout refuses.
+    #[error("{0}")]
+    BadPosition(String),
     /// The solve is of another game than the one named.
     #[error("solve #{solve} is a solve of {of}, not of {asked}")]
     OtherGame {
@@ -78,6 +81,22 @@ pub fn resolve(db: Option<&Database>, game: &Game) -> Result<Game, StoredError> 
         .filter(|s| s.game_id.starts_with(&prefix))
         .find_map(|s| Game::from_storage_id(&s.game_id))
         .ok_or_else(|| StoredError::NoDefined(name.to_string()))
+}
+
+/// [`resolve`], and `cells` (read while the game was known by its name alone, in the order
+/// written) put in the resolved game's canonical form.
+pub fn resolve_position(
+    db: Option<&Database>,
+    game: &Game,
+    cells: &[u64],
+) -> Result<(Game, Vec<u64>), StoredError> {
+    let resolved = resolve(db, game)?;
+    let cells = if game.unresolved_name().is_some() {
+        resolved.position_from_counts(cells.to_vec()).map_err(|e| StoredError::BadPosition(e.to_string()))?
+    } else {
+        cells.to_vec()
+    };
+    Ok((resolved, cells))
 }
 
 /// The stored solves of `game` under `convention`, oldest first.

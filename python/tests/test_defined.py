@@ -217,6 +217,38 @@ def test_the_command_line_reads_a_defined_game_s_solve_by_its_name(tmp_path, nim
     # What needs the moves is refused in one line, and an unknown name is said to be unknown.
     for args in (["solve", "--max-heap", "3"], ["tree", "1", "1"], ["verify"]):
         refused = cli(nimdb_bin, args[0], "--game", "defined:my-row", *args[1:], "--db", str(path), check=False)
-        assert refused.returncode == 2 and "only query and export read" in refused.stderr, refused.stderr
+        assert refused.returncode == 2 and "only query, export and serve read" in refused.stderr, refused.stderr
     unknown = cli(nimdb_bin, "query", "--game", "defined:nothing", "1", "--db", str(path), check=False)
     assert unknown.returncode == 1 and "no solve of a game named nothing" in unknown.stderr
+
+
+def test_serve_answers_a_defined_game_s_stored_positions_by_its_name(tmp_path, nimdb_bin):
+    import json
+    import subprocess
+    import urllib.error
+    import urllib.request
+
+    path = tmp_path / "serve.sqlite"
+    db = nimdb.open(path, read_only=False)
+    game = nimdb.define("served-row", edges_moves([(0, 1), (1, 2)]), layout="row", heaps=3)
+    db.solve(game, max_heap=3)
+    db.close()
+    server = subprocess.Popen(
+        [nimdb_bin, "serve", "--db", str(path), "--addr", "127.0.0.1:0"], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        url = server.stdout.readline().split()[-1]
+        for p in [(0, 2, 1), (3, 3), (1, 0, 3)]:
+            with urllib.request.urlopen(f"{url}/api/v1/query?game=defined:served-row&position={','.join(map(str, p))}") as r:
+                got = json.load(r)
+            want = nimdb.open(path).query(game, p)
+            assert (got["outcome"], got["remoteness"], got["source"]) == (want.outcome, want.remoteness, "database")
+            assert tuple(got["position"]) == tuple(want.position)
+        try:
+            urllib.request.urlopen(f"{url}/api/v1/query?game=defined:other&position=1")
+            raise AssertionError("an unknown defined game was answered")
+        except urllib.error.HTTPError as e:
+            assert e.code == 404 and "no stored solve of defined:other" in e.read().decode()
+    finally:
+        server.terminate()
+        server.wait(timeout=30)

@@ -140,7 +140,8 @@ pub fn parse_query_string(raw: Option<&str>) -> Result<HashMap<String, String>, 
 /// Any game named by `game` (default `nim`): what a query takes.
 pub fn parse_any_game(params: &HashMap<String, String>) -> Result<Game, ApiError> {
     let name = params.get("game").map_or("nim", String::as_str);
-    name.parse::<Game>().map_err(|e| ApiError::bad(format!("unknown game '{name}': {e}")))
+    // `defined:NAME`, a game defined in Python, is found by its stored solve.
+    Game::parse_stored(name).map_err(|e| ApiError::bad(format!("unknown game '{name}': {e}")))
 }
 
 /// The heap game named by `game` (default `nim`): what the heap-value, slice and quotient

@@ -49,13 +49,7 @@ impl Defined {
     /// a database: its layout, fingerprint and rules are the stored solve's, read then
     /// (`nimdb::stored::resolve`). Until then no stored solve matches it.
     pub fn unresolved(name: &str) -> Result<Self, BadName> {
-        let rules = Arc::new(Recorded {
-            name: name.to_string(),
-            layout: SpaceLayout::Multiset,
-            loopy: false,
-            cap: None,
-        });
-        Ok(Defined { resolved: false, ..Defined::new(name, 0, rules)? })
+        Ok(Defined { resolved: false, ..Defined::new(name, 0, Arc::new(Unnamed))? })
     }
 
     /// Whether the game is its stored or defined self (not a bare name).
@@ -176,6 +170,39 @@ impl Family for Recorded {
     }
     fn heap_cap(&self) -> Option<u32> {
         self.cap
+    }
+    fn moves_known(&self) -> bool {
+        false
+    }
+}
+
+/// The rules of a defined game known by its name alone: a position's counts are kept as
+/// written (in order) until the game is resolved and its layout puts them in canonical
+/// form; nothing else is known.
+#[derive(Debug)]
+struct Unnamed;
+
+impl Family for Unnamed {
+    fn layout(&self) -> SpaceLayout {
+        SpaceLayout::Staircase
+    }
+    fn loopy(&self) -> bool {
+        false
+    }
+    fn canonical(&self, counts: Vec<u32>) -> Result<Vec<u32>, PositionError> {
+        Ok(counts)
+    }
+    fn show(&self, position: &[u32]) -> String {
+        show_tuple(position)
+    }
+    fn moves(&self, _position: &[u32]) -> Vec<LabelledMove> {
+        Vec::new()
+    }
+    fn rules_text(&self) -> String {
+        "a game defined in Python, known here by its name alone".to_string()
+    }
+    fn formula(&self, _convention: Convention) -> Option<Formula> {
+        None
     }
     fn moves_known(&self) -> bool {
         false
