@@ -23,7 +23,7 @@ use pyo3::types::{PyString, PyTuple};
 
 use nimdb::game::{
     Convention, Defined, Family, Formula, Game, LabelledMove, MAX_COUNT, PositionError, SpaceLayout,
-    canonical_in,
+    canonical_capped, show_tuple,
 };
 use nimdb::index::{PositionSpace, SpaceBounds, TierId, space_for};
 
@@ -81,10 +81,7 @@ type Given = (Vec<u32>, Option<String>);
 impl PyRules {
     /// The canonical form of `counts`, with the cap checked.
     fn canonical_counts(&self, counts: Vec<u32>) -> Result<Vec<u32>, PositionError> {
-        if let (Some(cap), Some(&h)) = (self.cap, counts.iter().find(|&&h| self.cap.is_some_and(|c| h > c))) {
-            return Err(PositionError::Illegal(format!("a heap of {h}: {} caps heaps at {cap}", self.name)));
-        }
-        canonical_in(self.layout, counts)
+        canonical_capped(self.layout, self.cap, &self.name, counts)
     }
 
     /// Calls the Python function on `position` and reads what it gives.
@@ -175,7 +172,7 @@ impl Family for PyRules {
         self.canonical_counts(counts)
     }
     fn show(&self, position: &[u32]) -> String {
-        format!("({})", position.iter().map(u32::to_string).collect::<Vec<_>>().join(", "))
+        show_tuple(position)
     }
     fn moves(&self, position: &[u32]) -> Vec<LabelledMove> {
         // Listed moves carry the function's own labels: ask it (the gathered space keeps no

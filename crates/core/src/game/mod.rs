@@ -33,8 +33,8 @@ pub use big::{BigChange, BigMove, BigPosition};
 pub use convention::Convention;
 pub use echo::echo;
 pub use families::{
-    BadName, Defined, Hypergraph, MAX_DEFINED_NAME, MAX_HYPER_HEAPS, Raise, Staircase, Welter, canonical_in,
-    show_tuple,
+    BadName, Defined, Hypergraph, MAX_DEFINED_NAME, MAX_HYPER_HEAPS, Raise, Staircase, Welter,
+    canonical_capped, canonical_in, show_tuple,
 };
 pub use family::{
     DRAW, Family, LabelledMove, MAX_COUNT, MOVES_WORK_LIMIT, PositionError, SpaceLayout, moves_fit,

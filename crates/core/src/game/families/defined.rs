@@ -148,10 +148,7 @@ impl Family for Recorded {
         self.loopy
     }
     fn canonical(&self, counts: Vec<u32>) -> Result<Vec<u32>, PositionError> {
-        if let Some((cap, &h)) = self.cap.and_then(|c| counts.iter().find(|&&h| h > c).map(|h| (c, h))) {
-            return Err(PositionError::Illegal(format!("a heap of {h}: {} caps heaps at {cap}", self.name)));
-        }
-        canonical_in(self.layout, counts)
+        canonical_capped(self.layout, self.cap, &self.name, counts)
     }
     fn show(&self, position: &[u32]) -> String {
         show_tuple(position)
@@ -207,6 +204,19 @@ impl Family for Unnamed {
     fn moves_known(&self) -> bool {
         false
     }
+}
+
+/// [`canonical_in`], with every heap at most `cap` (when the rules of `name` cap heaps).
+pub fn canonical_capped(
+    layout: SpaceLayout,
+    cap: Option<u32>,
+    name: &str,
+    counts: Vec<u32>,
+) -> Result<Vec<u32>, PositionError> {
+    if let Some((cap, &h)) = cap.and_then(|c| counts.iter().find(|&&h| h > c).map(|h| (c, h))) {
+        return Err(PositionError::Illegal(format!("a heap of {h}: {name} caps heaps at {cap}")));
+    }
+    canonical_in(layout, counts)
 }
 
 /// A defined game's position as a tuple: `(3, 0, 2)`, `()`.

@@ -16,7 +16,7 @@ mod raise;
 mod staircase;
 mod welter;
 
-pub use defined::{BadName, Defined, MAX_DEFINED_NAME, canonical_in, show_tuple};
+pub use defined::{BadName, Defined, MAX_DEFINED_NAME, canonical_capped, canonical_in, show_tuple};
 pub use hyper::{Hypergraph, MAX_HYPER_HEAPS};
 pub use raise::Raise;
 pub use staircase::Staircase;
