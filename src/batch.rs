@@ -172,7 +172,8 @@ impl<'a> Session<'a> {
         listing: Listing,
     ) -> Result<Answer, LookupError> {
         let Some(spec) = game.heaps() else {
-            let (game, position) = &self.resolved(game, convention, position)?;
+            let resolved = self.resolved(game, convention, position)?;
+            let (game, position) = resolved.as_ref().map_or((game, position), |(g, p)| (g, &p[..]));
             let position = family_position(game, position)?;
             let moves = listing == Listing::All;
             let theory = !self.defer_theory;
@@ -227,7 +228,8 @@ impl<'a> Session<'a> {
         position: &[u64],
     ) -> Result<Lookup, LookupError> {
         let Some(spec) = game.heaps() else {
-            let (game, position) = &self.resolved(game, convention, position)?;
+            let resolved = self.resolved(game, convention, position)?;
+            let (game, position) = resolved.as_ref().map_or((game, position), |(g, p)| (g, &p[..]));
             let position = family_position(game, position)?;
             let theory = !self.defer_theory;
             return self
@@ -467,13 +469,13 @@ fn bounded(cells: &[u64]) -> Option<Position> {
 /// A family's position given as cells, in its canonical form, or why it is not one.
 impl Session<'_> {
     /// A game defined in Python named alone (`defined:NAME`) as its stored solve has it,
-    /// with the position put in its layout's form; every other game as it is.
+    /// with the position put in its layout's form; `None` for every other game.
     fn resolved(
         &self,
         game: &Game,
         convention: Convention,
         position: &[u64],
-    ) -> Result<(Game, Vec<u64>), LookupError> {
+    ) -> Result<Option<(Game, Vec<u64>)>, LookupError> {
         use crate::stored::StoredError as E;
         crate::stored::resolve_position(Some(self.db), game, position).map_err(|e| match e {
             E::Store(e) => LookupError::Store(e),

@@ -655,10 +655,11 @@ pub fn plan_until(
 ) -> Result<Plan, QueryError> {
     let Some(spec) = game.heaps() else {
         // A game defined in Python named alone (`defined:NAME`): as its stored solve has it.
-        let (game, position) = &crate::stored::resolve_position(db, game, position).map_err(|e| match e {
+        let resolved = crate::stored::resolve_position(db, game, position).map_err(|e| match e {
             crate::stored::StoredError::Store(e) => QueryError::Store(e),
             other => QueryError::BadPosition(other.to_string()),
         })?;
+        let (game, position) = resolved.as_ref().map_or((game, position), |(g, p)| (g, &p[..]));
         let position = family_cells(game, position)?;
         return Ok(match crate::space::plan_in_space(db, game, convention, &position, auto_solve_limit)? {
             SpacePlan::Answered(answer) => Plan::Answered(answer),

@@ -83,20 +83,21 @@ pub fn resolve(db: Option<&Database>, game: &Game) -> Result<Game, StoredError> 
         .ok_or_else(|| StoredError::NoDefined(name.to_string()))
 }
 
-/// [`resolve`], and `cells` (read while the game was known by its name alone, in the order
-/// written) put in the resolved game's canonical form.
+/// For a game defined in Python named alone (`defined:NAME`): the game of its stored solve
+/// ([`resolve`]) and `cells` (read in the order written) put in that game's canonical form.
+/// `None` for every other game, which is itself (nothing cloned on a lookup's path).
 pub fn resolve_position(
     db: Option<&Database>,
     game: &Game,
     cells: &[u64],
-) -> Result<(Game, Vec<u64>), StoredError> {
+) -> Result<Option<(Game, Vec<u64>)>, StoredError> {
+    if game.unresolved_name().is_none() {
+        return Ok(None);
+    }
     let resolved = resolve(db, game)?;
-    let cells = if game.unresolved_name().is_some() {
-        resolved.position_from_counts(cells.to_vec()).map_err(|e| StoredError::BadPosition(e.to_string()))?
-    } else {
-        cells.to_vec()
-    };
-    Ok((resolved, cells))
+    let cells =
+        resolved.position_from_counts(cells.to_vec()).map_err(|e| StoredError::BadPosition(e.to_string()))?;
+    Ok(Some((resolved, cells)))
 }
 
 /// The stored solves of `game` under `convention`, oldest first.
