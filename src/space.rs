@@ -285,6 +285,29 @@ fn solve_bounds(game: &Game, solve: &SolveRecord) -> Result<Option<SpaceBounds>,
     Ok(Some(SpaceBounds { max_total: solved, max_heaps, max_heap }))
 }
 
+/// The smallest space holding every stored solve of `game` under `convention` that can be
+/// read (each bound the largest of theirs), or `None` when none is: the space a check of
+/// all of them walks.
+pub fn stored_union_bounds(
+    db: &Database,
+    game: &Game,
+    convention: Convention,
+) -> Result<Option<SpaceBounds>, SpaceError> {
+    let mut union: Option<SpaceBounds> = None;
+    for solve in db.solves_stored_as(&game.storage_id(), convention)? {
+        let Some(b) = answering_bounds(game, &solve)? else { continue };
+        union = Some(match union {
+            None => b,
+            Some(u) => SpaceBounds {
+                max_total: u.max_total.max(b.max_total),
+                max_heaps: u.max_heaps.max(b.max_heaps),
+                max_heap: u.max_heap.zip(b.max_heap).map(|(x, y)| x.max(y)),
+            },
+        });
+    }
+    Ok(union)
+}
+
 /// Checks that a stored solve's bounds give a space its records can be read in: a face
 /// calls this before it writes anything of the solve, so that a damaged one is refused
 /// with nothing written.
@@ -757,6 +780,7 @@ pub fn verify_space(db: &Database, game: &Game, convention: Convention) -> Resul
         SpaceReport { game: game.to_string(), theorem: family.formula(convention), ..SpaceReport::default() };
     let mut pos = Vec::new();
     let mut kids = Vec::new();
+    let (mut children, mut ends, mut buf) = (Vec::new(), Vec::<usize>::new(), Vec::new());
     for solve in &solves {
         report.solves.push(solve.id);
         let mut records = TierRecords::new(db, solve.id);
@@ -767,10 +791,20 @@ pub fn verify_space(db: &Database, game: &Game, convention: Convention) -> Resul
             for rank in 0..space.size(tier) {
                 space.unrank(tier, rank, &mut pos);
                 let r = records.remoteness(space.as_ref(), tier, rank)?;
+                // The children alone (no move descriptions): a game defined by a program
+                // gives them from the moves it gathered, without being asked again.
                 kids.clear();
-                for m in family.moves(&pos) {
-                    let (t, k) = locate_move(game, space.as_ref(), solve.id, &pos, &m.to)?;
+                children.clear();
+                ends.clear();
+                family.for_each_child(&pos, &mut buf, &mut |c| {
+                    children.extend_from_slice(c);
+                    ends.push(children.len());
+                });
+                let mut start = 0;
+                for &end in &ends {
+                    let (t, k) = locate_move(game, space.as_ref(), solve.id, &pos, &children[start..end])?;
                     kids.push(records.remoteness(space.as_ref(), t, k)?);
+                    start = end;
                 }
                 report.checked += 1;
                 report.draws += u64::from(r == DRAW);

@@ -250,6 +250,13 @@ pub enum VerifyError {
     /// A family's stored solve could not be read (its bounds were damaged).
     #[error(transparent)]
     Space(Box<crate::space::SpaceError>),
+    /// The game's moves are not known here (a game defined by a program whose rules this
+    /// process does not have): its stored positions cannot be recomputed.
+    #[error("{game}'s moves are not known here (it is defined in Python): verify it with Database.verify")]
+    NoMoves {
+        /// Canonical game.
+        game: String,
+    },
 }
 
 /// Verifies every stored solve of `game` under `convention`, recomputing `sample` random
@@ -289,6 +296,9 @@ pub fn verify_with(
     convention: Convention,
     options: &VerifyOptions,
 ) -> Result<VerifyReport, VerifyError> {
+    if !game.family().moves_known() {
+        return Err(VerifyError::NoMoves { game: game.to_string() });
+    }
     match game.heaps() {
         Some(spec) => verify_heaps(db, spec, convention, options),
         None => verify_family(db, game, convention),

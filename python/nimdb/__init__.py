@@ -48,12 +48,14 @@ from ._nimdb import (
     SolveInfo,
     SolveSummary,
     TooCostly,
+    VerifyReport,
     __version__,
     define,
     estimate,
     heap_values,
     open,
     quotient,
+    tree,
 )
 from . import plot
 
@@ -86,6 +88,7 @@ __all__ = [
     "SpacedAnswer",
     "SpacedMove",
     "TooCostly",
+    "VerifyReport",
     "__version__",
     "define",
     "estimate",
@@ -93,4 +96,5 @@ __all__ = [
     "open",
     "plot",
     "quotient",
+    "tree",
 ]

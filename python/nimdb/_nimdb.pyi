@@ -31,12 +31,14 @@ __all__ = [
     "SolveInfo",
     "SolveSummary",
     "TooCostly",
+    "VerifyReport",
     "__version__",
     "define",
     "estimate",
     "heap_values",
     "open",
     "quotient",
+    "tree",
 ]
 
 __version__: str
@@ -286,6 +288,49 @@ class Database:
         max_total: Optional[int] = None,
     ) -> Export:
         """Every stored position of a solve as numpy arrays (any game; see ``Export``)."""
+    def verify(
+        self,
+        game: _GameLike,
+        misere: bool = False,
+        *,
+        sample: int = 10_000,
+        seed: int = 1,
+        full: bool = False,
+    ) -> VerifyReport:
+        """Checks every stored solve of the game under one convention, as ``nimdb verify``
+        does (any game; a ``define``d game against its function as it is now)."""
+
+@final
+class VerifyReport:
+    """What ``Database.verify`` found; ``ok`` is ``nimdb verify``'s exit status."""
+
+    game: str
+    misere: bool
+    ok: bool
+    theory: Optional[str]
+    theory_text: str
+    theorem: bool
+    solves: list[int]
+    checked: int
+    agree: int
+    mismatches: int
+    no_theorem: int
+    first_mismatches: list[Tuple[int, ...]]
+    nim_values_checked: int
+    nim_value_mismatches: int
+    sampled: int
+    recomputed: int
+    recomputed_mismatches: int
+    draws: int
+    consistent: bool
+    problems: list[str]
+    quotient_checked: Optional[int]
+    quotient_mismatches: Optional[int]
+    json: str
+    """The whole report as one JSON object, as ``nimdb verify --json`` prints it."""
+    def __bool__(self) -> bool: ...
+    def to_dict(self) -> dict[str, Any]:
+        """Every field, as ``nimdb verify --json`` prints them."""
 
 @final
 class Estimate:
@@ -432,3 +477,17 @@ def quotient(
 ) -> Quotient:
     """The misère quotient of an octal game (GIL released; Ctrl-C stops it); ``seconds`` is
     a time budget, past which NimdbError says how far it got."""
+
+def tree(
+    game: _GameLike,
+    position: _PositionLike,
+    misere: bool = False,
+    *,
+    format: Literal["text", "dot"] = "text",
+    dag: bool = False,
+    alpha_beta: bool = False,
+    max_nodes: int = 10_000,
+    memory_limit: Optional[int] = None,
+) -> str:
+    """The game tree below a position with minimax values, as ``nimdb tree`` draws it (text,
+    or Graphviz DOT); any acyclic game, a ``define``d one with its function's labels."""

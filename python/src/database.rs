@@ -1136,6 +1136,48 @@ impl Database {
             nim_value,
         })
     }
+
+    /// Checks every stored solve of `game` under one convention, as `nimdb verify` does, and
+    /// returns what it found (`report.ok` is False when something is wrong; nothing is
+    /// raised for a finding). Each stored position is checked against the game's theorem
+    /// where one decides it, and recomputed from its children's stored values: `sample`
+    /// positions at random (seeded by `seed`) for a sum of heaps, every position for a
+    /// family with its own position space; `full=True` also solves a sum of heaps again in
+    /// memory and compares every tier.
+    ///
+    /// A game from `nimdb.define` is checked against its function as it is now: its moves
+    /// are read again (every position of its stored solves, each move checked as for a
+    /// solve; Ctrl-C stops that), and every stored position recomputed from them. A function
+    /// that changed since the solve shows up as positions that disagree with their children.
+    #[pyo3(signature = (game, misere = false, *, sample = 10_000, seed = 1, full = false))]
+    fn verify(
+        &self,
+        py: Python<'_>,
+        game: &Bound<'_, PyAny>,
+        misere: bool,
+        sample: u64,
+        seed: u64,
+        full: bool,
+    ) -> PyResult<crate::checks::VerifyReport> {
+        let defined = defined_of(game);
+        let game_obj = game;
+        let game = game_arg(game)?;
+        let conv = convention(misere);
+        if defined.is_some() {
+            // The moves of every stored position, read from the function first (the GIL
+            // held), so that the check runs on them without it.
+            let bounds = self.with_db(py, |db| {
+                other_rules(db, defined.as_ref()).map_err(|e| fail_as(Kind::BadGame, e))?;
+                Ok(nimdb::space::stored_union_bounds(db, &game, conv)?)
+            })?;
+            if let Some(bounds) = bounds {
+                prepare_solve(py, game_obj, bounds)?;
+            }
+        }
+        let options = nimdb::verify::VerifyOptions { sample, seed, full };
+        let report = self.with_db(py, |db| Ok(nimdb::verify::verify_with(db, &game, conv, &options)?))?;
+        crate::checks::VerifyReport::of(py, &report)
+    }
 }
 
 /// A `memory_limit` above what this process may use (`ulimit -v`, the cgroup's limit).

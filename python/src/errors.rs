@@ -151,6 +151,15 @@ pub fn kind_of(e: &(dyn std::error::Error + 'static)) -> Kind {
             },
         };
     }
+    if let Some(v) = e.downcast_ref::<nimdb::verify::VerifyError>() {
+        use nimdb::verify::VerifyError as V;
+        return match v {
+            V::NoSolve { .. } => Kind::NotAnswered,
+            V::Store(_) | V::Quotient(_) | V::Space(_) => Kind::Database,
+            V::NoMoves { .. } => Kind::BadGame,
+            _ => Kind::Base,
+        };
+    }
     if e.downcast_ref::<nimdb::store::StoreError>().is_some() {
         return Kind::Database;
     }

@@ -13,11 +13,13 @@
 use pyo3::prelude::*;
 
 mod answers;
+mod checks;
 mod database;
 mod defined;
 mod errors;
 mod signals;
 mod theory;
+mod tree;
 
 /// The native module; `nimdb/__init__.py` re-exports it.
 #[pymodule]
@@ -39,10 +41,12 @@ fn _nimdb(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<theory::HeapValues>()?;
     m.add_class::<theory::Quotient>()?;
     m.add_class::<defined::DefinedGame>()?;
+    m.add_class::<checks::VerifyReport>()?;
     m.add_function(wrap_pyfunction!(database::open, m)?)?;
     m.add_function(wrap_pyfunction!(database::estimate, m)?)?;
     m.add_function(wrap_pyfunction!(defined::define, m)?)?;
     m.add_function(wrap_pyfunction!(theory::heap_values, m)?)?;
     m.add_function(wrap_pyfunction!(theory::quotient, m)?)?;
+    m.add_function(wrap_pyfunction!(tree::tree, m)?)?;
     Ok(())
 }

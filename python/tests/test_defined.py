@@ -252,3 +252,117 @@ def test_serve_answers_a_defined_game_s_stored_positions_by_its_name(tmp_path, n
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+@pytest.mark.parametrize("misere", [False, True])
+def test_verify_recomputes_a_defined_game_from_its_function(tmp_path, misere):
+    path = tmp_path / "v.sqlite"
+    db = nimdb.open(path, read_only=False)
+    mine = nimdb.define("mine", nim_moves)
+    db.solve(mine, max_total=12, misere=misere)
+    db.solve("nim", max_total=12, misere=misere)
+    report = db.verify(mine, misere=misere)
+    native = db.verify("nim", misere=misere, sample=10**6)
+    assert report.ok and bool(report)
+    assert report.consistent and report.problems == []
+    # Every stored position recomputed from its children, as many as the native solve's.
+    assert report.sampled == db.solves()[0].positions == native.sampled > 0
+    assert report.theory is None and report.checked == 0
+    assert native.theory == ("misere-nim" if misere else "bouton") and native.agree == native.checked
+    assert report.to_dict()["game"] == report.game == mine.storage_id.split("@")[0].replace("v1:", "")
+
+
+def test_verify_finds_stored_positions_the_function_no_longer_gives(tmp_path):
+    """A function that changes its moves past the fingerprint's sample (more than 6
+    tokens) after the solve: verify reports the positions that no longer follow from their
+    children, and is not ok."""
+    changed = {"on": False}
+
+    def moves(p):
+        out = nim_moves(p)
+        if changed["on"] and sum(p) == 8:
+            out = [q for q in out if sum(q) != 0]  # no longer may a single heap of 8 be taken
+        return out
+
+    db = nimdb.open(tmp_path / "c.sqlite", read_only=False)
+    game = nimdb.define("drifting", moves)
+    db.solve(game, max_total=10)
+    assert db.verify(game).ok
+    changed["on"] = True
+    report = db.verify(game)
+    assert not report.ok and not report.consistent
+    assert any("do not follow from their children" in p for p in report.problems)
+    assert (8,) in report.first_mismatches
+
+
+def test_verify_refusals(tmp_path):
+    db = nimdb.open(tmp_path / "r.sqlite", read_only=False)
+    with pytest.raises(nimdb.NotAnswered, match="no stored solve"):
+        db.verify(nimdb.define("never", nim_moves))
+    db.solve(nimdb.define("clash", nim_moves), max_total=6)
+    with pytest.raises(nimdb.BadGame, match="other rules"):
+        db.verify(nimdb.define("clash", raise_moves(2), cap=2, loopy=True))
+
+    def fails(p):
+        if sum(p) == 5:
+            raise RuntimeError("boom")
+        return nim_moves(p)
+
+    db.solve(nimdb.define("fails", nim_moves), max_total=6)
+    with pytest.raises(nimdb.NimdbError, match="boom"):
+        db.verify(nimdb.define("fails", fails))
+
+
+def test_verify_agrees_with_the_command_line_on_built_in_games(tmp_path, nimdb_bin):
+    import json
+    import subprocess
+
+    path = tmp_path / "b.sqlite"
+    db = nimdb.open(path, read_only=False)
+    for game, misere, args in [("kayles", True, {"max_total": 16}), ("raise:2", False, {"max_heaps": 6})]:
+        db.solve(game, misere=misere, **args)
+        report = db.verify(game, misere=misere, full=True)
+        cmd = [nimdb_bin, "verify", "--game", game, "--db", str(path), "--json", "--full"]
+        if misere:
+            cmd.append("--misere")
+        out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+        assert report.to_dict() == json.loads(out)
+        assert report.ok
+
+
+def labelled_nim(p):
+    return [(q, f"{sum(p) - sum(q)} from heap {i + 1}") for i, h in enumerate(p) for q in [p[:i] + (k,) + p[i + 1 :] for k in range(h)]]
+
+
+def test_tree_of_a_defined_game_has_the_built_in_game_s_values(nimdb_bin):
+    import subprocess
+
+    mine = nimdb.define("treenim", labelled_nim, layout="row", heaps=3)
+    for misere in [False, True]:
+        ours = nimdb.tree(mine, [2, 1, 1], misere=misere)
+        native = nimdb.tree("nim", [2, 1, 1], misere=misere)
+        cmd = [nimdb_bin, "tree", "--game", "nim", "2", "1", "1"] + (["--misere"] if misere else [])
+        assert native == subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+        # The function's labels, and the same minimax value at the root (the row keeps
+        # (2, 1, 0) and (2, 0, 1) apart, so the trees' sizes differ).
+        assert "from heap 1 →" in ours
+        root = lambda text: text.split("\n\n")[1].splitlines()[0]
+        assert root(ours).split()[-2:] == root(native).split()[-2:]
+        dot = nimdb.tree(mine, [2, 1, 1], misere=misere, format="dot", dag=True, alpha_beta=True)
+        assert dot.startswith("digraph")
+
+
+def test_tree_refusals():
+    mine = nimdb.define("treebig", nim_moves)
+    with pytest.raises(nimdb.TooCostly, match="raise max_nodes"):
+        nimdb.tree(mine, [9, 9, 9])
+    with pytest.raises(nimdb.BadGame, match="loopy"):
+        nimdb.tree(nimdb.define("treeloop", raise_moves(2), cap=2, loopy=True), [1])
+    with pytest.raises(nimdb.BadArgument, match="format"):
+        nimdb.tree("nim", [1], format="svg")
+
+    def fails(p):
+        raise ValueError("no moves today")
+
+    with pytest.raises(nimdb.NimdbError, match="no moves today"):
+        nimdb.tree(nimdb.define("treefails", fails), [2])

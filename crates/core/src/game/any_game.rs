@@ -266,7 +266,7 @@ fn parse_family(raw: &str) -> Result<Option<Game>, String> {
     }
     if raw.starts_with("defined:") {
         return Err(
-            "defined:NAME is a game defined in Python (nimdb.define): only query, export and serve read its stored solves; its moves are the Python function's"
+            "defined:NAME is a game defined in Python (nimdb.define): only query, export and serve read its stored solves here; its moves are the Python function's (Database.solve, Database.verify and nimdb.tree take it there)"
                 .to_string(),
         );
     }
