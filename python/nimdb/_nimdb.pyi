@@ -382,15 +382,18 @@ _GameLike = Union[str, DefinedGame]
 
 def define(
     name: str,
-    moves: Callable[[Tuple[int, ...]], Iterable[Union[Sequence[int], Tuple[Sequence[int], str]]]],
+    moves: Optional[Callable[[Tuple[int, ...]], Iterable[Union[Sequence[int], Tuple[Sequence[int], str]]]]] = None,
     *,
+    moves_many: Optional[Callable[[npt.NDArray[np.uint32]], Tuple[Any, Any]]] = None,
     layout: str = "multiset",
     heaps: Optional[int] = None,
     cap: Optional[int] = None,
     loopy: bool = False,
 ) -> DefinedGame:
     """Defines a game by its moves, in one of nimdb's layouts ("multiset", "row" with
-    ``heaps=N``, "staircase", "set"); a loopy game needs ``cap``."""
+    ``heaps=N``, "staircase", "set"); a loopy game needs ``cap``. ``moves_many`` takes a
+    batch of positions (an (n, width) array padded with zeros) and returns ``(children,
+    of)``: the positions one move leads to, and the row each is a move from."""
 
 def open(path: Union[str, "os.PathLike[str]"], read_only: bool = True) -> Database:
     """Opens a nimdb database (read-only by default; ``read_only=False`` creates it)."""

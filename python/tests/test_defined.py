@@ -366,3 +366,73 @@ def test_tree_refusals():
 
     with pytest.raises(nimdb.NimdbError, match="no moves today"):
         nimdb.tree(nimdb.define("treefails", fails), [2])
+
+
+def nim_many(positions):
+    """Nim's moves for a batch of positions at once, in numpy: for each heap column j, every
+    row and every value k below its heap there (the order nim_moves gives them)."""
+    n, width = positions.shape
+    kids, of = [], []
+    for j in range(width):
+        counts = positions[:, j].astype(np.int64)
+        rows = np.repeat(np.arange(n), counts)
+        k = np.arange(rows.size) - np.repeat(np.cumsum(counts) - counts, counts)
+        c = positions[rows].astype(np.int64)
+        c[:, j] = k
+        kids.append(c)
+        of.append(rows)
+    # Grouped by row, each row's moves heap by heap (a stable sort keeps nim_moves' order).
+    order = np.argsort(np.concatenate(of), kind="stable")
+    return np.concatenate(kids)[order], np.concatenate(of)[order]
+
+
+@pytest.mark.parametrize("misere", [False, True])
+def test_moves_many_in_numpy_equals_the_native_nim(tmp_path, misere):
+    db = nimdb.open(tmp_path / "m.sqlite", read_only=False)
+    many = nimdb.define("batched", moves_many=nim_many)
+    one = nimdb.define("batched", nim_moves)
+    # The same moves in the same order: the same fingerprint, so one game.
+    assert many.storage_id == one.storage_id
+    db.solve(many, max_total=14, misere=misere)
+    db.solve("nim", max_total=14, misere=misere)
+    assert table(db.export(many, misere=misere)) == table(db.export("nim", misere=misere))
+    assert db.verify(many, misere=misere).ok
+    answer = db.query(many, [5, 3, 1], misere=misere)
+    assert {m.to for m in answer.moves} == {m.to for m in db.query("nim", [5, 3, 1], misere=misere).moves}
+    # Given both, moves names them; they are checked to agree.
+    both = nimdb.define("batched", moves=lambda p: [(q, "mine") for q in nim_moves(p)], moves_many=nim_many)
+    assert all("mine" in m.description for m in db.query(both, [5, 3, 1], misere=misere).moves)
+
+
+def test_moves_many_that_goes_wrong_raises_naming_the_position_and_stores_nothing(tmp_path):
+    path = tmp_path / "bad.sqlite"
+    db = nimdb.open(path, read_only=False)
+
+    def breaks_at(total, give):
+        def moves_many(positions):
+            if (positions.sum(axis=1) == total).any():
+                return give(positions)
+            return nim_many(positions)
+
+        return moves_many
+
+    cases = [
+        (lambda p: 1 / 0, r"moves_many on a batch of \d+ positions, \(\) to \(.*\), raised: ZeroDivisionError"),
+        (lambda p: "nope", "no pair"),
+        (lambda p: (np.zeros((1, 2)), np.zeros(1)), "not whole numbers"),
+        (lambda p: (np.zeros((1, 2), dtype=int), np.array([len(p) + 5])), "not a row of the"),
+        (lambda p: (np.zeros((2, 2), dtype=int), np.array([0])), "children must be a 2-D array"),
+        (lambda p: (np.array([[-1]]), np.array([0])), "each count must be from 0"),
+        (lambda p: (np.array([[40]]), np.array([0])), "leaves the space"),
+    ]
+    for i, (give, words) in enumerate(cases):
+        game = nimdb.define(f"bad{i}", moves_many=breaks_at(9, give))
+        with pytest.raises(nimdb.NimdbError, match=words):
+            db.solve(game, max_total=10)
+    assert db.solves() == []
+    with pytest.raises(nimdb.BadArgument, match="disagree at"):
+        nimdb.define("two", moves=nim_moves, moves_many=lambda p: (np.zeros((0, 1), dtype=int), np.zeros(0, dtype=int)))
+    with pytest.raises(nimdb.BadArgument, match="moves_many takes"):
+        nimdb.define("aset", moves_many=nim_many, layout="set")
+    with pytest.raises(TypeError, match="needs the moves"):
+        nimdb.define("none")
