@@ -301,7 +301,9 @@ def quotient_html(q: Any) -> str:
     first_heap: Dict[int, int] = {}
     for h, el in enumerate(heaps):
         first_heap.setdefault(el, h)
-    gen_text = ", ".join(f"{word_html(words[g])} = heap {first_heap[g]}" for g in gens if g in first_heap)
+    gen_text = ", ".join(f"{word_html(words[g])} = heap {first_heap[g]}" for g in gens[:MAX_COLUMNS] if g in first_heap)
+    if len(gens) > MAX_COLUMNS:
+        gen_text += ", " + _e(_more(len(gens) - MAX_COLUMNS, "generators"))
     relations = list(q.relations)
     rel_text = "; ".join(word_html(r) for r in relations[:MAX_COLUMNS])
     if len(relations) > MAX_COLUMNS:
@@ -312,7 +314,7 @@ def quotient_html(q: Any) -> str:
         f'<div style="color:#444">relations: {rel_text}</div>' if rel_text else "",
     ]
     whole = size <= MAX_TABLE
-    row_ids = list(range(size)) if whole else [0] + gens
+    row_ids = list(range(size)) if whole else ([0] + gens)[:MAX_COLUMNS]
     cols = list(range(min(size, MAX_COLUMNS)))
 
     def cell(a: int, b: int) -> str:
@@ -334,6 +336,8 @@ def quotient_html(q: Any) -> str:
     )
     if size > len(cols):
         note += "; " + _more(size - len(cols), "columns")
+    if not whole and len(gens) + 1 > len(row_ids):
+        note += "; " + _more(len(gens) + 1 - len(row_ids), "rows")
     table_html = (
         '<div style="overflow-x:auto"><table style="border-collapse:collapse;text-align:center;font-variant-numeric:tabular-nums">'
         + "".join(rows)

@@ -167,3 +167,8 @@ def test_quotients_show_their_p_structure():
     markup = big._repr_html_()
     parse(markup)
     assert len(markup) < 60_000 and "… 96 more columns" in markup
+    # Nim's quotient to its default bound: 1,026 elements, 10 generators, a bounded page.
+    nim = nimdb.quotient("nim")
+    markup = nim._repr_html_()
+    parse(markup)
+    assert nim.size > 1000 and len(markup) < 60_000 and f"… {nim.size - 48:,} more columns" in markup
