@@ -22,7 +22,9 @@ Errors are :class:`NimdbError` with the library's messages, one of its kinds: ba
 :class:`BadGame`, :class:`BadPosition` or :class:`BadArgument` (each also a ``ValueError``) or
 :class:`BadType` (a ``TypeError``); a position nothing answers is :class:`NotAnswered` (a
 ``LookupError``); a refusal by budget :class:`TooCostly`; the file :class:`DatabaseError`. Long calls release the GIL
-and stop cleanly on Ctrl-C. Pictures (matplotlib) are in :mod:`nimdb.plot`.
+and stop cleanly on Ctrl-C. Pictures (matplotlib) are in :mod:`nimdb.plot`. In Jupyter, answers,
+moves, nim-sequences and quotients display as HTML, and ``nimdb.Position(game, heaps)`` draws a
+position (SVG), as the explorer (``nimdb serve``) does.
 """
 
 from ._nimdb import (
@@ -57,6 +59,7 @@ from ._nimdb import (
     quotient,
     tree,
 )
+from ._display import Position
 from . import plot
 
 # Deprecated names: one Answer and one Move serve every game since nimdb 0.4.
@@ -82,6 +85,7 @@ __all__ = [
     "Move",
     "NimdbError",
     "NotAnswered",
+    "Position",
     "Quotient",
     "SolveInfo",
     "SolveSummary",

@@ -100,6 +100,8 @@ class Move:
     @property
     def to(self) -> Tuple[int, ...]:
         """The position after the move, in the game's canonical form."""
+    def _repr_html_(self) -> str:
+        """HTML for Jupyter: the move, coloured by its outcome as in the explorer."""
 
 @final
 class Answer:
@@ -132,6 +134,9 @@ class Answer:
     @property
     def win(self) -> bool:
         """Whether the player to move wins."""
+    def _repr_html_(self) -> str:
+        """HTML for Jupyter: the position drawn, outcome, remoteness, source, and the moves
+        coloured as in the explorer (at most 60 listed, then "… N more moves")."""
 
 @final
 class Lookups:
@@ -422,6 +427,8 @@ class HeapValues:
     method: str
     def to_frame(self) -> Any:
         """A pandas DataFrame indexed by heap (needs pandas)."""
+    def _repr_html_(self) -> str:
+        """HTML for Jupyter: the periodicity and the values, a row a period (at most 600)."""
 
 def heap_values(game: str, up_to: int, *, misere_up_to: int = 30) -> HeapValues:
     """The single-heap nim-values of a game, with misère values, genus and periodicity."""
@@ -469,6 +476,9 @@ class Quotient:
         """The element of a position."""
     def is_p(self, heaps: _PositionLike) -> bool:
         """Whether a position is a P-position (a loss for the player to move) in misère play."""
+    def _repr_html_(self) -> str:
+        """HTML for Jupyter: |Q|, |P|, generators, relations, and the multiplication table
+        with its P-elements marked (past 24 elements, the generators' rows)."""
 
 def quotient(
     game: str,

@@ -18,6 +18,12 @@ pub fn source_word(s: Source) -> &'static str {
     }
 }
 
+/// Rich display in Jupyter: `nimdb._display.FUNCTION(obj)`, a self-contained HTML string
+/// (no script) bounded in size however large the object.
+pub fn html(obj: &Bound<'_, PyAny>, function: &str) -> PyResult<String> {
+    obj.py().import("nimdb._display")?.call_method1(function, (obj,))?.extract()
+}
+
 /// An optional number as Python writes it.
 pub fn py_opt<T: std::fmt::Display>(v: Option<T>) -> String {
     v.map_or_else(|| "None".to_string(), |v| v.to_string())
@@ -62,6 +68,11 @@ impl Move {
     #[getter]
     fn to<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         PyTuple::new(py, &self.to)
+    }
+
+    /// HTML for Jupyter: the move, coloured by its outcome as in the explorer.
+    fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        html(slf.as_any(), "move_html")
     }
 
     fn __repr__(&self) -> String {
@@ -145,6 +156,12 @@ impl Answer {
     #[getter]
     fn win(&self) -> bool {
         self.outcome == "win"
+    }
+
+    /// HTML for Jupyter: the position drawn (SVG), the outcome, remoteness and source, and
+    /// the moves coloured as in the explorer (at most 60 listed, then "… N more").
+    fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        html(slf.as_any(), "answer_html")
     }
 
     fn __repr__(&self) -> String {

@@ -105,6 +105,12 @@ impl Narrowest {
 
 #[pymethods]
 impl HeapValues {
+    /// HTML for Jupyter: the periodicity and the values, a row a period (at most 600 values
+    /// shown, then "… N more").
+    fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        crate::answers::html(slf.as_any(), "heap_values_html")
+    }
+
     fn __repr__(&self) -> String {
         format!("HeapValues(game={:?}, up_to={}, {})", self.game, self.up_to, self.summary)
     }
@@ -312,6 +318,12 @@ impl Quotient {
                 self.q.max_heap
             ))),
         }
+    }
+
+    /// HTML for Jupyter: |Q|, |P|, the relations, and the multiplication table with its
+    /// P-elements marked (a quotient of more than 24 elements: its generators' rows).
+    fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        crate::answers::html(slf.as_any(), "quotient_html")
     }
 
     fn __repr__(&self) -> String {
