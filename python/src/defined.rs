@@ -426,7 +426,7 @@ fn layout_word(layout: SpaceLayout) -> String {
 }
 
 /// The positions asked of the function at once while a space is gathered.
-const BATCH: usize = 4096;
+const BATCH: usize = 1024;
 
 /// Reads the moves of every position of `space` from Python (the GIL held), checking each:
 /// in the layout, in the space, and for an acyclic game in an earlier tier. Ctrl-C stops it.
