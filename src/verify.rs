@@ -75,7 +75,10 @@ impl Theory {
             (Some(Formula::Wythoff), _) => Theory::Wythoff,
             // The theorems of the families with their own position space; no heap game
             // declares them.
-            (Some(Formula::OddSteps | Formula::Welter | Formula::Smith { .. }), _) => Theory::None,
+            (
+                Some(Formula::OddSteps | Formula::Welter | Formula::Smith { .. } | Formula::ExactNim { .. }),
+                _,
+            ) => Theory::None,
             (None, _) if !declared.sum_of_heaps => Theory::None,
             (None, Convention::Normal) => Theory::SpragueGrundy,
             (None, Convention::Misere) => Theory::TamePrediction,

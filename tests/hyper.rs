@@ -2,7 +2,8 @@
 //! (over full rows, with the edges written again as lists, no canonical form, no tiers, no
 //! parents), under both conventions; the nim-values of a whole space against the search's
 //! mex; the hypergraphs equal to built-in games (`moore:2`, `nim`) against those games; and
-//! each theorem (Bouton's, Moore's) against the solver on whole universes.
+//! each theorem (Bouton's, Moore's, exact k-Nim's longest play) against the solver on whole
+//! universes.
 
 mod common;
 
@@ -290,8 +291,31 @@ fn moore_decides_every_set_of_at_most_k_heaps_under_both_conventions() {
 }
 
 #[test]
+fn exact_k_nim_with_more_than_half_the_heaps_has_its_longest_play_for_nim_value() {
+    // Boros, Gurvich, Ho, Makino and Mursić (2018): with 2k > n the nim-value of exact
+    // k-Nim is its height; every nim-value of each universe below is checked, not only the
+    // outcome, against the mex of the whole space.
+    let name = "exact k-Nim's longest play, Boros–Gurvich–Ho–Makino–Mursić 2018";
+    let normal = [Convention::Normal];
+    theorem_holds("hyper:3:exact:2", name, 3, 24, &normal);
+    theorem_holds("hyper:4:exact:3", name, 4, 14, &normal);
+    theorem_holds("hyper:5:exact:3", name, 5, 10, &normal);
+    theorem_holds("hyper:5:exact:4", name, 5, 10, &normal);
+    theorem_holds("hyper:6:exact:4", name, 6, 8, &normal);
+    theorem_holds("hyper:3:exact:3", name, 3, 15, &normal);
+    // No misère form is known: misère play declares none, and the database answers.
+    for spec in ["hyper:3:exact:2", "hyper:5:exact:3"] {
+        let game: Game = spec.parse().unwrap();
+        assert_eq!(game.family().formula(Convention::Misere), None, "{spec}");
+    }
+}
+
+#[test]
 fn hypergraphs_without_a_published_theorem_declare_none() {
-    for spec in ["hyper:4:exact:2", "hyper:4:circular:2", "hyper:3:1+2,3", "hyper:5:exact:3"] {
+    // Exact k-Nim with 2k = n (its published formula is not stated here) and 2k < n (open).
+    for spec in
+        ["hyper:4:exact:2", "hyper:6:exact:3", "hyper:5:exact:2", "hyper:4:circular:2", "hyper:3:1+2,3"]
+    {
         let game: Game = spec.parse().unwrap();
         for convention in [Convention::Normal, Convention::Misere] {
             assert_eq!(game.family().formula(convention), None, "{spec}");

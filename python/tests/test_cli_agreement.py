@@ -54,6 +54,7 @@ THEOREM_NAMES = {
     "oddsteps": "Staircase Nim: the odd steps are Nim",
     "welter": "Welter's function, Sato's form",
     "smith": "Smith's generalized Sprague–Grundy values",
+    "exactnim": "exact k-Nim's longest play, Boros–Gurvich–Ho–Makino–Mursić 2018",
 }
 
 

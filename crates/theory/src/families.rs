@@ -13,6 +13,9 @@
 //!   values of its options; a sum's γ is the nim-sum of finite values, ∞(K ⊕ b) for one
 //!   infinite heap ∞(K) beside finite b, and ∞(∅) for two or more infinite heaps. A position
 //!   is a loss iff γ = 0, a draw iff γ = ∞(K) with 0 ∉ K, and a win otherwise.
+//! - **Exact k-Nim with 2k > n** (Hypergraph Nim on every set of exactly k of n heaps,
+//!   normal play): the nim-value is the length of the longest play (Boros, Gurvich, Ho,
+//!   Makino and Mursić 2018; [`crate::exact_nim`]).
 
 use crate::game::{Convention, Family, Formula, Outcome, Raise};
 
@@ -46,7 +49,8 @@ struct Judged {
 /// The theorem's value of `position` under `convention`, for the theorems this module
 /// rules on: the families' (normal play), and Bouton's and Moore's for a family whose
 /// positions are rows of Nim heaps (Hypergraph Nim on the singletons, or on every set of at
-/// most k heaps; both conventions, zeros being no heaps). The heap games' theorems are
+/// most k heaps; both conventions, zeros being no heaps), and the longest play of exact
+/// k-Nim with 2k > n (normal play; [`crate::exact_nim`]). The heap games' theorems are
 /// `decide`'s.
 fn value_by(formula: Formula, p: &[u32], convention: Convention) -> Option<Judged> {
     let gamma = |g: Gamma| Judged { outcome: g.outcome(), nim_value: finite(&g) };
@@ -64,6 +68,10 @@ fn value_by(formula: Formula, p: &[u32], convention: Convention) -> Option<Judge
         Formula::Moore { k } => {
             Some(Judged { outcome: loss(crate::moore::moore_loss(&heaps(), k, convention)), nim_value: None })
         }
+        Formula::ExactNim { k } if convention == Convention::Normal => {
+            Some(gamma(Gamma::Finite(crate::exact_nim::height(p, k))))
+        }
+        Formula::ExactNim { .. } => None,
         Formula::Wythoff => None,
     }
 }
@@ -83,6 +91,8 @@ pub fn evaluation_cost(formula: Formula, position: &[u32]) -> u64 {
     match formula {
         Formula::Welter if position.len() <= WELTER_PAIRS_UP_TO => n * n / 2 + 1,
         Formula::Welter => n * (WELTER_PASSES + n.ilog2() as u64) + 1,
+        // The height's search over t: a pass over the heaps for each of up to 64 halvings.
+        Formula::ExactNim { .. } => n * 64 + 1,
         _ => n + 1,
     }
 }

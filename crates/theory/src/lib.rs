@@ -20,6 +20,8 @@
 //!   misère positions of any size;
 //! * [`moore`], [`wythoff`]: the outcome rules of the families that are not sums of heaps
 //!   (Moore's theorem for Nim_k, Wythoff's pairs for two heaps);
+//! * [`exact_nim`]: the nim-value of exact k-Nim with 2k > n, its longest play (Boros,
+//!   Gurvich, Ho, Makino and Mursić);
 //! * [`decide`](mod@decide): which theorem decides a position, with its outcome and a winning move;
 //! * [`lowering`], [`quotient_play`]: winning moves straight from the theorems, for heaps
 //!   of any size that fits in u64 (Bouton, Moore and Wythoff lower heaps; a misère quotient
@@ -38,6 +40,7 @@ use nimdb_solve as solve;
 pub mod bouton;
 pub mod cache;
 pub mod decide;
+pub mod exact_nim;
 pub mod families;
 pub mod genus;
 pub mod lowering;

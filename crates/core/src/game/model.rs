@@ -53,6 +53,13 @@ pub enum Formula {
         /// The cap of the heaps (`raise:C`).
         cap: u32,
     },
+    /// Exact k-Nim on n heaps with 2k > n (Hypergraph Nim on every set of exactly k heaps),
+    /// under normal play: the nim-value is the length of the longest play (Boros, Gurvich,
+    /// Ho, Makino and Mursić, 2018).
+    ExactNim {
+        /// The number of heaps every move lowers.
+        k: u32,
+    },
 }
 
 impl Formula {
@@ -65,6 +72,7 @@ impl Formula {
             Formula::OddSteps => "Staircase Nim: the odd steps are Nim",
             Formula::Welter => "Welter's function, Sato's form",
             Formula::Smith { .. } => "Smith's generalized Sprague–Grundy values",
+            Formula::ExactNim { .. } => "exact k-Nim's longest play, Boros–Gurvich–Ho–Makino–Mursić 2018",
         }
     }
 }

@@ -429,11 +429,16 @@ impl Family for Hypergraph {
         )
     }
     /// Bouton's theorem for the singletons, Moore's for every set of at most k heaps
-    /// (both conventions: each has its misère form); no other hypergraph declares one.
-    fn formula(&self, _convention: Convention) -> Option<Formula> {
+    /// (both conventions: each has its misère form), and under normal play the longest play
+    /// of exact k-Nim when 2k > n (Boros, Gurvich, Ho, Makino and Mursić 2018; no misère
+    /// form is known); no other hypergraph declares one.
+    fn formula(&self, convention: Convention) -> Option<Formula> {
         match self.shape {
             Shape::Singletons => Some(Formula::Bouton),
             Shape::Moore(k) => Some(Formula::Moore { k }),
+            Shape::Exact(k) if 2 * k > self.n && convention == Convention::Normal => {
+                Some(Formula::ExactNim { k })
+            }
             _ => None,
         }
     }
