@@ -108,6 +108,47 @@ fn position_outside_the_solved_range_names_the_solve_command() {
 }
 
 #[test]
+fn a_suggested_solve_states_what_it_costs() {
+    // Positions, memory, disk and CPU time at a measured rate (issue 36): a heap game's
+    // uncovered position, and a family's.
+    let (_dir, db) = seeded();
+    let out = nimdb()
+        .args(["query", "--game", "dawson", "--misere", "40", "30", "20", "--db"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    let msg = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    for part in [
+        "run: nimdb solve --game dawson --misere --max-total 90; it ",
+        " of memory, ~",
+        " of disk and ~3 min of CPU at ~390 ns a position, the rate measured on misère Kayles to total 100",
+    ] {
+        assert!(msg.contains(part), "{msg}");
+    }
+    let out = nimdb()
+        .args(["query", "--game", "hyper:5:exact:2", "30", "30", "30", "30", "30", "--db"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    let msg = String::from_utf8_lossy(&out.stderr);
+    assert!(msg.contains("--max-total 150 --max-heaps 5; it takes ~"), "{msg}");
+    assert!(msg.contains(" of CPU at ~740 ns a position, the rate measured on hyper:4:exact:2"), "{msg}");
+    let out = nimdb()
+        .args(["solve", "--game", "staircase", "--max-total", "70", "--dry-run", "--db"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(
+            "time:        ~31 s of CPU at ~1020 ns a position, the rate measured on staircase to total 70"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
 fn files_that_are_not_nimdb_databases() {
     let dir = tempfile::tempdir().unwrap();
     let text = dir.path().join("notes.txt");

@@ -145,6 +145,10 @@ pub(super) fn prepare(args: &SolveArgs) -> anyhow::Result<Option<(SolveJob, Solv
             mb(estimate.disk_bytes),
             estimate.record_bytes
         );
+        match job.cpu_time() {
+            Some(t) => println!("time:        {}", t.words()),
+            None => println!("time:        the defining program's"),
+        }
         match plan(estimate, &budget, "this solve", &args.db.db) {
             Ok(None) => println!("budget:      {} ({}): fits", Bytes(budget.bytes), budget.source),
             Ok(Some(window)) => println!(

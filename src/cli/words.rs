@@ -4,11 +4,10 @@
 use nimdb::driver::{DriverError, JobError, SolveBounds, SolveJob};
 use nimdb::game::Convention;
 use nimdb::game::Game;
-use nimdb::index::SpaceBounds;
 use nimdb::index::{Universe, UniverseError};
 use nimdb::play::{AdviceError, PlayError, SessionError, UnknownPlayers};
 use nimdb::query::{QueryError, Uncovered};
-use nimdb::resources::MemoryBudget;
+use nimdb::resources::{Bytes, MemoryBudget};
 use nimdb::space::{BoundsError, SpaceError};
 use nimdb::store::StoreError;
 use nimdb::theory::TheoryError;
@@ -88,8 +87,17 @@ pub fn query(e: QueryError) -> anyhow::Error {
                 )
             });
             let count = positions.map_or("too many".to_string(), |c| c.to_string());
-            let way = if solve_would_run(&game, convention, &universe) {
-                format!("run: nimdb solve --game {game}{misere} {}", universe_flags(&universe))
+            let way = if let Some((solved, cost)) = suggested_solve(&game, convention, &universe) {
+                // Its positions, where they are not the count above (some are stored).
+                let more = if Some(solved) == positions {
+                    String::new()
+                } else {
+                    format!("solves {solved} positions and ")
+                };
+                format!(
+                    "run: nimdb solve --game {game}{misere} {}; it {more}takes {cost}",
+                    universe_flags(&universe)
+                )
             } else {
                 "no solve that covers it fits this machine (nimdb solve --dry-run with its caps says \
                  why)"
@@ -141,20 +149,30 @@ pub fn quotient(e: nimdb::theory::quotient::QuotientError) -> anyhow::Error {
 
 /// Whether `nimdb solve` would accept the solve of `universe` (its total within the limit,
 /// and its memory within the budget, spilling if need be): only such a solve is suggested.
-fn solve_would_run(game: &str, convention: Convention, universe: &Universe) -> bool {
-    let Ok(spec) = game.parse::<nimdb::game::GameSpec>() else { return false };
-    if universe.max_total > nimdb::solve::MAX_SOLVE_TOTAL {
-        return false;
-    }
-    let Ok(table) = universe.table() else { return false };
-    let options = nimdb::solve::SolveOptions {
-        convention,
-        universe: *universe,
-        nim_values: false,
-        strategy: Default::default(),
+fn suggested_solve(game: &str, convention: Convention, universe: &Universe) -> Option<(u64, String)> {
+    let game: Game = game.parse().ok()?;
+    let asked = SolveBounds {
+        max_total: Some(universe.max_total),
+        max_heap: universe.max_heap,
+        max_heaps: universe.max_heaps,
     };
-    let estimate = nimdb::solve::estimate(&spec, &options, &table);
-    estimate.fit(&nimdb::resources::MemoryBudget::new(None), "the solve").is_ok()
+    solve_cost(&game, convention, asked)
+}
+
+/// What the solve of `game` within `asked` costs: its positions, and its memory, disk and
+/// CPU time (at the measured rate) in words, when `nimdb solve` would accept it (its job is
+/// made from the flags suggested, and its memory fits the default budget): only such a
+/// solve is suggested.
+fn solve_cost(game: &Game, convention: Convention, asked: SolveBounds) -> Option<(u64, String)> {
+    let job = SolveJob::new(game, convention, asked, false).ok()?;
+    let e = job.estimate();
+    e.fit(&MemoryBudget::new(None), "the solve").ok()?;
+    let (memory, disk) = (Bytes(e.memory_bytes), Bytes(e.disk_bytes));
+    let words = match job.cpu_time() {
+        Some(t) => format!("~{memory} of memory, ~{disk} of disk and {}", t.words()),
+        None => format!("~{memory} of memory and ~{disk} of disk"),
+    };
+    Some((e.positions, words))
 }
 
 /// A tree too large to draw, with the flags that draw it.
@@ -231,28 +249,23 @@ pub fn space(e: SpaceError) -> anyhow::Error {
                 Some(_) => format!("--max-heaps {}", bounds.max_heaps),
                 None => format!("--max-total {} --max-heaps {}", bounds.max_total, bounds.max_heaps),
             };
-            if family_solve_would_run(game, bounds) {
-                anyhow::anyhow!("{e}; solve a space that holds it: nimdb solve --game {game}{misere} {flags}")
-            } else {
-                anyhow::anyhow!(
+            let suggested = game.parse::<Game>().ok().and_then(|g| {
+                // The flags suggested: a capped game's total follows from its heap count.
+                let max_total = bounds.max_heap.is_none().then_some(bounds.max_total);
+                let asked = SolveBounds { max_total, max_heap: None, max_heaps: Some(bounds.max_heaps) };
+                solve_cost(&g, convention, asked)
+            });
+            match suggested {
+                Some((_, cost)) => anyhow::anyhow!(
+                    "{e}; solve a space that holds it: nimdb solve --game {game}{misere} {flags}; it takes {cost}"
+                ),
+                None => anyhow::anyhow!(
                     "{e}; no solve of a space that holds it fits this machine (nimdb solve --dry-run with {flags} says why)"
-                )
+                ),
             }
         }
         other => anyhow::anyhow!("{other}"),
     }
-}
-
-/// Whether `nimdb solve` would accept the solve of the space `bounds` of `game` (its job is
-/// made from the flags suggested, and its memory fits the default budget): only such a
-/// solve is suggested.
-fn family_solve_would_run(game: &str, bounds: SpaceBounds) -> bool {
-    let Ok(game) = game.parse::<Game>() else { return false };
-    // The flags suggested: a capped game's total follows from its heap count.
-    let max_total = bounds.max_heap.is_none().then_some(bounds.max_total);
-    let asked = SolveBounds { max_total, max_heap: None, max_heaps: Some(bounds.max_heaps) };
-    let Ok(job) = SolveJob::new(&game, Convention::Normal, asked, false) else { return false };
-    job.estimate().fit(&MemoryBudget::new(None), "the solve").is_ok()
 }
 
 /// A solve refused before it ran, in terms of the solve flags.

@@ -247,6 +247,12 @@ impl SolveJob {
         &self.estimate
     }
 
+    /// The CPU time the solve is expected to take, at the rate measured for its kind of
+    /// game ([`cpu_time`](super::cpu_time)); `None` for a game defined by a program.
+    pub fn cpu_time(&self) -> Option<super::CpuTime> {
+        super::cpu_time(&self.game, self.estimate.positions)
+    }
+
     /// What the estimate's memory holds, in words.
     pub fn memory_words(&self) -> String {
         match &self.solver {

@@ -9,12 +9,14 @@
 
 mod heaps;
 mod job;
+mod rate;
 
 use std::collections::BTreeSet;
 
 pub use heaps::{HeapRun, STRETCH, heap_report, run_heaps, run_heaps_until};
 pub(crate) use job::Reach;
 pub use job::{JobError, SolveBounds, SolveJob, SolvePlan, partitionable};
+pub use rate::{CpuTime, cpu_time, duration_words};
 
 use crate::game::{Convention, Game, GameSpec};
 use crate::index::{PositionSpace, SpaceBounds, TierId, Universe};
