@@ -247,6 +247,33 @@ fn exports_and_stored_quotients() {
     assert_eq!(json["entries"].as_array().unwrap().len(), 7);
     assert_eq!(json["summary"]["codes"], 7);
     assert_eq!(json["entries"][2]["chart"]["status"], "certified");
+    // The picture: a mark per code with its figures, each kind counted in the legend, and
+    // nothing but well-formed markup (every element closed).
+    let svg = common::ok(&[&base[..], &["--svg"]].concat());
+    assert!(
+        svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\"") && svg.ends_with("</svg>\n"),
+        "{svg}"
+    );
+    assert_eq!(svg.matches("<title>").count(), 7, "{svg}");
+    assert!(
+        svg.contains("<title>0.3: certified, |Q| = 2, |P| = 1, period 2 from heap 0, tame</title>"),
+        "{svg}"
+    );
+    let tame = json["summary"]["tame"].as_u64().unwrap();
+    assert!(svg.contains(&format!(">certified, tame ({tame})</text>")), "{svg}");
+    assert_eq!(
+        svg.matches("<circle").count() - svg.matches("r=\"4\"").count(),
+        json["summary"]["certified"].as_u64().unwrap() as usize
+    );
+    for tag in ["svg", "text", "title"] {
+        assert_eq!(
+            svg.matches(&format!("<{tag}")).count(),
+            svg.matches(&format!("</{tag}>")).count(),
+            "{tag}"
+        );
+    }
+    let e = common::err(&[&base[..], &["--svg", "--csv"]].concat());
+    assert!(e.contains("cannot be used with"), "{e}");
     // The certified 0.7 is read back by `nimdb quotient`.
     let q: serde_json::Value =
         serde_json::from_str(&common::ok(&["quotient", "--game", "octal:0.7", "--json", "--db", db]))

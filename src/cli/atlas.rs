@@ -52,8 +52,12 @@ pub struct AtlasArgs {
     #[arg(long, conflicts_with = "json")]
     markdown: bool,
     /// Print one JSON object: the summary and every entry.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "svg")]
     json: bool,
+    /// Print the atlas as one SVG picture: |Q| of every code against the code, coloured by
+    /// what was found (e.g. `nimdb atlas --svg > atlas.svg`).
+    #[arg(long, conflicts_with_all = ["csv", "markdown"])]
+    svg: bool,
     /// No progress display.
     #[arg(long, short = 'q')]
     quiet: bool,
@@ -126,7 +130,9 @@ pub fn run(args: AtlasArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(EXIT_INTERRUPTED));
     }
     let t = tally(&entries);
-    let out = if args.csv {
+    let out = if args.svg {
+        super::atlas_picture::svg(&entries, args.digits)
+    } else if args.csv {
         csv(&entries)
     } else if args.markdown {
         markdown(&entries, &t, args.digits)

@@ -6,6 +6,7 @@ use clap::{Parser, Subcommand};
 
 mod args;
 mod atlas;
+mod atlas_picture;
 mod batch;
 mod cost;
 mod explain;
