@@ -141,9 +141,10 @@ pub(super) fn prepare(args: &SolveArgs) -> anyhow::Result<Option<(SolveJob, Solv
             );
         }
         println!(
-            "disk:        ~{} (up to {} byte(s) per position)",
+            "disk:        ~{} of database at most (up to {} byte(s) per position), and up to {} of write-ahead log while it writes",
             mb(estimate.disk_bytes),
-            estimate.record_bytes
+            estimate.record_bytes,
+            mb(estimate.log_bytes)
         );
         match plan(estimate, &budget, "this solve", &args.db.db) {
             Ok(None) => println!("budget:      {} ({}): fits", Bytes(budget.bytes), budget.source),

@@ -74,6 +74,7 @@ impl Database {
         retry_busy(|| conn.pragma_update(None, "journal_mode", "WAL"))?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
+        bound_the_log(&conn)?;
         migrate(&mut conn)?;
         check_tables(&conn, &db_path)?;
         Ok(Database {
@@ -180,6 +181,18 @@ fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
 
 /// Opens an existing file so that nothing is written and nothing is left behind.
 ///
+/// Bounds the write-ahead log of a writing connection: a commit that leaves more than
+/// [`LOG_CHECKPOINT_PAGES`](nimdb_core::footprint::LOG_CHECKPOINT_PAGES) pages in the log
+/// folds it into the database, and the log file is cut back to that size when it restarts,
+/// so it never grows past those pages and one transaction (see
+/// [`footprint`](nimdb_core::footprint), which the disk estimates use).
+pub(crate) fn bound_the_log(conn: &Connection) -> Result<(), StoreError> {
+    use nimdb_core::footprint::{LOG_CHECKPOINT_PAGES, PAGE_BYTES};
+    conn.pragma_update(None, "wal_autocheckpoint", LOG_CHECKPOINT_PAGES as i64)?;
+    conn.pragma_update(None, "journal_size_limit", (LOG_CHECKPOINT_PAGES * PAGE_BYTES) as i64)?;
+    Ok(())
+}
+
 /// A read-only connection to a write-ahead-log database makes SQLite's side files (`-wal`,
 /// `-shm`) and cannot remove them when it closes. So when no `-wal` file exists (no writer
 /// is connected, and none left a log), the file is opened read-write without creating it

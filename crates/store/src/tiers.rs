@@ -126,9 +126,11 @@ impl<'a> TierWriter<'a> {
 
     fn background(&mut self) -> Result<&mut Background, StoreError> {
         if self.background.is_none() {
-            let conn = Connection::open(super::database::file_path(self.db.path()))?;
+            let path = self.db.path().to_path_buf();
+            let conn = Connection::open(super::database::file_path(&path))?;
             conn.busy_timeout(std::time::Duration::from_secs(30))?;
             conn.pragma_update(None, "synchronous", "NORMAL")?;
+            super::open::bound_the_log(&conn)?;
             let (queue, jobs) = sync_channel::<Job>(QUEUE);
             let (solve_id, ends, key, run) =
                 (self.solve_id, self.ends_total.clone(), self.key.clone(), self.run.clone());
@@ -139,7 +141,22 @@ impl<'a> TierWriter<'a> {
                     // A tier still in parts when the queue closes is rolled back with it.
                     let mut streaming = None;
                     for job in jobs {
-                        solve.apply(&conn, &mut streaming, job)?;
+                        let tier = match &job {
+                            Job::Whole(tier, _) => Some(tier.tier),
+                            Job::Begin(head) => Some(head.tier),
+                            _ => streaming.as_ref().map(|s: &Streaming<'_>| s.head.tier),
+                        };
+                        if let Err(e) = solve.apply(&conn, &mut streaming, job) {
+                            // The failed tier's transaction is rolled back; the log is
+                            // folded in and cut back where the disk lets it, so a full
+                            // disk keeps the tiers committed and not a swollen log.
+                            drop(streaming.take());
+                            let _ = conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
+                            return Err(match tier {
+                                Some(tier) => e.storing(tier, &path),
+                                None => e,
+                            });
+                        }
                     }
                     Ok(())
                 })
