@@ -140,11 +140,17 @@ pub(super) fn prepare(args: &SolveArgs) -> anyhow::Result<Option<(SolveJob, Solv
                 mb(e.fixed_bytes)
             );
         }
+        // The log the solve would run with: SQLite's default mark where the disk has room.
+        let log = if estimate.log_pages(&args.db.db, 0) == nimdb::footprint::ROOMY_LOG_PAGES {
+            estimate.roomy_log_bytes
+        } else {
+            estimate.log_bytes
+        };
         println!(
             "disk:        ~{} of database at most (up to {} byte(s) per position), and up to {} of write-ahead log while it writes",
             mb(estimate.disk_bytes),
             estimate.record_bytes,
-            mb(estimate.log_bytes)
+            mb(log)
         );
         match plan(estimate, &budget, "this solve", &args.db.db) {
             Ok(None) => println!("budget:      {} ({}): fits", Bytes(budget.bytes), budget.source),

@@ -4,10 +4,11 @@
 //! The store writes each tier in one transaction, as one row of the `tiers` table (the
 //! payload: a fixed-width record a position, and a CRC-32 a block of [`BLOCK_RECORDS`]) and
 //! one entry of its unique index on (solve, total, heaps). Its writer folds the write-ahead
-//! log back into the database whenever the log passes [`LOG_CHECKPOINT_PAGES`] pages
-//! (SQLite's `wal_autocheckpoint`) and cuts the file back to that size when it restarts
-//! (`journal_size_limit`), so the log never holds more than those pages and the one
-//! transaction that crossed the mark ([`log_peak_bytes`]). The estimates of every family
+//! log back into the database whenever the log passes a mark (SQLite's `wal_autocheckpoint`:
+//! [`ROOMY_LOG_PAGES`] where the disk has room for it, [`TIGHT_LOG_PAGES`] where it does not,
+//! and then it also cuts the file back to that size when it restarts, `journal_size_limit`),
+//! so the log never holds more than those pages and the one transaction that crossed the
+//! mark ([`log_peak_bytes`]). The estimates of every family
 //! (`nimdb-solve`) and the store's own test use these bounds; a solve is refused when the
 //! file's growth plus the log's peak are more than nine tenths of the disk free, or when
 //! either file would pass the file-size limit (`ulimit -f`).
@@ -28,10 +29,17 @@ pub const PAGE_BYTES: u64 = 4096;
 pub const BLOCK_RECORDS: u64 = 4096;
 
 /// Pages of write-ahead log after which a writer folds the log into the database (SQLite's
-/// `wal_autocheckpoint`; its default is 1,000). At 256 (1 MiB) a Kayles misère solve to
-/// total 62 ran 1.02 times the wall time of the default's (farm-bench, median of 5), and a
-/// small solve's log stays a quarter of the default's 4 MB.
-pub const LOG_CHECKPOINT_PAGES: u64 = 256;
+/// `wal_autocheckpoint`) when the disk is tight: a solve whose file, log and spill would not
+/// fit with [`ROOMY_LOG_PAGES`] runs with this mark, and is refused only when it does not fit
+/// even so. At 256 (1 MiB) a Kayles misère solve to total 62 ran 1.02 times the wall time of
+/// the roomy mark's, and raise:2 with 150 heaps (11,476 one-position tiers, a checkpoint and
+/// its two fsyncs every 50 tiers) 1.5 times (farm-bench, medians of 5).
+pub const TIGHT_LOG_PAGES: u64 = 256;
+
+/// The writer's mark when the disk has room for the log it allows: SQLite's default of
+/// 1,000 pages (4 MB). With it raise:2 with 150 heaps ran 0.98 times the wall time of the
+/// writer before these marks (farm-bench, median of 7).
+pub const ROOMY_LOG_PAGES: u64 = 1000;
 
 /// Bytes of a write-ahead log frame's header, before each page.
 const FRAME_HEADER_BYTES: u64 = 24;
@@ -151,11 +159,11 @@ pub fn transaction_pages(tier_bytes: u64) -> u64 {
 
 /// The write-ahead log's peak, at most, for a solve whose largest transaction writes
 /// `largest_pages` and whose transactions write `all_pages` together
-/// ([`transaction_pages`]): the log folds in at [`LOG_CHECKPOINT_PAGES`], so it holds at
-/// most that many pages less one and then the largest transaction, and never more than
-/// every transaction; each page with its frame header.
-pub fn log_peak_bytes(largest_pages: u64, all_pages: u64) -> u64 {
-    let pages = (LOG_CHECKPOINT_PAGES - 1 + largest_pages).min(all_pages);
+/// ([`transaction_pages`]), folded in at `mark` pages ([`TIGHT_LOG_PAGES`],
+/// [`ROOMY_LOG_PAGES`]): the log holds at most `mark` pages less one and then the largest
+/// transaction, and never more than every transaction; each page with its frame header.
+pub fn log_peak_bytes(mark: u64, largest_pages: u64, all_pages: u64) -> u64 {
+    let pages = (mark.saturating_sub(1) + largest_pages).min(all_pages);
     LOG_HEADER_BYTES + pages * (PAGE_BYTES + FRAME_HEADER_BYTES)
 }
 
@@ -195,11 +203,13 @@ mod tests {
 
     #[test]
     fn the_log_holds_its_mark_and_the_largest_transaction() {
-        let least = log_peak_bytes(transaction_pages(0), u64::MAX);
-        assert_eq!(least, 32 + (LOG_CHECKPOINT_PAGES - 1 + TRANSACTION_PAGES) * (PAGE_BYTES + 24));
-        let larger = log_peak_bytes(transaction_pages(10 * PAGE_BYTES), u64::MAX);
+        let least = log_peak_bytes(TIGHT_LOG_PAGES, transaction_pages(0), u64::MAX);
+        assert_eq!(least, 32 + (TIGHT_LOG_PAGES - 1 + TRANSACTION_PAGES) * (PAGE_BYTES + 24));
+        let larger = log_peak_bytes(TIGHT_LOG_PAGES, transaction_pages(10 * PAGE_BYTES), u64::MAX);
         assert_eq!(larger - least, 10 * (PAGE_BYTES + 24));
+        let roomy = log_peak_bytes(ROOMY_LOG_PAGES, transaction_pages(0), u64::MAX);
+        assert_eq!(roomy - least, (ROOMY_LOG_PAGES - TIGHT_LOG_PAGES) * (PAGE_BYTES + 24));
         // A solve that writes less than the mark: the log holds all of it at most.
-        assert_eq!(log_peak_bytes(30, 40), 32 + 40 * (PAGE_BYTES + 24));
+        assert_eq!(log_peak_bytes(TIGHT_LOG_PAGES, 30, 40), 32 + 40 * (PAGE_BYTES + 24));
     }
 }

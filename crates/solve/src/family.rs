@@ -374,7 +374,7 @@ pub fn estimate_family(space: &dyn PositionSpace, loopy: bool, moves_bound: u64)
     };
     // SQLite's page cache on the writer's connection, which fills to its default 2,000 KiB
     // as the file grows.
-    let (disk_bytes, log_bytes) = super::footprint(sizes.iter().map(|&size| (size, 2)));
+    let (disk_bytes, log_bytes, roomy_log_bytes) = super::footprint(sizes.iter().map(|&size| (size, 2)));
     let page_cache = disk_bytes.min(2000 << 10);
     let memory_bytes = super::PROCESS_BYTES
         + space.index_bytes()
@@ -390,6 +390,7 @@ pub fn estimate_family(space: &dyn PositionSpace, loopy: bool, moves_bound: u64)
         whole_total_bytes: 0,
         disk_bytes,
         log_bytes,
+        roomy_log_bytes,
         largest_tier: largest,
         record_bytes: 2,
     }

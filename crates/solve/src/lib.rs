@@ -552,10 +552,14 @@ pub struct Estimate {
     /// tier's row as SQLite lays it out in pages, and the schema
     /// ([`footprint`](nimdb_core::footprint)).
     pub disk_bytes: u64,
-    /// Bytes of write-ahead log the solve's writer holds at its peak, at most: the log's
-    /// checkpoint mark and the largest tier's transaction
-    /// ([`footprint::log_peak_bytes`](nimdb_core::footprint::log_peak_bytes)).
+    /// Bytes of write-ahead log the solve's writer holds at its peak, at most, when it folds
+    /// the log in at the tight mark: the mark and the largest tier's transaction
+    /// ([`footprint::log_peak_bytes`](nimdb_core::footprint::log_peak_bytes) with
+    /// `TIGHT_LOG_PAGES`). What a refusal counts.
     pub log_bytes: u64,
+    /// The same with SQLite's default mark (`ROOMY_LOG_PAGES`), which a solve runs with when
+    /// the disk has room for it ([`Estimate::log_pages`]).
+    pub roomy_log_bytes: u64,
     /// Positions of the largest tier: a spilled tier's file holds at most 4 bytes of each.
     pub largest_tier: u64,
     /// Bytes per stored record (the worst case of the remoteness width).
@@ -620,6 +624,21 @@ impl Estimate {
             }
         }
         Ok(window)
+    }
+
+    /// The mark at which the solve's writer folds its write-ahead log in: SQLite's default
+    /// ([`ROOMY_LOG_PAGES`](nimdb_core::footprint::ROOMY_LOG_PAGES)) when the database, that
+    /// log at its peak ([`roomy_log_bytes`](Self::roomy_log_bytes)) and `spill` bytes fit
+    /// nine tenths of the disk free beside `db` and the log fits the file-size limit, else
+    /// [`TIGHT_LOG_PAGES`](nimdb_core::footprint::TIGHT_LOG_PAGES), whose log
+    /// [`plan`](Self::plan) checked. A log folded in often costs a checkpoint's fsyncs each
+    /// time: a solve of many small tiers runs slower with the tight mark.
+    pub fn log_pages(&self, db: &Path, spill: u64) -> u64 {
+        use nimdb_core::footprint::{ROOMY_LOG_PAGES, TIGHT_LOG_PAGES};
+        let needed = self.disk_bytes.saturating_add(self.roomy_log_bytes).saturating_add(spill);
+        let disk = free_disk(&Spill::dir_beside(db)).is_none_or(|free| needed <= free / 10 * 9);
+        let file = file_size_limit().is_none_or(|limit| self.roomy_log_bytes <= limit);
+        if disk && file { ROOMY_LOG_PAGES } else { TIGHT_LOG_PAGES }
     }
 }
 
@@ -686,7 +705,7 @@ pub fn estimate(game: &GameSpec, options: &SolveOptions, table: &PartitionTable)
     // On disk each tier's records are as wide as its own remoteness needs (below 2 × its
     // total), each tier one row as SQLite lays it out.
     let nim_bytes = if options.nim_values { 1 } else { 0 };
-    let (disk_bytes, log_bytes) =
+    let (disk_bytes, log_bytes, roomy_log_bytes) =
         footprint(tiers.iter().map(|t| (size(t), (if 2 * t.total < 255 { 1 } else { 2 }) + nim_bytes)));
     Estimate {
         tiers: tiers.len() as u64,
@@ -700,6 +719,7 @@ pub fn estimate(game: &GameSpec, options: &SolveOptions, table: &PartitionTable)
         whole_total_bytes,
         disk_bytes,
         log_bytes,
+        roomy_log_bytes,
         largest_tier,
         record_bytes,
     }
@@ -708,9 +728,12 @@ pub fn estimate(game: &GameSpec, options: &SolveOptions, table: &PartitionTable)
 /// The database's growth and the write-ahead log's peak, at most, for tiers of (positions,
 /// record width): the schema and each tier's row ([`nimdb_core::footprint::tier_bytes`],
 /// worked out once for each distinct pair), and the log's peak with the largest tier's
-/// transaction (or all of them, when they write less than the log's mark).
-pub(crate) fn footprint(tiers: impl Iterator<Item = (u64, u64)>) -> (u64, u64) {
-    use nimdb_core::footprint::{SCHEMA_BYTES, log_peak_bytes, tier_bytes, transaction_pages};
+/// transaction (or all of them, when they write less than the log's mark), folded in at the
+/// tight mark and at the roomy one.
+pub(crate) fn footprint(tiers: impl Iterator<Item = (u64, u64)>) -> (u64, u64, u64) {
+    use nimdb_core::footprint::{
+        ROOMY_LOG_PAGES, SCHEMA_BYTES, TIGHT_LOG_PAGES, log_peak_bytes, tier_bytes, transaction_pages,
+    };
     let mut count: std::collections::BTreeMap<(u64, u64), u64> = Default::default();
     for tier in tiers {
         *count.entry(tier).or_default() += 1;
@@ -723,5 +746,9 @@ pub(crate) fn footprint(tiers: impl Iterator<Item = (u64, u64)>) -> (u64, u64) {
         largest = largest.max(transaction_pages(bytes));
         written = written.saturating_add(transaction_pages(bytes).saturating_mul(n));
     }
-    (file, log_peak_bytes(largest, written))
+    (
+        file,
+        log_peak_bytes(TIGHT_LOG_PAGES, largest, written),
+        log_peak_bytes(ROOMY_LOG_PAGES, largest, written),
+    )
 }

@@ -130,7 +130,7 @@ impl<'a> TierWriter<'a> {
             let conn = Connection::open(super::database::file_path(&path))?;
             conn.busy_timeout(std::time::Duration::from_secs(30))?;
             conn.pragma_update(None, "synchronous", "NORMAL")?;
-            super::open::bound_the_log(&conn)?;
+            super::open::bound_the_log(&conn, self.db.log_pages)?;
             let (queue, jobs) = sync_channel::<Job>(QUEUE);
             let (solve_id, ends, key, run) =
                 (self.solve_id, self.ends_total.clone(), self.key.clone(), self.run.clone());
