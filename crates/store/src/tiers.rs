@@ -729,6 +729,46 @@ pub(crate) mod tests {
         }
     }
 
+    /// The file a solve's tiers make stays within `footprint`'s bound of it, whole or in
+    /// parts (whose row is written full of zeros and then updated), for tiers from one
+    /// position to many pages, stored in an order that does not follow their heap counts.
+    #[test]
+    fn the_file_stays_within_the_footprint_bound() {
+        use nimdb_core::footprint::{SCHEMA_BYTES, tier_bytes};
+        let sizes = [1usize, 2, 7, 60, 300, 1000, 1900, 2100, 3000, 4070, 4100, 5000, 8190, 12_000, 70_000];
+        for in_parts in [false, true] {
+            let dir = tempfile::tempdir().unwrap();
+            let (db, solve, universe) = database(Some(dir.path()));
+            let mut w = TierWriter::new(&db, &solve, universe, RunStart::now(12, 1, 1));
+            let mut bound = SCHEMA_BYTES;
+            for i in 0..600usize {
+                let n = sizes[(i * 7 + i / 3) % sizes.len()];
+                let most: u16 = if i % 5 == 0 { 300 } else { 40 };
+                let tier = TierId { total: (i / 4) as u32, heaps: [3, 1, 4, 2][i % 4] + (i / 4) as u32 };
+                let remoteness: Vec<u16> =
+                    (0..n).map(|j| ((j * 31 + i) % (most as usize + 1)) as u16).collect();
+                bound += tier_bytes(n as u64, if most < 256 { 1 } else { 2 });
+                if in_parts {
+                    w.begin_parts(tier, n as u64, most, 0.5).unwrap();
+                    for part in remoteness.chunks(1500) {
+                        w.write_part(part).unwrap();
+                    }
+                    w.end_parts(tick()).unwrap();
+                } else {
+                    w.write_in_run(StoredTier { tier, remoteness, nim_values: None, seconds: 0.5 }, tick())
+                        .unwrap();
+                }
+            }
+            w.finish().unwrap();
+            drop(w);
+            let path = db.path().to_path_buf();
+            drop(db);
+            let file = std::fs::metadata(&path).unwrap().len();
+            assert!(file <= bound, "in parts {in_parts}: file {file}, bound {bound}");
+            assert!(bound < 2 * file, "in parts {in_parts}: file {file}, bound {bound}");
+        }
+    }
+
     #[test]
     fn a_tier_in_parts_that_is_abandoned_or_miscounted_stores_nothing() {
         for file in [true, false] {
