@@ -152,7 +152,8 @@ pub fn tier_bytes(positions: u64, record_width: u64) -> u64 {
 }
 
 /// Pages of write-ahead log the transaction storing a tier of `tier_bytes` ([`tier_bytes`])
-/// writes, at most: the tier's own pages and [`TRANSACTION_PAGES`] more.
+/// writes, at most: the tier's own pages and 24 more (the paths from the roots to the leaves
+/// of the tier table and its index, the pages a split makes, the solve's and the run's rows).
 pub fn transaction_pages(tier_bytes: u64) -> u64 {
     tier_bytes.div_ceil(PAGE_BYTES) + TRANSACTION_PAGES
 }
