@@ -37,7 +37,7 @@
 //! # }
 //! ```
 
-pub use nimdb_core::{game, index, resources};
+pub use nimdb_core::{footprint, game, index, resources};
 pub use nimdb_solve as solve;
 pub use nimdb_store as store;
 pub use nimdb_theory as theory;

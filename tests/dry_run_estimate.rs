@@ -1,11 +1,12 @@
-//! `nimdb solve --dry-run` estimates the database file within 20% of the real one.
+//! `nimdb solve --dry-run` bounds the database file from above, within twice the real one
+//! for these heap games (each tier's row is counted as SQLite lays it out, its waste at most).
 
 mod common;
 
 use common::ok;
 
 fn parse_size(line: &str) -> f64 {
-    // "disk:        ~6.9 MB (…)" or "~871.8 KB".
+    // "disk:        ~6.9 MB of database at most (…)" or "~871.8 KB …".
     let after = line.split('~').nth(1).expect("a ~size");
     let mut words = after.split_whitespace();
     let n: f64 = words.next().unwrap().parse().unwrap();
@@ -17,7 +18,7 @@ fn parse_size(line: &str) -> f64 {
 }
 
 #[test]
-fn dry_run_disk_estimate_is_within_20_percent() {
+fn dry_run_disk_estimate_bounds_the_file_within_twice_it() {
     for spec in [
         &["--game", "kayles", "--misere", "--max-total", "40"][..],
         &["--game", "nim", "--misere", "--max-heaps", "8", "--max-heap", "12"],
@@ -37,6 +38,6 @@ fn dry_run_disk_estimate_is_within_20_percent() {
         ok(&args);
         let real = std::fs::metadata(db).unwrap().len() as f64;
         let ratio = estimate / real;
-        assert!((0.8..=1.2).contains(&ratio), "{spec:?}: estimate {estimate} vs file {real} ({ratio:.2})");
+        assert!((1.0..=2.0).contains(&ratio), "{spec:?}: estimate {estimate} vs file {real} ({ratio:.2})");
     }
 }

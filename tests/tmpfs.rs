@@ -46,7 +46,7 @@ fn a_solve_that_would_not_fit_the_disk_is_refused_before_it_writes() {
     };
     let db = fs.path("nim.sqlite");
     // Misère Nim with at most 7 heaps of at most 32: 15,380,937 positions, about 16 MB of
-    // records (twice that with the write-ahead log): more than the 8 MiB file system.
+    // records and their rows (with the write-ahead log's 1 MB): more than the 8 MiB file system.
     let big = ["solve", "--game", "nim", "--misere", "--max-heap", "32", "--max-heaps", "7", "-q", "--db"];
     let dry = common::nimdb().args(big).arg(&db).arg("--dry-run").output().unwrap();
     let said = String::from_utf8_lossy(&dry.stdout);

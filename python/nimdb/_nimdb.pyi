@@ -349,6 +349,9 @@ class Estimate:
     window_bytes: int
     """The part of memory_bytes that is lower tiers, which a solve over budget spills."""
     disk_bytes: int
+    """Bytes of database file the solve's tiers take, at most (from an empty file)."""
+    log_bytes: int
+    """Bytes of write-ahead log the solve holds at its peak, at most, beside the database."""
     spill_past: Optional[int]
     """None when the solve fits the budget, else the bytes of lower tiers it would hold."""
 

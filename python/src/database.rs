@@ -473,8 +473,10 @@ pub struct Estimate {
     /// The part of `memory_bytes` that is lower tiers held for later ones: what a solve
     /// over its memory budget spills to disk instead.
     pub window_bytes: u64,
-    /// Bytes on disk.
+    /// Bytes of database file the solve's tiers take, at most (from an empty file).
     pub disk_bytes: u64,
+    /// Bytes of write-ahead log the solve holds at its peak, at most, beside the database.
+    pub log_bytes: u64,
     /// With the budget (`memory_limit`): None when the solve fits in memory, else the bytes
     /// of lower tiers it would hold, spilling the rest.
     pub spill_past: Option<u64>,
@@ -484,11 +486,12 @@ pub struct Estimate {
 impl Estimate {
     fn __repr__(&self) -> String {
         format!(
-            "Estimate(universe={:?}, positions={}, memory_bytes={}, disk_bytes={}, spill_past={})",
+            "Estimate(universe={:?}, positions={}, memory_bytes={}, disk_bytes={}, log_bytes={}, spill_past={})",
             self.universe,
             self.positions,
             self.memory_bytes,
             self.disk_bytes,
+            self.log_bytes,
             crate::answers::py_opt(self.spill_past)
         )
     }
@@ -522,6 +525,7 @@ pub fn estimate(
         memory_bytes: e.memory_bytes,
         window_bytes: e.window_bytes,
         disk_bytes: e.disk_bytes,
+        log_bytes: e.log_bytes,
         spill_past,
     })
 }

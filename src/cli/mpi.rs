@@ -86,6 +86,8 @@ fn lead(args: &SolveArgs, team: &MpiTeam) -> anyhow::Result<ExitCode> {
         team.set_gather_part(part);
     }
     plan.spill = planned.spill.as_ref().map(|s| (s.budget, s.dir.to_string_lossy().into_owned()));
+    // Rank 0 writes: its log folds in at the mark the plan found room for.
+    db.set_log_pages(planned.log_pages);
     let bar = SolveBar::new(!args.quiet);
     let started = Instant::now();
     // The plan goes out once the solve record is open, right before the first store call;

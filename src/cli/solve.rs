@@ -140,10 +140,17 @@ pub(super) fn prepare(args: &SolveArgs) -> anyhow::Result<Option<(SolveJob, Solv
                 mb(e.fixed_bytes)
             );
         }
+        // The log the solve would run with: SQLite's default mark where the disk has room.
+        let log = if estimate.log_pages(&args.db.db, 0) == nimdb::footprint::ROOMY_LOG_PAGES {
+            estimate.roomy_log_bytes
+        } else {
+            estimate.log_bytes
+        };
         println!(
-            "disk:        ~{} (up to {} byte(s) per position)",
+            "disk:        ~{} of database at most (up to {} byte(s) per position), and up to {} of write-ahead log while it writes",
             mb(estimate.disk_bytes),
-            estimate.record_bytes
+            estimate.record_bytes,
+            mb(log)
         );
         match job.cpu_time() {
             Some(t) => println!("time:        {}", t.words()),

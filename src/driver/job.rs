@@ -119,6 +119,9 @@ pub struct SolvePlan {
     pub spill: Option<Spill>,
     /// Whether the spill is set by the window limit (rather than the memory budget).
     pub by_window_limit: bool,
+    /// The mark, in pages, at which the writer folds the write-ahead log into the database
+    /// ([`Estimate::log_pages`]).
+    pub log_pages: u64,
 }
 
 impl SolveJob {
@@ -308,16 +311,18 @@ impl SolveJob {
             (a, b) => a.or(b),
         }
         .filter(|&bytes| bytes < self.estimate.window_bytes);
+        let spilled = window.map_or(0, |w| self.estimate.window_bytes.saturating_sub(w));
         Ok(SolvePlan {
             by_window_limit: window.is_some() && window == window_limit,
             spill: window.map(|bytes| Spill::beside(db, bytes)),
+            log_pages: self.estimate.log_pages(db, spilled),
         })
     }
 
     /// The plan of a solve held whole in memory (nothing spills): what a solve on the spot
     /// runs with once it was checked to fit.
     pub fn in_memory(&self) -> SolvePlan {
-        SolvePlan { spill: None, by_window_limit: false }
+        SolvePlan { spill: None, by_window_limit: false, log_pages: crate::footprint::TIGHT_LOG_PAGES }
     }
 
     /// Runs the solve into `db` as `plan` says, resuming from (and extending) the stored
@@ -329,6 +334,7 @@ impl SolveJob {
         progress: &dyn Progress,
         plan: &SolvePlan,
     ) -> Result<(SolveRecord, SolveReport), DriverError> {
+        db.set_log_pages(plan.log_pages);
         match &self.solver {
             Solver::Heaps(spec, universe) => super::solve_into_spilling(
                 db,

@@ -5,6 +5,8 @@
 //!   Nim), their positions, moves and rules;
 //! * [`index`]: position spaces, tier by tier: the rank of a position inside its tier and
 //!   back;
+//! * [`footprint`]: what a solve's tiers take on disk, the database's growth and its
+//!   write-ahead log's peak, bounded from above;
 //! * [`resources`]: the memory and disk the machine offers, which every command that may be
 //!   large checks before it starts.
 //!
@@ -12,6 +14,7 @@
 //! this one; nothing here knows of them.
 #![warn(missing_docs)]
 
+pub mod footprint;
 pub mod game;
 pub mod index;
 pub mod resources;

@@ -65,15 +65,18 @@ pub enum ResourceError {
         /// The directory whose file system was asked.
         dir: PathBuf,
     },
-    /// The database would grow past this process's file-size limit (`ulimit -f`).
+    /// A file of the solve (the database, its write-ahead log, a spilled tier's file) would
+    /// grow past this process's file-size limit (`ulimit -f`).
     #[error(
-        "{what} would grow the database to about {}, more than the file-size limit (ulimit -f) of {}",
+        "{what} would grow {file} to about {}, more than the file-size limit (ulimit -f) of {}",
         Bytes(*.grown), Bytes(*.limit)
     )]
     FileSize {
         /// What was refused.
         what: String,
-        /// The database's size after the solve, about.
+        /// Which file: "the database", "its write-ahead log", "a spill file".
+        file: &'static str,
+        /// The file's size at its largest, at most.
         grown: u64,
         /// The limit.
         limit: u64,

@@ -374,7 +374,7 @@ pub fn estimate_family(space: &dyn PositionSpace, loopy: bool, moves_bound: u64)
     };
     // SQLite's page cache on the writer's connection, which fills to its default 2,000 KiB
     // as the file grows.
-    let disk_bytes = positions * 2 + positions / 10 + 4096;
+    let (disk_bytes, log_bytes, roomy_log_bytes) = super::footprint(sizes.iter().map(|&size| (size, 2)));
     let page_cache = disk_bytes.min(2000 << 10);
     let memory_bytes = super::PROCESS_BYTES
         + space.index_bytes()
@@ -389,6 +389,9 @@ pub fn estimate_family(space: &dyn PositionSpace, loopy: bool, moves_bound: u64)
         window_bytes: 0,
         whole_total_bytes: 0,
         disk_bytes,
+        log_bytes,
+        roomy_log_bytes,
+        largest_tier: largest,
         record_bytes: 2,
     }
 }

@@ -548,8 +548,20 @@ pub struct Estimate {
     /// its largest tier: the retrograde solver marks a heap game's whole total at once
     /// unless it spills, and then it marks tier by tier without it.
     pub whole_total_bytes: u64,
-    /// Bytes on disk (records plus about 5% for checksums and SQLite pages).
+    /// Bytes of database file the solve's tiers take, at most, from an empty file: each
+    /// tier's row as SQLite lays it out in pages, and the schema
+    /// ([`footprint`](nimdb_core::footprint)).
     pub disk_bytes: u64,
+    /// Bytes of write-ahead log the solve's writer holds at its peak, at most, when it folds
+    /// the log in at the tight mark: the mark and the largest tier's transaction
+    /// ([`footprint::log_peak_bytes`](nimdb_core::footprint::log_peak_bytes) with
+    /// `TIGHT_LOG_PAGES`). What a refusal counts.
+    pub log_bytes: u64,
+    /// The same with SQLite's default mark (`ROOMY_LOG_PAGES`), which a solve runs with when
+    /// the disk has room for it ([`Estimate::log_pages`]).
+    pub roomy_log_bytes: u64,
+    /// Positions of the largest tier: a spilled tier's file holds at most 4 bytes of each.
+    pub largest_tier: u64,
     /// Bytes per stored record (the worst case of the remoteness width).
     pub record_bytes: u64,
 }
@@ -571,17 +583,18 @@ impl Estimate {
     }
 
     /// How a solve into the database file `db` fits: [`fit`](Self::fit) with `budget`, and
-    /// then the disk. The tiers go to the database through its write-ahead log, which may
-    /// hold as much again before a checkpoint folds it in, and any spill goes beside the
-    /// database ([`Spill::beside`]): twice the estimate's disk bytes plus the spill must fit
-    /// nine tenths of the disk free there ([`free_disk`]), and the database's size after
-    /// the solve must fit the file-size limit ([`file_size_limit`], `ulimit -f`). Reads the
-    /// file's size and its file system, writes nothing: every face that solves (`nimdb
-    /// solve`, the Python package's `Database.solve`) calls this before it writes.
+    /// then the disk. The database grows by at most [`disk_bytes`](Self::disk_bytes) while
+    /// its write-ahead log holds at most [`log_bytes`](Self::log_bytes) (the writer folds it
+    /// in at a bounded size), and any spill goes beside the database ([`Spill::beside`]):
+    /// their sum must fit nine tenths of the disk free there ([`free_disk`]). Each file must
+    /// fit the file-size limit ([`file_size_limit`], `ulimit -f`): the database after the
+    /// solve, the log at its peak, and a spilled tier's file. Reads the file's size and its
+    /// file system, writes nothing: every face that solves (`nimdb solve`, the Python
+    /// package's `Database.solve`) calls this before it writes.
     pub fn plan(&self, budget: &MemoryBudget, what: &str, db: &Path) -> Result<Option<u64>, ResourceError> {
         let window = self.fit(budget, what)?;
         let spill = window.map_or(0, |w| self.window_bytes.saturating_sub(w));
-        let disk = self.disk_bytes.saturating_mul(2).saturating_add(spill);
+        let disk = self.disk_bytes.saturating_add(self.log_bytes).saturating_add(spill);
         let dir = Spill::dir_beside(db);
         if let Some(free) = free_disk(&dir)
             && disk > free / 10 * 9
@@ -598,12 +611,34 @@ impl Estimate {
             return Err(ResourceError::Disk { what: what.to_string(), needed: disk, free, dir });
         }
         if let Some(limit) = file_size_limit() {
-            let grown = std::fs::metadata(db).map_or(0, |m| m.len()).saturating_add(self.disk_bytes);
-            if grown > limit {
-                return Err(ResourceError::FileSize { what: what.to_string(), grown, limit });
+            let database = std::fs::metadata(db).map_or(0, |m| m.len()).saturating_add(self.disk_bytes);
+            let spill_file = if spill > 0 { 4 * self.largest_tier } else { 0 };
+            for (file, grown) in [
+                ("the database", database),
+                ("its write-ahead log", self.log_bytes),
+                ("a spill file", spill_file),
+            ] {
+                if grown > limit {
+                    return Err(ResourceError::FileSize { what: what.to_string(), file, grown, limit });
+                }
             }
         }
         Ok(window)
+    }
+
+    /// The mark at which the solve's writer folds its write-ahead log in: SQLite's default
+    /// ([`ROOMY_LOG_PAGES`](nimdb_core::footprint::ROOMY_LOG_PAGES)) when the database, that
+    /// log at its peak ([`roomy_log_bytes`](Self::roomy_log_bytes)) and `spill` bytes fit
+    /// nine tenths of the disk free beside `db` and the log fits the file-size limit, else
+    /// [`TIGHT_LOG_PAGES`](nimdb_core::footprint::TIGHT_LOG_PAGES), whose log
+    /// [`plan`](Self::plan) checked. A log folded in often costs a checkpoint's fsyncs each
+    /// time: a solve of many small tiers runs slower with the tight mark.
+    pub fn log_pages(&self, db: &Path, spill: u64) -> u64 {
+        use nimdb_core::footprint::{ROOMY_LOG_PAGES, TIGHT_LOG_PAGES};
+        let needed = self.disk_bytes.saturating_add(self.roomy_log_bytes).saturating_add(spill);
+        let disk = free_disk(&Spill::dir_beside(db)).is_none_or(|free| needed <= free / 10 * 9);
+        let file = file_size_limit().is_none_or(|limit| self.roomy_log_bytes <= limit);
+        if disk && file { ROOMY_LOG_PAGES } else { TIGHT_LOG_PAGES }
     }
 }
 
@@ -668,12 +703,10 @@ pub fn estimate(game: &GameSpec, options: &SolveOptions, table: &PartitionTable)
     let record_bytes = remoteness_bytes + if options.nim_values { 1 } else { 0 };
     let positions: u64 = per_total.iter().sum();
     // On disk each tier's records are as wide as its own remoteness needs (below 2 × its
-    // total), plus block checksums and SQLite's pages (~5%), about 100 bytes of row and page
-    // slack per tier, and the schema's pages.
+    // total), each tier one row as SQLite lays it out.
     let nim_bytes = if options.nim_values { 1 } else { 0 };
-    let records: u64 =
-        tiers.iter().map(|t| size(t) * ((if 2 * t.total < 255 { 1 } else { 2 }) + nim_bytes)).sum();
-    let disk_bytes = records * 105 / 100 + 100 * tiers.len() as u64 + 64 * 1024;
+    let (disk_bytes, log_bytes, roomy_log_bytes) =
+        footprint(tiers.iter().map(|t| (size(t), (if 2 * t.total < 255 { 1 } else { 2 }) + nim_bytes)));
     Estimate {
         tiers: tiers.len() as u64,
         positions,
@@ -685,6 +718,37 @@ pub fn estimate(game: &GameSpec, options: &SolveOptions, table: &PartitionTable)
         window_bytes: peak * per_position_tenths / 10,
         whole_total_bytes,
         disk_bytes,
+        log_bytes,
+        roomy_log_bytes,
+        largest_tier,
         record_bytes,
     }
+}
+
+/// The database's growth and the write-ahead log's peak, at most, for tiers of (positions,
+/// record width): the schema and each tier's row ([`nimdb_core::footprint::tier_bytes`],
+/// worked out once for each distinct pair), and the log's peak with the largest tier's
+/// transaction (or all of them, when they write less than the log's mark), folded in at the
+/// tight mark and at the roomy one.
+pub(crate) fn footprint(tiers: impl Iterator<Item = (u64, u64)>) -> (u64, u64, u64) {
+    use nimdb_core::footprint::{
+        ROOMY_LOG_PAGES, SCHEMA_BYTES, TIGHT_LOG_PAGES, log_peak_bytes, tier_bytes, transaction_pages,
+    };
+    let mut count: std::collections::BTreeMap<(u64, u64), u64> = Default::default();
+    for tier in tiers {
+        *count.entry(tier).or_default() += 1;
+    }
+    // A new file's schema is written through the log too.
+    let (mut file, mut largest, mut written) = (SCHEMA_BYTES, 0, transaction_pages(SCHEMA_BYTES));
+    for (&(positions, width), &n) in &count {
+        let bytes = tier_bytes(positions, width);
+        file = file.saturating_add(bytes.saturating_mul(n));
+        largest = largest.max(transaction_pages(bytes));
+        written = written.saturating_add(transaction_pages(bytes).saturating_mul(n));
+    }
+    (
+        file,
+        log_peak_bytes(TIGHT_LOG_PAGES, largest, written),
+        log_peak_bytes(ROOMY_LOG_PAGES, largest, written),
+    )
 }

@@ -16,7 +16,7 @@ use nimdb_core::index::TierId;
 use super::key::SolveKey;
 
 /// Records per checksummed block.
-pub const BLOCK_RECORDS: usize = 4096;
+pub const BLOCK_RECORDS: usize = nimdb_core::footprint::BLOCK_RECORDS as usize;
 
 /// Why stored tier bytes cannot be decoded.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

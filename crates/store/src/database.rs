@@ -33,6 +33,9 @@ pub struct Database {
     /// Opened as immutable (a file this process cannot write, with no write-ahead log):
     /// SQLite reads it without locks and never sees what a writer commits later.
     pub(crate) immutable: bool,
+    /// The mark, in pages, at which a tier writer folds the write-ahead log into the file
+    /// ([`Database::set_log_pages`]).
+    pub(crate) log_pages: u64,
 }
 
 impl Database {
@@ -50,6 +53,13 @@ impl Database {
     /// database opened to read and left as it was.
     pub fn schema_version(&self) -> i64 {
         self.schema_version
+    }
+
+    /// Sets the mark, in pages, at which the tier writers made from now on fold the
+    /// write-ahead log into the file ([`nimdb_core::footprint`]: `TIGHT_LOG_PAGES`, the
+    /// default, or `ROOMY_LOG_PAGES` when the solve's plan found room for that log).
+    pub fn set_log_pages(&mut self, pages: u64) {
+        self.log_pages = pages;
     }
 
     /// Whether the file was opened as immutable (see [`Database::open_for_reading`]): it

@@ -59,4 +59,37 @@ pub enum StoreError {
     /// The tier writer failed to start or stopped.
     #[error("{0}")]
     Writer(String),
+    /// A tier could not be written: the disk filled, the file-size limit (`ulimit -f`) was
+    /// reached or the device failed. Its transaction was rolled back: every tier stored
+    /// before it is intact, and the same solve resumes from them.
+    #[error(
+        "could not store tier {tier} in {}: {cause}; the tiers stored before it are intact, and the same command resumes from them once there is room",
+        .path.display()
+    )]
+    NoRoom {
+        /// The tier being stored.
+        tier: nimdb_core::index::TierId,
+        /// The database file.
+        path: PathBuf,
+        /// What SQLite said, in words.
+        cause: String,
+    },
+}
+
+impl StoreError {
+    /// This error as [`StoreError::NoRoom`] when SQLite failed for want of room or of a
+    /// working disk (`SQLITE_FULL`, `SQLITE_IOERR`) while `tier` was being stored in `path`.
+    pub(crate) fn storing(self, tier: nimdb_core::index::TierId, path: &std::path::Path) -> StoreError {
+        use rusqlite::ErrorCode::{DiskFull, SystemIoFailure};
+        let cause = match &self {
+            StoreError::Sqlite(rusqlite::Error::SqliteFailure(e, _)) if e.code == DiskFull => {
+                "the disk is full"
+            }
+            StoreError::Sqlite(rusqlite::Error::SqliteFailure(e, _)) if e.code == SystemIoFailure => {
+                "a write failed (a full disk, the file-size limit of ulimit -f, or the device)"
+            }
+            _ => return self,
+        };
+        StoreError::NoRoom { tier, path: path.to_path_buf(), cause: cause.to_string() }
+    }
 }

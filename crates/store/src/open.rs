@@ -8,6 +8,7 @@ use rusqlite_migration::{M, Migrations};
 use crate::database::{Database, file_path};
 use crate::error::StoreError;
 use crate::schema::{MIGRATIONS, OLDEST_READABLE_VERSION, SCHEMA_VERSION};
+use nimdb_core::footprint::TIGHT_LOG_PAGES;
 
 /// The `application_id` that marks a nimdb database ('NIMD').
 const APPLICATION_ID: i64 = 0x4E49_4D44;
@@ -74,6 +75,7 @@ impl Database {
         retry_busy(|| conn.pragma_update(None, "journal_mode", "WAL"))?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
+        bound_the_log(&conn, TIGHT_LOG_PAGES)?;
         migrate(&mut conn)?;
         check_tables(&conn, &db_path)?;
         Ok(Database {
@@ -82,6 +84,7 @@ impl Database {
             in_memory: false,
             schema_version: SCHEMA_VERSION as i64,
             immutable: false,
+            log_pages: TIGHT_LOG_PAGES,
         })
     }
 
@@ -97,6 +100,7 @@ impl Database {
             in_memory: true,
             schema_version: SCHEMA_VERSION as i64,
             immutable: false,
+            log_pages: TIGHT_LOG_PAGES,
         })
     }
 
@@ -147,6 +151,7 @@ impl Database {
             in_memory: false,
             schema_version: version,
             immutable,
+            log_pages: TIGHT_LOG_PAGES,
         }))
     }
 }
@@ -180,6 +185,22 @@ fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
 
 /// Opens an existing file so that nothing is written and nothing is left behind.
 ///
+/// Bounds the write-ahead log of a writing connection: a commit that leaves more than
+/// `pages` pages in the log folds it into the database, so it never grows past those pages
+/// and one transaction (see [`footprint`](nimdb_core::footprint), which the disk estimates
+/// use); below SQLite's default mark the log file is also cut back to that size when it
+/// restarts.
+pub(crate) fn bound_the_log(conn: &Connection, pages: u64) -> Result<(), StoreError> {
+    use nimdb_core::footprint::{PAGE_BYTES, ROOMY_LOG_PAGES};
+    let pages = pages.clamp(1, 1 << 20);
+    conn.pragma_update(None, "wal_autocheckpoint", pages as i64)?;
+    // Cutting the file back costs a truncation at each restart of the log, which only a
+    // tight disk needs: with SQLite's default mark the log's peak was planned for.
+    let limit = if pages < ROOMY_LOG_PAGES { (pages * PAGE_BYTES) as i64 } else { -1 };
+    conn.pragma_update(None, "journal_size_limit", limit)?;
+    Ok(())
+}
+
 /// A read-only connection to a write-ahead-log database makes SQLite's side files (`-wal`,
 /// `-shm`) and cannot remove them when it closes. So when no `-wal` file exists (no writer
 /// is connected, and none left a log), the file is opened read-write without creating it

@@ -126,9 +126,11 @@ impl<'a> TierWriter<'a> {
 
     fn background(&mut self) -> Result<&mut Background, StoreError> {
         if self.background.is_none() {
-            let conn = Connection::open(super::database::file_path(self.db.path()))?;
+            let path = self.db.path().to_path_buf();
+            let conn = Connection::open(super::database::file_path(&path))?;
             conn.busy_timeout(std::time::Duration::from_secs(30))?;
             conn.pragma_update(None, "synchronous", "NORMAL")?;
+            super::open::bound_the_log(&conn, self.db.log_pages)?;
             let (queue, jobs) = sync_channel::<Job>(QUEUE);
             let (solve_id, ends, key, run) =
                 (self.solve_id, self.ends_total.clone(), self.key.clone(), self.run.clone());
@@ -139,7 +141,22 @@ impl<'a> TierWriter<'a> {
                     // A tier still in parts when the queue closes is rolled back with it.
                     let mut streaming = None;
                     for job in jobs {
-                        solve.apply(&conn, &mut streaming, job)?;
+                        let tier = match &job {
+                            Job::Whole(tier, _) => Some(tier.tier),
+                            Job::Begin(head) => Some(head.tier),
+                            _ => streaming.as_ref().map(|s: &Streaming<'_>| s.head.tier),
+                        };
+                        if let Err(e) = solve.apply(&conn, &mut streaming, job) {
+                            // The failed tier's transaction is rolled back; the log is
+                            // folded in and cut back where the disk lets it, so a full
+                            // disk keeps the tiers committed and not a swollen log.
+                            drop(streaming.take());
+                            let _ = conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
+                            return Err(match tier {
+                                Some(tier) => e.storing(tier, &path),
+                                None => e,
+                            });
+                        }
                     }
                     Ok(())
                 })
@@ -709,6 +726,46 @@ pub(crate) mod tests {
             for tier in tiers() {
                 assert_eq!(parted.load_tier(parted_solve.id, tier.tier).unwrap().remoteness, tier.remoteness);
             }
+        }
+    }
+
+    /// The file a solve's tiers make stays within `footprint`'s bound of it, whole or in
+    /// parts (whose row is written full of zeros and then updated), for tiers from one
+    /// position to many pages, stored in an order that does not follow their heap counts.
+    #[test]
+    fn the_file_stays_within_the_footprint_bound() {
+        use nimdb_core::footprint::{SCHEMA_BYTES, tier_bytes};
+        let sizes = [1usize, 2, 7, 60, 300, 1000, 1900, 2100, 3000, 4070, 4100, 5000, 8190, 12_000, 70_000];
+        for in_parts in [false, true] {
+            let dir = tempfile::tempdir().unwrap();
+            let (db, solve, universe) = database(Some(dir.path()));
+            let mut w = TierWriter::new(&db, &solve, universe, RunStart::now(12, 1, 1));
+            let mut bound = SCHEMA_BYTES;
+            for i in 0..600usize {
+                let n = sizes[(i * 7 + i / 3) % sizes.len()];
+                let most: u16 = if i % 5 == 0 { 300 } else { 40 };
+                let tier = TierId { total: (i / 4) as u32, heaps: [3, 1, 4, 2][i % 4] + (i / 4) as u32 };
+                let remoteness: Vec<u16> =
+                    (0..n).map(|j| ((j * 31 + i) % (most as usize + 1)) as u16).collect();
+                bound += tier_bytes(n as u64, if most < 256 { 1 } else { 2 });
+                if in_parts {
+                    w.begin_parts(tier, n as u64, most, 0.5).unwrap();
+                    for part in remoteness.chunks(1500) {
+                        w.write_part(part).unwrap();
+                    }
+                    w.end_parts(tick()).unwrap();
+                } else {
+                    w.write_in_run(StoredTier { tier, remoteness, nim_values: None, seconds: 0.5 }, tick())
+                        .unwrap();
+                }
+            }
+            w.finish().unwrap();
+            drop(w);
+            let path = db.path().to_path_buf();
+            drop(db);
+            let file = std::fs::metadata(&path).unwrap().len();
+            assert!(file <= bound, "in parts {in_parts}: file {file}, bound {bound}");
+            assert!(bound < 2 * file, "in parts {in_parts}: file {file}, bound {bound}");
         }
     }
 
