@@ -262,14 +262,20 @@ struct Retrograde<'a, R> {
 }
 
 impl<R: TierRules> Retrograde<'_, R> {
-    /// A solved tier as the window keeps it: its values and the ranks of its losses.
+    /// A solved tier as the window keeps it: its values, the ranks of its losses, and as its
+    /// greatest remoteness that of its wins, the only positions a loss's children can be (a
+    /// tighter bound for settling than the tier's greatest: more losses stop reading their
+    /// children a token earlier).
     fn keep(&self, tier: TierId, remoteness: Vec<u16>) -> TierValues {
-        let losses: Vec<u32> = remoteness
-            .iter()
-            .enumerate()
-            .filter(|&(_, &r)| !self.convention.is_win(r as u32))
-            .map(|(rank, _)| rank as u32)
-            .collect();
+        let mut longest_win = 0;
+        let mut losses = Vec::new();
+        for (rank, &r) in remoteness.iter().enumerate() {
+            if self.convention.is_win(r as u32) {
+                longest_win = longest_win.max(r);
+            } else {
+                losses.push(rank as u32);
+            }
+        }
         let (mut loss_heaps, mut loss_tails, mut loss_remoteness) = (None, None, None);
         if self.decode_losses {
             let k = tier.heaps as usize;
@@ -293,6 +299,7 @@ impl<R: TierRules> Retrograde<'_, R> {
             loss_heaps,
             loss_tails,
             loss_remoteness,
+            max_remoteness: longest_win,
             ..TierValues::solved(remoteness, None, self.narrow)
         }
     }
