@@ -402,19 +402,22 @@ impl Shape {
     /// of a place ([`Terms::shift`]).
     #[inline(always)]
     fn shifted_by(&self, table: &Terms, x0: usize, x1: usize, shift: usize) -> u32 {
+        if x0 >= x1 {
+            return 0;
+        }
+        // Cut to the range once, so that the reads in the loop need no bounds checks.
+        let (heaps, run_end, place) = (&self.heaps[..x1], &self.run_end[..x1], &self.place[..=x1]);
         let mut sum = 0u32;
         let mut x = x0;
         while x < x1 {
-            let v = self.heaps[x];
-            let end = (self.run_end[x] as usize).min(x1);
+            let v = heaps[x];
+            let end = (run_end[x] as usize).min(x1);
             if end == x + 1 {
-                sum = sum.wrapping_add(table.at(self.place[x], shift, v - 1));
+                sum = sum.wrapping_add(table.at(place[x], shift, v - 1));
             } else {
-                sum = sum.wrapping_add(table.at(self.place[x], shift, v)).wrapping_sub(table.at(
-                    self.place[end],
-                    shift,
-                    v,
-                ));
+                sum = sum
+                    .wrapping_add(table.at(place[x], shift, v))
+                    .wrapping_sub(table.at(place[end], shift, v));
             }
             x = end;
         }
