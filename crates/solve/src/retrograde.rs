@@ -672,6 +672,17 @@ impl<R: TierRules> Retrograde<'_, R> {
         // prefetched as it is ranked and read after its siblings are ranked.
         let child_bytes: u64 = columns.iter().flatten().map(|c| c.span_bytes()).sum();
         let far = child_bytes >= prefetch_min_bytes();
+        // Where every child column is held a byte a value (remoteness below 255), the
+        // columns as plain bytes, so that a child's read is one load (a tier not held is
+        // empty here, where the general path would stop on it alike).
+        let narrow: Option<Vec<&[u8]>> = columns
+            .iter()
+            .map(|c| match c {
+                Some(Column::Narrow(v)) => Some(&v[..]),
+                None => Some(&[][..]),
+                Some(_) => None,
+            })
+            .collect();
         unmarked
             .par_chunks(PULL_CHUNK)
             .flat_map_iter(|chunk| {
@@ -681,7 +692,7 @@ impl<R: TierRules> Retrograde<'_, R> {
                 // and rank, their cells prefetched as they are ranked and read after, so
                 // that the cache misses of large tiers overlap.
                 let mut children: Vec<(u8, u32)> = Vec::new();
-                let (columns, bounds) = (&columns, &bounds);
+                let (columns, bounds, narrow) = (&columns, &bounds, &narrow);
                 chunk.iter().map(move |&rank| {
                     shape.seek(&self.terms, tier.total, tier.heaps, rank);
                     let mut longest = None::<u16>;
@@ -713,6 +724,18 @@ impl<R: TierRules> Retrograde<'_, R> {
                             for &(at, child) in &children {
                                 take(column(at as usize).get(child as usize));
                             }
+                        } else if let Some(narrow) = narrow {
+                            edges += shape.children_taking(
+                                self.rules,
+                                &self.terms,
+                                taken,
+                                &mut buf,
+                                |step, child| {
+                                    take(
+                                        narrow[(step.taken * 4 + step.parts) as usize][child as usize] as u16,
+                                    );
+                                },
+                            );
                         } else {
                             edges += shape.children_taking(
                                 self.rules,
