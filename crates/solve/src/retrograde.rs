@@ -262,14 +262,20 @@ struct Retrograde<'a, R> {
 }
 
 impl<R: TierRules> Retrograde<'_, R> {
-    /// A solved tier as the window keeps it: its values and the ranks of its losses.
+    /// A solved tier as the window keeps it: its values, the ranks of its losses, and as its
+    /// greatest remoteness that of its wins, the only positions a loss's children can be (a
+    /// tighter bound for settling than the tier's greatest: more losses stop reading their
+    /// children a token earlier).
     fn keep(&self, tier: TierId, remoteness: Vec<u16>) -> TierValues {
-        let losses: Vec<u32> = remoteness
-            .iter()
-            .enumerate()
-            .filter(|&(_, &r)| !self.convention.is_win(r as u32))
-            .map(|(rank, _)| rank as u32)
-            .collect();
+        let mut longest_win = 0;
+        let mut losses = Vec::new();
+        for (rank, &r) in remoteness.iter().enumerate() {
+            if self.convention.is_win(r as u32) {
+                longest_win = longest_win.max(r);
+            } else {
+                losses.push(rank as u32);
+            }
+        }
         let (mut loss_heaps, mut loss_tails, mut loss_remoteness) = (None, None, None);
         if self.decode_losses {
             let k = tier.heaps as usize;
@@ -293,6 +299,7 @@ impl<R: TierRules> Retrograde<'_, R> {
             loss_heaps,
             loss_tails,
             loss_remoteness,
+            max_remoteness: longest_win,
             ..TierValues::solved(remoteness, None, self.narrow)
         }
     }
@@ -665,6 +672,17 @@ impl<R: TierRules> Retrograde<'_, R> {
         // prefetched as it is ranked and read after its siblings are ranked.
         let child_bytes: u64 = columns.iter().flatten().map(|c| c.span_bytes()).sum();
         let far = child_bytes >= prefetch_min_bytes();
+        // Where every child column is held a byte a value (remoteness below 255), the
+        // columns as plain bytes, so that a child's read is one load (a tier not held is
+        // empty here, where the general path would stop on it alike).
+        let narrow: Option<Vec<&[u8]>> = columns
+            .iter()
+            .map(|c| match c {
+                Some(Column::Narrow(v)) => Some(&v[..]),
+                None => Some(&[][..]),
+                Some(_) => None,
+            })
+            .collect();
         unmarked
             .par_chunks(PULL_CHUNK)
             .flat_map_iter(|chunk| {
@@ -674,7 +692,7 @@ impl<R: TierRules> Retrograde<'_, R> {
                 // and rank, their cells prefetched as they are ranked and read after, so
                 // that the cache misses of large tiers overlap.
                 let mut children: Vec<(u8, u32)> = Vec::new();
-                let (columns, bounds) = (&columns, &bounds);
+                let (columns, bounds, narrow) = (&columns, &bounds, &narrow);
                 chunk.iter().map(move |&rank| {
                     shape.seek(&self.terms, tier.total, tier.heaps, rank);
                     let mut longest = None::<u16>;
@@ -706,6 +724,18 @@ impl<R: TierRules> Retrograde<'_, R> {
                             for &(at, child) in &children {
                                 take(column(at as usize).get(child as usize));
                             }
+                        } else if let Some(narrow) = narrow {
+                            edges += shape.children_taking(
+                                self.rules,
+                                &self.terms,
+                                taken,
+                                &mut buf,
+                                |step, child| {
+                                    take(
+                                        narrow[(step.taken * 4 + step.parts) as usize][child as usize] as u16,
+                                    );
+                                },
+                            );
                         } else {
                             edges += shape.children_taking(
                                 self.rules,

@@ -104,6 +104,13 @@ impl<'a> Terms<'a> {
         self.table.max_part()
     }
 
+    /// `count(s, j, p)` for `p` in `0..n`.
+    #[inline(always)]
+    fn row(&self, s: u32, j: u32, n: u32) -> &[u32] {
+        let place = self.place(s, j);
+        &self.counts[place..place + n as usize]
+    }
+
     /// The place of `s` tokens in `j` parts (`count(s, j, p)` is at the place plus `p`).
     #[inline(always)]
     fn place(&self, s: u32, j: u32) -> usize {
@@ -344,21 +351,13 @@ impl Shape {
                 s
             } else {
                 // The largest p ≤ cap with count(s, j, p − 1) ≤ left (and p ≤ s − j + 1:
-                // the other heaps hold a token each).
-                let (mut lo, mut hi) = (1u32, cap.min(s - j + 1));
-                while lo < hi {
-                    let mid = lo + (hi - lo).div_ceil(2);
-                    if table.count_within(s, j, mid - 1) <= left {
-                        lo = mid;
-                    } else {
-                        hi = mid - 1;
-                    }
-                }
-                lo
+                // the other heaps hold a token each): the counts rise with p, and
+                // count(s, j, 0) = 0, so p is how many of count(s, j, 0..cap) are ≤ left.
+                let row = table.row(s, j, cap.min(s - j + 1));
+                let p = row.partition_point(|&c| c <= left);
+                left -= row[p - 1];
+                p as u32
             };
-            if j > 1 {
-                left -= table.count_within(s, j, p - 1);
-            }
             heaps[i] = p;
             s -= p;
             suf[i + 1] = s;
@@ -403,19 +402,22 @@ impl Shape {
     /// of a place ([`Terms::shift`]).
     #[inline(always)]
     fn shifted_by(&self, table: &Terms, x0: usize, x1: usize, shift: usize) -> u32 {
+        if x0 >= x1 {
+            return 0;
+        }
+        // Cut to the range once, so that the reads in the loop need no bounds checks.
+        let (heaps, run_end, place) = (&self.heaps[..x1], &self.run_end[..x1], &self.place[..=x1]);
         let mut sum = 0u32;
         let mut x = x0;
         while x < x1 {
-            let v = self.heaps[x];
-            let end = (self.run_end[x] as usize).min(x1);
+            let v = heaps[x];
+            let end = (run_end[x] as usize).min(x1);
             if end == x + 1 {
-                sum = sum.wrapping_add(table.at(self.place[x], shift, v - 1));
+                sum = sum.wrapping_add(table.at(place[x], shift, v - 1));
             } else {
-                sum = sum.wrapping_add(table.at(self.place[x], shift, v)).wrapping_sub(table.at(
-                    self.place[end],
-                    shift,
-                    v,
-                ));
+                sum = sum
+                    .wrapping_add(table.at(place[x], shift, v))
+                    .wrapping_sub(table.at(place[end], shift, v));
             }
             x = end;
         }

@@ -178,7 +178,8 @@ pub struct TierValues {
     pub remoteness: Column,
     /// Nim-values, for sweeps that compute them.
     pub nim_values: Option<Vec<u16>>,
-    /// The greatest remoteness in the tier.
+    /// The greatest remoteness in the tier (the retrograde solver keeps the greatest of its
+    /// wins': all that a loss's children can be).
     pub max_remoteness: u16,
     /// The ranks of the tier's losses, ascending (for the retrograde solver to mark their
     /// parents; a loss's heaps come back by unranking, and its remoteness from the column).
