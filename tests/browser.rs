@@ -438,8 +438,17 @@ async fn explorer_in_headless_chromium() {
     first.click().await.unwrap();
     wait_text(&c, "#shown-position", |t| t.trim() == format!("[{}]", to.replace(',', ", "))).await;
     assert_eq!(text(&c, "#outcome").await, "loss");
-    let note = wait_text(&c, "#picture-sequence figcaption", |t| t.contains("heap games")).await;
+    // One note for the three pictures (not one a figure), and the figures with the slice's
+    // third-heap box hidden.
+    let note = wait_text(&c, "#pictures-note", |t| t.contains("heap games")).await;
     assert!(note.contains("staircase"), "{note}");
+    let shown = c
+        .execute("return document.getElementById('slice-fixed').offsetParent !== null", vec![])
+        .await
+        .unwrap();
+    assert_eq!(shown, json!(false), "the third-heap box is hidden");
+    let page = c.execute("return document.body.innerText", vec![]).await.unwrap();
+    assert_eq!(page.as_str().unwrap().matches("The pictures are of heap games").count(), 1);
     c.goto(&format!("{}/?game=raise:3&convention=normal&position=2,1", server.url())).await.unwrap();
     wait_text(&c, "#shown-position", |t| t.trim() == "[2, 1]").await;
     let want = query_game(&db_str, "raise:3", "normal", "2,1");
@@ -449,6 +458,19 @@ async fn explorer_in_headless_chromium() {
     let drawing = want["moves"].as_array().unwrap().iter().filter(|m| m["outcome"] == "draw").count();
     assert_eq!(count(&c, "#moves li.move.drawing").await, drawing);
     assert!(drawing > 0);
+
+    // Dawson's Kayles: its nim-sequence's period (34 from heap 53) is proven past heap 120, so
+    // the page asks for more than it draws; a misère position nothing answers says so in the
+    // verdict rather than keeping "…".
+    c.goto(&format!("{}/?game=dawson&convention=normal&position=5,3", server.url())).await.unwrap();
+    let caption =
+        wait_text(&c, "#picture-sequence figcaption", |t| t.starts_with("nim-sequence of dawson")).await;
+    assert!(caption.contains("heaps 0..120: period 34 from heap 53 (proven)"), "{caption}");
+    assert!(wait_picture(&c, "sequence", "dawson").await.len() == 121);
+    c.goto(&format!("{}/?game=dawson&convention=misere&position=200,200", server.url())).await.unwrap();
+    let error = wait_text(&c, "#error", |t| !t.is_empty()).await;
+    assert!(error.contains("200"), "{error}");
+    assert_eq!(text(&c, "#verdict").await, "no answer for this position");
 
     // A screenshot of a position with its moves: a PNG that is not blank.
     c.goto(&format!("{}/?game=nim&convention=normal&position=7,5,3", server.url())).await.unwrap();

@@ -478,6 +478,9 @@ fn a_suggested_solve_is_one_that_runs() {
         let text = String::from_utf8_lossy(&out.stderr).into_owned();
         if let Some(command) = text.trim().split("run: nimdb ").nth(1) {
             suggested += 1;
+            // The command ends where the words on its cost begin ("; it takes …").
+            let command = command.split(';').next().unwrap();
+            assert!(text.contains("of CPU at ~"), "{text}");
             let args: Vec<&str> = command.split_whitespace().collect();
             let dry = common::ok(&[&args[..], &["--dry-run", "--db", db]].concat());
             assert!(!dry.contains("would be refused"), "{command}: {dry}");
