@@ -344,6 +344,19 @@ async fn explorer_in_headless_chromium() {
     let products = wait_picture(&c, "quotient", "kayles").await;
     check_quotient_picture(&c, &quotient, &products).await;
     assert!(text(&c, "#picture-quotient figcaption").await.contains("|Q| = 40, |P| = 9"));
+    // Readable as drawn: the table's labels at least 9 CSS pixels high on the page, and the
+    // sequence's axis a tick at every value up to its largest (8 for Kayles), not 0 and 8 alone.
+    let label = c
+        .execute(
+            "return document.querySelector('#picture-quotient svg text').getBoundingClientRect().height",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert!(label.as_f64().unwrap() >= 9.0, "quotient labels {label} px high");
+    let top = heaps["values"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).max().unwrap();
+    assert_eq!(top, 8);
+    assert_eq!(count(&c, "#picture-sequence text.y-tick").await, top as usize + 1);
     let losses = wait_picture(&c, "slice", "kayles|misere|").await;
     assert_eq!(losses, slice_losses(&db_str, "kayles", true, 30, None));
     assert_eq!(count(&c, "#picture-slice rect.cell").await, 31 * 31);
