@@ -503,7 +503,7 @@ def tree(
     dag: bool = False,
     alpha_beta: bool = False,
     max_nodes: int = 10_000,
-    memory_limit: Optional[int] = None,
+    memory_limit: Union[int, str, None] = None,
 ) -> str:
     """The game tree below a position with minimax values, as ``nimdb tree`` draws it (text,
     or Graphviz DOT); any acyclic game, a ``define``d one with its function's labels."""

@@ -531,7 +531,7 @@ pub fn estimate(
 }
 
 /// A memory size: bytes as an int, or a string such as "4G".
-fn memory_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
+pub(crate) fn memory_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
     let Some(obj) = obj else { return Ok(None) };
     if let Ok(bytes) = obj.extract::<u64>() {
         return Ok(Some(bytes));
@@ -1185,6 +1185,6 @@ impl Database {
 }
 
 /// A `memory_limit` above what this process may use (`ulimit -v`, the cgroup's limit).
-fn memory_limit_error(e: nimdb::resources::ResourceError) -> PyErr {
+pub(crate) fn memory_limit_error(e: nimdb::resources::ResourceError) -> PyErr {
     Kind::BadArgument.err(format!("memory_limit: {e}"))
 }

@@ -28,7 +28,7 @@ pub fn tree(
     dag: bool,
     alpha_beta: bool,
     max_nodes: u64,
-    memory_limit: Option<u64>,
+    memory_limit: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<String> {
     let dot = match format {
         "text" => false,
@@ -44,8 +44,9 @@ pub fn tree(
         .map(|&c| u32::try_from(c))
         .collect::<Result<Vec<u32>, _>>()
         .map_err(|_| Kind::TooCostly.err(format!("{cells:?} has a count too large to draw a tree of")))?;
-    let memory_bytes = MemoryBudget::given(memory_limit)
-        .map_err(|e| Kind::BadArgument.err(format!("memory_limit: {e}")))?
+    // As Database.solve takes it: bytes, or a size such as "512M".
+    let memory_bytes = MemoryBudget::given(crate::database::memory_arg(memory_limit)?)
+        .map_err(crate::database::memory_limit_error)?
         .bytes;
     let options = TreeOptions {
         shape: if dag { Shape::Dag } else { Shape::Tree },

@@ -360,6 +360,10 @@ def test_tree_refusals():
         nimdb.tree(nimdb.define("treeloop", raise_moves(2), cap=2, loopy=True), [1])
     with pytest.raises(nimdb.BadArgument, match="format"):
         nimdb.tree("nim", [1], format="svg")
+    # memory_limit as Database.solve takes it: bytes or a size.
+    assert nimdb.tree("nim", [2, 1], memory_limit="64M") == nimdb.tree("nim", [2, 1], memory_limit=64 << 20)
+    with pytest.raises(nimdb.BadType, match="memory_limit"):
+        nimdb.tree("nim", [1], memory_limit=[1])
 
     def fails(p):
         raise ValueError("no moves today")
