@@ -199,6 +199,44 @@ fn cli_prints_stores_and_reuses_the_quotient() {
     assert_eq!(v["period"], serde_json::Value::Null);
 }
 
+/// The number before `needle` in `text`.
+fn number_after(text: &str, needle: &str) -> u32 {
+    let rest = &text[text.find(needle).unwrap_or_else(|| panic!("no {needle:?} in {text}")) + needle.len()..];
+    rest.chars().take_while(char::is_ascii_digit).collect::<String>().parse().unwrap()
+}
+
+#[test]
+fn a_quotient_stopped_by_a_limit_or_its_budget_keeps_the_heaps_done() {
+    // Finding (issue 35): the open-ended quotient of Dawson's Kayles ran about 100 s
+    // before it said that it would not finish, and kept nothing: heap 34 outgrows 4096
+    // elements only after many recalibrations. Now an open-ended computation has a default
+    // budget of 10 s, and a stop by a limit or the budget stores the verified quotient of
+    // the heaps done and says how to read it back.
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("q.sqlite");
+    let db = db.to_str().unwrap();
+    let err = common::err(&["quotient", "--game", "dawson", "--db", db, "--quiet"]);
+    assert!(err.contains("within the time budget (10 s, the default of an open-ended computation)"), "{err}");
+    assert!(err.contains("give more --seconds to go on") && err.trim_end().lines().count() == 1, "{err}");
+    let heap = number_after(&err, "the verified quotient of heaps 1..");
+    assert!(err.contains(&format!("`--max-heap {heap}` reads it back")), "{err}");
+    let back = common::ok(&["quotient", "--game", "dawson", "--max-heap", &heap.to_string(), "--db", db]);
+    assert!(
+        back.contains("(read from the database)") && back.contains(&format!("heaps 1..{heap}\n")),
+        "{back}"
+    );
+    // A limit: 600 elements stop heap 33 (|Q| = 638 there, 552 at heap 32).
+    let err = common::err(&["quotient", "--game", "dawson", "--max-elements", "600", "--db", db, "--quiet"]);
+    assert!(err.contains("the quotient grew beyond 600 elements at heap 33 (raise --max-elements)"), "{err}");
+    assert!(err.contains("the verified quotient of heaps 1..32 (|Q| = 552) is stored"), "{err}");
+    let back = common::ok(&["quotient", "--game", "dawson", "--max-heap", "32", "--json", "--db", db]);
+    let v: serde_json::Value = serde_json::from_str(&back).unwrap();
+    assert_eq!((v["size"].as_u64(), v["reused"].as_bool()), (Some(552), Some(true)), "{back}");
+    // What finishes inside the budget is the quotient itself, open-ended as before.
+    let out = common::ok(&["quotient", "--game", "kayles", "--seconds", "600", "--db", db]);
+    assert!(out.contains("period"), "{out}");
+}
+
 #[test]
 fn cli_refuses_bad_input_in_one_line() {
     let dir = tempfile::tempdir().unwrap();
@@ -219,6 +257,14 @@ fn cli_refuses_bad_input_in_one_line() {
             "more than the 64 MB allowed",
         ),
         (vec!["quotient", "--game", "kayles", "--max-elements", "1"], "--max-elements"),
+        (
+            vec!["quotient", "--game", "kayles", "--seconds=0"],
+            "--seconds must be a number of seconds above 0",
+        ),
+        (
+            vec!["quotient", "--game", "kayles", "--seconds=nan"],
+            "--seconds must be a number of seconds above 0",
+        ),
     ] {
         args.extend(["--db", db.to_str().unwrap()]);
         let err = common::err(&args);

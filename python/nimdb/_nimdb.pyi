@@ -282,7 +282,9 @@ class Database:
         seconds: Optional[float] = None,
     ) -> Quotient:
         """The game's misère quotient: the stored one, else computed (and stored if writable);
-        ``seconds`` is a time budget, past which NimdbError says how far it got."""
+        ``seconds`` is a time budget (default 10 s for an open-ended call, none with
+        ``max_heap``), past which, or when a limit stops a heap, NimdbError says how far it got
+        and the verified quotient of the heaps done is stored."""
     def export(
         self,
         game: _GameLike,
@@ -492,7 +494,8 @@ def quotient(
     seconds: Optional[float] = None,
 ) -> Quotient:
     """The misère quotient of an octal game (GIL released; Ctrl-C stops it); ``seconds`` is
-    a time budget, past which NimdbError says how far it got."""
+    a time budget (default 10 s for an open-ended call, none with ``max_heap``), past which,
+    or when a limit stops a heap, NimdbError says how far it got."""
 
 def tree(
     game: _GameLike,

@@ -998,8 +998,9 @@ impl Database {
     /// max_heap, a proven period), else computed now (see `nimdb.quotient` for the
     /// arguments) and, in a database opened with read_only=False, stored, so that queries
     /// and `query_many` then answer the game's misère positions of any size from it.
-    /// Ctrl-C (or the end of the time budget `seconds`) stops the computation, stores the
-    /// verified quotient of the heaps done (when writable), and raises KeyboardInterrupt (or
+    /// Ctrl-C (or the end of the time budget `seconds`, 10 s by default for an open-ended
+    /// call, or a limit that stops a heap) stops the computation, stores the verified
+    /// quotient of the heaps done (when writable), and raises KeyboardInterrupt (or
     /// NimdbError saying how far it got).
     #[pyo3(signature = (game, *, max_heap = None, max_elements = 4096, memory_limit = None, seconds = None))]
     #[allow(clippy::too_many_arguments)]
@@ -1032,7 +1033,7 @@ impl Database {
                     }
                     Err(Failure::Raised(e))
                 }
-                Err(QuotientFailure::OutOfTime(m, partial)) => {
+                Err(QuotientFailure::Stopped(m, partial)) => {
                     if let (Some(q), false) = (partial, read_only) {
                         db.save_quotient(job.spec(), &q)?;
                     }

@@ -178,6 +178,27 @@ def test_a_quotient_takes_a_time_budget_and_says_how_far_it_got(tmp_path):
     assert db.quotient("dawson", max_heap=10).max_heap == 10
     # What finishes within the budget is the quotient itself.
     assert nimdb.quotient("kayles", seconds=600).size == 40
+    assert nimdb.quotient("kayles").size == 40
     for bad in (0, -1, float("nan")):
         with pytest.raises(nimdb.NimdbError, match="seconds must be a positive number"):
             nimdb.quotient("kayles", seconds=bad)
+
+
+def test_an_open_ended_quotient_has_a_default_budget_and_a_limit_keeps_the_heaps_done(tmp_path):
+    # Finding: nimdb.quotient('dawson') (open-ended, no budget given) ran 107 s before it
+    # said it would not finish. It now stops at the default budget of an open-ended call
+    # (10 s; every certified code of the four-digit atlas took at most 0.08 CPU s).
+    with pytest.raises(nimdb.NimdbError, match=r"\(10 s, the default of an open-ended call\): heaps 1\.\.=\d+ were done"):
+        nimdb.quotient("dawson")
+    # A limit that stops a heap says how far it got too, and a writable database keeps it.
+    with pytest.raises(
+        nimdb.NimdbError,
+        match=r"grew beyond 600 elements at heap 33 \(a higher element limit lets it grow further\); heaps 1\.\.=32 were done, "
+        r"a quotient of 552 elements \(max_heap=32 gives",
+    ):
+        nimdb.quotient("dawson", max_elements=600)
+    db = nimdb.open(tmp_path / "q.sqlite", read_only=False)
+    with pytest.raises(nimdb.NimdbError, match="heaps 1..=32 were done"):
+        db.quotient("dawson", max_elements=600)
+    kept = nimdb.open(tmp_path / "q.sqlite").quotient("dawson", max_heap=32, seconds=0.001)
+    assert (kept.max_heap, kept.size) == (32, 552)

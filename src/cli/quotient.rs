@@ -50,6 +50,11 @@ pub struct QuotientArgs {
     /// available now]. A computation whose limits could need more is refused up front.
     #[arg(long, value_name = "SIZE", value_parser = nimdb::resources::parse_size)]
     memory_limit: Option<u64>,
+    /// A time budget in seconds [default: 10 for an open-ended computation (no --max-heap),
+    /// none with --max-heap]. Past it, the verified quotient of the heaps done is stored and
+    /// the command says how far it got.
+    #[arg(long, value_name = "S", conflicts_with = "survey")]
+    seconds: Option<f64>,
     /// No progress display.
     #[arg(long, short = 'q')]
     quiet: bool,
@@ -78,6 +83,10 @@ pub fn run(args: QuotientArgs) -> anyhow::Result<ExitCode> {
     };
     opts.limits = Limits::with_max_elements(args.max_elements as usize);
     opts.stop = Some(interrupt::interrupted);
+    if let Some(s) = args.seconds.filter(|s| !(s.is_finite() && *s > 0.0 && *s <= 1e9)) {
+        bail!("--seconds must be a number of seconds above 0, not {s}");
+    }
+    let budget = opts.budget(args.seconds);
     let needed = opts.limits.memory_bound(opts.max_heap.unwrap_or(opts.cap));
     MemoryBudget::given(args.memory_limit)
         .map_err(super::words::memory_limit)?
@@ -88,13 +97,26 @@ pub fn run(args: QuotientArgs) -> anyhow::Result<ExitCode> {
     let reused = stored.is_some();
     let q = match stored {
         Some(q) => q,
-        None => match compute(code, opts, args.quiet)
+        None => match compute(code, opts, budget, args.quiet)
             .map_err(words::quotient)
             .with_context(|| format!("no misère quotient for {spec}"))?
         {
             Computed::Complete(q) => {
                 db.save_quotient(&spec, &q)?;
                 q
+            }
+            Computed::Stopped { quotient: q, why } => {
+                db.save_quotient(&spec, &q)?;
+                bail!("no misère quotient for {spec}: {}; {}", words::quotient(why), kept(&q));
+            }
+            Computed::Interrupted(q) if !interrupt::interrupted() => {
+                db.save_quotient(&spec, &q)?;
+                bail!(
+                    "no misère quotient for {spec} within the time budget ({} s{}); {}; give more --seconds to go on",
+                    budget.unwrap_or_default(),
+                    if args.seconds.is_none() { ", the default of an open-ended computation" } else { "" },
+                    kept(&q)
+                );
             }
             Computed::Interrupted(q) => {
                 // Keep what is complete: the verified quotient of the heaps added so far.
@@ -131,11 +153,25 @@ pub fn run(args: QuotientArgs) -> anyhow::Result<ExitCode> {
 
 /// Computes a quotient with a progress spinner on stderr (when it is a terminal); Ctrl-C
 /// stops it after the heap in hand.
+/// What a stopped computation kept, in words.
+fn kept(q: &Quotient) -> String {
+    format!(
+        "the verified quotient of heaps 1..{h} (|Q| = {}{}) is stored, and `--max-heap {h}` reads it back",
+        q.size(),
+        if q.proven() { ", period proven" } else { "" },
+        h = q.max_heap,
+    )
+}
+
+/// Computes the quotient, with a spinner on a terminal, stopping at Ctrl-C or when
+/// `seconds` (a wall-clock budget) run out.
 fn compute(
     code: &nimdb::game::TakeBreakCode,
-    opts: QuotientOptions,
+    mut opts: QuotientOptions,
+    seconds: Option<f64>,
     quiet: bool,
 ) -> Result<Computed, QuotientError> {
+    opts.deadline = seconds.map(|s| std::time::Instant::now() + std::time::Duration::from_secs_f64(s));
     let bar = ProgressBar::with_draw_target(
         None,
         if !quiet && std::io::stderr().is_terminal() {

@@ -207,6 +207,7 @@ pub fn compute_quotient(
     match run(code, opts, progress, false)? {
         Computed::Complete(q) => Ok(q),
         Computed::Interrupted(q) => Err(QuotientError::Interrupted { heap: q.max_heap }),
+        Computed::Stopped { why, .. } => Err(why),
     }
 }
 
@@ -218,10 +219,33 @@ pub enum Computed {
     /// `progress` asked to stop: the verified quotient of the heaps added so far (1..=h,
     /// with a period certificate when those heaps already prove one).
     Interrupted(Quotient),
+    /// A limit stopped the next heap (`why`: the quotient or a candidate outgrew the
+    /// element budget, the closure walk its state budget, or no recalibration repaired the
+    /// candidate): the verified quotient of the heaps before it, as for an interruption.
+    Stopped {
+        /// The quotient of heaps 1..=h, verified.
+        quotient: Quotient,
+        /// What stopped heap h + 1.
+        why: QuotientError,
+    },
 }
 
-/// As [`compute_quotient`], but an interruption keeps what is complete: the quotient of the
-/// heaps added before it, verified by the same closure check.
+/// The time budget of an open-ended computation (no `max_heap`) when the caller sets none:
+/// 10 s. Every code the four-digit atlas certified needed at most 0.081 CPU s (docs/atlas.md),
+/// so a code still growing after 10 s is not going to prove a period soon; the caller says so
+/// and keeps the verified quotient of the heaps done.
+pub const OPEN_ENDED_SECONDS: f64 = 10.0;
+
+impl QuotientOptions {
+    /// The time budget these options get when the caller gives `seconds` or none: `seconds`,
+    /// else [`OPEN_ENDED_SECONDS`] for an open-ended computation, else no budget.
+    pub fn budget(&self, seconds: Option<f64>) -> Option<f64> {
+        seconds.or(self.max_heap.is_none().then_some(OPEN_ENDED_SECONDS))
+    }
+}
+
+/// As [`compute_quotient`], but an interruption, or a limit that stops a heap, keeps what is
+/// complete: the quotient of the heaps added before it, verified by the same closure check.
 pub fn compute_quotient_interruptible(
     code: &OctalCode,
     opts: QuotientOptions,
@@ -254,6 +278,16 @@ fn run(
             Err(QuotientError::Interrupted { .. }) => {
                 let certificate = rule.and_then(|rule| certify::proven_period(b.heap_images(), rule));
                 return finish(b, certificate, opts.max_states).map(Computed::Interrupted);
+            }
+            Err(
+                why @ (QuotientError::TooLarge { .. }
+                | QuotientError::CandidateTooLarge { .. }
+                | QuotientError::TooManyStates { .. }
+                | QuotientError::NoRecalibration { .. }),
+            ) if keep && b.max_heap() > 0 => {
+                let certificate = rule.and_then(|rule| certify::proven_period(b.heap_images(), rule));
+                let quotient = finish(b, certificate, opts.max_states)?;
+                return Ok(Computed::Stopped { quotient, why });
             }
             Err(e) => return Err(e),
         }
