@@ -49,6 +49,8 @@ from ._nimdb import (
     Quotient,
     SolveInfo,
     SolveSummary,
+    Theorem,
+    TheoremCheck,
     TooCostly,
     VerifyReport,
     __version__,
@@ -61,6 +63,17 @@ from ._nimdb import (
 )
 from ._display import Position
 from . import plot
+
+
+def theorem(citation, *, gives="nim-value", misere=False, proven=False):
+    """A decorator: ``@nimdb.theorem("my conjecture", gives="outcome")`` above a formula
+    ``def f(position): ...`` makes it a :class:`Theorem` with those arguments."""
+
+    def make(formula):
+        return Theorem(citation, formula, gives=gives, misere=misere, proven=proven)
+
+    return make
+
 
 # Deprecated names: one Answer and one Move serve every game since nimdb 0.4.
 SpacedAnswer = Answer
@@ -91,6 +104,8 @@ __all__ = [
     "SolveSummary",
     "SpacedAnswer",
     "SpacedMove",
+    "Theorem",
+    "TheoremCheck",
     "TooCostly",
     "VerifyReport",
     "__version__",
@@ -100,5 +115,6 @@ __all__ = [
     "open",
     "plot",
     "quotient",
+    "theorem",
     "tree",
 ]

@@ -18,6 +18,7 @@ mod database;
 mod defined;
 mod errors;
 mod signals;
+mod stated;
 mod theory;
 mod tree;
 
@@ -42,6 +43,8 @@ fn _nimdb(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<theory::Quotient>()?;
     m.add_class::<defined::DefinedGame>()?;
     m.add_class::<checks::VerifyReport>()?;
+    m.add_class::<stated::Theorem>()?;
+    m.add_class::<stated::TheoremCheck>()?;
     m.add_function(wrap_pyfunction!(database::open, m)?)?;
     m.add_function(wrap_pyfunction!(database::estimate, m)?)?;
     m.add_function(wrap_pyfunction!(defined::define, m)?)?;
