@@ -58,6 +58,7 @@ from ._nimdb import (
     estimate,
     heap_values,
     open,
+    play,
     quotient,
     tree,
 )
@@ -113,6 +114,7 @@ __all__ = [
     "estimate",
     "heap_values",
     "open",
+    "play",
     "plot",
     "quotient",
     "theorem",

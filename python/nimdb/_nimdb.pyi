@@ -39,6 +39,7 @@ __all__ = [
     "estimate",
     "heap_values",
     "open",
+    "play",
     "quotient",
     "tree",
 ]
@@ -354,15 +355,15 @@ class Theorem:
     ``proven=True`` it also answers positions past the stored solves (source
     "user-theorem"). A conjecture (``proven=False``) is only checked."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         citation: str,
         formula: Callable[[Tuple[int, ...]], Union[int, str]],
         *,
         gives: Literal["nim-value", "nim_value", "outcome"] = "nim-value",
         misere: bool = False,
         proven: bool = False,
-    ) -> None: ...
+    ) -> "Theorem": ...
     @property
     def citation(self) -> str: ...
     @property
@@ -459,6 +460,19 @@ def define(
     of)``: the positions one move leads to, and the row each is a move from. ``theorem``
     states formulas of it (``Theorem``): checked by ``verify``; one marked proven answers
     positions past the stored solves."""
+
+def play(
+    game: _GameLike,
+    position: _PositionLike,
+    misere: bool = False,
+    *,
+    db: Database,
+    players: Literal["human-computer", "computer-human", "human-human", "computer-computer"] = "human-computer",
+    seed: Optional[int] = None,
+) -> Literal["first", "second", "draw", "quit", "end-of-input"]:
+    """Plays the game in the terminal as ``nimdb play`` does (the library's session and
+    computer; lines read with ``input()``, written to ``sys.stdout``); a ``define``d game with
+    its function's moves and labels and its stored solve's values. Returns how it ended."""
 
 def open(path: Union[str, "os.PathLike[str]"], read_only: bool = True) -> Database:
     """Opens a nimdb database (read-only by default; ``read_only=False`` creates it)."""

@@ -181,6 +181,12 @@ pub fn open(py: Python<'_>, path: PathBuf, read_only: bool) -> PyResult<Database
 }
 
 impl Database {
+    /// The file and whether this handle was opened read-only (what `nimdb.play` opens its
+    /// own connection with).
+    pub(crate) fn location(&self) -> (PathBuf, bool) {
+        (self.path.clone(), self.read_only)
+    }
+
     /// Runs `f` on the open database with the GIL released.
     fn with_db<T: Send>(
         &self,

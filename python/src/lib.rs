@@ -17,6 +17,7 @@ mod checks;
 mod database;
 mod defined;
 mod errors;
+mod play;
 mod signals;
 mod stated;
 mod theory;
@@ -51,5 +52,6 @@ fn _nimdb(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(theory::heap_values, m)?)?;
     m.add_function(wrap_pyfunction!(theory::quotient, m)?)?;
     m.add_function(wrap_pyfunction!(tree::tree, m)?)?;
+    m.add_function(wrap_pyfunction!(play::play, m)?)?;
     Ok(())
 }
