@@ -431,6 +431,12 @@ pub enum VerifyError {
     },
 }
 
+impl From<crate::stored::StoredError> for VerifyError {
+    fn from(e: crate::stored::StoredError) -> Self {
+        VerifyError::Stored(Box::new(e))
+    }
+}
+
 /// Verifies every stored solve of `game` under `convention`, recomputing `sample` random
 /// positions from their children (seeded by `seed`).
 pub fn verify(
@@ -1341,11 +1347,5 @@ mod tests {
             let expect = 20_000 * amount as u32 / 10;
             assert!(seen.iter().all(|&c| c.abs_diff(expect) < expect / 10), "{amount}: {seen:?}");
         }
-    }
-}
-
-impl From<crate::stored::StoredError> for VerifyError {
-    fn from(e: crate::stored::StoredError) -> Self {
-        VerifyError::Stored(Box::new(e))
     }
 }
