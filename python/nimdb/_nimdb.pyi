@@ -241,7 +241,8 @@ class Database:
     def solves(self) -> list[SolveInfo]:
         """The stored solves."""
     def query(self, game: _GameLike, position: _PositionLike, misere: bool = False) -> Answer:
-        """The answer to one position of any game, as ``nimdb query --json`` gives it."""
+        """The answer to one position of any game, as ``nimdb query --json`` gives it (past
+        the stored solves of a ``define``d game, from its ``Theorem`` marked proven)."""
     def query_spaced(
         self, game: _GameLike, position: Union[Sequence[int], str], misere: bool = False
     ) -> Answer:

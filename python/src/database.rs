@@ -797,7 +797,9 @@ impl Database {
     /// `position` is a sequence of counts (a heap game's heaps in any order, zeros
     /// dropped; a staircase's coins on steps 1, 2, …; Welter's or raise:C's heaps) or a
     /// string such as "7 5 3". The answer comes from the first stored solve that holds the
-    /// position, else a stored (or small computed) misère quotient, else a theorem. When
+    /// position, else a stored (or small computed) misère quotient, else a theorem (for a
+    /// game from `nimdb.define`, a `Theorem` given to it and marked proven: source
+    /// "user-theorem", `theorem` its citation). When
     /// none answers and a small space (at most AUTO_SOLVE_LIMIT positions, within the memory
     /// budget) would, a database opened with read_only=False solves it on the spot and
     /// stores it; a read-only one raises. Heaps beyond MAX_INPUT_HEAP are answered by a
