@@ -30,6 +30,11 @@ pub enum Source {
     Theory,
     /// A misère quotient (Plambeck–Siegel); remoteness unknown.
     Quotient,
+    /// A theorem the program that defined the game states and marks proven
+    /// ([`Stated`](crate::game::Stated)), not one of nimdb's: the answer's `cited` names it.
+    /// Remoteness unknown.
+    #[serde(rename = "user-theorem")]
+    Stated,
 }
 
 impl Source {
@@ -40,6 +45,7 @@ impl Source {
             Source::Solved => "solved now and stored",
             Source::Theory => "theory",
             Source::Quotient => "misère quotient",
+            Source::Stated => "the user's theorem",
         }
     }
 }
@@ -93,6 +99,9 @@ pub struct Answer {
     /// The theorem, when the answer is a theorem's.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub theorem: Option<Formula>,
+    /// The citation of the user's theorem, when the answer is one's ([`Source::Stated`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cited: Option<String>,
     /// The stored solve used, if any.
     pub solve_id: Option<i64>,
 }
@@ -133,6 +142,9 @@ pub struct Brief<'a> {
     /// The theorem, when the answer is a theorem's.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub theorem: Option<Formula>,
+    /// The citation of the user's theorem, when the answer is one's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cited: Option<&'a str>,
     /// The stored solve used, if any.
     pub solve_id: Option<i64>,
 }
@@ -150,6 +162,7 @@ impl Answer {
             best_move: self.best_move.as_ref(),
             source: self.source,
             theorem: self.theorem,
+            cited: self.cited.as_deref(),
             solve_id: self.solve_id,
         }
     }

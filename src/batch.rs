@@ -435,6 +435,7 @@ impl<'a> Session<'a> {
                 moves_omitted: 0,
                 source: Source::Database,
                 theorem: None,
+                cited: None,
                 solve_id: Some(solve.id),
             });
         }

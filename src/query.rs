@@ -84,6 +84,7 @@ pub fn answer_from_solve(
         moves_omitted: 0,
         source,
         theorem: None,
+        cited: None,
         solve_id: Some(solve.id),
     }))
 }
@@ -205,6 +206,7 @@ fn decided_answer(
         moves,
         source,
         theorem: if source == Source::Theory { game.formula(convention) } else { None },
+        cited: None,
         solve_id: None,
     }
 }
@@ -274,6 +276,7 @@ fn heap_theory_answer(
         moves_omitted: if listing { 0 } else { bound.min(u64::MAX as u128) as u64 },
         source: Source::Theory,
         theorem: None,
+        cited: None,
         solve_id: None,
     }))
 }
@@ -747,6 +750,7 @@ pub fn decided(
         moves_omitted: d.moves.min(u64::MAX as u128) as u64,
         source,
         theorem: if source == Source::Theory { game.formula(convention) } else { None },
+        cited: None,
         solve_id: None,
     }))
 }

@@ -120,6 +120,9 @@ pub enum SpaceError {
         /// Where the move leads.
         to: String,
     },
+    /// The user's theorem gave no value (its formula raised, or gave what is not a value).
+    #[error("{0}")]
+    Stated(String),
 }
 
 /// A family's position as an answer's cells.
@@ -370,6 +373,9 @@ pub fn plan_in_space(
     if let Some(answer) = answer_from_theory(game, convention, position) {
         return Ok(SpacePlan::Answered(Box::new(answer)));
     }
+    if let Some(answer) = answer_from_stated(game, convention, position)? {
+        return Ok(SpacePlan::Answered(Box::new(answer)));
+    }
     let bounds = smallest_bounds(game, position);
     let space = space_of(game, bounds)?;
     let positions = space.positions();
@@ -461,8 +467,64 @@ pub fn answer_from_theory(game: &Game, convention: Convention, position: &[u32])
         moves_omitted,
         source: Source::Theory,
         theorem: Some(decision.formula),
+        cited: None,
         solve_id: None,
     })
+}
+
+/// The answer of the theorem the program that defined `game` states under `convention` and
+/// marks proven ([`Game::proven_stated`]), when it states one: the position's outcome (and
+/// nim-value, when the theorem gives one), every move (at most [`THEORY_LISTING_LIMIT`],
+/// as the program's function gives them) judged by the theorem's value of the position it
+/// leads to, and the first to a loss (from a win) or a draw (from a draw) as the best.
+/// No remoteness. The answer's source is [`Source::Stated`] and `cited` the theorem's
+/// citation. A value the theorem does not give (its formula raised) is an error.
+pub fn answer_from_stated(
+    game: &Game,
+    convention: Convention,
+    position: &[u32],
+) -> Result<Option<Answer>, SpaceError> {
+    let Some(theorem) = game.proven_stated(convention) else { return Ok(None) };
+    let family = game.family();
+    let here = theorem.value(position).map_err(SpaceError::Stated)?;
+    let (mut moves, mut moves_omitted) = (Vec::new(), 0);
+    if moves_fit(family, position, 0) {
+        let listed = family.moves(position);
+        if listed.len() <= THEORY_LISTING_LIMIT {
+            for m in listed {
+                let there = theorem.value(&m.to).map_err(SpaceError::Stated)?;
+                moves.push(MoveValue {
+                    description: format!("{} → {}", m.text, family.show(&m.to)),
+                    to: wide(&m.to),
+                    heap: None,
+                    taken: None,
+                    outcome: there.outcome,
+                    remoteness: None,
+                });
+            }
+        } else {
+            moves_omitted = listed.len() as u64;
+        }
+    } else {
+        moves_omitted = family.move_bound(position);
+    }
+    let best_move =
+        best_target(here.outcome).and_then(|want| moves.iter().find(|m| m.outcome == want).cloned());
+    Ok(Some(Answer {
+        game: game.to_string(),
+        convention,
+        position: wide(position),
+        outcome: here.outcome,
+        remoteness: None,
+        nim_value: here.nim_value,
+        best_move,
+        moves,
+        moves_omitted,
+        source: Source::Stated,
+        theorem: None,
+        cited: Some(theorem.citation().to_string()),
+        solve_id: None,
+    }))
 }
 
 /// A theorem's moves, once listed: every one judged when there are at most
@@ -558,6 +620,7 @@ impl<'a> SpaceReader<'a> {
             moves_omitted: 0,
             source: Source::Database,
             theorem: None,
+            cited: None,
             solve_id: Some(solve.id),
         }))
     }
@@ -584,7 +647,11 @@ impl<'a> SpaceReader<'a> {
         if !theory {
             return Ok(None);
         }
-        match answer_from_theory(game, convention, position) {
+        let theorem = match answer_from_theory(game, convention, position) {
+            Some(a) => Some(a),
+            None => answer_from_stated(game, convention, position)?,
+        };
+        match theorem {
             Some(mut a) => {
                 if !moves {
                     a.moves.clear();
@@ -635,7 +702,20 @@ impl<'a> SpaceReader<'a> {
                 source: Source::Theory,
                 solve_id: None,
             })),
-            None => Err(not_stored(game, convention, position)),
+            None => match game.proven_stated(convention) {
+                Some(theorem) => {
+                    let d = theorem.value(position).map_err(SpaceError::Stated)?;
+                    Ok(Some(Lookup {
+                        position: wide(position),
+                        outcome: d.outcome,
+                        remoteness: None,
+                        nim_value: d.nim_value,
+                        source: Source::Stated,
+                        solve_id: None,
+                    }))
+                }
+                None => Err(not_stored(game, convention, position)),
+            },
         }
     }
 

@@ -16,7 +16,7 @@
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
-use crate::game::{Convention, Formula, Game, GameRules, GameSpec, Position};
+use crate::game::{Claim, Convention, Formula, Game, GameRules, GameSpec, Outcome, Position, Stated};
 use crate::index::PartitionTable;
 use crate::index::TierId;
 use crate::solve::{Silent, SinkError, SolveOptions, SolvedTier, Strategy, TierStore, solve as solve_tiers};
@@ -173,6 +173,166 @@ pub struct VerifyReport {
     /// Misère octal games: every stored outcome checked against the misère quotient.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub quotient: Option<QuotientCrossCheck>,
+    /// The theorems and conjectures the user states of the game ([`check_stated`]), each
+    /// checked against every stored position; none unless the caller adds them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub stated: Vec<StatedCheck>,
+}
+
+/// A theorem or conjecture the user states of a game ([`Stated`]), checked against every
+/// stored position of the game under its convention.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct StatedCheck {
+    /// Its name and citation, as the user gave them.
+    pub citation: String,
+    /// What it gives: a nim-value or an outcome.
+    pub claim: Claim,
+    /// Whether the user marks it proven (a counterexample then fails the check).
+    pub proven: bool,
+    /// Stored positions checked (a position stored in two solves is checked in each).
+    pub checked: u64,
+    /// Of those, the ones it agrees with.
+    pub agree: u64,
+    /// Of those, the ones it does not: counterexamples.
+    pub counterexamples: u64,
+    /// The smallest counterexamples (by total, then fewer counts, then counts), at most
+    /// [`LISTED`].
+    pub first_counterexamples: Vec<Counterexample>,
+}
+
+/// A position where a stated formula and the database disagree.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Counterexample {
+    /// The position, in the game's notation.
+    pub position: Vec<u64>,
+    /// What the formula says: a nim-value, or an outcome.
+    pub stated: Value,
+    /// What the database says (a nim-value computed from the stored game's moves, or the
+    /// stored one; an outcome as stored).
+    pub actual: Value,
+}
+
+/// A nim-value or an outcome.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(untagged)]
+pub enum Value {
+    /// A nim-value.
+    NimValue(u64),
+    /// An outcome.
+    Outcome(Outcome),
+}
+
+/// Checks each of `theorems` (those stated under `convention`; the rest are skipped)
+/// against every stored position of `game` under `convention`: an outcome claim against
+/// the stored outcome; a nim-value claim against the stored nim-value (a heap game solved
+/// with nim-values) or, for an acyclic family, the nim-value computed by mex over the
+/// space of every stored solve (`theory::space_values`). `stop` is heard between positions.
+/// An error the formula gives (an exception, a value that is none) stops the check.
+pub fn check_stated(
+    db: &Database,
+    game: &Game,
+    convention: Convention,
+    theorems: &[std::sync::Arc<dyn Stated>],
+    stop: &crate::theory::Stop,
+) -> Result<Vec<StatedCheck>, VerifyError> {
+    let theorems: Vec<_> = theorems.iter().filter(|t| t.convention() == convention).collect();
+    let mut checks: Vec<StatedCheck> = theorems
+        .iter()
+        .map(|t| StatedCheck {
+            citation: t.citation().to_string(),
+            claim: t.claim(),
+            proven: t.proven(),
+            checked: 0,
+            agree: 0,
+            counterexamples: 0,
+            first_counterexamples: Vec::new(),
+        })
+        .collect();
+    if theorems.is_empty() {
+        return Ok(checks);
+    }
+    let solves = crate::stored::solves_of(db, game, convention)?;
+    if solves.is_empty() {
+        return Err(VerifyError::NoSolve { game: game.to_string(), convention });
+    }
+    let space_error = |e: crate::space::SpaceError| VerifyError::Space(Box::new(e));
+    // A family's nim-values, computed once over the space of every stored solve.
+    let family_values = match theorems.iter().any(|t| t.claim() == Claim::NimValue) && game.heaps().is_none()
+    {
+        false => None,
+        true => {
+            if game.family().loopy() {
+                return Err(VerifyError::Stated(format!(
+                    "{game} is loopy: its positions have no nim-value to check a formula against (state an outcome)"
+                )));
+            }
+            let Some(bounds) =
+                crate::space::stored_union_bounds(db, game, convention).map_err(space_error)?
+            else {
+                return Err(VerifyError::NoSolve { game: game.to_string(), convention });
+            };
+            let space = crate::space::space_of(game, bounds).map_err(space_error)?;
+            let values = crate::theory::space_values::space_nim_values(
+                game.family(),
+                space.as_ref(),
+                convention,
+                stop,
+            )
+            .map_err(|e| VerifyError::Stated(e.to_string()))?;
+            Some((space, values))
+        }
+    };
+    for solve in &solves {
+        if theorems.iter().any(|t| t.claim() == Claim::NimValue)
+            && game.heaps().is_some()
+            && !solve.nim_values
+        {
+            return Err(VerifyError::Stated(format!(
+                "solve #{} of {game} stores no nim-values to check a nim-value formula against: solve it again with nim-values",
+                solve.id
+            )));
+        }
+        let filter = crate::store::ExportFilter::default();
+        crate::stored::for_each_stored(db, game, solve, filter, |p| -> Result<(), VerifyError> {
+            if stop.is_stopped() {
+                return Err(VerifyError::Stated("stopped before every stored position was checked".into()));
+            }
+            for (t, check) in theorems.iter().zip(checks.iter_mut()) {
+                let said = t.value(p.position).map_err(VerifyError::Stated)?;
+                let (stated, actual) = match t.claim() {
+                    Claim::Outcome => (Value::Outcome(said.outcome), Value::Outcome(p.outcome)),
+                    Claim::NimValue => {
+                        let actual = match &family_values {
+                            Some((space, values)) => values.get(space.as_ref(), p.position).map(u64::from),
+                            None => p.nim_value.map(u64::from),
+                        };
+                        let actual = actual.ok_or_else(|| {
+                            VerifyError::Stated(format!(
+                                "no nim-value of {} is known",
+                                game.family().show(p.position)
+                            ))
+                        })?;
+                        (Value::NimValue(said.nim_value.unwrap_or(u64::MAX)), Value::NimValue(actual))
+                    }
+                };
+                check.checked += 1;
+                if stated == actual {
+                    check.agree += 1;
+                } else {
+                    check.counterexamples += 1;
+                    let position: Vec<u64> = p.position.iter().map(|&c| u64::from(c)).collect();
+                    let listed = &mut check.first_counterexamples;
+                    if !listed.iter().any(|c| c.position == position) {
+                        listed.push(Counterexample { position, stated, actual });
+                        listed.sort_by_key(|c| smallest_first(&c.position));
+                        listed.truncate(LISTED);
+                    }
+                }
+            }
+            Ok(())
+        })?;
+    }
+    Ok(checks)
 }
 
 /// The cross-check of stored misère outcomes against the misère quotient (Plambeck–Siegel).
@@ -224,6 +384,7 @@ impl VerifyReport {
             || self.nim_value_mismatches > 0
             || (self.theorem && self.mismatches > 0)
             || self.quotient.as_ref().is_some_and(|q| q.mismatches > 0)
+            || self.stated.iter().any(|s| s.proven && s.counterexamples > 0)
     }
 }
 
@@ -253,6 +414,14 @@ pub enum VerifyError {
     /// A family's stored solve could not be read (its bounds were damaged).
     #[error(transparent)]
     Space(Box<crate::space::SpaceError>),
+    /// A stated theorem could not be checked: its formula gave no value (it raised, or gave
+    /// what is not one), it cannot be checked against this game's solves, or the check was
+    /// stopped.
+    #[error("{0}")]
+    Stated(String),
+    /// A stored solve could not be read.
+    #[error(transparent)]
+    Stored(Box<crate::stored::StoredError>),
     /// The game's moves are not known here (a game defined by a program whose rules this
     /// process does not have): its stored positions cannot be recomputed.
     #[error("{game}'s moves are not known here (it is defined in Python): verify it with Database.verify")]
@@ -260,6 +429,12 @@ pub enum VerifyError {
         /// Canonical game.
         game: String,
     },
+}
+
+impl From<crate::stored::StoredError> for VerifyError {
+    fn from(e: crate::stored::StoredError) -> Self {
+        VerifyError::Stored(Box::new(e))
+    }
 }
 
 /// Verifies every stored solve of `game` under `convention`, recomputing `sample` random
@@ -342,6 +517,7 @@ fn verify_family(db: &Database, game: &Game, convention: Convention) -> Result<V
         problems: Vec::new(),
         problems_omitted: 0,
         quotient: None,
+        stated: Vec::new(),
     };
     for p in problems {
         report.problem(p);
@@ -380,6 +556,7 @@ fn verify_heaps(
         problems: Vec::new(),
         problems_omitted: 0,
         quotient: None,
+        stated: Vec::new(),
     };
     let solves = db.solves_of(game, convention)?;
     if solves.is_empty() {

@@ -49,6 +49,8 @@ from ._nimdb import (
     Quotient,
     SolveInfo,
     SolveSummary,
+    Theorem,
+    TheoremCheck,
     TooCostly,
     VerifyReport,
     __version__,
@@ -56,11 +58,23 @@ from ._nimdb import (
     estimate,
     heap_values,
     open,
+    play,
     quotient,
     tree,
 )
 from ._display import Position
 from . import plot
+
+
+def theorem(citation, *, gives="nim-value", misere=False, proven=False):
+    """A decorator: ``@nimdb.theorem("my conjecture", gives="outcome")`` above a formula
+    ``def f(position): ...`` makes it a :class:`Theorem` with those arguments."""
+
+    def make(formula):
+        return Theorem(citation, formula, gives=gives, misere=misere, proven=proven)
+
+    return make
+
 
 # Deprecated names: one Answer and one Move serve every game since nimdb 0.4.
 SpacedAnswer = Answer
@@ -91,6 +105,8 @@ __all__ = [
     "SolveSummary",
     "SpacedAnswer",
     "SpacedMove",
+    "Theorem",
+    "TheoremCheck",
     "TooCostly",
     "VerifyReport",
     "__version__",
@@ -98,7 +114,9 @@ __all__ = [
     "estimate",
     "heap_values",
     "open",
+    "play",
     "plot",
     "quotient",
+    "theorem",
     "tree",
 ]

@@ -201,6 +201,7 @@ def answer_html(a: Any) -> str:
     source = {
         "theory": f"from theory ({a.theorem})" if a.theorem else "from theory",
         "quotient": "from the misère quotient",
+        "user-theorem": f"from the user's theorem ({a.theorem})",
         "database": f"from solve #{a.solve_id}",
         "solved": f"solved on the spot (solve #{a.solve_id})",
     }.get(a.source, a.source)

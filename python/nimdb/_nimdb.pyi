@@ -30,6 +30,8 @@ __all__ = [
     "Quotient",
     "SolveInfo",
     "SolveSummary",
+    "Theorem",
+    "TheoremCheck",
     "TooCostly",
     "VerifyReport",
     "__version__",
@@ -37,6 +39,7 @@ __all__ = [
     "estimate",
     "heap_values",
     "open",
+    "play",
     "quotient",
     "tree",
 ]
@@ -52,7 +55,7 @@ AUTO_SOLVE_LIMIT: int
 _PositionLike = Union[Sequence[int], str]
 """Heap sizes in any order (zeros dropped), or a string such as ``"7 5 3"``."""
 _Outcome = Literal["win", "loss"]
-_SourceName = Literal["database", "solved", "theory", "quotient"]
+_SourceName = Literal["database", "solved", "theory", "quotient", "user-theorem"]
 
 class NimdbError(Exception):
     """An error from nimdb, carrying the library's message. Every error nimdb raises itself
@@ -125,7 +128,8 @@ class Answer:
     source: _SourceName
     """Where the answer came from."""
     theorem: Optional[str]
-    """The theorem, when the answer is a theorem's: its name, as ``nimdb query`` prints it."""
+    """The theorem, when the answer is a theorem's: its name, as ``nimdb query`` prints it;
+    the user's citation when ``source`` is "user-theorem" (a ``Theorem`` marked proven)."""
     solve_id: Optional[int]
     """The stored solve used, if any."""
     @property
@@ -142,7 +146,7 @@ class Answer:
 class Lookups:
     """The answers to a batch of positions, one array entry per position, in order."""
 
-    SOURCES: ClassVar[Tuple[str, str, str, str]]
+    SOURCES: ClassVar[Tuple[str, str, str, str, str]]
     """The names of the ``source`` codes."""
     outcome: npt.NDArray[np.int8]
     """1 when the player to move wins, 0 when they lose, 2 for a draw (a loopy game's:
@@ -237,7 +241,8 @@ class Database:
     def solves(self) -> list[SolveInfo]:
         """The stored solves."""
     def query(self, game: _GameLike, position: _PositionLike, misere: bool = False) -> Answer:
-        """The answer to one position of any game, as ``nimdb query --json`` gives it."""
+        """The answer to one position of any game, as ``nimdb query --json`` gives it (past
+        the stored solves of a ``define``d game, from its ``Theorem`` marked proven)."""
     def query_spaced(
         self, game: _GameLike, position: Union[Sequence[int], str], misere: bool = False
     ) -> Answer:
@@ -303,9 +308,12 @@ class Database:
         sample: int = 10_000,
         seed: int = 1,
         full: bool = False,
+        theorem: Union[Theorem, Sequence[Theorem], None] = None,
     ) -> VerifyReport:
         """Checks every stored solve of the game under one convention, as ``nimdb verify``
-        does (any game; a ``define``d game against its function as it is now)."""
+        does (any game; a ``define``d game against its function as it is now), and each
+        ``Theorem`` of this convention (the game's own from ``define`` and those given
+        here) against every stored position (``VerifyReport.theorems``)."""
 
 @final
 class VerifyReport:
@@ -333,11 +341,56 @@ class VerifyReport:
     problems: list[str]
     quotient_checked: Optional[int]
     quotient_mismatches: Optional[int]
+    theorems: list[TheoremCheck]
+    """Each user's theorem or conjecture of this convention, checked on every stored position."""
     json: str
     """The whole report as one JSON object, as ``nimdb verify --json`` prints it."""
     def __bool__(self) -> bool: ...
     def to_dict(self) -> dict[str, Any]:
         """Every field, as ``nimdb verify --json`` prints them."""
+
+@final
+class Theorem:
+    """A formula the user states of a game: ``formula(position)`` gives its nim-value (an
+    int; the misère nim-value under misère) or, with ``gives="outcome"``, its outcome
+    ('win', 'loss', 'draw'), under the convention ``misere`` says; ``citation`` names it.
+    ``Database.verify`` checks it on every stored position; given to ``define`` with
+    ``proven=True`` it also answers positions past the stored solves (source
+    "user-theorem"). A conjecture (``proven=False``) is only checked."""
+
+    def __new__(
+        cls,
+        citation: str,
+        formula: Callable[[Tuple[int, ...]], Union[int, str]],
+        *,
+        gives: Literal["nim-value", "nim_value", "outcome"] = "nim-value",
+        misere: bool = False,
+        proven: bool = False,
+    ) -> "Theorem": ...
+    @property
+    def citation(self) -> str: ...
+    @property
+    def formula(self) -> Callable[[Tuple[int, ...]], Union[int, str]]: ...
+    @property
+    def gives(self) -> Literal["nim-value", "outcome"]: ...
+    @property
+    def misere(self) -> bool: ...
+    @property
+    def proven(self) -> bool: ...
+
+@final
+class TheoremCheck:
+    """One user's theorem checked by ``Database.verify`` against every stored position."""
+
+    citation: str
+    gives: Literal["nim-value", "outcome"]
+    proven: bool
+    checked: int
+    agree: int
+    counterexamples: int
+    first_counterexamples: list[Tuple[Tuple[int, ...], Union[int, str], Union[int, str]]]
+    """The smallest (at most 10): (position, the formula's value, the database's)."""
+    def __bool__(self) -> bool: ...
 
 @final
 class Estimate:
@@ -387,6 +440,9 @@ class DefinedGame:
         """A hash of its moves on a fixed sample of positions (hex)."""
     @property
     def storage_id(self) -> str: ...
+    @property
+    def theorems(self) -> list[Theorem]:
+        """The theorems and conjectures stated of it (``define(…, theorem=…)``)."""
 
 _GameLike = Union[str, DefinedGame]
 
@@ -399,11 +455,27 @@ def define(
     heaps: Optional[int] = None,
     cap: Optional[int] = None,
     loopy: bool = False,
+    theorem: Union[Theorem, Sequence[Theorem], None] = None,
 ) -> DefinedGame:
     """Defines a game by its moves, in one of nimdb's layouts ("multiset", "row" with
     ``heaps=N``, "staircase", "set"); a loopy game needs ``cap``. ``moves_many`` takes a
     batch of positions (an (n, width) array padded with zeros) and returns ``(children,
-    of)``: the positions one move leads to, and the row each is a move from."""
+    of)``: the positions one move leads to, and the row each is a move from. ``theorem``
+    states formulas of it (``Theorem``): checked by ``verify``; one marked proven answers
+    positions past the stored solves."""
+
+def play(
+    game: _GameLike,
+    position: _PositionLike,
+    misere: bool = False,
+    *,
+    db: Database,
+    players: Literal["human-computer", "computer-human", "human-human", "computer-computer"] = "human-computer",
+    seed: Optional[int] = None,
+) -> Literal["first", "second", "draw", "quit", "end-of-input"]:
+    """Plays the game in the terminal as ``nimdb play`` does (the library's session and
+    computer; lines read with ``input()``, written to ``sys.stdout``); a ``define``d game with
+    its function's moves and labels and its stored solve's values. Returns how it ended."""
 
 def open(path: Union[str, "os.PathLike[str]"], read_only: bool = True) -> Database:
     """Opens a nimdb database (read-only by default; ``read_only=False`` creates it)."""

@@ -15,6 +15,7 @@ pub fn source_word(s: Source) -> &'static str {
         Source::Solved => "solved",
         Source::Theory => "theory",
         Source::Quotient => "quotient",
+        Source::Stated => "user-theorem",
     }
 }
 
@@ -36,6 +37,7 @@ pub fn source_code(s: Source) -> u8 {
         Source::Solved => 1,
         Source::Theory => 2,
         Source::Quotient => 3,
+        Source::Stated => 4,
     }
 }
 
@@ -130,13 +132,14 @@ pub struct Answer {
     #[pyo3(get)]
     pub moves_omitted: u64,
     /// Where the answer came from: "database", "solved" (solved on the spot and stored),
-    /// "theory" or "quotient".
+    /// "theory", "quotient", or "user-theorem" (a theorem given to `nimdb.define` and marked
+    /// proven by the user, named in `theorem`).
     #[pyo3(get)]
     pub source: &'static str,
     /// The theorem, when the answer is a theorem's: its name, as `nimdb query` prints it
-    /// (e.g. "Bouton's theorem").
+    /// (e.g. "Bouton's theorem"), or the user's citation when the source is "user-theorem".
     #[pyo3(get)]
-    pub theorem: Option<&'static str>,
+    pub theorem: Option<String>,
     /// The stored solve used, if any.
     #[pyo3(get)]
     pub solve_id: Option<i64>,
@@ -191,7 +194,7 @@ impl Answer {
             moves: a.moves.iter().map(|m| Py::new(py, Move::from(m))).collect::<PyResult<_>>()?,
             moves_omitted: a.moves_omitted,
             source: source_word(a.source),
-            theorem: a.theorem.map(nimdb::game::Formula::name),
+            theorem: a.theorem.map(|t| t.name().to_string()).or_else(|| a.cited.clone()),
             solve_id: a.solve_id,
             position: a.position.clone(),
         })
@@ -220,8 +223,8 @@ pub struct Lookups {
 impl Lookups {
     /// The names of the `source` codes.
     #[classattr]
-    const SOURCES: (&'static str, &'static str, &'static str, &'static str) =
-        ("database", "solved", "theory", "quotient");
+    const SOURCES: (&'static str, &'static str, &'static str, &'static str, &'static str) =
+        ("database", "solved", "theory", "quotient", "user-theorem");
 
     fn __len__(&self, py: Python<'_>) -> usize {
         self.outcome.bind(py).len().unwrap_or(0)

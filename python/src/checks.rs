@@ -17,8 +17,9 @@ pub struct VerifyReport {
     pub game: String,
     /// Whether the misère convention's solves were checked.
     pub misere: bool,
-    /// False when a theorem was contradicted, a stored nim-value disagrees with its
-    /// definition, a position disagrees with its children, or a checksum or count is wrong.
+    /// False when a theorem was contradicted (one of nimdb's, or a user's marked proven), a
+    /// stored nim-value disagrees with its definition, a position disagrees with its
+    /// children, or a checksum or count is wrong.
     pub ok: bool,
     /// The theory checked against, by name: 'bouton', 'misere-nim', 'sprague-grundy',
     /// 'tame-prediction' (not a theorem), 'moore', 'wythoff', or a family's theorem's name
@@ -61,7 +62,12 @@ pub struct VerifyReport {
     pub quotient_checked: Option<u64>,
     /// Of those, the ones that disagree with it.
     pub quotient_mismatches: Option<u64>,
-    /// The whole report as one JSON object, as `nimdb verify --json` prints it.
+    /// The theorems and conjectures stated by the user (`nimdb.Theorem`, given to
+    /// `nimdb.define` or to this call) under this convention, each checked against every
+    /// stored position.
+    pub theorems: Vec<Py<crate::stated::TheoremCheck>>,
+    /// The whole report as one JSON object, as `nimdb verify --json` prints it (with the
+    /// user's theorems under "stated").
     pub json: String,
 }
 
@@ -94,6 +100,11 @@ impl VerifyReport {
             problems: r.problems.clone(),
             quotient_checked: r.quotient.as_ref().map(|q| q.checked),
             quotient_mismatches: r.quotient.as_ref().map(|q| q.mismatches),
+            theorems: r
+                .stated
+                .iter()
+                .map(|c| Py::new(py, crate::stated::TheoremCheck::of(py, c)?))
+                .collect::<PyResult<_>>()?,
             json: serde_json::to_string(r).unwrap_or_default(),
         })
     }

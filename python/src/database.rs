@@ -181,6 +181,12 @@ pub fn open(py: Python<'_>, path: PathBuf, read_only: bool) -> PyResult<Database
 }
 
 impl Database {
+    /// The file and whether this handle was opened read-only (what `nimdb.play` opens its
+    /// own connection with).
+    pub(crate) fn location(&self) -> (PathBuf, bool) {
+        (self.path.clone(), self.read_only)
+    }
+
     /// Runs `f` on the open database with the GIL released.
     fn with_db<T: Send>(
         &self,
@@ -791,7 +797,9 @@ impl Database {
     /// `position` is a sequence of counts (a heap game's heaps in any order, zeros
     /// dropped; a staircase's coins on steps 1, 2, …; Welter's or raise:C's heaps) or a
     /// string such as "7 5 3". The answer comes from the first stored solve that holds the
-    /// position, else a stored (or small computed) misère quotient, else a theorem. When
+    /// position, else a stored (or small computed) misère quotient, else a theorem (for a
+    /// game from `nimdb.define`, a `Theorem` given to it and marked proven: source
+    /// "user-theorem", `theorem` its citation). When
     /// none answers and a small space (at most AUTO_SOLVE_LIMIT positions, within the memory
     /// budget) would, a database opened with read_only=False solves it on the spot and
     /// stores it; a read-only one raises. Heaps beyond MAX_INPUT_HEAP are answered by a
@@ -1154,7 +1162,17 @@ impl Database {
     /// are read again (every position of its stored solves, each move checked as for a
     /// solve; Ctrl-C stops that), and every stored position recomputed from them. A function
     /// that changed since the solve shows up as positions that disagree with their children.
-    #[pyo3(signature = (game, misere = false, *, sample = 10_000, seed = 1, full = false))]
+    ///
+    /// The user's theorems and conjectures (`nimdb.Theorem`) stated under this convention,
+    /// those given to `nimdb.define` and those given here as `theorem` (one or a list; for
+    /// any game), are each checked against every stored position: an outcome against the
+    /// stored outcome, a nim-value against the stored nim-value (a heap game solved with
+    /// `nim_values=True`) or, for any other acyclic game, the nim-value computed by mex from
+    /// its moves. `report.theorems` gives each one's counts and first counterexamples; a
+    /// counterexample to one marked proven makes `report.ok` False. An exception in a
+    /// formula raises NimdbError naming the theorem and the position.
+    #[pyo3(signature = (game, misere = false, *, sample = 10_000, seed = 1, full = false, theorem = None))]
+    #[allow(clippy::too_many_arguments)]
     fn verify(
         &self,
         py: Python<'_>,
@@ -1163,7 +1181,9 @@ impl Database {
         sample: u64,
         seed: u64,
         full: bool,
+        theorem: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<crate::checks::VerifyReport> {
+        let given = crate::stated::theorems_arg(theorem)?;
         let defined = defined_of(game);
         let game_obj = game;
         let game = game_arg(game)?;
@@ -1180,7 +1200,13 @@ impl Database {
             }
         }
         let options = nimdb::verify::VerifyOptions { sample, seed, full };
-        let report = self.with_db(py, |db| Ok(nimdb::verify::verify_with(db, &game, conv, &options)?))?;
+        let mut theorems: Vec<_> = defined.as_ref().map(|d| d.theorems().to_vec()).unwrap_or_default();
+        theorems.extend(given.iter().map(|t| t.get().stated()));
+        let report = self.with_db_until(py, |db, stop| {
+            let mut report = nimdb::verify::verify_with(db, &game, conv, &options)?;
+            report.stated = nimdb::verify::check_stated(db, &game, conv, &theorems, stop)?;
+            Ok(report)
+        })?;
         crate::checks::VerifyReport::of(py, &report)
     }
 }

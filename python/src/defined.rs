@@ -605,6 +605,7 @@ impl Hasher for Fnv {
 pub struct DefinedGame {
     rules: Arc<PyRules>,
     defined: Defined,
+    theorems: Vec<Py<crate::stated::Theorem>>,
 }
 
 #[pymethods]
@@ -639,6 +640,11 @@ impl DefinedGame {
     fn storage_id(&self) -> String {
         self.defined.storage_id()
     }
+    /// The theorems and conjectures stated of it (`define(…, theorem=…)`).
+    #[getter]
+    fn theorems(&self, py: Python<'_>) -> Vec<Py<crate::stated::Theorem>> {
+        self.theorems.iter().map(|t| t.clone_ref(py)).collect()
+    }
     fn __repr__(&self) -> String {
         format!(
             "nimdb.DefinedGame({:?}, layout={:?}, loopy={}, fingerprint={:?})",
@@ -670,8 +676,14 @@ impl DefinedGame {
 /// exception in `moves`, or a move that leaves the layout, raises here. The game is stored
 /// under `name` and the fingerprint; a database that holds a solve of `name` under other
 /// rules refuses to solve or answer this one.
+///
+/// `theorem` (a `nimdb.Theorem`, or a list of them) states formulas of the game: each is
+/// checked by `Database.verify` against every stored position of its convention, and the
+/// first marked `proven=True` for a convention answers the positions no stored solve holds
+/// (source "user-theorem", naming its citation). A conjecture is only checked. Theorems are
+/// not part of the rules: they do not change the fingerprint.
 #[pyfunction]
-#[pyo3(signature = (name, moves = None, *, moves_many = None, layout = "multiset", heaps = None, cap = None, loopy = false))]
+#[pyo3(signature = (name, moves = None, *, moves_many = None, layout = "multiset", heaps = None, cap = None, loopy = false, theorem = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn define(
     py: Python<'_>,
@@ -682,7 +694,15 @@ pub fn define(
     heaps: Option<u32>,
     cap: Option<u32>,
     loopy: bool,
+    theorem: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<DefinedGame> {
+    let theorems = crate::stated::theorems_arg(theorem)?;
+    if loopy && let Some(t) = theorems.iter().find(|t| t.get().claim() == nimdb::game::Claim::NimValue) {
+        return Err(Kind::BadArgument.err(format!(
+            "theorem {:?} gives nim-values, but {name} is loopy: its positions may be draws, with no nim-value; state an outcome (gives=\"outcome\")",
+            t.get().stated().citation()
+        )));
+    }
     for (f, what) in [
         (&moves, "moves must be callable: moves(position) -> positions"),
         (&moves_many, "moves_many must be callable: moves_many(positions) -> (children, of)"),
@@ -746,8 +766,10 @@ pub fn define(
     }
     let print = fingerprint(py, &rules)?;
     let family: Arc<dyn Family> = rules.clone();
-    let defined = Defined::new(name, print, family).map_err(|e| Kind::BadArgument.err(e.to_string()))?;
-    Ok(DefinedGame { rules, defined })
+    let defined = Defined::new(name, print, family)
+        .map_err(|e| Kind::BadArgument.err(e.to_string()))?
+        .with_theorems(theorems.iter().map(|t| t.get().stated()).collect());
+    Ok(DefinedGame { rules, defined, theorems })
 }
 
 /// A game argument: a name (any game nimdb knows) or a `DefinedGame`.
@@ -775,7 +797,7 @@ pub fn defined_of(obj: &Bound<'_, PyAny>) -> Option<Defined> {
 /// each checked. A no-op for any other game.
 pub fn prepare_solve(py: Python<'_>, obj: &Bound<'_, PyAny>, bounds: SpaceBounds) -> PyResult<()> {
     let Ok(defined) = obj.cast::<DefinedGame>() else { return Ok(()) };
-    let DefinedGame { rules, defined } = defined.get();
+    let DefinedGame { rules, defined, .. } = defined.get();
     if fingerprint(py, rules)? != defined.fingerprint() {
         return Err(NimdbError::new_err(format!(
             "the moves of {} changed since nimdb.define: define it again (under another name if its solves are to be kept apart)",

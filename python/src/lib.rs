@@ -17,7 +17,9 @@ mod checks;
 mod database;
 mod defined;
 mod errors;
+mod play;
 mod signals;
+mod stated;
 mod theory;
 mod tree;
 
@@ -42,11 +44,14 @@ fn _nimdb(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<theory::Quotient>()?;
     m.add_class::<defined::DefinedGame>()?;
     m.add_class::<checks::VerifyReport>()?;
+    m.add_class::<stated::Theorem>()?;
+    m.add_class::<stated::TheoremCheck>()?;
     m.add_function(wrap_pyfunction!(database::open, m)?)?;
     m.add_function(wrap_pyfunction!(database::estimate, m)?)?;
     m.add_function(wrap_pyfunction!(defined::define, m)?)?;
     m.add_function(wrap_pyfunction!(theory::heap_values, m)?)?;
     m.add_function(wrap_pyfunction!(theory::quotient, m)?)?;
     m.add_function(wrap_pyfunction!(tree::tree, m)?)?;
+    m.add_function(wrap_pyfunction!(play::play, m)?)?;
     Ok(())
 }

@@ -147,13 +147,14 @@ fn command(words: &[String]) -> Result<Option<Request>, String> {
 
 /// Reads one line of input for a family with its own position space, where a move is
 /// named by its number in the `moves` listing (`3` or `#3`) or by the position it leads to
-/// (`to 3 0 1 5`, or the counts alone).
+/// (`to 3 0 1 5`, or the counts alone, in brackets or in parentheses as a game defined in
+/// Python shows its positions: `to (2, 1)`).
 pub fn parse_family_request(line: &str) -> Result<Request, InputError> {
     let words: Vec<String> = line
         .to_lowercase()
         .replace("->", " -> ")
         .replace('→', " → ")
-        .split(|c: char| c.is_whitespace() || c == ',' || c == '[' || c == ']')
+        .split(|c: char| c.is_whitespace() || matches!(c, ',' | '[' | ']' | '(' | ')'))
         .filter(|w| !w.is_empty())
         .map(str::to_string)
         .collect();
@@ -483,9 +484,11 @@ mod tests {
         assert_eq!(parse_family_request("3").unwrap(), Request::Move(MoveRequest::Listed(3)));
         assert_eq!(parse_family_request("#3").unwrap(), Request::Move(MoveRequest::Listed(3)));
         let reach = Request::Move(MoveRequest::Reaching(vec![3, 0, 1, 5]));
-        for line in ["to 3 0 1 5", "-> 3,0,1,5", "3 0 1 5", "→ [3, 0, 1, 5]"] {
+        for line in ["to 3 0 1 5", "-> 3,0,1,5", "3 0 1 5", "→ [3, 0, 1, 5]", "to (3, 0, 1, 5)"] {
             assert_eq!(parse_family_request(line).unwrap(), reach, "{line}");
         }
+        // A defined game's empty position, as its moves show it.
+        assert_eq!(parse_family_request("to ()").unwrap(), Request::Move(MoveRequest::Reaching(vec![])));
         assert_eq!(parse_family_request("hint").unwrap(), Request::Hint);
         assert!(parse_family_request("0").is_err());
         let err = parse_family_request("take 2").unwrap_err().0;

@@ -4,6 +4,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use super::convention::Convention;
 use super::families::{Defined, Hypergraph, Raise, Staircase, Welter};
 use super::family::{Family, MAX_COUNT, PositionError};
 use super::position::parse_heap_list;
@@ -88,6 +89,16 @@ impl Game {
         }
         let game = parse_family(id.strip_prefix(STORAGE_ID_PREFIX)?).ok()??;
         (game.storage_id() == id).then_some(game)
+    }
+
+    /// The theorem the program that defined this game states of it under `convention` and
+    /// marks proven (see [`Defined::proven`]); `None` for every game nimdb knows itself,
+    /// whose theorems are its own ([`Family::formula`]).
+    pub fn proven_stated(&self, convention: Convention) -> Option<&std::sync::Arc<dyn super::Stated>> {
+        match self {
+            Game::Defined(d) => d.proven(convention),
+            _ => None,
+        }
     }
 
     /// The name of a game defined by a program, as a command line names it

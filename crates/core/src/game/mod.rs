@@ -25,6 +25,7 @@ mod position;
 mod rule_set;
 mod rules;
 mod spec;
+mod stated;
 mod words;
 mod wythoff;
 
@@ -52,5 +53,6 @@ pub use position::{HeapListError, MAX_INPUT_HEAP, Position, parse_counts};
 pub use rule_set::{Rules, RulesVisitor};
 pub use rules::{CodeError, GrundyRules, HeapFamily, HeapRules, TakeBreakCode};
 pub use spec::{FAMILY_FORMS, GAME_FORMS, GAME_HELP, GameSpec, SpecError, any_game_help};
+pub use stated::{Claim, Claimed, Stated};
 pub use words::rules_in_words;
 pub use wythoff::WythoffRules;

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use crate::game::Convention;
 use crate::game::Formula;
 use crate::game::family::{Family, LabelledMove, PositionError, SpaceLayout};
+use crate::game::stated::Stated;
 
 /// The longest name of a defined game.
 pub const MAX_DEFINED_NAME: usize = 40;
@@ -23,6 +24,9 @@ pub struct Defined {
     /// Whether the fingerprint and the rules' layout are the game's own (`false` for a
     /// name given on a command line, before it is looked up in a database).
     resolved: bool,
+    /// The theorems (and conjectures) the program states of it: not part of its identity
+    /// (its storage id, equality and hash are its rules').
+    theorems: Vec<Arc<dyn Stated>>,
 }
 
 /// Why a defined game's name was refused.
@@ -42,7 +46,23 @@ impl Defined {
         if !ok {
             return Err(BadName(crate::game::echo(name, 60)));
         }
-        Ok(Defined { name: name.to_string(), fingerprint, rules, resolved: true })
+        Ok(Defined { name: name.to_string(), fingerprint, rules, resolved: true, theorems: Vec::new() })
+    }
+
+    /// The same game with the theorems (and conjectures) the program states of it.
+    pub fn with_theorems(self, theorems: Vec<Arc<dyn Stated>>) -> Self {
+        Defined { theorems, ..self }
+    }
+
+    /// The theorems and conjectures the program states of it, in the order given.
+    pub fn theorems(&self) -> &[Arc<dyn Stated>] {
+        &self.theorems
+    }
+
+    /// The first theorem the program states of it under `convention` and marks proven: what
+    /// answers a position no stored solve holds.
+    pub fn proven(&self, convention: Convention) -> Option<&Arc<dyn Stated>> {
+        self.theorems.iter().find(|t| t.proven() && t.convention() == convention)
     }
 
     /// The game named `name` (`defined:NAME` on a command line), before it is looked up in
