@@ -29,6 +29,7 @@ pub mod compute;
 pub mod monoid;
 pub mod presentation;
 pub mod pretension;
+pub mod relative;
 pub mod survey;
 pub mod tame;
 pub mod word;
