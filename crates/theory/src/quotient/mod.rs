@@ -77,6 +77,9 @@ pub enum QuotientError {
         /// The limit.
         limit: u64,
     },
+    /// A stored quotient could not be taken up again ([`QuotientBuilder::resume`]).
+    #[error("a stored quotient cannot be resumed: {0}")]
+    Resume(String),
     /// The failure walk met more states than allowed.
     #[error("verifying heap {heap} walked more than {limit} closure states")]
     TooManyStates {
