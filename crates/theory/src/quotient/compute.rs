@@ -247,6 +247,11 @@ impl QuotientBuilder {
         &self.generators
     }
 
+    /// States walked by the last full verification.
+    pub fn last_states(&self) -> usize {
+        self.last_states
+    }
+
     /// Recalibrations made so far.
     pub fn recalibrations(&self) -> usize {
         self.recalibrations

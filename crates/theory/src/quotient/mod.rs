@@ -284,6 +284,24 @@ fn run(
     finish(b, certificate, opts.max_states).map(Computed::Complete)
 }
 
+/// The quotient `b` has verified so far, as it stands (every heap's verification was a
+/// closure check of heaps 1..n; no period proven), to store and resume from.
+pub(crate) fn reached(b: &QuotientBuilder) -> Quotient {
+    let max_heap = b.max_heap();
+    let g = crate::nim_values(&HeapFamily::TakeBreak(b.code().clone()), max_heap);
+    Quotient {
+        code: b.code().clone(),
+        monoid: b.monoid().clone(),
+        heap_images: b.heap_images().to_vec(),
+        heap_options: b.heap_options().to_vec(),
+        max_heap,
+        certificate: None,
+        apparent: certify::apparent_period(b.heap_images()),
+        check: ClosureCheck { states: b.last_states() },
+        tame: tame::is_tame(b.monoid(), b.heap_images(), &g),
+    }
+}
+
 /// The quotient of `b`'s heaps: the exact closure check (at most `max_states` states), the
 /// tameness test and the apparent period when `certificate` is `None`.
 pub(crate) fn finish(
