@@ -255,8 +255,9 @@ pub struct Charted {
 }
 
 /// The largest partial quotient kept to resume from: its table has |Q|² entries, so one of
-/// 1,024 elements is about 5 MB as stored; larger ones are charted from heap 1 again.
-pub const RESUME_MAX_ELEMENTS: usize = 1024;
+/// 256 elements is about 0.3 MB as stored (a three-digit atlas keeps about 18 MB of them);
+/// larger ones are charted from heap 1 again.
+pub const RESUME_MAX_ELEMENTS: usize = 256;
 
 /// The verified quotient `b` has reached, to resume from, if small enough.
 fn reached(b: &QuotientBuilder) -> Option<Box<Quotient>> {
