@@ -221,8 +221,9 @@ fn climb(mut l: Ladder, levels: usize, max_states: usize, mlimit: u32, start: In
             heaps.push(25);
             line.push(if l.is_p(k, &heaps) == Some(true) { 'P' } else { 'N' });
         }
-        let want: String =
-            (0..=mlimit).map(|m| if m >= k as u32 && (m - k as u32) % 2 == 0 { 'P' } else { 'N' }).collect();
+        let want: String = (0..=mlimit)
+            .map(|m| if m >= k as u32 && (m - k as u32).is_multiple_of(2) { 'P' } else { 'N' })
+            .collect();
         println!(
             "  34^{k} + 30^m + 25, m = 0..{mlimit}: {line}{}",
             if k >= 2 && line == want { "  (m >= k, m = k mod 2)" } else { "" }
