@@ -13,7 +13,7 @@ use nimdb::game::{GameSpec, HeapFamily, Rules};
 use nimdb::resources::MemoryBudget;
 use nimdb::store::Database;
 use nimdb::theory::quotient::atlas::{
-    Budget, Chart, Entry, MAX_ATLAS_DIGITS, StopReason, Tally, atlas_codes, chart_code, tally,
+    Budget, Chart, Entry, MAX_ATLAS_DIGITS, StopReason, Tally, atlas_codes, chart_code_from, tally,
 };
 
 use super::DbArg;
@@ -98,24 +98,42 @@ pub fn run(args: AtlasArgs) -> anyhow::Result<ExitCode> {
         }
         let name = code.to_string();
         bar.set_message(name.clone());
-        if let Some(row) = db.atlas_entry(&name)?
+        let stored = db.atlas_entry(&name)?;
+        if let Some(row) = &stored
             && !row.entry.redo_under(&budget)
         {
-            entries.push(row.entry);
+            entries.push(row.entry.clone());
             bar.inc(1);
             continue;
         }
+        let spec = GameSpec::from_rules(Rules::Heap(HeapFamily::TakeBreak(code.clone())));
+        // A partial code goes on from the verified quotient it reached, when that was kept
+        // (same heaps; checked again before use), its earlier CPU time counted in the budget.
+        let from = match stored.as_ref().map(|r| &r.entry.chart) {
+            Some(Chart::Partial(p)) => db
+                .load_quotient(&spec, Some(p.heap))
+                .ok()
+                .flatten()
+                .filter(|q| !q.proven())
+                .map(|q| (q, stored.as_ref().map_or(0.0, |r| r.entry.seconds))),
+            _ => None,
+        };
+        let earlier = Duration::from_secs_f64(from.as_ref().map_or(0.0, |f| f.1));
         let start = thread_cpu_time();
-        let clock = || thread_cpu_time().saturating_sub(start);
-        let Some(c) = chart_code(code, &budget, &clock, &interrupt::interrupted) else { break };
-        if let Some(q) = &c.quotient {
-            // The certified quotient also goes where `quotient` and `query --misere` read.
-            let spec = GameSpec::from_rules(Rules::Heap(HeapFamily::TakeBreak(code.clone())));
+        let clock = || thread_cpu_time().saturating_sub(start) + earlier;
+        let Some(c) =
+            chart_code_from(code, &budget, &clock, &interrupt::interrupted, from.as_ref().map(|f| &f.0))
+        else {
+            break;
+        };
+        if let Some(q) = c.quotient.as_ref().or(c.reached.as_ref()) {
+            // A certified quotient also goes where `quotient` and `query --misere` read; a
+            // partial code's verified quotient so far, for a rerun to go on from.
             db.save_quotient(&spec, q)?;
         }
         db.save_atlas_entry(&c.entry, run)?;
         charted += 1;
-        charted_seconds += c.entry.seconds;
+        charted_seconds += c.entry.seconds - earlier.as_secs_f64();
         entries.push(c.entry);
         bar.inc(1);
     }

@@ -248,6 +248,20 @@ pub struct Charted {
     pub entry: Entry,
     /// The certified quotient.
     pub quotient: Option<Box<Quotient>>,
+    /// For a partial code, the verified quotient of the heaps it reached (no period proven),
+    /// from which a rerun under a larger budget goes on ([`chart_code_from`]); `None` when it
+    /// reached no heap or has more than [`RESUME_MAX_ELEMENTS`] elements.
+    pub reached: Option<Box<Quotient>>,
+}
+
+/// The largest partial quotient kept to resume from: its table has |Q|² entries, so one of
+/// 256 elements is about 0.3 MB as stored (a three-digit atlas keeps about 18 MB of them);
+/// larger ones are charted from heap 1 again.
+pub const RESUME_MAX_ELEMENTS: usize = 256;
+
+/// The verified quotient `b` has reached, to resume from, if small enough.
+fn reached(b: &QuotientBuilder) -> Option<Box<Quotient>> {
+    (b.max_heap() > 0 && b.monoid().size() <= RESUME_MAX_ELEMENTS).then(|| Box::new(super::reached(b)))
 }
 
 /// Charts one code under `budget`. `clock()` is the time this code has spent so far (the
@@ -260,12 +274,30 @@ pub fn chart_code(
     clock: &dyn Fn() -> Duration,
     interrupt: &dyn Fn() -> bool,
 ) -> Option<Charted> {
+    chart_code_from(code, budget, clock, interrupt, None)
+}
+
+/// [`chart_code`], going on from `from` (a partial code's [`Charted::reached`], heaps
+/// 1..n) when it is given and passes [`QuotientBuilder::resume`]'s closure check, so heaps
+/// 1..n are not added again; otherwise from heap 1. The heaps added after n, and so the
+/// entry, are the same as from heap 1 under the same budget (`clock` should then count the
+/// code's earlier CPU time too, as `nimdb atlas` does).
+pub fn chart_code_from(
+    code: &TakeBreakCode,
+    budget: &Budget,
+    clock: &dyn Fn() -> Duration,
+    interrupt: &dyn Fn() -> bool,
+    from: Option<&Quotient>,
+) -> Option<Charted> {
     let limit = Duration::from_secs_f64(budget.seconds.max(0.0));
     let out_of_time = || clock() >= limit;
     let stop = || interrupt() || out_of_time();
     let digits = code.last_nonzero().unwrap_or(0);
     let rule = certify::period_rule(code.last_nonzero(), code.splits());
-    let mut b = QuotientBuilder::new(code, budget.limits());
+    let resumed = from.filter(|q| q.code == *code).and_then(|q| {
+        QuotientBuilder::resume(code, budget.limits(), q.monoid.clone(), q.heap_images.clone()).ok()
+    });
+    let mut b = resumed.unwrap_or_else(|| QuotientBuilder::new(code, budget.limits()));
     let partial = |b: &QuotientBuilder, reason: StopReason, detail: String| Partial {
         heap: b.max_heap(),
         size: b.monoid().size(),
@@ -305,7 +337,7 @@ pub fn chart_code(
                             .collect(),
                         check_states: q.check.states,
                     });
-                    Some(Charted { entry: entry(chart), quotient: Some(Box::new(q)) })
+                    Some(Charted { entry: entry(chart), quotient: Some(Box::new(q)), reached: None })
                 }
                 // The check could not finish within its states (a failure would be a
                 // contradicted theorem, which `finish` reports the same way).
@@ -318,7 +350,7 @@ pub fn chart_code(
                         detail: e.to_string(),
                         apparent: None,
                     };
-                    Some(Charted { entry: entry(Chart::Partial(p)), quotient: None })
+                    Some(Charted { entry: entry(Chart::Partial(p)), quotient: None, reached: None })
                 }
             };
         }
@@ -327,6 +359,7 @@ pub fn chart_code(
             return Some(Charted {
                 entry: entry(Chart::Partial(partial(&b, StopReason::Heaps, why))),
                 quotient: None,
+                reached: reached(&b),
             });
         }
         if stop() {
@@ -345,11 +378,15 @@ pub fn chart_code(
                 // Not a budget: a broken invariant. Reported as partial, in its own words, so
                 // the atlas goes on; the reason that fits best is the walk's.
                 let p = partial(&b, StopReason::States, e.to_string());
-                return Some(Charted { entry: entry(Chart::Partial(p)), quotient: None });
+                return Some(Charted { entry: entry(Chart::Partial(p)), quotient: None, reached: None });
             }
         };
         let why = last_error_words(&b, reason, budget);
-        return Some(Charted { entry: entry(Chart::Partial(partial(&b, reason, why))), quotient: None });
+        return Some(Charted {
+            entry: entry(Chart::Partial(partial(&b, reason, why))),
+            quotient: None,
+            reached: reached(&b),
+        });
     }
 }
 
@@ -385,7 +422,11 @@ fn stopped(
         return None;
     }
     let why = format!("heap {}: the time budget of {} s was spent", b.max_heap() + 1, budget.seconds);
-    Some(Charted { entry: entry(Chart::Partial(partial(b, StopReason::Time, why))), quotient: None })
+    Some(Charted {
+        entry: entry(Chart::Partial(partial(b, StopReason::Time, why))),
+        quotient: None,
+        reached: reached(b),
+    })
 }
 
 /// Counts of an atlas by status and reason.
@@ -447,6 +488,29 @@ mod tests {
         assert_eq!(names.len(), 511);
         assert!(names.contains("0.07") && names.contains("0.137") && !names.contains("0.770"));
         assert!(atlas_codes(0).is_err() && atlas_codes(5).is_err());
+    }
+
+    /// A partial code charted again from the quotient it reached gives the entry a chart from
+    /// heap 1 gives under the larger budget (heap budgets, so that time plays no part):
+    /// Dawson's Kayles 20 -> 30 (partial both times), Kayles 60 -> certified, 0.35 stopped by
+    /// its elements then given more.
+    #[test]
+    fn a_partial_code_goes_on_from_what_it_reached() {
+        let big = Budget { seconds: 1e9, ..Budget::default() };
+        for (c, first, then) in [
+            ("07", Budget { max_heap: 20, ..big }, Budget { max_heap: 30, ..big }),
+            ("77", Budget { max_heap: 60, ..big }, big),
+            ("35", Budget { max_elements: 200, ..big }, Budget { max_elements: 600, max_heap: 14, ..big }),
+        ] {
+            let start = Instant::now();
+            let clock = || start.elapsed();
+            let one = chart_code(&code(c), &first, &clock, &|| false).unwrap();
+            let reached = one.reached.expect("a partial code keeps what it reached");
+            assert!(matches!(one.entry.chart, Chart::Partial(_)), "{c}");
+            let again = chart_code_from(&code(c), &then, &clock, &|| false, Some(&reached)).unwrap().entry;
+            let fresh = chart(c, &then);
+            assert_eq!(again.chart, fresh.chart, "{c}");
+        }
     }
 
     #[test]

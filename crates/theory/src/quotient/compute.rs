@@ -152,6 +152,66 @@ impl QuotientBuilder {
         }
     }
 
+    /// A computation that goes on from a stored quotient of heaps 1..n (its table, P-set and
+    /// heap images 0..=n, as [`QuotientData`](super::QuotientData) keeps them), so that a
+    /// larger budget need not add heaps 1..n again. Nothing stored is trusted: the option
+    /// images are recomputed from the code and the whole closure check is run on the stored
+    /// quotient (its walk also gives the antichains the next heap's identification reads); a
+    /// quotient that fails it, or whose images do not fit it, is refused. The result then
+    /// adds heap n + 1, n + 2, … exactly as a computation from heap 1 would (its
+    /// [`generator_heaps`](Self::generator_heaps) are then the heaps that smaller heaps do
+    /// not generate, the presentation's generators, where a computation from heap 1 lists
+    /// every heap that entered as a new generator).
+    pub fn resume(
+        code: &OctalCode,
+        limits: Limits,
+        q: BipartiteMonoid,
+        images: Vec<u32>,
+    ) -> Result<Self, QuotientError> {
+        let bad = |why: String| QuotientError::Resume(why);
+        if images.first() != Some(&0) || images.iter().any(|&x| x as usize >= q.size()) {
+            return Err(bad(
+                "the heap images do not name elements of the table (heap 0 must be the identity)".into(),
+            ));
+        }
+        let n = images.len() as u32 - 1;
+        let options: Vec<Vec<u32>> = (0..=n)
+            .map(|h| {
+                let mut seen = ElementSet::new(q.size());
+                for r in heap_results(code, h) {
+                    seen.insert(r.parts().iter().fold(0, |acc, &a| q.mul(acc, images[a as usize])));
+                }
+                seen.to_vec()
+            })
+            .collect();
+        let pret = Pretension::new(q, images, options);
+        let budget = SearchBudget { max_states: limits.max_states, stop: &|| false, heap: n };
+        match pret.verify(&budget)? {
+            Verdict::Holds { antichains, states, .. } => {
+                let generators = (1..=n)
+                    .filter(|&h| {
+                        let gens: Vec<u32> =
+                            (1..h).map(|g| pret.images[g as usize]).filter(|&g| g != 0).collect();
+                        let x = pret.images[h as usize];
+                        x != 0 && Submonoid::generated(&pret.q, &gens).id[x as usize] == u32::MAX
+                    })
+                    .collect();
+                Ok(QuotientBuilder {
+                    code: code.clone(),
+                    limits,
+                    pret,
+                    anti: antichains,
+                    generators,
+                    last_states: states,
+                    recalibrations: 0,
+                    letters: None,
+                    choice: Choice::First,
+                })
+            }
+            Verdict::Fails(w) => Err(bad(format!("the stored quotient predicts {w} wrongly"))),
+        }
+    }
+
     /// The octal code.
     pub fn code(&self) -> &OctalCode {
         &self.code
@@ -185,6 +245,11 @@ impl QuotientBuilder {
     /// The heaps that entered as new generators.
     pub fn generator_heaps(&self) -> &[u32] {
         &self.generators
+    }
+
+    /// States walked by the last full verification.
+    pub fn last_states(&self) -> usize {
+        self.last_states
     }
 
     /// Recalibrations made so far.

@@ -29,6 +29,7 @@ pub mod compute;
 pub mod monoid;
 pub mod presentation;
 pub mod pretension;
+pub mod relative;
 pub mod survey;
 pub mod tame;
 pub mod word;
@@ -76,6 +77,9 @@ pub enum QuotientError {
         /// The limit.
         limit: u64,
     },
+    /// A stored quotient could not be taken up again ([`QuotientBuilder::resume`]).
+    #[error("a stored quotient cannot be resumed: {0}")]
+    Resume(String),
     /// The failure walk met more states than allowed.
     #[error("verifying heap {heap} walked more than {limit} closure states")]
     TooManyStates {
@@ -312,6 +316,24 @@ fn run(
         certificate = certify::proven_period(b.heap_images(), rule);
     }
     finish(b, certificate, opts.max_states).map(Computed::Complete)
+}
+
+/// The quotient `b` has verified so far, as it stands (every heap's verification was a
+/// closure check of heaps 1..n; no period proven), to store and resume from.
+pub(crate) fn reached(b: &QuotientBuilder) -> Quotient {
+    let max_heap = b.max_heap();
+    let g = crate::nim_values(&HeapFamily::TakeBreak(b.code().clone()), max_heap);
+    Quotient {
+        code: b.code().clone(),
+        monoid: b.monoid().clone(),
+        heap_images: b.heap_images().to_vec(),
+        heap_options: b.heap_options().to_vec(),
+        max_heap,
+        certificate: None,
+        apparent: certify::apparent_period(b.heap_images()),
+        check: ClosureCheck { states: b.last_states() },
+        tame: tame::is_tame(b.monoid(), b.heap_images(), &g),
+    }
 }
 
 /// The quotient of `b`'s heaps: the exact closure check (at most `max_states` states), the

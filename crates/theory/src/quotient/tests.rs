@@ -125,3 +125,55 @@ fn signature_closure_check_matches_the_plain_walk() {
         assert_eq!(caught, q.size(), "{game}: every flipped mark is caught");
     }
 }
+
+/// A computation resumed from a stored quotient of heaps 1..n adds the next heaps exactly as
+/// one from heap 1 does (same table, P-set and images), and a tampered quotient is refused.
+#[test]
+fn a_resumed_computation_equals_one_from_heap_one() {
+    for (game, from, to) in
+        [("dawson", 20u32, 30u32), ("kayles", 8, 40), ("octal:0.35", 9, 12), ("octal:0.144", 3, 20)]
+    {
+        let c = code(game);
+        let mut whole = QuotientBuilder::new(&c, Limits::default());
+        while whole.max_heap() < to {
+            whole.add_heap().unwrap();
+        }
+        let mut part = QuotientBuilder::new(&c, Limits::default());
+        while part.max_heap() < from {
+            part.add_heap().unwrap();
+        }
+        let mut resumed = QuotientBuilder::resume(
+            &c,
+            Limits::default(),
+            part.monoid().clone(),
+            part.heap_images().to_vec(),
+        )
+        .unwrap();
+        while resumed.max_heap() < to {
+            resumed.add_heap().unwrap();
+        }
+        assert_eq!(resumed.monoid(), whole.monoid(), "{game}");
+        assert_eq!(resumed.heap_images(), whole.heap_images(), "{game}");
+        assert_eq!(resumed.heap_options(), whole.heap_options(), "{game}");
+    }
+    // A P-mark flipped, or an image moved, fails the closure check.
+    let c = code("dawson");
+    let mut b = QuotientBuilder::new(&c, Limits::default());
+    while b.max_heap() < 14 {
+        b.add_heap().unwrap();
+    }
+    let q = b.monoid();
+    let mut p = q.p_marks().to_vec();
+    p[1] = !p[1];
+    let flipped = BipartiteMonoid::from_table(q.size(), q.table().to_vec(), p).unwrap();
+    let e = QuotientBuilder::resume(&c, Limits::default(), flipped, b.heap_images().to_vec()).unwrap_err();
+    assert!(matches!(e, QuotientError::Resume(_)), "{e}");
+    let mut images = b.heap_images().to_vec();
+    images[14] = images[13];
+    if images[14] != b.heap_images()[14] {
+        assert!(QuotientBuilder::resume(&c, Limits::default(), q.clone(), images).is_err());
+    }
+    let mut images = b.heap_images().to_vec();
+    images[3] = q.size() as u32;
+    assert!(QuotientBuilder::resume(&c, Limits::default(), q.clone(), images).is_err());
+}
