@@ -312,7 +312,12 @@ fn solve_loopy(
             queue.push_back(v);
         }
     }
+    let mut settled = 0u32;
     while let Some(v) = queue.pop_front() {
+        settled = settled.wrapping_add(1);
+        if settled.is_multiple_of(1 << 16) && progress.interrupted() {
+            return Err(SolveError::Interrupted { tiers: 0, positions: 0 });
+        }
         let r = value[v];
         if r >= DRAW - 1 {
             return Err(SolveError::RemotenessOverflow(r as u32));
