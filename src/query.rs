@@ -791,7 +791,8 @@ pub fn cover_fits(
     let budget = crate::resources::MemoryBudget::new(None);
     // A space that cannot be ranked is refused by the solve itself, with its reason.
     let Ok(job) = cover.job(game, convention) else { return Ok(()) };
-    let estimate = job.estimate();
+    // The disk for the tiers not stored yet (a solve on the spot may extend a stored one).
+    let estimate = &job.estimate_at(db_path);
     let what = format!("solving {game} ({}) on the spot", job.covers());
     match estimate.plan(&budget, &what, db_path)? {
         None => Ok(()),

@@ -240,3 +240,42 @@ fn a_disk_filled_by_another_process_stops_the_solve_in_one_line_and_it_resumes()
     assert!(common::ok(&verify).contains("verdict: ok"));
     assert!(std::fs::metadata(&db).unwrap().len() <= database);
 }
+
+/// Issue 34, still open after M1: a solve that extends a stored one was checked against the
+/// whole solve's disk bound, not the tiers left, so near a full disk (here, the file-size
+/// limit) it was refused though what remained fit. Misère Kayles stored to total 46 (901 KB)
+/// and extended to 50: the whole bound is 2.3 MB, the tiers left about 1 MB; under a limit
+/// between the two the extension is planned for what remains and completes.
+#[test]
+fn a_resumed_solve_is_planned_for_the_tiers_left() {
+    use nimdb::Convention;
+    use nimdb::driver::{SolveBounds, SolveJob};
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("r.sqlite");
+    let text = db.to_str().unwrap();
+    let game = |total: &'static str| ["--game", "kayles", "--misere", "--max-total", total];
+    common::ok(&[&["solve", "-q", "--db", text][..], &game("46")].concat());
+    let file = std::fs::metadata(&db).unwrap().len();
+    let kayles = "kayles".parse().unwrap();
+    let bounds = SolveBounds { max_total: Some(50), ..Default::default() };
+    let job = SolveJob::new(&kayles, Convention::Misere, bounds, false).unwrap();
+    let whole = *job.estimate();
+    let left = job.estimate_at(&db);
+    assert!(left.disk_bytes < whole.disk_bytes / 2, "left {} of {}", left.disk_bytes, whole.disk_bytes);
+    // What the dry run says is what is left.
+    let (database, _) = dry_run_disk(&db, &game("50"));
+    assert!(database.abs_diff(left.disk_bytes) < 1 << 10, "dry run {database}, left {}", left.disk_bytes);
+    // A file-size limit that the database after the tiers left fits, with room to spare,
+    // and the database after the whole solve's bound would not.
+    let limit = file + (left.disk_bytes + whole.disk_bytes) / 2;
+    assert!(file + whole.disk_bytes > limit + (100 << 10) && left.log_bytes < limit);
+    let out = under_file_size_limit(limit / 512, &[&["solve", "-q", "--db", text][..], &game("50")].concat());
+    assert!(
+        out.status.success(),
+        "refused though the tiers left fit under {limit} bytes: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(std::fs::metadata(&db).unwrap().len() <= file + left.disk_bytes);
+    let verify = common::ok(&["verify", "--game", "kayles", "--misere", "--db", text]);
+    assert!(verify.contains("verdict: ok"), "{verify}");
+}

@@ -354,6 +354,10 @@ fn solve_loopy(
     Ok(report)
 }
 
+/// The bytes of each stored record of a family's tier: its remoteness (a draw is
+/// [`DRAW`]).
+pub const RECORD_BYTES: u64 = 2;
+
 /// What a generic solve will take, before it runs: the process itself (code, SQLite's
 /// page cache, threads), the space's rank tables, every tier (2 bytes a position) and
 /// [`BYTES_PER_TIER`] a tier, the tiers being stored ([`IN_FLIGHT_TIERS`] copies of the
@@ -379,7 +383,8 @@ pub fn estimate_family(space: &dyn PositionSpace, loopy: bool, moves_bound: u64)
     };
     // SQLite's page cache on the writer's connection, which fills to its default 2,000 KiB
     // as the file grows.
-    let (disk_bytes, log_bytes, roomy_log_bytes) = super::footprint(sizes.iter().map(|&size| (size, 2)));
+    let (disk_bytes, log_bytes, roomy_log_bytes) =
+        super::footprint(sizes.iter().map(|&size| (size, RECORD_BYTES)));
     let page_cache = disk_bytes.min(2000 << 10);
     let memory_bytes = super::PROCESS_BYTES
         + space.index_bytes()
