@@ -150,12 +150,13 @@ impl<'a> TierWriter<'a> {
                         // What the commit writes to the log, at most, and whether it commits.
                         let commits = match &job {
                             Job::Whole(tier, _) => {
-                                let width = 2 + u64::from(tier.nim_values.is_some());
+                                let width = codec::width_for(tier.max_remoteness()) as u64
+                                    + u64::from(tier.nim_values.is_some());
                                 log.counts(tier.remoteness.len() as u64, width);
                                 true
                             }
                             Job::Begin(head) => {
-                                log.counts(head.positions, 2);
+                                log.counts(head.positions, codec::width_for(head.most) as u64);
                                 false
                             }
                             Job::End(_) => true,
@@ -321,16 +322,15 @@ struct LogWatch {
     wal: std::path::PathBuf,
     path: std::path::PathBuf,
     mark: u64,
-    /// The largest transaction so far, in pages (the schema's, at first).
+    /// The largest tier's transaction so far, in pages.
     largest: u64,
 }
 
 impl LogWatch {
     fn new(path: &std::path::Path, mark: u64) -> Self {
-        use nimdb_core::footprint::{SCHEMA_BYTES, transaction_pages};
         let mut wal = path.as_os_str().to_owned();
         wal.push("-wal");
-        LogWatch { wal: wal.into(), path: path.to_path_buf(), mark, largest: transaction_pages(SCHEMA_BYTES) }
+        LogWatch { wal: wal.into(), path: path.to_path_buf(), mark, largest: 0 }
     }
 
     /// Counts a tier of `positions` records of at most `width` bytes about to be written.
