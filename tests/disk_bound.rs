@@ -295,7 +295,8 @@ fn a_reader_that_holds_the_log_stops_the_solve_in_one_line_and_it_resumes() {
     let game = ["--game", "kayles", "--misere", "--max-total", "40"];
     let (_, bound) = dry_run_disk(&db, &game);
     // The reader: a transaction whose snapshot is older than every tier the solve writes.
-    let reader = rusqlite::Connection::open_with_flags(&db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
+    let reader =
+        rusqlite::Connection::open_with_flags(&db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
     reader.execute_batch("BEGIN").unwrap();
     let tiers: i64 = reader.query_row("SELECT COUNT(*) FROM tiers", [], |r| r.get(0)).unwrap();
     assert!(tiers > 0);

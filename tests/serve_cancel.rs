@@ -77,9 +77,7 @@ fn whole_cpu(game: &str, heap: &str) -> f64 {
 /// again before the server has used half the work's CPU time: the engine heard the stop.
 fn leave_and_watch(server: &Server, whole: f64, method: &str, path: &str, body: &[u8], abandoned: u64) {
     let stream = open_request(server.port, method, path, body);
-    wait_for("the request never started on the theory pool", || {
-        health(server, "theory_pool", "busy") == 1
-    });
+    wait_for("the request never started on the theory pool", || health(server, "theory_pool", "busy") == 1);
     let started = server.cpu_seconds();
     // The engine is under way on the whole sequence, past the probe to heap 20,000 that
     // measures its cost (a twenty-fifth of the work at heap 100,000), which looked at the

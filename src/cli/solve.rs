@@ -156,7 +156,10 @@ pub(super) fn prepare(args: &SolveArgs) -> anyhow::Result<Option<(SolveJob, Solv
             resumed.record_bytes,
             mb(log),
             if stored > 0 {
-                format!(" (for the {} tiers not stored yet: {stored} are)", estimate.tiers.saturating_sub(stored as u64))
+                format!(
+                    " (for the {} tiers not stored yet: {stored} are)",
+                    estimate.tiers.saturating_sub(stored as u64)
+                )
             } else {
                 String::new()
             }

@@ -779,7 +779,8 @@ mod tests {
                         let kept = stopped.values.len();
                         assert!(kept >= from.max(1) && kept < from.max(1) + 64, "{game} from {from}: {kept}");
                         assert_eq!(stopped.values, whole[..kept], "{game} from {from}");
-                        let again = compute_until(&s, 6000, &stopped.values, MethodChoice::Auto, &Stop::never());
+                        let again =
+                            compute_until(&s, 6000, &stopped.values, MethodChoice::Auto, &Stop::never());
                         assert_eq!(again.unwrap().0, whole, "{game} from {from}");
                     }
                 }
