@@ -54,7 +54,7 @@ const CHECK_EVERY: usize = 16;
 /// Heaps computed between two looks at the [`Stop`]: a heap costs from a few nanoseconds
 /// (no rare heap met) to O(n) pair reads (a rare one), so a stop is heard within
 /// milliseconds and the look costs nothing measurable.
-pub(crate) const STOP_EVERY: u32 = 64;
+pub const STOP_EVERY: u32 = 64;
 
 /// The engine over values stored as `V`.
 #[derive(Clone, Debug)]
