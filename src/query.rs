@@ -16,7 +16,7 @@ use crate::game::{
     Position, all_moves, heap_results, result_bound,
 };
 use crate::index::{TierId, Universe};
-use crate::solve::{MAX_SOLVE_TOTAL, Silent};
+use crate::solve::MAX_SOLVE_TOTAL;
 use crate::space::{SpaceError, SpacePlan};
 use crate::store::{Database, Prober, SolveRecord, SolveStatus, StoreError};
 use crate::theory::quotient::Quotient;
@@ -249,8 +249,14 @@ fn heap_theory_answer(
     };
     let mut moves = Vec::new();
     let mut best = None;
+    // Up to THEORY_MOVE_SEARCH_LIMIT moves: the stop is looked at every 4,096.
+    let mut examined = 0u32;
     'heaps: for &h in &distinct {
         for result in heap_results(rules, h) {
+            examined = examined.wrapping_add(1);
+            if examined.is_multiple_of(4096) && stop.is_stopped() {
+                return Err(QueryError::Theory(theory::Stopped { values: g.to_vec() }.into()));
+            }
             let loses = loses_after(h, result);
             let mv = Move::single(h, result);
             if best.is_none() && (loses || outcome == Outcome::Loss) {
@@ -703,8 +709,30 @@ pub fn answer_after_solving(
     position: &[u64],
     cover: Cover,
 ) -> Result<Answer, QueryError> {
+    answer_after_solving_until(db, game, convention, position, cover, &theory::Stop::never())
+}
+
+/// [`answer_after_solving`], stopping the solve when `stop` is set (a server's client left):
+/// the solver looks at it before each tier (a loopy family's, every 65,536 positions of its
+/// whole-graph analysis), keeps the tiers it finished (the next solve resumes from them) and
+/// returns the solve's interruption.
+pub fn answer_after_solving_until(
+    db: &mut Database,
+    game: &Game,
+    convention: Convention,
+    position: &[u64],
+    cover: Cover,
+    stop: &theory::Stop,
+) -> Result<Answer, QueryError> {
+    /// A solve's progress that only hears the stop.
+    struct Stopping<'a>(&'a theory::Stop);
+    impl crate::solve::Progress for Stopping<'_> {
+        fn interrupted(&self) -> bool {
+            self.0.is_stopped()
+        }
+    }
     let job = cover.job(game, convention).map_err(|e| QueryError::BadPosition(e.to_string()))?;
-    job.run(db, &Silent, &job.in_memory())?;
+    job.run(db, &Stopping(stop), &job.in_memory())?;
     match plan(Some(db), game, convention, position, 0, Quotients::Stored)? {
         Plan::Answered(answer) if answer.source == Source::Database => {
             Ok(Answer { source: Source::Solved, ..*answer })
@@ -767,7 +795,8 @@ pub fn cover_fits(
     let budget = crate::resources::MemoryBudget::new(None);
     // A space that cannot be ranked is refused by the solve itself, with its reason.
     let Ok(job) = cover.job(game, convention) else { return Ok(()) };
-    let estimate = job.estimate();
+    // The disk for the tiers not stored yet (a solve on the spot may extend a stored one).
+    let estimate = &job.estimate_at(db_path);
     let what = format!("solving {game} ({}) on the spot", job.covers());
     match estimate.plan(&budget, &what, db_path)? {
         None => Ok(()),

@@ -140,23 +140,35 @@ pub(super) fn prepare(args: &SolveArgs) -> anyhow::Result<Option<(SolveJob, Solv
                 mb(e.fixed_bytes)
             );
         }
+        // The disk for the tiers not stored yet: a solve that extends a stored one needs
+        // only theirs.
+        let stored = job.stored_at(&args.db.db).len();
+        let resumed = job.estimate_at(&args.db.db);
         // The log the solve would run with: SQLite's default mark where the disk has room.
-        let log = if estimate.log_pages(&args.db.db, 0) == nimdb::footprint::ROOMY_LOG_PAGES {
-            estimate.roomy_log_bytes
+        let log = if resumed.log_pages(&args.db.db, 0) == nimdb::footprint::ROOMY_LOG_PAGES {
+            resumed.roomy_log_bytes
         } else {
-            estimate.log_bytes
+            resumed.log_bytes
         };
         println!(
-            "disk:        ~{} of database at most (up to {} byte(s) per position), and up to {} of write-ahead log while it writes",
-            mb(estimate.disk_bytes),
-            estimate.record_bytes,
-            mb(log)
+            "disk:        ~{} of database at most (up to {} byte(s) per position), and up to {} of write-ahead log while it writes{}",
+            mb(resumed.disk_bytes),
+            resumed.record_bytes,
+            mb(log),
+            if stored > 0 {
+                format!(
+                    " (for the {} tiers not stored yet: {stored} are)",
+                    estimate.tiers.saturating_sub(stored as u64)
+                )
+            } else {
+                String::new()
+            }
         );
         match job.cpu_time() {
             Some(t) => println!("time:        {}", t.words()),
             None => println!("time:        the defining program's"),
         }
-        match plan(estimate, &budget, "this solve", &args.db.db) {
+        match plan(&resumed, &budget, "this solve", &args.db.db) {
             Ok(None) => println!("budget:      {} ({}): fits", Bytes(budget.bytes), budget.source),
             Ok(Some(window)) => println!(
                 "budget:      {} ({}): lower tiers past {} spill to disk (up to {})",

@@ -11,10 +11,11 @@
 //! an MPI job's ranks), or the generic family solver over the family's position space. No
 //! face branches on the kind of game.
 
+use std::collections::BTreeSet;
 use std::path::Path;
 
 use crate::game::{Convention, Game, GameSpec};
-use crate::index::{PositionSpace, SpaceBounds, Universe, UniverseError};
+use crate::index::{PositionSpace, SpaceBounds, TierId, Universe, UniverseError};
 use crate::resources::{MemoryBudget, ResourceError};
 use crate::solve::{Estimate, MAX_SOLVE_TOTAL, Progress, SolveOptions, SolveReport, Spill};
 use crate::space::BoundsError;
@@ -110,6 +111,9 @@ pub struct SolveJob {
     nim_values: bool,
     solver: Solver,
     estimate: Estimate,
+    /// Every tier the solve stores, with its positions and record width: what a resumed
+    /// solve's disk is counted over ([`SolveJob::estimate_at`]).
+    tiers: Vec<(TierId, u64, u64)>,
 }
 
 /// How a planned solve runs: whether its lower tiers spill to disk, and where.
@@ -167,12 +171,17 @@ impl SolveJob {
         if !game.family().moves_known() {
             return Err(JobError::NoMoves(game.to_string()));
         }
-        let (solver, estimate) = match (reach, game.heaps()) {
+        let (solver, estimate, tiers) = match (reach, game.heaps()) {
             (Reach::Universe(universe), Some(spec)) => {
                 let table = universe.table()?;
                 let options = SolveOptions { convention, universe, nim_values, strategy: Default::default() };
                 let estimate = crate::solve::estimate(spec, &options, &table);
-                (Solver::Heaps(spec.clone(), universe), estimate)
+                let tiers = universe
+                    .tiers()
+                    .into_iter()
+                    .map(|t| (t, table.size(t), crate::solve::record_width(t.total, nim_values)))
+                    .collect();
+                (Solver::Heaps(spec.clone(), universe), estimate, tiers)
             }
             (Reach::Space(bounds), _) => {
                 let space = crate::index::space_for(game.family().layout(), bounds)?;
@@ -181,11 +190,16 @@ impl SolveJob {
                     game.family().loopy(),
                     crate::space::moves_bound(bounds),
                 );
-                (Solver::Family(space), estimate)
+                let tiers = space
+                    .tiers()
+                    .into_iter()
+                    .map(|t| (t, space.size(t), crate::solve::family::RECORD_BYTES))
+                    .collect();
+                (Solver::Family(space), estimate, tiers)
             }
             (Reach::Universe(_), None) => unreachable!("a universe is chosen for a heap game only"),
         };
-        Ok(SolveJob { game: game.clone(), convention, nim_values, solver, estimate })
+        Ok(SolveJob { game: game.clone(), convention, nim_values, solver, estimate, tiers })
     }
 
     /// The game.
@@ -250,6 +264,33 @@ impl SolveJob {
         &self.estimate
     }
 
+    /// The tiers of this solve already stored in the database file `db` (under the job's
+    /// [key](SolveJob::key)), read without writing anything; none when there is no file, no
+    /// such solve, or the file cannot be read (the whole solve is then counted).
+    pub fn stored_at(&self, db: &Path) -> BTreeSet<TierId> {
+        let stored = || -> Result<BTreeSet<TierId>, crate::store::StoreError> {
+            let Some(db) = Database::open_for_reading(db)? else { return Ok(BTreeSet::new()) };
+            match db.find_solve(&self.key())? {
+                Some(solve) => db.stored_tiers(solve.id),
+                None => Ok(BTreeSet::new()),
+            }
+        };
+        stored().unwrap_or_default()
+    }
+
+    /// What the solve will take into the database file `db`: [`estimate`](Self::estimate),
+    /// with the disk counted over the tiers not stored there yet ([`stored_at`](Self::stored_at),
+    /// [`Estimate::with_tiers_left`]): a solve that resumes or extends a stored one is
+    /// planned for what remains.
+    pub fn estimate_at(&self, db: &Path) -> Estimate {
+        let stored = self.stored_at(db);
+        if stored.is_empty() {
+            return self.estimate;
+        }
+        let left = self.tiers.iter().filter(|(t, _, _)| !stored.contains(t)).map(|&(_, n, w)| (n, w));
+        self.estimate.with_tiers_left(left)
+    }
+
     /// The CPU time the solve is expected to take, at the rate measured for its kind of
     /// game ([`cpu_time`](super::cpu_time)); `None` for a game defined by a program.
     pub fn cpu_time(&self) -> Option<super::CpuTime> {
@@ -305,7 +346,9 @@ impl SolveJob {
         if window_limit.is_some() && matches!(self.solver, Solver::Family(_)) {
             return Err(JobError::NoWindow(self.game.to_string()));
         }
-        let by_budget = self.estimate.plan(budget, what, db)?;
+        // The disk for the tiers not stored yet: a resumed solve needs only theirs.
+        let estimate = self.estimate_at(db);
+        let by_budget = estimate.plan(budget, what, db)?;
         let window = match (by_budget, window_limit) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
@@ -315,7 +358,7 @@ impl SolveJob {
         Ok(SolvePlan {
             by_window_limit: window.is_some() && window == window_limit,
             spill: window.map(|bytes| Spill::beside(db, bytes)),
-            log_pages: self.estimate.log_pages(db, spilled),
+            log_pages: estimate.log_pages(db, spilled),
         })
     }
 

@@ -36,7 +36,7 @@ use serde_json::json;
 use crate::answer::{Answer, Listing};
 use crate::batch::{LookupError, Session};
 use crate::game::{Game, GameSpec};
-use crate::query::{Plan, QueryError, Quotients, answer_after_solving, plan};
+use crate::query::{Plan, QueryError, Quotients, answer_after_solving_until, plan};
 use crate::store::Database;
 use crate::theory::report::{HeapOptions, TheoryError, heap_report_until};
 use crate::theory::{Stop, recent};
@@ -240,6 +240,34 @@ struct Solver {
     limit: u64,
     left: Mutex<u64>,
     total: u64,
+    counters: SolverCounters,
+}
+
+/// What the on-the-spot solves have done, shown at `/healthz` (`solver`).
+#[derive(Default)]
+struct SolverCounters {
+    /// Requests in the solver now (waiting for its connection, planning or solving).
+    busy: AtomicU64,
+    /// Solves started.
+    started: AtomicU64,
+    /// Solves whose client left: stopped before their next tier (or never started).
+    abandoned: AtomicU64,
+}
+
+/// Counts a request in the solver while it is held ([`SolverCounters::busy`]).
+struct InSolver<'a>(&'a SolverCounters);
+
+impl SolverCounters {
+    fn run(&self) -> InSolver<'_> {
+        self.busy.fetch_add(1, Ordering::Relaxed);
+        InSolver(self)
+    }
+}
+
+impl Drop for InSolver<'_> {
+    fn drop(&mut self) {
+        self.0.busy.fetch_sub(1, Ordering::Relaxed);
+    }
 }
 
 type Shared = Arc<AppState>;
@@ -339,8 +367,13 @@ async fn get_query(State(state): State<Shared>, RawQuery(raw): RawQuery) -> Resp
         Ok(bytes) => json_bytes(bytes),
         Err(e) if e.status == 404 && state.solver.is_some() => {
             let solver = state.clone();
+            // Set when this future is dropped (the client left): the solve stops before its
+            // next tier, keeping the tiers it finished.
+            let stop = Stop::new();
+            let _stop_when_dropped = stop.on_drop();
             let solved = tokio::task::spawn_blocking(move || {
                 let solver = solver.solver.as_ref().expect("a solver");
+                let _running = solver.counters.run();
                 let poisoned = || ApiError { status: 500, message: "solver poisoned".into() };
                 let mut db = solver.db.lock().map_err(|_| poisoned())?;
                 // Solve a small universe on the spot; quotients are only read, never computed.
@@ -355,6 +388,10 @@ async fn get_query(State(state): State<Shared>, RawQuery(raw): RawQuery) -> Resp
                         crate::query::cover_fits(&game, convention, &cover, db.path()).map_err(|e| {
                             ApiError { status: 503, message: format!("{e}; nothing was written") }
                         })?;
+                        if stop.is_stopped() {
+                            solver.counters.abandoned.fetch_add(1, Ordering::Relaxed);
+                            return Err(LookupError::Stopped.into());
+                        }
                         let cost = cover.positions();
                         let mut left = solver.left.lock().map_err(|_| poisoned())?;
                         if cost > *left {
@@ -367,9 +404,17 @@ async fn get_query(State(state): State<Shared>, RawQuery(raw): RawQuery) -> Resp
                                 ),
                             });
                         }
+                        // Counted whole though its client may leave part-way: the tiers
+                        // it stores stay, and a later solve resumes from them.
                         *left -= cost;
                         drop(left);
-                        answer_after_solving(&mut db, &game, convention, &position, cover).map_err(refused)
+                        solver.counters.started.fetch_add(1, Ordering::Relaxed);
+                        let solved =
+                            answer_after_solving_until(&mut db, &game, convention, &position, cover, &stop);
+                        if stop.is_stopped() {
+                            solver.counters.abandoned.fetch_add(1, Ordering::Relaxed);
+                        }
+                        solved.map_err(refused)
                     }
                 }
             })
@@ -509,9 +554,11 @@ async fn get_solves(State(state): State<Shared>) -> Response {
 
 /// `GET /healthz`: that the server answers, what each pool is doing (`busy`: jobs running
 /// now; `abandoned`: jobs whose client left while they ran, stopped there; `skipped`: whose
-/// client left before they started), and the nim-values kept between requests
-/// ([`recent::stats`]: games, values, bytes, hits, misses). Answered on the runtime itself,
-/// never behind a pool.
+/// client left before they started), the nim-values kept between requests
+/// ([`recent::stats`]: games, values, bytes, hits, misses), and with `--solve-up-to` what
+/// the on-the-spot solves did (`solver`: `busy`, `started`, `abandoned`: stopped because
+/// their client left, `positions_left` of `positions_total`). Answered on the runtime
+/// itself, never behind a pool.
 async fn healthz(State(state): State<Shared>) -> Response {
     json_response(&json!({
         "status": "ok",
@@ -520,6 +567,13 @@ async fn healthz(State(state): State<Shared>) -> Response {
         "theory_pool": state.theory.health(),
         "heaps_answers": state.heaps.health(),
         "nim_values": recent::stats(),
+        "solver": state.solver.as_ref().map(|s| json!({
+            "busy": s.counters.busy.load(Ordering::Relaxed),
+            "started": s.counters.started.load(Ordering::Relaxed),
+            "abandoned": s.counters.abandoned.load(Ordering::Relaxed),
+            "positions_left": s.left.lock().map(|l| *l).unwrap_or(0),
+            "positions_total": s.total,
+        })),
     }))
 }
 
@@ -777,6 +831,7 @@ pub fn serve(config: Config) -> Result<(), ServeError> {
                 limit,
                 left: Mutex::new(total),
                 total,
+                counters: SolverCounters::default(),
             })
         }
         None => None,

@@ -312,7 +312,12 @@ fn solve_loopy(
             queue.push_back(v);
         }
     }
+    let mut settled = 0u32;
     while let Some(v) = queue.pop_front() {
+        settled = settled.wrapping_add(1);
+        if settled.is_multiple_of(1 << 16) && progress.interrupted() {
+            return Err(SolveError::Interrupted { tiers: 0, positions: 0 });
+        }
         let r = value[v];
         if r >= DRAW - 1 {
             return Err(SolveError::RemotenessOverflow(r as u32));
@@ -349,6 +354,10 @@ fn solve_loopy(
     Ok(report)
 }
 
+/// The bytes of each stored record of a family's tier: its remoteness (a draw is
+/// [`DRAW`]).
+pub const RECORD_BYTES: u64 = 2;
+
 /// What a generic solve will take, before it runs: the process itself (code, SQLite's
 /// page cache, threads), the space's rank tables, every tier (2 bytes a position) and
 /// [`BYTES_PER_TIER`] a tier, the tiers being stored ([`IN_FLIGHT_TIERS`] copies of the
@@ -374,7 +383,8 @@ pub fn estimate_family(space: &dyn PositionSpace, loopy: bool, moves_bound: u64)
     };
     // SQLite's page cache on the writer's connection, which fills to its default 2,000 KiB
     // as the file grows.
-    let (disk_bytes, log_bytes, roomy_log_bytes) = super::footprint(sizes.iter().map(|&size| (size, 2)));
+    let (disk_bytes, log_bytes, roomy_log_bytes) =
+        super::footprint(sizes.iter().map(|&size| (size, RECORD_BYTES)));
     let page_cache = disk_bytes.min(2000 << 10);
     let memory_bytes = super::PROCESS_BYTES
         + space.index_bytes()

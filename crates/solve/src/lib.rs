@@ -626,6 +626,16 @@ impl Estimate {
         Ok(window)
     }
 
+    /// The same solve resumed with only the tiers `left` to store, each as (positions,
+    /// record width): the database's growth and the write-ahead log's peak counted over
+    /// those alone (the memory is unchanged: a resumed solve loads the tiers it reads). What a
+    /// solve that extends a stored one is planned with, so that near a full disk it is not
+    /// refused for the tiers already stored.
+    pub fn with_tiers_left(&self, left: impl Iterator<Item = (u64, u64)>) -> Estimate {
+        let (disk_bytes, log_bytes, roomy_log_bytes) = footprint(left);
+        Estimate { disk_bytes, log_bytes, roomy_log_bytes, ..*self }
+    }
+
     /// The mark at which the solve's writer folds its write-ahead log in: SQLite's default
     /// ([`ROOMY_LOG_PAGES`](nimdb_core::footprint::ROOMY_LOG_PAGES)) when the database, that
     /// log at its peak ([`roomy_log_bytes`](Self::roomy_log_bytes)) and `spill` bytes fit
@@ -704,9 +714,8 @@ pub fn estimate(game: &GameSpec, options: &SolveOptions, table: &PartitionTable)
     let positions: u64 = per_total.iter().sum();
     // On disk each tier's records are as wide as its own remoteness needs (below 2 × its
     // total), each tier one row as SQLite lays it out.
-    let nim_bytes = if options.nim_values { 1 } else { 0 };
     let (disk_bytes, log_bytes, roomy_log_bytes) =
-        footprint(tiers.iter().map(|t| (size(t), (if 2 * t.total < 255 { 1 } else { 2 }) + nim_bytes)));
+        footprint(tiers.iter().map(|t| (size(t), record_width(t.total, options.nim_values))));
     Estimate {
         tiers: tiers.len() as u64,
         positions,
@@ -723,6 +732,13 @@ pub fn estimate(game: &GameSpec, options: &SolveOptions, table: &PartitionTable)
         largest_tier,
         record_bytes,
     }
+}
+
+/// The bytes of each stored record of a heap game's tier of `total`: its remoteness, as wide
+/// as it needs (below 2 × total: a move removes a token or adds a heap), and a nim-value
+/// byte when they are stored.
+pub fn record_width(total: u32, nim_values: bool) -> u64 {
+    (if 2 * total < 255 { 1 } else { 2 }) + u64::from(nim_values)
 }
 
 /// The database's growth and the write-ahead log's peak, at most, for tiers of (positions,

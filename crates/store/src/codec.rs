@@ -227,7 +227,7 @@ pub struct EncodedTier {
     pub checksum: u32,
 }
 
-fn width_for(max: u16) -> usize {
+pub(crate) fn width_for(max: u16) -> usize {
     if max <= u8::MAX as u16 { 1 } else { 2 }
 }
 

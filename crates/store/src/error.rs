@@ -74,7 +74,29 @@ pub enum StoreError {
         /// What SQLite said, in words.
         cause: String,
     },
+    /// Another connection (a reader in another process) held a read of the database for
+    /// so long that the write-ahead log could not restart, and it grew past the bound the
+    /// solve was planned with; the solve waited [`LOG_READER_WAIT_SECONDS`] for the reader,
+    /// then stopped. Every tier committed, this one included, is intact.
+    #[error(
+        "stopped after storing tier {tier} in {}: another connection holds a read of the database, so its write-ahead log cannot restart and has grown to {log} bytes, past the {bound} this solve allows (waited {LOG_READER_WAIT_SECONDS} s for the reader); the tiers stored are intact, and the same command resumes from them once the reader is done",
+        .path.display()
+    )]
+    LogHeld {
+        /// The last tier stored.
+        tier: nimdb_core::index::TierId,
+        /// The database file.
+        path: PathBuf,
+        /// The write-ahead log's size.
+        log: u64,
+        /// Its bound.
+        bound: u64,
+    },
 }
+
+/// How long a solve's writer waits for a reader that keeps the write-ahead log from
+/// restarting past its bound ([`StoreError::LogHeld`]).
+pub const LOG_READER_WAIT_SECONDS: u64 = 10;
 
 impl StoreError {
     /// This error as [`StoreError::NoRoom`] when SQLite failed for want of room or of a

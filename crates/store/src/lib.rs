@@ -29,7 +29,7 @@ mod tiers;
 mod upgrade;
 
 pub use database::Database;
-pub use error::StoreError;
+pub use error::{LOG_READER_WAIT_SECONDS, StoreError};
 pub use export::ExportFilter;
 pub use games::game_name;
 pub use heap_values::{HEAP_ROWS_LIMIT, HeapRows, SequenceFacts};

@@ -128,12 +128,13 @@ impl<'a> TierWriter<'a> {
         if self.background.is_none() {
             let path = self.db.path().to_path_buf();
             let conn = Connection::open(super::database::file_path(&path))?;
-            conn.busy_timeout(std::time::Duration::from_secs(30))?;
+            conn.busy_timeout(WRITER_BUSY)?;
             conn.pragma_update(None, "synchronous", "NORMAL")?;
             super::open::bound_the_log(&conn, self.db.log_pages)?;
             let (queue, jobs) = sync_channel::<Job>(QUEUE);
             let (solve_id, ends, key, run) =
                 (self.solve_id, self.ends_total.clone(), self.key.clone(), self.run.clone());
+            let mut log = LogWatch::new(&path, self.db.log_pages);
             let thread = std::thread::Builder::new()
                 .name("nimdb-tier-writer".into())
                 .spawn(move || {
@@ -146,7 +147,26 @@ impl<'a> TierWriter<'a> {
                             Job::Begin(head) => Some(head.tier),
                             _ => streaming.as_ref().map(|s: &Streaming<'_>| s.head.tier),
                         };
-                        if let Err(e) = solve.apply(&conn, &mut streaming, job) {
+                        // What the commit writes to the log, at most, and whether it commits.
+                        let commits = match &job {
+                            Job::Whole(tier, _) => {
+                                let width = codec::width_for(tier.max_remoteness()) as u64
+                                    + u64::from(tier.nim_values.is_some());
+                                log.counts(tier.remoteness.len() as u64, width);
+                                true
+                            }
+                            Job::Begin(head) => {
+                                log.counts(head.positions, codec::width_for(head.most) as u64);
+                                false
+                            }
+                            Job::End(_) => true,
+                            _ => false,
+                        };
+                        let applied = solve.apply(&conn, &mut streaming, job);
+                        if let (Ok(()), true, Some(tier)) = (&applied, commits, tier) {
+                            log.check(&conn, tier)?;
+                        }
+                        if let Err(e) = applied {
                             // The failed tier's transaction is rolled back; the log is
                             // folded in and cut back where the disk lets it, so a full
                             // disk keeps the tiers committed and not a swollen log.
@@ -289,6 +309,64 @@ impl Drop for TierWriter<'_> {
         let _ = self.finish();
     }
 }
+
+/// The writer's watch on the write-ahead log: after each tier it commits, the log must be
+/// within the bound its mark allows ([`footprint::log_peak_bytes`](nimdb_core::footprint::log_peak_bytes):
+/// the mark less one page, then the largest transaction written so far). A log past it
+/// could not restart: another connection holds a read that began before the log's last
+/// restart, so the log only grows. The writer then folds the log in and cuts it back,
+/// waiting up to [`LOG_READER_WAIT_SECONDS`](super::error::LOG_READER_WAIT_SECONDS) for
+/// that reader (`PRAGMA wal_checkpoint(TRUNCATE)` waits through the busy handler); when the
+/// reader still holds it, the solve stops with [`StoreError::LogHeld`].
+struct LogWatch {
+    wal: std::path::PathBuf,
+    path: std::path::PathBuf,
+    mark: u64,
+    /// The largest tier's transaction so far, in pages.
+    largest: u64,
+}
+
+impl LogWatch {
+    fn new(path: &std::path::Path, mark: u64) -> Self {
+        let mut wal = path.as_os_str().to_owned();
+        wal.push("-wal");
+        LogWatch { wal: wal.into(), path: path.to_path_buf(), mark, largest: 0 }
+    }
+
+    /// Counts a tier of `positions` records of at most `width` bytes about to be written.
+    fn counts(&mut self, positions: u64, width: u64) {
+        use nimdb_core::footprint::{tier_bytes, transaction_pages};
+        self.largest = self.largest.max(transaction_pages(tier_bytes(positions, width)));
+    }
+
+    /// The log's bound now.
+    fn bound(&self) -> u64 {
+        nimdb_core::footprint::log_peak_bytes(self.mark, self.largest, u64::MAX)
+    }
+
+    /// After `tier` committed: the log within its bound, or folded in once its reader is
+    /// gone, or [`StoreError::LogHeld`].
+    fn check(&self, conn: &Connection, tier: TierId) -> Result<(), StoreError> {
+        let size = || std::fs::metadata(&self.wal).map_or(0, |m| m.len());
+        let (log, bound) = (size(), self.bound());
+        if log <= bound {
+            return Ok(());
+        }
+        let wait = std::time::Duration::from_secs(super::error::LOG_READER_WAIT_SECONDS);
+        conn.busy_timeout(wait)?;
+        // (busy, log frames, frames folded in): busy is 1 when a reader (or writer) still
+        // held the log when the wait ran out.
+        let folded = conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| r.get::<_, i64>(0));
+        conn.busy_timeout(WRITER_BUSY)?;
+        match folded {
+            Ok(0) if size() <= bound => Ok(()),
+            _ => Err(StoreError::LogHeld { tier, path: self.path.clone(), log: size(), bound }),
+        }
+    }
+}
+
+/// How long the writer's connection waits for a lock another connection holds.
+const WRITER_BUSY: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// The solve a writer writes, as its writing functions need it.
 struct SolveOf<'s> {

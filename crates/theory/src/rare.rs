@@ -25,6 +25,7 @@
 use super::period::{CertificateRule, proven_period};
 use super::shape::HeapShape;
 use super::sparse::{EngineStats, SparseSpace};
+use super::stop::Stop;
 
 /// An unsigned integer type that holds nim-values: `u8`, `u16` or `u32`.
 pub trait Nimber: Copy + Default + PartialEq + Into<u32> + TryFrom<u32> + Send + Sync + 'static {
@@ -49,6 +50,11 @@ pub struct Overflow;
 
 /// Pairs scanned between two checks of whether every needed value is marked.
 const CHECK_EVERY: usize = 16;
+
+/// Heaps computed between two looks at the [`Stop`]: a heap costs from a few nanoseconds
+/// (no rare heap met) to O(n) pair reads (a rare one), so a stop is heard within
+/// milliseconds and the look costs nothing measurable.
+pub const STOP_EVERY: u32 = 64;
 
 /// The engine over values stored as `V`.
 #[derive(Clone, Debug)]
@@ -196,7 +202,16 @@ impl<V: Nimber> RareEngine<V> {
     /// Computes heaps up to `target` (or stops early at a certified period: see
     /// [`period`](Self::period)). `Err(Overflow)` when a value does not fit `V`.
     pub fn run(&mut self, target: u32) -> Result<(), Overflow> {
+        self.run_until(target, &Stop::never())
+    }
+
+    /// [`run`](Self::run), also returning when `stop` is set: it is looked at every
+    /// [`STOP_EVERY`] heaps, and the heaps finished are kept.
+    pub fn run_until(&mut self, target: u32, stop: &Stop) -> Result<(), Overflow> {
         while self.period.is_none() && (self.g.len() as u64) <= target as u64 {
+            if (self.g.len() as u32).is_multiple_of(STOP_EVERY) && stop.is_stopped() {
+                return Ok(());
+            }
             if let Some(rule) = self.rule
                 && self.g.len() as u32 >= self.next_check
             {
@@ -387,18 +402,23 @@ impl CompactEngine {
     /// Computes heaps up to `target`, widening the storage when a value needs it (or stops
     /// early at a certified period).
     pub fn run(&mut self, target: u32) {
+        self.run_until(target, &Stop::never());
+    }
+
+    /// [`run`](Self::run), also returning when `stop` is set (see [`RareEngine::run_until`]).
+    pub fn run_until(&mut self, target: u32, stop: &Stop) {
         loop {
             let widened = match self {
-                CompactEngine::U8(e) => match e.run(target) {
+                CompactEngine::U8(e) => match e.run_until(target, stop) {
                     Ok(()) => return,
                     Err(Overflow) => CompactEngine::U16(e.clone().widen().expect("u8 fits u16")),
                 },
-                CompactEngine::U16(e) => match e.run(target) {
+                CompactEngine::U16(e) => match e.run_until(target, stop) {
                     Ok(()) => return,
                     Err(Overflow) => CompactEngine::U32(e.clone().widen().expect("u16 fits u32")),
                 },
                 CompactEngine::U32(e) => {
-                    e.run(target).expect("every value fits u32");
+                    e.run_until(target, stop).expect("every value fits u32");
                     return;
                 }
             };

@@ -9,7 +9,7 @@ use super::genus::{DEFAULT_DEPTH, Genus, GenusSolver};
 use super::period::Periodicity;
 use super::sequence::mex_values_until;
 use super::shape::HeapShape;
-use super::sparse::{MethodChoice, Prepared, SplitMethod, prepare};
+use super::sparse::{MethodChoice, Prepared, SplitMethod, prepare_until};
 use super::stop::{Stop, Stopped};
 
 /// The largest N accepted for games computed in (near) linear time.
@@ -164,7 +164,7 @@ pub fn heap_report_until(
 ) -> Result<HeapReport, TheoryError> {
     let kept = StoredSequence { values: known.to_vec(), ..StoredSequence::default() };
     let mut stream = HeapStream::start(spec, opts, &kept, Kept::InMemory, stop)?;
-    stream.run_to(stream.up_to());
+    stream.run_to_until(stream.up_to(), stop)?;
     Ok(stream.report())
 }
 
@@ -236,7 +236,7 @@ impl HeapStream {
             // on from the values kept; the one engine here that is stopped on request.
             Prepared::from_values(mex_values_until(rules, n, &stored.values, stop)?, SplitMethod::Plain)
         } else {
-            prepare(&shape, n, &stored.values, MethodChoice::Auto)
+            prepare_until(&shape, n, &stored.values, MethodChoice::Auto, stop)?
         };
         let mut stream = HeapStream {
             game: spec.clone(),
@@ -266,6 +266,9 @@ impl HeapStream {
         } else {
             let mut solver = GenusSolver::new(rules, opts.genus_depth);
             for h in 0..=want {
+                if stop.is_stopped() {
+                    return Err(Stopped { values: stream.seq.finished() }.into());
+                }
                 if solver.misere().positions() > opts.state_budget {
                     stream.misere_note = Some(format!(
                         "misère values stop at heap {} ({} positions memoized, budget {})",
@@ -297,6 +300,11 @@ impl HeapStream {
     /// Computes the nim-values of every heap up to `n` (at most N).
     pub fn run_to(&mut self, n: u32) {
         self.seq.run(n.min(self.up_to));
+    }
+
+    /// [`run_to`](Self::run_to), stopping when `stop` is set, with the values finished.
+    pub fn run_to_until(&mut self, n: u32, stop: &Stop) -> Result<(), Stopped> {
+        self.seq.run_until(n.min(self.up_to), stop)
     }
 
     /// g(n), for n up to where [`run_to`](Self::run_to) reached.

@@ -17,7 +17,7 @@ use crate::game::{HeapFamily, HeapRules, for_each_three};
 
 use super::mex::StampSet;
 use super::shape::HeapShape;
-use super::sparse::{EngineStats, MethodChoice, SplitMethod, compute_with};
+use super::sparse::{EngineStats, MethodChoice, SplitMethod, compute_until};
 use super::stop::{Stop, Stopped};
 
 /// The reference nim-value sequence g(0..=up_to), by a plain mex over every move of every
@@ -110,8 +110,9 @@ pub fn nim_values_with_info(rules: &HeapFamily, up_to: u32, known: &[u32]) -> (V
 
 /// [`nim_values_with_info`], stopping when `stop` is set. The plain mex of hexadecimal codes
 /// (heaps split three ways: about n⁴ to reach heap n, minutes within the limits) looks at
-/// `stop` within every heap ([`mex_values_until`]); the other engines reach their limits
-/// in seconds and look at it only before they start.
+/// `stop` within every heap ([`mex_values_until`]); the other engines (seconds within the
+/// limits) every [`STOP_EVERY`](super::rare::STOP_EVERY) heaps
+/// ([`compute_until`]). A stop gives back the values finished.
 pub fn nim_values_until(
     rules: &HeapFamily,
     up_to: u32,
@@ -127,7 +128,7 @@ pub fn nim_values_until(
     if stop.is_stopped() {
         return Err(Stopped { values: known.to_vec() });
     }
-    let (values, method, stats) = compute_with(&shape, up_to, known, MethodChoice::Auto);
+    let (values, method, stats) = compute_until(&shape, up_to, known, MethodChoice::Auto, stop)?;
     Ok((values, SequenceInfo { method, stats }))
 }
 

@@ -31,6 +31,7 @@ use super::mex::{GrowingSet, StampSet};
 use super::period::{CertificateRule, certificate_rule, proven_period};
 use super::rare::{self, CompactEngine};
 use super::shape::HeapShape;
+use super::stop::{Stop, Stopped};
 
 /// Heaps computed by the plain method before the sparse space is chosen.
 pub const PROBE: u32 = 2048;
@@ -166,8 +167,25 @@ pub fn compute_with(
     known: &[u32],
     choice: MethodChoice,
 ) -> (Vec<u32>, SplitMethod, EngineStats) {
-    let mut prepared = prepare(shape, up_to, known, choice);
-    prepared.run(up_to);
+    match compute_until(shape, up_to, known, choice, &Stop::never()) {
+        Ok(done) => done,
+        Err(stopped) => unreachable!("a computation nobody can stop stopped: {stopped}"),
+    }
+}
+
+/// [`compute_with`], stopping when `stop` is set: every engine here (the plain probe and
+/// method, the direct mex, the sparse and rare-pair engines) looks at it every
+/// [`STOP_EVERY`](super::rare::STOP_EVERY) heaps, and a stop gives back the values finished
+/// ([`Stopped::values`], each exact) for a later computation to continue from.
+pub fn compute_until(
+    shape: &HeapShape,
+    up_to: u32,
+    known: &[u32],
+    choice: MethodChoice,
+    stop: &Stop,
+) -> Result<(Vec<u32>, SplitMethod, EngineStats), Stopped> {
+    let mut prepared = prepare_until(shape, up_to, known, choice, stop)?;
+    prepared.run_until(up_to, stop)?;
     let (method, stats) = (prepared.method, prepared.stats());
     let mut g = Vec::with_capacity(up_to as usize + 1);
     prepared.extend_into(0, prepared.computed().min(up_to as usize + 1), &mut g);
@@ -176,7 +194,7 @@ pub fn compute_with(
             g.push(g[g.len() - p as usize]);
         }
     }
-    (g, method, stats)
+    Ok((g, method, stats))
 }
 
 /// A sequence under way: the values computed so far, the method, and the engine that
@@ -206,6 +224,26 @@ impl Prepared {
         if let State::Fast(e) = &mut self.state {
             e.run(target);
         }
+    }
+
+    /// [`run`](Self::run), stopping when `stop` is set (looked at every
+    /// [`STOP_EVERY`](super::rare::STOP_EVERY) heaps): a stop before `target` (or a
+    /// certified period) is reached gives back the values finished.
+    pub fn run_until(&mut self, target: u32, stop: &Stop) -> Result<(), Stopped> {
+        if let State::Fast(e) = &mut self.state {
+            e.run_until(target, stop);
+            if stop.is_stopped() && e.period().is_none() && e.len() <= target as usize {
+                return Err(Stopped { values: self.finished() });
+            }
+        }
+        Ok(())
+    }
+
+    /// g(0..computed), the values computed so far.
+    pub fn finished(&self) -> Vec<u32> {
+        let mut g = Vec::with_capacity(self.computed());
+        self.extend_into(0, self.computed(), &mut g);
+        g
     }
 
     /// How many heaps are computed and stored (g(0..computed)).
@@ -303,41 +341,71 @@ impl Prepared {
 /// [`MethodChoice::Auto`] also takes the periodicity shortcut for finite codes (see
 /// [`compute_with`]).
 pub fn prepare(shape: &HeapShape, up_to: u32, known: &[u32], choice: MethodChoice) -> Prepared {
+    match prepare_until(shape, up_to, known, choice, &Stop::never()) {
+        Ok(prepared) => prepared,
+        Err(stopped) => unreachable!("a computation nobody can stop stopped: {stopped}"),
+    }
+}
+
+/// [`prepare`], stopping when `stop` is set (looked at every
+/// [`STOP_EVERY`](super::rare::STOP_EVERY) heaps of the probe or of the plain method),
+/// with the values finished.
+pub fn prepare_until(
+    shape: &HeapShape,
+    up_to: u32,
+    known: &[u32],
+    choice: MethodChoice,
+    stop: &Stop,
+) -> Result<Prepared, Stopped> {
     let mut e = Engine::new(shape, up_to, known);
     e.rule = if choice == MethodChoice::Auto { certificate_rule(shape) } else { None };
     let plain = |e: Engine, method| {
         let stats = e.stats;
         Prepared { method, base: stats, state: State::Plain { g: e.g, period: e.period, target: up_to } }
     };
+    // The engine left off before `target` because of a stop: its values so far.
+    let stopped = |e: &Engine, target: u32| e.period.is_none() && !e.done(target) && stop.is_stopped();
     if shape.split.is_empty() || choice == MethodChoice::Plain {
-        e.run(up_to, None);
-        return plain(e, if shape.split.is_empty() { SplitMethod::Direct } else { SplitMethod::Plain });
+        e.run(up_to, None, stop);
+        if stopped(&e, up_to) {
+            return Err(Stopped { values: e.g });
+        }
+        return Ok(plain(e, if shape.split.is_empty() { SplitMethod::Direct } else { SplitMethod::Plain }));
     }
     let probe_to = up_to.min(PROBE);
-    e.run(probe_to, None);
+    e.run(probe_to, None, stop);
+    if stopped(&e, probe_to) {
+        return Err(Stopped { values: e.g });
+    }
     if e.done(up_to) || e.period.is_some() || (choice == MethodChoice::Auto && up_to <= probe_to) {
-        return plain(e, SplitMethod::Plain);
+        return Ok(plain(e, SplitMethod::Plain));
     }
     // Choose the space on the probe only: a long cached prefix adds cost, not information.
     let probe = &e.g[..e.g.len().min(PROBE as usize + 1)];
     let space = match choose_space(probe, shape) {
         Some((space, share)) if share <= MAX_RARE_SHARE || choice == MethodChoice::Sparse => space,
         _ => {
-            e.run(up_to, None);
-            return plain(e, SplitMethod::Plain);
+            e.run(up_to, None, stop);
+            if stopped(&e, up_to) {
+                return Err(Stopped { values: e.g });
+            }
+            return Ok(plain(e, SplitMethod::Plain));
         }
     };
     if rare::applies(shape) {
         let fast = CompactEngine::new(shape, space, &e.g, e.rule);
-        return Prepared {
+        return Ok(Prepared {
             method: SplitMethod::Sparse(space),
             base: e.stats,
             state: State::Fast(Box::new(fast)),
-        };
+        });
     }
     e.rare = (1..e.g.len() as u32).filter(|&n| space.is_rare(n, e.g[n as usize])).collect();
-    e.run(up_to, Some(space));
-    plain(e, SplitMethod::Sparse(space))
+    e.run(up_to, Some(space), stop);
+    if stopped(&e, up_to) {
+        return Err(Stopped { values: e.g });
+    }
+    Ok(plain(e, SplitMethod::Sparse(space)))
 }
 
 /// The space with the fewest rare heaps in the second half of `g` (ties: fewest overall,
@@ -455,8 +523,13 @@ impl<'s> Engine<'s> {
     /// Computes every heap up to `target`, by the sparse method when `space` is given. With a
     /// certificate rule, looks for a certified period at doubling heap counts and, once one
     /// is found, stops there (every later value follows from the period).
-    fn run(&mut self, target: u32, space: Option<SparseSpace>) {
+    /// Returns early, leaving the heaps finished, when `stop` is set (looked at every
+    /// [`STOP_EVERY`](super::rare::STOP_EVERY) heaps).
+    fn run(&mut self, target: u32, space: Option<SparseSpace>, stop: &Stop) {
         while self.period.is_none() && !self.done(target) {
+            if (self.g.len() as u32).is_multiple_of(super::rare::STOP_EVERY) && stop.is_stopped() {
+                return;
+            }
             if let Some(rule) = self.rule
                 && self.g.len() as u32 >= self.next_check
             {
@@ -683,6 +756,36 @@ mod tests {
         let s = shape("octal:0.04");
         let (g, _, _) = compute_with(&s, 3, &[], MethodChoice::Auto);
         assert!(!crate::analyse(&g, &s).proven, "0.04 proven periodic from g(0..=3)");
+    }
+
+    /// Every engine (the plain probe, the plain method, the rare-pair engine after the probe)
+    /// hears a stop within 64 heaps and gives back exact values, from which a later run
+    /// computes the same sequence.
+    #[test]
+    fn a_stop_keeps_exact_values_and_a_later_run_goes_on_from_them() {
+        let stop = Stop::new();
+        stop.stop();
+        for game in ["kayles", "grundy", "octal:0.74", "octal:0.[7]", "subtraction:2,3,7", "octal:0.16"] {
+            let s = shape(game);
+            let whole = compute_with(&s, 6000, &[], MethodChoice::Auto).0;
+            for from in [0, 100, 3000] {
+                match compute_until(&s, 6000, &whole[..from], MethodChoice::Auto, &stop) {
+                    Ok((g, _, stats)) => {
+                        // Only a period certified before the first look may finish it.
+                        assert!(stats.certified_at.is_some(), "{game} from {from} did not stop");
+                        assert_eq!(g, whole, "{game}");
+                    }
+                    Err(stopped) => {
+                        let kept = stopped.values.len();
+                        assert!(kept >= from.max(1) && kept < from.max(1) + 64, "{game} from {from}: {kept}");
+                        assert_eq!(stopped.values, whole[..kept], "{game} from {from}");
+                        let again =
+                            compute_until(&s, 6000, &stopped.values, MethodChoice::Auto, &Stop::never());
+                        assert_eq!(again.unwrap().0, whole, "{game} from {from}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -1,10 +1,11 @@
 //! Asking a long computation to stop: a flag shared between the code that computes and
 //! whoever may no longer want the answer (a server whose client left, a shutdown).
 //!
-//! The nim-value loops that cost seconds (the plain mex of games that split heaps three
-//! ways, about n⁴ to reach heap n) look at the flag once per option size, so a stop is heard
-//! within milliseconds; they then give back every value they finished ([`Stopped`]), each
-//! exact, so that a later request may continue from them.
+//! Every nim-value loop looks at the flag: the plain mex of games that split heaps three
+//! ways (about n⁴ to reach heap n) once per option size, the other engines (the plain and
+//! direct mex, the sparse and rare-pair engines: seconds within a server's limits) every
+//! 64 heaps, so a stop is heard within milliseconds; they then give back every value they
+//! finished ([`Stopped`]), each exact, so that a later request may continue from them.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
