@@ -751,16 +751,15 @@ impl<R: TierRules> Retrograde<'_, R> {
                                 take(column(at as usize).get(child as usize));
                             }
                         } else if let Some(narrow) = narrow {
+                            // The child tiers of this number of tokens, by the heaps a move leaves.
+                            let at = taken as usize * 4;
+                            let tiers = [narrow[at], narrow[at + 1], narrow[at + 2], narrow[at + 3]];
                             edges += shape.children_taking(
                                 self.rules,
                                 &self.terms,
                                 taken,
                                 &mut buf,
-                                |step, child| {
-                                    take(
-                                        narrow[(step.taken * 4 + step.parts) as usize][child as usize] as u16,
-                                    );
-                                },
+                                |step, child| take(tiers[step.parts as usize][child as usize] as u16),
                             );
                         } else {
                             edges += shape.children_taking(

@@ -521,6 +521,20 @@ impl Shape {
         rules: &R,
         table: &Terms,
         query: ParentQuery,
+        visit: impl FnMut(i32, u32),
+    ) -> u64 {
+        self.parents_via(rules, table, query, Routine::Runs, visit)
+    }
+
+    /// [`parents`](Shape::parents), the joined parents ranked by `routine` where the table
+    /// holds them (the benchmark compares the two).
+    #[inline]
+    fn parents_via<R: TierRules>(
+        &mut self,
+        rules: &R,
+        table: &Terms,
+        query: ParentQuery,
+        routine: Routine,
         mut visit: impl FnMut(i32, u32),
     ) -> u64 {
         let ParentQuery { added, bounds, kinds: want } = query;
@@ -574,7 +588,12 @@ impl Shape {
                 x = self.run_end[x] as usize;
             }
         }
-        if want.joined && k >= 2 && rules.may_split(added) && table.holds(suf[0] + added, k as u32) {
+        if want.joined
+            && k >= 2
+            && rules.may_split(added)
+            && routine == Routine::Runs
+            && table.holds(suf[0] + added, k as u32)
+        {
             n_parents += self.joined_by_runs(rules, table, added, top, &mut pre, &mut visit);
         } else if want.joined && k >= 2 && rules.may_split(added) {
             // pre[x] at each run start x: the terms of the heaps before x in a parent with
@@ -947,9 +966,24 @@ impl Shape {
         buf: &mut Vec<u32>,
         visit: impl FnMut(Step, u32),
     ) -> u64 {
+        self.children_via(rules, table, taken, buf, Routine::Runs, visit)
+    }
+
+    /// [`children_taking`](Shape::children_taking) by `routine` where the table holds the
+    /// children (the benchmark compares the two).
+    #[inline]
+    fn children_via<R: TierRules>(
+        &self,
+        rules: &R,
+        table: &Terms,
+        taken: u32,
+        buf: &mut Vec<u32>,
+        routine: Routine,
+        visit: impl FnMut(Step, u32),
+    ) -> u64 {
         let k = self.heaps.len() as u32;
         let more = u32::from(rules.may_split(taken));
-        if table.holds(self.suf[0], k + more) && !rules.may_split_three(taken) {
+        if routine == Routine::Runs && table.holds(self.suf[0], k + more) && !rules.may_split_three(taken) {
             self.children_by_runs(rules, table, taken, visit)
         } else {
             self.children_by_heaps(rules, table, taken, buf, visit)
@@ -1200,6 +1234,68 @@ impl Shape {
         }
         n_children
     }
+}
+
+/// Which routine ranks a position's children and joined parents: run by run (the
+/// solver's, where the table holds them) or heap by heap (the one before it, kept for
+/// positions the table does not hold and for the benchmark that compares the two).
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Routine {
+    /// [`Shape::children_by_runs`] and [`Shape::joined_by_runs`].
+    Runs,
+    /// [`Shape::children_by_heaps`] and the heap-by-heap walk of [`Shape::parents`].
+    Heaps,
+}
+
+/// Ranks, through `routine`, every child (each number of tokens up to `reach`) and every
+/// joined parent (each number of tokens added up to `reach`, heaps up to the table's
+/// largest part) of every position of `tier` of `spec` in `table`, and returns the sum of
+/// the ranks and their number: the work of settling and marking a tier's positions without
+/// reading or writing a value. For the benchmark that compares the routines
+/// (`crates/solve/benches/ranks.rs`); not part of the solver's interface.
+#[doc(hidden)]
+pub fn neighbour_ranks(
+    spec: &crate::game::GameSpec,
+    table: &PartitionTable,
+    tier: crate::index::TierId,
+    reach: u32,
+    routine: Routine,
+) -> (u64, u64) {
+    struct Ranks<'a> {
+        table: &'a PartitionTable,
+        tier: crate::index::TierId,
+        reach: u32,
+        routine: Routine,
+    }
+    impl crate::game::RulesVisitor for Ranks<'_> {
+        type Output = (u64, u64);
+        fn visit<R: TierRules>(self, rules: &R) -> (u64, u64) {
+            if !R::ONE_HEAP_MOVES {
+                return (0, 0);
+            }
+            let terms = Terms::new(self.table);
+            let bounds = ParentBounds { max_heap: self.table.max_part(), max_heaps: self.table.max_parts() };
+            let joined = ParentKinds { joined: true, ..ParentKinds::default() };
+            let (mut shape, mut buf) = (Shape::default(), Vec::new());
+            let (mut sum, mut count) = (0u64, 0u64);
+            let size = self.table.tier_size(self.tier.total, self.tier.heaps);
+            for rank in 0..size {
+                shape.seek(&terms, self.tier.total, self.tier.heaps, rank);
+                for taken in 0..=self.reach.min(self.tier.total) {
+                    count += shape.children_via(rules, &terms, taken, &mut buf, self.routine, |_, r| {
+                        sum += r as u64;
+                    });
+                }
+                for added in 1..=self.reach.min(self.table.max_total() - self.tier.total) {
+                    let query = ParentQuery { added, bounds, kinds: joined };
+                    count += shape.parents_via(rules, &terms, query, self.routine, |_, r| sum += r as u64);
+                }
+            }
+            (sum, count)
+        }
+    }
+    spec.rules().with(Ranks { table, tier, reach, routine })
 }
 
 #[cfg(test)]
