@@ -30,6 +30,8 @@ pub use partitioned::{
     ASKED, GATHER_PART, LEADER_EXTRA_BYTES, MORE, OFFER_BATCH, OPEN, Partners, RANK_PROCESS_BYTES,
     RankEstimate, block, estimate_ranks, owner, take_all,
 };
+#[doc(hidden)]
+pub use shape::{Routine, neighbour_ranks};
 pub use team::{Alone, Team};
 pub use window::Spill;
 pub use wire::{MAX_BLOCK, decode_words, encode_words, sort_pairs, sort_words};

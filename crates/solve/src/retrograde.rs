@@ -508,14 +508,19 @@ impl<R: TierRules> Retrograde<'_, R> {
                     cell.fetch_min(offer, Ordering::Relaxed);
                 }
             };
+            let target = |total: u32, heaps: u32| -> &[AtomicU16] {
+                if (first..=last).contains(&total) && (heaps as usize) < slots {
+                    cells[slot(total, heaps)]
+                } else {
+                    &[]
+                }
+            };
             work.into_par_iter()
                 .map(|(s, range)| {
                     let (values, source, ref at) = sources[s];
                     let mut lag = Lagged::new(take);
                     let edges =
-                        self.mark_heaps_from(values, source, &steps[at.clone()], range, &mut |t, h, r, v| {
-                            lag.offer(&cells[slot(t, h)][r], v)
-                        });
+                        self.mark_heaps_from(values, source, &steps[at.clone()], range, &target, &mut lag);
                     lag.flush();
                     edges
                 })
@@ -527,13 +532,18 @@ impl<R: TierRules> Retrograde<'_, R> {
             }
             // Branch-free: whether an offer improves is unpredictable.
             let mut lag = Lagged::new(|cell: &Cell<u16>, offer: u16| cell.set(cell.get().min(offer)));
+            let target = |total: u32, heaps: u32| -> &[Cell<u16>] {
+                if (first..=last).contains(&total) && (heaps as usize) < slots {
+                    cells[slot(total, heaps)]
+                } else {
+                    &[]
+                }
+            };
             let edges = work
                 .into_iter()
                 .map(|(s, range)| {
                     let (values, source, ref at) = sources[s];
-                    self.mark_heaps_from(values, source, &steps[at.clone()], range, &mut |t, h, r, v| {
-                        lag.offer(&cells[slot(t, h)][r], v)
-                    })
+                    self.mark_heaps_from(values, source, &steps[at.clone()], range, &target, &mut lag)
                 })
                 .sum();
             lag.flush();
@@ -543,16 +553,21 @@ impl<R: TierRules> Retrograde<'_, R> {
 
     /// Marks the parents of the losses `range` of the tier `source`, for each of `steps`
     /// (tokens added, ascending, and the kinds of parents wanted, and those that join three
-    /// heaps when its `three` is set), giving each offer to `offer(parent total, parent
-    /// heaps, rank, value)`.
-    fn mark_heaps_from(
+    /// heaps when its `three` is set), giving each offer to `lag`, at the cell of its rank in
+    /// the cells `target(parent total, parent heaps)` (empty for a tier not marked). The
+    /// cells of each step's tiers are found once for every loss.
+    fn mark_heaps_from<'c, C, F: Fn(&C, u16)>(
         &self,
         values: &TierValues,
         source: TierId,
         steps: &[MarkStep],
         range: Range<usize>,
-        offer: &mut impl FnMut(u32, u32, usize, u16),
+        target: &impl Fn(u32, u32) -> &'c [C],
+        lag: &mut Lagged<'c, C, F>,
     ) -> u64 {
+        let mut offer =
+            |total: u32, heaps: u32, rank: usize, value: u16| lag.offer(&target(total, heaps)[rank], value);
+        let offer = &mut offer;
         let k = source.heaps;
         let mut losses = LossReader::new(&self.terms, values, source, range);
         let bounds = self.bounds();
@@ -604,25 +619,36 @@ impl<R: TierRules> Retrograde<'_, R> {
         let together = steps.len() > 1;
         let grown_adds: Vec<u32> =
             steps.iter().filter(|s| together && s.kinds.grown).map(|s| s.added).collect();
+        let grown_cells: Vec<&[C]> = grown_adds.iter().map(|&a| target(source.total + a, k)).collect();
+        // Each step's tiers of one heap fewer, as many and one more than the loss's (the
+        // parents' heaps less the loss's, plus one), and of two fewer.
+        let step_cells: Vec<([&[C]; 3], &[C])> = steps
+            .iter()
+            .map(|s| {
+                let total = source.total + s.added;
+                let tiers = [target(total, k.wrapping_sub(1)), target(total, k), target(total, k + 1)];
+                (tiers, target(total, k.wrapping_sub(2)))
+            })
+            .collect();
         while let Some(value) = losses.next_shape(&mut shape, skip) {
             if together {
                 edges += shape.grown_parents(self.rules, &self.terms, &grown_adds, top, |i, rank| {
-                    offer(source.total + grown_adds[i], k, rank as usize, value)
+                    lag.offer(&grown_cells[i][rank as usize], value)
                 });
             }
-            for step in steps {
-                let (added, total) = (step.added, source.total + step.added);
+            for (step, (tiers, three_joined)) in steps.iter().zip(&step_cells) {
+                let added = step.added;
                 if step.three {
                     edges +=
                         self.rules.parents_adding(shape.heaps(), added, k - 2, bounds, &mut buf, |parent| {
-                            offer(total, k - 2, self.table.rank(parent) as usize, value);
+                            lag.offer(&three_joined[self.table.rank(parent) as usize], value);
                         });
                 }
                 let kinds = ParentKinds { grown: step.kinds.grown && !together, ..step.kinds };
                 if kinds.vanished || kinds.grown || kinds.joined {
                     let query = ParentQuery { added, bounds, kinds };
                     edges += shape.parents(self.rules, &self.terms, query, |change, rank| {
-                        offer(total, k.wrapping_add_signed(change), rank as usize, value)
+                        lag.offer(&tiers[(change + 1) as usize][rank as usize], value)
                     });
                 }
             }
@@ -725,16 +751,15 @@ impl<R: TierRules> Retrograde<'_, R> {
                                 take(column(at as usize).get(child as usize));
                             }
                         } else if let Some(narrow) = narrow {
+                            // The child tiers of this number of tokens, by the heaps a move leaves.
+                            let at = taken as usize * 4;
+                            let tiers = [narrow[at], narrow[at + 1], narrow[at + 2], narrow[at + 3]];
                             edges += shape.children_taking(
                                 self.rules,
                                 &self.terms,
                                 taken,
                                 &mut buf,
-                                |step, child| {
-                                    take(
-                                        narrow[(step.taken * 4 + step.parts) as usize][child as usize] as u16,
-                                    );
-                                },
+                                |step, child| take(tiers[step.parts as usize][child as usize] as u16),
                             );
                         } else {
                             edges += shape.children_taking(

@@ -130,6 +130,51 @@ impl<'a> Terms<'a> {
     fn at(&self, place: usize, shift: usize, p: u32) -> u32 {
         self.counts[place.wrapping_add(shift) + p as usize]
     }
+
+    /// Whether every count of at most `s` tokens in at most `j` parts is in the copy: then
+    /// the run routines read without a bounds check the counts of a position and of its
+    /// neighbours within those bounds (see [`at_within`](Terms::at_within)).
+    #[inline(always)]
+    fn holds(&self, s: u32, j: u32) -> bool {
+        s <= self.table.max_total() && j <= self.table.max_parts()
+    }
+
+    /// [`at`](Terms::at) without the bounds check, for a count of at most `s` tokens in at
+    /// most `j` parts for which [`holds`](Terms::holds)`(s, j)` was checked by the caller
+    /// (checked again in debug builds).
+    #[inline(always)]
+    fn at_within(&self, place: usize, shift: usize, p: u32) -> u32 {
+        let at = place.wrapping_add(shift) + p as usize;
+        debug_assert!(at < self.counts.len(), "a count outside the table");
+        // SAFETY: the callers read counts of at most `s` tokens in at most `j` parts (and
+        // parts at most the table's largest) after `holds(s, j)`, and every such count's
+        // index is below `(max_parts + 1) · part`, the copy's length.
+        unsafe { *self.counts.get_unchecked(at) }
+    }
+
+    /// `count(s, j, v) − count(s − m·v, j − m, v)` for a run of `m` heaps `v` starting at
+    /// `start` and ending at `end` (their places), both moved by `shift`: the run's terms.
+    #[inline(always)]
+    fn run_within(&self, start: usize, end: usize, shift: usize, v: u32) -> u32 {
+        self.at_within(start, shift, v).wrapping_sub(self.at_within(end, shift, v))
+    }
+}
+
+/// A position's runs of equal heaps, largest first, each with what the run routines
+/// read of it, and one entry more after the last run (start `k`, heap 0, the place and
+/// terms after the last heap).
+#[derive(Debug, Default)]
+struct Runs {
+    /// Each run's first heap's index.
+    start: Vec<u32>,
+    /// Each run's heap.
+    value: Vec<u32>,
+    /// Each run's first heap's place.
+    place: Vec<usize>,
+    /// The rank terms of the heaps from each run's first on.
+    tails: Vec<u32>,
+    /// How many runs (the arrays hold one entry more).
+    count: usize,
 }
 
 /// One position's heaps and rank terms, ready to rank its neighbours.
@@ -155,6 +200,8 @@ pub(super) struct Shape {
     sought: Option<(u32, u64)>,
     /// With `sought`: where the trailing 1s start (`k` where the last heap is larger).
     ones: usize,
+    /// The runs of equal heaps (kept with the arrays above).
+    runs: Runs,
 }
 
 /// Where a child lies relative to its parent's tier: `taken` tokens fewer and `heaps`
@@ -194,12 +241,42 @@ impl Shape {
         self.place_all(table);
     }
 
-    /// Computes every heap's place from the tokens after it.
+    /// Computes every heap's place from the tokens after it, and the runs.
     #[inline(always)]
     fn place_all(&mut self, table: &Terms) {
         let k = self.heaps.len();
         self.place.clear();
         self.place.extend(self.suf[..k + 1].iter().enumerate().map(|(x, &s)| table.place(s, (k - x) as u32)));
+        self.index_runs();
+    }
+
+    /// Lists the runs of equal heaps from the heaps, places, terms and run ends.
+    #[inline(always)]
+    fn index_runs(&mut self) {
+        let k = self.heaps.len();
+        let runs = &mut self.runs;
+        runs.start.resize(k + 1, 0);
+        runs.value.resize(k + 1, 0);
+        runs.place.resize(k + 1, 0);
+        runs.tails.resize(k + 1, 0);
+        let (start, value, rplace, rtails) =
+            (&mut runs.start[..=k], &mut runs.value[..=k], &mut runs.place[..=k], &mut runs.tails[..=k]);
+        let (heaps, place, tails, run_end) =
+            (&self.heaps[..k], &self.place[..=k], &self.tails[..=k], &self.run_end[..k]);
+        let (mut x, mut r) = (0, 0);
+        while x < k {
+            start[r] = x as u32;
+            value[r] = heaps[x];
+            rplace[r] = place[x];
+            rtails[r] = tails[x];
+            x = run_end[x] as usize;
+            r += 1;
+        }
+        start[r] = k as u32;
+        value[r] = 0;
+        rplace[r] = place[k];
+        rtails[r] = tails[k];
+        runs.count = r;
     }
 
     /// Loads the heaps `bytes` (one byte each, sorted largest first), computing their rank
@@ -384,6 +461,7 @@ impl Shape {
         }
         self.sought = Some((total, rank));
         self.ones = ones;
+        self.index_runs();
     }
 
     /// The heaps.
@@ -443,6 +521,20 @@ impl Shape {
         rules: &R,
         table: &Terms,
         query: ParentQuery,
+        visit: impl FnMut(i32, u32),
+    ) -> u64 {
+        self.parents_via(rules, table, query, Routine::Runs, visit)
+    }
+
+    /// [`parents`](Shape::parents), the joined parents ranked by `routine` where the table
+    /// holds them (the benchmark compares the two).
+    #[inline]
+    fn parents_via<R: TierRules>(
+        &mut self,
+        rules: &R,
+        table: &Terms,
+        query: ParentQuery,
+        routine: Routine,
         mut visit: impl FnMut(i32, u32),
     ) -> u64 {
         let ParentQuery { added, bounds, kinds: want } = query;
@@ -496,7 +588,14 @@ impl Shape {
                 x = self.run_end[x] as usize;
             }
         }
-        if want.joined && k >= 2 && rules.may_split(added) {
+        if want.joined
+            && k >= 2
+            && rules.may_split(added)
+            && routine == Routine::Runs
+            && table.holds(suf[0] + added, k as u32)
+        {
+            n_parents += self.joined_by_runs(rules, table, added, top, &mut pre, &mut visit);
+        } else if want.joined && k >= 2 && rules.may_split(added) {
             // pre[x] at each run start x: the terms of the heaps before x in a parent with
             // `added` more tokens after them and one heap fewer.
             pre.clear();
@@ -541,6 +640,105 @@ impl Shape {
             }
         }
         self.pre = pre;
+        n_parents
+    }
+
+    /// The parents that join two heaps `a ≥ b` with `added` more tokens into one heap
+    /// `h = a + b + added` of at most `top` ([`parents`](Shape::parents)' joined kind), run by
+    /// run, for a position whose parents' counts the table holds: calls `visit(-1, rank)`
+    /// for each, and returns how many.
+    ///
+    /// A parent's rank adds: the runs before `h`'s place (`added` more tokens and a heap
+    /// fewer after each, summed once for every run as `pre`), `h`'s term, the runs from
+    /// `h`'s place down to `a` (`a + b` tokens and two heaps fewer after them), the heaps
+    /// after `a`'s first down to `b` (`b` and a heap fewer) and the terms after `b`. For each
+    /// `b`, `a` walks up from `b`'s run, so the heaps between the two are summed a run at a
+    /// time as `a` passes them; the runs between `h`'s place and `a` are few, and summed for
+    /// each parent.
+    #[inline(always)]
+    fn joined_by_runs<R: TierRules>(
+        &self,
+        rules: &R,
+        table: &Terms,
+        added: u32,
+        top: u32,
+        pre: &mut Vec<u32>,
+        visit: &mut impl FnMut(i32, u32),
+    ) -> u64 {
+        let k = self.heaps.len();
+        let nr = self.runs.count;
+        debug_assert!(k >= 2 && nr >= 1 && table.holds(self.suf[0] + added, k as u32));
+        let (start, value, rplace) =
+            (&self.runs.start[..=nr], &self.runs.value[..=nr], &self.runs.place[..=nr]);
+        let (place, tails) = (&self.place[..=k], &self.tails[..=k]);
+        // pre[r]: the terms of the runs before r, `added` more tokens and a heap fewer after
+        // each (a joined heap never goes after the last run's first heap).
+        let joined = table.shift(added as i32, -1);
+        pre.clear();
+        pre.resize(nr, 0);
+        let pre = &mut pre[..nr];
+        let mut acc = 0u32;
+        for r in 0..nr - 1 {
+            pre[r] = acc;
+            acc = acc.wrapping_add(table.run_within(rplace[r], rplace[r + 1], joined, value[r]));
+        }
+        pre[nr - 1] = acc;
+        let mut n_parents = 0;
+        for rb in 0..nr {
+            let b = value[rb];
+            let xb = start[rb] as usize;
+            // The heaps between a and b have b and a heap fewer after them.
+            let beside = table.shift(-(b as i32), -1);
+            // rq: the first run below h, moving left as h grows with a.
+            let mut rq = rb;
+            if start[rb + 1] as usize - xb >= 2 {
+                // Two heaps of b's run.
+                let h = 2 * b + added;
+                if h <= top && rules.splits_to(h, b, b) {
+                    while rq > 0 && value[rq - 1] < h {
+                        rq -= 1;
+                    }
+                    let pair = table.shift(-2 * b as i32, -2);
+                    let mut rank = pre[rq].wrapping_add(table.at_within(rplace[rq], joined, h - 1));
+                    for y in rq..rb {
+                        rank = rank.wrapping_add(table.run_within(rplace[y], rplace[y + 1], pair, value[y]));
+                    }
+                    visit(-1, rank.wrapping_add(tails[xb + 2]));
+                    n_parents += 1;
+                }
+            }
+            // a: the first heap of each run before b's, nearest first; `between`: the terms of
+            // the heaps after a's first and before b.
+            let mut between = 0u32;
+            let mut ra = rb;
+            while ra > 0 {
+                ra -= 1;
+                let a = value[ra];
+                let xa = start[ra] as usize;
+                between = between.wrapping_add(table.run_within(place[xa + 1], rplace[ra + 1], beside, a));
+                if ra + 1 < rb {
+                    between =
+                        between.wrapping_add(table.at_within(rplace[ra + 1], beside, value[ra + 1] - 1));
+                }
+                let h = a + b + added;
+                if h > top {
+                    break;
+                }
+                if !rules.splits_to(h, a, b) {
+                    continue;
+                }
+                while rq > 0 && value[rq - 1] < h {
+                    rq -= 1;
+                }
+                let pair = table.shift(-((a + b) as i32), -2);
+                let mut rank = pre[rq].wrapping_add(table.at_within(rplace[rq], joined, h - 1));
+                for y in rq..ra {
+                    rank = rank.wrapping_add(table.run_within(rplace[y], rplace[y + 1], pair, value[y]));
+                }
+                visit(-1, rank.wrapping_add(between).wrapping_add(tails[xb + 1]));
+                n_parents += 1;
+            }
+        }
         n_parents
     }
 
@@ -755,8 +953,176 @@ impl Shape {
     /// exactly `taken` tokens, with its rank in its own tier. `rules` must move one heap at
     /// a time ([`TierRules::ONE_HEAP_MOVES`]). `buf` is scratch for three-way splits, which
     /// are ranked whole. Returns the number of children visited.
+    ///
+    /// The children are ranked run by run ([`children_by_runs`](Shape::children_by_runs))
+    /// where the table holds every count they read, else heap by heap
+    /// ([`children_by_heaps`](Shape::children_by_heaps)); both give the same ranks.
     #[inline]
     pub fn children_taking<R: TierRules>(
+        &self,
+        rules: &R,
+        table: &Terms,
+        taken: u32,
+        buf: &mut Vec<u32>,
+        visit: impl FnMut(Step, u32),
+    ) -> u64 {
+        self.children_via(rules, table, taken, buf, Routine::Runs, visit)
+    }
+
+    /// [`children_taking`](Shape::children_taking) by `routine` where the table holds the
+    /// children (the benchmark compares the two).
+    #[inline]
+    fn children_via<R: TierRules>(
+        &self,
+        rules: &R,
+        table: &Terms,
+        taken: u32,
+        buf: &mut Vec<u32>,
+        routine: Routine,
+        visit: impl FnMut(Step, u32),
+    ) -> u64 {
+        let k = self.heaps.len() as u32;
+        let more = u32::from(rules.may_split(taken));
+        if routine == Routine::Runs && table.holds(self.suf[0], k + more) && !rules.may_split_three(taken) {
+            self.children_by_runs(rules, table, taken, visit)
+        } else {
+            self.children_by_heaps(rules, table, taken, buf, visit)
+        }
+    }
+
+    /// [`children_taking`](Shape::children_taking) run by run, for a position whose
+    /// children's counts the table holds and rules that split in two at most with `taken`:
+    /// the terms of the runs before the heap taken from are summed as the walk passes them
+    /// (one sum for shrunk children, one for split ones), and each child's rank is a few
+    /// reads, without a bounds check, at the runs' places.
+    ///
+    /// A split of `h` into `a ≥ b` adds: the runs before `h`'s run (`taken` tokens fewer
+    /// and one heap more after each), the rest of `h`'s run and the runs down to `a` (with
+    /// `a` and `b` after them: `h − taken` tokens and two heaps more), `a`'s term, the runs
+    /// in `[b, a)` (`b` and one heap more after them), `b`'s term and the terms after `b`.
+    /// `a` walks down from `h − taken − 1`, so the runs down to `a` are summed once for every
+    /// split of a heap; those in `[b, a)` are few, and summed for each.
+    #[inline]
+    pub fn children_by_runs<R: TierRules>(
+        &self,
+        rules: &R,
+        table: &Terms,
+        taken: u32,
+        mut visit: impl FnMut(Step, u32),
+    ) -> u64 {
+        debug_assert!(R::ONE_HEAP_MOVES);
+        let k = self.heaps.len();
+        debug_assert!(table.holds(self.suf[0], k as u32 + u32::from(rules.may_split(taken))));
+        if taken == 0 && !rules.may_split(0) {
+            return 0;
+        }
+        let nr = self.runs.count;
+        let (start, value, rplace, rtails) = (
+            &self.runs.start[..=nr],
+            &self.runs.value[..=nr],
+            &self.runs.place[..=nr],
+            &self.runs.tails[..=nr],
+        );
+        let (place, tails) = (&self.place[..=k], &self.tails[..=k]);
+        let t = taken as i32;
+        let (shrunk, split) = (table.shift(-t, 0), table.shift(-t, 1));
+        let splits = rules.may_split(taken);
+        // The terms of the runs before the current one, in a child with a heap of a later
+        // run shrunk (as many heaps), split (one heap more).
+        let (mut above_shrunk, mut above_split) = (0u32, 0u32);
+        let mut n_children = 0;
+        let mut r = 0;
+        while r < nr {
+            let h = value[r];
+            // Runs come largest first: once a heap is smaller than `taken`, so are the rest.
+            if h < taken {
+                break;
+            }
+            let (i, e) = (start[r] as usize, start[r + 1] as usize);
+            let n = h - taken;
+            if n == 0 {
+                if rules.heap_vanishes(h) {
+                    // The runs before lose `taken` tokens and a heap after them.
+                    let vanished = table.shift(-t, -1);
+                    let mut above = 0u32;
+                    for y in 0..r {
+                        above = above.wrapping_add(table.run_within(
+                            rplace[y],
+                            rplace[y + 1],
+                            vanished,
+                            value[y],
+                        ));
+                    }
+                    visit(Step { taken, parts: 0 }, above.wrapping_add(tails[i + 1]));
+                    n_children += 1;
+                }
+                break;
+            }
+            if taken > 0 && rules.shrinks_to(h, n) {
+                // The rest of h's run and the runs down to n see n and a heap more after
+                // them; n goes before the first run below it.
+                let after = table.shift(n as i32, 1);
+                let mut rank = above_shrunk.wrapping_add(table.run_within(place[i + 1], place[e], after, h));
+                let mut q = r + 1;
+                while value[q] >= n {
+                    rank = rank.wrapping_add(table.run_within(rplace[q], rplace[q + 1], after, value[q]));
+                    q += 1;
+                }
+                let rank =
+                    rank.wrapping_add(table.at_within(rplace[q], after, n - 1)).wrapping_add(rtails[q]);
+                visit(Step { taken, parts: 1 }, rank);
+                n_children += 1;
+            }
+            if splits && n >= 2 {
+                // The heaps ≥ a after h have a and b after them: n tokens and two heaps more.
+                let both = table.shift(n as i32, 2);
+                let mut upper = above_split.wrapping_add(table.run_within(place[i + 1], place[e], both, h));
+                // qa: the first run below a; qb: the first run below b (never before qa).
+                let (mut qa, mut qb) = (r + 1, nr);
+                for a in (n.div_ceil(2)..n).rev() {
+                    let b = n - a;
+                    while value[qa] >= a {
+                        upper =
+                            upper.wrapping_add(table.run_within(rplace[qa], rplace[qa + 1], both, value[qa]));
+                        qa += 1;
+                    }
+                    while qb > qa && value[qb - 1] < b {
+                        qb -= 1;
+                    }
+                    if !rules.splits_to(h, a, b) {
+                        continue;
+                    }
+                    let after_b = table.shift(b as i32, 1);
+                    let mut rank = upper.wrapping_add(table.at_within(rplace[qa], both, a - 1));
+                    for y in qa..qb {
+                        rank =
+                            rank.wrapping_add(table.run_within(rplace[y], rplace[y + 1], after_b, value[y]));
+                    }
+                    let rank = rank
+                        .wrapping_add(table.at_within(rplace[qb], after_b, b - 1))
+                        .wrapping_add(rtails[qb]);
+                    visit(Step { taken, parts: 2 }, rank);
+                    n_children += 1;
+                }
+            }
+            r += 1;
+            // The run's terms, for the runs after it that are taken from (their heaps hold
+            // the `taken` tokens the run's terms lose).
+            if r < nr && value[r] >= taken {
+                let (from, to) = (rplace[r - 1], rplace[r]);
+                above_shrunk = above_shrunk.wrapping_add(table.run_within(from, to, shrunk, h));
+                if splits {
+                    above_split = above_split.wrapping_add(table.run_within(from, to, split, h));
+                }
+            }
+        }
+        n_children
+    }
+
+    /// [`children_taking`](Shape::children_taking) heap by heap, through the checked table:
+    /// for any position and rules (three-way splits built and ranked whole in `buf`).
+    #[inline]
+    pub fn children_by_heaps<R: TierRules>(
         &self,
         rules: &R,
         table: &Terms,
@@ -868,6 +1234,68 @@ impl Shape {
         }
         n_children
     }
+}
+
+/// Which routine ranks a position's children and joined parents: run by run (the
+/// solver's, where the table holds them) or heap by heap (the one before it, kept for
+/// positions the table does not hold and for the benchmark that compares the two).
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Routine {
+    /// [`Shape::children_by_runs`] and [`Shape::joined_by_runs`].
+    Runs,
+    /// [`Shape::children_by_heaps`] and the heap-by-heap walk of [`Shape::parents`].
+    Heaps,
+}
+
+/// Ranks, through `routine`, every child (each number of tokens up to `reach`) and every
+/// joined parent (each number of tokens added up to `reach`, heaps up to the table's
+/// largest part) of every position of `tier` of `spec` in `table`, and returns the sum of
+/// the ranks and their number: the work of settling and marking a tier's positions without
+/// reading or writing a value. For the benchmark that compares the routines
+/// (`crates/solve/benches/ranks.rs`); not part of the solver's interface.
+#[doc(hidden)]
+pub fn neighbour_ranks(
+    spec: &crate::game::GameSpec,
+    table: &PartitionTable,
+    tier: crate::index::TierId,
+    reach: u32,
+    routine: Routine,
+) -> (u64, u64) {
+    struct Ranks<'a> {
+        table: &'a PartitionTable,
+        tier: crate::index::TierId,
+        reach: u32,
+        routine: Routine,
+    }
+    impl crate::game::RulesVisitor for Ranks<'_> {
+        type Output = (u64, u64);
+        fn visit<R: TierRules>(self, rules: &R) -> (u64, u64) {
+            if !R::ONE_HEAP_MOVES {
+                return (0, 0);
+            }
+            let terms = Terms::new(self.table);
+            let bounds = ParentBounds { max_heap: self.table.max_part(), max_heaps: self.table.max_parts() };
+            let joined = ParentKinds { joined: true, ..ParentKinds::default() };
+            let (mut shape, mut buf) = (Shape::default(), Vec::new());
+            let (mut sum, mut count) = (0u64, 0u64);
+            let size = self.table.tier_size(self.tier.total, self.tier.heaps);
+            for rank in 0..size {
+                shape.seek(&terms, self.tier.total, self.tier.heaps, rank);
+                for taken in 0..=self.reach.min(self.tier.total) {
+                    count += shape.children_via(rules, &terms, taken, &mut buf, self.routine, |_, r| {
+                        sum += r as u64;
+                    });
+                }
+                for added in 1..=self.reach.min(self.table.max_total() - self.tier.total) {
+                    let query = ParentQuery { added, bounds, kinds: joined };
+                    count += shape.parents_via(rules, &terms, query, self.routine, |_, r| sum += r as u64);
+                }
+            }
+            (sum, count)
+        }
+    }
+    spec.rules().with(Ranks { table, tier, reach, routine })
 }
 
 #[cfg(test)]

@@ -1,0 +1,36 @@
+//! Ranking a tier's neighbours: the children (every number of tokens a move of the game
+//! takes) and the parents that join two heaps of every position of one tier, run by run
+//! (the solver's routine) against heap by heap (the routine before it), in the same run.
+//! Both give the same ranks: the sums are compared before the timings. Throughput is in
+//! ranks (edges).
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use nimdb_core::game::{GameRules, GameSpec};
+use nimdb_core::index::{PartitionTable, TierId};
+use nimdb_solve::{Routine, neighbour_ranks};
+
+fn bench_tier(c: &mut Criterion, game: &str, tier: TierId, max_total: u32) {
+    let spec: GameSpec = game.parse().unwrap();
+    let reach = spec.rules().max_take().unwrap_or(max_total);
+    let table = PartitionTable::new(max_total, max_total, max_total).unwrap();
+    let by_runs = neighbour_ranks(&spec, &table, tier, reach, Routine::Runs);
+    let by_heaps = neighbour_ranks(&spec, &table, tier, reach, Routine::Heaps);
+    assert_eq!(by_runs, by_heaps, "{game} {tier:?}: the routines rank differently");
+    let mut group = c.benchmark_group(format!("ranks/{game}/{}x{}", tier.total, tier.heaps));
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(by_runs.1));
+    for (name, routine) in [("by_runs", Routine::Runs), ("by_heaps", Routine::Heaps)] {
+        group.bench_function(name, |b| b.iter(|| neighbour_ranks(&spec, &table, tier, reach, routine)));
+    }
+    group.finish();
+}
+
+fn ranks(c: &mut Criterion) {
+    // Large tiers of the totals the performance chapter profiles (misère Kayles 50 and 60).
+    bench_tier(c, "kayles", TierId { total: 50, heaps: 12 }, 52);
+    bench_tier(c, "kayles", TierId { total: 60, heaps: 14 }, 62);
+    bench_tier(c, "lines", TierId { total: 60, heaps: 14 }, 62);
+}
+
+criterion_group!(benches, ranks);
+criterion_main!(benches);
