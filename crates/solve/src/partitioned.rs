@@ -6,17 +6,21 @@
 //! tiers read (its window) and of the tiers being solved.
 //!
 //! - **Marking.** Each member reads the losses in its own blocks, computes their parents
-//!   (as the single-process solver does, from rank terms), and routes each offer, a
-//!   parent's rank and `1 +` the loss's remoteness, to the parent's owner. Offers are sent
+//!   (as the single-process solver does, from rank terms), and gives each offer, a
+//!   parent's rank and `1 +` the loss's remoteness, to the parent's owner: an offer to its
+//!   own block is kept at once ([`Outbox`]), as one process keeps it, so a member alone
+//!   does the single-process solver's work. Offers to other members are sent
 //!   in rounds of at most [`OFFER_BATCH`] per member, so the buffers stay bounded; each
 //!   round sends only the least offer to each cell, sorted (so that [`encode_words`](super::encode_words)
 //!   packs it in about 2 bytes), and the owner keeps the least offer, which does not
 //!   depend on the order offers arrive in.
 //! - **Settling.** Each member settles the unmarked positions of its own block. Their
 //!   children lie in other members' blocks, so it asks for them: in rounds of tokens taken
-//!   (0, 1, 2–3, 4–7, …), it sends each child's rank to the child's owner and gets its
-//!   remoteness back, and a position stops asking once no child further down can last
-//!   longer than the longest found (the bound of the single-process solver).
+//!   (0, 1, 2–3, 4–7, …; alone, all in one), it reads those held here and sends each other
+//!   child's rank to the child's owner and gets its remoteness back, and a position stops
+//!   reading and asking once no child further down can last longer than the longest found
+//!   (the bound of the single-process solver, from the greatest remoteness of each child
+//!   tier's wins).
 //! - **Storing.** Rank 0 gathers the blocks of each finished tier and gives the whole tier
 //!   to its store; the other members' stores drop theirs. One process writes the database.
 //!
@@ -35,7 +39,7 @@ use crate::index::{PartitionTable, TierId, Universe};
 
 use super::retrograde::DECODED_LOSSES_MIN_REACH;
 use super::shape::{ParentKinds, ParentQuery, Shape, Terms};
-use super::window::{Column, Ranks, Spill, Window, map_spilled};
+use super::window::{Column, Ranks, Spill, Window, map_spilled, prefetch};
 use super::wire::{MAX_BLOCK, pack, sort_pairs, sort_words, unpack};
 use super::{
     Alone, PartSink, Plan, Progress, SinkError, SolveError, SolveOptions, SolveReport, TierHead, TierStore,
@@ -318,7 +322,10 @@ struct Landing<'t> {
 }
 
 /// Where a unit of marking puts its offers: into this member's own cells at once (the least
-/// offer kept), or into the box of the member that owns the cell, packed ([`pack`]).
+/// offer kept), or into the box of the member that owns the cell, packed ([`pack`]). An
+/// offer to an own cell prefetches it and takes it [`LAG`] offers later, so that the cache
+/// misses of a total of megabytes overlap (as the single-process solver's marking does);
+/// [`flush`](Outbox::flush) gives the offers still in flight.
 struct Outbox<'l, 't> {
     /// The tiers being marked, by heap count.
     landings: &'l [Option<Landing<'t>>],
@@ -326,9 +333,19 @@ struct Outbox<'l, 't> {
     cells: Cells,
     /// The offers to each other member (empty until the first).
     boxes: Vec<Vec<u64>>,
+    /// Offers to own cells in flight, and the slot of the next.
+    pending: [Option<(&'t AtomicU16, u16)>; LAG],
+    at: usize,
 }
 
-impl Outbox<'_, '_> {
+/// Offers to own cells in flight at once (see [`Outbox`]).
+const LAG: usize = 16;
+
+impl<'l, 't> Outbox<'l, 't> {
+    fn new(landings: &'l [Option<Landing<'t>>], n: usize, cells: Cells) -> Self {
+        Outbox { landings, n, cells, boxes: Vec::new(), pending: [None; LAG], at: 0 }
+    }
+
     /// Offers `value` to `rank` of the tier of `heaps` heaps being marked.
     #[inline]
     fn offer(&mut self, heaps: u32, rank: u64, value: u16) {
@@ -336,17 +353,11 @@ impl Outbox<'_, '_> {
         let at = rank.wrapping_sub(landing.own);
         if at < landing.count {
             let cell = &landing.cells[at as usize];
-            let old = cell.load(Ordering::Relaxed);
-            match self.cells {
-                // Branch-free: whether an offer improves is unpredictable.
-                Cells::Alone => cell.store(old.min(value), Ordering::Relaxed),
-                // Most offers do not improve: only then pay for the atomic.
-                Cells::Shared => {
-                    if value < old {
-                        cell.fetch_min(value, Ordering::Relaxed);
-                    }
-                }
+            prefetch(cell);
+            if let Some((old, value)) = self.pending[self.at].replace((cell, value)) {
+                self.take(old, value);
             }
+            self.at = (self.at + 1) % LAG;
         } else {
             let to = owner(rank, landing.len, self.n);
             let start = block(landing.len, to, self.n).start;
@@ -355,6 +366,32 @@ impl Outbox<'_, '_> {
             }
             self.boxes[to].push(pack(heaps, rank - start, value));
         }
+    }
+
+    /// Keeps the least of `cell` and `value` in `cell`.
+    #[inline(always)]
+    fn take(&self, cell: &AtomicU16, value: u16) {
+        let old = cell.load(Ordering::Relaxed);
+        match self.cells {
+            // Branch-free: whether an offer improves is unpredictable.
+            Cells::Alone => cell.store(old.min(value), Ordering::Relaxed),
+            // Most offers do not improve: only then pay for the atomic.
+            Cells::Shared => {
+                if value < old {
+                    cell.fetch_min(value, Ordering::Relaxed);
+                }
+            }
+        }
+    }
+
+    /// Gives every offer still in flight to its cell, and returns the boxes.
+    fn flush(mut self) -> Vec<Vec<u64>> {
+        for slot in 0..LAG {
+            if let Some((cell, value)) = self.pending[slot].take() {
+                self.take(cell, value);
+            }
+        }
+        self.boxes
     }
 }
 
@@ -398,7 +435,8 @@ pub(super) fn run<R: TierRules>(
         narrow: Window::narrow(universe),
         decode_losses: reach(rules, universe) >= DECODED_LOSSES_MIN_REACH
             && universe.part_cap() <= u8::MAX as u32
-            && spill.is_none(),
+            && spill.is_none()
+            && n == 1,
         me,
         n,
         partners,
@@ -499,9 +537,12 @@ struct Partitioned<'a, R> {
     convention: Convention,
     reach: u32,
     narrow: bool,
-    /// Whether the window keeps each loss's heaps decoded (a long reach, heaps below 256,
-    /// no spilling): each loss is then read by many later totals, and unranking it each
-    /// time costs more than its bytes.
+    /// Whether the window keeps each loss's heaps decoded, as the single process's does (a
+    /// long reach, heaps below 256, no spilling): each loss is then read by many later
+    /// totals, and unranking it each time costs more than its bytes. Only for a member
+    /// alone: with several, the memory is what the partition is for, and the losses (so
+    /// their bytes) do not spread evenly over the blocks (misère lines to 50 on 4 ranks:
+    /// rank 0's window 0.34 of one rank's with them, against 0.25 of the positions).
     decode_losses: bool,
     me: usize,
     n: usize,
@@ -676,9 +717,9 @@ impl<R: TierRules> Partitioned<'_, R> {
             while at < units.len() && queued < OFFER_BATCH {
                 let end = (at + step).min(units.len());
                 let mark = |unit: &U| {
-                    let mut out = Outbox { landings: &landings, n: self.n, cells, boxes: Vec::new() };
+                    let mut out = Outbox::new(&landings, self.n, cells);
                     let e = mark_unit(unit, &mut out);
-                    (out.boxes, e)
+                    (out.flush(), e)
                 };
                 let marked: Vec<(Vec<Vec<u64>>, u64)> = if cells == Cells::Shared {
                     units[at..end].par_iter().map(mark).collect()
