@@ -51,10 +51,15 @@ use super::{
 pub const OFFER_BATCH: usize = 1 << 14;
 
 /// Losses per parallel work unit when marking.
-const MARK_CHUNK: usize = 16;
+const MARK_CHUNK: usize = 256;
 
 /// Unmarked positions per parallel work unit when settling.
-const PULL_CHUNK: usize = 16;
+const PULL_CHUNK: usize = 128;
+
+/// The fewest losses (or open positions, when settling) a member hands to its threads: below
+/// it, the hand-off and the atomics cost more than they save (the single-process solver's
+/// threshold).
+const PARALLEL_MIN: usize = 1 << 13;
 
 /// The members that solve each tier together, each owning one block of every tier
 /// ([`block`]). Every member calls each method at the same point of the solve.
@@ -694,7 +699,11 @@ impl<R: TierRules> Partitioned<'_, R> {
         // With several threads the units mark this member's own cells at once, so each cell
         // keeps the least offer through an atomic minimum; alone, through a plain one.
         let threads = rayon::current_num_threads().max(1);
-        let cells = if threads > 1 && std::mem::align_of::<AtomicU16>() == std::mem::align_of::<u16>() {
+        let losses = units.len() * MARK_CHUNK;
+        let cells = if threads > 1
+            && losses >= PARALLEL_MIN
+            && std::mem::align_of::<AtomicU16>() == std::mem::align_of::<u16>()
+        {
             Cells::Shared
         } else {
             Cells::Alone
@@ -957,7 +966,7 @@ impl<R: TierRules> Partitioned<'_, R> {
                             &held,
                         )
                     };
-                    let found: Vec<_> = if threads > 1 {
+                    let found: Vec<_> = if threads > 1 && open.len() >= PARALLEL_MIN {
                         open[next..end].par_chunks(PULL_CHUNK).map(read).collect()
                     } else {
                         vec![read(&open[next..end])]
