@@ -3,7 +3,9 @@
 //! edges each follows are printed once before the timings. `sweep` is nimdb's own
 //! (`Strategy::Sweep`, the code path of nim-values); for Nim, `plain_sweep` is the
 //! independent plain forward sweep of `benches/plain`, the baseline of docs/performance.md's
-//! figures (it shares no code with the solvers).
+//! figures (it shares no code with the solvers). `partitioned_alone` is the partitioned
+//! solver as one member alone (what `nimdb solve --mpi` runs without `mpirun`), against the
+//! retrograde solver of the same group: the overhead of partitioning (docs/DISTRIBUTED.md).
 
 #[path = "plain/mod.rs"]
 #[allow(dead_code)] // The tiers themselves are compared in tests/plain_sweep.rs, not here.
@@ -12,7 +14,9 @@ mod plain;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use nimdb::game::{Convention, GameSpec};
 use nimdb::index::Universe;
-use nimdb::solve::{DiscardStore, Silent, SolveOptions, SolveReport, Strategy, solve};
+use nimdb::solve::{
+    Alone, DiscardStore, Silent, SolveOptions, SolveReport, Strategy, solve, solve_partitioned,
+};
 
 fn run(game: &GameSpec, options: &SolveOptions) -> SolveReport {
     solve(game, options, &mut DiscardStore::new(options.convention), &Silent).unwrap()
@@ -34,6 +38,12 @@ fn bench_universe(c: &mut Criterion, name: &str, game: &str, convention: Convent
         group.throughput(Throughput::Elements(report.positions));
         group.bench_function(format!("{strategy:?}").to_lowercase(), |b| b.iter(|| run(&spec, &options)));
     }
+    let options = SolveOptions { convention, universe, nim_values: false, strategy: Strategy::Retrograde };
+    group.bench_function("partitioned_alone", |b| {
+        b.iter(|| {
+            solve_partitioned(&spec, &options, &mut DiscardStore::new(convention), &Silent, &Alone).unwrap()
+        })
+    });
     if game == "nim"
         && let (Some(max_heap), Some(max_heaps)) = (universe.max_heap, universe.max_heaps)
     {
@@ -58,6 +68,9 @@ fn solve_benches(c: &mut Criterion) {
     let lines = "lines".parse::<GameSpec>().unwrap();
     let lines_36 = Universe::new(lines.rules(), "lines", Some(36), None, None).unwrap();
     bench_universe(c, "lines_misere_36", "lines", Convention::Misere, lines_36);
+    let kayles = "kayles".parse::<GameSpec>().unwrap();
+    let kayles_40 = Universe::new(kayles.rules(), "kayles", Some(40), None, None).unwrap();
+    bench_universe(c, "kayles_misere_40", "kayles", Convention::Misere, kayles_40);
     // Families whose moves change several heaps.
     let wythoff = "wythoff".parse::<GameSpec>().unwrap();
     let wythoff_3x64 = Universe::new(wythoff.rules(), "wythoff", None, Some(64), Some(3)).unwrap();

@@ -22,6 +22,7 @@ struct Post {
     flags: Vec<u64>,
     stops: Vec<bool>,
     maxima: Vec<u16>,
+    wins: Vec<u16>,
     blocks: Vec<Vec<u16>>,
     /// The greatest remoteness of the tier member 0 scatters, if it loaded one.
     scattered: Option<u16>,
@@ -47,6 +48,7 @@ impl Member {
             flags: vec![0; size],
             stops: vec![false; size],
             maxima: vec![0; size],
+            wins: vec![0; size],
             blocks: vec![Vec::new(); size],
             scattered: None,
         }));
@@ -124,16 +126,21 @@ impl Partners for Member {
         }
         taken
     }
-    fn agree(&self, max: u16, stop: bool) -> Result<(u16, bool), String> {
+    fn agree(&self, max: u16, longest_win: u16, stop: bool) -> Result<(u16, u16, bool), String> {
         {
             let mut post = self.post.lock().unwrap();
             post.maxima[self.index] = max;
+            post.wins[self.index] = longest_win;
             post.stops[self.index] = stop;
         }
         self.barrier.wait();
         let got = {
             let post = self.post.lock().unwrap();
-            (post.maxima.iter().copied().max().unwrap(), post.stops.iter().any(|&f| f))
+            (
+                post.maxima.iter().copied().max().unwrap(),
+                post.wins.iter().copied().max().unwrap(),
+                post.stops.iter().any(|&f| f),
+            )
         };
         self.barrier.wait();
         Ok(got)

@@ -827,17 +827,17 @@ impl Partners for MpiTeam {
         failed.map_or(Ok(()), Err)
     }
 
-    fn agree(&self, max: u16, stop: bool) -> Result<(u16, bool), String> {
+    fn agree(&self, max: u16, longest_win: u16, stop: bool) -> Result<(u16, u16, bool), String> {
         self.on_own_thread()?;
         if self.size == 1 {
-            return Ok((max, stop));
+            return Ok((max, longest_win, stop));
         }
         let started = Instant::now();
-        let own = [max, u16::from(stop)];
-        let mut all = [0u16; 2];
+        let own = [max, longest_win, u16::from(stop)];
+        let mut all = [0u16; 3];
         self.world().all_reduce_into(&own[..], &mut all[..], SystemOperation::max());
         self.count(started, |t| t.collectives += 1);
-        Ok((all[0], all[1] != 0))
+        Ok((all[0], all[1], all[2] != 0))
     }
 
     fn scatter_parts(

@@ -2,15 +2,18 @@
 //! digest of every tier: the workload the performance chapter profiles
 //! (`docs/performance.md`), small enough for `valgrind --tool=callgrind`.
 //!
-//! `cargo run --release -p nimdb-solve --example splitting -- GAME TOTAL [normal|misere]`
-//! (misère by default). The digest (FNV-1a over each tier's id and remoteness, in solve
+//! `cargo run --release -p nimdb-solve --example splitting -- GAME TOTAL [normal|misere] [partitioned]`
+//! (misère by default; `partitioned` solves with the partitioned solver as one member alone,
+//! what `nimdb solve --mpi` runs without `mpirun`). The digest (FNV-1a over each tier's id and remoteness, in solve
 //! order) is the same for two builds that solve the same tiers.
 
 use std::collections::BTreeSet;
 
 use nimdb_core::game::{Convention, GameSpec};
 use nimdb_core::index::{TierId, Universe};
-use nimdb_solve::{DiscardStore, SinkError, SolveOptions, SolvedTier, Strategy, TierStore, solve};
+use nimdb_solve::{
+    Alone, DiscardStore, SinkError, SolveOptions, SolvedTier, Strategy, TierStore, solve, solve_partitioned,
+};
 
 /// Counts what it is given, as [`DiscardStore`] does, and digests it.
 struct Digest {
@@ -46,7 +49,7 @@ impl TierStore for Digest {
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
     let (Some(game), Some(total)) = (args.get(1), args.get(2)) else {
-        return Err("usage: splitting GAME TOTAL [normal|misere]".into());
+        return Err("usage: splitting GAME TOTAL [normal|misere] [partitioned]".into());
     };
     let spec: GameSpec = game.parse()?;
     let total: u32 = total.parse()?;
@@ -54,7 +57,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let universe = Universe::new(spec.rules(), game, Some(total), None, None)?;
     let options = SolveOptions { convention, universe, nim_values: false, strategy: Strategy::Retrograde };
     let mut store = Digest { counts: DiscardStore::new(convention), hash: 0xcbf2_9ce4_8422_2325 };
-    let report = solve(&spec, &options, &mut store, &nimdb_solve::Silent)?;
+    let report = if args.get(4).is_some_and(|a| a == "partitioned") {
+        solve_partitioned(&spec, &options, &mut store, &nimdb_solve::Silent, &Alone)?
+    } else {
+        solve(&spec, &options, &mut store, &nimdb_solve::Silent)?
+    };
     println!(
         "{game} {convention} total {total}: {} positions, {} losses, {} edges ({:.2} a position), {:.2} s, peak window {:.1} MB, digest {:016x}",
         store.counts.positions,

@@ -6,17 +6,21 @@
 //! tiers read (its window) and of the tiers being solved.
 //!
 //! - **Marking.** Each member reads the losses in its own blocks, computes their parents
-//!   (as the single-process solver does, from rank terms), and routes each offer, a
-//!   parent's rank and `1 +` the loss's remoteness, to the parent's owner. Offers are sent
+//!   (as the single-process solver does, from rank terms), and gives each offer, a
+//!   parent's rank and `1 +` the loss's remoteness, to the parent's owner: an offer to its
+//!   own block is kept at once ([`Outbox`]), as one process keeps it, so a member alone
+//!   does the single-process solver's work. Offers to other members are sent
 //!   in rounds of at most [`OFFER_BATCH`] per member, so the buffers stay bounded; each
 //!   round sends only the least offer to each cell, sorted (so that [`encode_words`](super::encode_words)
 //!   packs it in about 2 bytes), and the owner keeps the least offer, which does not
 //!   depend on the order offers arrive in.
 //! - **Settling.** Each member settles the unmarked positions of its own block. Their
 //!   children lie in other members' blocks, so it asks for them: in rounds of tokens taken
-//!   (0, 1, 2–3, 4–7, …), it sends each child's rank to the child's owner and gets its
-//!   remoteness back, and a position stops asking once no child further down can last
-//!   longer than the longest found (the bound of the single-process solver).
+//!   (0, 1, 2–3, 4–7, …; alone, all in one), it reads those held here and sends each other
+//!   child's rank to the child's owner and gets its remoteness back, and a position stops
+//!   reading and asking once no child further down can last longer than the longest found
+//!   (the bound of the single-process solver, from the greatest remoteness of each child
+//!   tier's wins).
 //! - **Storing.** Rank 0 gathers the blocks of each finished tier and gives the whole tier
 //!   to its store; the other members' stores drop theirs. One process writes the database.
 //!
@@ -25,6 +29,7 @@
 //! size: the same offers reach the same cells, and each loss reads the same children.
 
 use std::ops::{Range, RangeInclusive};
+use std::sync::atomic::{AtomicU16, Ordering};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -32,8 +37,9 @@ use rayon::prelude::*;
 use crate::game::{Convention, ParentBounds, TierRules};
 use crate::index::{PartitionTable, TierId, Universe};
 
+use super::retrograde::DECODED_LOSSES_MIN_REACH;
 use super::shape::{ParentKinds, ParentQuery, Shape, Terms};
-use super::window::{Column, Ranks, Spill, Window, map_spilled};
+use super::window::{Column, Ranks, Spill, Window, map_spilled, prefetch};
 use super::wire::{MAX_BLOCK, pack, sort_pairs, sort_words, unpack};
 use super::{
     Alone, PartSink, Plan, Progress, SinkError, SolveError, SolveOptions, SolveReport, TierHead, TierStore,
@@ -45,10 +51,15 @@ use super::{
 pub const OFFER_BATCH: usize = 1 << 14;
 
 /// Losses per parallel work unit when marking.
-const MARK_CHUNK: usize = 16;
+const MARK_CHUNK: usize = 256;
 
 /// Unmarked positions per parallel work unit when settling.
-const PULL_CHUNK: usize = 16;
+const PULL_CHUNK: usize = 128;
+
+/// The fewest losses (or open positions, when settling) a member hands to its threads: below
+/// it, the hand-off and the atomics cost more than they save (the single-process solver's
+/// threshold).
+const PARALLEL_MIN: usize = 1 << 13;
 
 /// The members that solve each tier together, each owning one block of every tier
 /// ([`block`]). Every member calls each method at the same point of the solve.
@@ -81,9 +92,9 @@ pub trait Partners: Sync {
         most: u16,
         take: &mut dyn FnMut(&[u16]) -> Result<(), String>,
     ) -> Result<(), String>;
-    /// Agrees at the end of a tier: the greatest of every member's `max`, and whether any
-    /// member was asked to `stop`.
-    fn agree(&self, max: u16, stop: bool) -> Result<(u16, bool), String>;
+    /// Agrees at the end of a tier: the greatest of every member's `max` and of every
+    /// member's `longest_win`, and whether any member was asked to `stop`.
+    fn agree(&self, max: u16, longest_win: u16, stop: bool) -> Result<(u16, u16, bool), String>;
     /// Hands out a stored tier of `len` positions as member 0 reads it: member 0 calls
     /// `load` with a sink that sends each member its [`block`] as the values come (after
     /// the tier's head) and then closes it; the others receive their block, then call
@@ -121,8 +132,8 @@ impl Partners for Alone {
     ) -> Result<(), String> {
         take_all(block.chunks(GATHER_PART), take)
     }
-    fn agree(&self, max: u16, stop: bool) -> Result<(u16, bool), String> {
-        Ok((max, stop))
+    fn agree(&self, max: u16, longest_win: u16, stop: bool) -> Result<(u16, u16, bool), String> {
+        Ok((max, longest_win, stop))
     }
     fn scatter_parts(
         &self,
@@ -194,13 +205,20 @@ struct Held {
     losses: Ranks,
     /// Their remoteness.
     loss_values: Vec<u16>,
-    /// The greatest remoteness in the whole tier.
+    /// Their heaps, a byte each, where the solver keeps them decoded (as the single-process
+    /// window does, see [`Partitioned::decode_losses`]); dropped when the block spills.
+    loss_heaps: Option<Vec<u8>>,
+    /// The greatest remoteness of the whole tier's wins (of any position, for a tier loaded
+    /// on a resume): a bound on a loss's children there.
     max_remoteness: u16,
 }
 
 impl Held {
     fn bytes(&self) -> u64 {
-        self.values.bytes() + self.losses.bytes() + 2 * self.loss_values.len() as u64
+        self.values.bytes()
+            + self.losses.bytes()
+            + 2 * self.loss_values.len() as u64
+            + self.loss_heaps.as_ref().map_or(0, |h| h.len() as u64)
     }
 
     /// The remoteness at `rank` if this block holds it.
@@ -235,6 +253,7 @@ impl Blocks {
         if let Some(spill) = &self.spill
             && self.bytes + held.bytes() > spill.budget
         {
+            held.loss_heaps = None;
             let stem = spill.file_stem(tier);
             let raw = held.values.raw();
             if !raw.is_empty() {
@@ -289,6 +308,98 @@ struct Target<'v> {
     block: &'v mut [u16],
 }
 
+/// How the units of a round of marking keep the least offer in this member's own cells.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Cells {
+    /// One unit at a time, on this thread: a plain minimum.
+    Alone,
+    /// In parallel: an atomic minimum, paid only when the offer improves.
+    Shared,
+}
+
+/// A tier being marked, as the units of marking see it: its positions, this member's block
+/// (first rank and count) and the block's cells.
+struct Landing<'t> {
+    len: u64,
+    own: u64,
+    count: u64,
+    cells: &'t [AtomicU16],
+}
+
+/// Where a unit of marking puts its offers: into this member's own cells at once (the least
+/// offer kept), or into the box of the member that owns the cell, packed ([`pack`]). An
+/// offer to an own cell prefetches it and takes it [`LAG`] offers later, so that the cache
+/// misses of a total of megabytes overlap (as the single-process solver's marking does);
+/// [`flush`](Outbox::flush) gives the offers still in flight.
+struct Outbox<'l, 't> {
+    /// The tiers being marked, by heap count.
+    landings: &'l [Option<Landing<'t>>],
+    n: usize,
+    cells: Cells,
+    /// The offers to each other member (empty until the first).
+    boxes: Vec<Vec<u64>>,
+    /// Offers to own cells in flight, and the slot of the next.
+    pending: [Option<(&'t AtomicU16, u16)>; LAG],
+    at: usize,
+}
+
+/// Offers to own cells in flight at once (see [`Outbox`]).
+const LAG: usize = 16;
+
+impl<'l, 't> Outbox<'l, 't> {
+    fn new(landings: &'l [Option<Landing<'t>>], n: usize, cells: Cells) -> Self {
+        Outbox { landings, n, cells, boxes: Vec::new(), pending: [None; LAG], at: 0 }
+    }
+
+    /// Offers `value` to `rank` of the tier of `heaps` heaps being marked.
+    #[inline]
+    fn offer(&mut self, heaps: u32, rank: u64, value: u16) {
+        let landing = self.landings[heaps as usize].as_ref().expect("an offer to a tier being marked");
+        let at = rank.wrapping_sub(landing.own);
+        if at < landing.count {
+            let cell = &landing.cells[at as usize];
+            prefetch(cell);
+            if let Some((old, value)) = self.pending[self.at].replace((cell, value)) {
+                self.take(old, value);
+            }
+            self.at = (self.at + 1) % LAG;
+        } else {
+            let to = owner(rank, landing.len, self.n);
+            let start = block(landing.len, to, self.n).start;
+            if self.boxes.is_empty() {
+                self.boxes = vec![Vec::new(); self.n];
+            }
+            self.boxes[to].push(pack(heaps, rank - start, value));
+        }
+    }
+
+    /// Keeps the least of `cell` and `value` in `cell`.
+    #[inline(always)]
+    fn take(&self, cell: &AtomicU16, value: u16) {
+        let old = cell.load(Ordering::Relaxed);
+        match self.cells {
+            // Branch-free: whether an offer improves is unpredictable.
+            Cells::Alone => cell.store(old.min(value), Ordering::Relaxed),
+            // Most offers do not improve: only then pay for the atomic.
+            Cells::Shared => {
+                if value < old {
+                    cell.fetch_min(value, Ordering::Relaxed);
+                }
+            }
+        }
+    }
+
+    /// Gives every offer still in flight to its cell, and returns the boxes.
+    fn flush(mut self) -> Vec<Vec<u64>> {
+        for slot in 0..LAG {
+            if let Some((cell, value)) = self.pending[slot].take() {
+                self.take(cell, value);
+            }
+        }
+        self.boxes
+    }
+}
+
 /// Solves `options.universe` as one member of `partners`. Rank 0's `store` gets each whole
 /// tier; every member's store sees the same calls in the same order.
 pub(super) fn run<R: TierRules>(
@@ -327,6 +438,10 @@ pub(super) fn run<R: TierRules>(
         convention: options.convention,
         reach: reach(rules, universe),
         narrow: Window::narrow(universe),
+        decode_losses: reach(rules, universe) >= DECODED_LOSSES_MIN_REACH
+            && universe.part_cap() <= u8::MAX as u32
+            && spill.is_none()
+            && n == 1,
         me,
         n,
         partners,
@@ -393,8 +508,12 @@ pub(super) fn run<R: TierRules>(
             solver.mark(tier, target, &window)?
         };
         report.edges += solver.settle(tier, own.start, &mut values, &window)?;
-        let (max_remoteness, stopping) = partners
-            .agree(values.iter().copied().max().unwrap_or(0), progress.interrupted())
+        // The tier's greatest remoteness (what its head says), and its wins' (all that a
+        // loss's children can be: the bound a later tier's losses settle by).
+        let longest_win =
+            values.iter().copied().filter(|&r| solver.convention.is_win(r as u32)).max().unwrap_or(0);
+        let (max_remoteness, longest_win, stopping) = partners
+            .agree(values.iter().copied().max().unwrap_or(0), longest_win, progress.interrupted())
             .map_err(team)?;
         stop = stopping;
         let head = TierHead {
@@ -407,7 +526,7 @@ pub(super) fn run<R: TierRules>(
         report.solved_now += size(tier);
         report.tiers_now += 1;
         progress.tier_done(tier, size(tier));
-        window.put_or_spill(tier, solver.keep(tier, own.start, values, max_remoteness))?;
+        window.put_or_spill(tier, solver.keep(tier, own.start, values, longest_win))?;
     }
     report.peak_window_bytes = window.peak;
     report.spilled_bytes = window.spilled;
@@ -423,6 +542,13 @@ struct Partitioned<'a, R> {
     convention: Convention,
     reach: u32,
     narrow: bool,
+    /// Whether the window keeps each loss's heaps decoded, as the single process's does (a
+    /// long reach, heaps below 256, no spilling): each loss is then read by many later
+    /// totals, and unranking it each time costs more than its bytes. Only for a member
+    /// alone: with several, the memory is what the partition is for, and the losses (so
+    /// their bytes) do not spread evenly over the blocks (misère lines to 50 on 4 ranks:
+    /// rank 0's window 0.34 of one rank's with them, against 0.25 of the positions).
+    decode_losses: bool,
     me: usize,
     n: usize,
     partners: &'a dyn Partners,
@@ -511,6 +637,14 @@ impl<R: TierRules> Partitioned<'_, R> {
             }
         }
         let count = values.len() as u64;
+        let loss_heaps = self.decode_losses.then(|| {
+            let mut cursor = self.table.cursor(tier.total, tier.heaps);
+            let mut bytes = Vec::with_capacity(losses.len() * tier.heaps as usize);
+            for &rank in &losses {
+                bytes.extend(cursor.seek(rank as u64).iter().map(|&h| h as u8));
+            }
+            bytes
+        });
         Held {
             len: self.table.size(tier),
             start,
@@ -518,6 +652,7 @@ impl<R: TierRules> Partitioned<'_, R> {
             values: Column::new(values, self.narrow),
             losses: Ranks::Held(losses),
             loss_values,
+            loss_heaps,
             max_remoteness,
         }
     }
@@ -549,28 +684,40 @@ impl<R: TierRules> Partitioned<'_, R> {
         ParentBounds { max_heap: self.universe.part_cap(), max_heaps: self.universe.heaps_cap() }
     }
 
-    /// Routes an offer to `rank` of the tier of `len` positions (tagged `heaps`).
-    #[inline]
-    fn route(&self, boxes: &mut [Vec<u64>], heaps: u32, len: u64, rank: u64, value: u16) {
-        let to = owner(rank, len, self.n);
-        let start = block(len, to, self.n).start;
-        boxes[to].push(pack(heaps, rank - start, value));
-    }
-
     /// Sends the offers of the work `units` in rounds of at most [`OFFER_BATCH`], and
     /// keeps the least offer in each cell of this member's `targets`. `mark_unit` marks one
-    /// unit into per-member boxes and returns the links it followed.
+    /// unit into an [`Outbox`] (which keeps the offers to this member's own cells at once
+    /// and boxes the others by owner) and returns the links it followed.
     fn offer_rounds<U: Sync>(
         &self,
         units: &[U],
         targets: &mut [Target],
-        mark_unit: impl Fn(&U, &mut [Vec<u64>]) -> u64 + Sync,
+        mark_unit: impl Fn(&U, &mut Outbox) -> u64 + Sync,
     ) -> Result<u64, SolveError> {
-        let mut by_heaps = vec![usize::MAX; targets.iter().map(|t| t.heaps as usize + 1).max().unwrap_or(0)];
-        for (i, t) in targets.iter().enumerate() {
-            by_heaps[t.heaps as usize] = i;
+        let mut landings: Vec<Option<Landing>> =
+            (0..targets.iter().map(|t| t.heaps as usize + 1).max().unwrap_or(0)).map(|_| None).collect();
+        // With several threads the units mark this member's own cells at once, so each cell
+        // keeps the least offer through an atomic minimum; alone, through a plain one.
+        let threads = rayon::current_num_threads().max(1);
+        let losses = units.len() * MARK_CHUNK;
+        let cells = if threads > 1
+            && losses >= PARALLEL_MIN
+            && std::mem::align_of::<AtomicU16>() == std::mem::align_of::<u16>()
+        {
+            Cells::Shared
+        } else {
+            Cells::Alone
+        };
+        for t in targets.iter_mut() {
+            let own = block(t.len, self.me, self.n);
+            // SAFETY: `t.block` is borrowed exclusively for this call, and `AtomicU16` has the
+            // size and bit validity of `u16` (and, checked above where it is used, its
+            // alignment); the plain view is only used from one thread at a time.
+            let cells = unsafe { &*(&mut *t.block as *mut [u16] as *const [AtomicU16]) };
+            landings[t.heaps as usize] =
+                Some(Landing { len: t.len, own: own.start, count: own.end - own.start, cells });
         }
-        let step = (rayon::current_num_threads() * 2).max(1);
+        let mut step = threads * 2;
         let mut at = 0;
         let mut edges = 0;
         loop {
@@ -578,14 +725,17 @@ impl<R: TierRules> Partitioned<'_, R> {
             let mut queued = 0;
             while at < units.len() && queued < OFFER_BATCH {
                 let end = (at + step).min(units.len());
-                let marked: Vec<(Vec<Vec<u64>>, u64)> = units[at..end]
-                    .par_iter()
-                    .map(|unit| {
-                        let mut boxes = vec![Vec::new(); self.n];
-                        let e = mark_unit(unit, &mut boxes);
-                        (boxes, e)
-                    })
-                    .collect();
+                let mark = |unit: &U| {
+                    let mut out = Outbox::new(&landings, self.n, cells);
+                    let e = mark_unit(unit, &mut out);
+                    (out.flush(), e)
+                };
+                let marked: Vec<(Vec<Vec<u64>>, u64)> = if cells == Cells::Shared {
+                    units[at..end].par_iter().map(mark).collect()
+                } else {
+                    units[at..end].iter().map(mark).collect()
+                };
+                let before = queued;
                 for (boxes, e) in marked {
                     edges += e;
                     for (to, mut b) in boxes.into_iter().enumerate() {
@@ -593,24 +743,26 @@ impl<R: TierRules> Partitioned<'_, R> {
                         outbox[to].append(&mut b);
                     }
                 }
+                // Few offers for other members (none alone): larger steps, fewer hand-offs.
+                if (queued - before) * 4 < OFFER_BATCH {
+                    step *= 2;
+                }
                 at = end;
             }
             // Only the least offer to each cell counts: send each once, in order (which
             // also makes the batch compress well, see `encode_words`).
-            // This member's own box is applied as it is (the least offer wins anyway).
-            for (to, offers) in outbox.iter_mut().enumerate() {
-                if to != self.me {
-                    sort_words(offers);
-                    offers.dedup_by_key(|x| *x >> 16);
-                }
+            for offers in &mut outbox {
+                sort_words(offers);
+                offers.dedup_by_key(|x| *x >> 16);
             }
             let flags = if at < units.len() { MORE } else { 0 };
             let (inbox, flags) = self.partners.exchange(outbox, flags).map_err(SolveError::Team)?;
             for offers in inbox {
                 for x in offers {
                     let (heaps, cell, value) = unpack(x);
-                    let cell = &mut targets[by_heaps[heaps as usize]].block[cell];
-                    *cell = (*cell).min(value);
+                    let landing = landings[heaps as usize].as_ref().expect("an offer to a tier being marked");
+                    let cell = &landing.cells[cell];
+                    cell.store(cell.load(Ordering::Relaxed).min(value), Ordering::Relaxed);
                 }
             }
             if flags & MORE == 0 {
@@ -632,8 +784,6 @@ impl<R: TierRules> Partitioned<'_, R> {
         let wanted = |heaps: u32| targets.iter().any(|t| t.heaps == heaps);
         let fewest = targets.iter().map(|t| t.heaps.saturating_sub(1)).min().unwrap_or(0);
         let most = targets.iter().map(|t| t.heaps + 2).max().unwrap_or(0);
-        let lens: Vec<(u32, u64)> = targets.iter().map(|t| (t.heaps, t.len)).collect();
-        let len_of = |heaps: u32| lens.iter().find(|(h, _)| *h == heaps).map_or(0, |(_, l)| *l);
         let mut sources = Vec::new();
         for added in *adds.start()..=(*adds.end()).min(self.reach).min(total) {
             for heaps in fewest..=most {
@@ -653,36 +803,49 @@ impl<R: TierRules> Partitioned<'_, R> {
         }
         let units = chunks(sources.iter().map(|s| s.0.losses.len()));
         let bounds = self.bounds();
-        self.offer_rounds(&units, targets, |&(s, ref range), boxes| {
+        self.offer_rounds(&units, targets, |&(s, ref range), out| {
             let (held, k, added, kinds, three) = sources[s];
-            let mut cursor = self.table.cursor(total - added, k);
+            let source_total = total - added;
             let mut shape = Shape::default();
             let mut buf = Vec::new();
             let mut edges = 0;
             let top = bounds.max_heap;
             let always = three || (kinds.vanished && k < bounds.max_heaps);
+            let ku = k as usize;
+            let ranks = held.losses.as_slice();
             for i in range.clone() {
-                let heaps = cursor.seek(held.losses.as_slice()[i] as u64);
-                let smallest = heaps.last().copied().unwrap_or(0);
-                let second = if k >= 2 { heaps[k as usize - 2] } else { 0 };
+                // A loss with no parent here (its smallest heaps too large to grow or join
+                // within the heap cap) is passed over before its rank terms are computed.
+                let (smallest, second) = match &held.loss_heaps {
+                    Some(bytes) => {
+                        let loss = &bytes[i * ku..(i + 1) * ku];
+                        (loss.last().map_or(0, |&h| h as u32), if ku >= 2 { loss[ku - 2] as u32 } else { 0 })
+                    }
+                    None => {
+                        shape.seek(&self.terms, source_total, k, ranks[i] as u64);
+                        let heaps = shape.heaps();
+                        (heaps.last().copied().unwrap_or(0), if ku >= 2 { heaps[ku - 2] } else { 0 })
+                    }
+                };
                 let some_parent = always
                     || (kinds.grown && smallest + added <= top)
                     || (kinds.joined && k >= 2 && smallest + second + added <= top);
                 if !some_parent {
                     continue;
                 }
-                shape.load(&self.terms, cursor.heaps(), cursor.tails());
+                if let Some(bytes) = &held.loss_heaps {
+                    shape.load_bytes(&self.terms, &bytes[i * ku..(i + 1) * ku]);
+                }
                 let value = held.loss_values[i] + 1;
                 if three {
                     let h = k - 2;
                     edges += self.rules.parents_adding(shape.heaps(), added, h, bounds, &mut buf, |parent| {
-                        self.route(boxes, h, len_of(h), self.table.rank(parent), value)
+                        out.offer(h, self.table.rank(parent), value)
                     });
                 }
                 let query = ParentQuery { added, bounds, kinds };
                 edges += shape.parents(self.rules, &self.terms, query, |change, rank| {
-                    let h = k.wrapping_add_signed(change);
-                    self.route(boxes, h, len_of(h), rank as u64, value)
+                    out.offer(k.wrapping_add_signed(change), rank as u64, value)
                 });
             }
             edges
@@ -707,8 +870,8 @@ impl<R: TierRules> Partitioned<'_, R> {
         }
         let units = chunks(sources.iter().map(|s| s.0.losses.len()));
         let bounds = self.bounds();
-        let len = target.len;
-        self.offer_rounds(&units, &mut [target], |&(s, ref range), boxes| {
+        let heaps = target.heaps;
+        self.offer_rounds(&units, &mut [target], |&(s, ref range), out| {
             let (held, k, added) = sources[s];
             let mut cursor = self.table.cursor(tier.total - added, k);
             let mut buf = Vec::new();
@@ -717,7 +880,7 @@ impl<R: TierRules> Partitioned<'_, R> {
                 let value = held.loss_values[i] + 1;
                 let loss = cursor.seek(held.losses.as_slice()[i] as u64);
                 edges += self.rules.parents_adding(loss, added, tier.heaps, bounds, &mut buf, |parent| {
-                    self.route(boxes, tier.heaps, len, self.table.rank(parent), value)
+                    out.offer(heaps, self.table.rank(parent), value)
                 });
             }
             edges
@@ -734,8 +897,12 @@ impl<R: TierRules> Partitioned<'_, R> {
 
     /// Settles the unmarked positions of this member's block `values` of `tier` (starting
     /// at rank `start`): a loss lasts one move longer than its longest child. Children held
-    /// by other members are asked for in rounds of tokens taken (0, 1, 2–3, 4–7, …), each
-    /// in batches of at most about [`OFFER_BATCH`] requests. Returns the links read.
+    /// by other members are asked for in rounds of tokens taken (0, 1, 2–3, 4–7, …; a
+    /// member alone reads them all in one round), each in batches of at most about
+    /// [`OFFER_BATCH`] requests. Within a round a position stops reading its children once
+    /// none further down can last longer than the longest found here (the bound of the
+    /// single-process solver; answers still to come can only raise the longest). Returns
+    /// the links read.
     fn settle(
         &self,
         tier: TierId,
@@ -753,11 +920,29 @@ impl<R: TierRules> Partitioned<'_, R> {
         let most = bounds.first().copied().unwrap_or(0);
         let held =
             |total: u32, heaps: u32| window.get(TierId { total, heaps }).expect("child tier in memory");
-        let step = rayon::current_num_threads().max(1) * PULL_CHUNK;
+        // The child tier of each step of a family that moves one heap: `taken` tokens fewer,
+        // `parts − 1` heaps more.
+        let steps: Vec<Option<&Held>> = (0..=max_taken)
+            .flat_map(|taken| {
+                (0..4u32).map(move |parts| {
+                    (tier.heaps + parts)
+                        .checked_sub(1)
+                        .and_then(|heaps| window.get(TierId { total: tier.total - taken, heaps }))
+                })
+            })
+            .collect();
+        let threads = rayon::current_num_threads().max(1);
+        let mut step = threads * PULL_CHUNK;
         let mut edges = 0;
         let mut from = 0u32;
         'ranges: while from <= max_taken {
-            let to = if from == 0 { 1 } else { (2 * from).min(max_taken + 1) };
+            let to = if self.n == 1 {
+                max_taken + 1
+            } else if from == 0 {
+                1
+            } else {
+                (2 * from).min(max_taken + 1)
+            };
             let mut next = 0;
             let mut first = true;
             loop {
@@ -765,21 +950,42 @@ impl<R: TierRules> Partitioned<'_, R> {
                 // here are read at once, the others asked of their owners.
                 let mut asks = vec![Vec::new(); self.n];
                 let mut origins = vec![Vec::new(); self.n];
-                while next < open.len() && asks.iter().map(Vec::len).sum::<usize>() < OFFER_BATCH {
+                let mut queued = 0;
+                while next < open.len() && queued < OFFER_BATCH {
                     let end = (next + step).min(open.len());
-                    let found: Vec<_> = open[next..end]
-                        .par_chunks(PULL_CHUNK)
-                        .map(|chunk| self.children(tier, start, &unmarked, &longest, chunk, from..to, &held))
-                        .collect();
+                    let read = |chunk: &[u32]| {
+                        self.children(
+                            tier,
+                            start,
+                            &unmarked,
+                            &longest,
+                            chunk,
+                            from..to,
+                            &bounds,
+                            &steps,
+                            &held,
+                        )
+                    };
+                    let found: Vec<_> = if threads > 1 && open.len() >= PARALLEL_MIN {
+                        open[next..end].par_chunks(PULL_CHUNK).map(read).collect()
+                    } else {
+                        vec![read(&open[next..end])]
+                    };
+                    let before = queued;
                     for (local, mut a, mut o, e) in found {
                         edges += e;
                         for (o, best) in local {
                             longest[o as usize] = best;
                         }
-                        for m in 0..self.n {
+                        for m in 0..a.len() {
+                            queued += a[m].len();
                             asks[m].append(&mut a[m]);
                             origins[m].append(&mut o[m]);
                         }
+                    }
+                    // Few requests (none alone): larger steps, fewer hand-offs.
+                    if (queued - before) * 4 < OFFER_BATCH {
+                        step *= 2;
                     }
                     next = end;
                 }
@@ -849,8 +1055,11 @@ impl<R: TierRules> Partitioned<'_, R> {
     }
 
     /// The children taking `taken` tokens of the open positions `chunk` (indices into
-    /// `unmarked`): the longest held here for each, and the requests (with the position
-    /// each is for) for those held by each other member, and the links read.
+    /// `unmarked`), fewest tokens first, until none further down can last longer than the
+    /// longest found (`bounds`): the longest held here for each, and the requests (with the
+    /// position each is for) for those held by each other member, and the links read.
+    /// `steps` are the child tiers of a family that moves one heap (by tokens taken and
+    /// parts left), `held` any child tier.
     #[allow(clippy::too_many_arguments, clippy::type_complexity)]
     fn children<'w>(
         &self,
@@ -860,47 +1069,82 @@ impl<R: TierRules> Partitioned<'_, R> {
         longest: &[Option<u16>],
         chunk: &[u32],
         taken: Range<u32>,
+        bounds: &[u16],
+        steps: &[Option<&'w Held>],
         held: &(impl Fn(u32, u32) -> &'w Held + Sync),
     ) -> (Vec<(u32, Option<u16>)>, Vec<Vec<u64>>, Vec<Vec<u32>>, u64) {
-        let mut asks = vec![Vec::new(); self.n];
-        let mut origins = vec![Vec::new(); self.n];
+        let mut asks: Vec<Vec<u64>> = Vec::new();
+        let mut origins: Vec<Vec<u32>> = Vec::new();
         let mut local = Vec::with_capacity(chunk.len());
         let mut edges = 0;
-        let mut cursor = self.table.cursor(tier.total, tier.heaps);
         let mut shape = Shape::default();
+        let mut cursor = self.table.cursor(tier.total, tier.heaps);
         let mut buf = Vec::new();
+        // The child columns held a byte a value, by step: each block's first rank and values
+        // (empty where a step's tier is not held, or held wider).
+        let narrow: Vec<(u64, &[u8])> = steps
+            .iter()
+            .map(|h| match h {
+                Some(h) => match &h.values {
+                    Column::Narrow(v) => (h.start, &v[..]),
+                    _ => (0, &[][..]),
+                },
+                None => (0, &[][..]),
+            })
+            .collect();
         for &o in chunk {
-            let mut best = longest[o as usize];
+            let best = std::cell::Cell::new(longest[o as usize]);
             let rank = start + unmarked[o as usize];
-            let mut child = |taken: u32, heaps: u32, child: u64| {
-                let h = held(tier.total - taken, heaps);
-                match h.local(child) {
-                    Some(r) => best = Some(best.map_or(r, |l| l.max(r))),
-                    None => {
-                        let owner = owner(child, h.len, self.n);
-                        let cell = child - block(h.len, owner, self.n).start;
-                        asks[owner].push(pack(heaps, cell, taken as u16));
-                        origins[owner].push(o);
+            let mut child = |taken: u32, heaps: u32, h: &Held, child: u64| match h.local(child) {
+                Some(r) => best.set(Some(best.get().map_or(r, |l| l.max(r)))),
+                None => {
+                    let owner = owner(child, h.len, self.n);
+                    let cell = child - block(h.len, owner, self.n).start;
+                    if asks.is_empty() {
+                        asks = vec![Vec::new(); self.n];
+                        origins = vec![Vec::new(); self.n];
                     }
+                    asks[owner].push(pack(heaps, cell, taken as u16));
+                    origins[owner].push(o);
                 }
             };
+            let ends = |best: Option<u16>, t: u32| {
+                best.is_some_and(|l| bounds.get(t as usize).is_none_or(|&b| l >= b))
+            };
             if R::ONE_HEAP_MOVES {
-                cursor.seek(rank);
-                shape.load(&self.terms, cursor.heaps(), cursor.tails());
+                shape.seek(&self.terms, tier.total, tier.heaps, rank);
                 for t in taken.clone() {
+                    // No child from here on can last longer than the best found.
+                    if ends(best.get(), t) {
+                        break;
+                    }
                     edges += shape.children_taking(self.rules, &self.terms, t, &mut buf, |s, r| {
-                        child(s.taken, (tier.heaps + s.parts) - 1, r as u64)
+                        let at = (s.taken * 4 + s.parts) as usize;
+                        // A child in this member's block of a column held a byte a value:
+                        // one load.
+                        if let Some(&(start, values)) = narrow.get(at)
+                            && let Some(&r) = values.get((r as u64).wrapping_sub(start) as usize)
+                        {
+                            best.set(Some(best.get().map_or(r as u16, |l| l.max(r as u16))));
+                            return;
+                        }
+                        let h = steps[at].expect("child tier in memory");
+                        child(s.taken, (tier.heaps + s.parts) - 1, h, r as u64)
                     });
                 }
             } else {
                 let position = cursor.seek(rank).to_vec();
                 for t in taken.clone() {
+                    if ends(best.get(), t) {
+                        break;
+                    }
                     edges += self.rules.children_taking(&position, t, &mut buf, |c| {
-                        child(t, c.len() as u32, self.table.rank(c))
+                        let heaps = c.len() as u32;
+                        child(t, heaps, held(tier.total - t, heaps), self.table.rank(c))
                     });
                 }
             }
-            local.push((o, best));
+            local.push((o, best.get()));
         }
         (local, asks, origins, edges)
     }

@@ -72,7 +72,7 @@ const MARK_CHUNK: usize = 1024;
 /// time costs more than its bytes. Below it (Kayles, Dawson's Kayles) a loss is unranked
 /// again each time, and the window holds only its rank (keeping Kayles's heaps decoded was
 /// measured: no faster, and a third more memory).
-const DECODED_LOSSES_MIN_REACH: u32 = 4;
+pub(super) const DECODED_LOSSES_MIN_REACH: u32 = 4;
 
 /// The most heaps a position may have for the window to keep each decoded loss's rank
 /// terms and remoteness beside its heaps (4 bytes a heap and 2 more a loss): each loss is

@@ -217,7 +217,9 @@ pub(super) struct Step {
 impl Shape {
     /// Loads `heaps` (sorted largest first) with their rank terms `tails` (as
     /// [`PartitionTable::tails_into`] or a rank cursor gives them).
-    #[inline]
+    /// (The solvers load their shapes by seeking or from decoded bytes; the tests check those
+    /// against this.)
+    #[cfg(test)]
     pub fn load(&mut self, table: &Terms, heaps: &[u32], tails: &[u32]) {
         self.sought = None;
         let k = heaps.len();
