@@ -33,6 +33,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use super::candidate::Submonoid;
 use super::monoid::BipartiteMonoid;
 use crate::game::{TakeBreakCode as OctalCode, heap_results};
 
@@ -87,26 +88,13 @@ impl Refinement {
     /// renumbered, with no counters: any monoid the heaps map into will do, since every
     /// level is checked, so a candidate quotient built for a larger heap can serve.
     pub fn generated(q: &BipartiteMonoid, images: &[u32]) -> Self {
-        let mut index = vec![u32::MAX; q.size()];
-        let mut elems = vec![0u32];
-        index[0] = 0;
-        let mut i = 0;
-        while i < elems.len() {
-            let x = elems[i];
-            for &g in images {
-                let y = q.mul(x, g);
-                if index[y as usize] == u32::MAX {
-                    index[y as usize] = elems.len() as u32;
-                    elems.push(y);
-                }
-            }
-            i += 1;
-        }
-        let s = elems.len();
+        let sub = Submonoid::generated(q, images);
+        let index = &sub.id;
+        let s = sub.size();
         let mut table = vec![0u32; s * s];
-        for (a, &x) in elems.iter().enumerate() {
-            for (b, &y) in elems.iter().enumerate() {
-                table[a * s + b] = index[q.mul(x, y) as usize];
+        for a in 0..s as u32 {
+            for b in 0..s as u32 {
+                table[(a as usize) * s + b as usize] = sub.mul(a, b);
             }
         }
         let q = BipartiteMonoid::from_table(s, table, vec![false; s]).expect("a submonoid with identity 0");
