@@ -474,15 +474,7 @@ impl QuotientJob {
             (Ok(Computed::Stopped { quotient, .. }), Some(e)) => {
                 Err(QuotientFailure::Interrupted(e, Some(Box::new(quotient))))
             }
-            (
-                Err(
-                    why @ (QuotientError::TooLarge { .. }
-                    | QuotientError::CandidateTooLarge { .. }
-                    | QuotientError::TooManyStates { .. }
-                    | QuotientError::NoRecalibration { .. }),
-                ),
-                None,
-            ) if reached.0 > 0 => Err(limited(&why, None)),
+            (Err(why), None) if why.is_limit() && reached.0 > 0 => Err(limited(&why, None)),
             (Ok(Computed::Complete(q)), None) => Ok(q),
             (Ok(Computed::Complete(q)), Some(e)) => Err(QuotientFailure::Interrupted(e, Some(Box::new(q)))),
             (Ok(Computed::Interrupted(q)), Some(e)) => {

@@ -159,7 +159,28 @@ impl Default for QuotientOptions {
     }
 }
 
+impl QuotientError {
+    /// Whether a limit stopped a heap (the quotient or a candidate outgrew the element
+    /// budget, the closure walk its state budget, or no recalibration repaired the
+    /// candidate): the heaps before it are complete.
+    pub fn is_limit(&self) -> bool {
+        matches!(
+            self,
+            QuotientError::TooLarge { .. }
+                | QuotientError::CandidateTooLarge { .. }
+                | QuotientError::TooManyStates { .. }
+                | QuotientError::NoRecalibration { .. }
+        )
+    }
+}
+
 impl QuotientOptions {
+    /// The time budget these options get when the caller gives `seconds` or none: `seconds`,
+    /// else [`OPEN_ENDED_SECONDS`] for an open-ended computation, else no budget.
+    pub fn budget(&self, seconds: Option<f64>) -> Option<f64> {
+        seconds.or(self.max_heap.is_none().then_some(OPEN_ENDED_SECONDS))
+    }
+
     /// Options for exactly heaps 1..=`n`, refused when out of range.
     pub fn to_heap(n: u64) -> Result<Self, QuotientError> {
         if n == 0 || n > MAX_QUOTIENT_HEAP as u64 {
@@ -240,14 +261,6 @@ pub enum Computed {
 /// and keeps the verified quotient of the heaps done.
 pub const OPEN_ENDED_SECONDS: f64 = 10.0;
 
-impl QuotientOptions {
-    /// The time budget these options get when the caller gives `seconds` or none: `seconds`,
-    /// else [`OPEN_ENDED_SECONDS`] for an open-ended computation, else no budget.
-    pub fn budget(&self, seconds: Option<f64>) -> Option<f64> {
-        seconds.or(self.max_heap.is_none().then_some(OPEN_ENDED_SECONDS))
-    }
-}
-
 /// As [`compute_quotient`], but an interruption, or a limit that stops a heap, keeps what is
 /// complete: the quotient of the heaps added before it, verified by the same closure check.
 pub fn compute_quotient_interruptible(
@@ -283,12 +296,7 @@ fn run(
                 let certificate = rule.and_then(|rule| certify::proven_period(b.heap_images(), rule));
                 return finish(b, certificate, opts.max_states).map(Computed::Interrupted);
             }
-            Err(
-                why @ (QuotientError::TooLarge { .. }
-                | QuotientError::CandidateTooLarge { .. }
-                | QuotientError::TooManyStates { .. }
-                | QuotientError::NoRecalibration { .. }),
-            ) if keep && b.max_heap() > 0 => {
+            Err(why) if why.is_limit() && keep && b.max_heap() > 0 => {
                 let certificate = rule.and_then(|rule| certify::proven_period(b.heap_images(), rule));
                 let quotient = finish(b, certificate, opts.max_states)?;
                 return Ok(Computed::Stopped { quotient, why });
