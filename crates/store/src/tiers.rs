@@ -346,24 +346,55 @@ impl LogWatch {
 
     /// After `tier` committed: the log within its bound, or folded in once its reader is
     /// gone, or [`StoreError::LogHeld`].
+    ///
+    /// The fold is tried again until the wait runs out, not once: SQLite refuses a
+    /// checkpoint at once, without calling the busy handler, while another connection runs
+    /// one (a second solve of the same file folding its own log in, say), and another
+    /// writer may append between the fold and the size read after it. The log is also
+    /// within its bound when another connection has cut it back meanwhile.
     fn check(&self, conn: &Connection, tier: TierId) -> Result<(), StoreError> {
         let size = || std::fs::metadata(&self.wal).map_or(0, |m| m.len());
-        let (log, bound) = (size(), self.bound());
-        if log <= bound {
+        let bound = self.bound();
+        if size() <= bound {
             return Ok(());
         }
         let wait = std::time::Duration::from_secs(super::error::LOG_READER_WAIT_SECONDS);
-        conn.busy_timeout(wait)?;
-        // (busy, log frames, frames folded in): busy is 1 when a reader (or writer) still
-        // held the log when the wait ran out.
-        let folded = conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| r.get::<_, i64>(0));
+        let deadline = std::time::Instant::now() + wait;
+        let result = loop {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            conn.busy_timeout(left.min(FOLD_TRY))?;
+            // (busy, log frames, frames folded in): busy is 1 when a reader (or writer)
+            // still held the log when the wait ran out.
+            let folded = conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| r.get::<_, i64>(0));
+            if size() <= bound {
+                break Ok(());
+            }
+            match folded {
+                Err(e) if !is_busy(&e) => break Err(e.into()),
+                _ if left.is_zero() => {
+                    break Err(StoreError::LogHeld { tier, path: self.path.clone(), log: size(), bound });
+                }
+                _ => std::thread::sleep(FOLD_PAUSE.min(left)),
+            }
+        };
         conn.busy_timeout(WRITER_BUSY)?;
-        match folded {
-            Ok(0) if size() <= bound => Ok(()),
-            _ => Err(StoreError::LogHeld { tier, path: self.path.clone(), log: size(), bound }),
-        }
+        result
     }
 }
+
+/// Whether `e` is SQLite's "busy" or "locked": another connection holds what was asked.
+fn is_busy(e: &rusqlite::Error) -> bool {
+    matches!(
+        e.sqlite_error_code(),
+        Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+    )
+}
+
+/// The longest one fold of the log waits for its readers before it is tried again.
+const FOLD_TRY: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// The pause between two tries to fold the log in.
+const FOLD_PAUSE: std::time::Duration = std::time::Duration::from_millis(50);
 
 /// How long the writer's connection waits for a lock another connection holds.
 const WRITER_BUSY: std::time::Duration = std::time::Duration::from_secs(30);
