@@ -155,7 +155,12 @@ fn stored_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<StoredRow> {
         engine: r.get(11)?,
         checksum: r.get(12)?,
         scheme: r.get(13)?,
-        packed: r.get(14)?,
+        // Any bytes, whatever SQLite's type for them (a text or number here fails the checksum).
+        packed: match r.get_ref(14)? {
+            rusqlite::types::ValueRef::Null => None,
+            rusqlite::types::ValueRef::Blob(b) | rusqlite::types::ValueRef::Text(b) => Some(b.to_vec()),
+            rusqlite::types::ValueRef::Integer(_) | rusqlite::types::ValueRef::Real(_) => Some(Vec::new()),
+        },
         key,
     })
 }
@@ -597,6 +602,8 @@ mod tests {
             "UPDATE quotients SET checksum_scheme = 1 WHERE game = 'v1:tb:0.75'",
             "UPDATE quotients SET checksum_scheme = 4 WHERE game = 'v1:tb:0.75'",
             "UPDATE quotients SET max_heap = max_heap + 1 WHERE game = 'v1:tb:0.75'",
+            "UPDATE quotients SET packed = 7 WHERE game = 'v1:tb:0.75'",
+            "UPDATE quotients SET packed = CAST(packed AS TEXT) || 'x' WHERE game = 'v1:tb:0.75'",
         ] {
             let tx = db.conn.unchecked_transaction().unwrap();
             tx.execute(edit, []).unwrap();
