@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use nimdb::game::GameSpec;
-use nimdb::theory::quotient::atlas::{Budget, Chart, Entry, StopReason, chart_code};
+use nimdb::theory::quotient::atlas::{Budget, Chart, Entry, StopReason, chart_code, chart_code_from};
 
 /// A budget with no time limit to speak of (tests never depend on the clock).
 fn generous() -> Budget {
@@ -183,6 +183,169 @@ fn a_killed_atlas_resumes_without_redoing_finished_codes() {
             assert_eq!(row, &third[code], "{code} was charted again");
         }
     }
+}
+
+/// The unproven quotient rows by code (`0.07`): (max_heap, size).
+fn unproven(db: &std::path::Path) -> BTreeMap<String, Vec<(u32, u32)>> {
+    let conn = rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
+    let mut stmt = conn
+        .prepare("SELECT game, max_heap, size FROM quotients WHERE status = 'solved' AND proven = 0 ORDER BY max_heap")
+        .unwrap();
+    let mut by: BTreeMap<String, Vec<(u32, u32)>> = BTreeMap::new();
+    for r in stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get(1)?, r.get(2)?))).unwrap() {
+        let (game, heap, size) = r.unwrap();
+        by.entry(game.trim_start_matches("v1:tb:").to_string()).or_default().push((heap, size));
+    }
+    by
+}
+
+/// What the atlas and the quotient rows say together: one unproven quotient row per partial
+/// code, the one it reached (same heap and |Q|; a code stopped before heap 1 has none), and
+/// none for a certified code, which has its proven row.
+fn check_one_row_per_code(db: &std::path::Path) -> usize {
+    let store = nimdb::store::Database::open_read_only(db).unwrap();
+    let rows = unproven(db);
+    let mut partial = 0;
+    for row in store.atlas_entries(4).unwrap() {
+        let e = row.entry;
+        match &e.chart {
+            Chart::Partial(p) if p.heap > 0 && p.size > 0 => {
+                assert_eq!(
+                    rows.get(&e.code).map(Vec::as_slice),
+                    Some(&[(p.heap, p.size as u32)][..]),
+                    "{}",
+                    e.code
+                );
+                partial += 1;
+            }
+            Chart::Partial(_) => assert!(rows.get(&e.code).is_none_or(|r| r.len() == 1), "{}", e.code),
+            Chart::Certified(_) => {
+                assert!(!rows.contains_key(&e.code), "{}: {:?}", e.code, rows[&e.code]);
+                let spec: GameSpec = format!("octal:{}", e.code).parse().unwrap();
+                assert!(store.load_quotient(&spec, None).unwrap().unwrap().proven(), "{}", e.code);
+            }
+        }
+    }
+    partial
+}
+
+/// Reruns under larger budgets go on from each partial code's quotient and replace it: one
+/// unproven row per code after every run (before, every rerun added one per code), and
+/// `query --misere` answers from it, up to its heap and no further.
+#[test]
+fn reruns_keep_one_quotient_row_per_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("r.sqlite");
+    let db = path.to_str().unwrap();
+    for seconds in ["0.05", "0.1", "0.2"] {
+        common::ok(&[
+            "atlas",
+            "--digits",
+            "2",
+            "--seconds",
+            seconds,
+            "--max-heap",
+            "300",
+            "--quiet",
+            "--db",
+            db,
+        ]);
+        assert!(check_one_row_per_code(&path) > 5);
+    }
+    let store = nimdb::store::Database::open_read_only(&path).unwrap();
+    let Chart::Partial(p) = store.atlas_entry("0.07").unwrap().unwrap().entry.chart else {
+        panic!("Dawson's Kayles is partial")
+    };
+    drop(store);
+    // A position of 15 heaps up to the heap Dawson's Kayles reached, beyond any solve on the
+    // spot: answered from the stored quotient, read only. One heap further, refused.
+    let mut heaps: Vec<String> = (p.heap - 14..=p.heap).rev().map(|h| h.to_string()).collect();
+    let args = ["query", "--game", "dawson", "--misere", "--read-only", "--json", "--db", db];
+    let q = |args: &[&str], heaps: &[String]| {
+        let all: Vec<&str> = args.iter().copied().chain(heaps.iter().map(String::as_str)).collect();
+        common::run(&all)
+    };
+    let (ok, out, err) = q(&args, &heaps);
+    assert!(ok, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["source"], "quotient", "{out}");
+    heaps[0] = (p.heap + 1).to_string();
+    let (ok, _, err) = q(&args, &heaps);
+    assert!(!ok && err.contains("not covered"), "{err}");
+}
+
+/// A rerun killed (SIGKILL) while it replaces partial codes' rows loses nothing: every
+/// partial code still has exactly the quotient its atlas row names (the old pair or the new
+/// one, never a mix), and the same command then finishes without redoing what was done.
+#[test]
+fn a_killed_rerun_keeps_each_code_with_its_quotient() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("k.sqlite");
+    let db = path.to_str().unwrap();
+    common::ok(&["atlas", "--digits", "2", "--seconds", "0.05", "--max-heap", "300", "--quiet", "--db", db]);
+    check_one_row_per_code(&path);
+    let first = rows(&path);
+    let args = ["atlas", "--digits", "2", "--seconds", "0.5", "--max-heap", "300", "--quiet", "--db", db];
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_nimdb"))
+        .args(args)
+        .env_remove("NIMDB_DB")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let redone = |p: &std::path::Path| rows(p).values().filter(|r| r.1 == 2).count();
+    while redone(&path) < 2 {
+        assert!(child.try_wait().unwrap().is_none(), "the rerun ended before it could be killed");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let killed = rows(&path);
+    assert!(killed.values().any(|r| r.1 == 1 && r.3.as_deref() == Some("time")), "nothing was left to do");
+    check_one_row_per_code(&path);
+    let out = common::ok(&args);
+    assert!(out.contains("63 codes:"), "{out}");
+    let after = rows(&path);
+    for (code, row) in &killed {
+        if row.1 == 2 {
+            assert_eq!(&after[code], row, "{code} was charted again");
+        }
+    }
+    assert_eq!(after.len(), first.len());
+    check_one_row_per_code(&path);
+}
+
+/// A partial quotient of more than 256 elements (Dawson's Kayles to heap 31), stored packed
+/// and read back, goes on to the same entry as a chart from heap 1 (heap 33: MisereSolver's
+/// 638/109).
+#[test]
+fn a_large_partial_quotient_resumes_from_the_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("l.sqlite");
+    let spec: GameSpec = "dawson".parse().unwrap();
+    let code = spec.octal().unwrap();
+    let start = Instant::now();
+    let clock = || start.elapsed();
+    let first = chart_code(code, &Budget { max_heap: 31, ..generous() }, &clock, &|| false).unwrap();
+    let reached = first.reached.as_deref().expect("the heaps it reached are kept");
+    assert!(reached.size() > 256, "{}", reached.size());
+    {
+        let store = nimdb::store::Database::open(&path).unwrap();
+        store.save_charted_code(&first.entry, 1, Some((&spec, reached))).unwrap();
+    }
+    let store = nimdb::store::Database::open_read_only(&path).unwrap();
+    let back = store.load_quotient(&spec, None).unwrap().unwrap();
+    assert_eq!(back.to_data(), reached.to_data());
+    let then = Budget { max_heap: 33, ..generous() };
+    let resumed = chart_code_from(code, &then, &clock, &|| false, Some(&back)).unwrap();
+    let fresh = chart("dawson", &then);
+    assert_eq!(resumed.entry.chart, fresh.chart);
+    let Chart::Partial(p) = &fresh.chart else { panic!("{fresh:?}") };
+    assert_eq!((p.reason, p.heap, p.size, p.p_count), (StopReason::Heaps, 33, 638, 109));
+    assert_eq!(
+        resumed.reached.unwrap().to_data(),
+        chart_code(code, &then, &clock, &|| false).unwrap().reached.unwrap().to_data()
+    );
 }
 
 /// Ctrl-C stops the atlas between or inside codes: exit 130, one line, the finished codes

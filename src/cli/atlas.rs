@@ -107,11 +107,12 @@ pub fn run(args: AtlasArgs) -> anyhow::Result<ExitCode> {
             continue;
         }
         let spec = GameSpec::from_rules(Rules::Heap(HeapFamily::TakeBreak(code.clone())));
-        // A partial code goes on from the verified quotient it reached, when that was kept
-        // (same heaps; checked again before use), its earlier CPU time counted in the budget.
+        // A partial code goes on from the verified quotient it reached, kept as the code's
+        // one unproven quotient row (checked again before use), its earlier CPU time counted
+        // in the budget.
         let from = match stored.as_ref().map(|r| &r.entry.chart) {
-            Some(Chart::Partial(p)) => db
-                .load_quotient(&spec, Some(p.heap))
+            Some(Chart::Partial(_)) => db
+                .load_quotient(&spec, None)
                 .ok()
                 .flatten()
                 .filter(|q| !q.proven())
@@ -126,12 +127,11 @@ pub fn run(args: AtlasArgs) -> anyhow::Result<ExitCode> {
         else {
             break;
         };
-        if let Some(q) = c.quotient.as_ref().or(c.reached.as_ref()) {
-            // A certified quotient also goes where `quotient` and `query --misere` read; a
-            // partial code's verified quotient so far, for a rerun to go on from.
-            db.save_quotient(&spec, q)?;
-        }
-        db.save_atlas_entry(&c.entry, run)?;
+        // The entry and, in the same transaction, a certified quotient (where `quotient` and
+        // `query --misere` read it) or a partial code's verified quotient so far (for a rerun
+        // to go on from, and for `query --misere`), replacing the code's older one.
+        let q = c.quotient.as_deref().or(c.reached.as_deref());
+        db.save_charted_code(&c.entry, run, q.map(|q| (&spec, q)))?;
         charted += 1;
         charted_seconds += c.entry.seconds - earlier.as_secs_f64();
         entries.push(c.entry);

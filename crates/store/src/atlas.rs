@@ -6,8 +6,10 @@
 use rusqlite::{OptionalExtension, params};
 
 use super::Database;
-use super::quotients::QUOTIENT_ENGINE;
+use super::quotients::{QUOTIENT_ENGINE, QuotientStoreError};
 
+use nimdb_core::game::GameSpec;
+use nimdb_theory::quotient::Quotient;
 use nimdb_theory::quotient::atlas::{Chart, Entry};
 
 /// The first schema version with the `atlas` table.
@@ -19,6 +21,9 @@ pub enum AtlasStoreError {
     /// SQLite failed.
     #[error(transparent)]
     Sql(#[from] rusqlite::Error),
+    /// The code's quotient could not be stored.
+    #[error(transparent)]
+    Quotient(#[from] QuotientStoreError),
     /// A stored row does not match its checksum, or does not decode.
     #[error("the atlas row of {code} is corrupt: {why}")]
     Corrupt {
@@ -164,9 +169,34 @@ impl Database {
 
     /// Stores a charted code (replacing its row), in its own transaction.
     pub fn save_atlas_entry(&self, entry: &Entry, run: i64) -> Result<(), AtlasStoreError> {
+        self.save_charted_code(entry, run, None)
+    }
+
+    /// Stores a charted code in one transaction: its atlas row (replacing the old one) and,
+    /// when given, the quotient of `game` it certified or reached. That quotient replaces
+    /// the code's unproven quotient rows (those of partial codes, and of `nimdb quotient`
+    /// runs that proved no period), so each code keeps one: the furthest verified (an
+    /// unproven row that goes further than a partial `quotient` is kept instead of it). A
+    /// kill before the commit leaves the old rows, atlas and quotient, as they were.
+    pub fn save_charted_code(
+        &self,
+        entry: &Entry,
+        run: i64,
+        quotient: Option<(&GameSpec, &Quotient)>,
+    ) -> Result<(), AtlasStoreError> {
         if !self.atlas_ready()? {
             return Err(AtlasStoreError::TooOld { found: self.schema_version() });
         }
+        let tx = self.conn.unchecked_transaction()?;
+        if let Some((game, q)) = quotient {
+            self.supersede_quotient(game, q)?;
+        }
+        self.put_atlas_row(entry, run)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    fn put_atlas_row(&self, entry: &Entry, run: i64) -> Result<(), AtlasStoreError> {
         let c = Columns::of(entry, run);
         self.conn.execute(
             &format!("INSERT OR REPLACE INTO atlas ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)"),

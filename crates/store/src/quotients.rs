@@ -1,11 +1,14 @@
 //! The `quotients` table: misère quotients stored per game and heap range, each row with a
 //! CRC-32 over all its columns (checked whenever it is read), so later runs (and
-//! `query --misere`) reuse them.
+//! `query --misere`) reuse them. Rows are written packed
+//! ([`Quotient::pack`](nimdb_theory::quotient::Quotient::pack), schema version 9 on); rows
+//! written before as JSON still load.
 
 use rusqlite::{OptionalExtension, params};
 
 use super::database::Database;
 use super::error::StoreError;
+use super::schema::PACKED_QUOTIENTS_SINCE_VERSION;
 
 use nimdb_core::game::GameSpec;
 use nimdb_theory::quotient::{Quotient, QuotientData};
@@ -68,15 +71,34 @@ struct StoredRow {
     engine: String,
     checksum: Option<i64>,
     scheme: i64,
+    packed: Option<Vec<u8>>,
 }
+
+/// The checksum scheme of a packed row: the row's columns with `data` empty, then the
+/// packed bytes.
+const PACKED_SCHEME: i64 = 3;
 
 /// The CRC-32 of a quotient row (schema version 5 on): over `nimdb-quotient` and every
 /// column but `updated_at` (each followed by U+001F, empty for NULL; the data last, after
 /// U+001E), so a row edited or moved to another game or heap range fails it. `key` is the
 /// `game` column (the storage id since schema version 7).
 pub(crate) fn row_checksum(key: &str, row: &QuotientRow, engine: &str, data: Option<&str>) -> i64 {
+    crc32fast::hash(row_text(key, row, engine, data).as_bytes()) as i64
+}
+
+/// The CRC-32 of a packed row (scheme 3, schema version 9 on): the text of
+/// [`row_checksum`] with `data` empty, then the packed bytes.
+fn packed_checksum(key: &str, row: &QuotientRow, engine: &str, packed: &[u8]) -> i64 {
+    let mut h = crc32fast::Hasher::new();
+    h.update(row_text(key, row, engine, None).as_bytes());
+    h.update(packed);
+    h.finalize() as i64
+}
+
+/// The text a row's checksum covers (see [`row_checksum`]).
+fn row_text(key: &str, row: &QuotientRow, engine: &str, data: Option<&str>) -> String {
     let o = |v: Option<u32>| v.map_or(String::new(), |v| v.to_string());
-    let text = format!(
+    format!(
         "nimdb-quotient\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1e}{}",
         key,
         row.max_heap,
@@ -90,22 +112,29 @@ pub(crate) fn row_checksum(key: &str, row: &QuotientRow, engine: &str, data: Opt
         row.note.as_deref().unwrap_or(""),
         engine,
         data.unwrap_or(""),
-    );
-    crc32fast::hash(text.as_bytes()) as i64
+    )
 }
 
 /// The columns a quotient row is read with (`checksum_scheme` is 0 in a database older than
-/// schema version 5, which has no such column).
+/// schema version 5, which has no such column; `packed` is NULL before version 9).
 fn columns(db: &Database) -> &'static str {
-    if db.schema_version() >= 5 { COLUMNS_5 } else { COLUMNS_4 }
+    if db.schema_version() >= PACKED_QUOTIENTS_SINCE_VERSION {
+        COLUMNS_9
+    } else if db.schema_version() >= 5 {
+        COLUMNS_5
+    } else {
+        COLUMNS_4
+    }
 }
 
-/// The columns of a row, schema version 5 on.
-const COLUMNS_5: &str = "game, max_heap, status, size, p_count, period, preperiod, proven, tame, note, data, engine, checksum, checksum_scheme";
+/// The columns of a row, schema version 9 on.
+const COLUMNS_9: &str = "game, max_heap, status, size, p_count, period, preperiod, proven, tame, note, data, engine, checksum, checksum_scheme, packed";
+
+/// The columns of a row, schema versions 5 to 8 (nothing packed).
+const COLUMNS_5: &str = "game, max_heap, status, size, p_count, period, preperiod, proven, tame, note, data, engine, checksum, checksum_scheme, NULL";
 
 /// The columns of a row before schema version 5 (no scheme: 0).
-const COLUMNS_4: &str =
-    "game, max_heap, status, size, p_count, period, preperiod, proven, tame, note, data, engine, checksum, 0";
+const COLUMNS_4: &str = "game, max_heap, status, size, p_count, period, preperiod, proven, tame, note, data, engine, checksum, 0, NULL";
 
 fn stored_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<StoredRow> {
     let key: String = r.get(0)?;
@@ -126,6 +155,12 @@ fn stored_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<StoredRow> {
         engine: r.get(11)?,
         checksum: r.get(12)?,
         scheme: r.get(13)?,
+        // Any bytes, whatever SQLite's type for them (a text or number here fails the checksum).
+        packed: match r.get_ref(14)? {
+            rusqlite::types::ValueRef::Null => None,
+            rusqlite::types::ValueRef::Blob(b) | rusqlite::types::ValueRef::Text(b) => Some(b.to_vec()),
+            rusqlite::types::ValueRef::Integer(_) | rusqlite::types::ValueRef::Real(_) => Some(Vec::new()),
+        },
         key,
     })
 }
@@ -146,9 +181,14 @@ impl StoredRow {
             return Err(corrupt(
                 "its checksum is not bound to the row (it failed its checksum when the database was upgraded)",
             ));
+        } else if self.scheme == PACKED_SCHEME {
+            match &self.packed {
+                Some(p) => self.checksum == Some(packed_checksum(&self.key, &self.row, &self.engine, p)),
+                None => return Err(corrupt("its packed quotient is missing")),
+            }
         } else if !matches!(self.scheme, 1 | 2) {
             return Err(corrupt(&format!(
-                "its checksum scheme {} is not one this nimdb knows (1 or 2)",
+                "its checksum scheme {} is not one this nimdb knows (1 to 3)",
                 self.scheme
             )));
         } else {
@@ -169,7 +209,7 @@ fn upgrade_rows(
     params: impl rusqlite::Params,
 ) -> rusqlite::Result<Vec<(i64, StoredRow)>> {
     let sql = format!("SELECT {}, rowid FROM quotients WHERE {filter}", COLUMNS_5);
-    tx.prepare(&sql)?.query_map(params, |r| Ok((r.get(14)?, stored_row(r)?)))?.collect()
+    tx.prepare(&sql)?.query_map(params, |r| Ok((r.get(15)?, stored_row(r)?)))?.collect()
 }
 
 /// The upgrade to schema version 5: every row that passes its old check (the CRC-32 of
@@ -223,23 +263,53 @@ pub(crate) fn rekey_rows(
 }
 
 impl Database {
-    /// Stores a computed quotient of `game` (replacing any row for the same heap range).
+    /// Stores a computed quotient of `game`, packed (replacing any row for the same heap
+    /// range).
     pub fn save_quotient(&self, game: &GameSpec, q: &Quotient) -> Result<(), QuotientStoreError> {
+        let row = solved_row(game, q);
+        self.put_quotient_row(&self.game_key(game).map_err(Box::new)?, &row, Stored::Packed(&q.pack()))
+    }
+
+    /// Stores the verified quotient `q` of `game` that a code of the atlas certified or
+    /// reached, keeping one unproven row per game: `q` replaces every unproven row of the
+    /// game when it is proven or goes further than all of them, and is left out when one
+    /// goes further (which is then the furthest verified, kept). Within the caller's
+    /// transaction, so the old rows stay until the new one is in. Returns whether `q` was
+    /// stored.
+    pub(crate) fn supersede_quotient(
+        &self,
+        game: &GameSpec,
+        q: &Quotient,
+    ) -> Result<bool, QuotientStoreError> {
+        let key = self.game_key(game).map_err(Box::new)?;
+        let unproven = "game = ?1 AND engine = ?2 AND status = 'solved' AND proven = 0 AND max_heap <> ?3";
+        let further: Option<u32> = self.conn.query_row(
+            &format!("SELECT MAX(max_heap) FROM quotients WHERE {unproven}"),
+            params![key, QUOTIENT_ENGINE, q.max_heap],
+            |r| r.get(0),
+        )?;
+        if !q.proven() && further.is_some_and(|h| h > q.max_heap) {
+            return Ok(false);
+        }
+        self.put_quotient_row(&key, &solved_row(game, q), Stored::Packed(&q.pack()))?;
+        self.conn.execute(
+            &format!("DELETE FROM quotients WHERE {unproven}"),
+            params![key, QUOTIENT_ENGINE, q.max_heap],
+        )?;
+        Ok(true)
+    }
+
+    /// Stores a quotient of `game` as JSON, as schema versions before 9 did (for tests of
+    /// old rows).
+    #[cfg(test)]
+    pub(crate) fn save_quotient_as_json(
+        &self,
+        game: &GameSpec,
+        q: &Quotient,
+    ) -> Result<(), QuotientStoreError> {
         let data = serde_json::to_string(&q.to_data()).expect("quotient data serializes");
-        let c = q.certificate;
-        let row = QuotientRow {
-            game: game.canonical(),
-            max_heap: q.max_heap,
-            status: "solved".into(),
-            size: Some(q.size() as u32),
-            p_count: Some(q.p_count() as u32),
-            period: c.map(|c| c.period),
-            preperiod: c.map(|c| c.from),
-            proven: c.is_some(),
-            tame: Some(q.tame),
-            note: None,
-        };
-        self.put_quotient_row(&self.game_key(game).map_err(Box::new)?, &row, Some(&data))
+        let row = solved_row(game, q);
+        self.put_quotient_row(&self.game_key(game).map_err(Box::new)?, &row, Stored::Json(&data))
     }
 
     /// Records that the quotient of `game` to `max_heap` was left open, and why.
@@ -261,20 +331,27 @@ impl Database {
             tame: None,
             note: Some(note.to_string()),
         };
-        self.put_quotient_row(&self.game_key(game).map_err(Box::new)?, &row, None)
+        self.put_quotient_row(&self.game_key(game).map_err(Box::new)?, &row, Stored::Nothing)
     }
 
     fn put_quotient_row(
         &self,
         key: &str,
         row: &QuotientRow,
-        data: Option<&str>,
+        stored: Stored<'_>,
     ) -> Result<(), QuotientStoreError> {
+        let (data, packed, checksum, scheme) = match stored {
+            Stored::Nothing => (None, None, row_checksum(key, row, QUOTIENT_ENGINE, None), 1),
+            Stored::Json(d) => (Some(d), None, row_checksum(key, row, QUOTIENT_ENGINE, Some(d)), 1),
+            Stored::Packed(p) => {
+                (None, Some(p), packed_checksum(key, row, QUOTIENT_ENGINE, p), PACKED_SCHEME)
+            }
+        };
         self.conn.execute(
             "INSERT OR REPLACE INTO quotients \
              (game, max_heap, status, size, p_count, period, preperiod, proven, tame, note, data, checksum, engine, \
-              checksum_scheme) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, 1)",
+              checksum_scheme, packed) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
             params![
                 key,
                 row.max_heap,
@@ -287,8 +364,10 @@ impl Database {
                 row.tame,
                 row.note,
                 data,
-                row_checksum(key, row, QUOTIENT_ENGINE, data),
-                QUOTIENT_ENGINE
+                checksum,
+                QUOTIENT_ENGINE,
+                scheme,
+                packed
             ],
         )?;
         Ok(())
@@ -321,9 +400,18 @@ impl Database {
             max_heap: row.row.max_heap,
             why,
         };
-        let data = row.data.as_deref().ok_or_else(|| corrupt("it has no data".into()))?;
-        let d: QuotientData = serde_json::from_str(data).map_err(|e| corrupt(e.to_string()))?;
-        Quotient::from_data(d).map(Some).map_err(|e| corrupt(e.to_string()))
+        let q = if row.scheme == PACKED_SCHEME {
+            let packed = row.packed.as_deref().ok_or_else(|| corrupt("it has no packed quotient".into()))?;
+            Quotient::unpack(packed).map_err(|e| corrupt(e.to_string()))?
+        } else {
+            let data = row.data.as_deref().ok_or_else(|| corrupt("it has no data".into()))?;
+            let d: QuotientData = serde_json::from_str(data).map_err(|e| corrupt(e.to_string()))?;
+            Quotient::from_data(d).map_err(|e| corrupt(e.to_string()))?
+        };
+        if q.max_heap != row.row.max_heap {
+            return Err(corrupt(format!("it holds the quotient of heaps 1..{}", q.max_heap)));
+        }
+        Ok(Some(q))
     }
 
     /// Every stored row, by game and heap range, each checked against its checksum: a row
@@ -361,6 +449,34 @@ impl Database {
     }
 }
 
+/// What a quotient row holds besides its columns.
+enum Stored<'a> {
+    /// Nothing (an open row).
+    Nothing,
+    /// The quotient as JSON (`data`, before schema version 9).
+    #[cfg_attr(not(test), allow(dead_code))]
+    Json(&'a str),
+    /// The quotient packed (`packed`, schema version 9 on).
+    Packed(&'a [u8]),
+}
+
+/// The row of a computed quotient.
+fn solved_row(game: &GameSpec, q: &Quotient) -> QuotientRow {
+    let c = q.certificate;
+    QuotientRow {
+        game: game.canonical(),
+        max_heap: q.max_heap,
+        status: "solved".into(),
+        size: Some(q.size() as u32),
+        p_count: Some(q.p_count() as u32),
+        period: c.map(|c| c.period),
+        preperiod: c.map(|c| c.from),
+        proven: c.is_some(),
+        tame: Some(q.tame),
+        note: None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::database::Database;
@@ -378,13 +494,94 @@ mod tests {
         let back = db.load_quotient(&spec, None).unwrap().unwrap();
         assert_eq!(back.to_data(), q.to_data());
         assert_eq!(db.list_quotients().unwrap().len(), 1);
-        conn.execute(
-            "UPDATE quotients SET data = replace(data, '\"p\":[false,true', '\"p\":[true,true')",
-            [],
-        )
-        .unwrap();
+        let packed: Vec<u8> = conn.query_row("SELECT packed FROM quotients", [], |r| r.get(0)).unwrap();
+        let (scheme, data): (i64, Option<String>) = conn
+            .query_row("SELECT checksum_scheme, data FROM quotients", [], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap();
+        assert_eq!((scheme, data), (3, None));
+        assert_eq!(&packed[..4], b"NQP1");
+        // One bit of the packed bytes flipped.
+        let mut flipped = packed.clone();
+        flipped[packed.len() - 3] ^= 1;
+        conn.execute("UPDATE quotients SET packed = ?1", [&flipped]).unwrap();
         let err = db.load_quotient(&spec, None).unwrap_err();
         assert!(err.to_string().contains("checksum"), "{err}");
+        // A packed row with its bytes gone.
+        conn.execute("UPDATE quotients SET packed = NULL", []).unwrap();
+        let err = db.load_quotient(&spec, None).unwrap_err();
+        assert!(err.to_string().contains("packed quotient is missing"), "{err}");
+    }
+
+    /// A row written as JSON (before schema version 9) still loads, beside packed ones, and
+    /// is checked as before.
+    #[test]
+    fn json_rows_still_load() {
+        let db = Database::open_in_memory().unwrap();
+        let spec: GameSpec = "kayles".parse().unwrap();
+        let q =
+            compute_quotient(spec.octal().unwrap(), QuotientOptions::to_heap(30).unwrap(), &mut |_, _| true)
+                .unwrap();
+        db.save_quotient_as_json(&spec, &q).unwrap();
+        let (scheme, packed): (i64, Option<Vec<u8>>) = db
+            .conn
+            .query_row("SELECT checksum_scheme, packed FROM quotients", [], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap();
+        assert_eq!((scheme, packed), (1, None));
+        assert_eq!(db.load_quotient(&spec, Some(30)).unwrap().unwrap().to_data(), q.to_data());
+        db.conn
+            .execute("UPDATE quotients SET data = replace(data, '\"tame\":false', '\"tame\":true')", [])
+            .unwrap();
+        let err = db.load_quotient(&spec, Some(30)).unwrap_err();
+        assert!(err.to_string().contains("checksum"), "{err}");
+    }
+
+    /// The atlas keeps one unproven row per game, the furthest: a further quotient replaces
+    /// the nearer ones, a nearer one is left out, and a proven one replaces them all.
+    #[test]
+    fn a_further_quotient_supersedes_the_nearer_ones() {
+        let db = Database::open_in_memory().unwrap();
+        let spec: GameSpec = "dawson".parse().unwrap();
+        let to = |n: u32| {
+            compute_quotient(
+                spec.octal().unwrap(),
+                QuotientOptions::to_heap(n.into()).unwrap(),
+                &mut |_, _| true,
+            )
+            .unwrap()
+        };
+        let heaps = |db: &Database| -> Vec<(u32, bool)> {
+            db.list_quotients().unwrap().iter().map(|r| (r.max_heap, r.proven)).collect()
+        };
+        db.save_quotient(&spec, &to(8)).unwrap();
+        db.save_quotient(&spec, &to(10)).unwrap();
+        assert!(db.supersede_quotient(&spec, &to(12)).unwrap());
+        assert_eq!(heaps(&db), [(12, false)]);
+        assert!(!db.supersede_quotient(&spec, &to(11)).unwrap());
+        assert_eq!(heaps(&db), [(12, false)]);
+        assert!(db.supersede_quotient(&spec, &to(12)).unwrap());
+        assert_eq!(db.load_quotient(&spec, None).unwrap().unwrap().max_heap, 12);
+        // Kayles' proven quotient replaces its unproven rows; an open row is left alone.
+        let kayles: GameSpec = "kayles".parse().unwrap();
+        db.save_quotient(
+            &kayles,
+            &compute_quotient(kayles.octal().unwrap(), QuotientOptions::to_heap(20).unwrap(), &mut |_, _| {
+                true
+            })
+            .unwrap(),
+        )
+        .unwrap();
+        db.save_open_quotient(&kayles, 5000, "no period by heap 5000").unwrap();
+        let proven =
+            compute_quotient(kayles.octal().unwrap(), QuotientOptions::default(), &mut |_, _| true).unwrap();
+        assert!(proven.proven());
+        assert!(db.supersede_quotient(&kayles, &proven).unwrap());
+        let rows = db.list_quotients().unwrap();
+        let k: Vec<(u32, &str, bool)> = rows
+            .iter()
+            .filter(|r| r.game == "kayles")
+            .map(|r| (r.max_heap, r.status.as_str(), r.proven))
+            .collect();
+        assert_eq!(k, [(proven.max_heap, "solved", true), (5000, "open", false)]);
     }
 
     #[test]
@@ -402,6 +599,11 @@ mod tests {
             "UPDATE quotients SET game = 'v1:tb:0.77' WHERE game = 'v1:tb:0.75'",
             "UPDATE quotients SET note = 'period 12, proven' WHERE game = 'v1:tb:0.137'",
             "UPDATE quotients SET checksum_scheme = 0 WHERE game = 'v1:tb:0.75'",
+            "UPDATE quotients SET checksum_scheme = 1 WHERE game = 'v1:tb:0.75'",
+            "UPDATE quotients SET checksum_scheme = 4 WHERE game = 'v1:tb:0.75'",
+            "UPDATE quotients SET max_heap = max_heap + 1 WHERE game = 'v1:tb:0.75'",
+            "UPDATE quotients SET packed = 7 WHERE game = 'v1:tb:0.75'",
+            "UPDATE quotients SET packed = CAST(packed AS TEXT) || 'x' WHERE game = 'v1:tb:0.75'",
         ] {
             let tx = db.conn.unchecked_transaction().unwrap();
             tx.execute(edit, []).unwrap();

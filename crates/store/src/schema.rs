@@ -12,6 +12,7 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/0006_solve_runs.sql"),
     include_str!("../../../migrations/0007_storage_ids.sql"),
     include_str!("../../../migrations/0008_atlas.sql"),
+    include_str!("../../../migrations/0009_packed_quotients.sql"),
 ];
 
 /// The schema version this nimdb writes.
@@ -25,3 +26,7 @@ pub const OLDEST_READABLE_VERSION: usize = 4;
 /// ([`GameSpec::storage_id`](nimdb_core::game::GameSpec::storage_id)); older ones hold display
 /// names.
 pub const STORAGE_IDS_SINCE_VERSION: i64 = 7;
+
+/// The first schema version whose quotient rows may be packed (the `packed` column,
+/// `checksum_scheme` 3).
+pub const PACKED_QUOTIENTS_SINCE_VERSION: i64 = 9;

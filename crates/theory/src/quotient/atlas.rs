@@ -254,10 +254,11 @@ pub struct Charted {
     pub reached: Option<Box<Quotient>>,
 }
 
-/// The largest partial quotient kept to resume from: its table has |Q|² entries, so one of
-/// 256 elements is about 0.3 MB as stored (a three-digit atlas keeps about 18 MB of them);
-/// larger ones are charted from heap 1 again.
-pub const RESUME_MAX_ELEMENTS: usize = 256;
+/// The largest partial quotient kept to resume from (the atlas's default element budget):
+/// stored packed ([`Quotient::pack`]), one of |Q| elements takes about 2·|Q|·k bytes for k
+/// generators (the 638 elements of Dawson's Kayles to heap 33: 19 KB); larger ones are charted from heap 1
+/// again.
+pub const RESUME_MAX_ELEMENTS: usize = 4096;
 
 /// The verified quotient `b` has reached, to resume from, if small enough.
 fn reached(b: &QuotientBuilder) -> Option<Box<Quotient>> {

@@ -33,6 +33,22 @@ use super::monoid::{BipartiteMonoid, ElementSet};
 use super::pretension::{Antichains, Letter, Pretension, SearchBudget, Verdict};
 use super::word::Word;
 
+/// The option images of heaps 0..=n under `images` (Φ(H₀), …, Φ(Hₙ), images in `q`): for
+/// each heap, the distinct images of the positions one move away, in increasing order. The
+/// same sets the computation keeps, re-derived from the code (for a quotient taken up again
+/// or read back packed).
+pub(crate) fn option_images(code: &OctalCode, q: &BipartiteMonoid, images: &[u32]) -> Vec<Vec<u32>> {
+    (0..images.len() as u32)
+        .map(|h| {
+            let mut seen = ElementSet::new(q.size());
+            for r in heap_results(code, h) {
+                seen.insert(r.parts().iter().fold(0, |acc, &a| q.mul(acc, images[a as usize])));
+            }
+            seen.to_vec()
+        })
+        .collect()
+}
+
 /// Limits on a computation, each reported in its own words when reached.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
@@ -175,15 +191,7 @@ impl QuotientBuilder {
             ));
         }
         let n = images.len() as u32 - 1;
-        let options: Vec<Vec<u32>> = (0..=n)
-            .map(|h| {
-                let mut seen = ElementSet::new(q.size());
-                for r in heap_results(code, h) {
-                    seen.insert(r.parts().iter().fold(0, |acc, &a| q.mul(acc, images[a as usize])));
-                }
-                seen.to_vec()
-            })
-            .collect();
+        let options = option_images(code, &q, &images);
         let pret = Pretension::new(q, images, options);
         let budget = SearchBudget { max_states: limits.max_states, stop: &|| false, heap: n };
         match pret.verify(&budget)? {

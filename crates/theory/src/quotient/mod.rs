@@ -15,6 +15,8 @@
 //! * [`certify`]: the exact closure check and the periodicity certificate for heap images;
 //! * [`presentation`]: generators and relations in a, b, c… notation;
 //! * [`tame`]: whether the quotient is the tame (misère Nim) quotient;
+//! * [`packed`]: a quotient as bytes for the database (the generators' action, not the
+//!   whole table);
 //! * [`survey`]: every octal code with up to D digits;
 //! * [`atlas`]: every octal code with up to four digits, each certified finite or partial
 //!   under a budget (and why it stopped).
@@ -27,6 +29,7 @@ pub mod candidate;
 pub mod certify;
 pub mod compute;
 pub mod monoid;
+pub mod packed;
 pub mod presentation;
 pub mod pretension;
 pub mod relative;
@@ -41,6 +44,7 @@ use crate::game::{HeapFamily, HeapRules, Move, Position, TakeBreakCode as OctalC
 pub use certify::{ClosureCheck, PeriodCertificate, PeriodRule, closure_check};
 pub use compute::{Choice, Limits, Observer, QuotientBuilder, Step, Unobserved};
 pub use monoid::{BipartiteMonoid, MonoidError};
+pub use packed::PackedError;
 pub use presentation::{Presentation, present};
 
 /// The largest `--max-heap` accepted.
