@@ -175,7 +175,7 @@ pub fn compute_with(
 
 /// [`compute_with`], stopping when `stop` is set: every engine here (the plain probe and
 /// method, the direct mex, the sparse and rare-pair engines) looks at it every
-/// [`STOP_EVERY`](super::rare::STOP_EVERY) heaps, and a stop gives back the values finished
+/// [`STOP_EVERY`](super::stop::STOP_EVERY) heaps, and a stop gives back the values finished
 /// ([`Stopped::values`], each exact) for a later computation to continue from.
 pub fn compute_until(
     shape: &HeapShape,
@@ -227,7 +227,7 @@ impl Prepared {
     }
 
     /// [`run`](Self::run), stopping when `stop` is set (looked at every
-    /// [`STOP_EVERY`](super::rare::STOP_EVERY) heaps): a stop before `target` (or a
+    /// [`STOP_EVERY`](super::stop::STOP_EVERY) heaps): a stop before `target` (or a
     /// certified period) is reached gives back the values finished.
     pub fn run_until(&mut self, target: u32, stop: &Stop) -> Result<(), Stopped> {
         if let State::Fast(e) = &mut self.state {
@@ -348,7 +348,7 @@ pub fn prepare(shape: &HeapShape, up_to: u32, known: &[u32], choice: MethodChoic
 }
 
 /// [`prepare`], stopping when `stop` is set (looked at every
-/// [`STOP_EVERY`](super::rare::STOP_EVERY) heaps of the probe or of the plain method),
+/// [`STOP_EVERY`](super::stop::STOP_EVERY) heaps of the probe or of the plain method),
 /// with the values finished.
 pub fn prepare_until(
     shape: &HeapShape,
@@ -524,10 +524,10 @@ impl<'s> Engine<'s> {
     /// certificate rule, looks for a certified period at doubling heap counts and, once one
     /// is found, stops there (every later value follows from the period).
     /// Returns early, leaving the heaps finished, when `stop` is set (looked at every
-    /// [`STOP_EVERY`](super::rare::STOP_EVERY) heaps).
+    /// [`STOP_EVERY`](super::stop::STOP_EVERY) heaps).
     fn run(&mut self, target: u32, space: Option<SparseSpace>, stop: &Stop) {
         while self.period.is_none() && !self.done(target) {
-            if (self.g.len() as u32).is_multiple_of(super::rare::STOP_EVERY) && stop.is_stopped() {
+            if (self.g.len() as u32).is_multiple_of(super::stop::STOP_EVERY) && stop.is_stopped() {
                 return;
             }
             if let Some(rule) = self.rule

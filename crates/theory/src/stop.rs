@@ -4,11 +4,17 @@
 //! Every nim-value loop looks at the flag: the plain mex of games that split heaps three
 //! ways (about n⁴ to reach heap n) once per option size, the other engines (the plain and
 //! direct mex, the sparse and rare-pair engines: seconds within a server's limits) every
-//! 64 heaps, so a stop is heard within milliseconds; they then give back every value they
+//! [`STOP_EVERY`] heaps, so a stop is heard within milliseconds; they then give back every value they
 //! finished ([`Stopped`]), each exact, so that a later request may continue from them.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Heaps a nim-value engine computes between two looks at the [`Stop`] (the plain, direct,
+/// sparse and rare-pair engines): a heap costs from a few nanoseconds (no rare heap met) to
+/// O(n) pair reads (a rare one, or any heap of the plain method), so a stop is heard within
+/// milliseconds and the look costs nothing measurable.
+pub const STOP_EVERY: u32 = 64;
 
 /// A request to stop, shared by clones. [`Stop::never`] is never set and costs nothing to
 /// check.
