@@ -62,6 +62,10 @@ pub enum LookupError {
     /// Theory could not answer within its limits (too many moves, too large a heap).
     #[error("{0}")]
     TooLarge(String),
+    /// The heap values the answer needs are predicted to take more CPU time than the
+    /// session's stop allows ([`theory::Stop::cpu_limit`]): refused before they started.
+    #[error("{0}")]
+    TooCostly(String),
     /// A stored misère quotient could not be read or used.
     #[error("{0}")]
     Quotient(String),
@@ -78,6 +82,7 @@ impl From<SpaceError> for LookupError {
     fn from(e: SpaceError) -> Self {
         match e {
             SpaceError::Store(e) => LookupError::Store(e),
+            SpaceError::Stopped => LookupError::Stopped,
             e => LookupError::Space(e),
         }
     }
@@ -132,8 +137,10 @@ impl<'a> Session<'a> {
 
     /// Theory computed on the spot from now on stops when `stop` is set, with
     /// [`LookupError::Stopped`] (the nim-values finished are kept for the next answer:
-    /// [`theory::recent`]). A server sets one per request; [`theory::Stop::never`] undoes it.
+    /// [`theory::recent`]), and so does a family's theorem answer while it judges or
+    /// searches its moves. A server sets one per request; [`theory::Stop::never`] undoes it.
     pub fn set_stop(&mut self, stop: theory::Stop) {
+        self.families.set_stop(stop.clone());
         self.stop = stop;
     }
 
@@ -358,6 +365,9 @@ impl<'a> Session<'a> {
             Ok(Some(answer)) => Ok(answer),
             Ok(None) => Err(self.not_covered(game, convention, position)),
             Err(QueryError::Theory(theory::TheoryError::Stopped(_))) => Err(LookupError::Stopped),
+            Err(e @ (QueryError::TooCostly { .. } | QueryError::Resource(_))) => {
+                Err(LookupError::TooCostly(e.to_string()))
+            }
             Err(e) => Err(LookupError::TooLarge(format!("{e:#}"))),
         }
     }
@@ -628,5 +638,38 @@ mod tests {
         let found = session.lookup(&game, Convention::Normal, &position).unwrap();
         let g = theory::mex_values(spec.heap_rules().unwrap(), 200);
         assert_eq!(found.nim_value, Some(u64::from(g[200])));
+    }
+
+    /// Issue 34, round five: a family theorem's move list and best-move search (up to a
+    /// million moves) did not look at the stop; a session's stop now stops them (a
+    /// staircase whose winning move is the last of 999,003; a Welter position's list;
+    /// Wythoff's list), and the answer without a stop is the whole one.
+    #[test]
+    fn a_family_theorem_s_moves_hear_the_stop() {
+        let db = Database::open_in_memory().unwrap();
+        let mut session = Session::new(&db);
+        let staircase: Game = "staircase".parse().unwrap();
+        let welter: Game = "welter".parse().unwrap();
+        let wythoff: Game = "wythoff".parse().unwrap();
+        let asked = [
+            (&staircase, vec![0, 1000, 998_000]),
+            (&welter, vec![300, 200, 100, 7]),
+            (&wythoff, vec![1000, 999]),
+        ];
+        let stop = theory::Stop::new();
+        stop.stop();
+        session.set_stop(stop);
+        for (game, position) in &asked {
+            let stopped = session.answer(game, Convention::Normal, position, Listing::All);
+            assert!(matches!(stopped, Err(LookupError::Stopped)), "{game}: {stopped:?}");
+        }
+        session.set_stop(theory::Stop::never());
+        let whole = session.answer(&staircase, Convention::Normal, &asked[0].1, Listing::All).unwrap();
+        let best = whole.best_move.expect("a win has a best move");
+        assert_eq!(best.description, "move 998000 coins from step 3 to step 2 → [0 999000]");
+        assert_eq!((whole.moves.len(), whole.moves_omitted), (0, 999_000), "every move counted, none listed");
+        let listed = session.answer(&welter, Convention::Normal, &asked[1].1, Listing::All).unwrap();
+        assert_eq!(listed.moves.len() as u64, listed.moves_omitted.max(listed.moves.len() as u64));
+        assert!(!listed.moves.is_empty());
     }
 }

@@ -129,7 +129,7 @@ pub fn answer_from_theory_until(
     position: &Position,
     stop: &theory::Stop,
 ) -> Result<Option<Answer>, QueryError> {
-    if let Some(answer) = theorem_answer(game, convention, position)? {
+    if let Some(answer) = theorem_answer(game, convention, position, stop)? {
         return Ok(Some(answer));
     }
     let theory = game.rules().theory();
@@ -141,11 +141,13 @@ pub fn answer_from_theory_until(
 
 /// A theory answer from a theorem that decides the outcome (Nim, Nim_k, two-heap Wythoff):
 /// the outcome and the best move from [`theory::decide`](mod@crate::theory::decide), every move's outcome from the
-/// same rule when the moves are few enough to list. `None` for other games.
+/// same rule when the moves are few enough to list (judging them looks at `stop` every
+/// 4,096). `None` for other games.
 fn theorem_answer(
     game: &GameSpec,
     convention: Convention,
     position: &Position,
+    stop: &theory::Stop,
 ) -> Result<Option<Answer>, QueryError> {
     let Some(decision) = theory::decide(game, convention, &BigPosition::from(position), None)
         .map_err(|e| QueryError::Quotient(e.to_string()))?
@@ -163,18 +165,17 @@ fn theorem_answer(
     };
     let bound = decision.moves;
     let listing = bound <= THEORY_MOVE_LIMIT && bound * position.len() as u128 <= THEORY_LISTING_CELLS;
-    let moves = if listing {
-        all_moves(game.rules(), position)
-            .into_iter()
-            .map(|mv| {
-                let to = mv.apply(position);
-                let outcome = if loses(&to) { Outcome::Loss } else { Outcome::Win };
-                heap_move(position, &mv, outcome, None)
-            })
-            .collect()
-    } else {
-        Vec::new()
-    };
+    let mut moves = Vec::new();
+    if listing {
+        for (i, mv) in all_moves(game.rules(), position).into_iter().enumerate() {
+            if i.is_multiple_of(4096) && stop.is_stopped() {
+                return Err(QueryError::Theory(theory::Stopped { values: Vec::new() }.into()));
+            }
+            let to = mv.apply(position);
+            let outcome = if loses(&to) { Outcome::Loss } else { Outcome::Win };
+            moves.push(heap_move(position, &mv, outcome, None));
+        }
+    }
     Ok(Some(decided_answer(game, convention, position, &decision, Source::Theory, moves)))
 }
 
@@ -287,24 +288,98 @@ fn heap_theory_answer(
     }))
 }
 
-/// Heaps computed first, to see how the nim-values of a game grow in cost.
+/// Heaps computed first, to see how the nim-values of a game grow in cost when the sparse
+/// space computes them (their cost depends on the values met).
 const THEORY_PROBE_HEAP: u32 = 20_000;
 
-/// The most pair-scan steps a theory answer may predict for its nim-values (about five
-/// seconds on this project's machine).
-const THEORY_SCAN_BUDGET: f64 = 2.0e9;
+/// The CPU time a theory answer may take when its stop names none
+/// ([`theory::Stop::cpu_limit`]): the default of `serve --cpu-limit` and `query --cpu-limit`.
+pub const DEFAULT_CPU_LIMIT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// A face's CPU limit on the work of one answer (`query --cpu-limit`, Python's `cpu_limit`):
+/// a thread that reads this process's CPU time every 10 ms and sets the stop once the work
+/// has used `limit` of it; the watch ends when dropped. The stop it is given carries the
+/// limit ([`theory::Stop::with_cpu_limit`]), so that work predicted past it is refused
+/// before it starts.
+#[derive(Debug)]
+pub struct CpuWatch {
+    over: Arc<std::sync::atomic::AtomicBool>,
+    done: Arc<std::sync::atomic::AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl CpuWatch {
+    /// Watches the CPU time this process uses from now on, and sets `stop` past `stop`'s
+    /// limit (no watch when it has none, or where this process's CPU time cannot be read).
+    pub fn start(stop: &theory::Stop) -> CpuWatch {
+        CpuWatch::start_with(stop, crate::resources::process_cpu_time)
+    }
+
+    /// [`start`](Self::start) on another clock (a server watches the thread that does the
+    /// work: its other requests' time is not this one's).
+    pub fn start_with(
+        stop: &theory::Stop,
+        clock: impl Fn() -> Option<std::time::Duration> + Send + 'static,
+    ) -> CpuWatch {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        let over = Arc::new(AtomicBool::new(false));
+        let done = Arc::new(AtomicBool::new(false));
+        let start = clock();
+        let thread = match (stop.cpu_limit(), start) {
+            (Some(limit), Some(start)) => {
+                let (stop, over, done) = (stop.clone(), over.clone(), done.clone());
+                std::thread::Builder::new()
+                    .name("nimdb-cpu-watch".into())
+                    .spawn(move || {
+                        while !done.load(Ordering::Relaxed) {
+                            std::thread::sleep(std::time::Duration::from_millis(10));
+                            let used = clock().map(|now| now.saturating_sub(start));
+                            if used.is_some_and(|used| used > limit) {
+                                over.store(true, Ordering::Relaxed);
+                                stop.stop();
+                                return;
+                            }
+                        }
+                    })
+                    .ok()
+            }
+            _ => None,
+        };
+        CpuWatch { over, done, thread }
+    }
+
+    /// Whether the watch set the stop: the work used its CPU limit.
+    pub fn fired(&self) -> bool {
+        self.over.load(std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
+impl Drop for CpuWatch {
+    fn drop(&mut self) {
+        self.done.store(true, std::sync::atomic::Ordering::Relaxed);
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
 
 /// The nim-values g(0..=n) for a theory answer (or longer), or a refusal that says what they
-/// would cost. The first [`THEORY_PROBE_HEAP`] heaps are computed to measure the work per
-/// heap: a certified period makes the rest free; otherwise the pair scans grow about as n²,
-/// and an answer predicted to need more than [`THEORY_SCAN_BUDGET`] of them is refused.
-/// Sequences computed are kept for the next answer ([`theory::recent`]).
+/// would cost, made before the costly part runs. The cost is predicted by the method that
+/// will compute them ([`theory::cost`]): the plain mex of games that split heaps three ways
+/// and the plain method (no sparse space makes the rare heaps rare: found on the first
+/// [`PROBE`](theory::sparse::PROBE) heaps, milliseconds) in closed form, heaps × options
+/// per heap; the sparse space from its pair scans up to [`THEORY_PROBE_HEAP`], which grow
+/// about as n². Values past a certified period cost nothing. An answer predicted to take
+/// more CPU time than `stop`'s limit ([`DEFAULT_CPU_LIMIT`] when it names none), or more
+/// memory than this process may use, is refused. Sequences computed are kept for the next
+/// answer ([`theory::recent`]).
 fn values_within_budget(
     game: &GameSpec,
     rules: &HeapFamily,
     n: u32,
     stop: &theory::Stop,
 ) -> Result<Arc<Vec<u32>>, QueryError> {
+    use theory::cost::SequenceCost;
     let key = game.canonical();
     let kept = theory::recent::prefix(&key, n);
     if let Some(values) = kept.as_ref().filter(|v| v.len() > n as usize) {
@@ -316,22 +391,57 @@ fn values_within_budget(
         theory::recent::keep(&key, Arc::new(s.values.clone()));
         QueryError::Theory(s.into())
     };
-    let values = if n <= THEORY_PROBE_HEAP {
-        theory::sequence::nim_values_until(rules, n, known, stop).map_err(stopped)?.0
-    } else {
-        // Measured from scratch: values kept would hide the work per heap.
+    let limit = stop.cpu_limit().unwrap_or(DEFAULT_CPU_LIMIT).as_secs_f64();
+    let within = |cost: SequenceCost, method: &str| -> Result<(), QueryError> {
+        crate::resources::MemoryBudget::new(None)
+            .check(&format!("the nim-values of {key} up to heap {n}"), cost.bytes)?;
+        if cost.cpu_seconds() > limit {
+            return Err(QueryError::TooCostly {
+                game: key.clone(),
+                heap: n,
+                method: method.to_string(),
+                reads: cost.reads,
+                seconds: cost.cpu_seconds(),
+                limit,
+            });
+        }
+        Ok(())
+    };
+    let shape = theory::shape::HeapShape::of(rules);
+    let from = known.len() as u32;
+    if shape.three_way {
+        // The plain mex over every split: predicted whole before anything runs.
+        within(SequenceCost::plain_mex(rules, from, n), "plain mex over every split in two and three")?;
+    } else if n > theory::sparse::PROBE && from <= n {
+        // The first heaps choose the method (and may certify a period: the rest is free).
         let (probe, info) =
-            theory::sequence::nim_values_until(rules, THEORY_PROBE_HEAP, &[], stop).map_err(stopped)?;
+            theory::sequence::nim_values_until(rules, theory::sparse::PROBE, known, stop).map_err(stopped)?;
         if info.stats.certified_at.is_none() {
-            let scale = n as f64 / THEORY_PROBE_HEAP as f64;
-            let predicted = info.stats.scan_steps as f64 * scale * scale;
-            if predicted > THEORY_SCAN_BUDGET {
-                return Err(QueryError::TooCostly { game: game.canonical(), heap: n, predicted });
+            let probe = if known.len() > probe.len() { known } else { &probe };
+            match theory::sparse::planned_method(&shape, n, probe) {
+                theory::sparse::SplitMethod::Plain => within(
+                    SequenceCost::plain_method(&shape, probe.len() as u32, n),
+                    "plain method over every split (no sparse space makes its rare heaps rare)",
+                )?,
+                theory::sparse::SplitMethod::Sparse(_) if n > THEORY_PROBE_HEAP => {
+                    // Measured from scratch: values kept would hide the work per heap.
+                    let (_, info) = theory::sequence::nim_values_until(rules, THEORY_PROBE_HEAP, &[], stop)
+                        .map_err(stopped)?;
+                    if info.stats.certified_at.is_none() {
+                        let scale = n as f64 / THEORY_PROBE_HEAP as f64;
+                        let reads = info.stats.scan_steps as f64 * scale * scale;
+                        let cost = SequenceCost { reads, bytes: theory::cost::sequence_bytes(n) };
+                        within(
+                            cost,
+                            &format!("sparse space, with no proven period by heap {THEORY_PROBE_HEAP}"),
+                        )?;
+                    }
+                }
+                _ => {}
             }
         }
-        let known = if known.len() > probe.len() { known } else { &probe };
-        theory::sequence::nim_values_until(rules, n, known, stop).map_err(stopped)?.0
-    };
+    }
+    let values = theory::sequence::nim_values_until(rules, n, known, stop).map_err(stopped)?.0;
     let values = Arc::new(values);
     theory::recent::keep(&key, values.clone());
     Ok(values)
@@ -385,18 +495,28 @@ pub enum QueryError {
         /// The largest heap of the position.
         heap: u32,
     },
-    /// The game's nim-values up to the position's largest heap would take too long.
+    /// The game's nim-values up to the position's largest heap are predicted to take more
+    /// CPU time than the answer may.
     #[error(
-        "{game} has no proven period by heap {THEORY_PROBE_HEAP}, and the nim-value of a {heap}-heap would take about {predicted:.0e} pair scans (the budget for an answer is {THEORY_SCAN_BUDGET:.0e})"
+        "the nim-values of {game} up to heap {heap} take about {reads:.1e} option reads by the {method}, about {seconds:.0} CPU s, more than the {limit} s an answer may take"
     )]
     TooCostly {
         /// Canonical game.
         game: String,
         /// The largest heap of the position.
         heap: u32,
-        /// The pair scans predicted.
-        predicted: f64,
+        /// The method that would compute them, in words.
+        method: String,
+        /// The options (or pairs) it would read.
+        reads: f64,
+        /// The CPU seconds predicted.
+        seconds: f64,
+        /// The CPU seconds the answer may take.
+        limit: f64,
     },
+    /// The memory this process may use is too little for the work.
+    #[error(transparent)]
+    Resource(#[from] crate::resources::ResourceError),
     /// A heap beyond what databases, solves and nim-value tables reach, and no theorem
     /// decides the position.
     #[error(

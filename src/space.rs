@@ -120,6 +120,10 @@ pub enum SpaceError {
         /// Where the move leads.
         to: String,
     },
+    /// A theorem's answer was stopped on request (its client left) while its moves were
+    /// judged or searched.
+    #[error("the answer was stopped on request while its moves were judged")]
+    Stopped,
     /// The user's theorem gave no value (its formula raised, or gave what is not a value).
     #[error("{0}")]
     Stated(String),
@@ -428,8 +432,28 @@ pub const THEORY_LISTING_LIMIT: usize = 100_000;
 /// The answer of the family's theorem, when it has one for `convention`. Each listed move
 /// is judged by the theorem's value of the position it leads to, never by a move search.
 pub fn answer_from_theory(game: &Game, convention: Convention, position: &[u32]) -> Option<Answer> {
+    match answer_from_theory_until(game, convention, position, &crate::theory::Stop::never()) {
+        Ok(answer) => answer,
+        Err(stopped) => unreachable!("an answer nobody can stop stopped: {stopped}"),
+    }
+}
+
+/// Moves judged between two looks at the stop: a judgement costs up to a few microseconds
+/// (Welter's function of 64 heaps), so a stop is heard within milliseconds.
+const JUDGED_BETWEEN_STOPS: u64 = 1024;
+
+/// [`answer_from_theory`], stopping when `stop` is set ([`SpaceError::Stopped`]): the
+/// moves judged for the list, and the children walked in the search for the best move
+/// (up to [`MOVE_SEARCH_LIMIT`](crate::theory::families::MOVE_SEARCH_LIMIT) of them, which
+/// are walked without being listed), look at it every 1,024.
+pub fn answer_from_theory_until(
+    game: &Game,
+    convention: Convention,
+    position: &[u32],
+    stop: &crate::theory::Stop,
+) -> Result<Option<Answer>, SpaceError> {
     let family = game.family();
-    let decision = evaluate(family, position, convention)?;
+    let Some(decision) = evaluate(family, position, convention) else { return Ok(None) };
     let cost = crate::theory::families::evaluation_cost(decision.formula, position);
     // Past the work allowed, neither the list nor the best move's words are built (`None`:
     // not listed; an empty list is a terminal position's, whatever the family's bound says).
@@ -437,25 +461,28 @@ pub fn answer_from_theory(game: &Game, convention: Convention, position: &[u32])
     // Listed only when the list or the best move's search will use it: past the listing
     // limit with no search that fits, the bound alone is said (a staircase of 4 × 1048576
     // built 4 M moves, 663 MB, for nothing).
-    let useful = bound <= THEORY_LISTING_LIMIT as u64 || move_search_fits(family, decision.formula, position);
-    let listed = (useful && moves_fit(family, position, cost)).then(|| family.moves(position));
-    let judged = |m: &LabelledMove| {
-        let outcome = outcome_by_theorem(family, &m.to, convention).unwrap_or(Outcome::Draw);
+    let listing = bound <= THEORY_LISTING_LIMIT as u64 && moves_fit(family, position, cost);
+    let searching = !listing && move_search_fits(family, decision.formula, position);
+    let judged = |to: &[u32], text: &str| {
+        let outcome = outcome_by_theorem(family, to, convention).unwrap_or(Outcome::Draw);
         MoveValue {
-            to: wide(&m.to),
+            to: wide(to),
             heap: None,
             taken: None,
-            description: format!("{} → {}", m.text, family.show(&m.to)),
+            description: format!("{text} → {}", family.show(to)),
             outcome,
             remoteness: None,
         }
     };
     let want = best_target(decision.outcome);
-    let (moves, moves_omitted, best_move): (Vec<MoveValue>, u64, Option<MoveValue>) = match listed {
-        None => (Vec::new(), bound, None),
-        Some(listed) => listed_answer(game, decision.formula, position, listed, want, &judged),
+    let (moves, moves_omitted, best_move): (Vec<MoveValue>, u64, Option<MoveValue>) = if listing {
+        listed_answer(family.moves(position), want, stop, &|m| judged(&m.to, &m.text))?
+    } else if searching {
+        searched_answer(family, convention, position, want, stop, &judged)?
+    } else {
+        (Vec::new(), bound, None)
     };
-    Some(Answer {
+    Ok(Some(Answer {
         game: game.to_string(),
         convention,
         position: wide(position),
@@ -469,7 +496,7 @@ pub fn answer_from_theory(game: &Game, convention: Convention, position: &[u32])
         theorem: Some(decision.formula),
         cited: None,
         solve_id: None,
-    })
+    }))
 }
 
 /// The answer of the theorem the program that defined `game` states under `convention` and
@@ -531,23 +558,61 @@ pub fn answer_from_stated(
 /// [`THEORY_LISTING_LIMIT`] (the best the first to the target `want`, as `decide`'s), else
 /// none kept and the best searched for alone, when the search fits.
 fn listed_answer(
-    game: &Game,
-    formula: crate::game::Formula,
-    position: &[u32],
     listed: Vec<LabelledMove>,
     want: Option<Outcome>,
+    stop: &crate::theory::Stop,
     judged: &dyn Fn(&LabelledMove) -> MoveValue,
-) -> (Vec<MoveValue>, u64, Option<MoveValue>) {
-    if listed.len() <= THEORY_LISTING_LIMIT {
-        let moves: Vec<MoveValue> = listed.iter().map(judged).collect();
-        let best = want.and_then(|w| moves.iter().find(|m| m.outcome == w).cloned());
-        (moves, 0, best)
-    } else {
-        let best = want
-            .filter(|_| move_search_fits(game.family(), formula, position))
-            .and_then(|w| listed.iter().map(judged).find(|m| m.outcome == w));
-        (Vec::new(), listed.len() as u64, best)
+) -> Result<(Vec<MoveValue>, u64, Option<MoveValue>), SpaceError> {
+    let mut moves = Vec::with_capacity(listed.len());
+    for (i, m) in listed.iter().enumerate() {
+        if (i as u64).is_multiple_of(JUDGED_BETWEEN_STOPS) && stop.is_stopped() {
+            return Err(SpaceError::Stopped);
+        }
+        moves.push(judged(m));
     }
+    let best = want.and_then(|w| moves.iter().find(|m| m.outcome == w).cloned());
+    Ok((moves, 0, best))
+}
+
+/// The best move of a position with too many moves to list, and their count: the
+/// children are walked (not listed: no move is built or described but the one found)
+/// until the first in move order to `want`, looking at the stop every
+/// [`JUDGED_BETWEEN_STOPS`]; the move found is described by the family
+/// ([`Family::describe_move`](crate::game::Family::describe_move)), or found in its list.
+fn searched_answer(
+    family: &dyn crate::game::Family,
+    convention: Convention,
+    position: &[u32],
+    want: Option<Outcome>,
+    stop: &crate::theory::Stop,
+    judged: &dyn Fn(&[u32], &str) -> MoveValue,
+) -> Result<(Vec<MoveValue>, u64, Option<MoveValue>), SpaceError> {
+    let (mut count, mut found, mut stopped) = (0u64, None::<Vec<u32>>, false);
+    family.for_each_child(position, &mut Vec::new(), &mut |to| {
+        count += 1;
+        if stopped || found.is_some() || want.is_none() {
+            return;
+        }
+        if count.is_multiple_of(JUDGED_BETWEEN_STOPS) && stop.is_stopped() {
+            stopped = true;
+        } else if outcome_by_theorem(family, to, convention) == want {
+            found = Some(to.to_vec());
+        }
+    });
+    if stopped {
+        return Err(SpaceError::Stopped);
+    }
+    if count <= THEORY_LISTING_LIMIT as u64 {
+        // Fewer moves than the bound said: few enough to list.
+        return listed_answer(family.moves(position), want, stop, &|m| judged(&m.to, &m.text));
+    }
+    let best = found.map(|to| {
+        let text = family
+            .describe_move(position, &to)
+            .or_else(|| family.moves(position).into_iter().find(|m| m.to == to).map(|m| m.text));
+        judged(&to, text.as_deref().unwrap_or("a move"))
+    });
+    Ok((Vec::new(), count, best))
 }
 
 /// Answers many positions through one open database, never solving and never writing: the
@@ -561,12 +626,20 @@ pub struct SpaceReader<'a> {
     solves: HashMap<(String, Convention), Vec<SolveRecord>>,
     /// The position space of each solve answered from (its rank table built once).
     spaces: HashMap<i64, std::rc::Rc<dyn PositionSpace>>,
+    /// Stops a theorem's answer while it judges or searches its moves.
+    stop: crate::theory::Stop,
 }
 
 impl<'a> SpaceReader<'a> {
     /// A reader of `db`.
     pub fn new(db: &'a Database) -> Self {
-        SpaceReader { db, solves: HashMap::new(), spaces: HashMap::new() }
+        SpaceReader { db, solves: HashMap::new(), spaces: HashMap::new(), stop: crate::theory::Stop::never() }
+    }
+
+    /// The stop a theorem's answer looks at while it judges or searches its moves
+    /// ([`answer_from_theory_until`]; [`SpaceError::Stopped`]); [`Stop::never`](crate::theory::Stop::never) undoes it.
+    pub fn set_stop(&mut self, stop: crate::theory::Stop) {
+        self.stop = stop;
     }
 
     /// Forgets the solves it listed (the next answers list them again).
@@ -647,7 +720,7 @@ impl<'a> SpaceReader<'a> {
         if !theory {
             return Ok(None);
         }
-        let theorem = match answer_from_theory(game, convention, position) {
+        let theorem = match answer_from_theory_until(game, convention, position, &self.stop)? {
             Some(a) => Some(a),
             None => answer_from_stated(game, convention, position)?,
         };

@@ -380,7 +380,7 @@ fn slow_theory_requests(port: u16) -> Vec<std::thread::JoinHandle<(u16, String)>
 fn serve_stops_promptly_with_long_answers_under_way() {
     let dir = tempfile::tempdir().unwrap();
     let (db, _) = small_nim(dir.path());
-    let server = serve_common::Server::start(&db, &[]);
+    let server = serve_common::Server::start(&db, &["--cpu-limit", "3600"]);
     let slow = slow_theory_requests(server.port);
     std::thread::sleep(std::time::Duration::from_millis(500));
     // Stopping waits at most 30 s (the answers under way take longer than that).
@@ -396,11 +396,13 @@ fn serve_stops_promptly_with_long_answers_under_way() {
 /// Finding 2: four abandoned `hex:0.[F]` position-1335 requests (tens of seconds of heap
 /// values each) made a stored lookup wait 26.6 s behind them. Theory computed on the spot
 /// now runs on its own pool: a stored lookup is answered while they are all still running.
+/// (Under the default `--cpu-limit` they are refused up front now, by their predicted
+/// cost; a limit of an hour lets them run.)
 #[test]
 fn a_stored_lookup_does_not_wait_behind_long_theory_answers() {
     let dir = tempfile::tempdir().unwrap();
     let (db, _) = small_nim(dir.path());
-    let server = serve_common::Server::start(&db, &[]);
+    let server = serve_common::Server::start(&db, &["--cpu-limit", "3600"]);
     let slow = slow_theory_requests(server.port);
     std::thread::sleep(std::time::Duration::from_millis(300));
     for _ in 0..20 {
@@ -565,7 +567,7 @@ fn abandoned_heap_values_stop_with_their_client_and_keep_what_they_finished() {
 fn abandoned_theory_answers_free_the_theory_pool() {
     let dir = tempfile::tempdir().unwrap();
     let (db, _) = small_nim(dir.path());
-    let server = serve_common::Server::start(&db, &[]);
+    let server = serve_common::Server::start(&db, &["--cpu-limit", "3600"]);
     let impatient: Vec<_> = (0..4)
         .map(|_| {
             let port = server.port;

@@ -48,7 +48,7 @@ fn a_theory_answer_that_would_take_minutes_is_refused_with_its_cost() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("q.sqlite");
     let e = err(&["query", "--db", db.to_str().unwrap(), "--game", "octal:0.1337", "1000000", "3"]);
-    assert!(e.contains("pair scans") && e.contains("no proven period"), "{e}");
+    assert!(e.contains("option reads") && e.contains("no proven period") && e.contains("--cpu-limit"), "{e}");
     // A game whose period is proven answers at any size.
     let out = ok(&["query", "--db", db.to_str().unwrap(), "--game", "kayles", "1000000", "3"]);
     assert!(out.contains("source: theory"), "{out}");
@@ -80,4 +80,44 @@ fn a_closed_stdout_ends_the_command_quietly() {
         assert!(!stderr.contains("panicked"), "{}: {stderr}", args[0]);
         assert_ne!(status.code(), Some(101), "{}: {status:?}", args[0]);
     }
+}
+
+/// Issue 34, round five: a plain-method theory answer's cost was predicted as zero, so
+/// `query --game octal:0.74 100000` (about 11 CPU s) was never refused. Its cost is now
+/// predicted from the plain method's options: refused up front in one line that names the
+/// cost and the flag to raise, and answered within a limit that allows it.
+#[test]
+fn a_plain_method_answer_is_refused_up_front_naming_its_cost() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("q.sqlite");
+    let db = db.to_str().unwrap();
+    let started = std::time::Instant::now();
+    let e = err(&["query", "--db", db, "--game", "octal:0.74", "100000"]);
+    for words in ["plain method", "option reads", "CPU s", "more than the 5 s", "--cpu-limit"] {
+        assert!(e.contains(words), "{words}: {e}");
+    }
+    eprintln!("refused after {:?}", started.elapsed());
+    let e = err(&["query", "--db", db, "--game", "octal:0.74", "--cpu-limit", "0.2", "30000"]);
+    assert!(e.contains("more than the 0.2 s") && e.contains("--cpu-limit"), "{e}");
+    let e = err(&["query", "--db", db, "--game", "hex:0.[F]", "1335"]);
+    assert!(e.contains("plain mex") && e.contains("--cpu-limit"), "{e}");
+    let out = ok(&["query", "--db", db, "--game", "octal:0.74", "30000"]);
+    assert!(out.contains("source: theory"), "{out}");
+    let e = err(&["query", "--db", db, "--cpu-limit", "0", "3"]);
+    assert!(e.contains("seconds"), "{e}");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "a theory answer wrote a file");
+}
+
+/// Issue 34, round five: a solve on the spot was not under any CPU limit. `--cpu-limit`
+/// now stops it before its next tier, in one line; the tiers it finished are stored.
+#[test]
+fn a_solve_on_the_spot_stops_at_the_cpu_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("s.sqlite");
+    let db = db.to_str().unwrap();
+    // Misère hex:0.F [29, 29]: 4,841,062 positions, about 10 CPU s whole.
+    let e = err(&["query", "--db", db, "--game", "hex:0.F", "--misere", "--cpu-limit", "0.3", "29", "29"]);
+    assert!(e.contains("stopped at the CPU limit of 0.3 s") && e.contains("--cpu-limit"), "{e}");
+    let info = ok(&["info", "--db", db]);
+    assert!(info.contains("partial"), "{info}");
 }

@@ -60,7 +60,7 @@ fn whole_cpu(game: &str, heap: &str) -> f64 {
     let out = std::process::Command::new("sh")
         .arg("-c")
         .arg(format!(
-            "/usr/bin/env time -f '%U %S' {} query --read-only --db {} --game '{game}' {heap} >/dev/null",
+            "/usr/bin/env time -f '%U %S' {} query --read-only --cpu-limit 3600 --db {} --game '{game}' {heap} >/dev/null",
             env!("CARGO_BIN_EXE_nimdb"),
             db.display()
         ))
@@ -146,7 +146,7 @@ fn runs(server: &Server) -> Vec<(String, String, u64)> {
 #[test]
 fn a_solve_on_the_spot_stops_when_the_client_leaves() {
     let dir = tempfile::tempdir().unwrap();
-    let server = Server::start(&small_nim(dir.path()), &["--solve-up-to", "5000000"]);
+    let server = Server::start(&small_nim(dir.path()), &["--solve-up-to", "5000000", "--cpu-limit", "3600"]);
     // Misère hex:0.F has no theorem: [29, 29] is solved on the spot over every position of
     // total at most 58 (4,841,062 positions in 1,712 tiers, about 10 CPU s).
     let path = "/api/v1/query?game=hex%3A0.F&convention=misere&position=29,29&moves=false";
@@ -165,6 +165,59 @@ fn a_solve_on_the_spot_stops_when_the_client_leaves() {
     let health = server.get_json("/healthz");
     assert_eq!(health["solver"]["abandoned"], 1, "{health}");
     assert_eq!(health["solver"]["busy"], 0, "{health}");
+    let (status, stderr) = server.stop();
+    assert!(status.success(), "{stderr}");
+}
+
+/// Issue 34, round five: a plain-method theory answer's cost was predicted as zero (the
+/// prediction counted only the sparse engine's pair scans), so `octal:0.74` at heap 100,000
+/// (about 11 CPU s) was never refused: the server ran it until its CPU limit stopped it, on
+/// the theorem pool at heaps up to 20,000. Its cost is now predicted from the plain
+/// method's options (heaps × options per heap): refused up front with its cost and the
+/// limit, and classed as computed work (the theory pool) past a few milliseconds.
+#[test]
+fn a_plain_method_answer_is_refused_up_front_and_classed_expensive() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(&small_nim(dir.path()), &[]);
+    let before = server.cpu_seconds();
+    let (status, body) = server.get("/api/v1/query?game=octal%3A0.74&position=100000&moves=false");
+    assert_eq!(status, 422, "{body}");
+    for words in ["octal:0.74", "plain method", "option reads", "CPU s", "this server's --cpu-limit"] {
+        assert!(body.contains(words), "{words}: {body}");
+    }
+    let spent = server.cpu_seconds() - before;
+    assert!(spent < 2.5, "refused only after {spent:.2} CPU s: it ran");
+    assert_eq!(health(&server, "theory_pool", "over_limit"), 0, "refused, not stopped at the limit");
+    // At 20,000 (about 0.5 CPU s) it runs, on the theory pool, not the theorem pool.
+    let answer = server.get_json("/api/v1/query?game=octal%3A0.74&position=20000&moves=false");
+    assert_eq!(answer["source"], "theory", "{answer}");
+    assert_eq!(health(&server, "theorem_pool", "started"), 0, "a plain-method answer is not cheap");
+    assert_eq!(health(&server, "theory_pool", "started"), 2);
+    let (status, stderr) = server.stop();
+    assert!(status.success(), "{stderr}");
+}
+
+/// Issue 34, round five: a solve on the spot (`--solve-up-to`) ran outside the pools and
+/// was not under `--cpu-limit`. Its thread's CPU time is now watched: past the limit it
+/// stops before its next tier (run recorded interrupted, tiers kept) and the request is
+/// answered 422 in one line naming the limit.
+#[test]
+fn a_solve_on_the_spot_stops_at_the_cpu_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(&small_nim(dir.path()), &["--solve-up-to", "5000000", "--cpu-limit", "0.5"]);
+    // Misère hex:0.F [29, 29]: 4,841,062 positions, about 10 CPU s whole.
+    let (status, body) =
+        server.get("/api/v1/query?game=hex%3A0.F&convention=misere&position=29,29&moves=false");
+    assert_eq!(status, 422, "{body}");
+    assert!(body.contains("--cpu-limit") && body.contains("0.5 s"), "{body}");
+    assert!(!body.contains('\n'), "{body}");
+    let health = server.get_json("/healthz");
+    assert_eq!(health["solver"]["over_limit"], 1, "{health}");
+    assert_eq!(health["solver"]["busy"], 0, "{health}");
+    let hex: Vec<_> = runs(&server).into_iter().filter(|r| r.0.starts_with("hex")).collect();
+    assert_eq!(hex.len(), 1, "{hex:?}");
+    assert_eq!(hex[0].1, "interrupted", "{hex:?}");
+    assert!(hex[0].2 < 1712, "{hex:?}");
     let (status, stderr) = server.stop();
     assert!(status.success(), "{stderr}");
 }

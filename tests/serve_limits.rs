@@ -179,18 +179,30 @@ fn slow_and_idle_connections_are_closed() {
 }
 
 /// Issue 34 H2: the cost of one request was not bounded by the server: `hex:0.[F]` at 1335
-/// took 49.9 CPU s. Its CPU time is watched: past the limit (5 s by default) it is stopped
-/// and answered 422, naming the limit, and its worker answers the next request.
+/// took 49.9 CPU s. Its cost is now predicted (the plain mex's options, about 56 CPU s)
+/// and it is refused up front, naming the cost and the limit, without running; and work
+/// that no prediction bounds (a batch of 10,000 move lists) has its CPU time watched: past
+/// the limit (5 s by default) it is stopped and answered 422, naming the limit, and its
+/// worker answers the next request.
 #[test]
-fn a_request_past_the_cpu_limit_is_stopped_and_answered_422() {
+fn a_request_past_the_cpu_limit_is_refused_or_stopped_and_answered_422() {
     let dir = tempfile::tempdir().unwrap();
     let server = Server::start(&small_nim(dir.path()), &[]);
+    let before = server.cpu_seconds();
     let (status, body) = server.get("/api/v1/query?game=hex%3A0.%5BF%5D&position=1335");
+    assert_eq!(status, 422, "{body}");
+    assert!(body.contains("option reads") && body.contains("this server's --cpu-limit"), "{body}");
+    assert!(server.cpu_seconds() - before < 2.5, "refused before it ran");
+    assert_eq!(health(&server, "theory_pool", "over_limit"), 0, "refused, not stopped");
+    // Work past the limit that no prediction refuses: the watch stops it.
+    let positions: Vec<String> = (10_000..20_000).map(|h| format!("[{h}]")).collect();
+    let body = format!("[{}]", positions.join(","));
+    let (status, body) = server.request("POST", "/api/v1/query?game=grundy", body.as_bytes());
     assert_eq!(status, 422, "{body}");
     assert!(body.contains("this server's limit of 5 s of CPU time per request"), "{body}");
     assert_eq!(health(&server, "theory_pool", "over_limit"), 1);
     assert_eq!(health(&server, "theory_pool", "busy"), 0);
-    // The values finished are kept; an answer within them comes from the same pool.
+    // The worker answers on; an answer within the limit comes from the same pool.
     let answer = server.get_json("/api/v1/query?game=hex%3A0.%5BF%5D&position=300");
     assert_eq!(answer["nim_value"], 300, "{answer}");
     let (status, stderr) = server.stop();

@@ -240,9 +240,13 @@ class Database:
     def __exit__(self, exc_type: object, exc_value: object, traceback: object) -> None: ...
     def solves(self) -> list[SolveInfo]:
         """The stored solves."""
-    def query(self, game: _GameLike, position: _PositionLike, misere: bool = False) -> Answer:
+    def query(
+        self, game: _GameLike, position: _PositionLike, misere: bool = False, *, cpu_limit: Optional[float] = None
+    ) -> Answer:
         """The answer to one position of any game, as ``nimdb query --json`` gives it (past
-        the stored solves of a ``define``d game, from its ``Theorem`` marked proven)."""
+        the stored solves of a ``define``d game, from its ``Theorem`` marked proven); work
+        predicted past ``cpu_limit`` CPU seconds (default 5) raises ``TooCostly`` at once, and
+        work past it is stopped."""
     def query_spaced(
         self, game: _GameLike, position: Union[Sequence[int], str], misere: bool = False
     ) -> Answer:

@@ -14,7 +14,7 @@ use nimdb::batch::{LookupError, Session};
 use nimdb::driver::{DriverError, JobError, SolveBounds, SolveJob};
 use nimdb::game::{Convention, Outcome};
 use nimdb::index::{TierId, UniverseError};
-use nimdb::query::{AUTO_SOLVE_LIMIT, Plan, answer_after_solving, plan_until};
+use nimdb::query::{AUTO_SOLVE_LIMIT, CpuWatch, Plan, QueryError, answer_after_solving_until, plan_until};
 use nimdb::resources::MemoryBudget;
 use nimdb::solve::{Progress, SolveError};
 use nimdb::space::BoundsError;
@@ -804,14 +804,29 @@ impl Database {
     /// budget) would, a database opened with read_only=False solves it on the spot and
     /// stores it; a read-only one raises. Heaps beyond MAX_INPUT_HEAP are answered by a
     /// theorem or not at all. Outcome "draw" for a loopy game's draws.
-    #[pyo3(signature = (game, position, misere = false))]
+    ///
+    /// `cpu_limit` is the CPU seconds the answer may take (default 5, as `nimdb query`):
+    /// heap values predicted to take longer raise TooCostly at once, naming their cost, and
+    /// the work (heap values, a solve on the spot) is stopped once it has used them
+    /// (TooCostly; a solve keeps the tiers it finished, and the same query goes on from them).
+    #[pyo3(signature = (game, position, misere = false, *, cpu_limit = None))]
     fn query(
         &self,
         py: Python<'_>,
         game: &Bound<'_, PyAny>,
         position: &Bound<'_, PyAny>,
         misere: bool,
+        cpu_limit: Option<f64>,
     ) -> PyResult<Answer> {
+        let limit = match cpu_limit {
+            None => nimdb::query::DEFAULT_CPU_LIMIT,
+            Some(s) if s.is_finite() && s > 0.0 && s <= 3600.0 => std::time::Duration::from_secs_f64(s),
+            Some(s) => {
+                return Err(Kind::BadArgument.err(format!(
+                    "cpu_limit must be a number of seconds more than 0 and at most 3600, not {s}"
+                )));
+            }
+        };
         let defined = defined_of(game);
         let game = game_arg(game)?;
         let cells = cells_arg(&game, position)?.map_err(|e| Kind::BadPosition.err(e))?;
@@ -819,9 +834,26 @@ impl Database {
         // A defined game is solved by Database.solve alone, which reads its moves first.
         let solves_on_the_spot = !self.read_only && defined.is_none();
         let answer = self.with_db_until(py, |db, stop| {
+            let stop = &stop.clone().with_cpu_limit(limit);
+            let watch = CpuWatch::start(stop);
+            let seconds = limit.as_secs_f64();
+            // A refusal by cost, or work the watch stopped, names cpu_limit.
+            let costly = |e: QueryError| match e {
+                QueryError::TooCostly { seconds: needed, .. } => fail_as(
+                    Kind::TooCostly,
+                    format!("{e}; raise cpu_limit (to about {}) to compute them", (needed * 1.5).ceil()),
+                ),
+                _ if watch.fired() => fail_as(
+                    Kind::TooCostly,
+                    format!(
+                        "the answer was stopped at the CPU limit of {seconds} s ({e}); raise cpu_limit to let it finish"
+                    ),
+                ),
+                e => e.into(),
+            };
             other_rules(db, defined.as_ref()).map_err(|e| fail_as(Kind::BadGame, e))?;
             let quotients = nimdb::query::Quotients::StoredOrComputed;
-            match plan_until(Some(db), &game, conv, &cells, AUTO_SOLVE_LIMIT, quotients, stop)? {
+            match plan_until(Some(db), &game, conv, &cells, AUTO_SOLVE_LIMIT, quotients, stop).map_err(costly)? {
                 Plan::Answered(a) => Ok(*a),
                 // A read-only handle answers as query_many and serve do: a stored solve, a
                 // stored misère quotient, else a theorem; only what none answers is refused.
@@ -841,7 +873,9 @@ impl Database {
                     ))),
                     Err(e) => Err(e.into()),
                 },
-                Plan::Solve(cover) => Ok(answer_after_solving(db, &game, conv, &cells, cover)?),
+                Plan::Solve(cover) => {
+                    Ok(answer_after_solving_until(db, &game, conv, &cells, cover, stop).map_err(costly)?)
+                }
             }
         })?;
         // An exception in a defined game's moves, raised while its answer was made.
@@ -862,7 +896,7 @@ impl Database {
         misere: bool,
     ) -> PyResult<Answer> {
         deprecated(py, "Database.query_spaced is deprecated: Database.query answers every game")?;
-        self.query(py, game, position, misere)
+        self.query(py, game, position, misere, None)
     }
 
     /// The answers to many positions at `nimdb query --batch` speed, as numpy arrays

@@ -137,6 +137,7 @@ pub fn kind_of(e: &(dyn std::error::Error + 'static)) -> Kind {
             QueryError::Store(_) => Kind::Database,
             QueryError::Solve(d) => kind_of(d),
             QueryError::Theory(_) | QueryError::Quotient(_) | QueryError::MissingChild { .. } => Kind::Base,
+            QueryError::TooCostly { .. } | QueryError::Resource(_) => Kind::TooCostly,
             _ => Kind::NotAnswered,
         };
     }
@@ -145,6 +146,7 @@ pub fn kind_of(e: &(dyn std::error::Error + 'static)) -> Kind {
         return match l {
             L::BadPosition(_) => Kind::BadPosition,
             L::NotCovered { .. } | L::Beyond(_) | L::TooLarge(_) => Kind::NotAnswered,
+            L::TooCostly(_) => Kind::TooCostly,
             _ => match std::error::Error::source(l) {
                 Some(inner) => kind_of(inner),
                 None => Kind::Base,

@@ -193,3 +193,19 @@ def test_wrong_types_of_declared_arguments_are_type_errors_naming_the_argument(s
             # A game is read by nimdb (a name or a game from nimdb.define), which names it.
             said = [str(e.value)] + list(getattr(e.value, "__notes__", []))
             assert any(name in note for note in said), (name, e.value)
+
+
+def test_a_theory_answer_past_the_cpu_limit_is_refused_naming_its_cost(tmp_path):
+    # Issue 34, round five: octal:0.74's nim-values to heap 100,000 (the plain method,
+    # about 11 CPU s) were predicted to cost nothing and ran; they are refused at once.
+    db = nimdb.open(tmp_path / "t.sqlite", read_only=False)
+    with pytest.raises(nimdb.TooCostly, match=r"option reads by the plain method.*raise cpu_limit"):
+        db.query("octal:0.74", [100000])
+    with pytest.raises(nimdb.TooCostly, match=r"more than the 0.2 s"):
+        db.query("octal:0.74", [30000], cpu_limit=0.2)
+    with pytest.raises(nimdb.BadArgument, match="cpu_limit"):
+        db.query("nim", [3], cpu_limit=0)
+    assert db.query("octal:0.74", [30000]).source == "theory"
+    # A solve on the spot stops at the limit, keeping its tiers.
+    with pytest.raises(nimdb.TooCostly, match="stopped at the CPU limit of 0.3 s"):
+        db.query("hex:0.F", [29, 29], misere=True, cpu_limit=0.3)

@@ -1,15 +1,18 @@
 //! `nimdb query`.
 
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::Args;
 
 use nimdb::answer::{Answer, Source};
 use nimdb::game::{Convention, Game, Outcome};
 use nimdb::query::{
-    AUTO_SOLVE_LIMIT, Plan, Quotients, answer_after_solving, answer_from_theorem, cover_fits, plan,
+    AUTO_SOLVE_LIMIT, CpuWatch, Plan, QueryError, Quotients, answer_after_solving_until, answer_from_theorem,
+    cover_fits, plan_until,
 };
 use nimdb::store::Database;
+use nimdb::theory::{Stop, TheoryError};
 
 use super::{DbArg, words};
 
@@ -30,6 +33,11 @@ pub struct QueryArgs {
     /// List every move with its value.
     #[arg(long)]
     moves: bool,
+    /// The CPU seconds the answer may take: heap values predicted to take longer are
+    /// refused before they start, and the work (heap values, a solve on the spot) is
+    /// stopped when it has used them.
+    #[arg(long, value_name = "SECONDS", default_value = "5", value_parser = cpu_seconds)]
+    cpu_limit: Duration,
     #[command(flatten)]
     db: DbArg,
     /// The heaps: `3 4 7`, `3,4,7` or `[3,4,7]`.
@@ -57,16 +65,22 @@ pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
     // A game defined in Python is the game of its stored solve (its layout read from it).
     let game = &nimdb::stored::resolve(reader.as_ref(), game)?;
     let position = game.read_position(&args.heaps)?;
-    let plan =
-        plan(reader.as_ref(), game, convention, &position, AUTO_SOLVE_LIMIT, Quotients::StoredOrComputed)
-            .map_err(words::query)?;
+    // The CPU limit: heap values predicted past it are refused up front, and the watch
+    // stops the work (heap values, a solve on the spot) once it has used it.
+    let stop = Stop::new().with_cpu_limit(args.cpu_limit);
+    let watch = CpuWatch::start(&stop);
+    let over = |e: QueryError| over_limit(e, &watch, args.cpu_limit);
+    let quotients = Quotients::StoredOrComputed;
+    let plan = plan_until(reader.as_ref(), game, convention, &position, AUTO_SOLVE_LIMIT, quotients, &stop)
+        .map_err(over)?;
     let answer = match plan {
         Plan::Answered(answer) => *answer,
         Plan::Solve(cover) => match cover_fits(game, convention, &cover, &args.db.db) {
             Ok(()) => {
                 drop(reader);
                 let mut db = Database::open(&args.db.db).map_err(words::store)?;
-                answer_after_solving(&mut db, game, convention, &position, cover).map_err(words::query)?
+                answer_after_solving_until(&mut db, game, convention, &position, cover, &stop)
+                    .map_err(over)?
             }
             // Past the memory or disk this process may use: a theorem answers, if one
             // applies; else the refusal, before anything is written.
@@ -82,6 +96,33 @@ pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
         print!("{}", render(game, &answer, args.moves));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--cpu-limit`: a positive number of seconds, at most an hour.
+fn cpu_seconds(text: &str) -> Result<Duration, String> {
+    match text.trim().parse::<f64>() {
+        Ok(s) if s > 0.0 && s <= 3600.0 => Ok(Duration::from_secs_f64(s)),
+        _ => Err(format!("'{text}' is not a number of seconds more than 0 and at most 3600")),
+    }
+}
+
+/// A query's error in one line: work the CPU watch stopped says so and names the flag
+/// that raises the limit; the rest as [`words::query`] words them.
+fn over_limit(e: QueryError, watch: &CpuWatch, limit: Duration) -> anyhow::Error {
+    let limit = limit.as_secs_f64();
+    if !watch.fired() {
+        return words::query(e);
+    }
+    match e {
+        QueryError::Theory(TheoryError::Stopped(_)) => anyhow::anyhow!(
+            "the heap values were stopped at the CPU limit of {limit} s; raise --cpu-limit to let them finish"
+        ),
+        QueryError::Solve(_) => anyhow::anyhow!(
+            "the solve on the spot was stopped at the CPU limit of {limit} s; the tiers it finished are stored, \
+             and the same query goes on from them (raise --cpu-limit to let it finish)"
+        ),
+        other => words::query(other),
+    }
 }
 
 /// The answer in words.

@@ -111,9 +111,11 @@ pub fn query(e: QueryError) -> anyhow::Error {
             let game = game.clone();
             anyhow::anyhow!("{e} (nimdb heaps --game {game} --up-to N computes further)")
         }
-        QueryError::TooCostly { ref game, heap, .. } => {
-            let (game, heap) = (game.clone(), heap);
-            anyhow::anyhow!("{e}; nimdb heaps --game {game} --up-to {heap} computes them")
+        QueryError::TooCostly { ref game, heap, seconds, .. } => {
+            let (game, heap, needed) = (game.clone(), heap, (seconds * 1.5).ceil().min(3600.0));
+            anyhow::anyhow!(
+                "{e}; raise --cpu-limit (to about {needed}) to compute them, or nimdb heaps --game {game} --up-to {heap} computes and stores them"
+            )
         }
         QueryError::BeyondTheory { ref game, quotient: true, .. } => {
             let game = game.clone();

@@ -44,6 +44,9 @@ impl From<LookupError> for ApiError {
             LookupError::BadPosition(_) => 400,
             LookupError::NotCovered { .. } | LookupError::Beyond(_) => 404,
             LookupError::TooLarge(_) => 422,
+            LookupError::TooCostly(m) => {
+                return ApiError { status: 422, message: format!("{m} (this server's --cpu-limit)") };
+            }
             LookupError::Store(_) | LookupError::Quotient(_) => 500,
             LookupError::Deferred | LookupError::Stopped => 503,
             LookupError::Space(e) => return ApiError::from_space(e),

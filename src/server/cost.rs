@@ -6,18 +6,20 @@
 //! Wythoff: the outcome and a winning move without a search, at most
 //! [`THEORY_MOVE_LIMIT`](crate::query::THEORY_MOVE_LIMIT) moves listed), no theory applies
 //! (the refusal is immediate), or the heap values it needs are kept already or few
-//! ([`CHEAP_HEAPS`]). A family's theorem answer is one when listing and judging its moves
+//! (predicted at most [`CHEAP_READS`] option reads). A family's theorem answer is one when listing and judging its moves
 //! is at most [`CHEAP_MOVE_WORK`]. Everything else is [`Class::Computed`].
 
-use crate::game::{BigPosition, Convention, Game, GameRules, GameSpec, HeapFamily};
+use crate::game::{BigPosition, Convention, Game, GameRules, GameSpec};
 use crate::theory;
 
 use super::schedule::Class;
 
-/// The largest heap whose nim-values a theorem answer may compute on the theorem pool, by
-/// how the game's values are computed: (plain mex with three-way splits: about n⁴;
-/// Grundy's game or a quadratic scan: about n²; the others: about n).
-pub const CHEAP_HEAPS: (u32, u32, u32) = (64, 2_000, 20_000);
+/// The most option reads ([`theory::cost`]) the heap values of a theorem answer on the
+/// theorem pool may be predicted to need: about 10 ms. The prediction is the plain mex's
+/// for games that split heaps three ways, else the plain method's, which bounds what the
+/// other engines read (they read fewer pairs, not more): about 2,800 heaps of Kayles or
+/// `octal:0.74`, 4,000 of Grundy's game, 150 of `hex:0.[F]`.
+pub const CHEAP_READS: f64 = 4.0e6;
 
 /// The most work (moves times the cost of building and judging one, as
 /// [`moves_fit`](crate::game::moves_fit) counts it) a family's theorem answer may do on the
@@ -78,19 +80,19 @@ pub fn heap_query(game: &GameSpec, convention: Convention, position: &BigPositio
         return Class::Theorem;
     }
     let n = bounded.largest();
-    if theory::recent::kept_len(&game.canonical()) > n as usize {
+    let kept = theory::recent::kept_len(&game.canonical());
+    if kept > n as usize {
         return Class::Theorem;
     }
+    // Heaps kept..=n to compute, predicted by the method's closed form.
+    let from = kept.min(u32::MAX as usize) as u32;
     let shape = theory::shape::HeapShape::of(rules);
-    let (three_way, quadratic, other) = CHEAP_HEAPS;
-    let cheap = if shape.three_way {
-        three_way
-    } else if matches!(rules, HeapFamily::Grundy(_)) || shape.quadratic() {
-        quadratic
+    let reads = if shape.three_way {
+        theory::cost::plain_mex_reads(rules, from, n)
     } else {
-        other
+        theory::cost::plain_method_reads(&shape, from, n)
     };
-    if n <= cheap { Class::Theorem } else { Class::Computed }
+    if reads <= CHEAP_READS { Class::Theorem } else { Class::Computed }
 }
 
 /// The class of a batch whose positions need theory: [`Class::Theorem`] when it is small
@@ -143,6 +145,11 @@ mod tests {
         for (game, position) in [("hex:0.[F]", "1335"), ("grundy", "40000"), ("kayles", "900000")] {
             assert_eq!(heap(game, Normal, position), Class::Computed, "{game} {position}");
         }
+        // Issue 34, round five: the plain method's heap values were classed by heap count
+        // alone, so octal:0.74 at 20,000 (about 0.5 CPU s) ran on the theorem pool.
+        assert_eq!(heap("octal:0.74", Normal, "2000"), Class::Theorem);
+        assert_eq!(heap("octal:0.74", Normal, "20000"), Class::Computed);
+        assert_eq!(heap("hex:0.[F]", Normal, "200"), Class::Computed);
         assert_eq!(heap("nim", Normal, "99999999999999,3"), Class::Lookup);
         // Bouton's rule over 85,050 listed moves, each a copy of 100 heaps: computed work;
         // over 500,000 moves none are listed: a theorem answer again.

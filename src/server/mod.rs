@@ -240,6 +240,8 @@ struct Solver {
     limit: u64,
     left: Mutex<u64>,
     total: u64,
+    /// The CPU time one solve may take (`--cpu-limit`), on the process's clock.
+    cpu: Duration,
     counters: SolverCounters,
 }
 
@@ -252,6 +254,8 @@ struct SolverCounters {
     started: AtomicU64,
     /// Solves whose client left: stopped before their next tier (or never started).
     abandoned: AtomicU64,
+    /// Solves stopped at the CPU limit (`--cpu-limit`), before their next tier.
+    over_limit: AtomicU64,
 }
 
 /// Counts a request in the solver while it is held ([`SolverCounters::busy`]).
@@ -367,9 +371,11 @@ async fn get_query(State(state): State<Shared>, RawQuery(raw): RawQuery) -> Resp
         Ok(bytes) => json_bytes(bytes),
         Err(e) if e.status == 404 && state.solver.is_some() => {
             let solver = state.clone();
-            // Set when this future is dropped (the client left): the solve stops before its
-            // next tier, keeping the tiers it finished.
-            let stop = Stop::new();
+            // Set when this future is dropped (the client left), or by the watch of the
+            // CPU time past the limit: the solve stops before its next tier, keeping the
+            // tiers it finished.
+            let cpu = state.solver.as_ref().map_or(schedule::DEFAULT_CPU, |s| s.cpu);
+            let stop = Stop::new().with_cpu_limit(cpu);
             let _stop_when_dropped = stop.on_drop();
             let solved = tokio::task::spawn_blocking(move || {
                 let solver = solver.solver.as_ref().expect("a solver");
@@ -409,8 +415,26 @@ async fn get_query(State(state): State<Shared>, RawQuery(raw): RawQuery) -> Resp
                         *left -= cost;
                         drop(left);
                         solver.counters.started.fetch_add(1, Ordering::Relaxed);
+                        // The solver runs its tiers on threads of its own, so the process's
+                        // CPU time is watched (the solves run one at a time; other requests'
+                        // time counts too, which can only stop a solve early, never late).
+                        let watch = crate::query::CpuWatch::start(&stop);
                         let solved =
                             answer_after_solving_until(&mut db, &game, convention, &position, cover, &stop);
+                        let over = watch.fired();
+                        drop(watch);
+                        if over {
+                            solver.counters.over_limit.fetch_add(1, Ordering::Relaxed);
+                            return Err(ApiError {
+                                status: 422,
+                                message: format!(
+                                    "solving this position on the spot needs more than this server's limit of {} s \
+                                     of CPU time per request (--cpu-limit); it was stopped there, and the tiers it \
+                                     finished are stored: the same request goes on from them",
+                                    schedule::seconds(cpu)
+                                ),
+                            });
+                        }
                         if stop.is_stopped() {
                             solver.counters.abandoned.fetch_add(1, Ordering::Relaxed);
                         }
@@ -571,6 +595,7 @@ async fn healthz(State(state): State<Shared>) -> Response {
             "busy": s.counters.busy.load(Ordering::Relaxed),
             "started": s.counters.started.load(Ordering::Relaxed),
             "abandoned": s.counters.abandoned.load(Ordering::Relaxed),
+            "over_limit": s.counters.over_limit.load(Ordering::Relaxed),
             "positions_left": s.left.lock().map(|l| *l).unwrap_or(0),
             "positions_total": s.total,
         })),
@@ -831,6 +856,7 @@ pub fn serve(config: Config) -> Result<(), ServeError> {
                 limit,
                 left: Mutex::new(total),
                 total,
+                cpu: config.limits.cpu,
                 counters: SolverCounters::default(),
             })
         }

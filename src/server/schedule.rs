@@ -331,7 +331,8 @@ impl Pool {
         &self,
         f: impl FnOnce(&mut Session<'_>, &Stop) -> Result<T, ApiError> + Send + 'static,
     ) -> Result<T, ApiError> {
-        let stop = Stop::new();
+        // The limit rides with the stop: heap values predicted past it are refused up front.
+        let stop = Stop::new().with_cpu_limit(self.limits.cpu);
         let _stop_when_dropped = stop.on_drop();
         let over = Arc::new(AtomicBool::new(false));
         let (tx, rx) = oneshot::channel();

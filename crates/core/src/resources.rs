@@ -253,6 +253,20 @@ pub fn resident_bytes() -> Option<u64> {
     process_status("VmRSS:")
 }
 
+/// The CPU time this process has used so far, its threads' together (user and system;
+/// `CLOCK_PROCESS_CPUTIME_ID`); `None` where there is no such clock.
+pub fn process_cpu_time() -> Option<std::time::Duration> {
+    #[cfg(unix)]
+    {
+        let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+        // SAFETY: `ts` is a valid timespec to fill.
+        let r = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
+        (r == 0).then(|| std::time::Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32))
+    }
+    #[cfg(not(unix))]
+    None
+}
+
 /// A memory figure of this process from `/proc/self/status`.
 fn process_status(field: &str) -> Option<u64> {
     parse_status(&std::fs::read_to_string("/proc/self/status").ok()?, field)

@@ -5,6 +5,8 @@
 //! * [`bouton`]: normal and misère Nim, Sprague–Grundy on nim-values;
 //! * [`sequence`]: nim-value sequences g(0..=N) (reference mex and the fast engines);
 //! * [`shape`], [`sparse`]: the move shape and the rare/common method behind the fast engine;
+//! * [`cost`]: what a sequence costs, predicted before it is computed (the plain mex's and
+//!   the plain method's options read, in closed form, and the memory held);
 //! * [`rare`]: the rare-pair engine (sparse-space codes with no period, such as 0.161 and
 //!   Grundy's game), one stopping scan per heap over values kept in u8/u16/u32;
 //! * [`period`]: periods and preperiods, with the Guy–Smith certificate;
@@ -39,6 +41,7 @@ use nimdb_solve as solve;
 
 pub mod bouton;
 pub mod cache;
+pub mod cost;
 pub mod decide;
 pub mod exact_nim;
 pub mod families;

@@ -25,7 +25,7 @@
 use super::period::{CertificateRule, proven_period};
 use super::shape::HeapShape;
 use super::sparse::{EngineStats, SparseSpace};
-use super::stop::Stop;
+use super::stop::{STOP_EVERY, Stop};
 
 /// An unsigned integer type that holds nim-values: `u8`, `u16` or `u32`.
 pub trait Nimber: Copy + Default + PartialEq + Into<u32> + TryFrom<u32> + Send + Sync + 'static {
@@ -50,11 +50,6 @@ pub struct Overflow;
 
 /// Pairs scanned between two checks of whether every needed value is marked.
 const CHECK_EVERY: usize = 16;
-
-/// Heaps computed between two looks at the [`Stop`]: a heap costs from a few nanoseconds
-/// (no rare heap met) to O(n) pair reads (a rare one), so a stop is heard within
-/// milliseconds and the look costs nothing measurable.
-pub const STOP_EVERY: u32 = 64;
 
 /// The engine over values stored as `V`.
 #[derive(Clone, Debug)]

@@ -111,7 +111,7 @@ pub fn nim_values_with_info(rules: &HeapFamily, up_to: u32, known: &[u32]) -> (V
 /// [`nim_values_with_info`], stopping when `stop` is set. The plain mex of hexadecimal codes
 /// (heaps split three ways: about n⁴ to reach heap n, minutes within the limits) looks at
 /// `stop` within every heap ([`mex_values_until`]); the other engines (seconds within the
-/// limits) every [`STOP_EVERY`](super::rare::STOP_EVERY) heaps
+/// limits) every [`STOP_EVERY`](super::stop::STOP_EVERY) heaps
 /// ([`compute_until`]). A stop gives back the values finished.
 pub fn nim_values_until(
     rules: &HeapFamily,

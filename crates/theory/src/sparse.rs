@@ -175,7 +175,7 @@ pub fn compute_with(
 
 /// [`compute_with`], stopping when `stop` is set: every engine here (the plain probe and
 /// method, the direct mex, the sparse and rare-pair engines) looks at it every
-/// [`STOP_EVERY`](super::rare::STOP_EVERY) heaps, and a stop gives back the values finished
+/// [`STOP_EVERY`](super::stop::STOP_EVERY) heaps, and a stop gives back the values finished
 /// ([`Stopped::values`], each exact) for a later computation to continue from.
 pub fn compute_until(
     shape: &HeapShape,
@@ -227,7 +227,7 @@ impl Prepared {
     }
 
     /// [`run`](Self::run), stopping when `stop` is set (looked at every
-    /// [`STOP_EVERY`](super::rare::STOP_EVERY) heaps): a stop before `target` (or a
+    /// [`STOP_EVERY`](super::stop::STOP_EVERY) heaps): a stop before `target` (or a
     /// certified period) is reached gives back the values finished.
     pub fn run_until(&mut self, target: u32, stop: &Stop) -> Result<(), Stopped> {
         if let State::Fast(e) = &mut self.state {
@@ -348,7 +348,7 @@ pub fn prepare(shape: &HeapShape, up_to: u32, known: &[u32], choice: MethodChoic
 }
 
 /// [`prepare`], stopping when `stop` is set (looked at every
-/// [`STOP_EVERY`](super::rare::STOP_EVERY) heaps of the probe or of the plain method),
+/// [`STOP_EVERY`](super::stop::STOP_EVERY) heaps of the probe or of the plain method),
 /// with the values finished.
 pub fn prepare_until(
     shape: &HeapShape,
@@ -380,11 +380,9 @@ pub fn prepare_until(
     if e.done(up_to) || e.period.is_some() || (choice == MethodChoice::Auto && up_to <= probe_to) {
         return Ok(plain(e, SplitMethod::Plain));
     }
-    // Choose the space on the probe only: a long cached prefix adds cost, not information.
-    let probe = &e.g[..e.g.len().min(PROBE as usize + 1)];
-    let space = match choose_space(probe, shape) {
-        Some((space, share)) if share <= MAX_RARE_SHARE || choice == MethodChoice::Sparse => space,
-        _ => {
+    let space = match space_chosen(&e.g, shape, choice) {
+        Some(space) => space,
+        None => {
             e.run(up_to, None, stop);
             if stopped(&e, up_to) {
                 return Err(Stopped { values: e.g });
@@ -406,6 +404,33 @@ pub fn prepare_until(
         return Err(Stopped { values: e.g });
     }
     Ok(plain(e, SplitMethod::Sparse(space)))
+}
+
+/// The sparse space `choice` computes with past the probe `g` = g(0..) (its first
+/// [`PROBE`] + 1 values; a long cached prefix adds cost, not information): the one
+/// [`choose_space`] finds, when it makes the rare heaps rare enough (or the sparse method is
+/// asked for); `None`: the plain method.
+fn space_chosen(g: &[u32], shape: &HeapShape, choice: MethodChoice) -> Option<SparseSpace> {
+    let probe = &g[..g.len().min(PROBE as usize + 1)];
+    choose_space(probe, shape)
+        .filter(|&(_, share)| share <= MAX_RARE_SHARE || choice == MethodChoice::Sparse)
+        .map(|(space, _)| space)
+}
+
+/// The method [`MethodChoice::Auto`] computes heaps past `probe` = g(0..len) with, up to
+/// `up_to`, where `probe` holds the values up to [`PROBE`] (or up to `up_to`, if less) and
+/// no certified period: the direct mex when nothing splits; the plain method when the
+/// probe reaches `up_to` or no sparse space makes the rare heaps rare; else the sparse
+/// space. What [`prepare`] decides, without computing past the probe: a caller predicts
+/// the cost from it ([`cost`](super::cost)).
+pub fn planned_method(shape: &HeapShape, up_to: u32, probe: &[u32]) -> SplitMethod {
+    if shape.split.is_empty() {
+        return SplitMethod::Direct;
+    }
+    if probe.len() > up_to as usize || up_to <= PROBE {
+        return SplitMethod::Plain;
+    }
+    space_chosen(probe, shape, MethodChoice::Auto).map_or(SplitMethod::Plain, SplitMethod::Sparse)
 }
 
 /// The space with the fewest rare heaps in the second half of `g` (ties: fewest overall,
@@ -524,10 +549,10 @@ impl<'s> Engine<'s> {
     /// certificate rule, looks for a certified period at doubling heap counts and, once one
     /// is found, stops there (every later value follows from the period).
     /// Returns early, leaving the heaps finished, when `stop` is set (looked at every
-    /// [`STOP_EVERY`](super::rare::STOP_EVERY) heaps).
+    /// [`STOP_EVERY`](super::stop::STOP_EVERY) heaps).
     fn run(&mut self, target: u32, space: Option<SparseSpace>, stop: &Stop) {
         while self.period.is_none() && !self.done(target) {
-            if (self.g.len() as u32).is_multiple_of(super::rare::STOP_EVERY) && stop.is_stopped() {
+            if (self.g.len() as u32).is_multiple_of(super::stop::STOP_EVERY) && stop.is_stopped() {
                 return;
             }
             if let Some(rule) = self.rule

@@ -4,31 +4,53 @@
 //! Every nim-value loop looks at the flag: the plain mex of games that split heaps three
 //! ways (about n⁴ to reach heap n) once per option size, the other engines (the plain and
 //! direct mex, the sparse and rare-pair engines: seconds within a server's limits) every
-//! 64 heaps, so a stop is heard within milliseconds; they then give back every value they
+//! [`STOP_EVERY`] heaps, so a stop is heard within milliseconds; they then give back every value they
 //! finished ([`Stopped`]), each exact, so that a later request may continue from them.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
-/// A request to stop, shared by clones. [`Stop::never`] is never set and costs nothing to
-/// check.
+/// Heaps a nim-value engine computes between two looks at the [`Stop`] (the plain, direct,
+/// sparse and rare-pair engines): a heap costs from a few nanoseconds (no rare heap met) to
+/// O(n) pair reads (a rare one, or any heap of the plain method), so a stop is heard within
+/// milliseconds and the look costs nothing measurable.
+pub const STOP_EVERY: u32 = 64;
+
+/// A request to stop, shared by clones, with the CPU time its holder allows the work
+/// ([`Stop::cpu_limit`]). [`Stop::never`] is never set and costs nothing to check.
 #[derive(Clone, Debug, Default)]
-pub struct Stop(Option<Arc<AtomicBool>>);
+pub struct Stop {
+    flag: Option<Arc<AtomicBool>>,
+    cpu: Option<Duration>,
+}
 
 impl Stop {
     /// A flag nobody can set: the computation runs to its end.
     pub fn never() -> Stop {
-        Stop(None)
+        Stop { flag: None, cpu: None }
     }
 
     /// A flag not yet set.
     pub fn new() -> Stop {
-        Stop(Some(Arc::new(AtomicBool::new(false))))
+        Stop { flag: Some(Arc::new(AtomicBool::new(false))), cpu: None }
+    }
+
+    /// The same flag, with the CPU time the work may take: work whose cost is predicted
+    /// past it is refused before it starts (the caller's face names the limit), and whoever
+    /// holds the flag sets it when the time is spent (a server's watch, the command line's).
+    pub fn with_cpu_limit(self, limit: Duration) -> Stop {
+        Stop { cpu: Some(limit), ..self }
+    }
+
+    /// The CPU time the work may take, when its holder set one.
+    pub fn cpu_limit(&self) -> Option<Duration> {
+        self.cpu
     }
 
     /// Asks every holder of this flag (or a clone) to stop.
     pub fn stop(&self) {
-        if let Some(flag) = &self.0 {
+        if let Some(flag) = &self.flag {
             flag.store(true, Ordering::Relaxed);
         }
     }
@@ -36,7 +58,7 @@ impl Stop {
     /// Whether a stop was asked for.
     #[inline]
     pub fn is_stopped(&self) -> bool {
-        self.0.as_ref().is_some_and(|flag| flag.load(Ordering::Relaxed))
+        self.flag.as_ref().is_some_and(|flag| flag.load(Ordering::Relaxed))
     }
 
     /// A guard that asks for the stop when it is dropped: held by whoever waits for the
@@ -80,5 +102,8 @@ mod tests {
         let never = Stop::never();
         never.stop();
         assert!(!never.is_stopped());
+        let limited = stop.clone().with_cpu_limit(Duration::from_secs(3));
+        assert!(limited.is_stopped(), "the same flag, with a limit");
+        assert_eq!((limited.cpu_limit(), stop.cpu_limit()), (Some(Duration::from_secs(3)), None));
     }
 }

@@ -92,6 +92,13 @@ pub trait Family: Send + Sync + fmt::Debug {
             visit(&m.to);
         }
     }
+    /// The words of the move from `position` to `to` (a child, as [`Family::for_each_child`]
+    /// gives it), as [`Family::moves`] labels it, without listing the moves; `None` where the
+    /// family does not say (the default): a caller then finds it among [`Family::moves`].
+    fn describe_move(&self, position: &[u32], to: &[u32]) -> Option<String> {
+        let _ = (position, to);
+        None
+    }
     /// The rules in words.
     fn rules_text(&self) -> String;
     /// The theorem that decides its positions under `convention`, if one is known.
@@ -145,7 +152,55 @@ pub fn moves_fit(family: &dyn Family, position: &[u32], per_move: u64) -> bool {
     family.move_bound(position).saturating_mul(per) <= MOVES_WORK_LIMIT
 }
 
+/// The one count of `position` that `to` lacks and the one `to` has that `position` lacks
+/// (multisets, both largest first; `None` where there is none): a move that changed one heap.
+pub(crate) fn changed_heap(position: &[u32], to: &[u32]) -> (Option<u32>, Option<u32>) {
+    let (mut i, mut j) = (0, 0);
+    let (mut gone, mut came) = (None, None);
+    while i < position.len() || j < to.len() {
+        match (position.get(i), to.get(j)) {
+            (Some(a), Some(b)) if a == b => (i, j) = (i + 1, j + 1),
+            (Some(&a), Some(&b)) if a > b => (gone, i) = (Some(a), i + 1),
+            (Some(_), Some(&b)) => (came, j) = (Some(b), j + 1),
+            (Some(&a), None) => (gone, i) = (Some(a), i + 1),
+            (None, Some(&b)) => (came, j) = (Some(b), j + 1),
+            (None, None) => break,
+        }
+    }
+    (gone, came)
+}
+
 /// A position's counts separated by spaces, in the family's order.
 pub(crate) fn list(position: &[u32]) -> String {
     position.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod describe_tests {
+    use crate::game::Game;
+
+    /// Each family that describes a single move says what its list says, for every move of
+    /// every position tried, and its children walk lists as many moves as its list.
+    #[test]
+    fn a_described_move_has_the_words_of_the_listed_one() {
+        for (game, positions) in [
+            ("staircase", vec![vec![3, 0, 2], vec![1], vec![0, 4, 1, 2], vec![2, 2, 2]]),
+            ("welter", vec![vec![5, 3, 0], vec![7, 6, 2, 1], vec![4]]),
+            ("raise:3", vec![vec![3, 2, 2, 1], vec![1, 1], vec![2]]),
+            ("raise:5", vec![vec![5, 4, 4, 1], vec![3]]),
+        ] {
+            let game: Game = game.parse().unwrap();
+            let family = game.family();
+            for p in positions {
+                let p = family.canonical(p).unwrap();
+                let listed = family.moves(&p);
+                for m in &listed {
+                    assert_eq!(family.describe_move(&p, &m.to).as_deref(), Some(&m.text[..]), "{game} {p:?}");
+                }
+                let mut walked = 0;
+                family.for_each_child(&p, &mut Vec::new(), &mut |_| walked += 1);
+                assert_eq!(walked, listed.len(), "{game} {p:?}");
+            }
+        }
+    }
 }

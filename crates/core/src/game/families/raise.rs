@@ -72,6 +72,14 @@ impl Family for Raise {
         }
         out
     }
+    fn describe_move(&self, position: &[u32], to: &[u32]) -> Option<String> {
+        match crate::game::family::changed_heap(position, to) {
+            (Some(h), None) => Some(format!("take the whole heap of {h}")),
+            (Some(h), Some(made)) if made == h + 1 => Some(format!("add 1 to a heap of {h}, making {made}")),
+            (Some(h), Some(left)) => Some(format!("take {} from a heap of {h}, leaving {left}", h - left)),
+            _ => None,
+        }
+    }
     fn for_each_child(&self, position: &[u32], buf: &mut Vec<u32>, visit: &mut dyn FnMut(&[u32])) {
         for (i, &h) in position.iter().enumerate() {
             if i > 0 && position[i - 1] == h {

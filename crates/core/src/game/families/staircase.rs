@@ -55,6 +55,11 @@ impl Family for Staircase {
         }
         out
     }
+    fn describe_move(&self, position: &[u32], to: &[u32]) -> Option<String> {
+        // The one step that lost coins (the step below gained them).
+        let i = (0..position.len()).rev().find(|&i| to.get(i).copied().unwrap_or(0) < position[i])?;
+        Some(Staircase::describe(i + 1, position[i] - to.get(i).copied().unwrap_or(0)))
+    }
     fn for_each_child(&self, position: &[u32], buf: &mut Vec<u32>, visit: &mut dyn FnMut(&[u32])) {
         for i in 0..position.len() {
             for k in 1..=position[i] {

@@ -45,6 +45,12 @@ impl Family for Welter {
         }
         out
     }
+    fn describe_move(&self, position: &[u32], to: &[u32]) -> Option<String> {
+        match crate::game::family::changed_heap(position, to) {
+            (Some(h), Some(to_size)) => Some(format!("lower the heap of {h} to {to_size}")),
+            _ => None,
+        }
+    }
     fn for_each_child(&self, position: &[u32], buf: &mut Vec<u32>, visit: &mut dyn FnMut(&[u32])) {
         for i in 0..position.len() {
             let h = position[i];
