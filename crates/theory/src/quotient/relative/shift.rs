@@ -222,7 +222,7 @@ impl Ladder {
         let mut known = vec![None::<(bool, usize, u32)>; form.table.len()];
         let parts = self.parts();
         for (k, t) in self.levels.iter().enumerate().skip(k0) {
-            for z in 0..self.n {
+            for (z, &tz) in t.iter().enumerate() {
                 let (x, c) = (parts.x[z], parts.c[z] as i64);
                 // The counts this counter value stands for: c, or c, c + p, c + 2p, … (enough
                 // of them to meet every class of the window).
@@ -232,19 +232,19 @@ impl Ladder {
                     let d = form.rep(c + j as i64 * period - k as i64);
                     let i = x as usize * (hi - lo + 1) as usize + (d - lo) as usize;
                     match known[i] {
-                        Some((v, k1, z1)) if v != t[z] => {
+                        Some((v, k1, z1)) if v != tz => {
                             return Err(ShiftError::NotShifted {
                                 level: k,
                                 position: self.least_position(z as u32),
                                 other_level: k1,
                                 other: self.least_position(z1),
                                 d,
-                                got: t[z],
+                                got: tz,
                                 want: v,
                             });
                         }
                         Some(_) => {}
-                        None => known[i] = Some((t[z], k, z as u32)),
+                        None => known[i] = Some((tz, k, z as u32)),
                     }
                 }
             }
