@@ -17,6 +17,10 @@
 //!
 //! `cargo run --release --example dawson_heap34 -- SECONDS MAX_ELEMENTS`
 //! `cargo run --release --example dawson_heap34 -- search 34,2 34,34`
+//! `cargo run --release --example dawson_heap34 -- dump E DIR` (candidates' monoids to files)
+//! `FREE30=1 cargo run --release --example dawson_heap34 -- shift DIR/m9.txt 12 8 7 -7 2`
+//! (the ladder with heap 30 counted exactly, then a shift form for every k; see
+//! docs/quotients.md, "Every k at once")
 
 use std::time::{Duration, Instant};
 
