@@ -17,6 +17,10 @@
 //!
 //! `cargo run --release --example dawson_heap34 -- SECONDS MAX_ELEMENTS`
 //! `cargo run --release --example dawson_heap34 -- search 34,2 34,34`
+//! `cargo run --release --example dawson_heap34 -- dump E DIR` (candidates' monoids to files)
+//! `FREE30=1 cargo run --release --example dawson_heap34 -- shift DIR/m9.txt 12 8 7 -7 2`
+//! (the ladder with heap 30 counted exactly, then a shift form for every k; see
+//! docs/quotients.md, "Every k at once")
 
 use std::time::{Duration, Instant};
 
@@ -24,7 +28,7 @@ use nimdb::game::{Convention, GameSpec, Position};
 use nimdb::solve::reference::ReferenceSearch;
 use nimdb::theory::quotient::candidate::index_and_period;
 use nimdb::theory::quotient::pretension::Pretension;
-use nimdb::theory::quotient::relative::{Ladder, Level, Refinement};
+use nimdb::theory::quotient::relative::{Ladder, Level, Refinement, ShiftCheck};
 use nimdb::theory::quotient::word::Word;
 use nimdb::theory::quotient::{Limits, Observer, QuotientBuilder};
 
@@ -136,6 +140,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     if args.get(1).map(String::as_str) == Some("ladder-candidate") {
         return ladder_candidate(&args[2..]);
     }
+    if args.get(1).map(String::as_str) == Some("shift") {
+        return shift(&args[2..]);
+    }
+    if args.get(1).map(String::as_str) == Some("dump") {
+        return dump(&args[2..]);
+    }
     if args.get(1).map(String::as_str) == Some("ladder") {
         return ladder(&args[2..]);
     }
@@ -195,8 +205,13 @@ fn ladder(args: &[String]) -> Result<(), Box<dyn std::error::Error>> {
         b.monoid().size(),
         start.elapsed().as_secs_f64()
     );
-    let r =
-        Refinement { q: b.monoid().clone(), images: b.heap_images().to_vec(), counted: counted.clone(), cap };
+    let r = Refinement {
+        q: b.monoid().clone(),
+        images: b.heap_images().to_vec(),
+        counted: counted.clone(),
+        cap,
+        period: 1,
+    };
     let l = Ladder::new(code, 34, r, 1 << 26)?;
     println!(
         "refinement: counted {counted:?} capped at {cap}: {} elements are images of positions ({:.1} s)",
@@ -353,5 +368,192 @@ fn ladder_candidate(args: &[String]) -> Result<(), Box<dyn std::error::Error>> {
     };
     let r = b.add_heap_observed(&stop, &mut catch);
     println!("heap 34: {r:?} ({:.1} s)", start.elapsed().as_secs_f64());
+    Ok(())
+}
+
+/// Writes a refinement (the monoid heaps 1..33 generate in a candidate) as text: the size n,
+/// then n rows of the table, then the images of heaps 0..33.
+fn write_refinement(path: &str, r: &Refinement) -> std::io::Result<()> {
+    use std::fmt::Write as _;
+    let n = r.q.size();
+    let mut out = format!("{n}\n");
+    for a in 0..n as u32 {
+        let row: Vec<String> = (0..n as u32).map(|b| r.q.mul(a, b).to_string()).collect();
+        let _ = writeln!(out, "{}", row.join(" "));
+    }
+    let im: Vec<String> = r.images.iter().map(u32::to_string).collect();
+    let _ = writeln!(out, "{}", im.join(" "));
+    std::fs::write(path, out)
+}
+
+/// Reads what [`write_refinement`] wrote (no counters).
+fn read_refinement(path: &str) -> Result<Refinement, Box<dyn std::error::Error>> {
+    let text = std::fs::read_to_string(path)?;
+    let mut lines = text.lines();
+    let n: usize = lines.next().ok_or("empty file")?.trim().parse()?;
+    let mut table = Vec::with_capacity(n * n);
+    for _ in 0..n {
+        let row: Vec<u32> =
+            lines.next().ok_or("short table")?.split(' ').map(str::parse).collect::<Result<_, _>>()?;
+        if row.len() != n {
+            return Err("bad row".into());
+        }
+        table.extend(row);
+    }
+    let images: Vec<u32> =
+        lines.next().ok_or("no images")?.split(' ').map(str::parse).collect::<Result<_, _>>()?;
+    let q = nimdb::theory::quotient::BipartiteMonoid::from_table(n, table, vec![false; n])?;
+    Ok(Refinement { q, images, counted: Vec::new(), cap: 1, period: 1 })
+}
+
+struct Dump {
+    want: u32,
+    best: u32,
+    dir: String,
+    start: Instant,
+    flag: std::rc::Rc<std::cell::Cell<bool>>,
+}
+
+impl Observer for Dump {
+    fn trial(&mut self, heap: u32, c: &Pretension, failure: Option<&Word>) {
+        let Some(w) = failure else { return };
+        if heap != 34 || w.exponent(34) <= self.best {
+            return;
+        }
+        self.best = w.exponent(34);
+        let r = Refinement::generated(&c.q, &c.images[..34]);
+        let path = format!("{}/m{}.txt", self.dir, self.best);
+        println!(
+            "candidate of {} elements, least failure {w}: heaps 1..33 generate {}; written to {path} ({:.1} s)",
+            c.q.size(),
+            r.q.size(),
+            self.start.elapsed().as_secs_f64()
+        );
+        if let Err(e) = write_refinement(&path, &r) {
+            println!("  not written: {e}");
+        }
+        if self.best >= self.want {
+            self.flag.set(true);
+        }
+    }
+}
+
+/// `dump E DIR`: extends Q₃₃ by heap 34 until a candidate's least failure holds E copies of
+/// 34, writing each new best candidate's submonoid of heaps 1..33 to DIR/m<e>.txt.
+fn dump(args: &[String]) -> Result<(), Box<dyn std::error::Error>> {
+    let want: u32 = args.first().map_or(Ok(4), |s| s.parse())?;
+    let dir = args.get(1).cloned().unwrap_or_else(|| ".".into());
+    let spec: GameSpec = "octal:0.07".parse()?;
+    let code = spec.octal().ok_or("not an octal game")?;
+    let start = Instant::now();
+    let mut b = QuotientBuilder::new(code, Limits { max_elements: 60000, ..Limits::default() });
+    while b.max_heap() < 33 {
+        b.add_heap()?;
+    }
+    let q33 = Refinement::generated(b.monoid(), &b.heap_images()[..34]);
+    write_refinement(&format!("{dir}/m0.txt"), &q33)?;
+    let flag = std::rc::Rc::new(std::cell::Cell::new(false));
+    let f2 = flag.clone();
+    let stop = move || f2.get();
+    let mut d = Dump { want, best: 0, dir, start, flag };
+    let r = b.add_heap_observed(&stop, &mut d);
+    println!("heap 34: {r:?} ({:.1} s)", start.elapsed().as_secs_f64());
+    Ok(())
+}
+
+/// `shift FILE CAP LEVELS K0 LO HI [MAX_STATES]`: the ladder over the monoid in FILE (from
+/// `dump`) times an exact counter of heap 30 (exact below CAP − 1, then its parity), levels
+/// 0..LEVELS−1; then the shift form F(x, c − k) read from levels K0.. on the window LO..=HI,
+/// and its check for every k > K0 (a pass proves o(34^k + R) = F(ψ(R), c(R) − k) for every
+/// k ≥ K0 and every R), and the diagonal 34^k + 30^m + 25 read from F for every k ≥ K0, m.
+fn shift(args: &[String]) -> Result<(), Box<dyn std::error::Error>> {
+    let get = |i: usize| args.get(i).ok_or("usage: shift FILE CAP LEVELS K0 LO HI [MAX_STATES]");
+    let mut r = read_refinement(get(0)?)?;
+    let cap: u32 = get(1)?.parse()?;
+    let levels: usize = get(2)?.parse()?;
+    let k0: usize = get(3)?.parse()?;
+    let lo: i64 = get(4)?.parse()?;
+    let hi: i64 = get(5)?.parse()?;
+    let max_states: usize = args.get(6).map_or(Ok(5_000_000), |s| s.parse())?;
+    let (i30, p30) = index_and_period(&r.q, r.images[30]);
+    if std::env::var("FREE30").is_ok() {
+        // Heap 30 only counted: its part in M is the identity.
+        r.images[30] = 0;
+    }
+    r.counted = vec![30];
+    r.cap = cap;
+    r.period = 2;
+    let spec: GameSpec = "octal:0.07".parse()?;
+    let code = spec.octal().ok_or("not an octal game")?;
+    let start = Instant::now();
+    let qs = r.q.size();
+    let l = Ladder::new(code, 34, r, 1 << 26)?;
+    println!(
+        "M: {qs} elements, Φ(30) index {i30} period {p30}; with heap 30 counted (cap {cap}, period 2): {} images ({:.1} s)",
+        l.size(),
+        start.elapsed().as_secs_f64()
+    );
+    let l = climb(l, levels, max_states, 2 * levels as u32 + 12, start);
+    if let Ok(fams) = std::env::var("FAMILIES") {
+        for fam in fams.split(';') {
+            let base: Vec<u32> =
+                fam.split(',').filter(|s| !s.is_empty()).map(str::parse).collect::<Result<_, _>>()?;
+            println!("  34^k + 30^j + {base:?} (k down, j across):");
+            for k in 0..l.proved() {
+                let line: String = (0..=2 * levels)
+                    .map(|j| {
+                        let mut h = base.clone();
+                        h.extend(std::iter::repeat_n(30, j));
+                        if l.is_p(k, &h) == Some(true) { 'P' } else { '.' }
+                    })
+                    .collect();
+                println!("    k={k:2} {line}");
+            }
+        }
+    }
+    if l.proved() <= k0 {
+        println!("level {k0} not proved: no shift form");
+        return Ok(());
+    }
+    let form = match l.shift_form(k0, lo, hi) {
+        Ok(f) => f,
+        Err(e) => {
+            println!("no shift form: {e}");
+            return Ok(());
+        }
+    };
+    println!(
+        "shift form from levels {k0}..{}: window {lo}..={hi}, {} entries undetermined ({:.1} s)",
+        l.proved() - 1,
+        form.unknown,
+        start.elapsed().as_secs_f64()
+    );
+    let v = l.check_shift(&form, max_states)?;
+    println!("shift check for every k > {k0}: {v:?} ({:.1} s)", start.elapsed().as_secs_f64());
+    if let ShiftCheck::Proved { .. } = v {
+        // The diagonal for every k ≥ max(K0, 2) and every m: x_m = Φ(30)^m Φ(25) repeats with
+        // period p30 from index i30, F repeats in d with period 2 above the window, so m up to
+        // the bound below, with every d = m − k down past the window's bottom, covers all.
+        let bound = i30 as i64 + 2 * p30 as i64 + hi.abs() + lo.abs() + k0 as i64 + 8;
+        let mut ok = true;
+        let mut checked = 0u64;
+        for m in 0..=bound {
+            let mut heaps = vec![30u32; m as usize];
+            heaps.push(25);
+            for k in k0.max(2) as i64..=(m - lo + 6).max(k0.max(2) as i64) {
+                let p = form.is_p(&l, k as usize, &heaps).expect("k >= k0");
+                let want = m >= k && (m - k) % 2 == 0;
+                checked += 1;
+                if p != want {
+                    ok = false;
+                    println!("  diagonal differs at k = {k}, m = {m}: F says {}", if p { "P" } else { "N" });
+                }
+            }
+        }
+        println!(
+            "diagonal 34^k + 30^m + 25 is P iff m >= k, m = k mod 2, for every k >= {} and every m: {ok} ({checked} pairs (k, m) checked, m <= {bound})",
+            k0.max(2)
+        );
+    }
     Ok(())
 }

@@ -31,6 +31,9 @@
 
 use std::fmt;
 
+mod shift;
+pub use shift::{ShiftCheck, ShiftError, ShiftForm};
+
 use serde::{Deserialize, Serialize};
 
 use super::candidate::Submonoid;
@@ -48,8 +51,8 @@ pub enum RelativeError {
         /// The outside heap.
         heap: u32,
     },
-    /// A counted heap is not below the outside heap, or the cap is zero.
-    #[error("counted heaps must lie in 1..{} and the cap must be at least 1", heap - 1)]
+    /// A counted heap is not below the outside heap, or the cap or period is out of range.
+    #[error("counted heaps must lie in 1..{} and the counters need 1 <= period <= cap", heap - 1)]
     Counted {
         /// The outside heap.
         heap: u32,
@@ -69,8 +72,10 @@ pub enum RelativeError {
 
 /// A finite commutative monoid image of the closure of heaps 1..H−1: a quotient's
 /// multiplication table (its P-set unused) times, for each counted heap, the number of
-/// copies of that heap, capped at `cap` (min(a + b, cap) is a commutative monoid, so the
-/// product is a homomorphic image of the closure).
+/// copies of that heap in the cyclic monoid of index `cap + 1 − period` and period `period`:
+/// counts 0..=cap − period are exact, and a larger count is reduced by multiples of
+/// `period` into cap − period + 1..=cap (with period 1, min(a + b, cap)). A cyclic monoid
+/// is commutative, so the product is a homomorphic image of the closure.
 #[derive(Clone, Debug)]
 pub struct Refinement {
     /// The quotient's monoid.
@@ -81,6 +86,9 @@ pub struct Refinement {
     pub counted: Vec<u32>,
     /// The cap of every counter.
     pub cap: u32,
+    /// The period of every counter (1: saturating at `cap`; 2: exact below cap − 1, then
+    /// the parity); at least 1 and at most `cap`.
+    pub period: u32,
 }
 
 impl Refinement {
@@ -103,7 +111,19 @@ impl Refinement {
             images: images.iter().map(|&x| index[x as usize]).collect(),
             counted: Vec::new(),
             cap: 1,
+            period: 1,
         }
+    }
+
+    /// A count reduced into the counter's range 0..=cap.
+    fn reduce(&self, c: u64) -> u64 {
+        let (cap, p) = (self.cap as u64, self.period as u64);
+        if c <= cap { c } else { c - p * (c - cap).div_ceil(p) }
+    }
+
+    /// Whether a counter value stands for one count only (below the counter's cycle).
+    pub fn exact(&self, c: u32) -> bool {
+        c + self.period <= self.cap
     }
 
     /// The raw number of elements: |Q| · (cap + 1)^counted.
@@ -119,7 +139,7 @@ impl Refinement {
         let (mut ca, mut cb) = (a / qs, b / qs);
         let (mut out, mut place) = (0u64, 1u64);
         for _ in 0..self.counted.len() {
-            let c = (ca % r + cb % r).min(self.cap as u64);
+            let c = self.reduce(ca % r + cb % r);
             out += c * place;
             place *= r;
             ca /= r;
@@ -242,7 +262,11 @@ impl Ladder {
         if covered + 1 < heap {
             return Err(RelativeError::Coverage { covered, heap });
         }
-        if refinement.cap == 0 || refinement.counted.iter().any(|&c| c == 0 || c >= heap) {
+        if refinement.cap == 0
+            || refinement.period == 0
+            || refinement.period > refinement.cap
+            || refinement.counted.iter().any(|&c| c == 0 || c >= heap)
+        {
             return Err(RelativeError::Counted { heap });
         }
         let raw_size = refinement.raw_size();
@@ -599,6 +623,7 @@ mod tests {
             images: b.heap_images().to_vec(),
             counted: counted.to_vec(),
             cap,
+            period: 1,
         };
         Ladder::new(&c, heap, r, 1 << 22).unwrap()
     }
@@ -675,6 +700,73 @@ mod tests {
             }
             assert!(found, "{game} {heap}: no two positions of total <= {total} told apart");
         }
+    }
+
+    /// The ladder with heap `g` only counted (its part in the quotient is the identity),
+    /// exact below `cap` − 1, then its parity.
+    fn free_ladder(game: &str, heap: u32, g: u32, cap: u32) -> Ladder {
+        let c = code(game);
+        let mut b = QuotientBuilder::new(&c, Limits::default());
+        while b.max_heap() < heap - 1 {
+            b.add_heap().unwrap();
+        }
+        let mut images = b.heap_images().to_vec();
+        images[g as usize] = 0;
+        let r = Refinement { q: b.monoid().clone(), images, counted: vec![g], cap, period: 2 };
+        Ladder::new(&c, heap, r, 1 << 22).unwrap()
+    }
+
+    /// A shift form proved from level k₀ predicts o(Hᵏ + R) for k past every proved level;
+    /// the forward search agrees on every Hᵏ + R, k₀ ≤ k ≤ k₀ + 2, R of at most `total`
+    /// tokens (Kayles, H = 13, heap 4 or 8 counted; only levels 0..k₀ climbed). A form with one entry flipped (one a position reads) is refused.
+    #[test]
+    fn a_proved_shift_form_agrees_with_the_forward_search_past_the_ladder() {
+        for (game, heap, g, k0, total) in [("kayles", 13u32, 4u32, 1usize, 7u32), ("kayles", 13, 8, 1, 7)] {
+            let c = code(game);
+            let mut l = free_ladder(game, heap, g, 8);
+            for _ in 0..=k0 {
+                assert!(matches!(l.climb(1 << 20), Level::Factors { .. }), "{game}");
+            }
+            let form = l.shift_form(k0, -(k0 as i64), 1).unwrap();
+            let v = l.check_shift(&form, 1 << 20).unwrap();
+            assert!(matches!(v, ShiftCheck::Proved { .. }), "{game}: {v:?}");
+            let mut search = ReferenceSearch::new(&c, Convention::Misere);
+            let mut seen = 0;
+            for k in k0..=k0 + 2 {
+                for r in crate::quotient::tests::partitions(total) {
+                    if r.iter().any(|&h| h >= heap) {
+                        continue;
+                    }
+                    let mut heaps = r.clone();
+                    heaps.extend(std::iter::repeat_n(heap, k));
+                    let (win, _) = search.solve(&Position::new(heaps));
+                    assert_eq!(form.is_p(&l, k, &r), Some(!win), "{game} {heap}^{k} + {r:?}");
+                    seen += 1;
+                }
+            }
+            assert!(seen >= 40, "{seen}");
+            // H^(k0+1) alone reads F(1, −k0 − 1): flipping it must be caught.
+            let mut wrong = form.clone();
+            wrong.flip(0, -(k0 as i64) - 1);
+            let v = l.check_shift(&wrong, 1 << 20).unwrap();
+            assert!(matches!(v, ShiftCheck::Fails { .. }), "{game}: a flipped form passed: {v:?}");
+        }
+    }
+
+    /// A shift form is refused with its base level not proved, a window narrower than the
+    /// counter's period, or more than one counted heap.
+    #[test]
+    fn a_shift_form_needs_proved_levels_that_shift() {
+        let mut l = free_ladder("dawson", 10, 6, 8);
+        assert_eq!(l.shift_form(0, -1, 1), Err(ShiftError::Unproved { k0: 0, proved: 0 }));
+        l.climb(1 << 20);
+        assert!(matches!(l.shift_form(0, 0, 0), Err(ShiftError::Window { .. })));
+        let r = l.refinement().clone();
+        let mut two = Refinement { counted: vec![6, 4], ..r };
+        two.cap = 8;
+        let mut l2 = Ladder::new(&code("dawson"), 10, two, 1 << 22).unwrap();
+        l2.climb(1 << 20);
+        assert_eq!(l2.shift_form(0, -1, 1), Err(ShiftError::Counted(2)));
     }
 
     /// Level 0 re-derives the quotient's own P-set, for Dawson's Kayles heaps 1..25.

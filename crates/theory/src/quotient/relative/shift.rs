@@ -1,0 +1,468 @@
+//! The ladder for every k at once: a *shift form* of the levels, proved by one finite check.
+//!
+//! Over one finite monoid the levels Tₖ are eventually periodic in k, so no finite M can
+//! carry a pattern like Dawson's diagonal (34ᵏ + 30ᵐ + 25 is P iff m ≥ k, m ≡ k mod 2) for
+//! every k. Counting one heap g exactly turns the pattern into a *shift*: write
+//! R ↦ (x, c) with x = ψ(R) in a finite monoid M (heap g included) and c = the number of
+//! copies of g in R, and claim, for every k ≥ k₀ and every position R of heaps below H,
+//!
+//! > o(Hᵏ + R) is P  ⟺  F(x, c − k)
+//!
+//! for one function F: M × ℤ → {P, N} given by a finite table on a window d ∈ [lo, hi] and
+//! periodic outside it with the counter's period p: F(x, d) = F(x, d + p) for d < lo (few
+//! copies of g beside many of H: the parity of k matters, as for Hᵏ alone) and
+//! F(x, d) = F(x, d − p) for d > hi.
+//!
+//! * **F is read off proved levels.** Level k of a [`Ladder`] over M × (g counted, index and
+//!   period as the counter's) gives F(x, c − k) for every image (x, c); levels k₀..K must
+//!   agree after the shift, else the levels are not of this form at all
+//!   ([`ShiftError::NotShifted`]). Agreeing with level k₀ everywhere is the base case.
+//! * **The step is one check for every k > k₀.** At Hᵏ + R with d = c(R) − k, the options are
+//!   a move in a heap h of R (to d + Δ, Δ = copies of g the move makes minus [h = g]), read
+//!   from F at level k, or a move in one H (to d + 1 + copies of g in the option), read from F
+//!   at level k − 1 ≥ k₀. So whether Hᵏ + R is a *failure* (F says P and an option is P, or F
+//!   says N and no option is P) depends on k only through d, and on d only through its
+//!   class: every d below a bottom dₗ behaves as d + p (all options read F below lo), every
+//!   d above a top dₕ as d − p. The d that occur beside R are all d ≤ c(R) − k₀ − 1; the
+//!   counter is exact far enough that this is known from R's image.
+//! * **The check.** Failures "P with a P option" are found per image and heap (as for one
+//!   level). Failures "N with every option N" by the walk over all positions of heaps below
+//!   H, heap by heap, keeping per image the minimal signatures σ = {(m, t) : an option R' of
+//!   the part walked, completed by a rest of image m, has F(ψ(R')·m, t + Δ) = P} (t the
+//!   final d, which adding heaps does not move): a monotone map per heap, a failure monotone
+//!   in σ, and finitely many classes of t.
+//!
+//! When the check passes, o(Hᵏ + R) = F(ψ(R), c(R) − k) holds for every k ≥ k₀ and every R,
+//! by induction on k and then on R (the options of a position are smaller, and a position
+//! with a copy of H has a move). Nothing is trusted of how M was found.
+
+use super::{Bits, Ladder, has, set, subset};
+
+/// ⌈a / b⌉ for a > 0, b > 0.
+fn ceil_div(a: i64, b: i64) -> i64 {
+    (a + b - 1) / b
+}
+
+/// Why a shift form could not be read or checked.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ShiftError {
+    /// The refinement must count exactly one heap.
+    #[error("a shift form needs exactly one counted heap, the refinement counts {0}")]
+    Counted(usize),
+    /// Level k₀ is not proved yet.
+    #[error("level {k0} is not proved (levels 0..{proved} are)")]
+    Unproved {
+        /// The base level asked for.
+        k0: usize,
+        /// Levels proved.
+        proved: usize,
+    },
+    /// The window is narrower than the counter's period.
+    #[error("the window {lo}..={hi} is narrower than the period {period}")]
+    Window {
+        /// Bottom of the window.
+        lo: i64,
+        /// Top of the window.
+        hi: i64,
+        /// The counter's period.
+        period: i64,
+    },
+    /// The counter is not exact far enough to tell which d occur beside a position.
+    #[error("the counter's cap {cap} is too small: the check needs at least {need}")]
+    Cap {
+        /// The refinement's cap.
+        cap: u32,
+        /// The cap needed.
+        need: i64,
+    },
+    /// Two proved levels disagree after the shift: the levels are not F(x, c − k).
+    #[error(
+        "levels are not shifted copies: level {level} at R = {position:?} gives F(x, {d}) = {got}, level {other_level} at {other:?} {want}"
+    )]
+    NotShifted {
+        /// The level where the disagreement was met.
+        level: usize,
+        /// R (least position of the image).
+        position: Vec<u32>,
+        /// The level that set the entry first.
+        other_level: usize,
+        /// Its position (same part in M, same class of d).
+        other: Vec<u32>,
+        /// d = c(R) − k (a representative).
+        d: i64,
+        /// What this level says (true = P).
+        got: bool,
+        /// What an earlier level said.
+        want: bool,
+    },
+}
+
+/// A function F: M × ℤ → {P, N} given on a window and extended (see the module's doc),
+/// claimed to give o(Hᵏ + R) = F(ψ(R), c(R) − k) for every k ≥ k₀.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShiftForm {
+    /// The base level.
+    pub k0: usize,
+    /// Bottom of the window.
+    pub lo: i64,
+    /// Top of the window.
+    pub hi: i64,
+    /// The counter's period.
+    pub period: i64,
+    /// |M|.
+    qs: usize,
+    /// F on M × [lo, hi], row-major by element of M.
+    table: Vec<bool>,
+    /// Entries no proved level determined (set to N; the check decides them).
+    pub unknown: usize,
+}
+
+impl ShiftForm {
+    fn width(&self) -> i64 {
+        self.hi - self.lo + 1
+    }
+
+    /// The window's representative of d: d moved by multiples of the period into the window.
+    pub fn rep(&self, d: i64) -> i64 {
+        if d < self.lo {
+            d + self.period * ceil_div(self.lo - d, self.period)
+        } else if d > self.hi {
+            d - self.period * ceil_div(d - self.hi, self.period)
+        } else {
+            d
+        }
+    }
+
+    /// F(x, d), x an element of M.
+    pub fn value(&self, x: u32, d: i64) -> bool {
+        self.table[x as usize * self.width() as usize + (self.rep(d) - self.lo) as usize]
+    }
+
+    /// Flips F at (x, d) (for tests: a wrong form must be refused).
+    pub fn flip(&mut self, x: u32, d: i64) {
+        let i = x as usize * self.width() as usize + (self.rep(d) - self.lo) as usize;
+        self.table[i] = !self.table[i];
+    }
+
+    /// The predicted outcome of Hᵏ + R (true = P), for k ≥ k₀; `None` below k₀.
+    pub fn is_p(&self, ladder: &Ladder, k: usize, heaps: &[u32]) -> Option<bool> {
+        if k < self.k0 {
+            return None;
+        }
+        let g = ladder.refinement.counted[0];
+        let c = heaps.iter().filter(|&&h| h == g).count() as i64;
+        let x = heaps.iter().fold(0, |acc, &h| {
+            if h == 0 { acc } else { ladder.refinement.q.mul(acc, ladder.refinement.images[h as usize]) }
+        });
+        Some(self.value(x, c - k as i64))
+    }
+}
+
+/// What the check of a shift form found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ShiftCheck {
+    /// Proved: o(Hᵏ + R) = F(ψ(R), c(R) − k) for every k ≥ k₀ and every R.
+    Proved {
+        /// States the walk kept.
+        states: usize,
+        /// Classes of d checked beside each position (dₗ..=dₕ).
+        classes: usize,
+    },
+    /// A position where F contradicts itself: Hᵏ + R with c(R) − k = `d` (every k with
+    /// that d, or for the bottom class every d ≤ `d`).
+    Fails {
+        /// The heaps of R.
+        position: Vec<u32>,
+        /// d = c(R) − k (its class's representative).
+        d: i64,
+        /// "P with a P option" or "N with every option N".
+        kind: String,
+    },
+    /// The walk met its state budget first.
+    Budget {
+        /// The budget.
+        states: usize,
+    },
+}
+
+/// Per dense element: its part in M, its counter value, whether that value is exact.
+struct Parts {
+    x: Vec<u32>,
+    c: Vec<u32>,
+    exact: Vec<bool>,
+}
+
+impl Ladder {
+    fn parts(&self) -> Parts {
+        let qs = self.refinement.q.size() as u64;
+        let x = self.raw.iter().map(|&r| (r % qs) as u32).collect();
+        let c: Vec<u32> = self.raw.iter().map(|&r| (r / qs) as u32).collect();
+        let exact = c.iter().map(|&v| self.refinement.exact(v)).collect();
+        Parts { x, c, exact }
+    }
+
+    /// Reads the shift form F from levels k₀..(proved − 1) on the window [lo, hi]: level k
+    /// gives F(x, c − k) for each image (x, c) (for a counter value in the cycle, at every
+    /// count it stands for). Refused if two levels disagree.
+    pub fn shift_form(&self, k0: usize, lo: i64, hi: i64) -> Result<ShiftForm, ShiftError> {
+        let r = &self.refinement;
+        if r.counted.len() != 1 {
+            return Err(ShiftError::Counted(r.counted.len()));
+        }
+        if k0 >= self.levels.len() {
+            return Err(ShiftError::Unproved { k0, proved: self.levels.len() });
+        }
+        let period = r.period as i64;
+        if hi - lo + 1 < period {
+            return Err(ShiftError::Window { lo, hi, period });
+        }
+        let qs = r.q.size();
+        let mut form =
+            ShiftForm { k0, lo, hi, period, qs, table: vec![false; qs * (hi - lo + 1) as usize], unknown: 0 };
+        let mut known = vec![None::<(bool, usize, u32)>; form.table.len()];
+        let parts = self.parts();
+        for (k, t) in self.levels.iter().enumerate().skip(k0) {
+            for (z, &tz) in t.iter().enumerate() {
+                let (x, c) = (parts.x[z], parts.c[z] as i64);
+                // The counts this counter value stands for: c, or c, c + p, c + 2p, … (enough
+                // of them to meet every class of the window).
+                let reps =
+                    if parts.exact[z] { 1 } else { ((hi - (c - k as i64)).max(0) / period + 2) as usize };
+                for j in 0..reps {
+                    let d = form.rep(c + j as i64 * period - k as i64);
+                    let i = x as usize * (hi - lo + 1) as usize + (d - lo) as usize;
+                    match known[i] {
+                        Some((v, k1, z1)) if v != tz => {
+                            return Err(ShiftError::NotShifted {
+                                level: k,
+                                position: self.least_position(z as u32),
+                                other_level: k1,
+                                other: self.least_position(z1),
+                                d,
+                                got: tz,
+                                want: v,
+                            });
+                        }
+                        Some(_) => {}
+                        None => known[i] = Some((tz, k, z as u32)),
+                    }
+                }
+            }
+        }
+        for (i, v) in known.iter().enumerate() {
+            match v {
+                Some((b, _, _)) => form.table[i] = *b,
+                None => form.unknown += 1,
+            }
+        }
+        Ok(form)
+    }
+
+    /// Checks a shift form for every k > k₀ (see the module's doc); with level k₀ agreeing
+    /// (as [`Ladder::shift_form`] ensures), a pass proves it for every k ≥ k₀.
+    pub fn check_shift(&self, form: &ShiftForm, max_states: usize) -> Result<ShiftCheck, ShiftError> {
+        let r = &self.refinement;
+        if r.counted.len() != 1 {
+            return Err(ShiftError::Counted(r.counted.len()));
+        }
+        let g = r.counted[0];
+        let q = &r.q;
+        let qs = q.size();
+        let p = form.period;
+        let parts = self.parts();
+        let k0 = form.k0 as i64;
+        // Options of each heap below H as (part in M, shift of d); of H as (part, shift).
+        let count_of = |o: u32| -> i64 { parts.c[o as usize] as i64 };
+        let mut opts: Vec<Vec<(u32, i64)>> = vec![Vec::new(); self.heap as usize];
+        for h in 1..self.heap {
+            for &o in &self.opts[h as usize] {
+                if !parts.exact[o as usize] {
+                    return Err(ShiftError::Cap { cap: r.cap, need: count_of(o) + r.period as i64 });
+                }
+                opts[h as usize].push((parts.x[o as usize], count_of(o) - (h == g) as i64));
+            }
+        }
+        let mut h_opts: Vec<(u32, i64)> = Vec::new();
+        for &o in &self.opts[self.heap as usize] {
+            if !parts.exact[o as usize] {
+                return Err(ShiftError::Cap { cap: r.cap, need: count_of(o) + r.period as i64 });
+            }
+            h_opts.push((parts.x[o as usize], 1 + count_of(o)));
+        }
+        let all: Vec<i64> = opts.iter().flatten().map(|&(_, s)| s).collect();
+        let (dmin, dmax) =
+            (all.iter().copied().min().unwrap_or(0).min(0), all.iter().copied().max().unwrap_or(0).max(0));
+        let emax = h_opts.iter().map(|&(_, e)| e).max().unwrap_or(1).max(1);
+        // Classes of t (signatures) and of d (positions).
+        let (tlo, thi) = (form.lo - dmax, form.hi - dmin);
+        let t_rep = |t: i64| -> i64 {
+            if t < tlo {
+                t + p * ceil_div(tlo - t, p)
+            } else if t > thi {
+                t - p * ceil_div(t - thi, p)
+            } else {
+                t
+            }
+        };
+        let (dlo, dhi) = (tlo.min(form.lo - emax), thi);
+        // A counter value in the cycle stands for counts ≥ cap − p + 1; beside those every
+        // class of d occurs when cap − p + 1 − k₀ − 1 ≥ dₕ.
+        let need = dhi + k0 + p;
+        if (r.cap as i64) < need {
+            return Err(ShiftError::Cap { cap: r.cap, need });
+        }
+        // The classes of d beside a position of image z: the p bottom ones always (they stand
+        // for d − p, d − 2p, …), the others up to c − k₀ − 1 (every class when the counter is
+        // in its cycle: cap ≥ need).
+        let classes = |z: usize| -> Vec<i64> {
+            let top = if parts.exact[z] { dhi.min(parts.c[z] as i64 - k0 - 1) } else { dhi };
+            (dlo..dlo + p).chain((dlo + p)..=top).collect()
+        };
+        let f = |x: u32, d: i64| form.value(x, d);
+        let p_through_h = |x: u32, d: i64| h_opts.iter().any(|&(o, e)| f(q.mul(x, o), d + e));
+        // Failures "P with a P option", per element and heap, and through H.
+        for z in 0..self.n {
+            let x = parts.x[z];
+            for d in classes(z) {
+                if f(x, d) && p_through_h(x, d) {
+                    return Ok(ShiftCheck::Fails {
+                        position: self.least_position(z as u32),
+                        d,
+                        kind: "P with a P option".into(),
+                    });
+                }
+            }
+        }
+        for y in 0..self.n {
+            for h in 1..self.heap {
+                if self.rows[h as usize].is_empty() {
+                    continue;
+                }
+                let z = self.rows[h as usize][y] as usize;
+                for d in classes(z) {
+                    if f(parts.x[z], d)
+                        && opts[h as usize].iter().any(|&(o, s)| f(q.mul(parts.x[y], o), d + s))
+                    {
+                        let mut position = self.least_position(y as u32);
+                        position.push(h);
+                        position.sort_unstable_by(|a, b| b.cmp(a));
+                        return Ok(ShiftCheck::Fails { position, d, kind: "P with a P option".into() });
+                    }
+                }
+            }
+        }
+        // Failures "N with every option N": the walk. Signature bit (m, t) at m·tw + t − tlo.
+        let tw = (thi - tlo + 1) as usize;
+        let bits = qs * tw;
+        let words = bits.div_ceil(64);
+        let mut pre: std::collections::HashMap<(u32, i64), Bits> = std::collections::HashMap::new();
+        let mut pre_of = |x: u32, s: i64| -> Bits {
+            pre.entry((x, s))
+                .or_insert_with(|| {
+                    let mut b = vec![0u64; words];
+                    for m in 0..qs as u32 {
+                        let xm = q.mul(x, m);
+                        for t in tlo..=thi {
+                            if f(xm, t + s) {
+                                set(&mut b, (m as usize * tw + (t - tlo) as usize) as u32);
+                            }
+                        }
+                    }
+                    b
+                })
+                .clone()
+        };
+        let fails_at = |z: usize, sig: &Bits| -> Option<i64> {
+            let x = parts.x[z];
+            classes(z)
+                .into_iter()
+                .find(|&d| !f(x, d) && !p_through_h(x, d) && !has(sig, (t_rep(d) - tlo) as u32))
+        };
+        struct St {
+            elem: u32,
+            live: bool,
+            parent: u32,
+            heap: u32,
+            sig: Bits,
+        }
+        let position_of = |states: &Vec<St>, mut i: u32| -> Vec<u32> {
+            let mut out = Vec::new();
+            while states[i as usize].parent != u32::MAX {
+                out.push(states[i as usize].heap);
+                i = states[i as usize].parent;
+            }
+            out.sort_unstable_by(|a, b| b.cmp(a));
+            out
+        };
+        let empty = vec![0u64; words];
+        if let Some(d) = fails_at(0, &empty) {
+            return Ok(ShiftCheck::Fails { position: Vec::new(), d, kind: "N with every option N".into() });
+        }
+        let mut states = vec![St { elem: 0, live: true, parent: u32::MAX, heap: 0, sig: empty }];
+        let mut by_key: Vec<Vec<u32>> = vec![Vec::new(); self.n];
+        by_key[0].push(0);
+        let mut live = 1usize;
+        for h in (1..self.heap).rev() {
+            if self.rows[h as usize].is_empty() {
+                continue;
+            }
+            let row = &self.rows[h as usize];
+            let hx = r.images[h as usize];
+            let mut work: Vec<u32> = (0..states.len() as u32).filter(|&i| states[i as usize].live).collect();
+            while let Some(i) = work.pop() {
+                if !states[i as usize].live {
+                    continue;
+                }
+                let elem = states[i as usize].elem;
+                let mut sig = vec![0u64; words];
+                {
+                    let old = &states[i as usize].sig;
+                    for m in 0..qs as u32 {
+                        let hm = q.mul(hx, m) as usize;
+                        for t in 0..tw {
+                            if has(old, (hm * tw + t) as u32) {
+                                set(&mut sig, (m as usize * tw + t) as u32);
+                            }
+                        }
+                    }
+                }
+                for &(o, s) in &opts[h as usize] {
+                    let b = pre_of(q.mul(parts.x[elem as usize], o), s);
+                    for (a, x) in sig.iter_mut().zip(&b) {
+                        *a |= x;
+                    }
+                }
+                let e2 = row[elem as usize];
+                if let Some(d) = fails_at(e2 as usize, &sig) {
+                    let mut position = position_of(&states, i);
+                    position.push(h);
+                    position.sort_unstable_by(|a, b| b.cmp(a));
+                    return Ok(ShiftCheck::Fails { position, d, kind: "N with every option N".into() });
+                }
+                let kk = e2 as usize;
+                if by_key[kk].iter().any(|&j| subset(&states[j as usize].sig, &sig)) {
+                    continue;
+                }
+                let mut kept = Vec::new();
+                for &j in &by_key[kk] {
+                    if subset(&sig, &states[j as usize].sig) {
+                        states[j as usize].live = false;
+                        live -= 1;
+                    } else {
+                        kept.push(j);
+                    }
+                }
+                let id = states.len() as u32;
+                kept.push(id);
+                by_key[kk] = kept;
+                states.push(St { elem: e2, live: true, parent: i, heap: h, sig });
+                live += 1;
+                work.push(id);
+                if states.len() > max_states {
+                    return Ok(ShiftCheck::Budget { states: max_states });
+                }
+            }
+        }
+        Ok(ShiftCheck::Proved { states: live, classes: (dhi - dlo + 1) as usize })
+    }
+}
