@@ -592,10 +592,11 @@ impl<R: TierRules> Retrograde<'_, R> {
                     &[]
                 }
             };
+            let dummy = M::atomic_zero();
             work.into_par_iter()
                 .map(|(s, range)| {
                     let (values, source, ref at) = sources[s];
-                    let mut lag = Lagged::new(take);
+                    let mut lag = Lagged::new(take, &dummy);
                     let edges =
                         self.mark_heaps_from(values, source, &steps[at.clone()], range, &target, &mut lag);
                     lag.flush();
@@ -607,7 +608,8 @@ impl<R: TierRules> Retrograde<'_, R> {
             for (t, values) in targets.iter_mut() {
                 cells[slot(t.total, t.heaps)] = Cell::from_mut(&mut **values).as_slice_of_cells();
             }
-            let mut lag = Lagged::new(|cell: &Cell<M>, offer: u16| M::take(cell, offer));
+            let dummy = Cell::new(M::ZERO);
+            let mut lag = Lagged::new(|cell: &Cell<M>, offer: u16| M::take(cell, offer), &dummy);
             let target = |total: u32, heaps: u32| -> &[Cell<M>] {
                 if (first..=last).contains(&total) && (heaps as usize) < slots {
                     cells[slot(total, heaps)]
@@ -805,13 +807,14 @@ impl<R: TierRules> Retrograde<'_, R> {
         let target = |total: u32, heaps: u32| above.map_or(&[][..], |a| a.target(total, heaps));
         let parents = above.map(|_| ParentCells::new(tier, &steps, &target));
         let parents = &parents;
+        let dummy = AtomicU8::new(0);
         unmarked
             .par_chunks(PULL_CHUNK)
             .flat_map_iter(|chunk| {
                 let mut shape = Shape::default();
                 let mut buf = Vec::new();
                 let mut parent_buf = Vec::new();
-                let mut lag = Lagged::new(|cell: &AtomicU8, offer: u16| u8::take_atomic(cell, offer));
+                let mut lag = Lagged::new(|cell: &AtomicU8, offer: u16| u8::take_atomic(cell, offer), &dummy);
                 // The children of one number of tokens taken: each one's column (by step)
                 // and rank, their cells prefetched as they are ranked and read after, so
                 // that the cache misses of large tiers overlap.
@@ -821,18 +824,20 @@ impl<R: TierRules> Retrograde<'_, R> {
                     .iter()
                     .map(|&rank| {
                         shape.seek(&self.terms, tier.total, tier.heaps, rank);
-                        let mut longest = None::<u16>;
+                        // The longest child's remoteness plus one, 0 before any child: the
+                        // position's remoteness once every child that can matter is read.
+                        let mut longest = 0u16;
                         let mut edges = 0;
                         for (taken, &bound) in bounds.iter().enumerate() {
                             // No child from here on can last longer than the best found.
-                            if longest.is_some_and(|l| l >= bound) {
+                            if longest > bound {
                                 break;
                             }
                             let taken = taken as u32;
                             let column = |at: usize| columns[at].expect("child tier in memory");
                             let mut take = |r: u16| {
                                 debug_assert!(self.convention.is_win(r as u32), "a loss has a losing child");
-                                longest = Some(longest.map_or(r, |l| l.max(r)));
+                                longest = longest.max(r + 1);
                             };
                             if far {
                                 children.clear();
@@ -876,7 +881,7 @@ impl<R: TierRules> Retrograde<'_, R> {
                                 );
                             }
                         }
-                        let remoteness = longest.map_or(0, |l| l + 1);
+                        let remoteness = longest;
                         if let Some(parents) = parents
                             && !self.convention.is_win(remoteness as u32)
                         {
@@ -1088,6 +1093,10 @@ impl<'s, 'c, C> ParentCells<'s, 'c, C> {
 trait Mark: Copy + Send + Sync {
     /// The atomic of the same size.
     type Atomic: Sync;
+    /// The value 0 (what a dummy cell holds, see [`Lagged`]).
+    const ZERO: Self;
+    /// An atomic holding 0.
+    fn atomic_zero() -> Self::Atomic;
     /// Whether the atomic has the value's alignment (then [`atomics`](Mark::atomics) may view
     /// the values as atomics).
     const ATOMIC_ALIGNED: bool;
@@ -1103,6 +1112,10 @@ trait Mark: Copy + Send + Sync {
 
 impl Mark for u16 {
     type Atomic = AtomicU16;
+    const ZERO: u16 = 0;
+    fn atomic_zero() -> AtomicU16 {
+        AtomicU16::new(0)
+    }
     const ATOMIC_ALIGNED: bool = std::mem::align_of::<AtomicU16>() == std::mem::align_of::<u16>();
     fn atomics(values: &mut [u16]) -> &[AtomicU16] {
         assert!(Self::ATOMIC_ALIGNED);
@@ -1127,6 +1140,10 @@ const UNKNOWN_NARROW: u8 = u8::MAX;
 
 impl Mark for u8 {
     type Atomic = AtomicU8;
+    const ZERO: u8 = 0;
+    fn atomic_zero() -> AtomicU8 {
+        AtomicU8::new(0)
+    }
     const ATOMIC_ALIGNED: bool = true;
     fn atomics(values: &mut [u8]) -> &[AtomicU8] {
         // SAFETY: `values` is borrowed exclusively for the atomics' lifetime, and `AtomicU8`
@@ -1152,36 +1169,42 @@ impl Mark for u8 {
 /// [`LAG`] offers later, so that the cache misses of a tier of megabytes (an offer's target
 /// is far from the last one's) overlap instead of stalling one after the other. The least
 /// offer does not depend on the order offers are taken in.
+///
+/// A slot with no offer in flight points at a dummy cell with the offer 0, which a dummy
+/// cell holding 0 takes without change: every slot is a plain pair, taken without a check.
 struct Lagged<'a, C, F: Fn(&C, u16)> {
-    pending: [Option<(&'a C, u16)>; LAG],
+    pending: [(&'a C, u16); LAG],
     at: usize,
+    dummy: &'a C,
     take: F,
 }
 
-/// Offers in flight at once (see [`Lagged`]).
+/// Offers in flight at once (see [`Lagged`]); a power of two, so that the ring's index is
+/// masked.
 const LAG: usize = 16;
 
 impl<'a, C, F: Fn(&C, u16)> Lagged<'a, C, F> {
-    fn new(take: F) -> Self {
-        Lagged { pending: [None; LAG], at: 0, take }
+    /// An empty ring, its slots pointing at `dummy` (a cell holding 0, which no offer of 0
+    /// changes), giving offers to `take`.
+    fn new(take: F, dummy: &'a C) -> Self {
+        Lagged { pending: [(dummy, 0); LAG], at: 0, dummy, take }
     }
 
     /// Prefetches `cell` and gives the offer made [`LAG`] offers ago to its cell.
     #[inline(always)]
     fn offer(&mut self, cell: &'a C, offer: u16) {
         prefetch(cell);
-        if let Some((old, value)) = self.pending[self.at].replace((cell, offer)) {
-            (self.take)(old, value);
-        }
-        self.at = (self.at + 1) % LAG;
+        let slot = &mut self.pending[self.at & (LAG - 1)];
+        let (old, value) = std::mem::replace(slot, (cell, offer));
+        (self.take)(old, value);
+        self.at = self.at.wrapping_add(1);
     }
 
     /// Gives every offer still in flight to its cell.
     fn flush(&mut self) {
         for slot in &mut self.pending {
-            if let Some((cell, value)) = slot.take() {
-                (self.take)(cell, value);
-            }
+            let (cell, value) = std::mem::replace(slot, (self.dummy, 0));
+            (self.take)(cell, value);
         }
     }
 }
