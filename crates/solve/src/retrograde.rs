@@ -69,6 +69,13 @@ fn prefetch_min_bytes() -> u64 {
 /// one being settled (Kayles, Dawson's Kayles: two).
 const EARLY_REACH_MAX: u32 = 2;
 
+/// Whether a solve of a heap game (with `batch` totals marked together and `reach`, in
+/// `universe`, not spilling) has each loss mark the totals above it as soon as it is
+/// settled (see [`Above`]): remoteness fits a byte, moves take at most [`EARLY_REACH_MAX`].
+pub(super) fn marks_above_as_settled(batch: u32, reach: u32, universe: &Universe) -> bool {
+    batch == 1 && Window::narrow(universe) && reach <= EARLY_REACH_MAX
+}
+
 /// Losses per parallel work unit when marking.
 const MARK_CHUNK: usize = 1024;
 
@@ -171,7 +178,7 @@ pub(super) fn run<R: TierRules>(
     // above it as soon as it is settled (see [`Above`]): `early` holds the one-byte marking
     // arrays of the unsolved tiers of the current total and the `reach` totals above it,
     // and `early_total` the total they were set up for.
-    let early = whole_totals && batch == 1 && solver.narrow && solver.reach <= EARLY_REACH_MAX;
+    let early = whole_totals && marks_above_as_settled(batch, solver.reach, universe);
     let mut early_arrays: Vec<(TierId, Vec<u8>)> = Vec::new();
     let mut early_total = None::<u32>;
     for &tier in &tiers[first..] {
@@ -1118,9 +1125,10 @@ impl Mark for u16 {
     }
     const ATOMIC_ALIGNED: bool = std::mem::align_of::<AtomicU16>() == std::mem::align_of::<u16>();
     fn atomics(values: &mut [u16]) -> &[AtomicU16] {
-        assert!(Self::ATOMIC_ALIGNED);
+        assert!(values.as_ptr().cast::<AtomicU16>().is_aligned(), "values aligned for AtomicU16");
         // SAFETY: `values` is borrowed exclusively for the atomics' lifetime, and `AtomicU16`
-        // has the size and bit validity of `u16` (and, checked above, its alignment).
+        // has the size and bit validity of `u16` (and, checked above, the values are aligned
+        // for it).
         unsafe { &*(values as *mut [u16] as *const [AtomicU16]) }
     }
     #[inline(always)]
@@ -1389,7 +1397,7 @@ mod tests {
                     let held = |t: TierId| {
                         t.total < cut
                             || (t.total == cut && t.heaps % 3 == 1)
-                            || (t.total == cut + 3 && t.heaps % 2 == 0)
+                            || (t.total == cut + 3 && t.heaps.is_multiple_of(2))
                             || (t.total == cut + 4 && t.heaps == 3)
                     };
                     let again = resumed(spec, 24, convention, &whole, held);
