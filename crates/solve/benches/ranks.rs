@@ -7,7 +7,7 @@
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use nimdb_core::game::{GameRules, GameSpec};
 use nimdb_core::index::{PartitionTable, TierId};
-use nimdb_solve::{Routine, neighbour_ranks};
+use nimdb_solve::{Routine, loss_neighbour_ranks, neighbour_ranks};
 
 fn bench_tier(c: &mut Criterion, game: &str, tier: TierId, max_total: u32) {
     let spec: GameSpec = game.parse().unwrap();
@@ -25,7 +25,30 @@ fn bench_tier(c: &mut Criterion, game: &str, tier: TierId, max_total: u32) {
     group.finish();
 }
 
+/// A loss's children and its parents in the totals above, every eighth position of `tier`
+/// standing for the losses (misère Kayles's are one in eight): unranked once for both, as
+/// the solver does, against once for the children and again for each number of tokens
+/// added (marking one total at a time, before).
+fn bench_losses(c: &mut Criterion, game: &str, tier: TierId, max_total: u32) {
+    let spec: GameSpec = game.parse().unwrap();
+    let reach = spec.rules().max_take().unwrap_or(max_total);
+    let table = PartitionTable::new(max_total, max_total, max_total).unwrap();
+    let once = loss_neighbour_ranks(&spec, &table, tier, reach, 8, true);
+    let again = loss_neighbour_ranks(&spec, &table, tier, reach, 8, false);
+    assert_eq!(once, again, "{game} {tier:?}: unranking once ranks differently");
+    let mut group = c.benchmark_group(format!("losses/{game}/{}x{}", tier.total, tier.heaps));
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(once.1));
+    for (name, unrank_once) in [("unranked_once", true), ("unranked_per_total", false)] {
+        group.bench_function(name, |b| {
+            b.iter(|| loss_neighbour_ranks(&spec, &table, tier, reach, 8, unrank_once))
+        });
+    }
+    group.finish();
+}
+
 fn ranks(c: &mut Criterion) {
+    bench_losses(c, "kayles", TierId { total: 60, heaps: 14 }, 62);
     // Large tiers of the totals the performance chapter profiles (misère Kayles 50 and 60).
     bench_tier(c, "kayles", TierId { total: 50, heaps: 12 }, 52);
     bench_tier(c, "kayles", TierId { total: 60, heaps: 14 }, 62);

@@ -31,7 +31,7 @@ pub use partitioned::{
     RankEstimate, block, estimate_ranks, owner, take_all,
 };
 #[doc(hidden)]
-pub use shape::{Routine, neighbour_ranks};
+pub use shape::{Routine, loss_neighbour_ranks, neighbour_ranks};
 pub use team::{Alone, Team};
 pub use window::Spill;
 pub use wire::{MAX_BLOCK, decode_words, encode_words, sort_pairs, sort_words};
@@ -694,8 +694,27 @@ pub fn estimate(game: &GameSpec, options: &SolveOptions, table: &PartitionTable)
     let largest_marked =
         per_total.windows(marked.min(per_total.len())).map(|w| w.iter().sum()).max().unwrap_or(0);
     let tier_bytes = largest_tier * if options.nim_values { 12 } else { 6 };
-    let whole_total_bytes =
+    let mut whole_total_bytes =
         if !sweep && one_heap { 2 * largest_marked.saturating_sub(largest_tier) } else { 0 };
+    let mut window_bytes = peak * per_position_tenths / 10;
+    if !sweep && one_heap && retrograde::marks_above_as_settled(marked as u32, reach, universe) {
+        // A loss marks the totals above it as it is settled: while total `t` is solved the
+        // solver holds the columns of the `reach` totals below and of `t` (one byte a
+        // position; `t`'s marking array, a byte a position, becomes its column tier by
+        // tier), the ranks of `t`'s losses (6 tenths of a byte a position, as above), and
+        // the one-byte marking arrays of the `reach` totals above.
+        let reach = reach as usize;
+        let (mut best_window, mut best_above) = (0, 0);
+        for t in 0..per_total.len() {
+            let below: u64 = per_total[t.saturating_sub(reach)..=t].iter().sum();
+            let above: u64 = per_total[t + 1..per_total.len().min(t + 1 + reach)].iter().sum();
+            let window = below + per_total[t] * 6 / 10;
+            if window + above > best_window + best_above {
+                (best_window, best_above) = (window, above);
+            }
+        }
+        (window_bytes, whole_total_bytes) = (best_window, best_above);
+    }
     let entries = PartitionTable::entries(universe.max_total, universe.heaps_cap(), universe.part_cap());
     let mut table_bytes = 4 * entries;
     if !sweep {
@@ -721,12 +740,8 @@ pub fn estimate(game: &GameSpec, options: &SolveOptions, table: &PartitionTable)
     Estimate {
         tiers: tiers.len() as u64,
         positions,
-        memory_bytes: PROCESS_BYTES
-            + table_bytes
-            + peak * per_position_tenths / 10
-            + tier_bytes
-            + whole_total_bytes,
-        window_bytes: peak * per_position_tenths / 10,
+        memory_bytes: PROCESS_BYTES + table_bytes + window_bytes + tier_bytes + whole_total_bytes,
+        window_bytes,
         whole_total_bytes,
         disk_bytes,
         log_bytes,

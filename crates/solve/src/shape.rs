@@ -1300,6 +1300,74 @@ pub fn neighbour_ranks(
     spec.rules().with(Ranks { table, tier, reach, routine })
 }
 
+/// Ranks the children (each number of tokens up to `reach`) and every parent (each kind,
+/// each number of tokens added up to `reach` within the table) of every `stride`-th
+/// position of `tier` of `spec` in `table`, as the retrograde solver settles a loss and
+/// marks the totals above it, and returns the sum of the ranks and their number. With
+/// `once`, each position is unranked once and its parents are ranked from the shape its
+/// children were ranked from (the solver since issue 33's fourth round); without, the
+/// parents of each number of tokens added are ranked from a shape of their own, unranked
+/// again (as marking one total at a time did). For the benchmark that compares the two
+/// (`crates/solve/benches/ranks.rs`); not part of the solver's interface.
+#[doc(hidden)]
+pub fn loss_neighbour_ranks(
+    spec: &crate::game::GameSpec,
+    table: &PartitionTable,
+    tier: crate::index::TierId,
+    reach: u32,
+    stride: usize,
+    once: bool,
+) -> (u64, u64) {
+    struct Ranks<'a> {
+        table: &'a PartitionTable,
+        tier: crate::index::TierId,
+        reach: u32,
+        stride: usize,
+        once: bool,
+    }
+    impl crate::game::RulesVisitor for Ranks<'_> {
+        type Output = (u64, u64);
+        fn visit<R: TierRules>(self, rules: &R) -> (u64, u64) {
+            if !R::ONE_HEAP_MOVES {
+                return (0, 0);
+            }
+            let terms = Terms::new(self.table);
+            let bounds = ParentBounds { max_heap: self.table.max_part(), max_heaps: self.table.max_parts() };
+            let adds = 1..=self.reach.min(self.table.max_total() - self.tier.total);
+            let mut shape = Shape::default();
+            // Without `once`: a shape for each number of tokens added, each seeking the
+            // same ascending ranks (as each total's marking did).
+            let mut marking: Vec<Shape> = adds.clone().map(|_| Shape::default()).collect();
+            let mut buf = Vec::new();
+            let (mut sum, mut count) = (0u64, 0u64);
+            let size = self.table.tier_size(self.tier.total, self.tier.heaps);
+            let (total, heaps) = (self.tier.total, self.tier.heaps);
+            for rank in (0..size).step_by(self.stride.max(1)) {
+                shape.seek(&terms, total, heaps, rank);
+                for taken in 0..=self.reach.min(total) {
+                    count += shape.children_taking(rules, &terms, taken, &mut buf, |_, r| sum += r as u64);
+                }
+                for (added, other) in adds.clone().zip(&mut marking) {
+                    let query = ParentQuery {
+                        added,
+                        bounds,
+                        kinds: ParentKinds { vanished: true, grown: true, joined: true },
+                    };
+                    let from = if self.once {
+                        &mut shape
+                    } else {
+                        other.seek(&terms, total, heaps, rank);
+                        other
+                    };
+                    count += from.parents(rules, &terms, query, |_, r| sum += r as u64);
+                }
+            }
+            (sum, count)
+        }
+    }
+    spec.rules().with(Ranks { table, tier, reach, stride, once })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

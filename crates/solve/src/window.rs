@@ -306,6 +306,23 @@ impl Window {
         }
     }
 
+    /// Drops the loss ranks (and decoded losses) of every tier with its total in `totals`,
+    /// once nothing marks from them.
+    pub fn forget_losses(&mut self, totals: std::ops::Range<u32>) {
+        let start = (totals.start as usize * self.stride).min(self.slots.len());
+        let end = (totals.end as usize * self.stride).min(self.slots.len());
+        for slot in start..end {
+            let Some(v) = self.slots[slot].as_mut() else { continue };
+            let before = Self::size_of(v);
+            v.losses = None;
+            v.loss_heaps = None;
+            v.loss_tails = None;
+            v.loss_remoteness = None;
+            let after = Self::size_of(v);
+            self.bytes -= before - after;
+        }
+    }
+
     /// The most bytes of tier arrays held at once.
     pub fn peak_bytes(&self) -> u64 {
         self.peak
