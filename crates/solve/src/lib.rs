@@ -15,6 +15,7 @@
 
 use nimdb_core::{game, index, resources};
 
+mod copies;
 pub mod family;
 mod partitioned;
 pub mod reference;

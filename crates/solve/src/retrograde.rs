@@ -32,6 +32,7 @@ use rayon::prelude::*;
 use crate::game::{Convention, ParentBounds, TierRules};
 use crate::index::{PartitionTable, TierId, Universe};
 
+use super::copies::{COPIES_MAX_BYTES, Copies, Mark};
 use super::shape::{ParentKinds, ParentQuery, Shape, Terms};
 use super::totals::{CountsByTotal, LANES};
 use super::window::{Column, Ranks, Spill, TierValues, Window, prefetch};
@@ -136,6 +137,7 @@ pub(super) fn run<R: TierRules>(
             && spill.is_none(),
         by_total: (spill.is_none() && marked_totals(R::ONE_HEAP_MOVES, reach(rules, universe), universe) > 1)
             .then(|| CountsByTotal::new(table)),
+        copies: Default::default(),
     };
     let mut window = Window::spilling(universe, spill.cloned());
     // Resume: reload the stored tiers that later tiers read as children or are marked from.
@@ -259,6 +261,41 @@ struct Retrograde<'a, R> {
     loss_terms: bool,
     /// The table's counts by total, where several totals are marked together.
     by_total: Option<CountsByTotal>,
+    /// The threads' own copies of the arrays marked in parallel: a byte a cell where every
+    /// remoteness fits one (`narrow`), else two.
+    copies: (Copies<u8>, Copies<u16>),
+}
+
+/// Where [`Retrograde::mark_totals`] finds the array of a target tier: by total (from the
+/// first) and heap count.
+#[derive(Clone, Copy, Debug)]
+struct Slots {
+    first: u32,
+    last: u32,
+    /// Slots a total (the most heaps of a target, plus one).
+    per_total: usize,
+}
+
+impl Slots {
+    /// The slot of the tier of `total` and `heaps`, if it may be a target.
+    #[inline(always)]
+    fn of(&self, total: u32, heaps: u32) -> Option<usize> {
+        ((self.first..=self.last).contains(&total) && (heaps as usize) < self.per_total)
+            .then(|| (total - self.first) as usize * self.per_total + heaps as usize)
+    }
+
+    fn len(&self) -> usize {
+        (self.last - self.first + 1) as usize * self.per_total
+    }
+}
+
+/// Each marking work unit: a source's index and a range of its losses.
+type Unit = (usize, Range<usize>);
+
+/// The least offer, branch-free (whether an offer improves is unpredictable).
+#[inline(always)]
+fn lower<T: Mark>(cell: &Cell<T>, offer: u16) {
+    cell.set(cell.get().min(T::from_offer(offer)));
 }
 
 impl<R: TierRules> Retrograde<'_, R> {
@@ -336,6 +373,19 @@ impl<R: TierRules> Retrograde<'_, R> {
         let work = work_units(sources.iter().map(|(values, ..)| *values), team);
         let offers: usize = work.iter().map(|(_, r)| r.len()).sum();
         let parallel = rayon::current_num_threads() > 1 && offers >= PARALLEL_MARK_MIN;
+        let mut work = work;
+        if parallel {
+            // Each thread marks its own copy (see [`Copies`]), where they fit.
+            let marked = if self.narrow {
+                self.mark_in_copies(&self.copies.0, values, work, &sources, tier)
+            } else {
+                self.mark_in_copies(&self.copies.1, values, work, &sources, tier)
+            };
+            match marked {
+                Ok(edges) => return edges,
+                Err(back) => work = back,
+            }
+        }
         if parallel && std::mem::align_of::<AtomicU16>() == std::mem::align_of::<u16>() {
             // SAFETY: `values` is borrowed exclusively for this call, and `AtomicU16` has the
             // size and bit validity of `u16` (and, checked above, its alignment).
@@ -367,6 +417,23 @@ impl<R: TierRules> Retrograde<'_, R> {
                 })
                 .sum()
         }
+    }
+
+    /// [`mark`](Self::mark)'s work units `work` in parallel, each thread into its own copy
+    /// of `values` (see [`Copies`]); gives `work` back when the copies would not fit.
+    fn mark_in_copies<T: Mark>(
+        &self,
+        copies: &Copies<T>,
+        values: &mut [u16],
+        work: Vec<Unit>,
+        sources: &[(&TierValues, usize, u32)],
+        tier: TierId,
+    ) -> Result<u64, Vec<Unit>> {
+        copies.mark(&mut [values], work, COPIES_MAX_BYTES, |(s, range), arrays| {
+            let (values, k, added) = sources[s];
+            let cells = arrays[0];
+            self.mark_from(tier, values, k, added, range, &|rank, offer| lower(&cells[rank], offer))
+        })
     }
 
     /// Marks the parents in `tier` of the losses `range` of one source tier (`k` heaps a
@@ -491,9 +558,28 @@ impl<R: TierRules> Retrograde<'_, R> {
         let offers: usize = work.iter().map(|(_, r)| r.len()).sum();
         // The target arrays by total (from the first) and heap count.
         let slots = targets.iter().map(|(t, _)| t.heaps as usize + 1).max().unwrap_or(0);
+        let layout = Slots { first, last, per_total: slots };
         let slot = |total: u32, heaps: u32| (total - first) as usize * slots + heaps as usize;
-        let n_slots = (last - first + 1) as usize * slots;
+        let n_slots = layout.len();
         let parallel = rayon::current_num_threads() > 1 && offers >= PARALLEL_MARK_MIN;
+        let mut work = work;
+        if parallel {
+            // Each thread marks its own copy of the targets (see [`Copies`]), where they fit.
+            let mut arrays: Vec<&mut [u16]> = (0..n_slots).map(|_| &mut [][..]).collect();
+            for (t, values) in targets.iter_mut() {
+                arrays[slot(t.total, t.heaps)] = &mut **values;
+            }
+            let (sources, steps) = (&sources[..], &steps[..]);
+            let marked = if self.narrow {
+                self.copies.0.mark(&mut arrays, work, COPIES_MAX_BYTES, self.marker(sources, steps, layout))
+            } else {
+                self.copies.1.mark(&mut arrays, work, COPIES_MAX_BYTES, self.marker(sources, steps, layout))
+            };
+            match marked {
+                Ok(edges) => return edges,
+                Err(back) => work = back,
+            }
+        }
         if parallel && std::mem::align_of::<AtomicU16>() == std::mem::align_of::<u16>() {
             let mut cells: Vec<&[AtomicU16]> = vec![&[]; n_slots];
             for (t, values) in targets.iter_mut() {
@@ -546,6 +632,24 @@ impl<R: TierRules> Retrograde<'_, R> {
                     self.mark_heaps_from(values, source, &steps[at.clone()], range, &target, &mut lag)
                 })
                 .sum();
+            lag.flush();
+            edges
+        }
+    }
+
+    /// [`mark_totals`](Self::mark_totals)'s marking of one work unit into a thread's own
+    /// copy of the targets (their arrays in the slots of `layout`), for [`Copies::mark`].
+    fn marker<'s, T: Mark>(
+        &'s self,
+        sources: &'s [(&'s TierValues, TierId, Range<usize>)],
+        steps: &'s [MarkStep],
+        layout: Slots,
+    ) -> impl Fn(Unit, &[&[Cell<T>]]) -> u64 + Sync + 's {
+        move |(s, range), arrays| {
+            let target = |total: u32, heaps: u32| layout.of(total, heaps).map_or(&[][..], |i| arrays[i]);
+            let (values, source, ref at) = sources[s];
+            let mut lag = Lagged::new(lower::<T>);
+            let edges = self.mark_heaps_from(values, source, &steps[at.clone()], range, &target, &mut lag);
             lag.flush();
             edges
         }
