@@ -542,7 +542,8 @@ pub struct Estimate {
     pub tiers: u64,
     /// Positions.
     pub positions: u64,
-    /// Peak bytes of memory: the rank table plus the tiers held at once.
+    /// Peak bytes of memory: the rank table plus the tiers held at once (and, on several
+    /// threads, their copies of the arrays being marked).
     pub memory_bytes: u64,
     /// The part of `memory_bytes` that is lower tiers held for later ones (the window):
     /// what a solve under a memory limit spills to disk instead.
@@ -697,6 +698,19 @@ pub fn estimate(game: &GameSpec, options: &SolveOptions, table: &PartitionTable)
     let tier_bytes = largest_tier * if options.nim_values { 12 } else { 6 };
     let whole_total_bytes =
         if !sweep && one_heap { 2 * largest_marked.saturating_sub(largest_tier) } else { 0 };
+    // On several threads the retrograde solver marks in each thread's own copy of the
+    // arrays being marked: a byte a position where remoteness fits one (every thread's),
+    // else two (the first thread's is the arrays themselves), up to a bound.
+    let threads = rayon::current_num_threads() as u64;
+    let copies_bytes = if sweep || threads < 2 {
+        0
+    } else {
+        let marked_positions = if one_heap { largest_marked.max(largest_tier) } else { largest_tier };
+        let per_thread =
+            if window::Window::narrow(universe) { marked_positions } else { 2 * marked_positions };
+        let copied = if window::Window::narrow(universe) { threads } else { threads - 1 };
+        (per_thread * copied).min(copies::COPIES_MAX_BYTES)
+    };
     let entries = PartitionTable::entries(universe.max_total, universe.heaps_cap(), universe.part_cap());
     let mut table_bytes = 4 * entries;
     if !sweep {
@@ -726,7 +740,8 @@ pub fn estimate(game: &GameSpec, options: &SolveOptions, table: &PartitionTable)
             + table_bytes
             + peak * per_position_tenths / 10
             + tier_bytes
-            + whole_total_bytes,
+            + whole_total_bytes
+            + copies_bytes,
         window_bytes: peak * per_position_tenths / 10,
         whole_total_bytes,
         disk_bytes,

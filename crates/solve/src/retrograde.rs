@@ -100,9 +100,25 @@ pub(super) fn marked_totals(one_heap_moves: bool, reach: u32, universe: &Univers
     if terms { MARKED_TOTALS } else { 1 }
 }
 
-/// The fewest losses (over every source tier) marked in parallel: below it, the atomics
-/// and the thread hand-off cost more than they save.
+/// The fewest losses (over every source tier) marked in parallel: below it, the copies
+/// (or atomics) and the thread hand-off cost more than they save.
 const PARALLEL_MARK_MIN: usize = 1 << 13;
+
+#[cfg(test)]
+thread_local! {
+    /// Tests lower [`PARALLEL_MARK_MIN`] and set the bound on the threads' copies (0: mark
+    /// with atomics) to mark small universes through each parallel path.
+    static MARK_LIMITS: Cell<(usize, u64)> = const { Cell::new((PARALLEL_MARK_MIN, COPIES_MAX_BYTES)) };
+}
+
+/// [`PARALLEL_MARK_MIN`] and [`COPIES_MAX_BYTES`] (in tests, what the test set on the
+/// solving thread).
+fn mark_limits() -> (usize, u64) {
+    #[cfg(test)]
+    return MARK_LIMITS.with(|m| m.get());
+    #[cfg(not(test))]
+    (PARALLEL_MARK_MIN, COPIES_MAX_BYTES)
+}
 
 pub(super) fn run<R: TierRules>(
     rules: &R,
@@ -372,14 +388,15 @@ impl<R: TierRules> Retrograde<'_, R> {
         // every source's losses.
         let work = work_units(sources.iter().map(|(values, ..)| *values), team);
         let offers: usize = work.iter().map(|(_, r)| r.len()).sum();
-        let parallel = rayon::current_num_threads() > 1 && offers >= PARALLEL_MARK_MIN;
+        let (parallel_min, copies_max) = mark_limits();
+        let parallel = rayon::current_num_threads() > 1 && offers >= parallel_min;
         let mut work = work;
         if parallel {
             // Each thread marks its own copy (see [`Copies`]), where they fit.
             let marked = if self.narrow {
-                self.mark_in_copies(&self.copies.0, values, work, &sources, tier)
+                self.mark_in_copies(&self.copies.0, values, work, &sources, tier, copies_max)
             } else {
-                self.mark_in_copies(&self.copies.1, values, work, &sources, tier)
+                self.mark_in_copies(&self.copies.1, values, work, &sources, tier, copies_max)
             };
             match marked {
                 Ok(edges) => return edges,
@@ -420,7 +437,8 @@ impl<R: TierRules> Retrograde<'_, R> {
     }
 
     /// [`mark`](Self::mark)'s work units `work` in parallel, each thread into its own copy
-    /// of `values` (see [`Copies`]); gives `work` back when the copies would not fit.
+    /// of `values` (see [`Copies`]); gives `work` back when the copies would take more than
+    /// `max_bytes`.
     fn mark_in_copies<T: Mark>(
         &self,
         copies: &Copies<T>,
@@ -428,8 +446,9 @@ impl<R: TierRules> Retrograde<'_, R> {
         work: Vec<Unit>,
         sources: &[(&TierValues, usize, u32)],
         tier: TierId,
+        max_bytes: u64,
     ) -> Result<u64, Vec<Unit>> {
-        copies.mark(&mut [values], work, COPIES_MAX_BYTES, |(s, range), arrays| {
+        copies.mark(&mut [values], work, max_bytes, |(s, range), arrays| {
             let (values, k, added) = sources[s];
             let cells = arrays[0];
             self.mark_from(tier, values, k, added, range, &|rank, offer| lower(&cells[rank], offer))
@@ -561,7 +580,8 @@ impl<R: TierRules> Retrograde<'_, R> {
         let layout = Slots { first, last, per_total: slots };
         let slot = |total: u32, heaps: u32| (total - first) as usize * slots + heaps as usize;
         let n_slots = layout.len();
-        let parallel = rayon::current_num_threads() > 1 && offers >= PARALLEL_MARK_MIN;
+        let (parallel_min, copies_max) = mark_limits();
+        let parallel = rayon::current_num_threads() > 1 && offers >= parallel_min;
         let mut work = work;
         if parallel {
             // Each thread marks its own copy of the targets (see [`Copies`]), where they fit.
@@ -571,9 +591,9 @@ impl<R: TierRules> Retrograde<'_, R> {
             }
             let (sources, steps) = (&sources[..], &steps[..]);
             let marked = if self.narrow {
-                self.copies.0.mark(&mut arrays, work, COPIES_MAX_BYTES, self.marker(sources, steps, layout))
+                self.copies.0.mark(&mut arrays, work, copies_max, self.marker(sources, steps, layout))
             } else {
-                self.copies.1.mark(&mut arrays, work, COPIES_MAX_BYTES, self.marker(sources, steps, layout))
+                self.copies.1.mark(&mut arrays, work, copies_max, self.marker(sources, steps, layout))
             };
             match marked {
                 Ok(edges) => return edges,
@@ -1133,6 +1153,61 @@ mod tests {
         solve(&game, &options, &mut store, &Silent).unwrap();
         PREFETCH_MIN.with(|m| m.set(PREFETCH_MIN_BYTES));
         store.tiers.into_iter().map(|(tier, solved)| (tier, solved.remoteness)).collect()
+    }
+
+    /// The tiers of `spec` (in `universe`) under `convention`, solved on a pool of `threads`
+    /// threads, marked in parallel from `parallel_min` losses with copies of up to
+    /// `copies_max` bytes (0: atomics).
+    fn tiers_on(
+        spec: &str,
+        universe: Universe,
+        convention: Convention,
+        threads: usize,
+        (parallel_min, copies_max): (usize, u64),
+    ) -> BTreeMap<TierId, Vec<u16>> {
+        let game: GameSpec = spec.parse().unwrap();
+        let options =
+            SolveOptions { convention, universe, nim_values: false, strategy: Strategy::Retrograde };
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        let store = pool.install(|| {
+            MARK_LIMITS.with(|m| m.set((parallel_min, copies_max)));
+            let mut store = MemoryStore::default();
+            solve(&game, &options, &mut store, &Silent).unwrap();
+            store
+        });
+        store.tiers.into_iter().map(|(tier, solved)| (tier, solved.remoteness)).collect()
+    }
+
+    #[test]
+    fn marking_in_copies_or_atomics_on_any_thread_count_gives_the_same_tiers() {
+        // Heap games marked a total at a time (narrow: a byte a copy's cell), capped Nim
+        // marked a batch of totals at a time with remoteness past a byte (the first thread
+        // marks in place), and families that change several heaps (tier by tier).
+        let universe = |spec: &str, total, heap, heaps| {
+            let game: GameSpec = spec.parse().unwrap();
+            Universe::new(game.rules(), spec, total, heap, heaps).unwrap()
+        };
+        let cases = [
+            ("kayles", universe("kayles", Some(24), None, None)),
+            ("lines", universe("lines", Some(20), None, None)),
+            ("nim", universe("nim", None, Some(45), Some(3))),
+            ("moore:2", universe("moore:2", Some(14), None, None)),
+        ];
+        for (spec, universe) in cases {
+            for convention in [Convention::Misere, Convention::Normal] {
+                let one = tiers_on(spec, universe, convention, 1, (PARALLEL_MARK_MIN, COPIES_MAX_BYTES));
+                assert!(one.len() > 30, "{spec}: {} tiers", one.len());
+                for threads in [2, 3] {
+                    for copies_max in [COPIES_MAX_BYTES, 0] {
+                        let many = tiers_on(spec, universe, convention, threads, (1, copies_max));
+                        assert!(
+                            many == one,
+                            "{spec} {convention}: {threads} threads, copies up to {copies_max} bytes"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]
