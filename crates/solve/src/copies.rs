@@ -148,7 +148,7 @@ impl<T: Mark> Copies<T> {
                             // other item of this thread while this one runs: an item does
                             // not hand work to rayon, so it runs no other item within it).
                             let target = unsafe { std::slice::from_raw_parts_mut(target.add(0), len) };
-                            &*Cell::from_mut(target).as_slice_of_cells()
+                            Cell::from_mut(target).as_slice_of_cells()
                         })
                         .collect(),
                     _ => {
