@@ -15,6 +15,7 @@
 
 use nimdb_core::{game, index, resources};
 
+mod copies;
 pub mod family;
 mod partitioned;
 pub mod reference;
@@ -541,7 +542,8 @@ pub struct Estimate {
     pub tiers: u64,
     /// Positions.
     pub positions: u64,
-    /// Peak bytes of memory: the rank table plus the tiers held at once.
+    /// Peak bytes of memory: the rank table plus the tiers held at once (and, on several
+    /// threads, their copies of the arrays being marked).
     pub memory_bytes: u64,
     /// The part of `memory_bytes` that is lower tiers held for later ones (the window):
     /// what a solve under a memory limit spills to disk instead.
@@ -697,7 +699,10 @@ pub fn estimate(game: &GameSpec, options: &SolveOptions, table: &PartitionTable)
     let mut whole_total_bytes =
         if !sweep && one_heap { 2 * largest_marked.saturating_sub(largest_tier) } else { 0 };
     let mut window_bytes = peak * per_position_tenths / 10;
-    if !sweep && one_heap && retrograde::marks_above_as_settled(marked as u32, reach, universe) {
+    // Where a loss marks the totals above it as it is settled, the threads share those
+    // arrays (one byte a position, marked with atomics) and keep no copies of them.
+    let early = !sweep && one_heap && retrograde::marks_above_as_settled(marked as u32, reach, universe);
+    if early {
         // A loss marks the totals above it as it is settled: while total `t` is solved the
         // solver holds the columns of the `reach` totals below and of `t` (one byte a
         // position; `t`'s marking array, a byte a position, becomes its column tier by
@@ -715,6 +720,19 @@ pub fn estimate(game: &GameSpec, options: &SolveOptions, table: &PartitionTable)
         }
         (window_bytes, whole_total_bytes) = (best_window, best_above);
     }
+    // On several threads the retrograde solver marks in each thread's own copy of the
+    // arrays being marked: a byte a position where remoteness fits one (every thread's),
+    // else two (the first thread's is the arrays themselves), up to a bound.
+    let threads = rayon::current_num_threads() as u64;
+    let copies_bytes = if sweep || threads < 2 || early {
+        0
+    } else {
+        let marked_positions = if one_heap { largest_marked.max(largest_tier) } else { largest_tier };
+        let per_thread =
+            if window::Window::narrow(universe) { marked_positions } else { 2 * marked_positions };
+        let copied = if window::Window::narrow(universe) { threads } else { threads - 1 };
+        (per_thread * copied).min(copies::COPIES_MAX_BYTES)
+    };
     let entries = PartitionTable::entries(universe.max_total, universe.heaps_cap(), universe.part_cap());
     let mut table_bytes = 4 * entries;
     if !sweep {
@@ -740,7 +758,12 @@ pub fn estimate(game: &GameSpec, options: &SolveOptions, table: &PartitionTable)
     Estimate {
         tiers: tiers.len() as u64,
         positions,
-        memory_bytes: PROCESS_BYTES + table_bytes + window_bytes + tier_bytes + whole_total_bytes,
+        memory_bytes: PROCESS_BYTES
+            + table_bytes
+            + window_bytes
+            + tier_bytes
+            + whole_total_bytes
+            + copies_bytes,
         window_bytes,
         whole_total_bytes,
         disk_bytes,

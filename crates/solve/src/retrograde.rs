@@ -32,6 +32,7 @@ use rayon::prelude::*;
 use crate::game::{Convention, ParentBounds, TierRules};
 use crate::index::{PartitionTable, TierId, Universe};
 
+use super::copies::{COPIES_MAX_BYTES, Copies, Mark as CopyMark};
 use super::shape::{ParentKinds, ParentQuery, Shape, Terms};
 use super::totals::{CountsByTotal, LANES};
 use super::window::{Column, Ranks, Spill, TierValues, Window, prefetch};
@@ -111,9 +112,25 @@ pub(super) fn marked_totals(one_heap_moves: bool, reach: u32, universe: &Univers
     if terms { MARKED_TOTALS } else { 1 }
 }
 
-/// The fewest losses (over every source tier) marked in parallel: below it, the atomics
-/// and the thread hand-off cost more than they save.
+/// The fewest losses (over every source tier) marked in parallel: below it, the copies
+/// (or atomics) and the thread hand-off cost more than they save.
 const PARALLEL_MARK_MIN: usize = 1 << 13;
+
+#[cfg(test)]
+thread_local! {
+    /// Tests lower [`PARALLEL_MARK_MIN`] and set the bound on the threads' copies (0: mark
+    /// with atomics) to mark small universes through each parallel path.
+    static MARK_LIMITS: Cell<(usize, u64)> = const { Cell::new((PARALLEL_MARK_MIN, COPIES_MAX_BYTES)) };
+}
+
+/// [`PARALLEL_MARK_MIN`] and [`COPIES_MAX_BYTES`] (in tests, what the test set on the
+/// solving thread).
+fn mark_limits() -> (usize, u64) {
+    #[cfg(test)]
+    return MARK_LIMITS.with(|m| m.get());
+    #[cfg(not(test))]
+    (PARALLEL_MARK_MIN, COPIES_MAX_BYTES)
+}
 
 pub(super) fn run<R: TierRules>(
     rules: &R,
@@ -148,6 +165,7 @@ pub(super) fn run<R: TierRules>(
             && spill.is_none(),
         by_total: (spill.is_none() && marked_totals(R::ONE_HEAP_MOVES, reach(rules, universe), universe) > 1)
             .then(|| CountsByTotal::new(table)),
+        copies: Default::default(),
     };
     let mut window = Window::spilling(universe, spill.cloned());
     // Resume: reload the stored tiers that later tiers read as children or are marked from.
@@ -333,6 +351,41 @@ struct Retrograde<'a, R> {
     loss_terms: bool,
     /// The table's counts by total, where several totals are marked together.
     by_total: Option<CountsByTotal>,
+    /// The threads' own copies of the arrays marked in parallel: a byte a cell where every
+    /// remoteness fits one (`narrow`), else two.
+    copies: (Copies<u8>, Copies<u16>),
+}
+
+/// Where [`Retrograde::mark_totals`] finds the array of a target tier: by total (from the
+/// first) and heap count.
+#[derive(Clone, Copy, Debug)]
+struct Slots {
+    first: u32,
+    last: u32,
+    /// Slots a total (the most heaps of a target, plus one).
+    per_total: usize,
+}
+
+impl Slots {
+    /// The slot of the tier of `total` and `heaps`, if it may be a target.
+    #[inline(always)]
+    fn of(&self, total: u32, heaps: u32) -> Option<usize> {
+        ((self.first..=self.last).contains(&total) && (heaps as usize) < self.per_total)
+            .then(|| (total - self.first) as usize * self.per_total + heaps as usize)
+    }
+
+    fn len(&self) -> usize {
+        (self.last - self.first + 1) as usize * self.per_total
+    }
+}
+
+/// Each marking work unit: a source's index and a range of its losses.
+type Unit = (usize, Range<usize>);
+
+/// The least offer, branch-free (whether an offer improves is unpredictable).
+#[inline(always)]
+fn lower<T: CopyMark>(cell: &Cell<T>, offer: u16) {
+    cell.set(cell.get().min(T::from_offer(offer)));
 }
 
 impl<R: TierRules> Retrograde<'_, R> {
@@ -409,7 +462,21 @@ impl<R: TierRules> Retrograde<'_, R> {
         // every source's losses.
         let work = work_units(sources.iter().map(|(values, ..)| *values), team);
         let offers: usize = work.iter().map(|(_, r)| r.len()).sum();
-        let parallel = rayon::current_num_threads() > 1 && offers >= PARALLEL_MARK_MIN;
+        let (parallel_min, copies_max) = mark_limits();
+        let parallel = rayon::current_num_threads() > 1 && offers >= parallel_min;
+        let mut work = work;
+        if parallel {
+            // Each thread marks its own copy (see [`Copies`]), where they fit.
+            let marked = if self.narrow {
+                self.mark_in_copies(&self.copies.0, values, work, &sources, tier, copies_max)
+            } else {
+                self.mark_in_copies(&self.copies.1, values, work, &sources, tier, copies_max)
+            };
+            match marked {
+                Ok(edges) => return edges,
+                Err(back) => work = back,
+            }
+        }
         if parallel && std::mem::align_of::<AtomicU16>() == std::mem::align_of::<u16>() {
             // SAFETY: `values` is borrowed exclusively for this call, and `AtomicU16` has the
             // size and bit validity of `u16` (and, checked above, its alignment).
@@ -463,6 +530,25 @@ impl<R: TierRules> Retrograde<'_, R> {
             edges += self.mark_totals_from(&mut targets, added..=added, window, team, from);
         }
         edges
+    }
+
+    /// [`mark`](Self::mark)'s work units `work` in parallel, each thread into its own copy
+    /// of `values` (see [`Copies`]); gives `work` back when the copies would take more than
+    /// `max_bytes`.
+    fn mark_in_copies<T: CopyMark>(
+        &self,
+        copies: &Copies<T>,
+        values: &mut [u16],
+        work: Vec<Unit>,
+        sources: &[(&TierValues, usize, u32)],
+        tier: TierId,
+        max_bytes: u64,
+    ) -> Result<u64, Vec<Unit>> {
+        copies.mark(&mut [values], work, max_bytes, |(s, range), arrays| {
+            let (values, k, added) = sources[s];
+            let cells = arrays[0];
+            self.mark_from(tier, values, k, added, range, &|rank, offer| lower(&cells[rank], offer))
+        })
     }
 
     /// Marks the parents in `tier` of the losses `range` of one source tier (`k` heaps a
@@ -583,9 +669,25 @@ impl<R: TierRules> Retrograde<'_, R> {
         let offers: usize = work.iter().map(|(_, r)| r.len()).sum();
         // The target arrays by total (from the first) and heap count.
         let slots = targets.iter().map(|(t, _)| t.heaps as usize + 1).max().unwrap_or(0);
+        let layout = Slots { first, last, per_total: slots };
         let slot = |total: u32, heaps: u32| (total - first) as usize * slots + heaps as usize;
-        let n_slots = (last - first + 1) as usize * slots;
-        let parallel = rayon::current_num_threads() > 1 && offers >= PARALLEL_MARK_MIN;
+        let n_slots = layout.len();
+        let (parallel_min, copies_max) = mark_limits();
+        let parallel = rayon::current_num_threads() > 1 && offers >= parallel_min;
+        let mut work = work;
+        if parallel && let Some(mut arrays) = M::wide(targets, n_slots, &slot) {
+            // Each thread marks its own copy of the targets (see [`Copies`]), where they fit.
+            let (sources, steps) = (&sources[..], &steps[..]);
+            let marked = if self.narrow {
+                self.copies.0.mark(&mut arrays, work, copies_max, self.marker(sources, steps, layout))
+            } else {
+                self.copies.1.mark(&mut arrays, work, copies_max, self.marker(sources, steps, layout))
+            };
+            match marked {
+                Ok(edges) => return edges,
+                Err(back) => work = back,
+            }
+        }
         if parallel && M::ATOMIC_ALIGNED {
             let mut cells: Vec<&[M::Atomic]> = vec![&[]; n_slots];
             for (t, values) in targets.iter_mut() {
@@ -631,6 +733,25 @@ impl<R: TierRules> Retrograde<'_, R> {
                     self.mark_heaps_from(values, source, &steps[at.clone()], range, &target, &mut lag)
                 })
                 .sum();
+            lag.flush();
+            edges
+        }
+    }
+
+    /// [`mark_totals`](Self::mark_totals)'s marking of one work unit into a thread's own
+    /// copy of the targets (their arrays in the slots of `layout`), for [`Copies::mark`].
+    fn marker<'s, T: CopyMark>(
+        &'s self,
+        sources: &'s [(&'s TierValues, TierId, Range<usize>)],
+        steps: &'s [MarkStep],
+        layout: Slots,
+    ) -> impl Fn(Unit, &[&[Cell<T>]]) -> u64 + Sync + 's {
+        move |(s, range), arrays| {
+            let target = |total: u32, heaps: u32| layout.of(total, heaps).map_or(&[][..], |i| arrays[i]);
+            let (values, source, ref at) = sources[s];
+            let dummy = Cell::new(T::NONE);
+            let mut lag = Lagged::new(lower::<T>, &dummy);
+            let edges = self.mark_heaps_from(values, source, &steps[at.clone()], range, &target, &mut lag);
             lag.flush();
             edges
         }
@@ -1115,6 +1236,14 @@ trait Mark: Copy + Send + Sync {
     /// Keeps the least of `cell` and `offer`; most offers do not improve, so the cell is read
     /// first, and only an improving offer pays for the atomic.
     fn take_atomic(cell: &Self::Atomic, offer: u16);
+    /// The arrays of `targets` at their slots (`slot(total, heaps)` of `n_slots`; empty
+    /// elsewhere) as two-byte arrays, for the threads' own copies ([`Copies`]); `None` for
+    /// one-byte arrays, which are marked with atomics.
+    fn wide<'t>(
+        targets: &'t mut [(TierId, &mut [Self])],
+        n_slots: usize,
+        slot: &impl Fn(u32, u32) -> usize,
+    ) -> Option<Vec<&'t mut [u16]>>;
 }
 
 impl Mark for u16 {
@@ -1140,6 +1269,17 @@ impl Mark for u16 {
         if offer < cell.load(Ordering::Relaxed) {
             cell.fetch_min(offer, Ordering::Relaxed);
         }
+    }
+    fn wide<'t>(
+        targets: &'t mut [(TierId, &mut [u16])],
+        n_slots: usize,
+        slot: &impl Fn(u32, u32) -> usize,
+    ) -> Option<Vec<&'t mut [u16]>> {
+        let mut arrays: Vec<&mut [u16]> = (0..n_slots).map(|_| &mut [][..]).collect();
+        for (t, values) in targets.iter_mut() {
+            arrays[slot(t.total, t.heaps)] = &mut **values;
+        }
+        Some(arrays)
     }
 }
 
@@ -1170,6 +1310,13 @@ impl Mark for u8 {
         if offer < cell.load(Ordering::Relaxed) {
             cell.fetch_min(offer, Ordering::Relaxed);
         }
+    }
+    fn wide<'t>(
+        _: &'t mut [(TierId, &mut [u8])],
+        _: usize,
+        _: &impl Fn(u32, u32) -> usize,
+    ) -> Option<Vec<&'t mut [u16]>> {
+        None
     }
 }
 
@@ -1402,6 +1549,61 @@ mod tests {
                     };
                     let again = resumed(spec, 24, convention, &whole, held);
                     assert_eq!(again, whole, "{spec} {convention} from {cut}");
+                }
+            }
+        }
+    }
+
+    /// The tiers of `spec` (in `universe`) under `convention`, solved on a pool of `threads`
+    /// threads, marked in parallel from `parallel_min` losses with copies of up to
+    /// `copies_max` bytes (0: atomics).
+    fn tiers_on(
+        spec: &str,
+        universe: Universe,
+        convention: Convention,
+        threads: usize,
+        (parallel_min, copies_max): (usize, u64),
+    ) -> BTreeMap<TierId, Vec<u16>> {
+        let game: GameSpec = spec.parse().unwrap();
+        let options =
+            SolveOptions { convention, universe, nim_values: false, strategy: Strategy::Retrograde };
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        let store = pool.install(|| {
+            MARK_LIMITS.with(|m| m.set((parallel_min, copies_max)));
+            let mut store = MemoryStore::default();
+            solve(&game, &options, &mut store, &Silent).unwrap();
+            store
+        });
+        store.tiers.into_iter().map(|(tier, solved)| (tier, solved.remoteness)).collect()
+    }
+
+    #[test]
+    fn marking_in_copies_or_atomics_on_any_thread_count_gives_the_same_tiers() {
+        // Heap games marked a total at a time (narrow: a byte a copy's cell), capped Nim
+        // marked a batch of totals at a time with remoteness past a byte (the first thread
+        // marks in place), and families that change several heaps (tier by tier).
+        let universe = |spec: &str, total, heap, heaps| {
+            let game: GameSpec = spec.parse().unwrap();
+            Universe::new(game.rules(), spec, total, heap, heaps).unwrap()
+        };
+        let cases = [
+            ("kayles", universe("kayles", Some(24), None, None)),
+            ("lines", universe("lines", Some(20), None, None)),
+            ("nim", universe("nim", None, Some(45), Some(3))),
+            ("moore:2", universe("moore:2", Some(14), None, None)),
+        ];
+        for (spec, universe) in cases {
+            for convention in [Convention::Misere, Convention::Normal] {
+                let one = tiers_on(spec, universe, convention, 1, (PARALLEL_MARK_MIN, COPIES_MAX_BYTES));
+                assert!(one.len() > 30, "{spec}: {} tiers", one.len());
+                for threads in [2, 3] {
+                    for copies_max in [COPIES_MAX_BYTES, 0] {
+                        let many = tiers_on(spec, universe, convention, threads, (1, copies_max));
+                        assert!(
+                            many == one,
+                            "{spec} {convention}: {threads} threads, copies up to {copies_max} bytes"
+                        );
+                    }
                 }
             }
         }
