@@ -3,7 +3,7 @@
 //! own copy of the arrays marked) and the children are read in parallel. Throughput is in
 //! positions. Criterion times the wall clock: on a machine whose two cores are shared it
 //! says little about the CPU a second thread costs, which docs/performance.md measures
-//! from outside (`farm-bench`, `RAYON_NUM_THREADS=1` against `2`, CPU = user + system).
+//! from outside (paired whole-process runs, `RAYON_NUM_THREADS=1` against `2`, CPU = user + system).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use nimdb::game::{Convention, GameSpec};

@@ -33,12 +33,12 @@ pub const BLOCK_RECORDS: u64 = 4096;
 /// fit with [`ROOMY_LOG_PAGES`] runs with this mark, and is refused only when it does not fit
 /// even so. At 256 (1 MiB) a Kayles misère solve to total 62 ran 1.02 times the wall time of
 /// the roomy mark's, and raise:2 with 150 heaps (11,476 one-position tiers, a checkpoint and
-/// its two fsyncs every 50 tiers) 1.5 times (farm-bench, medians of 5).
+/// its two fsyncs every 50 tiers) 1.5 times (paired whole-process runs, medians of 5).
 pub const TIGHT_LOG_PAGES: u64 = 256;
 
 /// The writer's mark when the disk has room for the log it allows: SQLite's default of
 /// 1,000 pages (4 MB). With it raise:2 with 150 heaps ran 0.98 times the wall time of the
-/// writer before these marks (farm-bench, median of 7).
+/// writer before these marks (paired whole-process runs, median of 7).
 pub const ROOMY_LOG_PAGES: u64 = 1000;
 
 /// Bytes of a write-ahead log frame's header, before each page.
