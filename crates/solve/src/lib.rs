@@ -659,6 +659,20 @@ impl Estimate {
 /// The memory a solve process takes before any tier: code, SQLite's page cache, threads.
 const PROCESS_BYTES: u64 = 9 << 20;
 
+/// The threads a solve started now would mark with, read without starting rayon's global
+/// pool: a plan must not spawn threads (under a small address space, `ulimit -v`, that
+/// alone fails). Inside a pool, that pool's; else what the global pool would be given.
+fn planned_threads() -> u64 {
+    if rayon::current_thread_index().is_some() {
+        return rayon::current_num_threads() as u64;
+    }
+    std::env::var("RAYON_NUM_THREADS")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())) as u64
+}
+
 /// Estimates the size of a solve without running it.
 pub fn estimate(game: &GameSpec, options: &SolveOptions, table: &PartitionTable) -> Estimate {
     let universe = &options.universe;
@@ -723,7 +737,7 @@ pub fn estimate(game: &GameSpec, options: &SolveOptions, table: &PartitionTable)
     // On several threads the retrograde solver marks in each thread's own copy of the
     // arrays being marked: a byte a position where remoteness fits one (every thread's),
     // else two (the first thread's is the arrays themselves), up to a bound.
-    let threads = rayon::current_num_threads() as u64;
+    let threads = planned_threads();
     let copies_bytes = if sweep || threads < 2 || early {
         0
     } else {
