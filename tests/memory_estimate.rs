@@ -1,4 +1,4 @@
-//! `solve --dry-run` predicts the solve's peak memory within 25%: each case is solved in a
+//! `solve --dry-run` predicts the solve's peak memory within 10% (the families' within 30%): each case is solved in a
 //! child process whose own peak resident memory the kernel reports (`wait4`).
 
 mod common;
@@ -47,7 +47,7 @@ fn peak(args: &[&str], db: &std::path::Path) -> f64 {
 }
 
 #[test]
-fn dry_run_memory_is_within_25_percent_of_the_peak() {
+fn dry_run_memory_is_within_10_percent_of_the_peak() {
     for args in [
         &["--game", "lines", "--misere", "--max-total", "60"][..],
         &["--game", "kayles", "--misere", "--max-total", "58"],
@@ -61,7 +61,38 @@ fn dry_run_memory_is_within_25_percent_of_the_peak() {
         let ratio = predicted / measured;
         eprintln!("{args:?}: estimated {:.1} MB, peak {:.1} MB", predicted / 1048576.0, measured / 1048576.0);
         assert!(
-            (0.75..=1.25).contains(&ratio),
+            (0.9..=1.1).contains(&ratio),
+            "{args:?}: estimated {:.1} MB, peak {:.1} MB ({ratio:.2})",
+            predicted / 1048576.0,
+            measured / 1048576.0
+        );
+    }
+}
+
+/// Where the Sprague–Grundy theorem counts a heap game's losses before the solve (Nim and
+/// the other games whose moves never split a heap, with the heaps capped), the estimate
+/// counts what the window keeps of each loss, and holds the peak within 10%: misère Nim
+/// 8×24 was estimated at 26 MB against a 32 MB peak when a fixed share of losses was
+/// assumed.
+#[test]
+fn a_heap_game_s_estimate_is_within_ten_percent_where_its_losses_are_counted() {
+    for args in [
+        &["--game", "nim", "--misere", "--max-heap", "24", "--max-heaps", "8"][..],
+        &["--game", "nim", "--max-heap", "40", "--max-heaps", "6"],
+        &["--game", "nim", "--max-heap", "120", "--max-heaps", "4"],
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("m.sqlite");
+        let predicted = estimate(args, &db);
+        let measured = peak(args, &db);
+        let ratio = predicted / measured;
+        eprintln!(
+            "{args:?}: estimated {:.1} MB, peak {:.1} MB ({ratio:.3})",
+            predicted / 1048576.0,
+            measured / 1048576.0
+        );
+        assert!(
+            (0.9..=1.1).contains(&ratio),
             "{args:?}: estimated {:.1} MB, peak {:.1} MB ({ratio:.2})",
             predicted / 1048576.0,
             measured / 1048576.0

@@ -381,11 +381,9 @@ pub fn estimate_family(space: &dyn PositionSpace, loopy: bool, moves_bound: u64)
     } else {
         2 * positions
     };
-    // SQLite's page cache on the writer's connection, which fills to its default 2,000 KiB
-    // as the file grows.
     let (disk_bytes, log_bytes, roomy_log_bytes) =
         super::footprint(sizes.iter().map(|&size| (size, RECORD_BYTES)));
-    let page_cache = disk_bytes.min(2000 << 10);
+    let page_cache = super::page_cache_bytes(disk_bytes);
     let memory_bytes = super::PROCESS_BYTES
         + space.index_bytes()
         + held

@@ -17,6 +17,7 @@ use nimdb_core::{game, index, resources};
 
 mod copies;
 pub mod family;
+mod losses;
 mod partitioned;
 pub mod reference;
 mod retrograde;
@@ -656,8 +657,17 @@ impl Estimate {
     }
 }
 
-/// The memory a solve process takes before any tier: code, SQLite's page cache, threads.
+/// The bytes a loss of the tier being solved takes while it is settled (see [`estimate`]).
+const SETTLED_LOSS_BYTES: u64 = 8 + 2 * 16;
+
+/// The memory a solve process takes before any tier: code, SQLite's connections, threads.
 const PROCESS_BYTES: u64 = 9 << 20;
+
+/// SQLite's page cache on the writer's connection, which fills to its default 2,000 KiB as
+/// a database of `disk_bytes` grows.
+fn page_cache_bytes(disk_bytes: u64) -> u64 {
+    disk_bytes.min(2000 << 10)
+}
 
 /// The threads a solve started now would mark with, read without starting rayon's global
 /// pool: a plan must not spawn threads (under a small address space, `ulimit -v`, that
@@ -691,28 +701,59 @@ pub fn estimate(game: &GameSpec, options: &SolveOptions, table: &PartitionTable)
     let value_bytes = if window::Window::narrow(universe) { 10 } else { 20 };
     let per_position_tenths =
         value_bytes + if options.nim_values { 20 } else { 0 } + if sweep { 0 } else { 6 };
-    let mut window = 0u64;
-    let mut peak = 0u64;
+    // Where the window keeps each loss decoded with its rank terms (heaps capped at a few),
+    // a loss takes its rank (4 bytes), its heaps (a byte each), their rank terms (4 bytes
+    // each) and its remoteness (2): counted tier by tier where the Sprague–Grundy theorem
+    // counts the losses, else the generous share above.
+    let one_heap = game.rules().single_heap().is_some();
+    let marked = retrograde::marked_totals(one_heap, reach, universe) as usize;
+    let counted = (!sweep)
+        .then(|| {
+            let rules = game.rules().single_heap()?;
+            let (heaps, cap) = (universe.max_heaps?, universe.part_cap());
+            losses::losses_by_tier(rules, universe.max_total, heaps, cap)
+        })
+        .flatten();
+    let per_total_bytes: Vec<u64> = match counted.as_ref().filter(|_| marked > 1) {
+        Some(losses) => per_total
+            .iter()
+            .zip(losses)
+            .map(|(&positions, by_heaps)| {
+                let held: u64 = by_heaps.iter().enumerate().map(|(k, &n)| n * (6 + 5 * k as u64)).sum();
+                positions * value_bytes / 10 + held
+            })
+            .collect(),
+        None => per_total.iter().map(|&n| n * per_position_tenths / 10).collect(),
+    };
+    let mut window_bytes = 0u64;
+    let mut held_bytes = 0u64;
     for t in 0..per_total.len() {
-        window += per_total[t];
+        held_bytes += per_total_bytes[t];
         if t > reach as usize {
-            window -= per_total[t - reach as usize - 1];
+            held_bytes -= per_total_bytes[t - reach as usize - 1];
         }
-        peak = peak.max(window);
+        window_bytes = window_bytes.max(held_bytes);
     }
     // The tier being solved: its 2-byte values, the copy queued for the writer and the
     // encoded payload. Unless it spills, the retrograde solver marks every tier of a heap
     // game's total at once (of several totals where it keeps the losses' rank terms), so it
     // holds the 2-byte values of the whole totals being marked.
     let largest_tier = tiers.iter().map(size).max().unwrap_or(0);
-    let one_heap = game.rules().single_heap().is_some();
-    let marked = retrograde::marked_totals(one_heap, reach, universe) as usize;
     let largest_marked =
         per_total.windows(marked.min(per_total.len())).map(|w| w.iter().sum()).max().unwrap_or(0);
-    let tier_bytes = largest_tier * if options.nim_values { 12 } else { 6 };
+    // Where the losses are counted, also the ranks of the tier's losses as they are settled
+    // (8 bytes each) and their settled remoteness (16 bytes each, twice while the threads'
+    // parts are gathered).
+    let tier_bytes = match &counted {
+        Some(losses) => tiers
+            .iter()
+            .map(|t| size(t) * 6 + losses[t.total as usize][t.heaps as usize] * SETTLED_LOSS_BYTES)
+            .max()
+            .unwrap_or(0),
+        None => largest_tier * if options.nim_values { 12 } else { 6 },
+    };
     let mut whole_total_bytes =
         if !sweep && one_heap { 2 * largest_marked.saturating_sub(largest_tier) } else { 0 };
-    let mut window_bytes = peak * per_position_tenths / 10;
     // Where a loss marks the totals above it as it is settled, the threads share those
     // arrays (one byte a position, marked with atomics) and keep no copies of them.
     let early = !sweep && one_heap && retrograde::marks_above_as_settled(marked as u32, reach, universe);
@@ -773,6 +814,7 @@ pub fn estimate(game: &GameSpec, options: &SolveOptions, table: &PartitionTable)
         tiers: tiers.len() as u64,
         positions,
         memory_bytes: PROCESS_BYTES
+            + page_cache_bytes(disk_bytes)
             + table_bytes
             + window_bytes
             + tier_bytes
