@@ -53,31 +53,11 @@ fn dry_run_memory_is_within_10_percent_of_the_peak() {
         &["--game", "kayles", "--misere", "--max-total", "58"],
         &["--game", "nim", "--misere", "--max-heap", "20", "--max-heaps", "8"],
         &["--game", "dawson", "--max-total", "50"],
-    ] {
-        let dir = tempfile::tempdir().unwrap();
-        let db = dir.path().join("m.sqlite");
-        let predicted = estimate(args, &db);
-        let measured = peak(args, &db);
-        let ratio = predicted / measured;
-        eprintln!("{args:?}: estimated {:.1} MB, peak {:.1} MB", predicted / 1048576.0, measured / 1048576.0);
-        assert!(
-            (0.9..=1.1).contains(&ratio),
-            "{args:?}: estimated {:.1} MB, peak {:.1} MB ({ratio:.2})",
-            predicted / 1048576.0,
-            measured / 1048576.0
-        );
-    }
-}
-
-/// Where the Sprague–Grundy theorem counts a heap game's losses before the solve (Nim and
-/// the other games whose moves never split a heap, with the heaps capped), the estimate
-/// counts what the window keeps of each loss, and holds the peak within 10%: misère Nim
-/// 8×24 was estimated at 26 MB against a 32 MB peak when a fixed share of losses was
-/// assumed.
-#[test]
-fn a_heap_game_s_estimate_is_within_ten_percent_where_its_losses_are_counted() {
-    for args in [
-        &["--game", "nim", "--misere", "--max-heap", "24", "--max-heaps", "8"][..],
+        // Where the Sprague–Grundy theorem counts a heap game's losses before the solve
+        // (games whose moves never split a heap, heaps capped), the estimate counts what the
+        // window keeps of each loss: misère Nim 8×24 was 26 MB against a 32 MB peak when a
+        // fixed share of losses was assumed.
+        &["--game", "nim", "--misere", "--max-heap", "24", "--max-heaps", "8"],
         &["--game", "nim", "--max-heap", "40", "--max-heaps", "6"],
         &["--game", "nim", "--max-heap", "120", "--max-heaps", "4"],
     ] {
@@ -86,11 +66,7 @@ fn a_heap_game_s_estimate_is_within_ten_percent_where_its_losses_are_counted() {
         let predicted = estimate(args, &db);
         let measured = peak(args, &db);
         let ratio = predicted / measured;
-        eprintln!(
-            "{args:?}: estimated {:.1} MB, peak {:.1} MB ({ratio:.3})",
-            predicted / 1048576.0,
-            measured / 1048576.0
-        );
+        eprintln!("{args:?}: estimated {:.1} MB, peak {:.1} MB", predicted / 1048576.0, measured / 1048576.0);
         assert!(
             (0.9..=1.1).contains(&ratio),
             "{args:?}: estimated {:.1} MB, peak {:.1} MB ({ratio:.2})",
