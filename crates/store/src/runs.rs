@@ -145,7 +145,9 @@ impl RunLog {
         }
     }
 
-    /// Keeps the row id after the transaction that [`RunLog::record`]ed it committed.
+    /// Keeps the row id [`RunLog::record`] returned, for the next tier of the same
+    /// transaction and those after it; a writer whose transaction then does not commit puts
+    /// back the log it had before (a copy).
     pub fn committed(&mut self, id: i64) {
         self.id = Some(id);
     }
