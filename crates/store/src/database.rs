@@ -36,6 +36,9 @@ pub struct Database {
     /// The mark, in pages, at which a tier writer folds the write-ahead log into the file
     /// ([`Database::set_log_pages`]).
     pub(crate) log_pages: u64,
+    /// Whether a tier writer commits the whole tiers it finds queued together in one
+    /// transaction ([`Database::set_group_commits`]).
+    pub(crate) group_commits: bool,
 }
 
 impl Database {
@@ -60,6 +63,14 @@ impl Database {
     /// default, or `ROOMY_LOG_PAGES` when the solve's plan found room for that log).
     pub fn set_log_pages(&mut self, pages: u64) {
         self.log_pages = pages;
+    }
+
+    /// Sets whether the tier writers made from now on commit the whole tiers they find
+    /// queued together in one transaction (the default; see
+    /// [`TierWriter`](crate::TierWriter)), or each tier in its own, as before (what
+    /// `benches/writer.rs` compares against). The tiers stored are the same either way.
+    pub fn set_group_commits(&mut self, grouped: bool) {
+        self.group_commits = grouped;
     }
 
     /// Whether the file was opened as immutable (see [`Database::open_for_reading`]): it

@@ -85,6 +85,7 @@ impl Database {
             schema_version: SCHEMA_VERSION as i64,
             immutable: false,
             log_pages: TIGHT_LOG_PAGES,
+            group_commits: true,
         })
     }
 
@@ -101,6 +102,7 @@ impl Database {
             schema_version: SCHEMA_VERSION as i64,
             immutable: false,
             log_pages: TIGHT_LOG_PAGES,
+            group_commits: true,
         })
     }
 
@@ -152,6 +154,7 @@ impl Database {
             schema_version: version,
             immutable,
             log_pages: TIGHT_LOG_PAGES,
+            group_commits: true,
         }))
     }
 }

@@ -114,11 +114,12 @@ impl RunLog {
         let peak = tick.peak_memory_bytes.map(|b| b.min(i64::MAX as u64) as i64);
         match self.id {
             None => {
-                tx.execute(
+                tx.prepare_cached(
                     "INSERT INTO solve_runs (solve_id, started_at, updated_at, target_total, tiers, positions, seconds,
                                              peak_memory_bytes, threads, processes, nimdb_version, outcome)
                      VALUES (?1, datetime(?2, 'unixepoch'), datetime('now'), ?3, 1, ?4, ?5, ?6, ?7, ?8, ?9, 'running')",
-                    params![
+                )?
+                .execute(params![
                         solve_id,
                         self.start.started_unix,
                         self.start.target_total,
@@ -128,25 +129,25 @@ impl RunLog {
                         self.start.threads,
                         self.start.processes,
                         env!("CARGO_PKG_VERSION"),
-                    ],
-                )?;
+                ])?;
                 Ok(tx.last_insert_rowid())
             }
             Some(id) => {
-                tx.execute(
-                    &format!(
-                        "UPDATE solve_runs SET tiers = tiers + 1, positions = positions + ?2, seconds = seconds + ?3,
-                            {RAISE_PEAK_TO_4}, updated_at = datetime('now')
-                         WHERE id = ?1"
-                    ),
-                    params![id, positions as i64, tick.seconds.max(0.0), peak],
-                )?;
+                // Cached, as the tier's own statements are (see `tiers`).
+                tx.prepare_cached(&format!(
+                    "UPDATE solve_runs SET tiers = tiers + 1, positions = positions + ?2, seconds = seconds + ?3,
+                        {RAISE_PEAK_TO_4}, updated_at = datetime('now')
+                     WHERE id = ?1"
+                ))?
+                .execute(params![id, positions as i64, tick.seconds.max(0.0), peak])?;
                 Ok(id)
             }
         }
     }
 
-    /// Keeps the row id after the transaction that [`RunLog::record`]ed it committed.
+    /// Keeps the row id [`RunLog::record`] returned, for the next tier of the same
+    /// transaction and those after it; a writer whose transaction then does not commit puts
+    /// back the log it had before (a copy).
     pub fn committed(&mut self, id: i64) {
         self.id = Some(id);
     }

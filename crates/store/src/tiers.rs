@@ -47,12 +47,18 @@ impl StoredTier {
 /// Writes the tiers of one solve, in the order they are given, as one run.
 ///
 /// For a database file the tiers are written by a background thread with its own
-/// connection, each in its own transaction together with the solve's counters and the
-/// run's row in `solve_runs` (inserted with the first tier committed), so the database
-/// always holds a consistent prefix of the solve and an exact record of the run, and the
-/// caller never waits for the disk. At most [`QUEUE`] tiers wait to be written; a tier
-/// still queued when the process dies is simply solved again on resume. A database in
-/// memory has only the one connection, so its tiers are written at once through it.
+/// connection, each in a transaction together with the solve's counters and the run's row
+/// in `solve_runs` (inserted with the first tier committed), so the database always holds a
+/// consistent prefix of the solve and an exact record of the run, and the caller never
+/// waits for the disk. Whole tiers that are already queued when the writer comes to a tier
+/// are committed with it in one transaction (a group commit, in solve order), as long as
+/// that transaction writes no more of the log than the largest single tier so far did
+/// (so the log's bound, [`footprint::log_peak_bytes`](nimdb_core::footprint::log_peak_bytes),
+/// holds): small tiers then share the pages every commit rewrites (the solve's row, the
+/// run's, the trees' paths). At most [`QUEUE`] tiers wait to be written; a tier still queued
+/// or in a group not yet committed when the process dies is simply solved again on resume.
+/// A database in memory has only the one connection, so its tiers are written at once
+/// through it, each in its own transaction.
 pub struct TierWriter<'a> {
     db: &'a Database,
     solve_id: i64,
@@ -76,6 +82,9 @@ pub const QUEUE: usize = 8;
 enum Job {
     /// A whole tier, with what it adds to its run (and its solve's `solve_seconds`).
     Whole(StoredTier, RunTick),
+    /// Whole tiers, in solve order, to be committed in one transaction (made by the writer
+    /// thread from whole tiers found queued together).
+    Group(Vec<(StoredTier, RunTick)>),
     /// The start of a tier whose values follow in parts ([`TierWriter::begin_parts`]).
     Begin(PartsHead),
     /// The next values of the tier begun.
@@ -135,26 +144,45 @@ impl<'a> TierWriter<'a> {
             let (solve_id, ends, key, run) =
                 (self.solve_id, self.ends_total.clone(), self.key.clone(), self.run.clone());
             let mut log = LogWatch::new(&path, self.db.log_pages);
+            let grouped = self.db.group_commits;
             let thread = std::thread::Builder::new()
                 .name("nimdb-tier-writer".into())
                 .spawn(move || {
                     let solve = SolveOf { solve_id, key: &key, ends_total: ends.as_ref(), run: &run };
                     // A tier still in parts when the queue closes is rolled back with it.
                     let mut streaming = None;
-                    for job in jobs {
+                    // A job taken from the queue while gathering a group, not in it.
+                    let mut next: Option<Job> = None;
+                    loop {
+                        let job = match next.take() {
+                            Some(job) => job,
+                            None => match jobs.recv() {
+                                Ok(job) => job,
+                                Err(_) => break,
+                            },
+                        };
+                        let job = match job {
+                            Job::Whole(first, tick) if grouped => {
+                                let (group, after) = log.gather((first, tick), &jobs);
+                                next = after;
+                                Job::Group(group)
+                            }
+                            other => other,
+                        };
                         let tier = match &job {
                             Job::Whole(tier, _) => Some(tier.tier),
+                            Job::Group(group) => group.first().map(|(tier, _)| tier.tier),
                             Job::Begin(head) => Some(head.tier),
                             _ => streaming.as_ref().map(|s: &Streaming<'_>| s.head.tier),
                         };
                         // What the commit writes to the log, at most, and whether it commits.
                         let commits = match &job {
                             Job::Whole(tier, _) => {
-                                let width = codec::width_for(tier.max_remoteness()) as u64
-                                    + u64::from(tier.nim_values.is_some());
-                                log.counts(tier.remoteness.len() as u64, width);
+                                log.counts(tier.remoteness.len() as u64, log_width(tier));
                                 true
                             }
+                            // Counted as it was gathered.
+                            Job::Group(_) => true,
                             Job::Begin(head) => {
                                 log.counts(head.positions, codec::width_for(head.most) as u64);
                                 false
@@ -310,6 +338,11 @@ impl Drop for TierWriter<'_> {
     }
 }
 
+/// The width a whole tier's records take, as the log counts them.
+fn log_width(tier: &StoredTier) -> u64 {
+    codec::width_for(tier.max_remoteness()) as u64 + u64::from(tier.nim_values.is_some())
+}
+
 /// The writer's watch on the write-ahead log: after each tier it commits, the log must be
 /// within the bound its mark allows ([`footprint::log_peak_bytes`](nimdb_core::footprint::log_peak_bytes):
 /// the mark less one page, then the largest transaction written so far). A log past it
@@ -337,6 +370,42 @@ impl LogWatch {
     fn counts(&mut self, positions: u64, width: u64) {
         use nimdb_core::footprint::{tier_bytes, transaction_pages};
         self.largest = self.largest.max(transaction_pages(tier_bytes(positions, width)));
+    }
+
+    /// A group to commit in one transaction: `first`, and the whole tiers queued behind it
+    /// (without waiting for more) while the group's transaction writes no more of the log
+    /// than the largest single tier so far ([`transaction_pages`] of their
+    /// [`tier_bytes`] together: the log's bound is unchanged), up to [`QUEUE`] tiers.
+    /// Every tier taken is counted; the first job taken that does not join is returned.
+    ///
+    /// [`transaction_pages`]: nimdb_core::footprint::transaction_pages
+    /// [`tier_bytes`]: nimdb_core::footprint::tier_bytes
+    fn gather(
+        &mut self,
+        first: (StoredTier, RunTick),
+        jobs: &std::sync::mpsc::Receiver<Job>,
+    ) -> (Vec<(StoredTier, RunTick)>, Option<Job>) {
+        use nimdb_core::footprint::{tier_bytes, transaction_pages};
+        let bytes_of = |tier: &StoredTier| tier_bytes(tier.remoteness.len() as u64, log_width(tier));
+        self.counts(first.0.remoteness.len() as u64, log_width(&first.0));
+        let mut bytes = bytes_of(&first.0);
+        let mut group = vec![first];
+        while group.len() < QUEUE {
+            match jobs.try_recv() {
+                Ok(Job::Whole(tier, tick)) => {
+                    self.counts(tier.remoteness.len() as u64, log_width(&tier));
+                    let more = bytes_of(&tier);
+                    if transaction_pages(bytes + more) > self.largest {
+                        return (group, Some(Job::Whole(tier, tick)));
+                    }
+                    bytes += more;
+                    group.push((tier, tick));
+                }
+                Ok(other) => return (group, Some(other)),
+                Err(_) => break,
+            }
+        }
+        (group, None)
     }
 
     /// The log's bound now.
@@ -437,7 +506,15 @@ impl SolveOf<'_> {
                         "a whole tier came while a tier in parts was open".into(),
                     ));
                 }
-                self.write_tier(conn, &tier, tick)
+                self.write_group(conn, &[(tier, tick)])
+            }
+            Job::Group(group) => {
+                if streaming.is_some() {
+                    return Err(StoreError::Writer(
+                        "a whole tier came while a tier in parts was open".into(),
+                    ));
+                }
+                self.write_group(conn, &group)
             }
             Job::Begin(head) => {
                 if streaming.is_some() {
@@ -550,22 +627,58 @@ impl SolveOf<'_> {
         self.count_and_commit(tx, head.tier, head.positions, losses, tick)
     }
 
-    /// Writes one whole tier (its checksums bound to the solve's key and the tier), the
-    /// solve's counters and the run's row in one transaction.
-    fn write_tier(&self, conn: &Connection, solved: &StoredTier, tick: RunTick) -> Result<(), StoreError> {
+    /// Writes whole tiers in solve order (each one's checksums bound to the solve's key and
+    /// the tier), the solve's counters and the run's row, all in one transaction: the
+    /// group is stored whole or not at all.
+    fn write_group(&self, conn: &Connection, group: &[(StoredTier, RunTick)]) -> Result<(), StoreError> {
+        let mut run =
+            self.run.lock().map_err(|_| StoreError::Writer("the run record was poisoned".into()))?;
+        // The run's row as committed: kept again if the group is not.
+        let before = *run;
+        let written = (|| {
+            // Unchecked: the connection is shared (a database in memory) or the thread's own.
+            let tx = rusqlite::Transaction::new_unchecked(conn, TransactionBehavior::Immediate)?;
+            let mut counted = false;
+            for (solved, tick) in group {
+                if let Some(losses) = self.insert_tier(&tx, solved)? {
+                    self.count(&tx, &mut run, solved.tier, solved.remoteness.len() as u64, losses, *tick)?;
+                    counted = true;
+                }
+            }
+            // Tiers another process stored meanwhile leave nothing to commit.
+            if counted {
+                tx.commit()?;
+            }
+            Ok(())
+        })();
+        if written.is_err() {
+            *run = before;
+        }
+        written
+    }
+
+    /// Inserts the row of one whole tier; its losses, or `None` when another process
+    /// stored the tier meanwhile (the same tier: the stored one is kept).
+    fn insert_tier(
+        &self,
+        tx: &rusqlite::Transaction<'_>,
+        solved: &StoredTier,
+    ) -> Result<Option<u64>, StoreError> {
         let tier = solved.tier;
         let enc = codec::encode(self.key, tier, &solved.remoteness, solved.nim_values.as_deref());
         let losses = solved.losses(self.key.convention);
-        // Unchecked: the connection is shared (a database in memory) or the thread's own.
-        let tx = rusqlite::Transaction::new_unchecked(conn, TransactionBehavior::Immediate)?;
-        // A tier another process stored meanwhile is the same tier: keep the stored one.
-        let inserted = tx.execute(
-            "INSERT INTO tiers (solve_id, total, heaps, positions, losses, max_remoteness, remoteness_bytes,
-                                nim_value_bytes, block_records, checksum, solve_seconds, block_checksums, payload,
-                                checksum_scheme)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, 1)
-             ON CONFLICT (solve_id, total, heaps) DO NOTHING",
-            params![
+        // Cached, as the counters' statements are: a solve commits thousands of tiers, most
+        // of them small, and preparing each statement again for each one took a tenth of
+        // the writer's time.
+        let inserted = tx
+            .prepare_cached(
+                "INSERT INTO tiers (solve_id, total, heaps, positions, losses, max_remoteness, remoteness_bytes,
+                                    nim_value_bytes, block_records, checksum, solve_seconds, block_checksums, payload,
+                                    checksum_scheme)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, 1)
+                 ON CONFLICT (solve_id, total, heaps) DO NOTHING",
+            )?
+            .execute(params![
                 self.solve_id,
                 tier.total,
                 tier.heaps,
@@ -579,16 +692,46 @@ impl SolveOf<'_> {
                 solved.seconds,
                 enc.block_checksums,
                 enc.payload,
-            ],
-        )?;
-        if inserted == 0 {
-            return Ok(());
-        }
-        self.count_and_commit(tx, tier, solved.remoteness.len() as u64, losses, tick)
+            ])?;
+        Ok((inserted > 0).then_some(losses))
     }
 
-    /// Adds a tier just inserted to its solve's counters (completing its total when it is
-    /// the total's last) and to the run's row, and commits.
+    /// Adds a tier just inserted in `tx` to its solve's counters (completing its total when
+    /// it is the total's last) and to the run's row, which `run` keeps (its id taken at
+    /// once: the caller puts `run` back as it was if `tx` does not commit).
+    fn count(
+        &self,
+        tx: &rusqlite::Transaction<'_>,
+        run: &mut RunLog,
+        tier: TierId,
+        positions: u64,
+        losses: u64,
+        tick: RunTick,
+    ) -> Result<(), StoreError> {
+        // The last tier of a total, in solve order, completes that total.
+        let completes_total = (self.ends_total)(tier);
+        tx.prepare_cached(
+            "UPDATE solves SET positions = positions + ?2, losses = losses + ?3,
+                solved_total = CASE WHEN ?4 THEN ?5 ELSE solved_total END,
+                status = CASE WHEN ?4 AND ?5 >= target_total THEN 'complete' ELSE status END,
+                solve_seconds = solve_seconds + ?6,
+                updated_at = datetime('now')
+             WHERE id = ?1",
+        )?
+        .execute(params![
+            self.solve_id,
+            positions as i64,
+            losses as i64,
+            completes_total,
+            tier.total,
+            tick.seconds.max(0.0)
+        ])?;
+        let run_id = run.record(tx, self.solve_id, positions, tick)?;
+        run.committed(run_id);
+        Ok(())
+    }
+
+    /// Adds a tier just inserted to its solve's counters and to the run's row, and commits.
     fn count_and_commit(
         &self,
         tx: rusqlite::Transaction<'_>,
@@ -597,30 +740,15 @@ impl SolveOf<'_> {
         losses: u64,
         tick: RunTick,
     ) -> Result<(), StoreError> {
-        // The last tier of a total, in solve order, completes that total.
-        let completes_total = (self.ends_total)(tier);
-        tx.execute(
-            "UPDATE solves SET positions = positions + ?2, losses = losses + ?3,
-                solved_total = CASE WHEN ?4 THEN ?5 ELSE solved_total END,
-                status = CASE WHEN ?4 AND ?5 >= target_total THEN 'complete' ELSE status END,
-                solve_seconds = solve_seconds + ?6,
-                updated_at = datetime('now')
-             WHERE id = ?1",
-            params![
-                self.solve_id,
-                positions as i64,
-                losses as i64,
-                completes_total,
-                tier.total,
-                tick.seconds.max(0.0)
-            ],
-        )?;
         let mut run =
             self.run.lock().map_err(|_| StoreError::Writer("the run record was poisoned".into()))?;
-        let run_id = run.record(&tx, self.solve_id, positions, tick)?;
-        tx.commit()?;
-        run.committed(run_id);
-        Ok(())
+        let before = *run;
+        let committed =
+            self.count(&tx, &mut run, tier, positions, losses, tick).and_then(|()| Ok(tx.commit()?));
+        if committed.is_err() {
+            *run = before;
+        }
+        committed
     }
 }
 
@@ -875,6 +1003,84 @@ pub(crate) mod tests {
             let file = std::fs::metadata(&path).unwrap().len();
             assert!(file <= bound, "in parts {in_parts}: file {file}, bound {bound}");
             assert!(bound < 2 * file, "in parts {in_parts}: file {file}, bound {bound}");
+        }
+    }
+
+    /// Tiers of `n` positions each, one for each heap count of total 9.
+    fn small_tiers(count: u32, n: usize) -> Vec<StoredTier> {
+        (1..=count)
+            .map(|heaps| StoredTier {
+                tier: TierId { total: 9, heaps },
+                remoteness: (0..n).map(|i| ((i * 7 + heaps as usize) % 20) as u16).collect(),
+                nim_values: None,
+                seconds: 0.5,
+            })
+            .collect()
+    }
+
+    /// Writes `tiers` through a writer of `db` while another connection holds the write
+    /// lock, so that they queue behind the first; returns the log's size once written.
+    fn write_held(db: &Database, solve: &SolveRecord, universe: Universe, tiers: Vec<StoredTier>) -> u64 {
+        let holder = Connection::open(db.path()).unwrap();
+        holder.execute_batch("BEGIN IMMEDIATE").unwrap();
+        let mut w = TierWriter::new(db, solve, universe, RunStart::now(12, 1, 1));
+        for tier in tiers {
+            w.write_in_run(tier, tick()).unwrap();
+        }
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        holder.execute_batch("COMMIT").unwrap();
+        w.finish().unwrap();
+        let mut wal = db.path().as_os_str().to_owned();
+        wal.push("-wal");
+        std::fs::metadata(wal).unwrap().len()
+    }
+
+    #[test]
+    fn tiers_queued_together_commit_together_and_store_the_same_rows() {
+        let dirs = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let (mut grouped, grouped_solve, universe) = database(Some(dirs.0.path()));
+        let (mut plain, plain_solve, _) = database(Some(dirs.1.path()));
+        grouped.set_log_pages(1 << 20);
+        plain.set_log_pages(1 << 20);
+        plain.set_group_commits(false);
+        let grouped_log = write_held(&grouped, &grouped_solve, universe, small_tiers(QUEUE as u32, 50));
+        let plain_log = write_held(&plain, &plain_solve, universe, small_tiers(QUEUE as u32, 50));
+        assert_eq!(rows(&grouped), rows(&plain));
+        let runs = |db: &Database| {
+            db.conn
+                .query_row("SELECT count(*), sum(tiers), sum(positions) FROM solve_runs", [], |r| {
+                    Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?, r.get::<_, i64>(2)?))
+                })
+                .unwrap()
+        };
+        assert_eq!(runs(&grouped), (1, QUEUE as i64, 50 * QUEUE as i64));
+        assert_eq!(runs(&grouped), runs(&plain));
+        // Each commit rewrites the solve's and the run's rows and the trees' paths: the tiers
+        // queued behind the first, committed as one, leave a much shorter log.
+        assert!(2 * grouped_log < plain_log, "grouped {grouped_log} bytes of log, plain {plain_log}");
+    }
+
+    #[test]
+    fn a_group_with_tiers_stored_meanwhile_counts_only_its_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let (db, solve, universe) = database(Some(dir.path()));
+        let tiers = small_tiers(6, 40);
+        // Another run stored the first three.
+        let mut first = TierWriter::new(&db, &solve, universe, RunStart::now(12, 1, 1));
+        for tier in tiers[..3].iter().cloned() {
+            first.write_in_run(tier, tick()).unwrap();
+        }
+        first.finish().unwrap();
+        write_held(&db, &solve, universe, tiers.clone());
+        let (stored, counters) = rows(&db);
+        assert_eq!(stored.len(), 6);
+        assert_eq!(counters.0, 6 * 40, "each tier counted once in the solve");
+        let mut runs = db.conn.prepare("SELECT tiers, positions FROM solve_runs ORDER BY id").unwrap();
+        let runs: Vec<(i64, i64)> =
+            runs.query_map([], |r| Ok((r.get(0)?, r.get(1)?))).unwrap().collect::<Result<_, _>>().unwrap();
+        assert_eq!(runs, [(3, 120), (3, 120)]);
+        for tier in tiers {
+            assert_eq!(db.load_tier(solve.id, tier.tier).unwrap().remoteness, tier.remoteness);
         }
     }
 
