@@ -217,7 +217,11 @@ fn a_quotient_stopped_by_a_limit_or_its_budget_keeps_the_heaps_done() {
     let db = db.to_str().unwrap();
     let err = common::err(&["quotient", "--game", "dawson", "--db", db, "--quiet"]);
     assert!(err.contains("within the time budget (10 s, the default of an open-ended computation)"), "{err}");
-    assert!(err.contains("give more --seconds to go on") && err.trim_end().lines().count() == 1, "{err}");
+    assert!(
+        err.contains("run it again to go on from there, or give more --seconds")
+            && err.trim_end().lines().count() == 1,
+        "{err}"
+    );
     let heap = number_after(&err, "the verified quotient of heaps 1..");
     assert!(err.contains(&format!("`--max-heap {heap}` reads it back")), "{err}");
     let back = common::ok(&["quotient", "--game", "dawson", "--max-heap", &heap.to_string(), "--db", db]);
@@ -225,9 +229,26 @@ fn a_quotient_stopped_by_a_limit_or_its_budget_keeps_the_heaps_done() {
         back.contains("(read from the database)") && back.contains(&format!("heaps 1..{heap}\n")),
         "{back}"
     );
-    // A limit: 600 elements stop heap 33 (|Q| = 638 there, 552 at heap 32).
+    // A limit: 600 elements stop heap 33 (|Q| = 638 there, 552 at heap 32). The stored
+    // quotient of heaps 1..33 is too large to go on from under that limit, so the run starts
+    // from heap 1, and what it reaches is not kept beside the further one.
     let err = common::err(&["quotient", "--game", "dawson", "--max-elements", "600", "--db", db, "--quiet"]);
     assert!(err.contains("the quotient grew beyond 600 elements at heap 33 (raise --max-elements)"), "{err}");
+    assert!(
+        err.contains("the verified quotient of heaps 1..32 (|Q| = 552) was not stored: the database keeps one of more heaps"),
+        "{err}"
+    );
+    let other = dir.path().join("other.sqlite");
+    let err = common::err(&[
+        "quotient",
+        "--game",
+        "dawson",
+        "--max-elements",
+        "600",
+        "--db",
+        other.to_str().unwrap(),
+        "--quiet",
+    ]);
     assert!(err.contains("the verified quotient of heaps 1..32 (|Q| = 552) is stored"), "{err}");
     let back = common::ok(&["quotient", "--game", "dawson", "--max-heap", "32", "--json", "--db", db]);
     let v: serde_json::Value = serde_json::from_str(&back).unwrap();

@@ -622,9 +622,9 @@ mod tests {
         assert!(proven.proven());
         assert!(db.save_quotient(&kayles, &proven).unwrap());
         assert!(!db.save_quotient(&kayles, &k(QuotientOptions::to_heap(90).unwrap())).unwrap());
-        let p90 = k(QuotientOptions::to_heap(90).unwrap());
-        assert!(p90.proven());
-        assert!(!db.save_quotient(&kayles, &p90).unwrap());
+        let p200 = k(QuotientOptions::to_heap(200).unwrap());
+        assert!(p200.proven());
+        assert!(!db.save_quotient(&kayles, &p200).unwrap());
         let rows = db.list_quotients().unwrap();
         let k: Vec<(u32, &str, bool)> = rows
             .iter()
