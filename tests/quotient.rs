@@ -217,7 +217,11 @@ fn a_quotient_stopped_by_a_limit_or_its_budget_keeps_the_heaps_done() {
     let db = db.to_str().unwrap();
     let err = common::err(&["quotient", "--game", "dawson", "--db", db, "--quiet"]);
     assert!(err.contains("within the time budget (10 s, the default of an open-ended computation)"), "{err}");
-    assert!(err.contains("give more --seconds to go on") && err.trim_end().lines().count() == 1, "{err}");
+    assert!(
+        err.contains("run it again to go on from there, or give more --seconds")
+            && err.trim_end().lines().count() == 1,
+        "{err}"
+    );
     let heap = number_after(&err, "the verified quotient of heaps 1..");
     assert!(err.contains(&format!("`--max-heap {heap}` reads it back")), "{err}");
     let back = common::ok(&["quotient", "--game", "dawson", "--max-heap", &heap.to_string(), "--db", db]);
@@ -225,9 +229,26 @@ fn a_quotient_stopped_by_a_limit_or_its_budget_keeps_the_heaps_done() {
         back.contains("(read from the database)") && back.contains(&format!("heaps 1..{heap}\n")),
         "{back}"
     );
-    // A limit: 600 elements stop heap 33 (|Q| = 638 there, 552 at heap 32).
+    // A limit: 600 elements stop heap 33 (|Q| = 638 there, 552 at heap 32). The stored
+    // quotient of heaps 1..33 is too large to go on from under that limit, so the run starts
+    // from heap 1, and what it reaches is not kept beside the further one.
     let err = common::err(&["quotient", "--game", "dawson", "--max-elements", "600", "--db", db, "--quiet"]);
     assert!(err.contains("the quotient grew beyond 600 elements at heap 33 (raise --max-elements)"), "{err}");
+    assert!(
+        err.contains("the verified quotient of heaps 1..32 (|Q| = 552) was not stored: the database keeps one of more heaps"),
+        "{err}"
+    );
+    let other = dir.path().join("other.sqlite");
+    let err = common::err(&[
+        "quotient",
+        "--game",
+        "dawson",
+        "--max-elements",
+        "600",
+        "--db",
+        other.to_str().unwrap(),
+        "--quiet",
+    ]);
     assert!(err.contains("the verified quotient of heaps 1..32 (|Q| = 552) is stored"), "{err}");
     let back = common::ok(&["quotient", "--game", "dawson", "--max-heap", "32", "--json", "--db", db]);
     let v: serde_json::Value = serde_json::from_str(&back).unwrap();
@@ -321,7 +342,9 @@ fn verify_catches_a_corrupted_quotient_table() {
         let x = d.heap_images[5] as usize;
         d.p[x] = !d.p[x];
         q = Quotient::from_data(d).unwrap();
-        store.save_quotient(&"kayles".parse().unwrap(), &q).unwrap();
+        // The proven quotient kept is never replaced by another: it goes first.
+        rusqlite::Connection::open(&path).unwrap().execute("DELETE FROM quotients", []).unwrap();
+        assert!(store.save_quotient(&"kayles".parse().unwrap(), &q).unwrap());
     }
     let (ok, out, _) = common::run(&["verify", "--game", "kayles", "--misere", "--db", db]);
     assert!(!ok, "a corrupted quotient must fail verify: {out}");
@@ -840,4 +863,82 @@ fn candidates_are_exact_below_their_least_failure() {
         below > 100_000 && failures > 10,
         "{below} positions below failures, {failures} failures checked"
     );
+}
+
+/// The rows of the quotients table: (game, max_heap, proven), by game and heaps.
+fn quotient_rows(path: &std::path::Path) -> Vec<(String, u32, bool)> {
+    let conn = rusqlite::Connection::open(path).unwrap();
+    let mut stmt =
+        conn.prepare("SELECT game, max_heap, proven FROM quotients ORDER BY game, max_heap").unwrap();
+    stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).unwrap().map(Result::unwrap).collect()
+}
+
+/// `nimdb quotient --json`, parsed, with its `reused` taken out.
+fn quotient_json(args: &[&str]) -> (serde_json::Value, bool) {
+    let mut v: serde_json::Value = serde_json::from_str(&common::ok(args)).unwrap();
+    let reused = v["reused"].as_bool().unwrap();
+    v.as_object_mut().unwrap().remove("reused");
+    (v, reused)
+}
+
+/// `nimdb quotient` keeps one quotient per game, as the atlas does: the furthest, or a
+/// proven one above all. Every smaller range is read off it (the same JSON as computing
+/// that range in an empty database), a larger one goes on from it, and a range that the
+/// atlas has since gone past is still read from the database.
+#[test]
+fn one_quotient_per_game_answers_every_range_it_covers() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("one.sqlite");
+    let db = path.to_str().unwrap();
+    let fresh = |game: &str, n: &str| {
+        let other = dir.path().join(format!("fresh-{game}-{n}.sqlite"));
+        let (v, reused) = quotient_json(&[
+            "quotient",
+            "--game",
+            game,
+            "--max-heap",
+            n,
+            "--json",
+            "--db",
+            other.to_str().unwrap(),
+        ]);
+        assert!(!reused);
+        v
+    };
+    let (d20, reused) =
+        quotient_json(&["quotient", "--game", "dawson", "--max-heap", "20", "--json", "--db", db]);
+    assert!(!reused);
+    let out = common::ok(&["quotient", "--game", "dawson", "--max-heap", "24", "--db", db]);
+    assert!(out.contains("(went on from the quotient of heaps 1..20 stored in the database)"), "{out}");
+    assert_eq!(quotient_rows(&path), [("v1:tb:0.07".to_string(), 24, false)]);
+    for (n, want) in [("20", d20), ("24", fresh("dawson", "24")), ("7", fresh("dawson", "7"))] {
+        let (v, reused) =
+            quotient_json(&["quotient", "--game", "dawson", "--max-heap", n, "--json", "--db", db]);
+        assert!(reused, "dawson to heap {n} was computed again");
+        assert_eq!(v, want, "dawson to heap {n}");
+    }
+    // Kayles' proven quotient answers every range, past its own heaps too.
+    common::ok(&["quotient", "--game", "kayles", "--db", db]);
+    for n in ["30", "200"] {
+        let (v, reused) =
+            quotient_json(&["quotient", "--game", "kayles", "--max-heap", n, "--json", "--db", db]);
+        assert!(reused, "kayles to heap {n} was computed again");
+        assert_eq!(v, fresh("kayles", n), "kayles to heap {n}");
+    }
+    let rows = quotient_rows(&path);
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    assert!(rows.contains(&("v1:tb:0.77".to_string(), 168, true)), "{rows:?}");
+    // The atlas goes past heap 10 of 0.44 (to its heap budget, 60) and keeps its quotient
+    // instead: the command line's range is still read off it.
+    let (small, _) =
+        quotient_json(&["quotient", "--game", "octal:0.44", "--max-heap", "10", "--json", "--db", db]);
+    common::ok(&["atlas", "--digits", "2", "--seconds", "0.05", "--max-heap", "60", "--quiet", "--db", db]);
+    let (again, reused) =
+        quotient_json(&["quotient", "--game", "octal:0.44", "--max-heap", "10", "--json", "--db", db]);
+    assert!(reused, "a range the atlas went past was computed again");
+    assert_eq!(again, small);
+    let rows = quotient_rows(&path);
+    let mut games: Vec<&String> = rows.iter().map(|r| &r.0).collect();
+    games.dedup();
+    assert_eq!(games.len(), rows.len(), "more than one quotient for a game: {rows:?}");
 }

@@ -27,6 +27,7 @@ use crate::defined::{defined_of, game_arg, other_rules, prepare_solve};
 use crate::errors::{Kind, NimdbError, cells_arg, convention, deprecated, kind_of, message, nimdb_error};
 use crate::signals;
 use crate::theory::{Quotient, QuotientFailure, QuotientJob};
+use nimdb::store::quotients::Toward;
 
 /// A failure inside a call that released the GIL: a message for `NimdbError`, or an
 /// exception raised meanwhile (Ctrl-C, a progress callback's).
@@ -1058,11 +1059,16 @@ impl Database {
         let job = QuotientJob::new(game, max_heap, max_elements, memory_limit, seconds)?;
         let read_only = self.read_only;
         let q = self.with_db(py, |db| {
-            let stored = db.load_quotient(job.spec(), job.max_heap())?;
-            if let Some(q) = stored.filter(|q| job.max_heap().is_some() || q.proven()) {
-                return Ok(q);
-            }
-            match job.run(!read_only) {
+            // The game's one stored quotient answers every range it covers; one of fewer
+            // heaps is gone on from, as `nimdb quotient` does.
+            let opts = job.options();
+            let from = match db.quotient_toward(job.spec(), job.max_heap(), opts.max_states)? {
+                Toward::Covered(q) => return Ok(q),
+                Toward::GoOnFrom(q) if job.max_heap().is_none() && q.max_heap >= opts.cap => return Ok(q),
+                Toward::GoOnFrom(q) if q.size() <= opts.limits.max_elements => Some(q),
+                Toward::GoOnFrom(_) | Toward::Nothing => None,
+            };
+            match job.run(!read_only, from.as_ref()) {
                 Ok(q) => {
                     if !read_only {
                         db.save_quotient(job.spec(), &q)?;

@@ -11,7 +11,7 @@ use pyo3::prelude::*;
 use nimdb::game::GameSpec;
 use nimdb::resources::MemoryBudget;
 use nimdb::theory::quotient::{
-    Computed, Limits, QuotientError, QuotientOptions, compute_quotient, compute_quotient_interruptible,
+    Computed, Limits, QuotientError, QuotientOptions, compute_quotient, compute_quotient_from,
 };
 use nimdb::theory::quotient_play::quotient_loss;
 use nimdb::theory::report::{DEFAULT_MISERE_UP_TO, HeapOptions, check_up_to};
@@ -411,22 +411,34 @@ impl QuotientJob {
         self.opts.max_heap
     }
 
+    /// The computation's options (its limits, and the cap of an open-ended one).
+    pub fn options(&self) -> &QuotientOptions {
+        &self.opts
+    }
+
     /// Computes the quotient; call with the GIL released. Ctrl-C stops it (see [`signals`]);
     /// with `keep_partial`, the quotient of the heaps done is then verified and handed back
     /// (which takes as long as that check), else the call ends at once.
-    pub fn run(&self, keep_partial: bool) -> Result<nimdb::theory::quotient::Quotient, QuotientFailure> {
+    ///
+    /// `from` (a stored quotient of fewer heaps, with no proven period) is gone on from, so
+    /// its heaps are not added again (the result is the same).
+    pub fn run(
+        &self,
+        keep_partial: bool,
+        from: Option<&nimdb::theory::quotient::Quotient>,
+    ) -> Result<nimdb::theory::quotient::Quotient, QuotientFailure> {
         let code = self.spec.octal().expect("checked to be octal");
         let mut opts = self.opts;
         let budget = opts.budget(self.seconds);
         opts.deadline = budget.map(|s| Instant::now() + Duration::from_secs_f64(s));
         // The last heap added and the quotient's size then, for the words of a time-out.
-        let mut reached = (0, 1);
+        let mut reached = from.map_or((0, 1), |q| (q.max_heap, q.size()));
         let mut progress = |heap: u32, size: usize| {
             reached = (heap, size);
             !signals::poll()
         };
-        let computed = if keep_partial {
-            compute_quotient_interruptible(code, opts, &mut progress)
+        let computed = if keep_partial || from.is_some() {
+            compute_quotient_from(code, opts, &mut progress, from)
         } else {
             compute_quotient(code, opts, &mut progress).map(Computed::Complete)
         };
@@ -520,7 +532,7 @@ pub fn quotient(
     let job = QuotientJob::new(game, max_heap, max_elements, memory_limit, seconds)?;
     signals::clear();
     let listening = signals::Listening::new(py);
-    let result = py.detach(|| job.run(false));
+    let result = py.detach(|| job.run(false, None));
     drop(listening);
     match result {
         Ok(q) => Ok(job.wrap(q)),

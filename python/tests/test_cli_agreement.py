@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import nimdb
-from conftest import GAMES, cli
+from conftest import GAMES, cli, cli_json
 
 POSITIONS_PER_GAME = 1000
 
@@ -249,3 +249,22 @@ def test_read_only_theorem_answers_equal_cli_query_json(tmp_path, nimdb_bin):
             k: want[k] for k in ("position", "outcome", "remoteness", "nim_value", "source", "solve_id")
         }
     assert db.query("nim", [7, 5, 3]).theorem == "Bouton's theorem"
+
+
+def test_a_database_keeps_one_quotient_per_game_and_reads_smaller_ranges_off_it(tmp_path, nimdb_bin):
+    # Database.quotient keeps quotients as `nimdb quotient` does: one per game, the furthest
+    # (or a proven one); a smaller range is read off it, equal to computing that range, and
+    # a larger one goes on from it.
+    path = tmp_path / "one.sqlite"
+    db = nimdb.open(path, read_only=False)
+    first = db.quotient("dawson", max_heap=20)
+    assert db.quotient("dawson", max_heap=24).max_heap == 24
+    rows = [line for line in cli(nimdb_bin, "info", "--db", str(path)).stdout.splitlines() if "dawson" in line]
+    assert len(rows) == 1 and "1..24" in rows[0], rows
+    for n, want in ((20, first), (9, nimdb.quotient("dawson", max_heap=9))):
+        got = nimdb.open(path).quotient("dawson", max_heap=n)
+        assert (got.table == want.table).all() and got.heap_elements == want.heap_elements
+        assert got.size == want.size and got.p_count == want.p_count
+    # The command line reads the same ranges from it.
+    out = cli_json(nimdb_bin, "quotient", "--game", "dawson", "--max-heap", "20", "--json", "--db", str(path))
+    assert out["reused"] and out["heap_elements"] == first.heap_elements

@@ -147,6 +147,7 @@ pub fn run(args: AtlasArgs) -> anyhow::Result<ExitCode> {
         );
         return Ok(ExitCode::from(EXIT_INTERRUPTED));
     }
+    reclaim(&db, args.quiet);
     let t = tally(&entries);
     let out = if args.svg {
         super::atlas_picture::svg(&entries, args.digits)
@@ -175,6 +176,24 @@ pub fn run(args: AtlasArgs) -> anyhow::Result<ExitCode> {
         r => r.context("writing the atlas")?,
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Gives the file's free pages back when they are many (rows superseded by this run or
+/// earlier ones; see `Database::reclaim_free_pages`), saying so on stderr unless `quiet`.
+/// A failure (say, no disk space for the rebuild) is a warning: every row stays as it was.
+pub(super) fn reclaim(db: &Database, quiet: bool) {
+    match db.reclaim_free_pages() {
+        Ok(Some(r)) if !quiet => eprintln!(
+            "nimdb: gave back {} free pages of {} ({:.1} MB): the file went from {:.1} MB to {:.1} MB",
+            r.free_before,
+            r.pages_before,
+            (r.free_before * r.page_size) as f64 / 1e6,
+            (r.pages_before * r.page_size) as f64 / 1e6,
+            (r.pages_after * r.page_size) as f64 / 1e6,
+        ),
+        Ok(_) => {}
+        Err(e) => eprintln!("nimdb: warning: the free pages were not given back ({e}); every row is kept"),
+    }
 }
 
 /// The CPU time this thread has used (CLOCK_THREAD_CPUTIME_ID): a code's budget does not

@@ -15,8 +15,9 @@ use nimdb::store::Database;
 use super::interrupt::{self, EXIT_INTERRUPTED};
 use super::{DbArg, words};
 use nimdb::resources::MemoryBudget;
+use nimdb::store::quotients::Toward;
 use nimdb::theory::quotient::{
-    Computed, DEFAULT_CAP, Limits, Quotient, QuotientError, QuotientOptions, compute_quotient_interruptible,
+    Computed, DEFAULT_CAP, Limits, Quotient, QuotientError, QuotientOptions, compute_quotient_from,
 };
 
 /// Arguments of `nimdb quotient`.
@@ -93,41 +94,45 @@ pub fn run(args: QuotientArgs) -> anyhow::Result<ExitCode> {
         .check(&format!("a quotient of up to {} elements", args.max_elements), needed)
         .context("lower --max-elements or raise --memory-limit")?;
     let db = Database::open(&args.db.db)?;
-    let stored = db.load_quotient(&spec, opts.max_heap)?.filter(|q| opts.max_heap.is_some() || q.proven());
+    // The game's one stored quotient answers every range it covers; one of fewer heaps is
+    // gone on from (within the element budget), so a rerun picks up where one stopped.
+    let (stored, from) = match db.quotient_toward(&spec, opts.max_heap, opts.max_states)? {
+        Toward::Covered(q) => (Some(q), None),
+        // Open-ended, up to the cap already without a period: that is the answer.
+        Toward::GoOnFrom(q) if opts.max_heap.is_none() && q.max_heap >= opts.cap => (Some(q), None),
+        Toward::GoOnFrom(q) if q.size() <= args.max_elements as usize => (None, Some(q)),
+        Toward::GoOnFrom(_) | Toward::Nothing => (None, None),
+    };
     let reused = stored.is_some();
+    // The first heap the computation adds (past the stored quotient's when it went on).
+    let first = std::cell::Cell::new(None);
     let q = match stored {
         Some(q) => q,
-        None => match compute(code, opts, budget, args.quiet)
+        None => match compute(code, opts, budget, args.quiet, from.as_ref(), &first)
             .map_err(words::quotient)
             .with_context(|| format!("no misère quotient for {spec}"))?
         {
             Computed::Complete(q) => {
                 db.save_quotient(&spec, &q)?;
+                super::atlas::reclaim(&db, args.quiet);
                 q
             }
             Computed::Stopped { quotient: q, why } => {
-                db.save_quotient(&spec, &q)?;
-                bail!("no misère quotient for {spec}: {}; {}", words::quotient(why), kept(&q));
+                let kept = kept(&q, db.save_quotient(&spec, &q)?);
+                bail!("no misère quotient for {spec}: {}; {kept}", words::quotient(why));
             }
             Computed::Interrupted(q) if !interrupt::interrupted() => {
-                db.save_quotient(&spec, &q)?;
+                let kept = kept(&q, db.save_quotient(&spec, &q)?);
                 bail!(
-                    "no misère quotient for {spec} within the time budget ({} s{}); {}; give more --seconds to go on",
+                    "no misère quotient for {spec} within the time budget ({} s{}); {kept}; run it again to go on from there, or give more --seconds",
                     budget.unwrap_or_default(),
                     if args.seconds.is_none() { ", the default of an open-ended computation" } else { "" },
-                    kept(&q)
                 );
             }
             Computed::Interrupted(q) => {
                 // Keep what is complete: the verified quotient of the heaps added so far.
-                db.save_quotient(&spec, &q)?;
-                eprintln!(
-                    "nimdb: interrupted at heap {h}: the verified quotient of heaps 1..{h} (|Q| = {}{}) is stored; \
-                     `--max-heap {h}` reads it back",
-                    q.size(),
-                    if q.proven() { ", period proven" } else { "" },
-                    h = q.max_heap,
-                );
+                let kept = kept(&q, db.save_quotient(&spec, &q)?);
+                eprintln!("nimdb: interrupted at heap {}: {kept}", q.max_heap);
                 return Ok(ExitCode::from(EXIT_INTERRUPTED));
             }
         },
@@ -140,6 +145,8 @@ pub fn run(args: QuotientArgs) -> anyhow::Result<ExitCode> {
         let mut t = to_text(&spec, &q, args.max_heap.is_none());
         if reused {
             t += "(read from the database)\n";
+        } else if let Some(h) = first.get().filter(|&h| h > 1) {
+            t += &format!("(went on from the quotient of heaps 1..{} stored in the database)\n", h - 1);
         }
         t
     };
@@ -151,25 +158,32 @@ pub fn run(args: QuotientArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Computes a quotient with a progress spinner on stderr (when it is a terminal); Ctrl-C
-/// stops it after the heap in hand.
-/// What a stopped computation kept, in words.
-fn kept(q: &Quotient) -> String {
-    format!(
-        "the verified quotient of heaps 1..{h} (|Q| = {}{}) is stored, and `--max-heap {h}` reads it back",
+/// What a stopped computation kept, in words: `stored` says whether its quotient is now the
+/// game's one stored quotient (it is not when one of more heaps was kept instead).
+fn kept(q: &Quotient, stored: bool) -> String {
+    let what = format!(
+        "the verified quotient of heaps 1..{h} (|Q| = {}{})",
         q.size(),
         if q.proven() { ", period proven" } else { "" },
         h = q.max_heap,
-    )
+    );
+    if stored {
+        format!("{what} is stored, and `--max-heap {}` reads it back", q.max_heap)
+    } else {
+        format!("{what} was not stored: the database keeps one of more heaps")
+    }
 }
 
-/// Computes the quotient, with a spinner on a terminal, stopping at Ctrl-C or when
-/// `seconds` (a wall-clock budget) run out.
+/// Computes the quotient (going on from `from`, a stored quotient of fewer heaps, when
+/// given; `first` is set to the first heap added), with a spinner on a terminal, stopping at Ctrl-C or when `seconds` (a wall-clock
+/// budget) run out.
 fn compute(
     code: &nimdb::game::TakeBreakCode,
     mut opts: QuotientOptions,
     seconds: Option<f64>,
     quiet: bool,
+    from: Option<&Quotient>,
+    first: &std::cell::Cell<Option<u32>>,
 ) -> Result<Computed, QuotientError> {
     opts.deadline = seconds.map(|s| std::time::Instant::now() + std::time::Duration::from_secs_f64(s));
     let bar = ProgressBar::with_draw_target(
@@ -181,11 +195,17 @@ fn compute(
         },
     );
     bar.set_style(ProgressStyle::with_template("{spinner} heap {pos} |Q| = {msg}").expect("valid template"));
-    let q = compute_quotient_interruptible(code, opts, &mut |heap, size| {
-        bar.set_position(heap as u64);
-        bar.set_message(size.to_string());
-        !interrupt::interrupted()
-    });
+    let q = compute_quotient_from(
+        code,
+        opts,
+        &mut |heap, size| {
+            first.set(first.get().or(Some(heap)));
+            bar.set_position(heap as u64);
+            bar.set_message(size.to_string());
+            !interrupt::interrupted()
+        },
+        from,
+    );
     bar.finish_and_clear();
     q
 }

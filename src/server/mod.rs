@@ -718,12 +718,13 @@ fn slice(
 }
 
 /// `GET /api/v1/quotient`: the misère quotient of an octal game, as `nimdb quotient --json`
-/// prints it: the stored one when it covers what is asked (heaps 1..=max_heap, or without
-/// max_heap a proven period), else computed now within the server's limits (at most
+/// prints it: the stored one when it covers what is asked (heaps 1..=max_heap, read off the
+/// game's one stored quotient, or without max_heap a proven period), else computed now within the server's limits (at most
 /// [`api::MAX_QUOTIENT_ELEMENTS`] elements and [`api::MAX_QUOTIENT_HEAPS`] heaps, for
 /// [`api::QUOTIENT_SECONDS`], one at a time) and not stored. An open-ended request that
 /// proves no period within those heaps is refused (`nimdb quotient` would go on).
 async fn get_quotient(State(state): State<Shared>, RawQuery(raw): RawQuery) -> Response {
+    use crate::store::quotients::Toward;
     use crate::theory::quotient::{Limits, QuotientOptions, compute_quotient};
     let (game, max_heap) = match api::parse_quotient_request(raw.as_deref()) {
         Ok(r) => r,
@@ -733,9 +734,13 @@ async fn get_quotient(State(state): State<Shared>, RawQuery(raw): RawQuery) -> R
     let stored = state
         .pool
         .run(move |s| {
-            s.db()
-                .load_quotient(&spec, max_heap)
-                .map_err(|e| ApiError { status: 500, message: e.to_string() })
+            // The game's one stored quotient answers every range it covers (a smaller one
+            // read off it, its closure check within the server's walk).
+            match s.db().quotient_toward(&spec, max_heap, 1_000_000) {
+                Ok(Toward::Covered(q)) => Ok(Some(q)),
+                Ok(_) => Ok(None),
+                Err(e) => Err(ApiError { status: 500, message: e.to_string() }),
+            }
         })
         .await;
     let too_large = |size: usize, what: &str| ApiError {
@@ -746,7 +751,7 @@ async fn get_quotient(State(state): State<Shared>, RawQuery(raw): RawQuery) -> R
         ),
     };
     match stored {
-        Ok(Some(q)) if max_heap.is_some() || q.proven() => {
+        Ok(Some(q)) => {
             if q.size() > api::MAX_QUOTIENT_ELEMENTS {
                 return too_large(q.size(), "stored").into_response();
             }

@@ -173,11 +173,10 @@ impl Database {
     }
 
     /// Stores a charted code in one transaction: its atlas row (replacing the old one) and,
-    /// when given, the quotient of `game` it certified or reached. That quotient replaces
-    /// the code's unproven quotient rows (those of partial codes, and of `nimdb quotient`
-    /// runs that proved no period), so each code keeps one: the furthest verified (an
-    /// unproven row that goes further than a partial `quotient` is kept instead of it). A
-    /// kill before the commit leaves the old rows, atlas and quotient, as they were.
+    /// when given, the quotient of `game` it certified or reached, kept as
+    /// [`save_quotient`](Database::save_quotient) keeps one quotient per game (proven first,
+    /// else the furthest; `nimdb quotient` keeps it the same way). A kill before the commit
+    /// leaves the old rows, atlas and quotient, as they were.
     pub fn save_charted_code(
         &self,
         entry: &Entry,
@@ -189,7 +188,7 @@ impl Database {
         }
         let tx = self.conn.unchecked_transaction()?;
         if let Some((game, q)) = quotient {
-            self.supersede_quotient(game, q)?;
+            self.save_quotient(game, q)?;
         }
         self.put_atlas_row(entry, run)?;
         tx.commit()?;

@@ -22,6 +22,7 @@ mod open;
 mod parts;
 pub mod quotients;
 mod reader;
+pub mod reclaim;
 mod runs;
 mod schema;
 mod solves;

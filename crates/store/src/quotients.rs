@@ -263,40 +263,75 @@ pub(crate) fn rekey_rows(
 }
 
 impl Database {
-    /// Stores a computed quotient of `game`, packed (replacing any row for the same heap
-    /// range).
-    pub fn save_quotient(&self, game: &GameSpec, q: &Quotient) -> Result<(), QuotientStoreError> {
-        let row = solved_row(game, q);
-        self.put_quotient_row(&self.game_key(game).map_err(Box::new)?, &row, Stored::Packed(&q.pack()))
+    /// Stores a computed, verified quotient of `game`, packed, keeping one quotient per game
+    /// (this engine's `solved` rows): a proven quotient supersedes every other (an earlier
+    /// proven one is kept, and `q` left out); otherwise the one that reaches the most heaps
+    /// is kept (`q` replaces the game's unproven rows unless one goes further, which is then
+    /// kept instead). Smaller ranges are read off the one kept
+    /// ([`quotient_toward`](Self::quotient_toward)). `open` rows, and rows of other engines,
+    /// are left alone. In one transaction (the caller's, when one is open): the old rows stay
+    /// until the new one is in. Returns whether `q` was stored.
+    pub fn save_quotient(&self, game: &GameSpec, q: &Quotient) -> Result<bool, QuotientStoreError> {
+        let key = self.game_key(game).map_err(Box::new)?;
+        let own = self.conn.is_autocommit().then(|| self.conn.unchecked_transaction()).transpose()?;
+        let solved = "game = ?1 AND engine = ?2 AND status = 'solved'";
+        let kept: Option<(bool, u32)> = self
+            .conn
+            .query_row(
+                &format!("SELECT proven, max_heap FROM quotients WHERE {solved} ORDER BY proven DESC, max_heap DESC LIMIT 1"),
+                params![key, QUOTIENT_ENGINE],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?;
+        let stored = match kept {
+            Some((true, _)) => false,
+            Some((false, h)) if !q.proven() && h > q.max_heap => false,
+            _ => {
+                self.put_quotient_row(&key, &solved_row(game, q), Stored::Packed(&q.pack()))?;
+                true
+            }
+        };
+        // Every other solved row is superseded by the one kept.
+        let (proven, heap) = if stored { (q.proven(), q.max_heap) } else { kept.expect("a row is kept") };
+        self.conn.execute(
+            &format!("DELETE FROM quotients WHERE {solved} AND NOT (proven = ?3 AND max_heap = ?4)"),
+            params![key, QUOTIENT_ENGINE, proven, heap],
+        )?;
+        if let Some(tx) = own {
+            tx.commit()?;
+        }
+        Ok(stored)
     }
 
-    /// Stores the verified quotient `q` of `game` that a code of the atlas certified or
-    /// reached, keeping one unproven row per game: `q` replaces every unproven row of the
-    /// game when it is proven or goes further than all of them, and is left out when one
-    /// goes further (which is then the furthest verified, kept). Within the caller's
-    /// transaction, so the old rows stay until the new one is in. Returns whether `q` was
-    /// stored.
-    pub(crate) fn supersede_quotient(
+    /// What the database holds toward the quotient of `game` for heaps 1..=`max_heap` (for
+    /// `None`, open-ended: a proven quotient): the kept quotient itself, or one read off it
+    /// ([`Quotient::restricted`], its closure check of at most `max_states` states run
+    /// again), when it covers the range; else the kept unproven quotient of fewer heaps, for
+    /// the computation to go on from; else nothing. A row for exactly `max_heap` (one
+    /// written before one quotient was kept per game) is read as it is. Every row read is
+    /// checked against its checksum.
+    pub fn quotient_toward(
         &self,
         game: &GameSpec,
-        q: &Quotient,
-    ) -> Result<bool, QuotientStoreError> {
-        let key = self.game_key(game).map_err(Box::new)?;
-        let unproven = "game = ?1 AND engine = ?2 AND status = 'solved' AND proven = 0 AND max_heap <> ?3";
-        let further: Option<u32> = self.conn.query_row(
-            &format!("SELECT MAX(max_heap) FROM quotients WHERE {unproven}"),
-            params![key, QUOTIENT_ENGINE, q.max_heap],
-            |r| r.get(0),
-        )?;
-        if !q.proven() && further.is_some_and(|h| h > q.max_heap) {
-            return Ok(false);
+        max_heap: Option<u32>,
+        max_states: usize,
+    ) -> Result<Toward, QuotientStoreError> {
+        if let Some(n) = max_heap
+            && let Some(q) = self.load_quotient(game, Some(n))?
+        {
+            return Ok(Toward::Covered(q));
         }
-        self.put_quotient_row(&key, &solved_row(game, q), Stored::Packed(&q.pack()))?;
-        self.conn.execute(
-            &format!("DELETE FROM quotients WHERE {unproven}"),
-            params![key, QUOTIENT_ENGINE, q.max_heap],
-        )?;
-        Ok(true)
+        let Some(best) = self.load_quotient(game, None)? else { return Ok(Toward::Nothing) };
+        Ok(match max_heap {
+            None if best.proven() => Toward::Covered(best),
+            None => Toward::GoOnFrom(best),
+            // A restriction that cannot be checked within `max_states` is computed instead.
+            Some(n) if best.covers(n) => match best.restricted(n, max_states) {
+                Ok(q) => Toward::Covered(q),
+                Err(_) => Toward::Nothing,
+            },
+            Some(_) => Toward::GoOnFrom(best),
+        })
     }
 
     /// Stores a quotient of `game` as JSON, as schema versions before 9 did (for tests of
@@ -449,6 +484,18 @@ impl Database {
     }
 }
 
+/// What a database holds toward a quotient (see [`Database::quotient_toward`]).
+#[derive(Clone, Debug)]
+pub enum Toward {
+    /// A quotient of exactly the heaps asked (or, open-ended, a proven one): the answer.
+    Covered(Quotient),
+    /// The kept quotient, of fewer heaps and no proven period: the computation goes on from
+    /// it.
+    GoOnFrom(Quotient),
+    /// Nothing of this game: compute from heap 1.
+    Nothing,
+}
+
 /// What a quotient row holds besides its columns.
 enum Stored<'a> {
     /// Nothing (an open row).
@@ -535,10 +582,10 @@ mod tests {
         assert!(err.to_string().contains("checksum"), "{err}");
     }
 
-    /// The atlas keeps one unproven row per game, the furthest: a further quotient replaces
-    /// the nearer ones, a nearer one is left out, and a proven one replaces them all.
+    /// One quotient per game: a further one replaces the nearer ones, a nearer one is left
+    /// out, and a proven one replaces them all and is not replaced; `open` rows stay.
     #[test]
-    fn a_further_quotient_supersedes_the_nearer_ones() {
+    fn one_quotient_per_game_the_proven_or_the_furthest() {
         let db = Database::open_in_memory().unwrap();
         let spec: GameSpec = "dawson".parse().unwrap();
         let to = |n: u32| {
@@ -549,32 +596,35 @@ mod tests {
             )
             .unwrap()
         };
-        let heaps = |db: &Database| -> Vec<(u32, bool)> {
-            db.list_quotients().unwrap().iter().map(|r| (r.max_heap, r.proven)).collect()
+        let heaps = |db: &Database| -> Vec<(String, u32, bool)> {
+            db.list_quotients().unwrap().iter().map(|r| (r.game.clone(), r.max_heap, r.proven)).collect()
         };
-        db.save_quotient(&spec, &to(8)).unwrap();
-        db.save_quotient(&spec, &to(10)).unwrap();
-        assert!(db.supersede_quotient(&spec, &to(12)).unwrap());
-        assert_eq!(heaps(&db), [(12, false)]);
-        assert!(!db.supersede_quotient(&spec, &to(11)).unwrap());
-        assert_eq!(heaps(&db), [(12, false)]);
-        assert!(db.supersede_quotient(&spec, &to(12)).unwrap());
-        assert_eq!(db.load_quotient(&spec, None).unwrap().unwrap().max_heap, 12);
-        // Kayles' proven quotient replaces its unproven rows; an open row is left alone.
+        let d = |h: u32| ("dawson".to_string(), h, false);
+        assert!(db.save_quotient(&spec, &to(8)).unwrap());
+        assert_eq!(heaps(&db), [d(8)]);
+        assert!(db.save_quotient(&spec, &to(10)).unwrap());
+        assert_eq!(heaps(&db), [d(10)]);
+        assert!(!db.save_quotient(&spec, &to(9)).unwrap());
+        assert_eq!(heaps(&db), [d(10)]);
+        assert!(db.save_quotient(&spec, &to(12)).unwrap());
+        assert!(db.save_quotient(&spec, &to(12)).unwrap());
+        assert_eq!(heaps(&db), [d(12)]);
+        assert_eq!(db.load_quotient(&spec, None).unwrap().unwrap().to_data(), to(12).to_data());
+        // Kayles' proven quotient replaces its unproven row and is kept against later ones;
+        // an open row is left alone.
         let kayles: GameSpec = "kayles".parse().unwrap();
-        db.save_quotient(
-            &kayles,
-            &compute_quotient(kayles.octal().unwrap(), QuotientOptions::to_heap(20).unwrap(), &mut |_, _| {
-                true
-            })
-            .unwrap(),
-        )
-        .unwrap();
+        let k = |opts: QuotientOptions| {
+            compute_quotient(kayles.octal().unwrap(), opts, &mut |_, _| true).unwrap()
+        };
+        assert!(db.save_quotient(&kayles, &k(QuotientOptions::to_heap(20).unwrap())).unwrap());
         db.save_open_quotient(&kayles, 5000, "no period by heap 5000").unwrap();
-        let proven =
-            compute_quotient(kayles.octal().unwrap(), QuotientOptions::default(), &mut |_, _| true).unwrap();
+        let proven = k(QuotientOptions::default());
         assert!(proven.proven());
-        assert!(db.supersede_quotient(&kayles, &proven).unwrap());
+        assert!(db.save_quotient(&kayles, &proven).unwrap());
+        assert!(!db.save_quotient(&kayles, &k(QuotientOptions::to_heap(90).unwrap())).unwrap());
+        let p200 = k(QuotientOptions::to_heap(200).unwrap());
+        assert!(p200.proven());
+        assert!(!db.save_quotient(&kayles, &p200).unwrap());
         let rows = db.list_quotients().unwrap();
         let k: Vec<(u32, &str, bool)> = rows
             .iter()
@@ -582,6 +632,62 @@ mod tests {
             .map(|r| (r.max_heap, r.status.as_str(), r.proven))
             .collect();
         assert_eq!(k, [(proven.max_heap, "solved", true), (5000, "open", false)]);
+        assert_eq!(heaps(&db).iter().filter(|r| r.0 == "dawson").count(), 1);
+    }
+
+    /// Toward a range: the row kept answers it (read off when smaller, its own when equal,
+    /// through the period when proven), or is gone on from when it has fewer heaps; a row
+    /// for exactly the range, as older versions kept beside others, is read as it is.
+    #[test]
+    fn the_kept_quotient_answers_every_range_it_covers() {
+        use crate::quotients::Toward;
+        let db = Database::open_in_memory().unwrap();
+        let spec: GameSpec = "dawson".parse().unwrap();
+        let to = |spec: &GameSpec, n: Option<u32>| {
+            let opts =
+                n.map_or_else(QuotientOptions::default, |n| QuotientOptions::to_heap(n.into()).unwrap());
+            compute_quotient(spec.octal().unwrap(), opts, &mut |_, _| true).unwrap()
+        };
+        let data = |t: Toward| match t {
+            Toward::Covered(q) => ("covered", q.max_heap, q.to_data()),
+            Toward::GoOnFrom(q) => ("from", q.max_heap, q.to_data()),
+            Toward::Nothing => panic!("nothing"),
+        };
+        assert!(matches!(db.quotient_toward(&spec, Some(5), 1 << 20).unwrap(), Toward::Nothing));
+        assert!(matches!(db.quotient_toward(&spec, None, 1 << 20).unwrap(), Toward::Nothing));
+        db.save_quotient(&spec, &to(&spec, Some(14))).unwrap();
+        for n in [1, 6, 13, 14] {
+            assert_eq!(
+                data(db.quotient_toward(&spec, Some(n), 1 << 20).unwrap()),
+                ("covered", n, to(&spec, Some(n)).to_data())
+            );
+        }
+        assert_eq!(data(db.quotient_toward(&spec, Some(15), 1 << 20).unwrap()).0, "from");
+        assert_eq!(data(db.quotient_toward(&spec, None, 1 << 20).unwrap()).1, 14);
+        // A row of exactly heaps 1..9 beside it (an older version's) is read as it is.
+        let nine = to(&spec, Some(9));
+        let key = db.game_key(&spec).unwrap();
+        db.put_quotient_row(&key, &super::solved_row(&spec, &nine), super::Stored::Packed(&nine.pack()))
+            .unwrap();
+        assert_eq!(db.list_quotients().unwrap().len(), 2);
+        assert_eq!(
+            data(db.quotient_toward(&spec, Some(9), 1 << 20).unwrap()),
+            ("covered", 9, nine.to_data())
+        );
+        // Kayles proven: every range, past its heaps too.
+        let kayles: GameSpec = "kayles".parse().unwrap();
+        let proven = to(&kayles, None);
+        db.save_quotient(&kayles, &proven).unwrap();
+        assert_eq!(
+            data(db.quotient_toward(&kayles, None, 1 << 20).unwrap()),
+            ("covered", proven.max_heap, proven.to_data())
+        );
+        for n in [3, proven.max_heap + 20] {
+            assert_eq!(
+                data(db.quotient_toward(&kayles, Some(n), 1 << 20).unwrap()),
+                ("covered", n, to(&kayles, Some(n)).to_data())
+            );
+        }
     }
 
     #[test]

@@ -17,6 +17,7 @@
 //! * [`tame`]: whether the quotient is the tame (misère Nim) quotient;
 //! * [`packed`]: a quotient as bytes for the database (the generators' action, not the
 //!   whole table);
+//! * [`restrict`]: the quotient of fewer heaps read off a stored one;
 //! * [`survey`]: every octal code with up to D digits;
 //! * [`atlas`]: every octal code with up to four digits, each certified finite or partial
 //!   under a budget (and why it stopped).
@@ -33,6 +34,7 @@ pub mod packed;
 pub mod presentation;
 pub mod pretension;
 pub mod relative;
+pub mod restrict;
 pub mod survey;
 pub mod tame;
 pub mod word;
@@ -233,7 +235,7 @@ pub fn compute_quotient(
     opts: QuotientOptions,
     progress: &mut dyn FnMut(u32, usize) -> bool,
 ) -> Result<Quotient, QuotientError> {
-    match run(code, opts, progress, false)? {
+    match run(code, opts, progress, false, None)? {
         Computed::Complete(q) => Ok(q),
         Computed::Interrupted(q) => Err(QuotientError::Interrupted { heap: q.max_heap }),
         Computed::Stopped { why, .. } => Err(why),
@@ -272,20 +274,39 @@ pub fn compute_quotient_interruptible(
     opts: QuotientOptions,
     progress: &mut dyn FnMut(u32, usize) -> bool,
 ) -> Result<Computed, QuotientError> {
-    run(code, opts, progress, true)
+    run(code, opts, progress, true, None)
 }
 
-/// The computation; on interruption, `keep` verifies and returns the quotient of the heaps
-/// done, and otherwise it says only where it stopped.
+/// [`compute_quotient_interruptible`], going on from `from` (a verified quotient of heaps
+/// 1..m of the same code with no proven period, such as a stored one) when it passes
+/// [`QuotientBuilder::resume`]'s closure check, so heaps 1..m are not added again;
+/// otherwise from heap 1. The heaps added after m, and so the result, are those of a
+/// computation from heap 1 under the same options (`progress` hears heaps m + 1 on).
+pub fn compute_quotient_from(
+    code: &OctalCode,
+    opts: QuotientOptions,
+    progress: &mut dyn FnMut(u32, usize) -> bool,
+    from: Option<&Quotient>,
+) -> Result<Computed, QuotientError> {
+    run(code, opts, progress, true, from)
+}
+
+/// The computation (from `from` when it can go on from it); on interruption, `keep`
+/// verifies and returns the quotient of the heaps done, and otherwise it says only where it
+/// stopped.
 fn run(
     code: &OctalCode,
     opts: QuotientOptions,
     progress: &mut dyn FnMut(u32, usize) -> bool,
     keep: bool,
+    from: Option<&Quotient>,
 ) -> Result<Computed, QuotientError> {
     let rule = certify::period_rule(code.last_nonzero(), code.splits());
-    let mut b = QuotientBuilder::new(code, opts.limits);
     let target = opts.max_heap.unwrap_or(opts.cap.clamp(1, MAX_QUOTIENT_HEAP));
+    let resumed = from.filter(|q| q.code == *code && !q.proven() && q.max_heap < target).and_then(|q| {
+        QuotientBuilder::resume(code, opts.limits, q.monoid.clone(), q.heap_images.clone()).ok()
+    });
+    let mut b = resumed.unwrap_or_else(|| QuotientBuilder::new(code, opts.limits));
     let mut certificate = None;
     let asked = opts.stop.unwrap_or(|| false);
     let deadline = opts.deadline;
