@@ -36,7 +36,7 @@
 //! by induction on k and then on R (the options of a position are smaller, and a position
 //! with a copy of H has a move). Nothing is trusted of how M was found.
 
-use super::{Bits, Ladder, has, set, subset};
+use super::{Antichains, Bits, Ladder, Step, Stop, has, set};
 
 /// ⌈a / b⌉ for a > 0, b > 0.
 fn ceil_div(a: i64, b: i64) -> i64 {
@@ -378,91 +378,41 @@ impl Ladder {
                 .into_iter()
                 .find(|&d| !f(x, d) && !p_through_h(x, d) && !has(sig, (t_rep(d) - tlo) as u32))
         };
-        struct St {
-            elem: u32,
-            live: bool,
-            parent: u32,
-            heap: u32,
-            sig: Bits,
-        }
-        let position_of = |states: &Vec<St>, mut i: u32| -> Vec<u32> {
-            let mut out = Vec::new();
-            while states[i as usize].parent != u32::MAX {
-                out.push(states[i as usize].heap);
-                i = states[i as usize].parent;
-            }
-            out.sort_unstable_by(|a, b| b.cmp(a));
-            out
-        };
         let empty = vec![0u64; words];
         if let Some(d) = fails_at(0, &empty) {
             return Ok(ShiftCheck::Fails { position: Vec::new(), d, kind: "N with every option N".into() });
         }
-        let mut states = vec![St { elem: 0, live: true, parent: u32::MAX, heap: 0, sig: empty }];
-        let mut by_key: Vec<Vec<u32>> = vec![Vec::new(); self.n];
-        by_key[0].push(0);
-        let mut live = 1usize;
-        for h in (1..self.heap).rev() {
-            if self.rows[h as usize].is_empty() {
-                continue;
-            }
-            let row = &self.rows[h as usize];
+        let mut walk: Antichains<Step> = Antichains::new(self.n);
+        walk.admit(0, Step { elem: 0, parent: u32::MAX, heap: 0 }, empty);
+        let walked = self.walk_positions(walk, max_states, |walk, i, h, e2| {
             let hx = r.images[h as usize];
-            let mut work: Vec<u32> = (0..states.len() as u32).filter(|&i| states[i as usize].live).collect();
-            while let Some(i) = work.pop() {
-                if !states[i as usize].live {
-                    continue;
-                }
-                let elem = states[i as usize].elem;
-                let mut sig = vec![0u64; words];
-                {
-                    let old = &states[i as usize].sig;
-                    for m in 0..qs as u32 {
-                        let hm = q.mul(hx, m) as usize;
-                        for t in 0..tw {
-                            if has(old, (hm * tw + t) as u32) {
-                                set(&mut sig, (m as usize * tw + t) as u32);
-                            }
-                        }
+            let mut sig = vec![0u64; words];
+            let old = &walk.sigs[i as usize];
+            for m in 0..qs as u32 {
+                let hm = q.mul(hx, m) as usize;
+                for t in 0..tw {
+                    if has(old, (hm * tw + t) as u32) {
+                        set(&mut sig, (m as usize * tw + t) as u32);
                     }
-                }
-                for &(o, s) in &opts[h as usize] {
-                    let b = pre_of(q.mul(parts.x[elem as usize], o), s);
-                    for (a, x) in sig.iter_mut().zip(&b) {
-                        *a |= x;
-                    }
-                }
-                let e2 = row[elem as usize];
-                if let Some(d) = fails_at(e2 as usize, &sig) {
-                    let mut position = position_of(&states, i);
-                    position.push(h);
-                    position.sort_unstable_by(|a, b| b.cmp(a));
-                    return Ok(ShiftCheck::Fails { position, d, kind: "N with every option N".into() });
-                }
-                let kk = e2 as usize;
-                if by_key[kk].iter().any(|&j| subset(&states[j as usize].sig, &sig)) {
-                    continue;
-                }
-                let mut kept = Vec::new();
-                for &j in &by_key[kk] {
-                    if subset(&sig, &states[j as usize].sig) {
-                        states[j as usize].live = false;
-                        live -= 1;
-                    } else {
-                        kept.push(j);
-                    }
-                }
-                let id = states.len() as u32;
-                kept.push(id);
-                by_key[kk] = kept;
-                states.push(St { elem: e2, live: true, parent: i, heap: h, sig });
-                live += 1;
-                work.push(id);
-                if states.len() > max_states {
-                    return Ok(ShiftCheck::Budget { states: max_states });
                 }
             }
-        }
-        Ok(ShiftCheck::Proved { states: live, classes: (dhi - dlo + 1) as usize })
+            for &(o, s) in &opts[h as usize] {
+                let b = pre_of(q.mul(parts.x[walk.states[i as usize].elem as usize], o), s);
+                for (a, x) in sig.iter_mut().zip(&b) {
+                    *a |= x;
+                }
+            }
+            if let Some(d) = fails_at(e2 as usize, &sig) {
+                let position = walk.position_with(i, h);
+                return Err(ShiftCheck::Fails { position, d, kind: "N with every option N".into() });
+            }
+            Ok((e2 as usize, sig))
+        });
+        let alive = match walked {
+            Ok(alive) => alive,
+            Err(Stop::Failure(v)) => return Ok(v),
+            Err(Stop::Budget) => return Ok(ShiftCheck::Budget { states: max_states }),
+        };
+        Ok(ShiftCheck::Proved { states: alive, classes: (dhi - dlo + 1) as usize })
     }
 }
