@@ -440,20 +440,31 @@ fn dump(args: &[String]) -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
-/// `shift FILE CAP LEVELS K0 LO HI [MAX_STATES]`: the ladder over the monoid in FILE (from
-/// `dump`) times an exact counter of heap 30 (exact below CAP − 1, then its parity), levels
-/// 0..LEVELS−1; then the shift form F(x, c − k) read from levels K0.. on the window LO..=HI,
-/// and its check for every k > K0 (a pass proves o(34^k + R) = F(ψ(R), c(R) − k) for every
-/// k ≥ K0 and every R), and the diagonal 34^k + 30^m + 25 read from F for every k ≥ K0, m.
+/// `shift FILE CAP LEVELS K0 LO HI [CSTAR [MAX_STATES]]`: the ladder over the monoid in FILE
+/// (from `dump`) times an exact counter of heap 30 (exact below CAP − 1, then its parity),
+/// levels 0..LEVELS−1; then the shift form F(x, min(c, CSTAR), c − k) read from levels K0..
+/// on the window LO..=HI (of d − min(c, CSTAR)), and its check for every k > K0 (a pass
+/// proves o(34^k + R) = F(ψ(R), min(c, CSTAR), c(R) − k) for every k ≥ K0 and every R), and
+/// the diagonal 34^k + 30^m + 25 read from F for every k ≥ K0, m. With FORMS="K0:LO:HI:CSTAR;…"
+/// every form listed is read and checked over the one ladder.
 fn shift(args: &[String]) -> Result<(), Box<dyn std::error::Error>> {
-    let get = |i: usize| args.get(i).ok_or("usage: shift FILE CAP LEVELS K0 LO HI [MAX_STATES]");
+    let get = |i: usize| args.get(i).ok_or("usage: shift FILE CAP LEVELS K0 LO HI [CSTAR [MAX_STATES]]");
     let mut r = read_refinement(get(0)?)?;
     let cap: u32 = get(1)?.parse()?;
     let levels: usize = get(2)?.parse()?;
-    let k0: usize = get(3)?.parse()?;
-    let lo: i64 = get(4)?.parse()?;
-    let hi: i64 = get(5)?.parse()?;
-    let max_states: usize = arg(args, 6, 5_000_000)?;
+    let mut forms: Vec<(usize, i64, i64, u32)> =
+        vec![(get(3)?.parse()?, get(4)?.parse()?, get(5)?.parse()?, arg(args, 6, 0)?)];
+    let max_states: usize = arg(args, 7, 5_000_000)?;
+    if let Ok(list) = std::env::var("FORMS") {
+        forms.clear();
+        for f in list.split(';').filter(|f| !f.is_empty()) {
+            let v: Vec<&str> = f.split(':').collect();
+            if v.len() != 4 {
+                return Err(format!("FORMS: {f:?} is not K0:LO:HI:CSTAR").into());
+            }
+            forms.push((v[0].parse()?, v[1].parse()?, v[2].parse()?, v[3].parse()?));
+        }
+    }
     let (i30, p30) = index_and_period(&r.q, r.images[30]);
     if std::env::var("FREE30").is_ok() {
         // Heap 30 only counted: its part in M is the identity.
@@ -490,11 +501,26 @@ fn shift(args: &[String]) -> Result<(), Box<dyn std::error::Error>> {
             }
         }
     }
+    for (k0, lo, hi, cstar) in forms {
+        check_form(&l, (k0, lo, hi, cstar), max_states, (i30, p30), start)?;
+    }
+    Ok(())
+}
+
+/// Reads the shift form (K0, LO, HI, CSTAR) off the ladder's proved levels, checks it for
+/// every k > K0, and on a pass reads the diagonal 34^k + 30^m + 25 from it for every k, m.
+fn check_form(
+    l: &Ladder,
+    (k0, lo, hi, cstar): (usize, i64, i64, u32),
+    max_states: usize,
+    (i30, p30): (u32, u32),
+    start: Instant,
+) -> Result<(), Box<dyn std::error::Error>> {
     if l.proved() <= k0 {
         println!("level {k0} not proved: no shift form");
         return Ok(());
     }
-    let form = match l.shift_form(k0, lo, hi) {
+    let form = match l.shift_form(k0, lo, hi, cstar) {
         Ok(f) => f,
         Err(e) => {
             println!("no shift form: {e}");
@@ -502,25 +528,25 @@ fn shift(args: &[String]) -> Result<(), Box<dyn std::error::Error>> {
         }
     };
     println!(
-        "shift form from levels {k0}..{}: window {lo}..={hi}, {} entries undetermined ({:.1} s)",
+        "shift form from levels {k0}..{}: c* = {cstar}, window {lo}..={hi}, {} entries undetermined ({:.1} s)",
         l.proved() - 1,
         form.unknown,
         start.elapsed().as_secs_f64()
     );
     let v = l.check_shift(&form, max_states)?;
-    println!("shift check for every k > {k0}: {v:?} ({:.1} s)", start.elapsed().as_secs_f64());
+    println!("shift check for every k > {k0} (c* = {cstar}): {v:?} ({:.1} s)", start.elapsed().as_secs_f64());
     if let ShiftCheck::Proved { .. } = v {
         // The diagonal for every k ≥ max(K0, 2) and every m: x_m = Φ(30)^m Φ(25) repeats with
         // period p30 from index i30, F repeats in d with period 2 above the window, so m up to
         // the bound below, with every d = m − k down past the window's bottom, covers all.
-        let bound = i30 as i64 + 2 * p30 as i64 + hi.abs() + lo.abs() + k0 as i64 + 8;
+        let bound = i30 as i64 + 2 * p30 as i64 + hi.abs() + lo.abs() + k0 as i64 + cstar as i64 + 8;
         let mut ok = true;
         let mut checked = 0u64;
         for m in 0..=bound {
             let mut heaps = vec![30u32; m as usize];
             heaps.push(25);
-            for k in k0.max(2) as i64..=(m - lo + 6).max(k0.max(2) as i64) {
-                let p = form.is_p(&l, k as usize, &heaps).expect("k >= k0");
+            for k in k0.max(2) as i64..=(m - lo + cstar as i64 + 6).max(k0.max(2) as i64) {
+                let p = form.is_p(l, k as usize, &heaps).expect("k >= k0");
                 let want = m >= k && (m - k) % 2 == 0;
                 checked += 1;
                 if p != want {

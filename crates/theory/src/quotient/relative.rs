@@ -818,7 +818,7 @@ mod tests {
             for _ in 0..=k0 {
                 assert!(matches!(l.climb(1 << 20), Level::Factors { .. }), "{game}");
             }
-            let form = l.shift_form(k0, -(k0 as i64), 1).unwrap();
+            let form = l.shift_form(k0, -(k0 as i64), 1, 0).unwrap();
             let v = l.check_shift(&form, 1 << 20).unwrap();
             assert!(matches!(v, ShiftCheck::Proved { .. }), "{game}: {v:?}");
             let mut search = ReferenceSearch::new(&c, Convention::Misere);
@@ -832,7 +832,7 @@ mod tests {
             assert!(seen >= 40, "{seen}");
             // H^(k0+1) alone reads F(1, −k0 − 1): flipping it must be caught.
             let mut wrong = form.clone();
-            wrong.flip(0, -(k0 as i64) - 1);
+            wrong.flip(0, 0, -(k0 as i64) - 1);
             let v = l.check_shift(&wrong, 1 << 20).unwrap();
             assert!(matches!(v, ShiftCheck::Fails { .. }), "{game}: a flipped form passed: {v:?}");
         }
@@ -843,15 +843,15 @@ mod tests {
     #[test]
     fn a_shift_form_needs_proved_levels_that_shift() {
         let mut l = free_ladder("dawson", 10, 6, 8);
-        assert_eq!(l.shift_form(0, -1, 1), Err(ShiftError::Unproved { k0: 0, proved: 0 }));
+        assert_eq!(l.shift_form(0, -1, 1, 0), Err(ShiftError::Unproved { k0: 0, proved: 0 }));
         l.climb(1 << 20);
-        assert!(matches!(l.shift_form(0, 0, 0), Err(ShiftError::Window { .. })));
+        assert!(matches!(l.shift_form(0, 0, 0, 0), Err(ShiftError::Window { .. })));
         let r = l.refinement().clone();
         let mut two = Refinement { counted: vec![6, 4], ..r };
         two.cap = 8;
         let mut l2 = Ladder::new(&code("dawson"), 10, two, 1 << 22).unwrap();
         l2.climb(1 << 20);
-        assert_eq!(l2.shift_form(0, -1, 1), Err(ShiftError::Counted(2)));
+        assert_eq!(l2.shift_form(0, -1, 1, 0), Err(ShiftError::Counted(2)));
     }
 
     /// Level 0 re-derives the quotient's own P-set, for Dawson's Kayles heaps 1..25.
@@ -868,6 +868,40 @@ mod tests {
             let heaps = l.least_position(z);
             let x = heaps.iter().fold(0, |acc, &h| b.monoid().mul(acc, b.heap_images()[h as usize]));
             assert_eq!(l.is_p(0, &heaps), Some(b.monoid().is_p(x)), "{heaps:?}");
+        }
+    }
+
+    /// A two-region form where no one-region form exists: Kayles, H = 9, heap 5 counted.
+    /// Levels 1..3 are not F(x, c − k) (refused), but F(x, min(c, 1), c − k) is, and proved
+    /// from level 1 it predicts every 9ᵏ + R the forward search reaches (k ≤ 5, past the
+    /// climbed levels). Two flipped entries (9² alone, and 9² + 5, neither read at the base
+    /// level) are refused.
+    #[test]
+    fn a_two_region_form_proves_what_one_region_cannot() {
+        let (game, heap, g, k0, total) = ("kayles", 9u32, 5u32, 1usize, 6u32);
+        let c = code(game);
+        let mut l = free_ladder(game, heap, g, 10);
+        for _ in 0..=3 {
+            assert!(matches!(l.climb(1 << 20), Level::Factors { .. }));
+        }
+        assert!(matches!(l.shift_form(k0, -2, 1, 0), Err(ShiftError::NotShifted { .. })));
+        let form = l.shift_form(k0, -2, 1, 1).unwrap();
+        let v = l.check_shift(&form, 1 << 20).unwrap();
+        assert!(matches!(v, ShiftCheck::Proved { .. }), "{v:?}");
+        let mut search = ReferenceSearch::new(&c, Convention::Misere);
+        let mut seen = 0;
+        for k in k0..=5 {
+            for (r, p) in beside(&mut search, heap, k, total) {
+                assert_eq!(form.is_p(&l, k, &r), Some(p), "{game} {heap}^{k} + {r:?}");
+                seen += 1;
+            }
+        }
+        assert!(seen >= 60, "{seen}");
+        for (cc, d) in [(0i64, -2i64), (1, -1)] {
+            let mut wrong = form.clone();
+            wrong.flip(0, cc, d);
+            let v = l.check_shift(&wrong, 1 << 20).unwrap();
+            assert!(matches!(v, ShiftCheck::Fails { .. }), "F({cc}, {d}) flipped passed: {v:?}");
         }
     }
 }
