@@ -874,8 +874,8 @@ mod tests {
     /// A two-region form where no one-region form exists: Kayles, H = 9, heap 5 counted.
     /// Levels 1..3 are not F(x, c − k) (refused), but F(x, min(c, 1), c − k) is, and proved
     /// from level 1 it predicts every 9ᵏ + R the forward search reaches (k ≤ 5, past the
-    /// climbed levels). Two flipped entries (9² alone, and 9² + 5, neither read at the base
-    /// level) are refused.
+    /// climbed levels). Every flipped entry of 14 read at k = 2 and not at the base level
+    /// (P to N and N to P) is refused.
     #[test]
     fn a_two_region_form_proves_what_one_region_cannot() {
         let (game, heap, g, k0, total) = ("kayles", 9u32, 5u32, 1usize, 6u32);
@@ -897,11 +897,24 @@ mod tests {
             }
         }
         assert!(seen >= 60, "{seen}");
-        for (cc, d) in [(0i64, -2i64), (1, -1)] {
-            let mut wrong = form.clone();
-            wrong.flip(0, cc, d);
-            let v = l.check_shift(&wrong, 1 << 20).unwrap();
-            assert!(matches!(v, ShiftCheck::Fails { .. }), "F({cc}, {d}) flipped passed: {v:?}");
+        // Entries read at k = 2 (e = −2) and never at the base level: 9² + R with no 5, and
+        // 9^(c+1) + 5^c + R; R small. A P read as N can be caught only by the walk (some
+        // position is then N with every option N), an N read as P by the per-image check.
+        let r = l.refinement();
+        let mut flipped = [0usize; 2];
+        for rest in [&[][..], &[1], &[2], &[3], &[4], &[2, 2], &[3, 1]] {
+            let x = rest.iter().fold(0, |acc, &h| r.q.mul(acc, r.images[h as usize]));
+            for (cc, d) in [(0i64, -2i64), (1, -1)] {
+                let mut wrong = form.clone();
+                wrong.flip(x, cc, d);
+                flipped[form.value(x, cc, d) as usize] += 1;
+                let v = l.check_shift(&wrong, 1 << 20).unwrap();
+                assert!(
+                    matches!(v, ShiftCheck::Fails { .. }),
+                    "F({rest:?}, {cc}, {d}) flipped passed: {v:?}"
+                );
+            }
         }
+        assert!(flipped[0] > 0 && flipped[1] > 0, "flipped N, P: {flipped:?}");
     }
 }
