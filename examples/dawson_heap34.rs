@@ -413,7 +413,45 @@ fn read_refinement(path: &str) -> Result<Refinement, Box<dyn std::error::Error>>
     let images: Vec<u32> =
         lines.next().ok_or("no images")?.split(' ').map(str::parse).collect::<Result<_, _>>()?;
     let q = nimdb::theory::quotient::BipartiteMonoid::from_table(n, table, vec![false; n])?;
+    associative(&q, &images)?;
     Ok(Refinement { q, images, counted: Vec::new(), cap: 1, period: 1 })
+}
+
+/// Refuses a table (commutative with identity, as `from_table` checks) unless the heap
+/// images generate it and it is associative, by Light's test over those generators:
+/// (x·g)·y = x·(g·y) for every x, y and generator g. So a file's monoid is a commutative
+/// monoid and every map of heaps into it a homomorphism of positions.
+fn associative(q: &nimdb::theory::quotient::BipartiteMonoid, images: &[u32]) -> Result<(), String> {
+    let n = q.size() as u32;
+    let mut gens: Vec<u32> = images.iter().copied().filter(|&g| g != 0).collect();
+    gens.sort_unstable();
+    gens.dedup();
+    let mut seen = vec![false; n as usize];
+    seen[0] = true;
+    let mut queue = vec![0u32];
+    while let Some(x) = queue.pop() {
+        for &g in &gens {
+            let y = q.mul(x, g);
+            if !seen[y as usize] {
+                seen[y as usize] = true;
+                queue.push(y);
+            }
+        }
+    }
+    if let Some(x) = seen.iter().position(|&b| !b) {
+        return Err(format!("element {x} is not a product of heap images"));
+    }
+    for &g in &gens {
+        for x in 0..n {
+            let xg = q.mul(x, g);
+            for y in 0..n {
+                if q.mul(xg, y) != q.mul(x, q.mul(g, y)) {
+                    return Err(format!("not associative: ({x}·{g})·{y} ≠ {x}·({g}·{y})"));
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// `dump E DIR`: extends Q₃₃ by heap 34 until a candidate's least failure holds E copies of
