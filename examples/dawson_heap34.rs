@@ -18,9 +18,10 @@
 //! `cargo run --release --example dawson_heap34 -- SECONDS MAX_ELEMENTS`
 //! `cargo run --release --example dawson_heap34 -- search 34,2 34,34`
 //! `cargo run --release --example dawson_heap34 -- dump E DIR` (candidates' monoids to files)
-//! `FREE30=1 cargo run --release --example dawson_heap34 -- shift DIR/m9.txt 12 8 7 -7 2`
-//! (the ladder with heap 30 counted exactly, then a shift form for every k; see
-//! docs/quotients.md, "Every k at once")
+//! `FREE30=1 cargo run --release --example dawson_heap34 -- shift DIR/m9.txt 17 10 7 -8 2 2`
+//! (the ladder with heap 30 counted exactly, then the two-region shift form k₀ = 7, window
+//! −8..2, c* = 2, which proves the heap-34 diagonal for every k; see docs/quotients.md,
+//! "Every k at once")
 
 use std::time::{Duration, Instant};
 
