@@ -18,9 +18,10 @@
 //! `cargo run --release --example dawson_heap34 -- SECONDS MAX_ELEMENTS`
 //! `cargo run --release --example dawson_heap34 -- search 34,2 34,34`
 //! `cargo run --release --example dawson_heap34 -- dump E DIR` (candidates' monoids to files)
-//! `FREE30=1 cargo run --release --example dawson_heap34 -- shift DIR/m9.txt 12 8 7 -7 2`
-//! (the ladder with heap 30 counted exactly, then a shift form for every k; see
-//! docs/quotients.md, "Every k at once")
+//! `FREE30=1 cargo run --release --example dawson_heap34 -- shift DIR/m9.txt 17 10 7 -8 2 2`
+//! (the ladder with heap 30 counted exactly, then the two-region shift form k₀ = 7, window
+//! −8..2, c* = 2, which proves the heap-34 diagonal for every k; see docs/quotients.md,
+//! "Every k at once")
 
 use std::time::{Duration, Instant};
 
@@ -137,17 +138,13 @@ impl Observer for Probe {
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
-    if args.get(1).map(String::as_str) == Some("ladder-candidate") {
-        return ladder_candidate(&args[2..]);
-    }
-    if args.get(1).map(String::as_str) == Some("shift") {
-        return shift(&args[2..]);
-    }
-    if args.get(1).map(String::as_str) == Some("dump") {
-        return dump(&args[2..]);
-    }
-    if args.get(1).map(String::as_str) == Some("ladder") {
-        return ladder(&args[2..]);
+    let rest = args.get(2..).unwrap_or_default();
+    match args.get(1).map(String::as_str) {
+        Some("ladder-candidate") => return ladder_candidate(rest),
+        Some("shift") => return shift(rest),
+        Some("dump") => return dump(rest),
+        Some("ladder") => return ladder(rest),
+        _ => {}
     }
     if args.get(1).map(String::as_str) == Some("search") {
         let spec: GameSpec = "octal:0.07".parse()?;
@@ -160,8 +157,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         return Ok(());
     }
-    let secs: u64 = args.get(1).map_or(Ok(600), |s| s.parse())?;
-    let max: usize = args.get(2).map_or(Ok(60000), |s| s.parse())?;
+    let secs: u64 = arg(&args, 1, 600)?;
+    let max: usize = arg(&args, 2, 60000)?;
     let spec: GameSpec = "octal:0.07".parse()?;
     let code = spec.octal().ok_or("not an octal game")?;
     let mut b = QuotientBuilder::new(code, Limits { max_elements: max, ..Limits::default() });
@@ -190,15 +187,11 @@ fn ladder(args: &[String]) -> Result<(), Box<dyn std::error::Error>> {
         Some(s) if !s.is_empty() && s != "-" => s.split(',').map(str::parse).collect::<Result<_, _>>()?,
         _ => Vec::new(),
     };
-    let cap: u32 = args.get(2).map_or(Ok(1), |s| s.parse())?;
-    let max_states: usize = args.get(3).map_or(Ok(5_000_000), |s| s.parse())?;
-    let spec: GameSpec = "octal:0.07".parse()?;
-    let code = spec.octal().ok_or("not an octal game")?;
+    let cap: u32 = arg(args, 2, 1)?;
+    let max_states: usize = arg(args, 3, 5_000_000)?;
     let start = Instant::now();
-    let mut b = QuotientBuilder::new(code, Limits::default());
-    while b.max_heap() < 33 {
-        b.add_heap()?;
-    }
+    let b = q33()?;
+    let code = b.code();
     let (i30, p30) = index_and_period(b.monoid(), b.heap_images()[30]);
     println!(
         "heaps 1..33: |Q| = {}; Φ(30) index {i30}, period {p30} ({:.1} s)",
@@ -297,44 +290,65 @@ fn confused(l: &Ladder, k: usize, q33: &nimdb::theory::quotient::BipartiteMonoid
     }
 }
 
-struct Catch {
+/// Watches heap 34's candidates and hands each new best one (a least failure with more
+/// copies of 34 than any before) to `act`, with the submonoid heaps 1..33 generate in it;
+/// stops the extension once a failure holds `want` copies.
+struct Best<F: FnMut(&Pretension, &Word, Refinement)> {
     want: u32,
     best: u32,
-    levels: usize,
-    max_states: usize,
-    start: Instant,
-    code: nimdb::game::TakeBreakCode,
-    q33: nimdb::theory::quotient::BipartiteMonoid,
-    images33: Vec<u32>,
     flag: std::rc::Rc<std::cell::Cell<bool>>,
+    act: F,
 }
 
-impl Observer for Catch {
+impl<F: FnMut(&Pretension, &Word, Refinement)> Observer for Best<F> {
     fn trial(&mut self, heap: u32, c: &Pretension, failure: Option<&Word>) {
         let Some(w) = failure else { return };
         if heap != 34 || w.exponent(34) <= self.best {
             return;
         }
         self.best = w.exponent(34);
-        let refinement = Refinement::generated(&c.q, &c.images[..34]);
-        println!(
-            "candidate of {} elements, least failure {w}: heaps 1..33 generate {} of them ({:.1} s)",
-            c.q.size(),
-            refinement.q.size(),
-            self.start.elapsed().as_secs_f64()
-        );
-        match Ladder::new(&self.code, 34, refinement, 1 << 26) {
-            Ok(l) => {
-                let l = climb(l, self.levels, self.max_states, 2 * self.levels as u32 + 12, self.start);
-                for k in 1..l.proved() {
-                    confused(&l, k, &self.q33, &self.images33);
-                }
-            }
-            Err(e) => println!("  no ladder: {e}"),
-        }
+        (self.act)(c, w, Refinement::generated(&c.q, &c.images[..34]));
         if self.best >= self.want {
             self.flag.set(true);
         }
+    }
+}
+
+/// Q₃₃ of Dawson's Kayles (element limit 60,000 for heap 34's candidates).
+fn q33() -> Result<QuotientBuilder, Box<dyn std::error::Error>> {
+    let spec: GameSpec = "octal:0.07".parse()?;
+    let code = spec.octal().ok_or("not an octal game")?;
+    let mut b = QuotientBuilder::new(code, Limits { max_elements: 60000, ..Limits::default() });
+    while b.max_heap() < 33 {
+        b.add_heap()?;
+    }
+    Ok(b)
+}
+
+/// Extends `b` (Q₃₃) by heap 34 until a candidate's least failure holds `want` copies of 34,
+/// handing each new best candidate to `act`.
+fn watch_heap34(
+    b: &mut QuotientBuilder,
+    want: u32,
+    start: Instant,
+    act: impl FnMut(&Pretension, &Word, Refinement),
+) {
+    let flag = std::rc::Rc::new(std::cell::Cell::new(false));
+    let f2 = flag.clone();
+    let stop = move || f2.get();
+    let mut best = Best { want, best: 0, flag, act };
+    let r = b.add_heap_observed(&stop, &mut best);
+    println!("heap 34: {r:?} ({:.1} s)", start.elapsed().as_secs_f64());
+}
+
+/// Argument `i`, parsed, or `default` when absent.
+fn arg<T: std::str::FromStr>(args: &[String], i: usize, default: T) -> Result<T, Box<dyn std::error::Error>>
+where
+    T::Err: std::error::Error + 'static,
+{
+    match args.get(i) {
+        Some(s) => Ok(s.parse()?),
+        None => Ok(default),
     }
 }
 
@@ -342,32 +356,29 @@ impl Observer for Catch {
 /// least failure holds E copies of 34, and climbs the ladder over the submonoid that heaps
 /// 1..33 generate in that candidate (the candidate is only a guess; every level is checked).
 fn ladder_candidate(args: &[String]) -> Result<(), Box<dyn std::error::Error>> {
-    let want: u32 = args.first().map_or(Ok(4), |s| s.parse())?;
-    let levels: usize = args.get(1).map_or(Ok(8), |s| s.parse())?;
-    let max_states: usize = args.get(2).map_or(Ok(5_000_000), |s| s.parse())?;
-    let spec: GameSpec = "octal:0.07".parse()?;
-    let code = spec.octal().ok_or("not an octal game")?;
+    let want: u32 = arg(args, 0, 4)?;
+    let levels: usize = arg(args, 1, 8)?;
+    let max_states: usize = arg(args, 2, 5_000_000)?;
     let start = Instant::now();
-    let mut b = QuotientBuilder::new(code, Limits { max_elements: 60000, ..Limits::default() });
-    while b.max_heap() < 33 {
-        b.add_heap()?;
-    }
-    let flag = std::rc::Rc::new(std::cell::Cell::new(false));
-    let f2 = flag.clone();
-    let stop = move || f2.get();
-    let mut catch = Catch {
-        want,
-        best: 0,
-        levels,
-        max_states,
-        start,
-        code: code.clone(),
-        q33: b.monoid().clone(),
-        images33: b.heap_images().to_vec(),
-        flag,
-    };
-    let r = b.add_heap_observed(&stop, &mut catch);
-    println!("heap 34: {r:?} ({:.1} s)", start.elapsed().as_secs_f64());
+    let mut b = q33()?;
+    let (code, q, images) = (b.code().clone(), b.monoid().clone(), b.heap_images().to_vec());
+    watch_heap34(&mut b, want, start, |c, w, refinement| {
+        println!(
+            "candidate of {} elements, least failure {w}: heaps 1..33 generate {} of them ({:.1} s)",
+            c.q.size(),
+            refinement.q.size(),
+            start.elapsed().as_secs_f64()
+        );
+        match Ladder::new(&code, 34, refinement, 1 << 26) {
+            Ok(l) => {
+                let l = climb(l, levels, max_states, 2 * levels as u32 + 12, start);
+                for k in 1..l.proved() {
+                    confused(&l, k, &q, &images);
+                }
+            }
+            Err(e) => println!("  no ladder: {e}"),
+        }
+    });
     Ok(())
 }
 
@@ -403,78 +414,96 @@ fn read_refinement(path: &str) -> Result<Refinement, Box<dyn std::error::Error>>
     let images: Vec<u32> =
         lines.next().ok_or("no images")?.split(' ').map(str::parse).collect::<Result<_, _>>()?;
     let q = nimdb::theory::quotient::BipartiteMonoid::from_table(n, table, vec![false; n])?;
+    associative(&q, &images)?;
     Ok(Refinement { q, images, counted: Vec::new(), cap: 1, period: 1 })
 }
 
-struct Dump {
-    want: u32,
-    best: u32,
-    dir: String,
-    start: Instant,
-    flag: std::rc::Rc<std::cell::Cell<bool>>,
-}
-
-impl Observer for Dump {
-    fn trial(&mut self, heap: u32, c: &Pretension, failure: Option<&Word>) {
-        let Some(w) = failure else { return };
-        if heap != 34 || w.exponent(34) <= self.best {
-            return;
-        }
-        self.best = w.exponent(34);
-        let r = Refinement::generated(&c.q, &c.images[..34]);
-        let path = format!("{}/m{}.txt", self.dir, self.best);
-        println!(
-            "candidate of {} elements, least failure {w}: heaps 1..33 generate {}; written to {path} ({:.1} s)",
-            c.q.size(),
-            r.q.size(),
-            self.start.elapsed().as_secs_f64()
-        );
-        if let Err(e) = write_refinement(&path, &r) {
-            println!("  not written: {e}");
-        }
-        if self.best >= self.want {
-            self.flag.set(true);
+/// Refuses a table (commutative with identity, as `from_table` checks) unless the heap
+/// images generate it and it is associative, by Light's test over those generators:
+/// (x·g)·y = x·(g·y) for every x, y and generator g. So a file's monoid is a commutative
+/// monoid and every map of heaps into it a homomorphism of positions.
+fn associative(q: &nimdb::theory::quotient::BipartiteMonoid, images: &[u32]) -> Result<(), String> {
+    let n = q.size() as u32;
+    let mut gens: Vec<u32> = images.iter().copied().filter(|&g| g != 0).collect();
+    gens.sort_unstable();
+    gens.dedup();
+    let mut seen = vec![false; n as usize];
+    seen[0] = true;
+    let mut queue = vec![0u32];
+    while let Some(x) = queue.pop() {
+        for &g in &gens {
+            let y = q.mul(x, g);
+            if !seen[y as usize] {
+                seen[y as usize] = true;
+                queue.push(y);
+            }
         }
     }
+    if let Some(x) = seen.iter().position(|&b| !b) {
+        return Err(format!("element {x} is not a product of heap images"));
+    }
+    for &g in &gens {
+        for x in 0..n {
+            let xg = q.mul(x, g);
+            for y in 0..n {
+                if q.mul(xg, y) != q.mul(x, q.mul(g, y)) {
+                    return Err(format!("not associative: ({x}·{g})·{y} ≠ {x}·({g}·{y})"));
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// `dump E DIR`: extends Q₃₃ by heap 34 until a candidate's least failure holds E copies of
 /// 34, writing each new best candidate's submonoid of heaps 1..33 to DIR/m<e>.txt.
 fn dump(args: &[String]) -> Result<(), Box<dyn std::error::Error>> {
-    let want: u32 = args.first().map_or(Ok(4), |s| s.parse())?;
-    let dir = args.get(1).cloned().unwrap_or_else(|| ".".into());
-    let spec: GameSpec = "octal:0.07".parse()?;
-    let code = spec.octal().ok_or("not an octal game")?;
+    let want: u32 = arg(args, 0, 4)?;
+    let dir: String = arg(args, 1, ".".to_string())?;
     let start = Instant::now();
-    let mut b = QuotientBuilder::new(code, Limits { max_elements: 60000, ..Limits::default() });
-    while b.max_heap() < 33 {
-        b.add_heap()?;
-    }
+    let mut b = q33()?;
     let q33 = Refinement::generated(b.monoid(), &b.heap_images()[..34]);
     write_refinement(&format!("{dir}/m0.txt"), &q33)?;
-    let flag = std::rc::Rc::new(std::cell::Cell::new(false));
-    let f2 = flag.clone();
-    let stop = move || f2.get();
-    let mut d = Dump { want, best: 0, dir, start, flag };
-    let r = b.add_heap_observed(&stop, &mut d);
-    println!("heap 34: {r:?} ({:.1} s)", start.elapsed().as_secs_f64());
+    watch_heap34(&mut b, want, start, |c, w, r| {
+        let path = format!("{dir}/m{}.txt", w.exponent(34));
+        println!(
+            "candidate of {} elements, least failure {w}: heaps 1..33 generate {}; written to {path} ({:.1} s)",
+            c.q.size(),
+            r.q.size(),
+            start.elapsed().as_secs_f64()
+        );
+        if let Err(e) = write_refinement(&path, &r) {
+            println!("  not written: {e}");
+        }
+    });
     Ok(())
 }
 
-/// `shift FILE CAP LEVELS K0 LO HI [MAX_STATES]`: the ladder over the monoid in FILE (from
-/// `dump`) times an exact counter of heap 30 (exact below CAP − 1, then its parity), levels
-/// 0..LEVELS−1; then the shift form F(x, c − k) read from levels K0.. on the window LO..=HI,
-/// and its check for every k > K0 (a pass proves o(34^k + R) = F(ψ(R), c(R) − k) for every
-/// k ≥ K0 and every R), and the diagonal 34^k + 30^m + 25 read from F for every k ≥ K0, m.
+/// `shift FILE CAP LEVELS K0 LO HI [CSTAR [MAX_STATES]]`: the ladder over the monoid in FILE
+/// (from `dump`) times an exact counter of heap 30 (exact below CAP − 1, then its parity),
+/// levels 0..LEVELS−1; then the shift form F(x, min(c, CSTAR), c − k) read from levels K0..
+/// on the window LO..=HI (of d − min(c, CSTAR)), and its check for every k > K0 (a pass
+/// proves o(34^k + R) = F(ψ(R), min(c, CSTAR), c(R) − k) for every k ≥ K0 and every R), and
+/// the diagonal 34^k + 30^m + 25 read from F for every k ≥ K0, m. With FORMS="K0:LO:HI:CSTAR;…"
+/// every form listed is read and checked over the one ladder.
 fn shift(args: &[String]) -> Result<(), Box<dyn std::error::Error>> {
-    let get = |i: usize| args.get(i).ok_or("usage: shift FILE CAP LEVELS K0 LO HI [MAX_STATES]");
+    let get = |i: usize| args.get(i).ok_or("usage: shift FILE CAP LEVELS K0 LO HI [CSTAR [MAX_STATES]]");
     let mut r = read_refinement(get(0)?)?;
     let cap: u32 = get(1)?.parse()?;
     let levels: usize = get(2)?.parse()?;
-    let k0: usize = get(3)?.parse()?;
-    let lo: i64 = get(4)?.parse()?;
-    let hi: i64 = get(5)?.parse()?;
-    let max_states: usize = args.get(6).map_or(Ok(5_000_000), |s| s.parse())?;
+    let mut forms: Vec<(usize, i64, i64, u32)> =
+        vec![(get(3)?.parse()?, get(4)?.parse()?, get(5)?.parse()?, arg(args, 6, 0)?)];
+    let max_states: usize = arg(args, 7, 5_000_000)?;
+    if let Ok(list) = std::env::var("FORMS") {
+        forms.clear();
+        for f in list.split(';').filter(|f| !f.is_empty()) {
+            let v: Vec<&str> = f.split(':').collect();
+            if v.len() != 4 {
+                return Err(format!("FORMS: {f:?} is not K0:LO:HI:CSTAR").into());
+            }
+            forms.push((v[0].parse()?, v[1].parse()?, v[2].parse()?, v[3].parse()?));
+        }
+    }
     let (i30, p30) = index_and_period(&r.q, r.images[30]);
     if std::env::var("FREE30").is_ok() {
         // Heap 30 only counted: its part in M is the identity.
@@ -511,11 +540,26 @@ fn shift(args: &[String]) -> Result<(), Box<dyn std::error::Error>> {
             }
         }
     }
+    for (k0, lo, hi, cstar) in forms {
+        check_form(&l, (k0, lo, hi, cstar), max_states, (i30, p30), start)?;
+    }
+    Ok(())
+}
+
+/// Reads the shift form (K0, LO, HI, CSTAR) off the ladder's proved levels, checks it for
+/// every k > K0, and on a pass reads the diagonal 34^k + 30^m + 25 from it for every k, m.
+fn check_form(
+    l: &Ladder,
+    (k0, lo, hi, cstar): (usize, i64, i64, u32),
+    max_states: usize,
+    (i30, p30): (u32, u32),
+    start: Instant,
+) -> Result<(), Box<dyn std::error::Error>> {
     if l.proved() <= k0 {
         println!("level {k0} not proved: no shift form");
         return Ok(());
     }
-    let form = match l.shift_form(k0, lo, hi) {
+    let form = match l.shift_form(k0, lo, hi, cstar) {
         Ok(f) => f,
         Err(e) => {
             println!("no shift form: {e}");
@@ -523,25 +567,25 @@ fn shift(args: &[String]) -> Result<(), Box<dyn std::error::Error>> {
         }
     };
     println!(
-        "shift form from levels {k0}..{}: window {lo}..={hi}, {} entries undetermined ({:.1} s)",
+        "shift form from levels {k0}..{}: c* = {cstar}, window {lo}..={hi}, {} entries undetermined ({:.1} s)",
         l.proved() - 1,
         form.unknown,
         start.elapsed().as_secs_f64()
     );
     let v = l.check_shift(&form, max_states)?;
-    println!("shift check for every k > {k0}: {v:?} ({:.1} s)", start.elapsed().as_secs_f64());
+    println!("shift check for every k > {k0} (c* = {cstar}): {v:?} ({:.1} s)", start.elapsed().as_secs_f64());
     if let ShiftCheck::Proved { .. } = v {
         // The diagonal for every k ≥ max(K0, 2) and every m: x_m = Φ(30)^m Φ(25) repeats with
         // period p30 from index i30, F repeats in d with period 2 above the window, so m up to
         // the bound below, with every d = m − k down past the window's bottom, covers all.
-        let bound = i30 as i64 + 2 * p30 as i64 + hi.abs() + lo.abs() + k0 as i64 + 8;
+        let bound = i30 as i64 + 2 * p30 as i64 + hi.abs() + lo.abs() + k0 as i64 + cstar as i64 + 8;
         let mut ok = true;
         let mut checked = 0u64;
         for m in 0..=bound {
             let mut heaps = vec![30u32; m as usize];
             heaps.push(25);
-            for k in k0.max(2) as i64..=(m - lo + 6).max(k0.max(2) as i64) {
-                let p = form.is_p(&l, k as usize, &heaps).expect("k >= k0");
+            for k in k0.max(2) as i64..=(m - lo + cstar as i64 + 6).max(k0.max(2) as i64) {
+                let p = form.is_p(l, k as usize, &heaps).expect("k >= k0");
                 let want = m >= k && (m - k) % 2 == 0;
                 checked += 1;
                 if p != want {

@@ -218,12 +218,103 @@ impl fmt::Display for Level {
     }
 }
 
-struct State {
+/// A position a walk reached: its image, and the way back (the state it came from and the
+/// heap added; the empty position's parent is `u32::MAX`).
+#[derive(Clone, Copy)]
+struct Step {
     elem: u32,
-    live: bool,
     parent: u32,
     heap: u32,
-    sig: Bits,
+}
+
+/// The states a walk keeps: per key, an antichain of minimal signatures. A state is
+/// admitted unless a live state of its key has a signature inside its own (every failure
+/// the newcomer could lead to, that one leads to as well: the maps and the failure are
+/// monotone), and it retires the live states of its key whose signatures contain its own.
+struct Antichains<S> {
+    states: Vec<S>,
+    sigs: Vec<Bits>,
+    live: Vec<bool>,
+    by_key: Vec<Vec<u32>>,
+    alive: usize,
+}
+
+impl<S> Antichains<S> {
+    /// No states, `keys` keys.
+    fn new(keys: usize) -> Self {
+        Antichains {
+            states: Vec::new(),
+            sigs: Vec::new(),
+            live: Vec::new(),
+            by_key: vec![Vec::new(); keys],
+            alive: 0,
+        }
+    }
+
+    /// Admits `state` with signature `sig` under `key`; its id, or `None` when a live state
+    /// of the key has a signature inside `sig`.
+    fn admit(&mut self, key: usize, state: S, sig: Bits) -> Option<u32> {
+        let sigs = &self.sigs;
+        if self.by_key[key].iter().any(|&j| subset(&sigs[j as usize], &sig)) {
+            return None;
+        }
+        let mut kept = Vec::with_capacity(self.by_key[key].len() + 1);
+        for &j in &self.by_key[key] {
+            if subset(&sig, &self.sigs[j as usize]) {
+                self.live[j as usize] = false;
+                self.alive -= 1;
+            } else {
+                kept.push(j);
+            }
+        }
+        let id = self.states.len() as u32;
+        kept.push(id);
+        self.by_key[key] = kept;
+        self.states.push(state);
+        self.sigs.push(sig);
+        self.live.push(true);
+        self.alive += 1;
+        Some(id)
+    }
+
+    /// The ids of the live states.
+    fn live_ids(&self) -> Vec<u32> {
+        (0..self.states.len() as u32).filter(|&i| self.live[i as usize]).collect()
+    }
+
+    /// States admitted so far (live or retired).
+    fn len(&self) -> usize {
+        self.states.len()
+    }
+}
+
+/// Why a walk stopped early.
+enum Stop<E> {
+    /// `extend` reported a failure.
+    Failure(E),
+    /// More states than the budget.
+    Budget,
+}
+
+impl Antichains<Step> {
+    /// The heaps of the position state `i` stands for, largest first.
+    fn position(&self, mut i: u32) -> Vec<u32> {
+        let mut out = Vec::new();
+        while self.states[i as usize].parent != u32::MAX {
+            out.push(self.states[i as usize].heap);
+            i = self.states[i as usize].parent;
+        }
+        out.sort_unstable_by(|a, b| b.cmp(a));
+        out
+    }
+
+    /// The heaps of state `i`'s position with heap `h` added, largest first.
+    fn position_with(&self, i: u32, h: u32) -> Vec<u32> {
+        let mut out = self.position(i);
+        out.push(h);
+        out.sort_unstable_by(|a, b| b.cmp(a));
+        out
+    }
 }
 
 /// The levels k = 0, 1, 2, … of o(Hᵏ + R) over one refinement (see the module's doc).
@@ -510,74 +601,34 @@ impl Ladder {
         let key = |elem: u32, moves: bool| -> usize {
             if k == 0 { elem as usize * 2 + moves as usize } else { elem as usize }
         };
-        let mut states: Vec<State> =
-            vec![State { elem: 0, live: true, parent: u32::MAX, heap: 0, sig: vec![0u64; words] }];
-        let mut by_key: Vec<Vec<u32>> = vec![Vec::new(); n * 2];
-        by_key[key(0, false)].push(0);
-        let mut live = 1usize;
-        let position_of = |states: &Vec<State>, mut i: u32| -> Vec<u32> {
-            let mut out = Vec::new();
-            while states[i as usize].parent != u32::MAX {
-                out.push(states[i as usize].heap);
-                i = states[i as usize].parent;
-            }
-            out
-        };
-        for h in (1..self.heap).rev() {
-            if self.rows[h as usize].is_empty() {
-                continue;
-            }
+        let mut walk: Antichains<Step> = Antichains::new(n * 2);
+        walk.admit(key(0, false), Step { elem: 0, parent: u32::MAX, heap: 0 }, vec![0u64; words]);
+        let walked = self.walk_positions(walk, max_states, |walk, i, h, e2| {
             let row = &self.rows[h as usize];
-            let mut work: Vec<u32> = (0..states.len() as u32).filter(|&i| states[i as usize].live).collect();
-            while let Some(i) = work.pop() {
-                if !states[i as usize].live {
-                    continue;
-                }
-                let elem = states[i as usize].elem;
-                let mut sig = vec![0u64; words];
-                for w in 0..n as u32 {
-                    if has(&states[i as usize].sig, row[w as usize]) {
-                        set(&mut sig, w);
-                    }
-                }
-                for &o in &self.opts[h as usize] {
-                    let b = pre_of(self.mul(elem, o), &mut pre);
-                    for (s, x) in sig.iter_mut().zip(&b) {
-                        *s |= x;
-                    }
-                }
-                let e2 = row[elem as usize];
-                let kk = key(e2, true);
-                // A failure: predicted N, no option through H into P, no option into P.
-                if !t[e2 as usize] && !d[e2 as usize] && !has(&sig, 0) {
-                    let mut position = position_of(&states, i);
-                    position.push(h);
-                    position.sort_unstable_by(|a, b| b.cmp(a));
-                    return Err(Level::Splits { position, kind: "N with every option N".into() });
-                }
-                if by_key[kk].iter().any(|&j| subset(&states[j as usize].sig, &sig)) {
-                    continue;
-                }
-                let mut kept = Vec::new();
-                for &j in &by_key[kk] {
-                    if subset(&sig, &states[j as usize].sig) {
-                        states[j as usize].live = false;
-                        live -= 1;
-                    } else {
-                        kept.push(j);
-                    }
-                }
-                let id = states.len() as u32;
-                kept.push(id);
-                by_key[kk] = kept;
-                states.push(State { elem: e2, live: true, parent: i, heap: h, sig });
-                live += 1;
-                work.push(id);
-                if states.len() > max_states {
-                    return Err(Level::Budget { states: max_states });
+            let mut sig = vec![0u64; words];
+            for w in 0..n as u32 {
+                if has(&walk.sigs[i as usize], row[w as usize]) {
+                    set(&mut sig, w);
                 }
             }
-        }
+            for &o in &self.opts[h as usize] {
+                let b = pre_of(self.mul(walk.states[i as usize].elem, o), &mut pre);
+                for (s, x) in sig.iter_mut().zip(&b) {
+                    *s |= x;
+                }
+            }
+            // A failure: predicted N, no option through H into P, no option into P.
+            if !t[e2 as usize] && !d[e2 as usize] && !has(&sig, 0) {
+                let position = walk.position_with(i, h);
+                return Err(Level::Splits { position, kind: "N with every option N".into() });
+            }
+            Ok((key(e2, true), sig))
+        });
+        let alive = match walked {
+            Ok(alive) => alive,
+            Err(Stop::Failure(l)) => return Err(l),
+            Err(Stop::Budget) => return Err(Level::Budget { states: max_states }),
+        };
         // At level 0 the empty position (no move) must be predicted N; above it, Hᵏ alone is
         // the position with R empty, covered by the state of the identity.
         if k == 0 && t[0] {
@@ -587,7 +638,40 @@ impl Ladder {
             // R empty: predicted N, options only through H, none in P.
             return Err(Level::Splits { position: Vec::new(), kind: "N with every option N".into() });
         }
-        Ok(live)
+        Ok(alive)
+    }
+
+    /// Walks every position of the heaps below H with a move, adding heaps largest first
+    /// from the states in `walk`: each live state i meets heap h through `extend(walk, i, h,
+    /// e2)` (e2: its image with h added), which gives the newcomer's key and signature, or a
+    /// failure; the newcomer is admitted into its key's antichain and walked on. `Ok(live
+    /// states)` when every position was met.
+    fn walk_positions<E>(
+        &self,
+        mut walk: Antichains<Step>,
+        max_states: usize,
+        mut extend: impl FnMut(&Antichains<Step>, u32, u32, u32) -> Result<(usize, Bits), E>,
+    ) -> Result<usize, Stop<E>> {
+        for h in (1..self.heap).rev() {
+            if self.rows[h as usize].is_empty() {
+                continue;
+            }
+            let mut work = walk.live_ids();
+            while let Some(i) = work.pop() {
+                if !walk.live[i as usize] {
+                    continue;
+                }
+                let e2 = self.rows[h as usize][walk.states[i as usize].elem as usize];
+                let (key, sig) = extend(&walk, i, h, e2).map_err(Stop::Failure)?;
+                if let Some(id) = walk.admit(key, Step { elem: e2, parent: i, heap: h }, sig) {
+                    work.push(id);
+                }
+                if walk.len() > max_states {
+                    return Err(Stop::Budget);
+                }
+            }
+        }
+        Ok(walk.alive)
     }
 
     /// The proved set of level k as elements (dense numbering).
@@ -628,6 +712,25 @@ mod tests {
         Ladder::new(&c, heap, r, 1 << 22).unwrap()
     }
 
+    /// Every R of heaps below `heap` with at most `total` tokens, and whether Hᵏ + R is a
+    /// P-position by the forward search (which knows nothing of quotients).
+    fn beside<'s, 'g: 's, R: crate::game::GameRules + ?Sized>(
+        search: &'s mut ReferenceSearch<'g, R>,
+        heap: u32,
+        k: usize,
+        total: u32,
+    ) -> impl Iterator<Item = (Vec<u32>, bool)> + 's {
+        crate::quotient::tests::partitions(total)
+            .into_iter()
+            .filter(move |r| r.iter().all(|&h| h < heap))
+            .map(move |r| {
+                let mut heaps = r.clone();
+                heaps.extend(std::iter::repeat_n(heap, k));
+                let p = !search.solve(&Position::new(heaps)).0;
+                (r, p)
+            })
+    }
+
     /// Every proved level agrees with the forward search (which knows nothing of quotients)
     /// on every Hᵏ + R with R of heaps below H and at most `total` tokens.
     fn check(game: &str, heap: u32, counted: &[u32], cap: u32, levels: usize, total: u32) -> Vec<Level> {
@@ -641,14 +744,8 @@ mod tests {
             if !matches!(v, Level::Factors { .. }) {
                 break;
             }
-            for r in crate::quotient::tests::partitions(total) {
-                if r.iter().any(|&h| h >= heap) {
-                    continue;
-                }
-                let mut heaps = r.clone();
-                heaps.extend(std::iter::repeat_n(heap, k));
-                let (win, _) = search.solve(&Position::new(heaps));
-                assert_eq!(l.is_p(k, &r), Some(!win), "{game} {heap}^{k} + {r:?}");
+            for (r, p) in beside(&mut search, heap, k, total) {
+                assert_eq!(l.is_p(k, &r), Some(p), "{game} {heap}^{k} + {r:?}");
             }
         }
         out
@@ -686,13 +783,7 @@ mod tests {
             let mut search = ReferenceSearch::new(&c, Convention::Misere);
             let mut seen: std::collections::HashMap<u32, bool> = std::collections::HashMap::new();
             let mut found = false;
-            for r in crate::quotient::tests::partitions(total) {
-                if r.iter().any(|&h| h >= heap) {
-                    continue;
-                }
-                let mut heaps = r.clone();
-                heaps.extend(std::iter::repeat_n(heap, level));
-                let p = !search.solve(&Position::new(heaps)).0;
+            for (r, p) in beside(&mut search, heap, level, total) {
                 if *seen.entry(l.element(&r)).or_insert(p) != p {
                     found = true;
                     break;
@@ -727,27 +818,21 @@ mod tests {
             for _ in 0..=k0 {
                 assert!(matches!(l.climb(1 << 20), Level::Factors { .. }), "{game}");
             }
-            let form = l.shift_form(k0, -(k0 as i64), 1).unwrap();
+            let form = l.shift_form(k0, -(k0 as i64), 1, 0).unwrap();
             let v = l.check_shift(&form, 1 << 20).unwrap();
             assert!(matches!(v, ShiftCheck::Proved { .. }), "{game}: {v:?}");
             let mut search = ReferenceSearch::new(&c, Convention::Misere);
             let mut seen = 0;
             for k in k0..=k0 + 2 {
-                for r in crate::quotient::tests::partitions(total) {
-                    if r.iter().any(|&h| h >= heap) {
-                        continue;
-                    }
-                    let mut heaps = r.clone();
-                    heaps.extend(std::iter::repeat_n(heap, k));
-                    let (win, _) = search.solve(&Position::new(heaps));
-                    assert_eq!(form.is_p(&l, k, &r), Some(!win), "{game} {heap}^{k} + {r:?}");
+                for (r, p) in beside(&mut search, heap, k, total) {
+                    assert_eq!(form.is_p(&l, k, &r), Some(p), "{game} {heap}^{k} + {r:?}");
                     seen += 1;
                 }
             }
             assert!(seen >= 40, "{seen}");
             // H^(k0+1) alone reads F(1, −k0 − 1): flipping it must be caught.
             let mut wrong = form.clone();
-            wrong.flip(0, -(k0 as i64) - 1);
+            wrong.flip(0, 0, -(k0 as i64) - 1);
             let v = l.check_shift(&wrong, 1 << 20).unwrap();
             assert!(matches!(v, ShiftCheck::Fails { .. }), "{game}: a flipped form passed: {v:?}");
         }
@@ -758,15 +843,15 @@ mod tests {
     #[test]
     fn a_shift_form_needs_proved_levels_that_shift() {
         let mut l = free_ladder("dawson", 10, 6, 8);
-        assert_eq!(l.shift_form(0, -1, 1), Err(ShiftError::Unproved { k0: 0, proved: 0 }));
+        assert_eq!(l.shift_form(0, -1, 1, 0), Err(ShiftError::Unproved { k0: 0, proved: 0 }));
         l.climb(1 << 20);
-        assert!(matches!(l.shift_form(0, 0, 0), Err(ShiftError::Window { .. })));
+        assert!(matches!(l.shift_form(0, 0, 0, 0), Err(ShiftError::Window { .. })));
         let r = l.refinement().clone();
         let mut two = Refinement { counted: vec![6, 4], ..r };
         two.cap = 8;
         let mut l2 = Ladder::new(&code("dawson"), 10, two, 1 << 22).unwrap();
         l2.climb(1 << 20);
-        assert_eq!(l2.shift_form(0, -1, 1), Err(ShiftError::Counted(2)));
+        assert_eq!(l2.shift_form(0, -1, 1, 0), Err(ShiftError::Counted(2)));
     }
 
     /// Level 0 re-derives the quotient's own P-set, for Dawson's Kayles heaps 1..25.
@@ -784,5 +869,52 @@ mod tests {
             let x = heaps.iter().fold(0, |acc, &h| b.monoid().mul(acc, b.heap_images()[h as usize]));
             assert_eq!(l.is_p(0, &heaps), Some(b.monoid().is_p(x)), "{heaps:?}");
         }
+    }
+
+    /// A two-region form where no one-region form exists: Kayles, H = 9, heap 5 counted.
+    /// Levels 1..3 are not F(x, c − k) (refused), but F(x, min(c, 1), c − k) is, and proved
+    /// from level 1 it predicts every 9ᵏ + R the forward search reaches (k ≤ 5, past the
+    /// climbed levels). Every flipped entry of 14 read at k = 2 and not at the base level
+    /// (P to N and N to P) is refused.
+    #[test]
+    fn a_two_region_form_proves_what_one_region_cannot() {
+        let (game, heap, g, k0, total) = ("kayles", 9u32, 5u32, 1usize, 6u32);
+        let c = code(game);
+        let mut l = free_ladder(game, heap, g, 10);
+        for _ in 0..=3 {
+            assert!(matches!(l.climb(1 << 20), Level::Factors { .. }));
+        }
+        assert!(matches!(l.shift_form(k0, -2, 1, 0), Err(ShiftError::NotShifted { .. })));
+        let form = l.shift_form(k0, -2, 1, 1).unwrap();
+        let v = l.check_shift(&form, 1 << 20).unwrap();
+        assert!(matches!(v, ShiftCheck::Proved { .. }), "{v:?}");
+        let mut search = ReferenceSearch::new(&c, Convention::Misere);
+        let mut seen = 0;
+        for k in k0..=5 {
+            for (r, p) in beside(&mut search, heap, k, total) {
+                assert_eq!(form.is_p(&l, k, &r), Some(p), "{game} {heap}^{k} + {r:?}");
+                seen += 1;
+            }
+        }
+        assert!(seen >= 60, "{seen}");
+        // Entries read at k = 2 (e = −2) and never at the base level: 9² + R with no 5, and
+        // 9^(c+1) + 5^c + R; R small. A P read as N can be caught only by the walk (some
+        // position is then N with every option N), an N read as P by the per-image check.
+        let r = l.refinement();
+        let mut flipped = [0usize; 2];
+        for rest in [&[][..], &[1], &[2], &[3], &[4], &[2, 2], &[3, 1]] {
+            let x = rest.iter().fold(0, |acc, &h| r.q.mul(acc, r.images[h as usize]));
+            for (cc, d) in [(0i64, -2i64), (1, -1)] {
+                let mut wrong = form.clone();
+                wrong.flip(x, cc, d);
+                flipped[form.value(x, cc, d) as usize] += 1;
+                let v = l.check_shift(&wrong, 1 << 20).unwrap();
+                assert!(
+                    matches!(v, ShiftCheck::Fails { .. }),
+                    "F({rest:?}, {cc}, {d}) flipped passed: {v:?}"
+                );
+            }
+        }
+        assert!(flipped[0] > 0 && flipped[1] > 0, "flipped N, P: {flipped:?}");
     }
 }

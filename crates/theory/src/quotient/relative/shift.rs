@@ -6,37 +6,40 @@
 //! R ↦ (x, c) with x = ψ(R) in a finite monoid M (heap g included) and c = the number of
 //! copies of g in R, and claim, for every k ≥ k₀ and every position R of heaps below H,
 //!
-//! > o(Hᵏ + R) is P  ⟺  F(x, c − k)
+//! > o(Hᵏ + R) is P  ⟺  F(x, min(c, c*), c − k)
 //!
-//! for one function F: M × ℤ → {P, N} given by a finite table on a window d ∈ [lo, hi] and
-//! periodic outside it with the counter's period p: F(x, d) = F(x, d + p) for d < lo (few
-//! copies of g beside many of H: the parity of k matters, as for Hᵏ alone) and
-//! F(x, d) = F(x, d − p) for d > hi.
+//! for one function F and a threshold c* ≥ 0 (c* = 0: F(x, c − k) alone). F is a finite
+//! table on e = d − min(c, c*) ∈ [lo, hi], d = c − k, periodic outside it with the counter's
+//! period p (F at e equals F at e + p below lo, at e − p above hi). So with c* copies of g
+//! or more the outcome depends on c − k alone; with fewer (c < c*, e = −k) it may depend
+//! on c itself and on k, eventually through k mod p (few copies of g beside many of H).
 //!
 //! * **F is read off proved levels.** Level k of a [`Ladder`] over M × (g counted, index and
-//!   period as the counter's) gives F(x, c − k) for every image (x, c); levels k₀..K must
-//!   agree after the shift, else the levels are not of this form at all
+//!   period as the counter's) gives F(x, min(c, c*), c − k) for every image (x, c); levels
+//!   k₀..K must agree, else the levels are not of this form at all
 //!   ([`ShiftError::NotShifted`]). Agreeing with level k₀ everywhere is the base case.
 //! * **The step is one check for every k > k₀.** At Hᵏ + R with d = c(R) − k, the options are
-//!   a move in a heap h of R (to d + Δ, Δ = copies of g the move makes minus [h = g]), read
-//!   from F at level k, or a move in one H (to d + 1 + copies of g in the option), read from F
-//!   at level k − 1 ≥ k₀. So whether Hᵏ + R is a *failure* (F says P and an option is P, or F
-//!   says N and no option is P) depends on k only through d, and on d only through its
+//!   a move in a heap h of R (to count c + Δ and d + Δ, Δ = copies of g the move makes minus
+//!   [h = g] ≥ −1), read from F at level k, or a move in one H (to c + #g, d + 1 + #g),
+//!   read from F at level k − 1 ≥ k₀. So whether Hᵏ + R is a *failure* (F says P and an
+//!   option is P, or F says N and no option is P) depends on k only through d, on c only
+//!   through u = min(c, c* + 1) (then min(c + Δ, c*) is known), and on d only through its
 //!   class: every d below a bottom dₗ behaves as d + p (all options read F below lo), every
 //!   d above a top dₕ as d − p. The d that occur beside R are all d ≤ c(R) − k₀ − 1; the
-//!   counter is exact far enough that this is known from R's image.
+//!   counter is exact far enough that this, and u, are known from R's image.
 //! * **The check.** Failures "P with a P option" are found per image and heap (as for one
 //!   level). Failures "N with every option N" by the walk over all positions of heaps below
-//!   H, heap by heap, keeping per image the minimal signatures σ = {(m, t) : an option R' of
-//!   the part walked, completed by a rest of image m, has F(ψ(R')·m, t + Δ) = P} (t the
-//!   final d, which adding heaps does not move): a monotone map per heap, a failure monotone
-//!   in σ, and finitely many classes of t.
+//!   H, heap by heap, keeping per image the minimal signatures σ = {(m, u, t) : an option R'
+//!   of the part walked, completed by a rest of image m to a position of count u and final
+//!   d = t, reads P} (u and t are the whole position's, which adding heaps does not move): a
+//!   monotone map per heap, a failure monotone in σ, and finitely many (u, class of t).
 //!
-//! When the check passes, o(Hᵏ + R) = F(ψ(R), c(R) − k) holds for every k ≥ k₀ and every R,
-//! by induction on k and then on R (the options of a position are smaller, and a position
-//! with a copy of H has a move). Nothing is trusted of how M was found.
+//! When the check passes, o(Hᵏ + R) = F(ψ(R), min(c(R), c*), c(R) − k) holds for every
+//! k ≥ k₀ and every R, by induction on k and then on R (the options of a position are
+//! smaller, and a position with a copy of H has a move). Nothing is trusted of how M was
+//! found.
 
-use super::{Bits, Ladder, has, set, subset};
+use super::{Antichains, Bits, Ladder, Step, Stop, has, set};
 
 /// ⌈a / b⌉ for a > 0, b > 0.
 fn ceil_div(a: i64, b: i64) -> i64 {
@@ -77,7 +80,7 @@ pub enum ShiftError {
     },
     /// Two proved levels disagree after the shift: the levels are not F(x, c − k).
     #[error(
-        "levels are not shifted copies: level {level} at R = {position:?} gives F(x, {d}) = {got}, level {other_level} at {other:?} {want}"
+        "levels are not shifted copies: level {level} at R = {position:?} gives F(x, {c}, {d}) = {got}, level {other_level} at {other:?} {want}"
     )]
     NotShifted {
         /// The level where the disagreement was met.
@@ -88,6 +91,8 @@ pub enum ShiftError {
         other_level: usize,
         /// Its position (same part in M, same class of d).
         other: Vec<u32>,
+        /// min(c(R), c*).
+        c: i64,
         /// d = c(R) − k (a representative).
         d: i64,
         /// What this level says (true = P).
@@ -97,8 +102,8 @@ pub enum ShiftError {
     },
 }
 
-/// A function F: M × ℤ → {P, N} given on a window and extended (see the module's doc),
-/// claimed to give o(Hᵏ + R) = F(ψ(R), c(R) − k) for every k ≥ k₀.
+/// A function F: M × [0, c*] × ℤ → {P, N} given on a window and extended (see the module's doc),
+/// claimed to give o(Hᵏ + R) = F(ψ(R), min(c(R), c*), c(R) − k) for every k ≥ k₀.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ShiftForm {
     /// The base level.
@@ -109,9 +114,11 @@ pub struct ShiftForm {
     pub hi: i64,
     /// The counter's period.
     pub period: i64,
+    /// c*: F reads the count c of g as min(c, c*) (0: not at all, F(x, c − k) alone).
+    pub cstar: u32,
     /// |M|.
     qs: usize,
-    /// F on M × [lo, hi], row-major by element of M.
+    /// F on M × [0, c*] × [lo, hi], row-major by element of M, then min(c, c*).
     table: Vec<bool>,
     /// Entries no proved level determined (set to N; the check decides them).
     pub unknown: usize,
@@ -133,14 +140,22 @@ impl ShiftForm {
         }
     }
 
-    /// F(x, d), x an element of M.
-    pub fn value(&self, x: u32, d: i64) -> bool {
-        self.table[x as usize * self.width() as usize + (self.rep(d) - self.lo) as usize]
+    /// The entry of F(x, c, d) in the table: c taken as c' = min(c, c*), d by the window's
+    /// representative of e = d − c' (so e = −k below c*: the window moves with c').
+    fn index(&self, x: u32, c: i64, d: i64) -> usize {
+        let cc = c.clamp(0, self.cstar as i64);
+        (x as usize * (self.cstar as usize + 1) + cc as usize) * self.width() as usize
+            + (self.rep(d - cc) - self.lo) as usize
     }
 
-    /// Flips F at (x, d) (for tests: a wrong form must be refused).
-    pub fn flip(&mut self, x: u32, d: i64) {
-        let i = x as usize * self.width() as usize + (self.rep(d) - self.lo) as usize;
+    /// F(x, c, d): x an element of M, c the count of g (read as min(c, c*)), d = c − k.
+    pub fn value(&self, x: u32, c: i64, d: i64) -> bool {
+        self.table[self.index(x, c, d)]
+    }
+
+    /// Flips F at (x, c, d) (for tests: a wrong form must be refused).
+    pub fn flip(&mut self, x: u32, c: i64, d: i64) {
+        let i = self.index(x, c, d);
         self.table[i] = !self.table[i];
     }
 
@@ -154,14 +169,14 @@ impl ShiftForm {
         let x = heaps.iter().fold(0, |acc, &h| {
             if h == 0 { acc } else { ladder.refinement.q.mul(acc, ladder.refinement.images[h as usize]) }
         });
-        Some(self.value(x, c - k as i64))
+        Some(self.value(x, c, c - k as i64))
     }
 }
 
 /// What the check of a shift form found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ShiftCheck {
-    /// Proved: o(Hᵏ + R) = F(ψ(R), c(R) − k) for every k ≥ k₀ and every R.
+    /// Proved: o(Hᵏ + R) = F(ψ(R), min(c(R), c*), c(R) − k) for every k ≥ k₀ and every R.
     Proved {
         /// States the walk kept.
         states: usize,
@@ -201,10 +216,11 @@ impl Ladder {
         Parts { x, c, exact }
     }
 
-    /// Reads the shift form F from levels k₀..(proved − 1) on the window [lo, hi]: level k
-    /// gives F(x, c − k) for each image (x, c) (for a counter value in the cycle, at every
+    /// Reads the shift form F (threshold `cstar` = c*) from levels k₀..(proved − 1) on the
+    /// window [lo, hi] of e = c − k − min(c, c*): level k gives F(x, min(c, c*), c − k) for
+    /// each image (x, c) (for a counter value in the cycle, at every
     /// count it stands for). Refused if two levels disagree.
-    pub fn shift_form(&self, k0: usize, lo: i64, hi: i64) -> Result<ShiftForm, ShiftError> {
+    pub fn shift_form(&self, k0: usize, lo: i64, hi: i64, cstar: u32) -> Result<ShiftForm, ShiftError> {
         let r = &self.refinement;
         if r.counted.len() != 1 {
             return Err(ShiftError::Counted(r.counted.len()));
@@ -216,9 +232,13 @@ impl Ladder {
         if hi - lo + 1 < period {
             return Err(ShiftError::Window { lo, hi, period });
         }
+        // A counter value in the cycle stands for counts ≥ cap − p + 1: at least c*.
+        if (r.cap as i64) < cstar as i64 + period - 1 {
+            return Err(ShiftError::Cap { cap: r.cap, need: cstar as i64 + period - 1 });
+        }
         let qs = r.q.size();
-        let mut form =
-            ShiftForm { k0, lo, hi, period, qs, table: vec![false; qs * (hi - lo + 1) as usize], unknown: 0 };
+        let table = vec![false; qs * (cstar as usize + 1) * (hi - lo + 1) as usize];
+        let mut form = ShiftForm { k0, lo, hi, period, cstar, qs, table, unknown: 0 };
         let mut known = vec![None::<(bool, usize, u32)>; form.table.len()];
         let parts = self.parts();
         for (k, t) in self.levels.iter().enumerate().skip(k0) {
@@ -226,11 +246,15 @@ impl Ladder {
                 let (x, c) = (parts.x[z], parts.c[z] as i64);
                 // The counts this counter value stands for: c, or c, c + p, c + 2p, … (enough
                 // of them to meet every class of the window).
-                let reps =
-                    if parts.exact[z] { 1 } else { ((hi - (c - k as i64)).max(0) / period + 2) as usize };
+                let reps = if parts.exact[z] {
+                    1
+                } else {
+                    ((hi + cstar as i64 - (c - k as i64)).max(0) / period + 2) as usize
+                };
                 for j in 0..reps {
-                    let d = form.rep(c + j as i64 * period - k as i64);
-                    let i = x as usize * (hi - lo + 1) as usize + (d - lo) as usize;
+                    let cj = c + j as i64 * period;
+                    let d = cj - k as i64;
+                    let i = form.index(x, cj, d);
                     match known[i] {
                         Some((v, k1, z1)) if v != tz => {
                             return Err(ShiftError::NotShifted {
@@ -238,6 +262,7 @@ impl Ladder {
                                 position: self.least_position(z as u32),
                                 other_level: k1,
                                 other: self.least_position(z1),
+                                c: cj.min(cstar as i64),
                                 d,
                                 got: tz,
                                 want: v,
@@ -282,6 +307,7 @@ impl Ladder {
                 opts[h as usize].push((parts.x[o as usize], count_of(o) - (h == g) as i64));
             }
         }
+        // Options of H as (part in M, shift of d = 1 + copies of g made).
         let mut h_opts: Vec<(u32, i64)> = Vec::new();
         for &o in &self.opts[self.heap as usize] {
             if !parts.exact[o as usize] {
@@ -294,7 +320,8 @@ impl Ladder {
             (all.iter().copied().min().unwrap_or(0).min(0), all.iter().copied().max().unwrap_or(0).max(0));
         let emax = h_opts.iter().map(|&(_, e)| e).max().unwrap_or(1).max(1);
         // Classes of t (signatures) and of d (positions).
-        let (tlo, thi) = (form.lo - dmax, form.hi - dmin);
+        // (F reads d − min(c, c*) on the window: above c* + hi − dmin every reading is above.)
+        let (tlo, thi) = (form.lo - dmax, form.hi - dmin + form.cstar as i64);
         let t_rep = |t: i64| -> i64 {
             if t < tlo {
                 t + p * ceil_div(tlo - t, p)
@@ -307,7 +334,8 @@ impl Ladder {
         let (dlo, dhi) = (tlo.min(form.lo - emax), thi);
         // A counter value in the cycle stands for counts ≥ cap − p + 1; beside those every
         // class of d occurs when cap − p + 1 − k₀ − 1 ≥ dₕ.
-        let need = dhi + k0 + p;
+        // Counts up to c* + 1 must be exact (u below).
+        let need = (dhi + k0 + p).max(form.cstar as i64 + 1 + p);
         if (r.cap as i64) < need {
             return Err(ShiftError::Cap { cap: r.cap, need });
         }
@@ -318,13 +346,22 @@ impl Ladder {
             let top = if parts.exact[z] { dhi.min(parts.c[z] as i64 - k0 - 1) } else { dhi };
             (dlo..dlo + p).chain((dlo + p)..=top).collect()
         };
-        let f = |x: u32, d: i64| form.value(x, d);
-        let p_through_h = |x: u32, d: i64| h_opts.iter().any(|&(o, e)| f(q.mul(x, o), d + e));
+        // u: the count of g read to the extent F needs it, min(c, c* + 1) (c* + 1 stands for
+        // every larger count; an option changes c by its shift ≥ −1, so min(c', c*) is
+        // known); a single value when c* = 0.
+        let ulen = if form.cstar == 0 { 1 } else { form.cstar as usize + 2 };
+        let u_of = |z: usize| -> i64 {
+            if !parts.exact[z] { ulen as i64 - 1 } else { (parts.c[z] as i64).min(ulen as i64 - 1) }
+        };
+        // F at a position of count u (its own reading) and at an option shifted by s.
+        let f = |x: u32, u: i64, d: i64| form.value(x, u, d);
+        let p_through_h =
+            |x: u32, u: i64, d: i64| h_opts.iter().any(|&(o, e)| f(q.mul(x, o), u + e - 1, d + e));
         // Failures "P with a P option", per element and heap, and through H.
         for z in 0..self.n {
-            let x = parts.x[z];
+            let (x, u) = (parts.x[z], u_of(z));
             for d in classes(z) {
-                if f(x, d) && p_through_h(x, d) {
+                if f(x, u, d) && p_through_h(x, u, d) {
                     return Ok(ShiftCheck::Fails {
                         position: self.least_position(z as u32),
                         d,
@@ -339,9 +376,10 @@ impl Ladder {
                     continue;
                 }
                 let z = self.rows[h as usize][y] as usize;
+                let u = u_of(z);
                 for d in classes(z) {
-                    if f(parts.x[z], d)
-                        && opts[h as usize].iter().any(|&(o, s)| f(q.mul(parts.x[y], o), d + s))
+                    if f(parts.x[z], u, d)
+                        && opts[h as usize].iter().any(|&(o, s)| f(q.mul(parts.x[y], o), u + s, d + s))
                     {
                         let mut position = self.least_position(y as u32);
                         position.push(h);
@@ -351,9 +389,12 @@ impl Ladder {
                 }
             }
         }
-        // Failures "N with every option N": the walk. Signature bit (m, t) at m·tw + t − tlo.
+        // Failures "N with every option N": the walk. Signature bit (m, u, t) at
+        // (m·ulen + u)·tw + t − tlo: an option of the part walked, completed by a rest of
+        // image m to a position of count u (as u_of reads it) and final d = t, is P.
         let tw = (thi - tlo + 1) as usize;
-        let bits = qs * tw;
+        let block = ulen * tw;
+        let bits = qs * block;
         let words = bits.div_ceil(64);
         let mut pre: std::collections::HashMap<(u32, i64), Bits> = std::collections::HashMap::new();
         let mut pre_of = |x: u32, s: i64| -> Bits {
@@ -362,9 +403,11 @@ impl Ladder {
                     let mut b = vec![0u64; words];
                     for m in 0..qs as u32 {
                         let xm = q.mul(x, m);
-                        for t in tlo..=thi {
-                            if f(xm, t + s) {
-                                set(&mut b, (m as usize * tw + (t - tlo) as usize) as u32);
+                        for u in 0..ulen {
+                            for t in tlo..=thi {
+                                if f(xm, u as i64 + s, t + s) {
+                                    set(&mut b, (m as usize * block + u * tw + (t - tlo) as usize) as u32);
+                                }
                             }
                         }
                     }
@@ -373,96 +416,48 @@ impl Ladder {
                 .clone()
         };
         let fails_at = |z: usize, sig: &Bits| -> Option<i64> {
-            let x = parts.x[z];
-            classes(z)
-                .into_iter()
-                .find(|&d| !f(x, d) && !p_through_h(x, d) && !has(sig, (t_rep(d) - tlo) as u32))
-        };
-        struct St {
-            elem: u32,
-            live: bool,
-            parent: u32,
-            heap: u32,
-            sig: Bits,
-        }
-        let position_of = |states: &Vec<St>, mut i: u32| -> Vec<u32> {
-            let mut out = Vec::new();
-            while states[i as usize].parent != u32::MAX {
-                out.push(states[i as usize].heap);
-                i = states[i as usize].parent;
-            }
-            out.sort_unstable_by(|a, b| b.cmp(a));
-            out
+            let (x, u) = (parts.x[z], u_of(z));
+            classes(z).into_iter().find(|&d| {
+                !f(x, u, d)
+                    && !p_through_h(x, u, d)
+                    && !has(sig, (u as usize * tw + (t_rep(d) - tlo) as usize) as u32)
+            })
         };
         let empty = vec![0u64; words];
         if let Some(d) = fails_at(0, &empty) {
             return Ok(ShiftCheck::Fails { position: Vec::new(), d, kind: "N with every option N".into() });
         }
-        let mut states = vec![St { elem: 0, live: true, parent: u32::MAX, heap: 0, sig: empty }];
-        let mut by_key: Vec<Vec<u32>> = vec![Vec::new(); self.n];
-        by_key[0].push(0);
-        let mut live = 1usize;
-        for h in (1..self.heap).rev() {
-            if self.rows[h as usize].is_empty() {
-                continue;
-            }
-            let row = &self.rows[h as usize];
+        let mut walk: Antichains<Step> = Antichains::new(self.n);
+        walk.admit(0, Step { elem: 0, parent: u32::MAX, heap: 0 }, empty);
+        let walked = self.walk_positions(walk, max_states, |walk, i, h, e2| {
             let hx = r.images[h as usize];
-            let mut work: Vec<u32> = (0..states.len() as u32).filter(|&i| states[i as usize].live).collect();
-            while let Some(i) = work.pop() {
-                if !states[i as usize].live {
-                    continue;
-                }
-                let elem = states[i as usize].elem;
-                let mut sig = vec![0u64; words];
-                {
-                    let old = &states[i as usize].sig;
-                    for m in 0..qs as u32 {
-                        let hm = q.mul(hx, m) as usize;
-                        for t in 0..tw {
-                            if has(old, (hm * tw + t) as u32) {
-                                set(&mut sig, (m as usize * tw + t) as u32);
-                            }
-                        }
+            let mut sig = vec![0u64; words];
+            let old = &walk.sigs[i as usize];
+            for m in 0..qs as u32 {
+                let hm = q.mul(hx, m) as usize;
+                for t in 0..block {
+                    if has(old, (hm * block + t) as u32) {
+                        set(&mut sig, (m as usize * block + t) as u32);
                     }
-                }
-                for &(o, s) in &opts[h as usize] {
-                    let b = pre_of(q.mul(parts.x[elem as usize], o), s);
-                    for (a, x) in sig.iter_mut().zip(&b) {
-                        *a |= x;
-                    }
-                }
-                let e2 = row[elem as usize];
-                if let Some(d) = fails_at(e2 as usize, &sig) {
-                    let mut position = position_of(&states, i);
-                    position.push(h);
-                    position.sort_unstable_by(|a, b| b.cmp(a));
-                    return Ok(ShiftCheck::Fails { position, d, kind: "N with every option N".into() });
-                }
-                let kk = e2 as usize;
-                if by_key[kk].iter().any(|&j| subset(&states[j as usize].sig, &sig)) {
-                    continue;
-                }
-                let mut kept = Vec::new();
-                for &j in &by_key[kk] {
-                    if subset(&sig, &states[j as usize].sig) {
-                        states[j as usize].live = false;
-                        live -= 1;
-                    } else {
-                        kept.push(j);
-                    }
-                }
-                let id = states.len() as u32;
-                kept.push(id);
-                by_key[kk] = kept;
-                states.push(St { elem: e2, live: true, parent: i, heap: h, sig });
-                live += 1;
-                work.push(id);
-                if states.len() > max_states {
-                    return Ok(ShiftCheck::Budget { states: max_states });
                 }
             }
-        }
-        Ok(ShiftCheck::Proved { states: live, classes: (dhi - dlo + 1) as usize })
+            for &(o, s) in &opts[h as usize] {
+                let b = pre_of(q.mul(parts.x[walk.states[i as usize].elem as usize], o), s);
+                for (a, x) in sig.iter_mut().zip(&b) {
+                    *a |= x;
+                }
+            }
+            if let Some(d) = fails_at(e2 as usize, &sig) {
+                let position = walk.position_with(i, h);
+                return Err(ShiftCheck::Fails { position, d, kind: "N with every option N".into() });
+            }
+            Ok((e2 as usize, sig))
+        });
+        let alive = match walked {
+            Ok(alive) => alive,
+            Err(Stop::Failure(v)) => return Ok(v),
+            Err(Stop::Budget) => return Ok(ShiftCheck::Budget { states: max_states }),
+        };
+        Ok(ShiftCheck::Proved { states: alive, classes: (dhi - dlo + 1) as usize })
     }
 }
