@@ -364,22 +364,14 @@ impl Drop for CpuWatch {
 }
 
 /// The nim-values g(0..=n) for a theory answer (or longer), or a refusal that says what they
-/// would cost, made before the costly part runs. The cost is predicted by the method that
-/// will compute them ([`theory::cost`]): the plain mex of games that split heaps three ways
-/// and the plain method (no sparse space makes the rare heaps rare: found on the first
-/// [`PROBE`](theory::sparse::PROBE) heaps, milliseconds) in closed form, heaps × options
-/// per heap; the sparse space from its pair scans up to [`THEORY_PROBE_HEAP`], which grow
-/// about as n². Values past a certified period cost nothing. An answer predicted to take
-/// more CPU time than `stop`'s limit ([`DEFAULT_CPU_LIMIT`] when it names none), or more
-/// memory than this process may use, is refused. Sequences computed are kept for the next
-/// answer ([`theory::recent`]).
+/// would cost, made before the costly part runs ([`check_values_cost`]). Sequences computed
+/// are kept for the next answer ([`theory::recent`]).
 fn values_within_budget(
     game: &GameSpec,
     rules: &HeapFamily,
     n: u32,
     stop: &theory::Stop,
 ) -> Result<Arc<Vec<u32>>, QueryError> {
-    use theory::cost::SequenceCost;
     let key = game.canonical();
     let kept = theory::recent::prefix(&key, n);
     if let Some(values) = kept.as_ref().filter(|v| v.len() > n as usize) {
@@ -391,6 +383,36 @@ fn values_within_budget(
         theory::recent::keep(&key, Arc::new(s.values.clone()));
         QueryError::Theory(s.into())
     };
+    check_values_cost(game, rules, n, known, stop)?;
+    let values = theory::sequence::nim_values_until(rules, n, known, stop).map_err(stopped)?.0;
+    let values = Arc::new(values);
+    theory::recent::keep(&key, values.clone());
+    Ok(values)
+}
+
+/// Refuses, before the costly part runs, the nim-values g(0..=n) of `game` (`rules` its
+/// heap rules) predicted to take more CPU time than `stop`'s limit ([`DEFAULT_CPU_LIMIT`]
+/// when it names none) or more memory than this process may use; `known` are the values
+/// already computed (g(0..known.len())), which cost nothing. The cost is predicted by the
+/// method that will compute them ([`theory::cost`]): the plain mex of games that split heaps
+/// three ways and the plain method (no sparse space makes the rare heaps rare: found on the
+/// first [`PROBE`](theory::sparse::PROBE) heaps, milliseconds) in closed form, heaps ×
+/// options per heap; the sparse space from its work up to [`THEORY_PROBE_HEAP`] (its pair
+/// scans and its rare pairs marked, [`theory::cost::SparseProbe`]), extrapolated as n².
+/// Values past a certified period cost nothing. What `nimdb query`, `query --batch`,
+/// `nimdb heaps` and the server predict with.
+pub fn check_values_cost(
+    game: &GameSpec,
+    rules: &HeapFamily,
+    n: u32,
+    known: &[u32],
+    stop: &theory::Stop,
+) -> Result<(), QueryError> {
+    use theory::cost::SequenceCost;
+    if known.len() > n as usize {
+        return Ok(());
+    }
+    let key = game.canonical();
     let limit = stop.cpu_limit().unwrap_or(DEFAULT_CPU_LIMIT).as_secs_f64();
     let within = |cost: SequenceCost, method: &str| -> Result<(), QueryError> {
         crate::resources::MemoryBudget::new(None)
@@ -407,12 +429,13 @@ fn values_within_budget(
         }
         Ok(())
     };
+    let stopped = |s: theory::Stopped| QueryError::Theory(s.into());
     let shape = theory::shape::HeapShape::of(rules);
     let from = known.len() as u32;
     if shape.three_way {
         // The plain mex over every split: predicted whole before anything runs.
         within(SequenceCost::plain_mex(rules, from, n), "plain mex over every split in two and three")?;
-    } else if n > theory::sparse::PROBE && from <= n {
+    } else if n > theory::sparse::PROBE {
         // The first heaps choose the method (and may certify a period: the rest is free).
         let (probe, info) =
             theory::sequence::nim_values_until(rules, theory::sparse::PROBE, known, stop).map_err(stopped)?;
@@ -425,12 +448,16 @@ fn values_within_budget(
                 )?,
                 theory::sparse::SplitMethod::Sparse(_) if n > THEORY_PROBE_HEAP => {
                     // Measured from scratch: values kept would hide the work per heap.
-                    let (_, info) = theory::sequence::nim_values_until(rules, THEORY_PROBE_HEAP, &[], stop)
-                        .map_err(stopped)?;
+                    let (values, info) =
+                        theory::sequence::nim_values_until(rules, THEORY_PROBE_HEAP, &[], stop)
+                            .map_err(stopped)?;
                     if info.stats.certified_at.is_none() {
-                        let scale = n as f64 / THEORY_PROBE_HEAP as f64;
-                        let reads = info.stats.scan_steps as f64 * scale * scale;
-                        let cost = SequenceCost { reads, bytes: theory::cost::sequence_bytes(n) };
+                        let space = match info.method {
+                            theory::sparse::SplitMethod::Sparse(space) => Some(space),
+                            _ => None,
+                        };
+                        let cost =
+                            theory::cost::SparseProbe::of(&shape, space, &values, &info.stats).predict(n);
                         within(
                             cost,
                             &format!("sparse space, with no proven period by heap {THEORY_PROBE_HEAP}"),
@@ -441,10 +468,7 @@ fn values_within_budget(
             }
         }
     }
-    let values = theory::sequence::nim_values_until(rules, n, known, stop).map_err(stopped)?.0;
-    let values = Arc::new(values);
-    theory::recent::keep(&key, values.clone());
-    Ok(values)
+    Ok(())
 }
 
 /// The smallest universe that covers `position`: every position with at most its total,
@@ -790,12 +814,14 @@ pub fn plan_until(
         })?;
         let (game, position) = resolved.as_ref().map_or((game, position), |(g, p)| (g, &p[..]));
         let position = family_cells(game, position)?;
-        return Ok(match crate::space::plan_in_space(db, game, convention, &position, auto_solve_limit)? {
-            SpacePlan::Answered(answer) => Plan::Answered(answer),
-            SpacePlan::Solve(bounds, positions) => {
-                Plan::Solve(Cover { reach: Reach::Space(bounds), positions })
-            }
-        });
+        return Ok(
+            match crate::space::plan_in_space(db, game, convention, &position, auto_solve_limit, stop)? {
+                SpacePlan::Answered(answer) => Plan::Answered(answer),
+                SpacePlan::Solve(bounds, positions) => {
+                    Plan::Solve(Cover { reach: Reach::Space(bounds), positions })
+                }
+            },
+        );
     };
     let wide = BigPosition::new(position.to_vec());
     let Some(bounded) = wide.narrow() else {
@@ -931,12 +957,29 @@ pub fn answer_from_theorem(
     convention: Convention,
     position: &[u64],
 ) -> Result<Option<Answer>, QueryError> {
+    answer_from_theorem_until(game, convention, position, &theory::Stop::never())
+}
+
+/// [`answer_from_theorem`], stopping when `stop` is set: the heap values it computes
+/// ([`TheoryError::Stopped`](theory::TheoryError)) and a family theorem's move list and
+/// search ([`SpaceError::Stopped`]).
+pub fn answer_from_theorem_until(
+    game: &Game,
+    convention: Convention,
+    position: &[u64],
+    stop: &theory::Stop,
+) -> Result<Option<Answer>, QueryError> {
     match game.heaps() {
         Some(spec) => match BigPosition::new(position.to_vec()).narrow() {
-            Some(bounded) => answer_from_theory(spec, convention, &bounded),
+            Some(bounded) => answer_from_theory_until(spec, convention, &bounded, stop),
             None => decided(spec, convention, &BigPosition::new(position.to_vec()), None),
         },
-        None => Ok(crate::space::answer_from_theory(game, convention, &family_cells(game, position)?)),
+        None => Ok(crate::space::answer_from_theory_until(
+            game,
+            convention,
+            &family_cells(game, position)?,
+            stop,
+        )?),
     }
 }
 

@@ -8,9 +8,10 @@ use clap::Args;
 use nimdb::answer::{Answer, Source};
 use nimdb::game::{Convention, Game, Outcome};
 use nimdb::query::{
-    AUTO_SOLVE_LIMIT, CpuWatch, Plan, QueryError, Quotients, answer_after_solving_until, answer_from_theorem,
-    cover_fits, plan_until,
+    AUTO_SOLVE_LIMIT, CpuWatch, Plan, QueryError, Quotients, answer_after_solving_until,
+    answer_from_theorem_until, cover_fits, plan_until,
 };
+use nimdb::space::SpaceError;
 use nimdb::store::Database;
 use nimdb::theory::{Stop, TheoryError};
 
@@ -84,10 +85,12 @@ pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
             }
             // Past the memory or disk this process may use: a theorem answers, if one
             // applies; else the refusal, before anything is written.
-            Err(refused) => match answer_from_theorem(game, convention, &position).map_err(words::query)? {
-                Some(answer) => answer,
-                None => anyhow::bail!("{refused}; nothing was written"),
-            },
+            Err(refused) => {
+                match answer_from_theorem_until(game, convention, &position, &stop).map_err(over)? {
+                    Some(answer) => answer,
+                    None => anyhow::bail!("{refused}; nothing was written"),
+                }
+            }
         },
     };
     if args.json {
@@ -116,6 +119,9 @@ fn over_limit(e: QueryError, watch: &CpuWatch, limit: Duration) -> anyhow::Error
     match e {
         QueryError::Theory(TheoryError::Stopped(_)) => anyhow::anyhow!(
             "the heap values were stopped at the CPU limit of {limit} s; raise --cpu-limit to let them finish"
+        ),
+        QueryError::Space(SpaceError::Stopped) => anyhow::anyhow!(
+            "the theorem's move list was stopped at the CPU limit of {limit} s; raise --cpu-limit to let it finish"
         ),
         QueryError::Solve(_) => anyhow::anyhow!(
             "the solve on the spot was stopped at the CPU limit of {limit} s; the tiers it finished are stored, \
