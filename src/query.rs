@@ -300,12 +300,40 @@ pub const DEFAULT_CPU_LIMIT: std::time::Duration = std::time::Duration::from_sec
 /// a thread that reads this process's CPU time every 10 ms and sets the stop once the work
 /// has used `limit` of it; the watch ends when dropped. The stop it is given carries the
 /// limit ([`theory::Stop::with_cpu_limit`]), so that work predicted past it is refused
-/// before it starts.
-#[derive(Debug)]
+/// before it starts. One watch serves answer after answer ([`rearm`](Self::rearm): a
+/// batch's lines, each with its own stop and limit).
 pub struct CpuWatch {
-    over: Arc<std::sync::atomic::AtomicBool>,
-    done: Arc<std::sync::atomic::AtomicBool>,
+    shared: Arc<Watched>,
     thread: Option<std::thread::JoinHandle<()>>,
+}
+
+/// What a [`CpuWatch`]'s thread reads.
+struct Watched {
+    clock: Box<dyn Fn() -> Option<std::time::Duration> + Send + Sync>,
+    /// The stop watched now, its limit, and the clock's reading when it was armed.
+    now: std::sync::Mutex<Option<(theory::Stop, std::time::Duration, std::time::Duration)>>,
+    over: std::sync::atomic::AtomicBool,
+    done: std::sync::atomic::AtomicBool,
+}
+
+impl Watched {
+    /// Watches `stop` from now on (nothing when it names no limit or the clock is unread).
+    fn arm(&self, stop: &theory::Stop) {
+        let armed = match (stop.cpu_limit(), (self.clock)()) {
+            (Some(limit), Some(start)) => Some((stop.clone(), limit, start)),
+            _ => None,
+        };
+        self.over.store(false, std::sync::atomic::Ordering::Relaxed);
+        if let Ok(mut now) = self.now.lock() {
+            *now = armed;
+        }
+    }
+}
+
+impl std::fmt::Debug for CpuWatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CpuWatch").field("fired", &self.fired()).finish_non_exhaustive()
+    }
 }
 
 impl CpuWatch {
@@ -315,48 +343,61 @@ impl CpuWatch {
         CpuWatch::start_with(stop, crate::resources::process_cpu_time)
     }
 
-    /// [`start`](Self::start) on another clock (a server watches the thread that does the
-    /// work: its other requests' time is not this one's).
+    /// [`start`](Self::start) on another clock (a server watches the threads that do the
+    /// work, [`ThreadGroup`](crate::resources::ThreadGroup): its other requests' time is
+    /// not this one's).
     pub fn start_with(
         stop: &theory::Stop,
-        clock: impl Fn() -> Option<std::time::Duration> + Send + 'static,
+        clock: impl Fn() -> Option<std::time::Duration> + Send + Sync + 'static,
     ) -> CpuWatch {
         use std::sync::atomic::{AtomicBool, Ordering};
-        let over = Arc::new(AtomicBool::new(false));
-        let done = Arc::new(AtomicBool::new(false));
-        let start = clock();
-        let thread = match (stop.cpu_limit(), start) {
-            (Some(limit), Some(start)) => {
-                let (stop, over, done) = (stop.clone(), over.clone(), done.clone());
-                std::thread::Builder::new()
-                    .name("nimdb-cpu-watch".into())
-                    .spawn(move || {
-                        while !done.load(Ordering::Relaxed) {
-                            std::thread::sleep(std::time::Duration::from_millis(10));
-                            let used = clock().map(|now| now.saturating_sub(start));
-                            if used.is_some_and(|used| used > limit) {
-                                over.store(true, Ordering::Relaxed);
-                                stop.stop();
-                                return;
-                            }
+        let shared = Arc::new(Watched {
+            clock: Box::new(clock),
+            now: std::sync::Mutex::new(None),
+            over: AtomicBool::new(false),
+            done: AtomicBool::new(false),
+        });
+        shared.arm(stop);
+        let thread = if stop.cpu_limit().is_some() && (shared.clock)().is_some() {
+            let shared = shared.clone();
+            std::thread::Builder::new()
+                .name("nimdb-cpu-watch".into())
+                .spawn(move || {
+                    while !shared.done.load(Ordering::Relaxed) {
+                        std::thread::sleep(std::time::Duration::from_millis(10));
+                        let Ok(mut now) = shared.now.lock() else { return };
+                        let Some((stop, limit, start)) = now.as_ref() else { continue };
+                        let used = (shared.clock)().map(|now| now.saturating_sub(*start));
+                        if used.is_some_and(|used| used > *limit) {
+                            shared.over.store(true, Ordering::Relaxed);
+                            stop.stop();
+                            *now = None;
                         }
-                    })
-                    .ok()
-            }
-            _ => None,
+                    }
+                })
+                .ok()
+        } else {
+            None
         };
-        CpuWatch { over, done, thread }
+        CpuWatch { shared, thread }
+    }
+
+    /// Watches `stop` (with its own limit) from now on instead of the stop watched before,
+    /// counting the CPU time from now; [`fired`](Self::fired) is cleared. A watch started
+    /// with a stop that named no limit has no thread and watches nothing.
+    pub fn rearm(&self, stop: &theory::Stop) {
+        self.shared.arm(stop);
     }
 
     /// Whether the watch set the stop: the work used its CPU limit.
     pub fn fired(&self) -> bool {
-        self.over.load(std::sync::atomic::Ordering::Relaxed)
+        self.shared.over.load(std::sync::atomic::Ordering::Relaxed)
     }
 }
 
 impl Drop for CpuWatch {
     fn drop(&mut self) {
-        self.done.store(true, std::sync::atomic::Ordering::Relaxed);
+        self.shared.done.store(true, std::sync::atomic::Ordering::Relaxed);
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
         }

@@ -34,9 +34,9 @@ pub struct QueryArgs {
     /// List every move with its value.
     #[arg(long)]
     moves: bool,
-    /// The CPU seconds the answer may take: heap values predicted to take longer are
-    /// refused before they start, and the work (heap values, a solve on the spot) is
-    /// stopped when it has used them.
+    /// The CPU seconds the answer may take (with --batch: each line's answer): heap values
+    /// predicted to take longer are refused before they start, and the work (heap values,
+    /// a theorem's move list, a solve on the spot) is stopped when it has used them.
     #[arg(long, value_name = "SECONDS", default_value = "5", value_parser = cpu_seconds)]
     cpu_limit: Duration,
     #[command(flatten)]
@@ -51,7 +51,7 @@ pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
     let convention = Convention::from_misere(args.misere);
     let game = &args.game;
     if args.batch {
-        return super::batch::run(game, convention, &args.db.db, args.moves);
+        return super::batch::run(game, convention, &args.db.db, args.moves, args.cpu_limit);
     }
     if args.heaps.is_empty() {
         anyhow::bail!(
@@ -102,7 +102,7 @@ pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// `--cpu-limit`: a positive number of seconds, at most an hour.
-fn cpu_seconds(text: &str) -> Result<Duration, String> {
+pub(super) fn cpu_seconds(text: &str) -> Result<Duration, String> {
     match text.trim().parse::<f64>() {
         Ok(s) if s > 0.0 && s <= 3600.0 => Ok(Duration::from_secs_f64(s)),
         _ => Err(format!("'{text}' is not a number of seconds more than 0 and at most 3600")),

@@ -135,9 +135,15 @@ impl<'a> TierWriter<'a> {
             let (solve_id, ends, key, run) =
                 (self.solve_id, self.ends_total.clone(), self.key.clone(), self.run.clone());
             let mut log = LogWatch::new(&path, self.db.log_pages);
+            // The writer's work is the solve's: it joins the group of the thread that starts
+            // it (a server counts a solve's threads' CPU time, not the whole process's).
+            let group = nimdb_core::resources::ThreadGroup::current();
             let thread = std::thread::Builder::new()
                 .name("nimdb-tier-writer".into())
                 .spawn(move || {
+                    if let Some(group) = group {
+                        group.join();
+                    }
                     let solve = SolveOf { solve_id, key: &key, ends_total: ends.as_ref(), run: &run };
                     // A tier still in parts when the queue closes is rolled back with it.
                     let mut streaming = None;
