@@ -131,7 +131,11 @@ pub fn run(args: HeapsArgs) -> anyhow::Result<ExitCode> {
             _ => "nothing was stored (--no-cache)".to_string(),
         };
         if let (true, Some(limit)) = (watch.fired(), args.cpu_limit) {
-            anyhow::bail!("{} after heap {} of {up_to}: {kept}", over(limit), run.done);
+            anyhow::bail!(
+                "stopped at the CPU limit of {} s after heap {} of {up_to}: {kept} (raise --cpu-limit to let it finish)",
+                limit.as_secs_f64(),
+                run.done
+            );
         }
         eprintln!("nimdb: interrupted after heap {} of {up_to}: {kept}", run.done);
         return Ok(ExitCode::from(interrupt::EXIT_INTERRUPTED));
