@@ -300,12 +300,40 @@ pub const DEFAULT_CPU_LIMIT: std::time::Duration = std::time::Duration::from_sec
 /// a thread that reads this process's CPU time every 10 ms and sets the stop once the work
 /// has used `limit` of it; the watch ends when dropped. The stop it is given carries the
 /// limit ([`theory::Stop::with_cpu_limit`]), so that work predicted past it is refused
-/// before it starts.
-#[derive(Debug)]
+/// before it starts. One watch serves answer after answer ([`rearm`](Self::rearm): a
+/// batch's lines, each with its own stop and limit).
 pub struct CpuWatch {
-    over: Arc<std::sync::atomic::AtomicBool>,
-    done: Arc<std::sync::atomic::AtomicBool>,
+    shared: Arc<Watched>,
     thread: Option<std::thread::JoinHandle<()>>,
+}
+
+/// What a [`CpuWatch`]'s thread reads.
+struct Watched {
+    clock: Box<dyn Fn() -> Option<std::time::Duration> + Send + Sync>,
+    /// The stop watched now, its limit, and the clock's reading when it was armed.
+    now: std::sync::Mutex<Option<(theory::Stop, std::time::Duration, std::time::Duration)>>,
+    over: std::sync::atomic::AtomicBool,
+    done: std::sync::atomic::AtomicBool,
+}
+
+impl Watched {
+    /// Watches `stop` from now on (nothing when it names no limit or the clock is unread).
+    fn arm(&self, stop: &theory::Stop) {
+        let armed = match (stop.cpu_limit(), (self.clock)()) {
+            (Some(limit), Some(start)) => Some((stop.clone(), limit, start)),
+            _ => None,
+        };
+        self.over.store(false, std::sync::atomic::Ordering::Relaxed);
+        if let Ok(mut now) = self.now.lock() {
+            *now = armed;
+        }
+    }
+}
+
+impl std::fmt::Debug for CpuWatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CpuWatch").field("fired", &self.fired()).finish_non_exhaustive()
+    }
 }
 
 impl CpuWatch {
@@ -315,48 +343,61 @@ impl CpuWatch {
         CpuWatch::start_with(stop, crate::resources::process_cpu_time)
     }
 
-    /// [`start`](Self::start) on another clock (a server watches the thread that does the
-    /// work: its other requests' time is not this one's).
+    /// [`start`](Self::start) on another clock (a server watches the threads that do the
+    /// work, [`ThreadGroup`](crate::resources::ThreadGroup): its other requests' time is
+    /// not this one's).
     pub fn start_with(
         stop: &theory::Stop,
-        clock: impl Fn() -> Option<std::time::Duration> + Send + 'static,
+        clock: impl Fn() -> Option<std::time::Duration> + Send + Sync + 'static,
     ) -> CpuWatch {
         use std::sync::atomic::{AtomicBool, Ordering};
-        let over = Arc::new(AtomicBool::new(false));
-        let done = Arc::new(AtomicBool::new(false));
-        let start = clock();
-        let thread = match (stop.cpu_limit(), start) {
-            (Some(limit), Some(start)) => {
-                let (stop, over, done) = (stop.clone(), over.clone(), done.clone());
-                std::thread::Builder::new()
-                    .name("nimdb-cpu-watch".into())
-                    .spawn(move || {
-                        while !done.load(Ordering::Relaxed) {
-                            std::thread::sleep(std::time::Duration::from_millis(10));
-                            let used = clock().map(|now| now.saturating_sub(start));
-                            if used.is_some_and(|used| used > limit) {
-                                over.store(true, Ordering::Relaxed);
-                                stop.stop();
-                                return;
-                            }
+        let shared = Arc::new(Watched {
+            clock: Box::new(clock),
+            now: std::sync::Mutex::new(None),
+            over: AtomicBool::new(false),
+            done: AtomicBool::new(false),
+        });
+        shared.arm(stop);
+        let thread = if stop.cpu_limit().is_some() && (shared.clock)().is_some() {
+            let shared = shared.clone();
+            std::thread::Builder::new()
+                .name("nimdb-cpu-watch".into())
+                .spawn(move || {
+                    while !shared.done.load(Ordering::Relaxed) {
+                        std::thread::sleep(std::time::Duration::from_millis(10));
+                        let Ok(mut now) = shared.now.lock() else { return };
+                        let Some((stop, limit, start)) = now.as_ref() else { continue };
+                        let used = (shared.clock)().map(|now| now.saturating_sub(*start));
+                        if used.is_some_and(|used| used > *limit) {
+                            shared.over.store(true, Ordering::Relaxed);
+                            stop.stop();
+                            *now = None;
                         }
-                    })
-                    .ok()
-            }
-            _ => None,
+                    }
+                })
+                .ok()
+        } else {
+            None
         };
-        CpuWatch { over, done, thread }
+        CpuWatch { shared, thread }
+    }
+
+    /// Watches `stop` (with its own limit) from now on instead of the stop watched before,
+    /// counting the CPU time from now; [`fired`](Self::fired) is cleared. A watch started
+    /// with a stop that named no limit has no thread and watches nothing.
+    pub fn rearm(&self, stop: &theory::Stop) {
+        self.shared.arm(stop);
     }
 
     /// Whether the watch set the stop: the work used its CPU limit.
     pub fn fired(&self) -> bool {
-        self.over.load(std::sync::atomic::Ordering::Relaxed)
+        self.shared.over.load(std::sync::atomic::Ordering::Relaxed)
     }
 }
 
 impl Drop for CpuWatch {
     fn drop(&mut self) {
-        self.done.store(true, std::sync::atomic::Ordering::Relaxed);
+        self.shared.done.store(true, std::sync::atomic::Ordering::Relaxed);
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
         }
@@ -364,22 +405,14 @@ impl Drop for CpuWatch {
 }
 
 /// The nim-values g(0..=n) for a theory answer (or longer), or a refusal that says what they
-/// would cost, made before the costly part runs. The cost is predicted by the method that
-/// will compute them ([`theory::cost`]): the plain mex of games that split heaps three ways
-/// and the plain method (no sparse space makes the rare heaps rare: found on the first
-/// [`PROBE`](theory::sparse::PROBE) heaps, milliseconds) in closed form, heaps × options
-/// per heap; the sparse space from its pair scans up to [`THEORY_PROBE_HEAP`], which grow
-/// about as n². Values past a certified period cost nothing. An answer predicted to take
-/// more CPU time than `stop`'s limit ([`DEFAULT_CPU_LIMIT`] when it names none), or more
-/// memory than this process may use, is refused. Sequences computed are kept for the next
-/// answer ([`theory::recent`]).
+/// would cost, made before the costly part runs ([`check_values_cost`]). Sequences computed
+/// are kept for the next answer ([`theory::recent`]).
 fn values_within_budget(
     game: &GameSpec,
     rules: &HeapFamily,
     n: u32,
     stop: &theory::Stop,
 ) -> Result<Arc<Vec<u32>>, QueryError> {
-    use theory::cost::SequenceCost;
     let key = game.canonical();
     let kept = theory::recent::prefix(&key, n);
     if let Some(values) = kept.as_ref().filter(|v| v.len() > n as usize) {
@@ -391,6 +424,36 @@ fn values_within_budget(
         theory::recent::keep(&key, Arc::new(s.values.clone()));
         QueryError::Theory(s.into())
     };
+    check_values_cost(game, rules, n, known, stop)?;
+    let values = theory::sequence::nim_values_until(rules, n, known, stop).map_err(stopped)?.0;
+    let values = Arc::new(values);
+    theory::recent::keep(&key, values.clone());
+    Ok(values)
+}
+
+/// Refuses, before the costly part runs, the nim-values g(0..=n) of `game` (`rules` its
+/// heap rules) predicted to take more CPU time than `stop`'s limit ([`DEFAULT_CPU_LIMIT`]
+/// when it names none) or more memory than this process may use; `known` are the values
+/// already computed (g(0..known.len())), which cost nothing. The cost is predicted by the
+/// method that will compute them ([`theory::cost`]): the plain mex of games that split heaps
+/// three ways and the plain method (no sparse space makes the rare heaps rare: found on the
+/// first [`PROBE`](theory::sparse::PROBE) heaps, milliseconds) in closed form, heaps ×
+/// options per heap; the sparse space from its work up to [`THEORY_PROBE_HEAP`] (its pair
+/// scans and its rare pairs marked, [`theory::cost::SparseProbe`]), extrapolated as n².
+/// Values past a certified period cost nothing. What `nimdb query`, `query --batch`,
+/// `nimdb heaps` and the server predict with.
+pub fn check_values_cost(
+    game: &GameSpec,
+    rules: &HeapFamily,
+    n: u32,
+    known: &[u32],
+    stop: &theory::Stop,
+) -> Result<(), QueryError> {
+    use theory::cost::SequenceCost;
+    if known.len() > n as usize {
+        return Ok(());
+    }
+    let key = game.canonical();
     let limit = stop.cpu_limit().unwrap_or(DEFAULT_CPU_LIMIT).as_secs_f64();
     let within = |cost: SequenceCost, method: &str| -> Result<(), QueryError> {
         crate::resources::MemoryBudget::new(None)
@@ -407,12 +470,13 @@ fn values_within_budget(
         }
         Ok(())
     };
+    let stopped = |s: theory::Stopped| QueryError::Theory(s.into());
     let shape = theory::shape::HeapShape::of(rules);
     let from = known.len() as u32;
     if shape.three_way {
         // The plain mex over every split: predicted whole before anything runs.
         within(SequenceCost::plain_mex(rules, from, n), "plain mex over every split in two and three")?;
-    } else if n > theory::sparse::PROBE && from <= n {
+    } else if n > theory::sparse::PROBE {
         // The first heaps choose the method (and may certify a period: the rest is free).
         let (probe, info) =
             theory::sequence::nim_values_until(rules, theory::sparse::PROBE, known, stop).map_err(stopped)?;
@@ -425,12 +489,16 @@ fn values_within_budget(
                 )?,
                 theory::sparse::SplitMethod::Sparse(_) if n > THEORY_PROBE_HEAP => {
                     // Measured from scratch: values kept would hide the work per heap.
-                    let (_, info) = theory::sequence::nim_values_until(rules, THEORY_PROBE_HEAP, &[], stop)
-                        .map_err(stopped)?;
+                    let (values, info) =
+                        theory::sequence::nim_values_until(rules, THEORY_PROBE_HEAP, &[], stop)
+                            .map_err(stopped)?;
                     if info.stats.certified_at.is_none() {
-                        let scale = n as f64 / THEORY_PROBE_HEAP as f64;
-                        let reads = info.stats.scan_steps as f64 * scale * scale;
-                        let cost = SequenceCost { reads, bytes: theory::cost::sequence_bytes(n) };
+                        let space = match info.method {
+                            theory::sparse::SplitMethod::Sparse(space) => Some(space),
+                            _ => None,
+                        };
+                        let cost =
+                            theory::cost::SparseProbe::of(&shape, space, &values, &info.stats).predict(n);
                         within(
                             cost,
                             &format!("sparse space, with no proven period by heap {THEORY_PROBE_HEAP}"),
@@ -441,10 +509,7 @@ fn values_within_budget(
             }
         }
     }
-    let values = theory::sequence::nim_values_until(rules, n, known, stop).map_err(stopped)?.0;
-    let values = Arc::new(values);
-    theory::recent::keep(&key, values.clone());
-    Ok(values)
+    Ok(())
 }
 
 /// The smallest universe that covers `position`: every position with at most its total,
@@ -790,12 +855,14 @@ pub fn plan_until(
         })?;
         let (game, position) = resolved.as_ref().map_or((game, position), |(g, p)| (g, &p[..]));
         let position = family_cells(game, position)?;
-        return Ok(match crate::space::plan_in_space(db, game, convention, &position, auto_solve_limit)? {
-            SpacePlan::Answered(answer) => Plan::Answered(answer),
-            SpacePlan::Solve(bounds, positions) => {
-                Plan::Solve(Cover { reach: Reach::Space(bounds), positions })
-            }
-        });
+        return Ok(
+            match crate::space::plan_in_space(db, game, convention, &position, auto_solve_limit, stop)? {
+                SpacePlan::Answered(answer) => Plan::Answered(answer),
+                SpacePlan::Solve(bounds, positions) => {
+                    Plan::Solve(Cover { reach: Reach::Space(bounds), positions })
+                }
+            },
+        );
     };
     let wide = BigPosition::new(position.to_vec());
     let Some(bounded) = wide.narrow() else {
@@ -931,12 +998,29 @@ pub fn answer_from_theorem(
     convention: Convention,
     position: &[u64],
 ) -> Result<Option<Answer>, QueryError> {
+    answer_from_theorem_until(game, convention, position, &theory::Stop::never())
+}
+
+/// [`answer_from_theorem`], stopping when `stop` is set: the heap values it computes
+/// ([`TheoryError::Stopped`](theory::TheoryError)) and a family theorem's move list and
+/// search ([`SpaceError::Stopped`]).
+pub fn answer_from_theorem_until(
+    game: &Game,
+    convention: Convention,
+    position: &[u64],
+    stop: &theory::Stop,
+) -> Result<Option<Answer>, QueryError> {
     match game.heaps() {
         Some(spec) => match BigPosition::new(position.to_vec()).narrow() {
-            Some(bounded) => answer_from_theory(spec, convention, &bounded),
+            Some(bounded) => answer_from_theory_until(spec, convention, &bounded, stop),
             None => decided(spec, convention, &BigPosition::new(position.to_vec()), None),
         },
-        None => Ok(crate::space::answer_from_theory(game, convention, &family_cells(game, position)?)),
+        None => Ok(crate::space::answer_from_theory_until(
+            game,
+            convention,
+            &family_cells(game, position)?,
+            stop,
+        )?),
     }
 }
 

@@ -359,13 +359,15 @@ fn verdict_of(convention: Convention, r: u16) -> Outcome {
 }
 
 /// Answers `position` from a stored solve, a theorem, or (when its space is small) says
-/// to solve first. `db` is `None` when there is no database file yet.
+/// to solve first. `db` is `None` when there is no database file yet. A family theorem's
+/// move list and best-move search stop when `stop` is set ([`SpaceError::Stopped`]).
 pub fn plan_in_space(
     db: Option<&Database>,
     game: &Game,
     convention: Convention,
     position: &[u32],
     auto_solve_limit: u64,
+    stop: &crate::theory::Stop,
 ) -> Result<SpacePlan, SpaceError> {
     if let Some(db) = db {
         for solve in db.solves_stored_as(&game.storage_id(), convention)? {
@@ -374,7 +376,7 @@ pub fn plan_in_space(
             }
         }
     }
-    if let Some(answer) = answer_from_theory(game, convention, position) {
+    if let Some(answer) = answer_from_theory_until(game, convention, position, stop)? {
         return Ok(SpacePlan::Answered(Box::new(answer)));
     }
     if let Some(answer) = answer_from_stated(game, convention, position)? {

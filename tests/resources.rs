@@ -121,3 +121,97 @@ fn a_solve_on_the_spot_stops_at_the_cpu_limit() {
     let info = ok(&["info", "--db", db]);
     assert!(info.contains("partial"), "{info}");
 }
+
+/// Thirty Welter heaps near 3,000: the theorem's move list judges about 90,000 moves, some
+/// 0.15 CPU s.
+fn welter_thirty() -> Vec<String> {
+    (0..30).map(|i| (3000 + 7 * i).to_string()).collect()
+}
+
+/// Issue 34, round six: `query --batch` had no `--cpu-limit` (its lines were refused by the
+/// library's 5 s and never stopped). Each line is now under the limit: heap values
+/// predicted past it are refused, and work past it is stopped, each such line with its own
+/// error object naming `--cpu-limit`, while the other lines are answered (exit status 1).
+#[test]
+fn each_batch_line_is_under_the_cpu_limit() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("b.sqlite");
+    let db = db.to_str().unwrap();
+    let batch = |args: &[&str], input: &str| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_nimdb"))
+            .args(["query", "--batch", "--db", db])
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+        let out = child.wait_with_output().unwrap();
+        let lines: Vec<serde_json::Value> =
+            String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        (out.status.code(), lines, String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    // Refused by the prediction: octal:0.74 to heap 30,000 is about 0.5 CPU s.
+    let (code, lines, stderr) = batch(&["--game", "octal:0.74", "--cpu-limit", "0.2"], "30\n30000\n40\n");
+    assert_eq!(code, Some(1), "{stderr}");
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert!(lines[0]["outcome"].is_string() && lines[2]["outcome"].is_string(), "{lines:?}");
+    let e = lines[1]["error"].as_str().unwrap_or_else(|| panic!("{lines:?}"));
+    assert!(e.contains("more than the 0.2 s") && e.contains("--cpu-limit"), "{e}");
+    // Stopped by the watch: a theorem's long move list.
+    let welter = format!("1 2 3\n{}\n4 5\n", welter_thirty().join(" "));
+    let (code, lines, stderr) = batch(&["--game", "welter", "--moves", "--cpu-limit", "0.01"], &welter);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert!(lines[0]["outcome"].is_string() && lines[2]["outcome"].is_string(), "{lines:?}");
+    let e = lines[1]["error"].as_str().unwrap_or_else(|| panic!("{lines:?}"));
+    assert!(e.contains("stopped at the CPU limit of 0.01 s") && e.contains("--cpu-limit"), "{e}");
+    // Within the limit every line is answered.
+    let (code, lines, stderr) = batch(&["--game", "welter", "--moves", "--cpu-limit", "60"], &welter);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(lines.iter().all(|l| l["error"].is_null()), "{lines:?}");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "a batch wrote a file");
+}
+
+/// Issue 34, round six: `nimdb heaps` had no CPU limit. With `--cpu-limit`, nim-values
+/// predicted past it are refused before anything is written, and a run past it is stopped
+/// in one line (exit 1), the heaps finished stored.
+#[test]
+fn heaps_keeps_to_its_cpu_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("h.sqlite");
+    let db = db.to_str().unwrap();
+    let e = err(&["heaps", "--db", db, "--game", "octal:0.74", "--up-to", "100000", "--cpu-limit", "5"]);
+    for words in ["plain method", "option reads", "more than the 5 s", "--cpu-limit", "nothing was computed"]
+    {
+        assert!(e.contains(words), "{words}: {e}");
+    }
+    assert!(!e.trim().contains('\n'), "{e}");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "a refused run left a file");
+    // Grundy's game to 19,999 (no prediction refuses it: about 0.15 CPU s) under 0.02 s.
+    let e =
+        err(&["heaps", "--db", db, "--game", "grundy", "--up-to", "19999", "--csv", "--cpu-limit", "0.02"]);
+    assert!(e.contains("stopped at the CPU limit of 0.02 s") && e.contains("--cpu-limit"), "{e}");
+    // Without a limit (the default) it runs whole.
+    let out = ok(&["heaps", "--db", db, "--game", "grundy", "--up-to", "19999", "--csv"]);
+    assert_eq!(out.lines().count(), 20_001, "header and 20,000 rows");
+}
+
+/// Issue 34, round six: the family theorems' answers (staircase, Welter, raise) were not
+/// under `query --cpu-limit`'s watch; a long move list is now stopped at the limit in one
+/// line, and answered within it.
+#[test]
+fn a_family_theorem_s_move_list_is_under_the_cpu_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("f.sqlite");
+    let db = db.to_str().unwrap();
+    let heaps = welter_thirty();
+    let heaps: Vec<&str> = heaps.iter().map(String::as_str).collect();
+    let e = err(&[&["query", "--db", db, "--game", "welter", "--cpu-limit", "0.01"][..], &heaps].concat());
+    assert!(e.contains("stopped at the CPU limit of 0.01 s") && e.contains("--cpu-limit"), "{e}");
+    let out = ok(&[&["query", "--db", db, "--game", "welter"][..], &heaps].concat());
+    assert!(out.contains("Welter"), "{out}");
+}

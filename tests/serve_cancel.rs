@@ -226,3 +226,88 @@ fn a_solve_on_the_spot_stops_at_the_cpu_limit() {
     let (status, stderr) = server.stop();
     assert!(status.success(), "{stderr}");
 }
+
+/// Issue 34, round six: the watch of a solve on the spot read the whole process's CPU
+/// time, so other requests' work counted against the solve's limit, and a cheap solve next
+/// to busy requests was stopped (answered 422). It now reads the solve's own threads' time
+/// (its own pool's workers and the tier writer they start). Four requests on the theory
+/// pool burn CPU (each until the limit stops it, then again) while a solve that takes well
+/// under the limit runs on one thread: the server uses more than the limit while the solve
+/// runs (checked: else the test proves nothing), and the solve is answered.
+#[test]
+fn a_busy_sibling_request_does_not_stop_a_cheap_solve() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    const LIMIT: f64 = 3.0;
+    // Misère hex:0.F [SOLVE]: solved on the spot (no theorem), about 2 CPU s whole.
+    const SOLVE: &str = "25,25";
+    let path = format!("/api/v1/query?game=hex%3A0.F&convention=misere&position={SOLVE}&moves=false");
+    let alone = solve_cpu("hex:0.F", SOLVE);
+    assert!(alone < LIMIT * 0.75, "the solve alone takes {alone:.2} CPU s: not a cheap one");
+    let dir = tempfile::tempdir().unwrap();
+    let limit = LIMIT.to_string();
+    let args = ["--solve-up-to", "5000000", "--cpu-limit", &limit, "--theory-workers", "4"];
+    // The solve on one thread, so that the other core is the siblings'.
+    let server = Server::start_via(&["env", "RAYON_NUM_THREADS=1"], &small_nim(dir.path()), &args);
+    let done = Arc::new(AtomicBool::new(false));
+    let positions: Vec<String> = (10_000..20_000).map(|h| format!("[{h}]")).collect();
+    let body = Arc::new(format!("[{}]", positions.join(",")));
+    let siblings: Vec<_> = (0..4)
+        .map(|_| {
+            let (done, body, port) = (done.clone(), body.clone(), server.port);
+            std::thread::spawn(move || {
+                while !done.load(Ordering::Relaxed) {
+                    let (status, answer) =
+                        serve_common::request(port, "POST", "/api/v1/query?game=grundy", body.as_bytes());
+                    assert!(status == 422 || status == 200, "{status}: {answer}");
+                }
+            })
+        })
+        .collect();
+    wait_for("the siblings never ran", || health(&server, "theory_pool", "busy") == 4);
+    let before = server.cpu_seconds();
+    let (status, answer) = server.get(&path);
+    let spent = server.cpu_seconds() - before;
+    eprintln!("the solve alone {alone:.2} CPU s; the server while it ran {spent:.2} CPU s; limit {LIMIT} s");
+    done.store(true, Ordering::Relaxed);
+    for sibling in siblings {
+        sibling.join().unwrap();
+    }
+    assert!(
+        spent > LIMIT,
+        "the server used {spent:.2} CPU s while the solve ran, not more than the limit: the test proves nothing"
+    );
+    assert_eq!(
+        status, 200,
+        "stopped by its siblings' work ({spent:.2} CPU s in all, {alone:.2} its own): {answer}"
+    );
+    let health = server.get_json("/healthz");
+    assert_eq!(health["solver"]["over_limit"], 0, "{health}");
+    assert!(
+        health["theory_pool"]["over_limit"].as_u64().unwrap() > 0,
+        "the siblings burned to the limit: {health}"
+    );
+    let (status, stderr) = server.stop();
+    assert!(status.success(), "{stderr}");
+}
+
+/// The CPU seconds `nimdb query` takes to solve misère GAME at POSITION on the spot, on one
+/// thread, in a process of its own with an empty database.
+fn solve_cpu(game: &str, position: &str) -> f64 {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("s.sqlite");
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "RAYON_NUM_THREADS=1 /usr/bin/env time -f '%U %S' {} query --cpu-limit 3600 --db {} --game '{game}' --misere {} >/dev/null",
+            env!("CARGO_BIN_EXE_nimdb"),
+            db.display(),
+            position.replace(',', " ")
+        ))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stderr);
+    let last = text.lines().last().unwrap_or_default();
+    last.split_whitespace().map(|s| s.parse::<f64>().unwrap_or_else(|_| panic!("time: {text}"))).sum()
+}

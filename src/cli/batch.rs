@@ -6,15 +6,26 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use nimdb::answer::Listing;
-use nimdb::batch::Session;
+use nimdb::batch::{LookupError, Session};
 use nimdb::game::{Convention, Game};
+use nimdb::query::CpuWatch;
 use nimdb::store::Database;
+use nimdb::theory::Stop;
 
 /// Answers every line of stdin in order. Each object carries its input line number; a bad
 /// line gets `{"line":N,"error":"…"}` and the run goes on (exit status 1 at the end). Blank
 /// lines and `#` comments are skipped. With `moves`, each object is the whole
-/// `query --json` answer; otherwise outcome, remoteness and nim-value.
-pub fn run(game: &Game, convention: Convention, db: &Path, moves: bool) -> anyhow::Result<ExitCode> {
+/// `query --json` answer; otherwise outcome, remoteness and nim-value. Each line's work may
+/// take `cpu_limit` of CPU time (as `query --cpu-limit`): heap values predicted past it
+/// are refused before they start, and work past it is stopped, each such line with its
+/// own error object.
+pub fn run(
+    game: &Game,
+    convention: Convention,
+    db: &Path,
+    moves: bool,
+    cpu_limit: std::time::Duration,
+) -> anyhow::Result<ExitCode> {
     // No database yet (no file, or an empty one): theorems answer, as they answer a single
     // query, through an empty database in memory; nothing is written.
     let db = match Database::open_for_reading(db)? {
@@ -24,6 +35,8 @@ pub fn run(game: &Game, convention: Convention, db: &Path, moves: bool) -> anyho
     // A game defined in Python is the game of its stored solve (its layout read from it).
     let game = &nimdb::stored::resolve(Some(&db), game)?;
     let mut session = Session::new(&db);
+    // One watch for the whole run, armed anew for each line with the line's own stop.
+    let watch = CpuWatch::start(&Stop::new().with_cpu_limit(cpu_limit));
     let stdin = std::io::stdin();
     let mut input = std::io::BufReader::with_capacity(1 << 16, stdin.lock());
     let mut out = BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
@@ -58,6 +71,10 @@ pub fn run(game: &Game, convention: Convention, db: &Path, moves: bool) -> anyho
                 return Ok(false);
             }
             let position = game.read_position(&[line]).map_err(|e| e.to_string())?;
+            let stop = Stop::new().with_cpu_limit(cpu_limit);
+            session.set_stop(stop.clone());
+            watch.rearm(&stop);
+            let over = |e: LookupError| line_error(e, &watch, cpu_limit);
             let written = if moves {
                 session
                     .answer(game, convention, &position, Listing::All)
@@ -65,7 +82,7 @@ pub fn run(game: &Game, convention: Convention, db: &Path, moves: bool) -> anyho
             } else {
                 session.lookup(game, convention, &position).map(|a| serde_json::to_writer(&mut buf, &a))
             };
-            written.map_err(|e| e.to_string())?.map_err(|e| e.to_string())?;
+            written.map_err(over)?.map_err(|e| e.to_string())?;
             Ok(true)
         });
         match result {
@@ -86,6 +103,24 @@ pub fn run(game: &Game, convention: Convention, db: &Path, moves: bool) -> anyho
     }
     out.flush()?;
     Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+}
+
+/// A line's error in words: work the CPU watch stopped and heap values refused by their
+/// predicted cost name `--cpu-limit`.
+fn line_error(e: LookupError, watch: &CpuWatch, limit: std::time::Duration) -> String {
+    let limit = limit.as_secs_f64();
+    match e {
+        _ if watch.fired() => {
+            format!(
+                "the answer was stopped at the CPU limit of {limit} s; raise --cpu-limit to let it finish"
+            )
+        }
+        // Refused by the predicted CPU time (not by the memory this process may use).
+        LookupError::TooCostly(e) if e.contains(" s an answer may take") => {
+            format!("{e}; raise --cpu-limit to compute them")
+        }
+        e => e.to_string(),
+    }
 }
 
 /// The longest line kept; the rest of a longer line is read past, not stored.

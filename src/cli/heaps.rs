@@ -10,7 +10,9 @@ use serde_json::json;
 
 use crate::cli::progress::HeapBar;
 use crate::cli::{DbArg, GameArgs, interrupt, words};
+use nimdb::query::CpuWatch;
 use nimdb::store::Database;
+use nimdb::theory::Stop;
 use nimdb::theory::period::{CertificateRule, Periodicity};
 use nimdb::theory::report::{DEFAULT_MISERE_UP_TO, HeapOptions, HeapStream, check_up_to};
 
@@ -35,6 +37,11 @@ pub struct HeapsArgs {
     /// Neither read nor write the database's heap_values cache.
     #[arg(long)]
     no_cache: bool,
+    /// The CPU seconds the run may take, as `query --cpu-limit`: nim-values predicted to
+    /// take longer are refused before they start, and the run is stopped when it has used
+    /// them (the heaps finished are stored). No limit unless given.
+    #[arg(long, value_name = "SECONDS", value_parser = super::query::cpu_seconds)]
+    cpu_limit: Option<std::time::Duration>,
     #[command(flatten)]
     db: DbArg,
 }
@@ -52,6 +59,31 @@ pub fn run(args: HeapsArgs) -> anyhow::Result<ExitCode> {
     let spec = super::args::heap_game(&args.game.game, "heaps")?;
     let up_to = check_up_to(spec, args.up_to).map_err(words::theory)?;
     let opts = HeapOptions { up_to, misere_up_to: args.misere_up_to, ..HeapOptions::new(up_to) };
+    // Read first: a run refused by its predicted cost writes nothing.
+    let stop = Stop::new();
+    let stop = args.cpu_limit.map_or(stop.clone(), |limit| stop.with_cpu_limit(limit));
+    // The watch covers the prediction's probes too (as `query`'s covers its plan).
+    let watch = CpuWatch::start(&stop);
+    let over = |limit: std::time::Duration| {
+        format!("stopped at the CPU limit of {} s; raise --cpu-limit to let it finish", limit.as_secs_f64())
+    };
+    if let (Some(limit), Some(rules)) = (args.cpu_limit, spec.heap_rules()) {
+        let known = match (args.no_cache, Database::open_for_reading(&args.db.db).map_err(words::store)?) {
+            (false, Some(db)) => nimdb::driver::stored_values(&db, spec).map_err(words::driver)?,
+            _ => Vec::new(),
+        };
+        let n = up_to;
+        nimdb::query::check_values_cost(spec, rules, n, &known, &stop).map_err(|e| match e {
+            nimdb::query::QueryError::TooCostly { seconds, .. } => anyhow::anyhow!(
+                "{e}; raise --cpu-limit (to about {}) to compute them; nothing was computed",
+                (seconds * 1.5).ceil().max(limit.as_secs_f64())
+            ),
+            _ if watch.fired() => {
+                anyhow::anyhow!("the heaps' values were {}; nothing was computed", over(limit))
+            }
+            e => words::query(e),
+        })?;
+    }
     let db = if args.no_cache { None } else { Some(Database::open(&args.db.db).map_err(words::store)?) };
     let format = if args.json {
         Format::Json
@@ -64,20 +96,25 @@ pub fn run(args: HeapsArgs) -> anyhow::Result<ExitCode> {
         Output { w: BufWriter::with_capacity(1 << 16, std::io::stdout().lock()), format, error: None };
     let bar = HeapBar::new(up_to);
     interrupt::install();
-    let run = nimdb::driver::run_heaps(db.as_ref(), spec, &opts, |stream, from, to| {
+    let run = nimdb::driver::run_heaps_until(db.as_ref(), spec, &opts, &stop, |stream, from, to| {
         if from == 0 {
             out.head(stream);
         }
         out.rows(stream, from, to);
         bar.at(to, &format!("{} B/value", stream.value_bytes()));
-        if out.error.is_some() || interrupt::interrupted() {
+        if out.error.is_some() || interrupt::interrupted() || stop.is_stopped() {
             ControlFlow::Break(())
         } else {
             ControlFlow::Continue(())
         }
     });
     bar.finish();
-    let run = run.map_err(words::driver)?;
+    let run = match (run, args.cpu_limit) {
+        (Err(_), Some(limit)) if watch.fired() => {
+            anyhow::bail!("the heaps' values were {}; nothing was stored", over(limit))
+        }
+        (run, _) => run.map_err(words::driver)?,
+    };
     if let Some(e) = out.error.take() {
         if e.kind() == std::io::ErrorKind::BrokenPipe {
             return Ok(ExitCode::SUCCESS);
@@ -93,6 +130,13 @@ pub fn run(args: HeapsArgs) -> anyhow::Result<ExitCode> {
             ),
             _ => "nothing was stored (--no-cache)".to_string(),
         };
+        if let (true, Some(limit)) = (watch.fired(), args.cpu_limit) {
+            anyhow::bail!(
+                "stopped at the CPU limit of {} s after heap {} of {up_to}: {kept} (raise --cpu-limit to let it finish)",
+                limit.as_secs_f64(),
+                run.done
+            );
+        }
         eprintln!("nimdb: interrupted after heap {} of {up_to}: {kept}", run.done);
         return Ok(ExitCode::from(interrupt::EXIT_INTERRUPTED));
     };

@@ -8,9 +8,10 @@ use clap::Args;
 use nimdb::answer::{Answer, Source};
 use nimdb::game::{Convention, Game, Outcome};
 use nimdb::query::{
-    AUTO_SOLVE_LIMIT, CpuWatch, Plan, QueryError, Quotients, answer_after_solving_until, answer_from_theorem,
-    cover_fits, plan_until,
+    AUTO_SOLVE_LIMIT, CpuWatch, Plan, QueryError, Quotients, answer_after_solving_until,
+    answer_from_theorem_until, cover_fits, plan_until,
 };
+use nimdb::space::SpaceError;
 use nimdb::store::Database;
 use nimdb::theory::{Stop, TheoryError};
 
@@ -33,9 +34,9 @@ pub struct QueryArgs {
     /// List every move with its value.
     #[arg(long)]
     moves: bool,
-    /// The CPU seconds the answer may take: heap values predicted to take longer are
-    /// refused before they start, and the work (heap values, a solve on the spot) is
-    /// stopped when it has used them.
+    /// The CPU seconds the answer may take (with --batch: each line's answer): heap values
+    /// predicted to take longer are refused before they start, and the work (heap values,
+    /// a theorem's move list, a solve on the spot) is stopped when it has used them.
     #[arg(long, value_name = "SECONDS", default_value = "5", value_parser = cpu_seconds)]
     cpu_limit: Duration,
     #[command(flatten)]
@@ -50,7 +51,7 @@ pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
     let convention = Convention::from_misere(args.misere);
     let game = &args.game;
     if args.batch {
-        return super::batch::run(game, convention, &args.db.db, args.moves);
+        return super::batch::run(game, convention, &args.db.db, args.moves, args.cpu_limit);
     }
     if args.heaps.is_empty() {
         anyhow::bail!(
@@ -84,10 +85,12 @@ pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
             }
             // Past the memory or disk this process may use: a theorem answers, if one
             // applies; else the refusal, before anything is written.
-            Err(refused) => match answer_from_theorem(game, convention, &position).map_err(words::query)? {
-                Some(answer) => answer,
-                None => anyhow::bail!("{refused}; nothing was written"),
-            },
+            Err(refused) => {
+                match answer_from_theorem_until(game, convention, &position, &stop).map_err(over)? {
+                    Some(answer) => answer,
+                    None => anyhow::bail!("{refused}; nothing was written"),
+                }
+            }
         },
     };
     if args.json {
@@ -99,7 +102,7 @@ pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// `--cpu-limit`: a positive number of seconds, at most an hour.
-fn cpu_seconds(text: &str) -> Result<Duration, String> {
+pub(super) fn cpu_seconds(text: &str) -> Result<Duration, String> {
     match text.trim().parse::<f64>() {
         Ok(s) if s > 0.0 && s <= 3600.0 => Ok(Duration::from_secs_f64(s)),
         _ => Err(format!("'{text}' is not a number of seconds more than 0 and at most 3600")),
@@ -116,6 +119,9 @@ fn over_limit(e: QueryError, watch: &CpuWatch, limit: Duration) -> anyhow::Error
     match e {
         QueryError::Theory(TheoryError::Stopped(_)) => anyhow::anyhow!(
             "the heap values were stopped at the CPU limit of {limit} s; raise --cpu-limit to let them finish"
+        ),
+        QueryError::Space(SpaceError::Stopped) => anyhow::anyhow!(
+            "the theorem's move list was stopped at the CPU limit of {limit} s; raise --cpu-limit to let it finish"
         ),
         QueryError::Solve(_) => anyhow::anyhow!(
             "the solve on the spot was stopped at the CPU limit of {limit} s; the tiers it finished are stored, \

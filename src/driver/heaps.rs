@@ -47,10 +47,11 @@ pub fn run_heaps(
     run_heaps_until(db, spec, opts, &Stop::never(), on_stretch)
 }
 
-/// [`run_heaps`], also stopped by `stop` where the computation is not split in stretches:
-/// the plain mex of a game that splits heaps three ways computes every value before the
-/// first stretch, and a stop there gives [`TheoryError::Stopped`](crate::theory::TheoryError)
-/// (nothing of it stored).
+/// [`run_heaps`], also stopped by `stop`: inside a stretch (the stretches before it stay
+/// stored; the run ends as when `on_stretch` breaks), and where the computation is not
+/// split in stretches: the plain mex of a game that splits heaps three ways computes every
+/// value before the first stretch, and a stop there gives
+/// [`TheoryError::Stopped`](crate::theory::TheoryError) (nothing of it stored).
 pub fn run_heaps_until(
     db: Option<&Database>,
     spec: &GameSpec,
@@ -86,7 +87,10 @@ pub fn run_heaps_until(
     while !stopped && done < n {
         let from = done + 1;
         let to = from.saturating_add(STRETCH - 1).min(n);
-        stream.run_to(to);
+        if stream.run_to_until(to, stop).is_err() {
+            // Stopped inside the stretch: the heaps before it are stored, none of it.
+            break;
+        }
         if let Some(db) = db {
             let next = stored_to.map_or(0, |s| s + 1);
             if next >= from && next <= to {
@@ -105,6 +109,12 @@ pub fn run_heaps_until(
         db.set_heap_facts(spec, &facts(&stream, periodicity.as_ref()), done)?;
     }
     Ok(HeapRun { stream, done, stored_to, periodicity })
+}
+
+/// The nim-values `db` holds for `spec` (g(0..len), from heap 0 on; empty when none):
+/// what a run of [`run_heaps`] would not compute again.
+pub fn stored_values(db: &Database, spec: &GameSpec) -> Result<Vec<u32>, DriverError> {
+    Ok(db.heap_rows(spec, ENGINE_VERSION)?.map(|rows| rows.values).unwrap_or_default())
 }
 
 /// The report of `spec`'s heaps, reusing the values `db` holds for the game and storing

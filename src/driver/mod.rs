@@ -13,7 +13,7 @@ mod rate;
 
 use std::collections::BTreeSet;
 
-pub use heaps::{HeapRun, STRETCH, heap_report, run_heaps, run_heaps_until};
+pub use heaps::{HeapRun, STRETCH, heap_report, run_heaps, run_heaps_until, stored_values};
 pub(crate) use job::Reach;
 pub use job::{JobError, SolveBounds, SolveJob, SolvePlan, partitionable};
 pub use rate::{CpuTime, cpu_time, duration_words};

@@ -240,9 +240,36 @@ struct Solver {
     limit: u64,
     left: Mutex<u64>,
     total: u64,
-    /// The CPU time one solve may take (`--cpu-limit`), on the process's clock.
+    /// The CPU time one solve may take (`--cpu-limit`), on its threads' clocks.
     cpu: Duration,
     counters: SolverCounters,
+    /// The solves' own thread pool, started with the first solve: its workers, and the
+    /// threads they start (the tier writer), are in [`group`](Self::group).
+    pool: std::sync::OnceLock<Arc<rayon::ThreadPool>>,
+    /// The threads that do the solves' work: a solve's CPU time is theirs, not the
+    /// process's (other requests' work does not count against a solve's limit).
+    group: crate::resources::ThreadGroup,
+}
+
+impl Solver {
+    /// The solves' pool, started on first use (a server that never solves starts no
+    /// threads for it).
+    fn pool(&self) -> Result<Arc<rayon::ThreadPool>, ApiError> {
+        if let Some(pool) = self.pool.get() {
+            return Ok(pool.clone());
+        }
+        let group = self.group.clone();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .thread_name(|i| format!("nimdb-solve-{i}"))
+            .start_handler(move |_| group.join())
+            .build()
+            .map_err(|e| ApiError {
+                status: 503,
+                message: format!("the solver's threads could not start: {e}"),
+            })?;
+        // Solves run one at a time (the database's lock is held): no other pool is started.
+        Ok(self.pool.get_or_init(|| Arc::new(pool)).clone())
+    }
 }
 
 /// What the on-the-spot solves have done, shown at `/healthz` (`solver`).
@@ -415,12 +442,17 @@ async fn get_query(State(state): State<Shared>, RawQuery(raw): RawQuery) -> Resp
                         *left -= cost;
                         drop(left);
                         solver.counters.started.fetch_add(1, Ordering::Relaxed);
-                        // The solver runs its tiers on threads of its own, so the process's
-                        // CPU time is watched (the solves run one at a time; other requests'
-                        // time counts too, which can only stop a solve early, never late).
-                        let watch = crate::query::CpuWatch::start(&stop);
-                        let solved =
-                            answer_after_solving_until(&mut db, &game, convention, &position, cover, &stop);
+                        // The solve runs on the solver's own pool, whose threads (and the
+                        // tier writer they start) are one thread group: their CPU time is
+                        // watched, not the process's, so other requests' work never counts
+                        // against the solve's limit.
+                        let pool = solver.pool()?;
+                        let group = solver.group.clone();
+                        let watch = crate::query::CpuWatch::start_with(&stop, move || group.used());
+                        let db: &mut Database = &mut db;
+                        let solved = pool.install(|| {
+                            answer_after_solving_until(db, &game, convention, &position, cover, &stop)
+                        });
                         let over = watch.fired();
                         drop(watch);
                         if over {
@@ -863,6 +895,8 @@ pub fn serve(config: Config) -> Result<(), ServeError> {
                 total,
                 cpu: config.limits.cpu,
                 counters: SolverCounters::default(),
+                pool: std::sync::OnceLock::new(),
+                group: crate::resources::ThreadGroup::new(),
             })
         }
         None => None,

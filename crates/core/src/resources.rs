@@ -267,6 +267,129 @@ pub fn process_cpu_time() -> Option<std::time::Duration> {
     None
 }
 
+/// The CPU clock of one thread, read from any thread while that thread lives
+/// (`pthread_getcpuclockid`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct ThreadClock(#[cfg(unix)] libc::clockid_t);
+
+impl ThreadClock {
+    /// The calling thread's clock; `None` where there is none.
+    fn current() -> Option<ThreadClock> {
+        #[cfg(unix)]
+        {
+            let mut id: libc::clockid_t = 0;
+            // SAFETY: `pthread_self` is the calling thread, and `id` a valid place to write.
+            let r = unsafe { libc::pthread_getcpuclockid(libc::pthread_self(), &mut id) };
+            (r == 0).then_some(ThreadClock(id))
+        }
+        #[cfg(not(unix))]
+        None
+    }
+
+    /// The CPU time its thread has used so far; the thread must be alive.
+    fn used(self) -> Option<std::time::Duration> {
+        #[cfg(unix)]
+        {
+            let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+            // SAFETY: `ts` is a valid timespec to fill; the caller keeps the thread alive.
+            let r = unsafe { libc::clock_gettime(self.0, &mut ts) };
+            (r == 0).then(|| std::time::Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32))
+        }
+        #[cfg(not(unix))]
+        None
+    }
+}
+
+/// The threads that do one kind of work, whose CPU time is counted together and apart from
+/// the rest of the process: a server's solves on the spot run on a thread pool of their own
+/// whose workers join a group, and the threads those workers start to help them (the tier
+/// writer) join it too ([`ThreadGroup::current`]). The time of a thread that has ended stays
+/// counted. A thread is in at most one group.
+#[derive(Clone, Debug, Default)]
+pub struct ThreadGroup(std::sync::Arc<std::sync::Mutex<GroupClocks>>);
+
+/// The live members' clocks and the time of the members that ended.
+#[derive(Debug, Default)]
+struct GroupClocks {
+    live: Vec<ThreadClock>,
+    ended: std::time::Duration,
+    /// A member's clock could not be read: the group's time is not known.
+    unknown: bool,
+}
+
+/// The calling thread's group membership: leaves the group (its time kept) when the thread
+/// ends or joins another.
+struct Membership {
+    group: ThreadGroup,
+    clock: Option<ThreadClock>,
+}
+
+impl Drop for Membership {
+    fn drop(&mut self) {
+        // Still on the member's own thread (a thread-local's destructor, or a join that
+        // replaces it): its clock is readable.
+        let used = self.clock.and_then(ThreadClock::used);
+        if let Ok(mut clocks) = self.group.0.lock() {
+            if let Some(clock) = self.clock {
+                clocks.live.retain(|&c| c != clock);
+            }
+            match used {
+                Some(used) => clocks.ended += used,
+                None => clocks.unknown = true,
+            }
+        }
+    }
+}
+
+std::thread_local! {
+    static MEMBERSHIP: std::cell::RefCell<Option<Membership>> = const { std::cell::RefCell::new(None) };
+}
+
+impl ThreadGroup {
+    /// An empty group.
+    pub fn new() -> ThreadGroup {
+        ThreadGroup::default()
+    }
+
+    /// The calling thread joins the group for the rest of its life (leaving the group it
+    /// was in): from now on [`used`](Self::used) counts its CPU time, all of it, the time
+    /// before it joined included.
+    pub fn join(&self) {
+        let clock = ThreadClock::current();
+        if let Ok(mut clocks) = self.0.lock() {
+            match clock {
+                Some(clock) => clocks.live.push(clock),
+                None => clocks.unknown = true,
+            }
+        }
+        let joined = Membership { group: self.clone(), clock };
+        // The old membership is dropped here, on this thread: its time stays with its group.
+        let _ = MEMBERSHIP.try_with(|m| m.borrow_mut().replace(joined));
+    }
+
+    /// The group the calling thread is in, for a thread it starts to join: the work of a
+    /// helper thread is its starter's work.
+    pub fn current() -> Option<ThreadGroup> {
+        MEMBERSHIP.try_with(|m| m.borrow().as_ref().map(|m| m.group.clone())).ok().flatten()
+    }
+
+    /// The CPU time the group's threads have used, ended members' included; `None` where a
+    /// member's clock cannot be read (no thread clocks here).
+    pub fn used(&self) -> Option<std::time::Duration> {
+        // Read under the lock: a member leaves only under it, so every clock read is of a
+        // live thread.
+        let clocks = self.0.lock().ok()?;
+        if clocks.unknown {
+            return None;
+        }
+        let mut sum = clocks.ended;
+        for clock in &clocks.live {
+            sum += clock.used()?;
+        }
+        Some(sum)
+    }
+}
+
 /// A memory figure of this process from `/proc/self/status`.
 fn process_status(field: &str) -> Option<u64> {
     parse_status(&std::fs::read_to_string("/proc/self/status").ok()?, field)
@@ -345,6 +468,52 @@ impl fmt::Display for Bytes {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Burns the calling thread's CPU until its own clock has passed `cpu`.
+    fn burn(cpu: std::time::Duration) {
+        let clock = ThreadClock::current().expect("a thread clock");
+        let start = clock.used().unwrap();
+        let mut x = 1u64;
+        while clock.used().unwrap() - start < cpu {
+            for _ in 0..10_000 {
+                x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+            }
+        }
+    }
+
+    /// Issue 34, round six: a server watched a solve by the whole process's CPU time, so a
+    /// busy sibling request counted against the solve. A thread group counts its members'
+    /// time only: a thread outside it burning 400 ms does not count, a member's 50 ms and
+    /// its helper's 50 ms do (the helper joined through `current`), and a member's time
+    /// stays counted after it ends.
+    #[test]
+    fn a_thread_group_counts_its_members_time_only() {
+        use std::time::Duration;
+        let group = ThreadGroup::new();
+        let before = group.used().unwrap();
+        assert_eq!(before, Duration::ZERO);
+        let outside = std::thread::spawn(|| burn(Duration::from_millis(400)));
+        let member = {
+            let group = group.clone();
+            std::thread::spawn(move || {
+                group.join();
+                burn(Duration::from_millis(50));
+                let helper_group = ThreadGroup::current().expect("in a group");
+                std::thread::spawn(move || {
+                    helper_group.join();
+                    burn(Duration::from_millis(50));
+                })
+                .join()
+                .unwrap();
+            })
+        };
+        member.join().unwrap();
+        outside.join().unwrap();
+        let used = group.used().unwrap();
+        assert!(used >= Duration::from_millis(100), "{used:?}: the members' time is lost");
+        assert!(used < Duration::from_millis(300), "{used:?}: the outside thread counted");
+        assert!(ThreadGroup::current().is_none(), "the test's thread joined nothing");
+    }
 
     #[test]
     fn sizes_parse() {

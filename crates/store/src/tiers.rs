@@ -145,9 +145,15 @@ impl<'a> TierWriter<'a> {
                 (self.solve_id, self.ends_total.clone(), self.key.clone(), self.run.clone());
             let mut log = LogWatch::new(&path, self.db.log_pages);
             let grouped = self.db.group_commits;
+            // The writer's work is the solve's: it joins the group of the thread that starts
+            // it (a server counts a solve's threads' CPU time, not the whole process's).
+            let thread_group = nimdb_core::resources::ThreadGroup::current();
             let thread = std::thread::Builder::new()
                 .name("nimdb-tier-writer".into())
                 .spawn(move || {
+                    if let Some(thread_group) = thread_group {
+                        thread_group.join();
+                    }
                     let solve = SolveOf { solve_id, key: &key, ends_total: ends.as_ref(), run: &run };
                     // A tier still in parts when the queue closes is rolled back with it.
                     let mut streaming = None;

@@ -59,6 +59,7 @@ pub mod sequence;
 pub mod shape;
 pub mod space_values;
 pub mod sparse;
+pub mod sparse_space;
 pub mod stop;
 pub mod wythoff;
 

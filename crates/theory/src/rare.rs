@@ -22,9 +22,10 @@
 //! (u8, then u16, then u32: [`Nimber`]). Nim-values of octal games rarely pass 255, so 10⁷
 //! heaps take 10 MB.
 
+use super::cost::EngineStats;
 use super::period::{CertificateRule, proven_period};
 use super::shape::HeapShape;
-use super::sparse::{EngineStats, SparseSpace};
+use super::sparse_space::SparseSpace;
 use super::stop::{STOP_EVERY, Stop};
 
 /// An unsigned integer type that holds nim-values: `u8`, `u16` or `u32`.
@@ -250,6 +251,7 @@ impl<V: Nimber> RareEngine<V> {
             mark(g[(n - k) as usize].into());
         }
         let mut splits = 0;
+        let mut marked = 0u64;
         for &k in &shape.split {
             if k + 2 > n {
                 break;
@@ -260,12 +262,14 @@ impl<V: Nimber> RareEngine<V> {
                 if r >= s {
                     break;
                 }
+                marked += 1;
                 let b = s - r;
                 if b != r || shape.equal_parts {
                     mark(gr.into() ^ g[b as usize].into());
                 }
             }
         }
+        stats.rare_marks += marked;
         if splits == 0 {
             return first_zero(seen);
         }

@@ -33,59 +33,15 @@ use super::rare::{self, CompactEngine};
 use super::shape::HeapShape;
 use super::stop::{Stop, Stopped};
 
+pub use super::cost::EngineStats;
+pub use super::sparse_space::SparseSpace;
+
 /// Heaps computed by the plain method before the sparse space is chosen.
 pub const PROBE: u32 = 2048;
 
 /// The largest share of rare heaps in the probe's second half for which the sparse method is
 /// used (beyond it, the plain method is as fast).
 const MAX_RARE_SHARE: f64 = 0.25;
-
-/// A split of values into rare and common classes: class(n) = popcount(g(n) & mask) mod 2,
-/// xor (n mod 2) when `domain` is set; heaps of class `rare_class` are rare.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SparseSpace {
-    /// The bit mask.
-    pub mask: u32,
-    /// Whether the heap size's parity enters the class (Flammenkamp's "domain" variant).
-    pub domain: bool,
-    /// The class (0 or 1) of the rare heaps.
-    pub rare_class: u8,
-}
-
-impl SparseSpace {
-    #[inline]
-    fn parity(self, v: u32) -> u32 {
-        (v & self.mask).count_ones() & 1
-    }
-
-    /// The class (0 or 1) of a heap of size `n` with nim-value `v`.
-    #[inline]
-    pub fn class(self, n: u32, v: u32) -> u8 {
-        (self.parity(v) ^ (self.domain as u32 & n & 1)) as u8
-    }
-
-    /// Whether a heap of size `n` with nim-value `v` is rare.
-    #[inline]
-    pub fn is_rare(self, n: u32, v: u32) -> bool {
-        self.class(n, v) == self.rare_class
-    }
-
-    /// The mask as an infinite bitstring, e.g. `...1110` (all higher bits set).
-    pub fn bitstring(self) -> String {
-        let low = 32 - (!self.mask).leading_zeros();
-        if low == 0 {
-            return "...1".to_string();
-        }
-        let bits = self.mask & ((1u32 << low) - 1);
-        format!("...1{bits:0low$b}", low = low as usize)
-    }
-
-    /// Whether the value `v` can come from a pair of parts of the same class adding to `s`.
-    #[inline]
-    fn same_class_pair(self, v: u32, s: u32) -> bool {
-        self.parity(v) == (self.domain as u32 & s & 1)
-    }
-}
 
 /// Which method computed the splitting moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -123,23 +79,6 @@ pub enum MethodChoice {
     Plain,
     /// The sparse method even where it does not pay (for tests).
     Sparse,
-}
-
-/// Work counters of one computation.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct EngineStats {
-    /// Heaps computed (not read from a known prefix).
-    pub heaps: u64,
-    /// Rare heaps found (sparse method only).
-    pub rare: u64,
-    /// Candidate values looked up by scanning pairs (sparse method only).
-    pub scans: u64,
-    /// Pairs examined by those scans.
-    pub scan_steps: u64,
-    /// When a certified period was found (Guy–Smith or window rule, see
-    /// [`period`](super::period)): the heap count at that point. Every later value was
-    /// copied from one period earlier, which the certificate proves exact.
-    pub certified_at: Option<u32>,
 }
 
 /// g(0..=up_to) by the plain method: every option of every heap.
@@ -606,15 +545,18 @@ impl<'s> Engine<'s> {
                     }
                 }
                 Some(_) => {
+                    let mut marked = 0u64;
                     for &r in rare.iter() {
                         if r >= s {
                             break;
                         }
+                        marked += 1;
                         let b = s - r;
                         if b != r || shape.equal_parts {
                             seen.insert(g[r as usize] ^ g[b as usize]);
                         }
                     }
+                    stats.rare_marks += marked;
                 }
             }
         }
