@@ -31,7 +31,7 @@ fn a_solve_over_the_memory_budget_is_refused_and_writes_nothing() {
 fn the_dry_run_says_whether_the_budget_fits() {
     let out = ok(&["solve", "--dry-run", "--game", "kayles", "--max-total", "150", "--memory-limit", "16G"]);
     assert!(out.contains("would be refused"), "{out}");
-    let out = ok(&["solve", "--dry-run", "--game", "lines", "--max-total", "60", "--memory-limit", "14M"]);
+    let out = ok(&["solve", "--dry-run", "--game", "lines", "--max-total", "60", "--memory-limit", "20M"]);
     assert!(out.contains("spill to disk"), "{out}");
     let out = ok(&["solve", "--dry-run", "--game", "kayles", "--max-total", "40"]);
     assert!(out.contains("fits"), "{out}");
