@@ -657,8 +657,9 @@ impl Estimate {
     }
 }
 
-/// The bytes a loss of the tier being solved takes while it is settled (see [`estimate`]).
-const SETTLED_LOSS_BYTES: u64 = 8 + 2 * 16;
+/// The bytes a loss of the tier being solved takes while it is settled (see [`estimate`]):
+/// its rank and its settled remoteness.
+const SETTLED_LOSS_BYTES: u64 = 8 + 2;
 
 /// The memory a solve process takes before any tier: code, SQLite's connections, threads.
 const PROCESS_BYTES: u64 = 9 << 20;
@@ -741,16 +742,22 @@ pub fn estimate(game: &GameSpec, options: &SolveOptions, table: &PartitionTable)
     let largest_tier = tiers.iter().map(size).max().unwrap_or(0);
     let largest_marked =
         per_total.windows(marked.min(per_total.len())).map(|w| w.iter().sum()).max().unwrap_or(0);
-    // Where the losses are counted, also the ranks of the tier's losses as they are settled
-    // (8 bytes each) and their settled remoteness (16 bytes each, twice while the threads'
-    // parts are gathered).
+    // The retrograde solver holds more beside it while the tier settles and is kept: the
+    // unmarked positions' ranks and their settled values (10 bytes each, a generous 15% of
+    // the tier: 1.5 a position, or the tier's losses where they are counted), the column
+    // made from the values before they go (one byte a position, two where remoteness does
+    // not fit one), and the tier before, still with the writer while this one settles (its
+    // two-byte copy and one-byte payload): 6 bytes a position in all, rounded up, or 5 and
+    // the counted losses. Measured: misère Kayles to total 90 and 100 peaked at 1.03× an
+    // estimate that counted 3 of them, 10% and 15% above one with none.
+    let settling_bytes = if sweep { 0 } else { 6 };
     let tier_bytes = match &counted {
         Some(losses) => tiers
             .iter()
-            .map(|t| size(t) * 6 + losses[t.total as usize][t.heaps as usize] * SETTLED_LOSS_BYTES)
+            .map(|t| size(t) * (6 + 5) + losses[t.total as usize][t.heaps as usize] * SETTLED_LOSS_BYTES)
             .max()
             .unwrap_or(0),
-        None => largest_tier * if options.nim_values { 12 } else { 6 },
+        None => largest_tier * (if options.nim_values { 12 } else { 6 } + settling_bytes),
     };
     let mut whole_total_bytes =
         if !sweep && one_heap { 2 * largest_marked.saturating_sub(largest_tier) } else { 0 };

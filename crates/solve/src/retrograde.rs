@@ -873,16 +873,17 @@ impl<R: TierRules> Retrograde<'_, R> {
     ) -> u64 {
         let share = team.share(values.len());
         let unmarked: Vec<u64> = share.map(|r| r as u64).filter(|&r| values[r as usize] == UNKNOWN).collect();
-        let settled = if R::ONE_HEAP_MOVES {
-            self.settle_heaps(tier, &unmarked, window, above)
+        // Two bytes an unmarked position beside its rank: the largest tiers' losses are
+        // millions, so nothing more is kept per position while they settle.
+        let mut settled = vec![0u16; unmarked.len()];
+        let edges = if R::ONE_HEAP_MOVES {
+            self.settle_heaps(tier, &unmarked, &mut settled, window, above)
         } else {
             debug_assert!(above.is_none(), "only heap games mark the totals above as they settle");
-            self.settle_by_children(tier, &unmarked, window)
+            self.settle_by_children(tier, &unmarked, &mut settled, window)
         };
-        let mut edges = 0;
-        for (&rank, &(r, e)) in unmarked.iter().zip(&settled) {
+        for (&rank, &r) in unmarked.iter().zip(&settled) {
             values[rank as usize] = r;
-            edges += e;
         }
         edges
     }
@@ -891,15 +892,17 @@ impl<R: TierRules> Retrograde<'_, R> {
     /// at a time: each loss is unranked by a cursor and its children ranked from its rank
     /// terms ([`Shape`]), fewest tokens taken first, until no child further down can last
     /// longer than the longest found; then, where `above` is given and it is a loss, its
-    /// parents in the totals above are offered its remoteness plus one. Returns each one's
-    /// remoteness and the child and parent links it read.
+    /// parents in the totals above are offered its remoteness plus one. Writes each one's
+    /// remoteness to `settled` (by its place in `unmarked`) and returns the child and parent
+    /// links read.
     fn settle_heaps(
         &self,
         tier: TierId,
         unmarked: &[u64],
+        settled: &mut [u16],
         window: &Window,
         above: Option<&Above>,
-    ) -> Vec<(u16, u64)> {
+    ) -> u64 {
         let max_taken = self.reach.min(tier.total);
         // The child tier of each step: `taken` tokens fewer, `parts − 1` heaps more.
         let columns: Vec<Option<&Column>> = (0..=max_taken)
@@ -938,7 +941,8 @@ impl<R: TierRules> Retrograde<'_, R> {
         let dummy = AtomicU8::new(0);
         unmarked
             .par_chunks(PULL_CHUNK)
-            .flat_map_iter(|chunk| {
+            .zip(settled.par_chunks_mut(PULL_CHUNK))
+            .map(|(chunk, out)| {
                 let mut shape = Shape::default();
                 let mut buf = Vec::new();
                 let mut parent_buf = Vec::new();
@@ -948,81 +952,74 @@ impl<R: TierRules> Retrograde<'_, R> {
                 // that the cache misses of large tiers overlap.
                 let mut children: Vec<(u8, u32)> = Vec::new();
                 let (columns, bounds, narrow) = (&columns, &bounds, &narrow);
-                let settled: Vec<(u16, u64)> = chunk
-                    .iter()
-                    .map(|&rank| {
-                        shape.seek(&self.terms, tier.total, tier.heaps, rank);
-                        // The longest child's remoteness plus one, 0 before any child: the
-                        // position's remoteness once every child that can matter is read.
-                        let mut longest = 0u16;
-                        let mut edges = 0;
-                        for (taken, &bound) in bounds.iter().enumerate() {
-                            // No child from here on can last longer than the best found.
-                            if longest > bound {
-                                break;
-                            }
-                            let taken = taken as u32;
-                            let column = |at: usize| columns[at].expect("child tier in memory");
-                            let mut take = |r: u16| {
-                                debug_assert!(self.convention.is_win(r as u32), "a loss has a losing child");
-                                longest = longest.max(r + 1);
-                            };
-                            if far {
-                                children.clear();
-                                edges += shape.children_taking(
-                                    self.rules,
-                                    &self.terms,
-                                    taken,
-                                    &mut buf,
-                                    |step, child| {
-                                        let at = (step.taken * 4 + step.parts) as usize;
-                                        column(at).prefetch(child as usize);
-                                        children.push((at as u8, child));
-                                    },
-                                );
-                                for &(at, child) in &children {
-                                    take(column(at as usize).get(child as usize));
-                                }
-                            } else if let Some(narrow) = narrow {
-                                // The child tiers of this number of tokens, by the heaps a move leaves.
-                                let at = taken as usize * 4;
-                                let tiers = [narrow[at], narrow[at + 1], narrow[at + 2], narrow[at + 3]];
-                                edges += shape.children_taking(
-                                    self.rules,
-                                    &self.terms,
-                                    taken,
-                                    &mut buf,
-                                    |step, child| take(tiers[step.parts as usize][child as usize] as u16),
-                                );
-                            } else {
-                                edges += shape.children_taking(
-                                    self.rules,
-                                    &self.terms,
-                                    taken,
-                                    &mut buf,
-                                    |step, child| {
-                                        take(
-                                            column((step.taken * 4 + step.parts) as usize)
-                                                .get(child as usize),
-                                        );
-                                    },
-                                );
-                            }
+                let mut edges = 0;
+                for (&rank, out) in chunk.iter().zip(out) {
+                    shape.seek(&self.terms, tier.total, tier.heaps, rank);
+                    // The longest child's remoteness plus one, 0 before any child: the
+                    // position's remoteness once every child that can matter is read.
+                    let mut longest = 0u16;
+                    for (taken, &bound) in bounds.iter().enumerate() {
+                        // No child from here on can last longer than the best found.
+                        if longest > bound {
+                            break;
                         }
-                        let remoteness = longest;
-                        if let Some(parents) = parents
-                            && !self.convention.is_win(remoteness as u32)
-                        {
-                            edges +=
-                                parents.offer(self, &mut shape, remoteness + 1, &mut parent_buf, &mut lag);
+                        let taken = taken as u32;
+                        let column = |at: usize| columns[at].expect("child tier in memory");
+                        let mut take = |r: u16| {
+                            debug_assert!(self.convention.is_win(r as u32), "a loss has a losing child");
+                            longest = longest.max(r + 1);
+                        };
+                        if far {
+                            children.clear();
+                            edges += shape.children_taking(
+                                self.rules,
+                                &self.terms,
+                                taken,
+                                &mut buf,
+                                |step, child| {
+                                    let at = (step.taken * 4 + step.parts) as usize;
+                                    column(at).prefetch(child as usize);
+                                    children.push((at as u8, child));
+                                },
+                            );
+                            for &(at, child) in &children {
+                                take(column(at as usize).get(child as usize));
+                            }
+                        } else if let Some(narrow) = narrow {
+                            // The child tiers of this number of tokens, by the heaps a move leaves.
+                            let at = taken as usize * 4;
+                            let tiers = [narrow[at], narrow[at + 1], narrow[at + 2], narrow[at + 3]];
+                            edges += shape.children_taking(
+                                self.rules,
+                                &self.terms,
+                                taken,
+                                &mut buf,
+                                |step, child| take(tiers[step.parts as usize][child as usize] as u16),
+                            );
+                        } else {
+                            edges += shape.children_taking(
+                                self.rules,
+                                &self.terms,
+                                taken,
+                                &mut buf,
+                                |step, child| {
+                                    take(column((step.taken * 4 + step.parts) as usize).get(child as usize));
+                                },
+                            );
                         }
-                        (remoteness, edges)
-                    })
-                    .collect();
+                    }
+                    let remoteness = longest;
+                    if let Some(parents) = parents
+                        && !self.convention.is_win(remoteness as u32)
+                    {
+                        edges += parents.offer(self, &mut shape, remoteness + 1, &mut parent_buf, &mut lag);
+                    }
+                    *out = remoteness;
+                }
                 lag.flush();
-                settled
+                edges
             })
-            .collect()
+            .sum()
     }
 
     /// `bounds[d]`: the greatest remoteness among the child tiers of `tier` that lie `d` or
@@ -1035,13 +1032,21 @@ impl<R: TierRules> Retrograde<'_, R> {
 
     /// Settles the `unmarked` ranks of `tier` by building each child and ranking it, one
     /// number of tokens taken at a time, skipping child tiers whose greatest remoteness
-    /// cannot beat the longest found. Returns each one's remoteness and the links it read.
-    fn settle_by_children(&self, tier: TierId, unmarked: &[u64], window: &Window) -> Vec<(u16, u64)> {
+    /// cannot beat the longest found. Writes each one's remoteness to `settled` (by its place
+    /// in `unmarked`) and returns the links read.
+    fn settle_by_children(
+        &self,
+        tier: TierId,
+        unmarked: &[u64],
+        settled: &mut [u16],
+        window: &Window,
+    ) -> u64 {
         let k = tier.heaps as usize;
         let bounds = self.remoteness_bounds(tier, window);
         unmarked
             .par_chunks(PULL_CHUNK)
-            .flat_map_iter(|chunk| {
+            .zip(settled.par_chunks_mut(PULL_CHUNK))
+            .map(|(chunk, out)| {
                 let mut heaps = Vec::with_capacity(chunk.len() * k);
                 let mut one = Vec::new();
                 for &rank in chunk {
@@ -1072,14 +1077,12 @@ impl<R: TierRules> Retrograde<'_, R> {
                         });
                     }
                 }
-                let per = edges / chunk.len().max(1) as u64;
-                let rest = edges - per * chunk.len() as u64;
-                longest
-                    .into_iter()
-                    .enumerate()
-                    .map(move |(i, l)| (l.map_or(0, |l| l + 1), per + u64::from(i == 0) * rest))
+                for (out, l) in out.iter_mut().zip(longest) {
+                    *out = l.map_or(0, |l| l + 1);
+                }
+                edges
             })
-            .collect()
+            .sum()
     }
 }
 
