@@ -88,6 +88,17 @@ fn partial_codes_give_miseresolvers_figures_where_they_stop() {
         let Chart::Partial(q) = &e.chart else { panic!("{e:?}") };
         assert_eq!((q.reason, q.heap, q.size, q.p_count), (StopReason::Heaps, max_heap, size, p));
     }
+    // Past heap 33 no budget certifies it: heap 34 has infinite order (the heap-34 diagonal,
+    // docs/quotients.md), so the atlas stops before it and says so, and a larger budget
+    // does not chart it again.
+    let e = chart("dawson", &generous());
+    let Chart::Partial(q) = &e.chart else { panic!("{e:?}") };
+    assert_eq!((q.reason, q.heap, q.size, q.p_count), (StopReason::Infinite, 33, 638, 109));
+    assert!(q.detail.contains("infinite for every n >= 34"), "{}", q.detail);
+    assert!(
+        !StopReason::Infinite
+            .raised(&generous(), &Budget { max_heap: 10_000, max_elements: 1 << 20, ..generous() })
+    );
     let e = chart("dawson", &Budget { max_elements: 600, ..generous() });
     let Chart::Partial(q) = &e.chart else { panic!("{e:?}") };
     assert_eq!((q.reason, q.heap, q.size, q.p_count), (StopReason::Elements, 32, 552, 93));

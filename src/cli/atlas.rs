@@ -241,6 +241,7 @@ fn reason_words(r: StopReason) -> &'static str {
         StopReason::States => "over the walk's states",
         StopReason::Recalibrations => "out of recalibrations",
         StopReason::Heaps => "with no period by the heap budget",
+        StopReason::Infinite => "proven infinite",
     }
 }
 
@@ -417,7 +418,8 @@ fn markdown(entries: &[Entry], t: &Tally, digits: u32) -> String {
 /// 0.d₁…d_D, padded with zeros to D digits, sits in the row of its first D − 2 digits (D ≥ 3;
 /// one row for D ≤ 2) and the column of its last two. `T` certified tame, `W` certified wild
 /// with |Q| ≤ 64, `Q` certified wild with a larger |Q|; a partial code by what stopped it:
-/// `.` time, `e` elements, `c` candidate, `s` states, `r` recalibrations, `h` heaps.
+/// `.` time, `e` elements, `c` candidate, `s` states, `r` recalibrations, `h` heaps, `i`
+/// proven infinite.
 fn territory(entries: &[Entry], digits: u32) -> String {
     let mark = |e: &Entry| match &e.chart {
         Chart::Certified(c) if c.tame => 'T',
@@ -430,6 +432,7 @@ fn territory(entries: &[Entry], digits: u32) -> String {
             StopReason::States => 's',
             StopReason::Recalibrations => 'r',
             StopReason::Heaps => 'h',
+            StopReason::Infinite => 'i',
         },
     };
     let by: std::collections::HashMap<String, char> = entries

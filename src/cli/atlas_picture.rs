@@ -18,7 +18,7 @@ struct Kind {
     bound: bool,
 }
 
-const KINDS: [Kind; 8] = [
+const KINDS: [Kind; 9] = [
     Kind { words: "certified, tame", colour: "#1a9850", bound: false },
     Kind { words: "certified, wild", colour: "#2c5fb8", bound: false },
     Kind { words: "stopped: out of time", colour: "#e08214", bound: true },
@@ -27,6 +27,7 @@ const KINDS: [Kind; 8] = [
     Kind { words: "stopped: over the walk's states", colour: "#8e44ad", bound: true },
     Kind { words: "stopped: out of recalibrations", colour: "#c51b7d", bound: true },
     Kind { words: "stopped: no period by the heap budget", colour: "#7f7f7f", bound: true },
+    Kind { words: "proven infinite (a theorem)", colour: "#000000", bound: true },
 ];
 
 /// The kind of mark a code gets, and the |Q| it is drawn at.
@@ -41,6 +42,7 @@ fn kind_of(e: &Entry) -> (usize, u64) {
                 StopReason::States => 5,
                 StopReason::Recalibrations => 6,
                 StopReason::Heaps => 7,
+                StopReason::Infinite => 8,
             };
             (k, p.size as u64)
         }

@@ -109,11 +109,42 @@ pub enum StopReason {
     Recalibrations,
     /// The time budget was spent.
     Time,
+    /// A theorem shows the quotient of heaps 1..n infinite for every n from the next heap
+    /// on ([`PROVEN_INFINITE`]): no budget would certify it.
+    Infinite,
+}
+
+/// A code whose misère quotient of heaps 1..n is proven infinite for every n ≥ `from_heap`.
+#[derive(Clone, Copy, Debug)]
+pub struct ProvenInfinite {
+    /// The code, as [`TakeBreakCode`] prints it.
+    pub code: &'static str,
+    /// The first heap whose quotient is infinite.
+    pub from_heap: u32,
+    /// The theorem and where it is proved.
+    pub source: &'static str,
+}
+
+/// The codes whose quotients are proven infinite, each with its theorem's source. The atlas
+/// stops such a code before its first infinite heap, with [`StopReason::Infinite`].
+pub const PROVEN_INFINITE: &[ProvenInfinite] = &[ProvenInfinite {
+    code: "0.07",
+    from_heap: 34,
+    source: "34^k + 30^m + 25 is a misère P-position iff m >= k and m = k mod 2, for every k >= 2 \
+             (nimdb's two-region shift-form certificate over Q33, docs/quotients.md), so heap 34 \
+             has infinite order",
+}];
+
+/// The theorem that makes `code`'s quotient infinite from some heap on, if one is known.
+pub fn proven_infinite(code: &TakeBreakCode) -> Option<&'static ProvenInfinite> {
+    let name = code.to_string();
+    PROVEN_INFINITE.iter().find(|p| p.code == name)
 }
 
 impl StopReason {
     /// Every reason, in the order they are listed.
-    pub const ALL: [StopReason; 6] = [
+    pub const ALL: [StopReason; 7] = [
+        StopReason::Infinite,
         StopReason::Time,
         StopReason::Elements,
         StopReason::Candidate,
@@ -131,6 +162,7 @@ impl StopReason {
             StopReason::States => "states",
             StopReason::Recalibrations => "recalibrations",
             StopReason::Time => "time",
+            StopReason::Infinite => "infinite",
         }
     }
 
@@ -148,6 +180,7 @@ impl StopReason {
             StopReason::States => new.max_states > old.max_states,
             StopReason::Recalibrations => new.max_recalibrations > old.max_recalibrations,
             StopReason::Time => new.seconds > old.seconds,
+            StopReason::Infinite => false,
         }
     }
 }
@@ -363,6 +396,17 @@ pub fn chart_code_from(
                 reached: reached(&b),
             });
         }
+        if let Some(proof) = proven_infinite(code).filter(|p| b.max_heap() + 1 >= p.from_heap) {
+            let why = format!(
+                "heap {}: the quotient of heaps 1..n is infinite for every n >= {}: {}",
+                proof.from_heap, proof.from_heap, proof.source
+            );
+            return Some(Charted {
+                entry: entry(Chart::Partial(partial(&b, StopReason::Infinite, why))),
+                quotient: None,
+                reached: reached(&b),
+            });
+        }
         if stop() {
             return stopped(&b, interrupt, &partial, &entry, budget);
         }
@@ -406,7 +450,7 @@ fn last_error_words(b: &QuotientBuilder, reason: StopReason, budget: &Budget) ->
         }
         StopReason::States => format!("heap {heap}: a walk met more than {} states", budget.max_states),
         StopReason::Recalibrations => format!("heap {heap}: no recalibration repaired the candidate"),
-        StopReason::Heaps | StopReason::Time => String::new(),
+        StopReason::Heaps | StopReason::Time | StopReason::Infinite => String::new(),
     }
 }
 

@@ -22,7 +22,8 @@
 //!   a position carries its image z and its *signature* σ = {w ∈ M : S·w meets Tₖ} (S its
 //!   option images); adding heap h maps σ to {w : σ ∋ ψ(h)·w} ∪ {w : z·ψ(o)·w ∈ Tₖ for an
 //!   option o of h}, a monotone map, and the failure "z ∉ Tₖ, no option through H in Tₖ₋₁,
-//!   1 ∉ σ" is monotone too, so only the minimal signatures of each image are kept.
+//!   1 ∉ σ" is antitone (a failure at σ is one at every smaller σ), so only the minimal
+//!   signatures of each image are kept.
 //!
 //! When level k passes, fₖ(R) = [ψ(R) ∈ Tₖ] is a theorem for every R in A, with no trust in
 //! how Q was built (its table is used only as a monoid; level 0 re-derives its P-set). When

@@ -176,7 +176,9 @@ impl ShiftForm {
 /// What the check of a shift form found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ShiftCheck {
-    /// Proved: o(Hᵏ + R) = F(ψ(R), min(c(R), c*), c(R) − k) for every k ≥ k₀ and every R.
+    /// Proved: o(Hᵏ + R) = F(ψ(R), min(c(R), c*), c(R) − k) for every k ≥ k₀ and every R,
+    /// provided the form agrees with the proved level k₀ on every image, as
+    /// [`Ladder::shift_form`] makes it (the check does not test its base case again).
     Proved {
         /// States the walk kept.
         states: usize,
