@@ -438,7 +438,7 @@ fn values_within_budget(
 /// method that will compute them ([`theory::cost`]): the plain mex of games that split heaps
 /// three ways and the plain method (no sparse space makes the rare heaps rare: found on the
 /// first [`PROBE`](theory::sparse::PROBE) heaps, milliseconds) in closed form, heaps ×
-/// options per heap; the sparse space from its work up to [`THEORY_PROBE_HEAP`] (its pair
+/// options per heap; the sparse space from its work up to `THEORY_PROBE_HEAP` (its pair
 /// scans and its rare pairs marked, [`theory::cost::SparseProbe`]), extrapolated as n².
 /// Values past a certified period cost nothing. What `nimdb query`, `query --batch`,
 /// `nimdb heaps` and the server predict with.

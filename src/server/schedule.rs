@@ -27,6 +27,7 @@ use tokio::sync::oneshot;
 
 use super::api::ApiError;
 use crate::batch::{LookupError, Session};
+use crate::resources::ThreadClock;
 use crate::store::Database;
 use crate::theory::Stop;
 
@@ -80,38 +81,6 @@ pub struct Limits {
     pub cpu: Duration,
     /// The most jobs waiting for a thread; one more is refused.
     pub queue: usize,
-}
-
-/// The CPU time of one thread, read from any thread (Linux: `pthread_getcpuclockid`).
-#[derive(Clone, Copy, Debug)]
-struct ThreadClock(#[cfg(unix)] libc::clockid_t);
-
-impl ThreadClock {
-    /// The calling thread's clock; `None` where there is none.
-    fn current() -> Option<ThreadClock> {
-        #[cfg(unix)]
-        {
-            let mut id: libc::clockid_t = 0;
-            // SAFETY: `pthread_self` is the calling thread, and `id` a valid place to write.
-            let r = unsafe { libc::pthread_getcpuclockid(libc::pthread_self(), &mut id) };
-            (r == 0).then_some(ThreadClock(id))
-        }
-        #[cfg(not(unix))]
-        None
-    }
-
-    /// The CPU time its thread has used so far (the thread is alive: its pool owns it).
-    fn used(self) -> Option<Duration> {
-        #[cfg(unix)]
-        {
-            let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-            // SAFETY: `ts` is a valid timespec to fill; the clock is of a live thread.
-            let r = unsafe { libc::clock_gettime(self.0, &mut ts) };
-            (r == 0).then(|| Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32))
-        }
-        #[cfg(not(unix))]
-        None
-    }
 }
 
 /// Lowers the calling thread's scheduling priority by `nice` (Linux: threads have their

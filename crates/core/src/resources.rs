@@ -270,11 +270,11 @@ pub fn process_cpu_time() -> Option<std::time::Duration> {
 /// The CPU clock of one thread, read from any thread while that thread lives
 /// (`pthread_getcpuclockid`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct ThreadClock(#[cfg(unix)] libc::clockid_t);
+pub struct ThreadClock(#[cfg(unix)] libc::clockid_t);
 
 impl ThreadClock {
     /// The calling thread's clock; `None` where there is none.
-    fn current() -> Option<ThreadClock> {
+    pub fn current() -> Option<ThreadClock> {
         #[cfg(unix)]
         {
             let mut id: libc::clockid_t = 0;
@@ -287,7 +287,7 @@ impl ThreadClock {
     }
 
     /// The CPU time its thread has used so far; the thread must be alive.
-    fn used(self) -> Option<std::time::Duration> {
+    pub fn used(self) -> Option<std::time::Duration> {
         #[cfg(unix)]
         {
             let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };

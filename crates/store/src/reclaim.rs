@@ -89,14 +89,16 @@ mod tests {
         };
         fill("filler", 1000);
         fill("junk", 200);
-        let kept: Vec<Vec<u8>> = db
-            .conn
-            .prepare("SELECT b FROM filler ORDER BY rowid")
-            .unwrap()
-            .query_map([], |r| r.get(0))
-            .unwrap()
-            .map(Result::unwrap)
-            .collect();
+        let rows = |db: &Database| -> Vec<Vec<u8>> {
+            db.conn
+                .prepare("SELECT b FROM filler ORDER BY rowid")
+                .unwrap()
+                .query_map([], |r| r.get(0))
+                .unwrap()
+                .map(Result::unwrap)
+                .collect()
+        };
+        let kept = rows(&db);
         db.conn.execute_batch("DROP TABLE junk").unwrap();
         let (pages, free) = db.page_counts().unwrap();
         assert!(free >= 200 && (free as f64) < 0.25 * pages as f64, "{pages} {free}");
@@ -105,14 +107,7 @@ mod tests {
         let r = db.reclaim_free_pages().unwrap().expect("rebuilt");
         assert!(r.free_before >= 600 && r.pages_after <= r.pages_before - r.free_before + 8, "{r:?}");
         assert_eq!(db.page_counts().unwrap().1, 0);
-        let back: Vec<Vec<u8>> = db
-            .conn
-            .prepare("SELECT b FROM filler ORDER BY rowid")
-            .unwrap()
-            .query_map([], |r| r.get(0))
-            .unwrap()
-            .map(Result::unwrap)
-            .collect();
+        let back = rows(&db);
         assert_eq!(back, kept[..500]);
         // In a transaction it waits for the end of it.
         let tx = db.conn.unchecked_transaction().unwrap();

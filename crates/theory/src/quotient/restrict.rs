@@ -11,6 +11,7 @@
 //! in heap order), and, like every stored quotient taken up again, checked by the exact
 //! closure check before it is returned.
 
+use super::candidate::Submonoid;
 use super::monoid::{BipartiteMonoid, reduce};
 use super::{ClosureCheck, Quotient, QuotientError, certify, compute, tame};
 use crate::game::{HeapFamily, HeapRules};
@@ -18,22 +19,7 @@ use crate::game::{HeapFamily, HeapRules};
 /// The submonoid of `q` the elements `gens` generate: its elements (the identity first, in
 /// breadth-first order) and each element's index among them (`u32::MAX` outside).
 fn generated(q: &BipartiteMonoid, gens: &[u32]) -> (Vec<u32>, Vec<u32>) {
-    let mut index = vec![u32::MAX; q.size()];
-    let mut elements = vec![0u32];
-    index[0] = 0;
-    let mut i = 0;
-    while i < elements.len() {
-        let x = elements[i];
-        for &g in gens {
-            let y = q.mul(x, g);
-            if index[y as usize] == u32::MAX {
-                index[y as usize] = elements.len() as u32;
-                elements.push(y);
-            }
-        }
-        i += 1;
-    }
-    (elements, index)
+    Submonoid::generated(q, gens).into_parts()
 }
 
 /// The distinct elements among `images[1..=h]` other than the identity, in heap order.
