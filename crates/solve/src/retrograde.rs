@@ -80,6 +80,35 @@ pub(super) fn marks_above_as_settled(batch: u32, reach: u32, universe: &Universe
 /// Losses per parallel work unit when marking.
 const MARK_CHUNK: usize = 1024;
 
+/// Positions (and losses) per parallel work unit when a solved tier is kept (see
+/// [`Retrograde::keep`]).
+#[cfg(not(test))]
+const KEEP_CHUNK: usize = 1 << 14;
+/// In tests, few, so that the small tiers tested are kept in several chunks.
+#[cfg(test)]
+const KEEP_CHUNK: usize = 64;
+
+/// The fewest positions of a tier kept in parallel: below it the hand-off to the pool
+/// costs more than it saves.
+const KEEP_PARALLEL_MIN: usize = 1 << 16;
+
+#[cfg(test)]
+thread_local! {
+    /// Tests lower [`KEEP_PARALLEL_MIN`] to keep small tiers through the parallel path.
+    static KEEP_MIN: Cell<usize> = const { Cell::new(KEEP_PARALLEL_MIN) };
+}
+
+/// Whether a tier's `len` positions are kept (and gathered, and set up) in parallel: on a
+/// pool of several threads, from [`KEEP_PARALLEL_MIN`] positions (in tests, what the test
+/// set on the solving thread).
+fn keep_in_parallel(len: usize) -> bool {
+    #[cfg(test)]
+    let min = KEEP_MIN.with(|m| m.get());
+    #[cfg(not(test))]
+    let min = KEEP_PARALLEL_MIN;
+    rayon::current_num_threads() > 1 && len >= min
+}
+
 /// The least reach (most tokens a move takes) at which the window keeps the losses' heaps
 /// decoded: each loss is then read by about `reach` later totals, and unranking it each
 /// time costs more than its bytes. Below it (Kayles, Dawson's Kayles) a loss is unranked
@@ -270,7 +299,7 @@ pub(super) fn run<R: TierRules>(
                 pending = tiers[first..]
                     .iter()
                     .filter(|t| (tier.total..=end).contains(&t.total) && !stored.contains(t))
-                    .map(|&t| (t, vec![UNKNOWN; size(t) as usize]))
+                    .map(|&t| (t, unknowns(size(t) as usize)))
                     .collect();
                 let mut targets: Vec<(TierId, &mut [u16])> =
                     pending.iter_mut().map(|(t, v)| (*t, &mut v[..])).collect();
@@ -326,11 +355,15 @@ pub(super) fn run<R: TierRules>(
             started.elapsed().as_secs_f64() + (mark_seconds_each + own_seconds_each) * values.len() as f64;
         let solved = SolvedTier { tier, remoteness: values, nim_values: None, seconds };
         store.save(&solved)?;
-        report.solved_now += solved.remoteness.len() as u64;
-        report.losses_now += solved.losses(convention);
+        let positions = solved.remoteness.len() as u64;
+        let kept = solver.keep(tier, solved.remoteness);
+        // Every position is settled and none is a draw: the losses are those kept.
+        let losses = kept.losses.as_ref().map_or(0, |l| l.len()) as u64;
+        report.solved_now += positions;
+        report.losses_now += losses;
         report.tiers_now += 1;
-        progress.tier_done(tier, solved.remoteness.len() as u64);
-        window.put(tier, solver.keep(tier, solved.remoteness)).map_err(SolveError::Spill)?;
+        progress.tier_done(tier, positions);
+        window.put(tier, kept).map_err(SolveError::Spill)?;
     }
     report.peak_window_bytes = window.peak_bytes();
     report.spilled_bytes = window.spilled_bytes();
@@ -393,41 +426,103 @@ impl<R: TierRules> Retrograde<'_, R> {
     /// greatest remoteness that of its wins, the only positions a loss's children can be (a
     /// tighter bound for settling than the tier's greatest: more losses stop reading their
     /// children a token earlier).
+    ///
+    /// A large tier is read in parallel, in chunks of [`KEEP_CHUNK`] positions (and its losses
+    /// decoded in chunks of [`KEEP_CHUNK`] losses, each with its own cursor): on two threads
+    /// this was the largest part of the solving thread's own work while the pool sat idle.
+    /// The chunks are joined in rank order, so what is kept does not depend on the threads.
     fn keep(&self, tier: TierId, remoteness: Vec<u16>) -> TierValues {
-        let mut longest_win = 0;
-        let mut losses = Vec::new();
-        for (rank, &r) in remoteness.iter().enumerate() {
-            if self.convention.is_win(r as u32) {
-                longest_win = longest_win.max(r);
-            } else {
-                losses.push(rank as u32);
+        let parallel = keep_in_parallel(remoteness.len());
+        // Each chunk's losses (ranks) and longest win.
+        let scan = |(c, chunk): (usize, &[u16])| {
+            let mut longest_win = 0;
+            let mut losses = Vec::new();
+            for (i, &r) in chunk.iter().enumerate() {
+                if self.convention.is_win(r as u32) {
+                    longest_win = longest_win.max(r);
+                } else {
+                    losses.push((c * KEEP_CHUNK + i) as u32);
+                }
             }
+            (losses, longest_win)
+        };
+        let parts: Vec<(Vec<u32>, u16)> = if parallel {
+            remoteness.par_chunks(KEEP_CHUNK).enumerate().map(scan).collect()
+        } else {
+            remoteness.chunks(KEEP_CHUNK).enumerate().map(scan).collect()
+        };
+        let longest_win = parts.iter().map(|(_, w)| *w).max().unwrap_or(0);
+        let mut losses = Vec::with_capacity(parts.iter().map(|(l, _)| l.len()).sum());
+        for (part, _) in &parts {
+            losses.extend_from_slice(part);
         }
+        drop(parts);
         let (mut loss_heaps, mut loss_tails, mut loss_remoteness) = (None, None, None);
         if self.decode_losses {
             let k = tier.heaps as usize;
-            let mut cursor = self.table.cursor(tier.total, tier.heaps);
-            let mut bytes = Vec::with_capacity(losses.len() * k);
-            let mut tails = Vec::with_capacity(if self.loss_terms { losses.len() * k } else { 0 });
-            for &rank in &losses {
-                bytes.extend(cursor.seek(rank as u64).iter().map(|&h| h as u8));
-                if self.loss_terms {
-                    tails.extend_from_slice(&cursor.tails()[..k]);
+            let terms = self.loss_terms;
+            let mut bytes = vec![0u8; losses.len() * k];
+            let mut tails = vec![0u32; if terms { losses.len() * k } else { 0 }];
+            // Each chunk of losses decoded by its own cursor, in rank order (`tails` empty
+            // where the terms are not kept).
+            let decode = |ranks: &[u32], bytes: &mut [u8], tails: &mut [u32]| {
+                let mut cursor = self.table.cursor(tier.total, tier.heaps);
+                for (i, &rank) in ranks.iter().enumerate() {
+                    let heaps = cursor.seek(rank as u64);
+                    for (b, &h) in bytes[i * k..(i + 1) * k].iter_mut().zip(heaps) {
+                        *b = h as u8;
+                    }
+                    if terms {
+                        tails[i * k..(i + 1) * k].copy_from_slice(&cursor.tails()[..k]);
+                    }
                 }
+            };
+            let span = KEEP_CHUNK * k.max(1);
+            match (parallel, terms) {
+                (true, true) => losses
+                    .par_chunks(KEEP_CHUNK)
+                    .zip(bytes.par_chunks_mut(span))
+                    .zip(tails.par_chunks_mut(span))
+                    .for_each(|((r, b), t)| decode(r, b, t)),
+                (true, false) => losses
+                    .par_chunks(KEEP_CHUNK)
+                    .zip(bytes.par_chunks_mut(span))
+                    .for_each(|(r, b)| decode(r, b, &mut [])),
+                (false, true) => losses
+                    .chunks(KEEP_CHUNK)
+                    .zip(bytes.chunks_mut(span))
+                    .zip(tails.chunks_mut(span))
+                    .for_each(|((r, b), t)| decode(r, b, t)),
+                (false, false) => losses
+                    .chunks(KEEP_CHUNK)
+                    .zip(bytes.chunks_mut(span))
+                    .for_each(|(r, b)| decode(r, b, &mut [])),
             }
             loss_heaps = Some(bytes);
-            if self.loss_terms {
+            if terms {
                 loss_tails = Some(tails);
-                loss_remoteness = Some(losses.iter().map(|&rank| remoteness[rank as usize]).collect());
+                let of = |&rank: &u32| remoteness[rank as usize];
+                loss_remoteness = Some(if parallel {
+                    losses.par_iter().map(of).collect()
+                } else {
+                    losses.iter().map(of).collect()
+                });
             }
         }
+        let column = if self.narrow && parallel {
+            debug_assert!(remoteness.par_iter().all(|&v| v < 255));
+            Column::Narrow(remoteness.par_iter().map(|&v| v as u8).collect())
+        } else {
+            Column::new(remoteness, self.narrow)
+        };
         TierValues {
+            remoteness: column,
+            nim_values: None,
             losses: Some(Ranks::Held(losses)),
             loss_heaps,
             loss_tails,
             loss_remoteness,
             max_remoteness: longest_win,
-            ..TierValues::solved(remoteness, None, self.narrow)
         }
     }
 
@@ -872,7 +967,7 @@ impl<R: TierRules> Retrograde<'_, R> {
         above: Option<&Above>,
     ) -> u64 {
         let share = team.share(values.len());
-        let unmarked: Vec<u64> = share.map(|r| r as u64).filter(|&r| values[r as usize] == UNKNOWN).collect();
+        let unmarked = unmarked_ranks(&values[share.clone()], share.start);
         // Two bytes an unmarked position beside its rank: the largest tiers' losses are
         // millions, so nothing more is kept per position while they settle.
         let mut settled = vec![0u16; unmarked.len()];
@@ -1386,6 +1481,41 @@ fn work_units<'a>(
         .collect()
 }
 
+/// `len` positions, every one [`UNKNOWN`]: written in parallel where there are many, so
+/// that the pool rather than the solving thread takes the new pages' faults.
+fn unknowns(len: usize) -> Vec<u16> {
+    if keep_in_parallel(len) {
+        let mut values = Vec::with_capacity(len);
+        values.par_extend(rayon::iter::repeat_n(UNKNOWN, len));
+        values
+    } else {
+        vec![UNKNOWN; len]
+    }
+}
+
+/// The ranks (from `first`, that of `values[0]`) of the positions of `values` still
+/// [`UNKNOWN`], ascending: gathered in parallel, in chunks of [`KEEP_CHUNK`], where there
+/// are many.
+fn unmarked_ranks(values: &[u16], first: usize) -> Vec<u64> {
+    fn unknown_in(start: usize, chunk: &[u16]) -> impl Iterator<Item = u64> + '_ {
+        chunk.iter().enumerate().filter(|&(_, &v)| v == UNKNOWN).map(move |(i, _)| (start + i) as u64)
+    }
+    if keep_in_parallel(values.len()) {
+        // A parallel iterator collected into a vector keeps the order of its items.
+        values
+            .par_chunks(KEEP_CHUNK)
+            .enumerate()
+            .flat_map_iter(|(c, chunk)| unknown_in(first + c * KEEP_CHUNK, chunk))
+            .collect()
+    } else {
+        values
+            .chunks(KEEP_CHUNK)
+            .enumerate()
+            .flat_map(|(c, chunk)| unknown_in(first + c * KEEP_CHUNK, chunk))
+            .collect()
+    }
+}
+
 /// Reads the losses of a range of one source tier in rank order: each one's offer (one more
 /// than its remoteness) and heaps, or its [`Shape`] (heaps and rank terms). From the
 /// window's decoded heaps when it keeps them, else by unranking with a cursor.
@@ -1608,6 +1738,71 @@ mod tests {
                         );
                     }
                 }
+            }
+        }
+    }
+
+    /// The tiers of `spec` (in `universe`) under `convention`, solved on a pool of `threads`
+    /// threads, each tier kept (and its unmarked positions gathered) in parallel from
+    /// `keep_min` positions.
+    fn tiers_kept_on(
+        spec: &str,
+        universe: Universe,
+        convention: Convention,
+        threads: usize,
+        keep_min: usize,
+    ) -> BTreeMap<TierId, Vec<u16>> {
+        let game: GameSpec = spec.parse().unwrap();
+        let options =
+            SolveOptions { convention, universe, nim_values: false, strategy: Strategy::Retrograde };
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        let store = pool.install(|| {
+            KEEP_MIN.with(|m| m.set(keep_min));
+            let mut store = MemoryStore::default();
+            solve(&game, &options, &mut store, &Silent).unwrap();
+            store
+        });
+        store.tiers.into_iter().map(|(tier, solved)| (tier, solved.remoteness)).collect()
+    }
+
+    #[test]
+    fn keeping_tiers_in_parallel_agrees_with_the_forward_search() {
+        // Capped Nim keeps each loss decoded with its rank terms, Kayles and lines a byte a
+        // value (in tests a chunk is 64 positions or losses, so that most tiers have
+        // several): each is checked against one thread and the forward search.
+        let universe = |spec: &str, total, heap, heaps| {
+            let game: GameSpec = spec.parse().unwrap();
+            Universe::new(game.rules(), spec, total, heap, heaps).unwrap()
+        };
+        let cases = [
+            ("nim", universe("nim", None, Some(24), Some(5))),
+            ("kayles", universe("kayles", Some(22), None, None)),
+            ("lines", universe("lines", Some(16), None, None)),
+        ];
+        for (spec, universe) in cases {
+            let game: GameSpec = spec.parse().unwrap();
+            let table = universe.table().unwrap();
+            for convention in [Convention::Misere, Convention::Normal] {
+                let one = tiers_kept_on(spec, universe, convention, 1, KEEP_PARALLEL_MIN);
+                for threads in [2, 3] {
+                    let many = tiers_kept_on(spec, universe, convention, threads, 1);
+                    assert!(many == one, "{spec} {convention}: {threads} threads");
+                }
+                let mut reference = crate::reference::ReferenceSearch::new(game.rules(), convention);
+                let mut checked = 0;
+                for (&tier, values) in &one {
+                    for (rank, position) in table.positions(tier).enumerate() {
+                        let (win, remoteness) = reference.solve(&position);
+                        let r = values[rank] as u32;
+                        assert_eq!(
+                            (convention.is_win(r), r),
+                            (win, remoteness),
+                            "{spec} {convention} {position}"
+                        );
+                        checked += 1;
+                    }
+                }
+                assert_eq!(checked, universe.positions(&table), "{spec}");
             }
         }
     }
