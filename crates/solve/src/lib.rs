@@ -33,6 +33,8 @@ pub use partitioned::{
     RankEstimate, block, estimate_ranks, owner, take_all,
 };
 #[doc(hidden)]
+pub use retrograde::keep_on_the_solving_thread;
+#[doc(hidden)]
 pub use shape::{Routine, loss_neighbour_ranks, neighbour_ranks};
 pub use team::{Alone, Team};
 pub use window::Spill;

@@ -24,7 +24,7 @@
 
 use std::cell::Cell;
 use std::ops::{Range, RangeInclusive};
-use std::sync::atomic::{AtomicU8, AtomicU16, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU16, Ordering};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -106,7 +106,21 @@ fn keep_in_parallel(len: usize) -> bool {
     let min = KEEP_MIN.with(|m| m.get());
     #[cfg(not(test))]
     let min = KEEP_PARALLEL_MIN;
-    rayon::current_num_threads() > 1 && len >= min
+    rayon::current_num_threads() > 1 && len >= min && !SOLVING_THREAD_KEEPS.load(Ordering::Relaxed)
+}
+
+/// Set by [`keep_on_the_solving_thread`].
+static SOLVING_THREAD_KEEPS: AtomicBool = AtomicBool::new(false);
+
+/// With `true`, every solve in this process keeps each solved tier (and gathers its
+/// unmarked positions, and sets up its arrays) on the solving thread alone, as the solver
+/// did before branch `threads5`; with `false` (the default), in parallel where a tier is
+/// large.
+/// The tiers are the same either way. For the benchmark that compares the two in the same
+/// run (`benches/threads.rs`); not part of the solver's interface.
+#[doc(hidden)]
+pub fn keep_on_the_solving_thread(alone: bool) {
+    SOLVING_THREAD_KEEPS.store(alone, Ordering::Relaxed);
 }
 
 /// The least reach (most tokens a move takes) at which the window keeps the losses' heaps
@@ -250,7 +264,7 @@ pub(super) fn run<R: TierRules>(
                     && !stored.contains(&t)
                     && !early_arrays.iter().any(|(held, _)| *held == t)
                 {
-                    early_arrays.push((t, vec![UNKNOWN_NARROW; size(t) as usize]));
+                    early_arrays.push((t, unmarked(UNKNOWN_NARROW, size(t) as usize)));
                 }
             }
             // What the totals below the resume offer: they were stored before this run.
@@ -291,7 +305,7 @@ pub(super) fn run<R: TierRules>(
                 .position(|(t, _)| *t == tier)
                 .expect("the tier's marks were set up with its total");
             let marks = early_arrays.swap_remove(at).1;
-            marks.into_iter().map(|v| if v == UNKNOWN_NARROW { UNKNOWN } else { v as u16 }).collect()
+            widened(marks)
         } else if whole_totals {
             if batch_end.is_none_or(|end| tier.total > end) {
                 let started = Instant::now();
@@ -299,7 +313,7 @@ pub(super) fn run<R: TierRules>(
                 pending = tiers[first..]
                     .iter()
                     .filter(|t| (tier.total..=end).contains(&t.total) && !stored.contains(t))
-                    .map(|&t| (t, unknowns(size(t) as usize)))
+                    .map(|&t| (t, unmarked(UNKNOWN, size(t) as usize)))
                     .collect();
                 let mut targets: Vec<(TierId, &mut [u16])> =
                     pending.iter_mut().map(|(t, v)| (*t, &mut v[..])).collect();
@@ -328,7 +342,7 @@ pub(super) fn run<R: TierRules>(
                 pending.iter().position(|(t, _)| *t == tier).expect("the tier was marked with its total");
             pending.swap_remove(at).1
         } else {
-            vec![UNKNOWN; size(tier) as usize]
+            unmarked(UNKNOWN, size(tier) as usize)
         };
         let started = Instant::now();
         if R::ONE_HEAP_MOVES {
@@ -463,9 +477,10 @@ impl<R: TierRules> Retrograde<'_, R> {
             let terms = self.loss_terms;
             let mut bytes = vec![0u8; losses.len() * k];
             let mut tails = vec![0u32; if terms { losses.len() * k } else { 0 }];
-            // Each chunk of losses decoded by its own cursor, in rank order (`tails` empty
-            // where the terms are not kept).
-            let decode = |ranks: &[u32], bytes: &mut [u8], tails: &mut [u32]| {
+            let mut of_losses = vec![0u16; if terms { losses.len() } else { 0 }];
+            // Each chunk of losses decoded by its own cursor, in rank order (`tails` and
+            // `of_losses`, the losses' remoteness, empty where the terms are not kept).
+            let decode = |ranks: &[u32], bytes: &mut [u8], tails: &mut [u32], of_losses: &mut [u16]| {
                 let mut cursor = self.table.cursor(tier.total, tier.heaps);
                 for (i, &rank) in ranks.iter().enumerate() {
                     let heaps = cursor.seek(rank as u64);
@@ -474,6 +489,7 @@ impl<R: TierRules> Retrograde<'_, R> {
                     }
                     if terms {
                         tails[i * k..(i + 1) * k].copy_from_slice(&cursor.tails()[..k]);
+                        of_losses[i] = remoteness[rank as usize];
                     }
                 }
             };
@@ -483,30 +499,27 @@ impl<R: TierRules> Retrograde<'_, R> {
                     .par_chunks(KEEP_CHUNK)
                     .zip(bytes.par_chunks_mut(span))
                     .zip(tails.par_chunks_mut(span))
-                    .for_each(|((r, b), t)| decode(r, b, t)),
+                    .zip(of_losses.par_chunks_mut(KEEP_CHUNK))
+                    .for_each(|(((r, b), t), o)| decode(r, b, t, o)),
                 (true, false) => losses
                     .par_chunks(KEEP_CHUNK)
                     .zip(bytes.par_chunks_mut(span))
-                    .for_each(|(r, b)| decode(r, b, &mut [])),
+                    .for_each(|(r, b)| decode(r, b, &mut [], &mut [])),
                 (false, true) => losses
                     .chunks(KEEP_CHUNK)
                     .zip(bytes.chunks_mut(span))
                     .zip(tails.chunks_mut(span))
-                    .for_each(|((r, b), t)| decode(r, b, t)),
+                    .zip(of_losses.chunks_mut(KEEP_CHUNK))
+                    .for_each(|(((r, b), t), o)| decode(r, b, t, o)),
                 (false, false) => losses
                     .chunks(KEEP_CHUNK)
                     .zip(bytes.chunks_mut(span))
-                    .for_each(|(r, b)| decode(r, b, &mut [])),
+                    .for_each(|(r, b)| decode(r, b, &mut [], &mut [])),
             }
             loss_heaps = Some(bytes);
             if terms {
                 loss_tails = Some(tails);
-                let of = |&rank: &u32| remoteness[rank as usize];
-                loss_remoteness = Some(if parallel {
-                    losses.par_iter().map(of).collect()
-                } else {
-                    losses.iter().map(of).collect()
-                });
+                loss_remoteness = Some(of_losses);
             }
         }
         let column = if self.narrow && parallel {
@@ -1481,15 +1494,26 @@ fn work_units<'a>(
         .collect()
 }
 
-/// `len` positions, every one [`UNKNOWN`]: written in parallel where there are many, so
-/// that the pool rather than the solving thread takes the new pages' faults.
-fn unknowns(len: usize) -> Vec<u16> {
+/// `len` positions, every one `value` (not yet marked): written in parallel where there
+/// are many, so that the pool rather than the solving thread takes the new pages' faults.
+fn unmarked<T: Copy + Send + Sync>(value: T, len: usize) -> Vec<T> {
     if keep_in_parallel(len) {
         let mut values = Vec::with_capacity(len);
-        values.par_extend(rayon::iter::repeat_n(UNKNOWN, len));
+        values.par_extend(rayon::iter::repeat_n(value, len));
         values
     } else {
-        vec![UNKNOWN; len]
+        vec![value; len]
+    }
+}
+
+/// A tier's one-byte marks as two-byte values ([`UNKNOWN_NARROW`] as [`UNKNOWN`]): in
+/// parallel where there are many.
+fn widened(marks: Vec<u8>) -> Vec<u16> {
+    let wide = |&v: &u8| if v == UNKNOWN_NARROW { UNKNOWN } else { v as u16 };
+    if keep_in_parallel(marks.len()) {
+        marks.par_iter().map(wide).collect()
+    } else {
+        marks.iter().map(wide).collect()
     }
 }
 
