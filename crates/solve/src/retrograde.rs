@@ -92,21 +92,37 @@ const KEEP_CHUNK: usize = 64;
 /// costs more than it saves.
 const KEEP_PARALLEL_MIN: usize = 1 << 16;
 
+/// Losses per parallel work unit when a solved tier's losses are decoded (see
+/// [`Retrograde::keep`]): a loss's unranking costs a few hundred times a position's scan,
+/// so the units are smaller than [`KEEP_CHUNK`], to share a tier's losses evenly.
+#[cfg(not(test))]
+const DECODE_CHUNK: usize = 512;
+/// In tests, few, so that the small tiers tested are decoded in several chunks.
+#[cfg(test)]
+const DECODE_CHUNK: usize = 16;
+
+/// The fewest losses of a tier decoded in parallel.
+const DECODE_PARALLEL_MIN: usize = 2 * DECODE_CHUNK;
+
 #[cfg(test)]
 thread_local! {
-    /// Tests lower [`KEEP_PARALLEL_MIN`] to keep small tiers through the parallel path.
-    static KEEP_MIN: Cell<usize> = const { Cell::new(KEEP_PARALLEL_MIN) };
+    /// Tests lower [`KEEP_PARALLEL_MIN`] and [`DECODE_PARALLEL_MIN`] to keep small tiers
+    /// through the parallel path.
+    static KEEP_MIN: Cell<usize> = const { Cell::new(usize::MAX) };
 }
 
-/// Whether a tier's `len` positions are kept (and gathered, and set up) in parallel: on a
-/// pool of several threads, from [`KEEP_PARALLEL_MIN`] positions (in tests, what the test
-/// set on the solving thread).
-fn keep_in_parallel(len: usize) -> bool {
+/// Whether `len` items of a tier (positions, or losses to decode) are kept (and gathered,
+/// and set up) in parallel: on a pool of several threads, from `min` (in tests, or from
+/// what the test set on the solving thread).
+fn in_parallel(len: usize, min: usize) -> bool {
     #[cfg(test)]
-    let min = KEEP_MIN.with(|m| m.get());
-    #[cfg(not(test))]
-    let min = KEEP_PARALLEL_MIN;
+    let min = min.min(KEEP_MIN.with(|m| m.get()));
     rayon::current_num_threads() > 1 && len >= min && !SOLVING_THREAD_KEEPS.load(Ordering::Relaxed)
+}
+
+/// [`in_parallel`] for a tier's `len` positions.
+fn keep_in_parallel(len: usize) -> bool {
+    in_parallel(len, KEEP_PARALLEL_MIN)
 }
 
 /// Set by [`keep_on_the_solving_thread`].
@@ -441,9 +457,10 @@ impl<R: TierRules> Retrograde<'_, R> {
     /// tighter bound for settling than the tier's greatest: more losses stop reading their
     /// children a token earlier).
     ///
-    /// A large tier is read in parallel, in chunks of [`KEEP_CHUNK`] positions (and its losses
-    /// decoded in chunks of [`KEEP_CHUNK`] losses, each with its own cursor): on two threads
-    /// this was the largest part of the solving thread's own work while the pool sat idle.
+    /// A large tier is read in parallel, in chunks of [`KEEP_CHUNK`] positions, and its
+    /// losses, where there are many, decoded in chunks of [`DECODE_CHUNK`], each with its own
+    /// cursor: on two threads this was the largest part of the solving thread's own work
+    /// while the pool sat idle.
     /// The chunks are joined in rank order, so what is kept does not depend on the threads.
     fn keep(&self, tier: TierId, remoteness: Vec<u16>) -> TierValues {
         let parallel = keep_in_parallel(remoteness.len());
@@ -493,26 +510,26 @@ impl<R: TierRules> Retrograde<'_, R> {
                     }
                 }
             };
-            let span = KEEP_CHUNK * k.max(1);
-            match (parallel, terms) {
+            let span = DECODE_CHUNK * k.max(1);
+            match (in_parallel(losses.len(), DECODE_PARALLEL_MIN), terms) {
                 (true, true) => losses
-                    .par_chunks(KEEP_CHUNK)
+                    .par_chunks(DECODE_CHUNK)
                     .zip(bytes.par_chunks_mut(span))
                     .zip(tails.par_chunks_mut(span))
-                    .zip(of_losses.par_chunks_mut(KEEP_CHUNK))
+                    .zip(of_losses.par_chunks_mut(DECODE_CHUNK))
                     .for_each(|(((r, b), t), o)| decode(r, b, t, o)),
                 (true, false) => losses
-                    .par_chunks(KEEP_CHUNK)
+                    .par_chunks(DECODE_CHUNK)
                     .zip(bytes.par_chunks_mut(span))
                     .for_each(|(r, b)| decode(r, b, &mut [], &mut [])),
                 (false, true) => losses
-                    .chunks(KEEP_CHUNK)
+                    .chunks(DECODE_CHUNK)
                     .zip(bytes.chunks_mut(span))
                     .zip(tails.chunks_mut(span))
-                    .zip(of_losses.chunks_mut(KEEP_CHUNK))
+                    .zip(of_losses.chunks_mut(DECODE_CHUNK))
                     .for_each(|(((r, b), t), o)| decode(r, b, t, o)),
                 (false, false) => losses
-                    .chunks(KEEP_CHUNK)
+                    .chunks(DECODE_CHUNK)
                     .zip(bytes.chunks_mut(span))
                     .for_each(|(r, b)| decode(r, b, &mut [], &mut [])),
             }
@@ -1807,7 +1824,7 @@ mod tests {
             let game: GameSpec = spec.parse().unwrap();
             let table = universe.table().unwrap();
             for convention in [Convention::Misere, Convention::Normal] {
-                let one = tiers_kept_on(spec, universe, convention, 1, KEEP_PARALLEL_MIN);
+                let one = tiers_kept_on(spec, universe, convention, 1, usize::MAX);
                 for threads in [2, 3] {
                     let many = tiers_kept_on(spec, universe, convention, threads, 1);
                     assert!(many == one, "{spec} {convention}: {threads} threads");
