@@ -404,6 +404,80 @@ impl Drop for CpuWatch {
     }
 }
 
+/// An answer's own threads, so that its CPU limit counts its work alone and not the rest of
+/// the process (other requests of a server, other threads of a Python program, another
+/// database's solve): the thread that answers, and a rayon pool for the solve on the spot,
+/// started on first use, whose workers (and the threads they start to help them, the tier
+/// writer) are one [`ThreadGroup`](crate::resources::ThreadGroup). [`watch`](Self::watch)
+/// watches the answering thread's clock and the group's; [`install`](Self::install) runs
+/// the solve on the pool. Answers take it one at a time (its holder's lock): the group's
+/// time is then theirs.
+#[derive(Debug)]
+pub struct AnswerThreads {
+    group: crate::resources::ThreadGroup,
+    threads: usize,
+    pool: std::sync::OnceLock<Arc<rayon::ThreadPool>>,
+}
+
+impl Default for AnswerThreads {
+    fn default() -> Self {
+        AnswerThreads::new()
+    }
+}
+
+impl AnswerThreads {
+    /// Threads for answers, the pool as many as rayon's global pool is given
+    /// ([`pool_threads`](crate::solve::pool_threads)); none started yet.
+    pub fn new() -> AnswerThreads {
+        AnswerThreads {
+            group: crate::resources::ThreadGroup::new(),
+            threads: crate::solve::pool_threads(),
+            pool: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// The threads of the pool (started or not): what a solve run on it is planned with
+    /// ([`cover_fits`], [`crate::driver::SolveJob::new`]).
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// The pool, started on first use.
+    fn pool(&self) -> Result<Arc<rayon::ThreadPool>, rayon::ThreadPoolBuildError> {
+        if let Some(pool) = self.pool.get() {
+            return Ok(pool.clone());
+        }
+        let group = self.group.clone();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(self.threads)
+            .thread_name(|i| format!("nimdb-answer-{i}"))
+            .start_handler(move |_| group.join())
+            .build()?;
+        Ok(self.pool.get_or_init(|| Arc::new(pool)).clone())
+    }
+
+    /// A watch of an answer's CPU time against `stop`'s limit (see [`CpuWatch`]): the
+    /// calling thread's (the one that answers, which must outlive the watch) and the pool's
+    /// threads' from now on. Where there are no thread clocks, this process's CPU time.
+    pub fn watch(&self, stop: &theory::Stop) -> CpuWatch {
+        let Some(caller) = crate::resources::ThreadClock::current() else {
+            return CpuWatch::start(stop);
+        };
+        let group = self.group.clone();
+        CpuWatch::start_with(stop, move || Some(caller.used()? + group.used()?))
+    }
+
+    /// Runs `work` (a solve on the spot, [`answer_after_solving_until`]) on the pool, the
+    /// calling thread waiting for it without using CPU; where the pool's threads cannot
+    /// start, on the calling thread.
+    pub fn install<T: Send>(&self, work: impl FnOnce() -> T + Send) -> T {
+        match self.pool() {
+            Ok(pool) => pool.install(work),
+            Err(_) => work(),
+        }
+    }
+}
+
 /// The nim-values g(0..=n) for a theory answer (or longer), or a refusal that says what they
 /// would cost, made before the costly part runs ([`check_values_cost`]). Sequences computed
 /// are kept for the next answer ([`theory::recent`]).
@@ -812,9 +886,9 @@ impl Cover {
         self.positions
     }
 
-    /// The solve of this cover, as `nimdb solve` would run it.
-    fn job(&self, game: &Game, convention: Convention) -> Result<SolveJob, JobError> {
-        SolveJob::over(game, convention, self.reach, false)
+    /// The solve of this cover, as `nimdb solve` would run it, on a pool of `threads`.
+    fn job(&self, game: &Game, convention: Convention, threads: usize) -> Result<SolveJob, JobError> {
+        SolveJob::over(game, convention, self.reach, false, threads)
     }
 }
 
@@ -918,7 +992,9 @@ pub fn answer_after_solving_until(
             self.0.is_stopped()
         }
     }
-    let job = cover.job(game, convention).map_err(|e| QueryError::BadPosition(e.to_string()))?;
+    // Solved on the pool this runs in (an answer's own threads, or rayon's global pool).
+    let threads = crate::solve::pool_threads();
+    let job = cover.job(game, convention, threads).map_err(|e| QueryError::BadPosition(e.to_string()))?;
     job.run(db, &Stopping(stop), &job.in_memory())?;
     match plan(Some(db), game, convention, position, 0, Quotients::Stored)? {
         Plan::Answered(answer) if answer.source == Source::Database => {
@@ -972,16 +1048,19 @@ pub fn decided(
 
 /// Whether solving `cover` on the spot fits, as `nimdb solve` plans a solve: its memory
 /// whole (an on-the-spot solve does not spill) within what this process may use (`ulimit -v`,
-/// the cgroup's limit), and its file on the disk beside `db_path`.
+/// the cgroup's limit), and its file on the disk beside `db_path`; solved on a pool of
+/// `threads` threads (the one [`answer_after_solving`] will be called in: rayon's global
+/// pool, [`pool_threads`](crate::solve::pool_threads), or an [`AnswerThreads`]'s).
 pub fn cover_fits(
     game: &Game,
     convention: Convention,
     cover: &Cover,
     db_path: &std::path::Path,
+    threads: usize,
 ) -> Result<(), crate::resources::ResourceError> {
     let budget = crate::resources::MemoryBudget::new(None);
     // A space that cannot be ranked is refused by the solve itself, with its reason.
-    let Ok(job) = cover.job(game, convention) else { return Ok(()) };
+    let Ok(job) = cover.job(game, convention, threads) else { return Ok(()) };
     // The disk for the tiers not stored yet (a solve on the spot may extend a stored one).
     let estimate = &job.estimate_at(db_path);
     let what = format!("solving {game} ({}) on the spot", job.covers());

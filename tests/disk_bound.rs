@@ -258,7 +258,8 @@ fn a_resumed_solve_is_planned_for_the_tiers_left() {
     let file = std::fs::metadata(&db).unwrap().len();
     let kayles = "kayles".parse().unwrap();
     let bounds = SolveBounds { max_total: Some(50), ..Default::default() };
-    let job = SolveJob::new(&kayles, Convention::Misere, bounds, false).unwrap();
+    let job =
+        SolveJob::new(&kayles, Convention::Misere, bounds, false, nimdb::solve::pool_threads()).unwrap();
     let whole = *job.estimate();
     let left = job.estimate_at(&db);
     assert!(left.disk_bytes < whole.disk_bytes / 2, "left {} of {}", left.disk_bytes, whole.disk_bytes);

@@ -69,7 +69,7 @@ fn solved(game: &Game, max_total: u32) -> (tempfile::TempDir, Database, u64) {
     let dir = tempfile::tempdir().unwrap();
     let mut db = Database::open(&dir.path().join("s.sqlite")).unwrap();
     let bounds = SolveBounds { max_total: Some(max_total), max_heap: None, max_heaps: Some(max_total) };
-    let job = SolveJob::new(game, Convention::Normal, bounds, false).unwrap();
+    let job = SolveJob::new(game, Convention::Normal, bounds, false, nimdb::solve::pool_threads()).unwrap();
     let (record, _) = job.run(&mut db, &nimdb::Silent, &job.in_memory()).unwrap();
     (dir, db, record.positions)
 }

@@ -246,7 +246,8 @@ class Database:
         """The answer to one position of any game, as ``nimdb query --json`` gives it (past
         the stored solves of a ``define``d game, from its ``Theorem`` marked proven); work
         predicted past ``cpu_limit`` CPU seconds (default 5) raises ``TooCostly`` at once, and
-        work past it is stopped."""
+        work past it is stopped; only the answer's own threads count, not the program's
+        other threads."""
     def query_spaced(
         self, game: _GameLike, position: Union[Sequence[int], str], misere: bool = False
     ) -> Answer:

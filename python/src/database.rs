@@ -14,7 +14,9 @@ use nimdb::batch::{LookupError, Session};
 use nimdb::driver::{DriverError, JobError, SolveBounds, SolveJob};
 use nimdb::game::{Convention, Outcome};
 use nimdb::index::{TierId, UniverseError};
-use nimdb::query::{AUTO_SOLVE_LIMIT, CpuWatch, Plan, QueryError, answer_after_solving_until, plan_until};
+use nimdb::query::{
+    AUTO_SOLVE_LIMIT, AnswerThreads, Plan, QueryError, answer_after_solving_until, plan_until,
+};
 use nimdb::resources::MemoryBudget;
 use nimdb::solve::{Progress, SolveError};
 use nimdb::space::BoundsError;
@@ -153,6 +155,10 @@ pub struct Database {
     holder: AtomicU64,
     path: PathBuf,
     read_only: bool,
+    /// The threads a query's work runs on, watched against its `cpu_limit` apart from the
+    /// rest of the process (the calling thread, and a pool of its own for a solve on the
+    /// spot): other Python threads, numpy, another database's solve do not count.
+    answers: AnswerThreads,
 }
 
 /// Opens the nimdb database at `path`.
@@ -178,7 +184,13 @@ pub fn open(py: Python<'_>, path: PathBuf, read_only: bool) -> PyResult<Database
         )),
         other => nimdb_error(other),
     })?;
-    Ok(Database { db: Mutex::new(Some(db)), holder: AtomicU64::new(0), path, read_only })
+    Ok(Database {
+        db: Mutex::new(Some(db)),
+        holder: AtomicU64::new(0),
+        path,
+        read_only,
+        answers: AnswerThreads::new(),
+    })
 }
 
 impl Database {
@@ -463,7 +475,10 @@ fn job_of(
     max_heaps: Option<u32>,
     nim_values: bool,
 ) -> Result<SolveJob, Failure> {
-    SolveJob::new(game, conv, SolveBounds { max_total, max_heap, max_heaps }, nim_values).map_err(job_words)
+    // Database.solve runs on rayon's global pool (the GIL released, on the calling thread).
+    let threads = nimdb::solve::pool_threads();
+    SolveJob::new(game, conv, SolveBounds { max_total, max_heap, max_heaps }, nim_values, threads)
+        .map_err(job_words)
 }
 
 /// What a solve would take (`nimdb.estimate`), as `nimdb solve --dry-run` prints it.
@@ -810,6 +825,9 @@ impl Database {
     /// heap values predicted to take longer raise TooCostly at once, naming their cost, and
     /// the work (heap values, a solve on the spot) is stopped once it has used them
     /// (TooCostly; a solve keeps the tiers it finished, and the same query goes on from them).
+    /// Only the answer's own threads count (the calling thread, and the database's own
+    /// threads for a solve on the spot): other threads of the program (another query,
+    /// numpy, another database's solve) do not use up its limit.
     #[pyo3(signature = (game, position, misere = false, *, cpu_limit = None))]
     fn query(
         &self,
@@ -836,7 +854,9 @@ impl Database {
         let solves_on_the_spot = !self.read_only && defined.is_none();
         let answer = self.with_db_until(py, |db, stop| {
             let stop = &stop.clone().with_cpu_limit(limit);
-            let watch = CpuWatch::start(stop);
+            // The answer's CPU time: this thread's and the solve's own pool's, not the
+            // process's (other threads' work does not count against the limit).
+            let watch = self.answers.watch(stop);
             let seconds = limit.as_secs_f64();
             // A refusal by cost, or work the watch stopped, names cpu_limit.
             let costly = |e: QueryError| match e {
@@ -875,7 +895,8 @@ impl Database {
                     Err(e) => Err(e.into()),
                 },
                 Plan::Solve(cover) => {
-                    Ok(answer_after_solving_until(db, &game, conv, &cells, cover, stop).map_err(costly)?)
+                    let solved = self.answers.install(|| answer_after_solving_until(db, &game, conv, &cells, cover, stop));
+                    Ok(solved.map_err(costly)?)
                 }
             }
         })?;

@@ -76,22 +76,25 @@ pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
         .map_err(over)?;
     let answer = match plan {
         Plan::Answered(answer) => *answer,
-        Plan::Solve(cover) => match cover_fits(game, convention, &cover, &args.db.db) {
-            Ok(()) => {
-                drop(reader);
-                let mut db = Database::open(&args.db.db).map_err(words::store)?;
-                answer_after_solving_until(&mut db, game, convention, &position, cover, &stop)
-                    .map_err(over)?
-            }
-            // Past the memory or disk this process may use: a theorem answers, if one
-            // applies; else the refusal, before anything is written.
-            Err(refused) => {
-                match answer_from_theorem_until(game, convention, &position, &stop).map_err(over)? {
-                    Some(answer) => answer,
-                    None => anyhow::bail!("{refused}; nothing was written"),
+        // Solved on rayon's global pool.
+        Plan::Solve(cover) => {
+            match cover_fits(game, convention, &cover, &args.db.db, nimdb::solve::pool_threads()) {
+                Ok(()) => {
+                    drop(reader);
+                    let mut db = Database::open(&args.db.db).map_err(words::store)?;
+                    answer_after_solving_until(&mut db, game, convention, &position, cover, &stop)
+                        .map_err(over)?
+                }
+                // Past the memory or disk this process may use: a theorem answers, if one
+                // applies; else the refusal, before anything is written.
+                Err(refused) => {
+                    match answer_from_theorem_until(game, convention, &position, &stop).map_err(over)? {
+                        Some(answer) => answer,
+                        None => anyhow::bail!("{refused}; nothing was written"),
+                    }
                 }
             }
-        },
+        }
     };
     if args.json {
         println!("{}", serde_json::to_string_pretty(&answer)?);

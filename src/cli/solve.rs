@@ -92,7 +92,10 @@ pub(super) fn prepare(args: &SolveArgs) -> anyhow::Result<Option<(SolveJob, Solv
     let game = &args.game.game;
     let bounds =
         SolveBounds { max_total: args.max_total, max_heap: args.max_heap, max_heaps: args.max_heaps };
-    let job = SolveJob::new(game, args.game.convention(), bounds, args.nim_values).map_err(words::job)?;
+    // Solved on rayon's global pool: the estimate counts its threads.
+    let threads = nimdb::solve::pool_threads();
+    let job =
+        SolveJob::new(game, args.game.convention(), bounds, args.nim_values, threads).map_err(words::job)?;
     let estimate = job.estimate();
     let budget = MemoryBudget::given(args.memory_limit).map_err(super::words::memory_limit)?;
     if args.mpi_ranks.is_some() {

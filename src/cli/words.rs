@@ -166,7 +166,8 @@ fn suggested_solve(game: &str, convention: Convention, universe: &Universe) -> O
 /// made from the flags suggested, and its memory fits the default budget): only such a
 /// solve is suggested.
 fn solve_cost(game: &Game, convention: Convention, asked: SolveBounds) -> Option<(u64, String)> {
-    let job = SolveJob::new(game, convention, asked, false).ok()?;
+    // The solve `nimdb solve` would run, on rayon's global pool.
+    let job = SolveJob::new(game, convention, asked, false, nimdb::solve::pool_threads()).ok()?;
     let e = job.estimate();
     e.fit(&MemoryBudget::new(None), "the solve").ok()?;
     let (memory, disk) = (Bytes(e.memory_bytes), Bytes(e.disk_bytes));

@@ -4,9 +4,12 @@
 //! `serve --solve-up-to`, the Python package's `Database.solve` and `nimdb.estimate`) asks
 //! for a solve the same way: a game, a convention and the bounds a person gives
 //! ([`SolveBounds`]). The job checks the bounds against the game's rules, keys the solve
-//! ([`SolveJob::key`], the one key of the `solves` table), estimates what it costs, plans
+//! ([`SolveJob::key`], the one key of the `solves` table), estimates what it costs on the
+//! threads of the pool it will run on (the face's: rayon's global pool for `nimdb solve` and
+//! Python's `Database.solve`, [`pool_threads`](crate::solve::pool_threads); a server's or a
+//! Python query's answer threads, [`AnswerThreads`](crate::query::AnswerThreads)), plans
 //! it against the memory budget and the disk ([`SolveJob::plan`]), and runs it
-//! ([`SolveJob::run`]). Which solver runs is the job's business: a heap game's specialised
+//! ([`SolveJob::run`]) on that pool. Which solver runs is the job's business: a heap game's specialised
 //! tier solvers over its universe (which may spill lower tiers to disk and may be shared by
 //! an MPI job's ranks), or the generic family solver over the family's position space. No
 //! face branches on the kind of game.
@@ -98,7 +101,7 @@ enum Solver {
 ///     ("staircase", SolveBounds { max_total: Some(10), max_heaps: Some(4), ..Default::default() }),
 /// ] {
 ///     let game: Game = name.parse()?;
-///     let job = SolveJob::new(&game, Convention::Misere, bounds, false)?;
+///     let job = SolveJob::new(&game, Convention::Misere, bounds, false, nimdb::solve::pool_threads())?;
 ///     let (solve, report) = job.run(&mut db, &nimdb::Silent, &job.in_memory())?;
 ///     assert_eq!((solve.positions, solve.solved_total), (report.positions, 10));
 /// }
@@ -109,6 +112,8 @@ pub struct SolveJob {
     game: Game,
     convention: Convention,
     nim_values: bool,
+    /// The threads of the pool the solve runs on, which its estimate counted.
+    threads: usize,
     solver: Solver,
     estimate: Estimate,
     /// Every tier the solve stores, with its positions and record width: what a resumed
@@ -130,12 +135,15 @@ pub struct SolvePlan {
 
 impl SolveJob {
     /// The solve of `game` under `convention` within `bounds`, with nim-values stored when
-    /// `nim_values` (heap games only), checked against the game's rules.
+    /// `nim_values` (heap games only), checked against the game's rules, to run on a rayon
+    /// pool of `threads` threads (the estimate counts each marking thread's copies):
+    /// [`pool_threads`](crate::solve::pool_threads) for rayon's global pool.
     pub fn new(
         game: &Game,
         convention: Convention,
         bounds: SolveBounds,
         nim_values: bool,
+        threads: usize,
     ) -> Result<Self, JobError> {
         if !game.family().moves_known() {
             return Err(JobError::NoMoves(game.to_string()));
@@ -158,15 +166,16 @@ impl SolveJob {
                 Reach::Space(crate::space::space_bounds(game, max_total, max_heap, max_heaps)?)
             }
         };
-        Self::over(game, convention, reach, nim_values)
+        Self::over(game, convention, reach, nim_values, threads)
     }
 
-    /// The job over `reach`, as a query's plan chose it.
+    /// The job over `reach`, as a query's plan chose it, on a pool of `threads` threads.
     pub(crate) fn over(
         game: &Game,
         convention: Convention,
         reach: Reach,
         nim_values: bool,
+        threads: usize,
     ) -> Result<Self, JobError> {
         if !game.family().moves_known() {
             return Err(JobError::NoMoves(game.to_string()));
@@ -175,7 +184,7 @@ impl SolveJob {
             (Reach::Universe(universe), Some(spec)) => {
                 let table = universe.table()?;
                 let options = SolveOptions { convention, universe, nim_values, strategy: Default::default() };
-                let estimate = crate::solve::estimate(spec, &options, &table);
+                let estimate = crate::solve::estimate(spec, &options, &table, threads);
                 let tiers = universe
                     .tiers()
                     .into_iter()
@@ -199,7 +208,7 @@ impl SolveJob {
             }
             (Reach::Universe(_), None) => unreachable!("a universe is chosen for a heap game only"),
         };
-        Ok(SolveJob { game: game.clone(), convention, nim_values, solver, estimate, tiers })
+        Ok(SolveJob { game: game.clone(), convention, nim_values, threads, solver, estimate, tiers })
     }
 
     /// The game.
@@ -215,6 +224,11 @@ impl SolveJob {
     /// Whether the solve stores nim-values.
     pub fn nim_values(&self) -> bool {
         self.nim_values
+    }
+
+    /// The threads of the pool the solve runs on, as its estimate counted them.
+    pub fn threads(&self) -> usize {
+        self.threads
     }
 
     /// The key the solve is stored under: one key for every game (its storage id, the
@@ -369,14 +383,20 @@ impl SolveJob {
     }
 
     /// Runs the solve into `db` as `plan` says, resuming from (and extending) the stored
-    /// solve with the same [key](SolveJob::key). Returns the solve as stored afterwards and
-    /// the run's figures.
+    /// solve with the same [key](SolveJob::key), on the rayon pool it is called in: the one
+    /// of [`threads`](Self::threads) threads it was estimated for. Returns the solve as
+    /// stored afterwards and the run's figures.
     pub fn run(
         &self,
         db: &mut Database,
         progress: &dyn Progress,
         plan: &SolvePlan,
     ) -> Result<(SolveRecord, SolveReport), DriverError> {
+        debug_assert_eq!(
+            self.threads,
+            rayon::current_num_threads(),
+            "a solve runs on the pool its estimate counted"
+        );
         db.set_log_pages(plan.log_pages);
         match &self.solver {
             Solver::Heaps(spec, universe) => super::solve_into_spilling(

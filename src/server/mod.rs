@@ -243,33 +243,11 @@ struct Solver {
     /// The CPU time one solve may take (`--cpu-limit`), on its threads' clocks.
     cpu: Duration,
     counters: SolverCounters,
-    /// The solves' own thread pool, started with the first solve: its workers, and the
-    /// threads they start (the tier writer), are in [`group`](Self::group).
-    pool: std::sync::OnceLock<Arc<rayon::ThreadPool>>,
-    /// The threads that do the solves' work: a solve's CPU time is theirs, not the
-    /// process's (other requests' work does not count against a solve's limit).
-    group: crate::resources::ThreadGroup,
-}
-
-impl Solver {
-    /// The solves' pool, started on first use (a server that never solves starts no
-    /// threads for it).
-    fn pool(&self) -> Result<Arc<rayon::ThreadPool>, ApiError> {
-        if let Some(pool) = self.pool.get() {
-            return Ok(pool.clone());
-        }
-        let group = self.group.clone();
-        let pool = rayon::ThreadPoolBuilder::new()
-            .thread_name(|i| format!("nimdb-solve-{i}"))
-            .start_handler(move |_| group.join())
-            .build()
-            .map_err(|e| ApiError {
-                status: 503,
-                message: format!("the solver's threads could not start: {e}"),
-            })?;
-        // Solves run one at a time (the database's lock is held): no other pool is started.
-        Ok(self.pool.get_or_init(|| Arc::new(pool)).clone())
-    }
+    /// The threads that do the solves' work: the request's thread and the solves' own
+    /// pool, started with the first solve (its workers, and the tier writer they start).
+    /// A solve's CPU time is theirs, not the process's (other requests' work does not count
+    /// against a solve's limit); solves run one at a time (the database's lock is held).
+    threads: crate::query::AnswerThreads,
 }
 
 /// What the on-the-spot solves have done, shown at `/healthz` (`solver`).
@@ -418,7 +396,8 @@ async fn get_query(State(state): State<Shared>, RawQuery(raw): RawQuery) -> Resp
                     Plan::Solve(cover) => {
                         // Planned as `nimdb solve` plans one: within the memory this process
                         // may use and the disk beside the file.
-                        crate::query::cover_fits(&game, convention, &cover, db.path()).map_err(|e| {
+                        let threads = solver.threads.threads();
+                        crate::query::cover_fits(&game, convention, &cover, db.path(), threads).map_err(|e| {
                             ApiError { status: 503, message: format!("{e}; nothing was written") }
                         })?;
                         if stop.is_stopped() {
@@ -443,14 +422,12 @@ async fn get_query(State(state): State<Shared>, RawQuery(raw): RawQuery) -> Resp
                         drop(left);
                         solver.counters.started.fetch_add(1, Ordering::Relaxed);
                         // The solve runs on the solver's own pool, whose threads (and the
-                        // tier writer they start) are one thread group: their CPU time is
-                        // watched, not the process's, so other requests' work never counts
-                        // against the solve's limit.
-                        let pool = solver.pool()?;
-                        let group = solver.group.clone();
-                        let watch = crate::query::CpuWatch::start_with(&stop, move || group.used());
+                        // tier writer they start) are one thread group: their CPU time and
+                        // this thread's are watched, not the process's, so other requests'
+                        // work never counts against the solve's limit.
+                        let watch = solver.threads.watch(&stop);
                         let db: &mut Database = &mut db;
-                        let solved = pool.install(|| {
+                        let solved = solver.threads.install(|| {
                             answer_after_solving_until(db, &game, convention, &position, cover, &stop)
                         });
                         let over = watch.fired();
@@ -895,8 +872,7 @@ pub fn serve(config: Config) -> Result<(), ServeError> {
                 total,
                 cpu: config.limits.cpu,
                 counters: SolverCounters::default(),
-                pool: std::sync::OnceLock::new(),
-                group: crate::resources::ThreadGroup::new(),
+                threads: crate::query::AnswerThreads::new(),
             })
         }
         None => None,

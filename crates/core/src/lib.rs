@@ -7,6 +7,7 @@
 //!   back;
 //! * [`footprint`]: what a solve's tiers take on disk, the database's growth and its
 //!   write-ahead log's peak, bounded from above;
+//! * [`mex`]: the minimum excluded value of a list of nim-values;
 //! * [`resources`]: the memory and disk the machine offers, which every command that may be
 //!   large checks before it starts.
 //!
@@ -17,4 +18,5 @@
 pub mod footprint;
 pub mod game;
 pub mod index;
+pub mod mex;
 pub mod resources;

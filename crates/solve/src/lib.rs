@@ -672,22 +672,27 @@ fn page_cache_bytes(disk_bytes: u64) -> u64 {
     disk_bytes.min(2000 << 10)
 }
 
-/// The threads a solve started now would mark with, read without starting rayon's global
-/// pool: a plan must not spawn threads (under a small address space, `ulimit -v`, that
-/// alone fails). Inside a pool, that pool's; else what the global pool would be given.
-fn planned_threads() -> u64 {
+/// The threads of the rayon pool a solve started here would run on, read without starting
+/// rayon's global pool (a plan must not spawn threads: under a small address space,
+/// `ulimit -v`, that alone fails): inside a pool, that pool's; else what the global pool
+/// is given (`RAYON_NUM_THREADS`, else the machine's parallelism). What a face that solves
+/// on the global pool hands [`estimate`].
+pub fn pool_threads() -> usize {
     if rayon::current_thread_index().is_some() {
-        return rayon::current_num_threads() as u64;
+        return rayon::current_num_threads();
     }
     std::env::var("RAYON_NUM_THREADS")
         .ok()
         .and_then(|v| v.parse::<usize>().ok())
         .filter(|&n| n > 0)
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())) as u64
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
-/// Estimates the size of a solve without running it.
-pub fn estimate(game: &GameSpec, options: &SolveOptions, table: &PartitionTable) -> Estimate {
+/// Estimates the size of a solve without running it, on a rayon pool of `threads` threads:
+/// the pool the solve will run on (the face that owns it says how many; [`pool_threads`]
+/// for rayon's global pool or the pool the caller is in), whose marking threads each keep
+/// their own copies.
+pub fn estimate(game: &GameSpec, options: &SolveOptions, table: &PartitionTable, threads: usize) -> Estimate {
     let universe = &options.universe;
     let reach = reach(game.rules(), universe);
     let tiers = universe.tiers();
@@ -787,7 +792,7 @@ pub fn estimate(game: &GameSpec, options: &SolveOptions, table: &PartitionTable)
     // On several threads the retrograde solver marks in each thread's own copy of the
     // arrays being marked: a byte a position where remoteness fits one (every thread's),
     // else two (the first thread's is the arrays themselves), up to a bound.
-    let threads = planned_threads();
+    let threads = threads.max(1) as u64;
     let copies_bytes = if sweep || threads < 2 || early {
         0
     } else {

@@ -11,6 +11,7 @@
 //! for Nim up to the positions whose heaps are all 1 (Bouton) and an estimate otherwise.
 
 use nimdb_core::game::{HeapRules, heap_results};
+use nimdb_core::mex::mex;
 
 /// The most steps (heap sizes × heaps × totals × nim-values, about a nanosecond each) the
 /// count may take; past it the estimate assumes its generic share of losses instead.
@@ -32,10 +33,7 @@ fn heap_nim_values(rules: &dyn HeapRules, cap: u32) -> Option<Vec<u32>> {
                 _ => return None,
             }
         }
-        seen.sort_unstable();
-        seen.dedup();
-        values[heap as usize] =
-            seen.iter().enumerate().find(|&(i, &v)| v != i as u32).map_or(seen.len(), |(i, _)| i) as u32;
+        values[heap as usize] = mex(&mut seen);
     }
     Some(values)
 }

@@ -49,12 +49,7 @@ impl<'a, R: GameRules + ?Sized> ReferenceSearch<'a, R> {
             u32::from(self.convention == Convention::Misere)
         } else {
             let mut seen: Vec<u32> = children.iter().map(|c| self.nim_value(c, memo)).collect();
-            seen.sort_unstable();
-            seen.dedup();
-            seen.iter()
-                .enumerate()
-                .find(|&(i, &g)| i as u32 != g)
-                .map_or(seen.len() as u32, |(i, _)| i as u32)
+            nimdb_core::mex::mex(&mut seen)
         };
         memo.insert(position.clone(), v);
         v

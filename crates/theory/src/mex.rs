@@ -1,22 +1,8 @@
 //! Small sets used by mex loops: a set cleared in O(1) between heaps, an insert-only set that
-//! finds the next absent value quickly, and a fast hasher for memo tables.
+//! finds the next absent value quickly, and a fast hasher for memo tables. The mex of a list
+//! is nimdb-core's ([`nimdb_core::mex::mex`]).
 
 use std::hash::{BuildHasherDefault, Hasher};
-
-/// The mex (minimum excluded value) of `values`: the least value not among them. Sorts
-/// `values` in place. The one mex over a list; [`StampSet::mex`] is the same over a set.
-pub fn mex(values: &mut [u32]) -> u32 {
-    values.sort_unstable();
-    let mut m = 0;
-    for &v in values.iter() {
-        if v == m {
-            m += 1;
-        } else if v > m {
-            break;
-        }
-    }
-    m
-}
 
 /// A set of small values, cleared in O(1) between heaps: each member carries the stamp of
 /// the round it was inserted in.

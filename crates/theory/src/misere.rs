@@ -21,7 +21,8 @@ use std::rc::Rc;
 
 use crate::game::{HeapResult, HeapRules, heap_results};
 
-use super::mex::{FxHashMap, mex};
+use super::mex::FxHashMap;
+use nimdb_core::mex::mex;
 
 /// The largest heap the misère solver accepts.
 pub const MAX_HEAP: u32 = 255;
