@@ -569,12 +569,13 @@ fn check_form(
     println!(
         "shift form from levels {k0}..{}: c* = {cstar}, window {lo}..={hi}, {} entries undetermined ({:.1} s)",
         l.proved() - 1,
-        form.unknown,
+        form.unknown(),
         start.elapsed().as_secs_f64()
     );
     let v = l.check_shift(&form, max_states)?;
     println!("shift check for every k > {k0} (c* = {cstar}): {v:?} ({:.1} s)", start.elapsed().as_secs_f64());
-    if let ShiftCheck::Proved { .. } = v {
+    if let ShiftCheck::Proved(proof) = v {
+        let form = proof.form();
         // The diagonal for every k ≥ max(K0, 2) and every m: x_m = Φ(30)^m Φ(25) repeats with
         // period p30 from index i30, F repeats in d with period 2 above the window, so m up to
         // the bound below, with every d = m − k down past the window's bottom, covers all.

@@ -33,7 +33,7 @@
 use std::fmt;
 
 mod shift;
-pub use shift::{ShiftCheck, ShiftError, ShiftForm};
+pub use shift::{ShiftCheck, ShiftError, ShiftForm, ShiftProof};
 
 use serde::{Deserialize, Serialize};
 
@@ -840,7 +840,8 @@ mod tests {
     }
 
     /// A shift form is refused with its base level not proved, a window narrower than the
-    /// counter's period, or more than one counted heap.
+    /// counter's period, or more than one counted heap, and checked only over its own
+    /// refinement.
     #[test]
     fn a_shift_form_needs_proved_levels_that_shift() {
         let mut l = free_ladder("dawson", 10, 6, 8);
@@ -853,6 +854,13 @@ mod tests {
         let mut l2 = Ladder::new(&code("dawson"), 10, two, 1 << 22).unwrap();
         l2.climb(1 << 20);
         assert_eq!(l2.shift_form(0, -1, 1, 0), Err(ShiftError::Counted(2)));
+        // A form is checked only over the refinement it was read from.
+        let form = l.shift_form(0, -1, 12, 0).unwrap();
+        let mut r1 = l.refinement().clone();
+        r1.period = 1;
+        let mut l1 = Ladder::new(&code("dawson"), 10, r1, 1 << 22).unwrap();
+        l1.climb(1 << 20);
+        assert!(matches!(l1.check_shift(&form, 1 << 20), Err(ShiftError::Foreign { .. })));
     }
 
     /// Level 0 re-derives the quotient's own P-set, for Dawson's Kayles heaps 1..25.
@@ -917,5 +925,38 @@ mod tests {
             }
         }
         assert!(flipped[0] > 0 && flipped[1] > 0, "flipped N, P: {flipped:?}");
+    }
+
+    /// A form right at every step k > k₀ but wrong at the base level k₀ itself is refused:
+    /// Kayles, H = 9, heap 5 counted, the c* = 2 form from level 1 with the entry that
+    /// 9 + 5, 9 + 5 + 1 or 9 + 5 + 4 reads (at k = 1 only) flipped. Without the base check
+    /// each passes the step (F at level 1 is only read through H from level 2, as a claim),
+    /// and the form then says 9 + 5 is N where the forward search says P.
+    #[test]
+    fn a_form_wrong_at_its_base_level_is_refused() {
+        let (game, heap, g, k0) = ("kayles", 9u32, 5u32, 1usize);
+        let mut l = free_ladder(game, heap, g, 14);
+        for _ in 0..=4 {
+            assert!(matches!(l.climb(1 << 20), Level::Factors { .. }));
+        }
+        let form = l.shift_form(k0, -4, 1, 2).unwrap();
+        assert!(matches!(l.check_shift(&form, 1 << 20).unwrap(), ShiftCheck::Proved { .. }));
+        let c = code(game);
+        let mut search = ReferenceSearch::new(&c, Convention::Misere);
+        let rf = l.refinement();
+        for rest in [&[][..], &[1], &[4]] {
+            let mut r = rest.to_vec();
+            r.push(g);
+            let x = rest.iter().fold(0, |acc, &h| rf.q.mul(acc, rf.images[h as usize]));
+            let mut heaps = r.clone();
+            heaps.push(heap);
+            let p = !search.solve(&Position::new(heaps)).0;
+            assert_eq!(form.is_p(&l, k0, &r), Some(p), "{r:?}");
+            let mut wrong = form.clone();
+            wrong.flip(x, 1, 1 - k0 as i64);
+            assert_eq!(wrong.is_p(&l, k0, &r), Some(!p), "{r:?}");
+            let v = l.check_shift(&wrong, 1 << 20).unwrap();
+            assert!(matches!(v, ShiftCheck::Fails { .. }), "9 + {r:?} flipped at the base passed: {v:?}");
+        }
     }
 }
