@@ -29,7 +29,8 @@ use nimdb::game::{Convention, GameSpec, Position};
 use nimdb::solve::reference::ReferenceSearch;
 use nimdb::theory::quotient::candidate::index_and_period;
 use nimdb::theory::quotient::pretension::Pretension;
-use nimdb::theory::quotient::relative::{Ladder, Level, Refinement, ShiftCheck};
+use nimdb::theory::quotient::recheck::{ShiftClaim, recheck};
+use nimdb::theory::quotient::relative::{Ladder, Level, Refinement, ShiftCheck, ShiftForm};
 use nimdb::theory::quotient::word::Word;
 use nimdb::theory::quotient::{Limits, Observer, QuotientBuilder};
 
@@ -599,6 +600,42 @@ fn check_form(
             "diagonal 34^k + 30^m + 25 is P iff m >= k, m = k mod 2, for every k >= {} and every m: {ok} ({checked} pairs (k, m) checked, m <= {bound})",
             k0.max(2)
         );
+        if std::env::var("RECHECK").is_ok() {
+            second_check(l, form, max_states, start)?;
+        }
     }
+    Ok(())
+}
+
+/// The second, independent check (`quotient::recheck`): levels 0..K0 − 1 of the ladder and the
+/// form, taken as a claimed outcome of 34^k + R for every k and R, checked for consistency
+/// from the misère rule up (its own walk over option-image sets); CPU time of this thread
+/// and resident memory around it.
+fn second_check(
+    l: &Ladder,
+    form: &ShiftForm,
+    max_states: usize,
+    start: Instant,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let clock = nimdb::resources::ThreadClock::current();
+    let cpu0 = clock.and_then(|c| c.used());
+    let rss0 = nimdb::resources::resident_bytes();
+    let spec: GameSpec = "octal:0.07".parse()?;
+    let code = spec.octal().ok_or("not an octal game")?;
+    let claim = ShiftClaim::of(code, l, form)?;
+    let v = recheck(&claim, max_states)?;
+    let cpu = match (cpu0, clock.and_then(|c| c.used())) {
+        (Some(a), Some(b)) => format!("{:.1} CPU s", (b - a).as_secs_f64()),
+        _ => "CPU time unknown".into(),
+    };
+    let mib = |b: Option<u64>| b.map_or("?".into(), |b| format!("{} MiB", b >> 20));
+    println!(
+        "second check (levels 0..{} and the form as one claim, for every k): {v:?} ({cpu}; resident {} before, {} after, peak {}; {:.1} s)",
+        claim.k0() - 1,
+        mib(rss0),
+        mib(nimdb::resources::resident_bytes()),
+        mib(nimdb::resources::peak_resident_bytes()),
+        start.elapsed().as_secs_f64()
+    );
     Ok(())
 }

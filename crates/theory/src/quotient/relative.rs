@@ -684,6 +684,23 @@ impl Ladder {
     pub fn least_total(&self, z: u32) -> u32 {
         self.total[z as usize]
     }
+
+    /// Element z as its part in the refinement's monoid and its counters' values (one per
+    /// counted heap, in the refinement's order).
+    pub fn parts_of(&self, z: u32) -> (u32, Vec<u32>) {
+        let qs = self.refinement.q.size() as u64;
+        let r = (self.refinement.cap + 1) as u64;
+        let raw = self.raw[z as usize];
+        let mut rest = raw / qs;
+        let counters = (0..self.refinement.counted.len())
+            .map(|_| {
+                let v = (rest % r) as u32;
+                rest /= r;
+                v
+            })
+            .collect();
+        ((raw % qs) as u32, counters)
+    }
 }
 
 #[cfg(test)]
@@ -691,6 +708,7 @@ mod tests {
     use super::*;
     use crate::game::{Convention, GameSpec, Position};
     use crate::quotient::compute::{Limits, QuotientBuilder};
+    use crate::quotient::recheck::{Recheck, ShiftClaim, recheck};
     use crate::solve::reference::ReferenceSearch;
 
     fn code(game: &str) -> OctalCode {
@@ -808,6 +826,21 @@ mod tests {
         Ladder::new(&c, heap, r, 1 << 22).unwrap()
     }
 
+    /// Both checks of a form: `check_shift`, and the second check (`recheck`, written from
+    /// the lemma, with levels 0..k₀ − 1 taken as claims), which must agree; the first's verdict.
+    fn both(game: &str, l: &Ladder, form: &ShiftForm) -> ShiftCheck {
+        let first = l.check_shift(form, 1 << 20).unwrap();
+        let claim = ShiftClaim::of(&code(game), l, form).unwrap();
+        let second = recheck(&claim, 1 << 22).unwrap();
+        let agree = matches!(
+            (&first, &second),
+            (ShiftCheck::Proved(_), Recheck::Consistent { .. })
+                | (ShiftCheck::Fails { .. }, Recheck::Inconsistent { .. })
+        );
+        assert!(agree, "{game}: the two checks disagree: {first:?} and {second:?}");
+        first
+    }
+
     /// A shift form proved from level k₀ predicts o(Hᵏ + R) for k past every proved level;
     /// the forward search agrees on every Hᵏ + R, k₀ ≤ k ≤ k₀ + 2, R of at most `total`
     /// tokens (Kayles, H = 13, heap 4 or 8 counted; only levels 0..k₀ climbed). A form with one entry flipped (one a position reads) is refused.
@@ -820,7 +853,7 @@ mod tests {
                 assert!(matches!(l.climb(1 << 20), Level::Factors { .. }), "{game}");
             }
             let form = l.shift_form(k0, -(k0 as i64), 1, 0).unwrap();
-            let v = l.check_shift(&form, 1 << 20).unwrap();
+            let v = both(game, &l, &form);
             assert!(matches!(v, ShiftCheck::Proved { .. }), "{game}: {v:?}");
             let mut search = ReferenceSearch::new(&c, Convention::Misere);
             let mut seen = 0;
@@ -834,7 +867,7 @@ mod tests {
             // H^(k0+1) alone reads F(1, −k0 − 1): flipping it must be caught.
             let mut wrong = form.clone();
             wrong.flip(0, 0, -(k0 as i64) - 1);
-            let v = l.check_shift(&wrong, 1 << 20).unwrap();
+            let v = both(game, &l, &wrong);
             assert!(matches!(v, ShiftCheck::Fails { .. }), "{game}: a flipped form passed: {v:?}");
         }
     }
@@ -895,7 +928,7 @@ mod tests {
         }
         assert!(matches!(l.shift_form(k0, -2, 1, 0), Err(ShiftError::NotShifted { .. })));
         let form = l.shift_form(k0, -2, 1, 1).unwrap();
-        let v = l.check_shift(&form, 1 << 20).unwrap();
+        let v = both(game, &l, &form);
         assert!(matches!(v, ShiftCheck::Proved { .. }), "{v:?}");
         let mut search = ReferenceSearch::new(&c, Convention::Misere);
         let mut seen = 0;
@@ -917,7 +950,7 @@ mod tests {
                 let mut wrong = form.clone();
                 wrong.flip(x, cc, d);
                 flipped[form.value(x, cc, d) as usize] += 1;
-                let v = l.check_shift(&wrong, 1 << 20).unwrap();
+                let v = both(game, &l, &wrong);
                 assert!(
                     matches!(v, ShiftCheck::Fails { .. }),
                     "F({rest:?}, {cc}, {d}) flipped passed: {v:?}"
@@ -925,6 +958,29 @@ mod tests {
             }
         }
         assert!(flipped[0] > 0 && flipped[1] > 0, "flipped N, P: {flipped:?}");
+    }
+
+    /// The second check takes the levels below k₀ as claims, not theorems: a level-0 entry
+    /// flipped (for R = ∅, the misère rule itself, and for small R) is refused.
+    #[test]
+    fn the_second_check_refuses_a_wrong_level_below_the_form() {
+        let (game, heap, g) = ("kayles", 9u32, 5u32);
+        let mut l = free_ladder(game, heap, g, 10);
+        for _ in 0..=3 {
+            assert!(matches!(l.climb(1 << 20), Level::Factors { .. }));
+        }
+        let form = l.shift_form(1, -2, 1, 1).unwrap();
+        let claim = ShiftClaim::of(&code(game), &l, &form).unwrap();
+        assert!(matches!(recheck(&claim, 1 << 22).unwrap(), Recheck::Consistent { .. }));
+        let r = l.refinement();
+        for rest in [&[][..], &[1], &[2], &[3], &[2, 2], &[4, 1]] {
+            let x = rest.iter().fold(0, |acc, &h| r.q.mul(acc, r.images[h as usize]));
+            let mut wrong = claim.clone();
+            let i = x as usize * (claim.cap as usize + 1);
+            wrong.levels[0][i] = !wrong.levels[0][i];
+            let v = recheck(&wrong, 1 << 22).unwrap();
+            assert!(matches!(v, Recheck::Inconsistent { .. }), "level 0 at {rest:?} flipped passed: {v:?}");
+        }
     }
 
     /// A form right at every step k > k₀ but wrong at the base level k₀ itself is refused:
@@ -940,7 +996,7 @@ mod tests {
             assert!(matches!(l.climb(1 << 20), Level::Factors { .. }));
         }
         let form = l.shift_form(k0, -4, 1, 2).unwrap();
-        assert!(matches!(l.check_shift(&form, 1 << 20).unwrap(), ShiftCheck::Proved { .. }));
+        assert!(matches!(both(game, &l, &form), ShiftCheck::Proved { .. }));
         let c = code(game);
         let mut search = ReferenceSearch::new(&c, Convention::Misere);
         let rf = l.refinement();
@@ -955,7 +1011,7 @@ mod tests {
             let mut wrong = form.clone();
             wrong.flip(x, 1, 1 - k0 as i64);
             assert_eq!(wrong.is_p(&l, k0, &r), Some(!p), "{r:?}");
-            let v = l.check_shift(&wrong, 1 << 20).unwrap();
+            let v = both(game, &l, &wrong);
             assert!(matches!(v, ShiftCheck::Fails { .. }), "9 + {r:?} flipped at the base passed: {v:?}");
         }
     }
