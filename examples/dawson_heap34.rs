@@ -29,7 +29,7 @@ use nimdb::game::{Convention, GameSpec, Position};
 use nimdb::solve::reference::ReferenceSearch;
 use nimdb::theory::quotient::candidate::index_and_period;
 use nimdb::theory::quotient::pretension::Pretension;
-use nimdb::theory::quotient::recheck::{ShiftClaim, recheck};
+use nimdb::theory::quotient::recheck::{Recheck, ShiftClaim, recheck};
 use nimdb::theory::quotient::relative::{Ladder, Level, Refinement, ShiftCheck, ShiftForm};
 use nimdb::theory::quotient::word::Word;
 use nimdb::theory::quotient::{Limits, Observer, QuotientBuilder};
@@ -637,5 +637,22 @@ fn second_check(
         mib(nimdb::resources::peak_resident_bytes()),
         start.elapsed().as_secs_f64()
     );
+    if let Recheck::Consistent { .. } = v {
+        // The diagonal read off the claim by the second check's own reading: heap 30 is the
+        // identity of M, so R = 30^m + 25 has one image and count m; the levels' counter
+        // repeats from count 16 and F in e below its window, so m ≤ 40 and k ≤ m + 20 cover
+        // every class.
+        let mut ok = true;
+        for m in 0..=40usize {
+            let mut heaps = vec![30u32; m];
+            heaps.push(25);
+            for k in 2..=m + 20 {
+                ok &= claim.outcome(k, &heaps) == (m >= k && (m - k) % 2 == 0);
+            }
+        }
+        println!(
+            "  read from the second check's claim: 34^k + 30^m + 25 is P iff m >= k, m = k mod 2 (k >= 2, m <= 40): {ok}"
+        );
+    }
     Ok(())
 }

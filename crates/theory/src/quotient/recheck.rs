@@ -145,6 +145,41 @@ impl ShiftClaim {
     pub fn k0(&self) -> usize {
         self.levels.len()
     }
+
+    /// The claimed outcome of Hᵏ + R (true = P), R given by its heaps (each below H).
+    pub fn outcome(&self, k: usize, heaps: &[u32]) -> bool {
+        let n = self.size;
+        let x = heaps
+            .iter()
+            .fold(0u32, |acc, &h| self.table[acc as usize * n + self.images[h as usize] as usize]);
+        self.claimed(k, x, heaps.iter().filter(|&&h| h == self.counted).count() as i64)
+    }
+
+    /// Tₖ(x, c), k < k₀.
+    fn level(&self, k: usize, x: u32, c: i64) -> bool {
+        let (cap, p) = (self.cap as i64, self.period as i64);
+        let v = if c <= cap { c } else { c - p * ((c - cap + p - 1) / p) };
+        self.levels[k][x as usize * (cap as usize + 1) + v as usize]
+    }
+
+    /// F(x, min(c, c*), d).
+    fn shifted(&self, x: u32, c: i64, d: i64) -> bool {
+        let (lo, hi, p) = (self.lo, self.hi, self.period as i64);
+        let cc = c.min(self.cstar as i64);
+        let mut e = d - cc;
+        if e < lo {
+            e += p * ((lo - e + p - 1) / p);
+        } else if e > hi {
+            e -= p * ((e - hi + p - 1) / p);
+        }
+        let w = (hi - lo + 1) as usize;
+        self.form[(x as usize * (self.cstar as usize + 1) + cc as usize) * w + (e - lo) as usize]
+    }
+
+    /// The claimed outcome of Hᵏ + R, ψ(R) = x, c(R) = c (true = P).
+    fn claimed(&self, k: usize, x: u32, c: i64) -> bool {
+        if k < self.k0() { self.level(k, x, c) } else { self.shifted(x, c, c - k as i64) }
+    }
 }
 
 /// Which claimed level an inconsistency is at.
@@ -207,30 +242,12 @@ impl Reader<'_> {
         if c < self.bound + self.p { c } else { self.bound + (c - self.bound) % self.p }
     }
 
-    /// Tₖ(x, c), k < k₀.
-    fn level(&self, k: usize, x: u32, c: i64) -> bool {
-        let (cap, p) = (self.claim.cap as i64, self.p);
-        let v = if c <= cap { c } else { c - p * ((c - cap + p - 1) / p) };
-        self.claim.levels[k][x as usize * (cap as usize + 1) + v as usize]
-    }
-
-    /// F(x, min(c, c*), d).
     fn shifted(&self, x: u32, c: i64, d: i64) -> bool {
-        let (lo, hi, p) = (self.claim.lo, self.claim.hi, self.p);
-        let cc = c.min(self.claim.cstar as i64);
-        let mut e = d - cc;
-        if e < lo {
-            e += p * ((lo - e + p - 1) / p);
-        } else if e > hi {
-            e -= p * ((e - hi + p - 1) / p);
-        }
-        let w = (hi - lo + 1) as usize;
-        self.claim.form[(x as usize * (self.claim.cstar as usize + 1) + cc as usize) * w + (e - lo) as usize]
+        self.claim.shifted(x, c, d)
     }
 
-    /// The claimed outcome of Hᵏ + R, ψ(R) = x, c(R) = c (true = P).
     fn claimed(&self, k: usize, x: u32, c: i64) -> bool {
-        if k < self.k0 { self.level(k, x, c) } else { self.shifted(x, c, c - k as i64) }
+        self.claim.claimed(k, x, c)
     }
 
     /// The values of d = c − k (k > k₀) to test beside a count c: every d ≤ c − k₀ − 1, up to

@@ -961,7 +961,8 @@ mod tests {
     }
 
     /// The second check takes the levels below k₀ as claims, not theorems: a level-0 entry
-    /// flipped (for R = ∅, the misère rule itself, and for small R) is refused.
+    /// flipped (for R = ∅, the misère rule itself, and for small R) is refused. The claim it
+    /// proves, read its own way, is the forward search's outcome of 9ᵏ + R, k ≤ 4, R ≤ 6 tokens.
     #[test]
     fn the_second_check_refuses_a_wrong_level_below_the_form() {
         let (game, heap, g) = ("kayles", 9u32, 5u32);
@@ -970,8 +971,16 @@ mod tests {
             assert!(matches!(l.climb(1 << 20), Level::Factors { .. }));
         }
         let form = l.shift_form(1, -2, 1, 1).unwrap();
-        let claim = ShiftClaim::of(&code(game), &l, &form).unwrap();
+        let c = code(game);
+        let claim = ShiftClaim::of(&c, &l, &form).unwrap();
         assert!(matches!(recheck(&claim, 1 << 22).unwrap(), Recheck::Consistent { .. }));
+        // The claim, read by the second check's own reading, is the forward search's outcome.
+        let mut search = ReferenceSearch::new(&c, Convention::Misere);
+        for k in 0..=4 {
+            for (r, p) in beside(&mut search, heap, k, 6) {
+                assert_eq!(claim.outcome(k, &r), p, "{game} {heap}^{k} + {r:?}");
+            }
+        }
         let r = l.refinement();
         for rest in [&[][..], &[1], &[2], &[3], &[2, 2], &[4, 1]] {
             let x = rest.iter().fold(0, |acc, &h| r.q.mul(acc, r.images[h as usize]));
