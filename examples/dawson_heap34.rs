@@ -29,7 +29,8 @@ use nimdb::game::{Convention, GameSpec, Position};
 use nimdb::solve::reference::ReferenceSearch;
 use nimdb::theory::quotient::candidate::index_and_period;
 use nimdb::theory::quotient::pretension::Pretension;
-use nimdb::theory::quotient::relative::{Ladder, Level, Refinement, ShiftCheck};
+use nimdb::theory::quotient::recheck::{Recheck, ShiftClaim, recheck};
+use nimdb::theory::quotient::relative::{Ladder, Level, Refinement, ShiftCheck, ShiftForm};
 use nimdb::theory::quotient::word::Word;
 use nimdb::theory::quotient::{Limits, Observer, QuotientBuilder};
 
@@ -569,12 +570,13 @@ fn check_form(
     println!(
         "shift form from levels {k0}..{}: c* = {cstar}, window {lo}..={hi}, {} entries undetermined ({:.1} s)",
         l.proved() - 1,
-        form.unknown,
+        form.unknown(),
         start.elapsed().as_secs_f64()
     );
     let v = l.check_shift(&form, max_states)?;
     println!("shift check for every k > {k0} (c* = {cstar}): {v:?} ({:.1} s)", start.elapsed().as_secs_f64());
-    if let ShiftCheck::Proved { .. } = v {
+    if let ShiftCheck::Proved(proof) = v {
+        let form = proof.form();
         // The diagonal for every k ≥ max(K0, 2) and every m: x_m = Φ(30)^m Φ(25) repeats with
         // period p30 from index i30, F repeats in d with period 2 above the window, so m up to
         // the bound below, with every d = m − k down past the window's bottom, covers all.
@@ -597,6 +599,59 @@ fn check_form(
         println!(
             "diagonal 34^k + 30^m + 25 is P iff m >= k, m = k mod 2, for every k >= {} and every m: {ok} ({checked} pairs (k, m) checked, m <= {bound})",
             k0.max(2)
+        );
+        if std::env::var("RECHECK").is_ok() {
+            second_check(l, form, max_states, start)?;
+        }
+    }
+    Ok(())
+}
+
+/// The second, independent check (`quotient::recheck`): levels 0..K0 − 1 of the ladder and the
+/// form, taken as a claimed outcome of 34^k + R for every k and R, checked for consistency
+/// from the misère rule up (its own walk over option-image sets); CPU time of this thread
+/// and resident memory around it.
+fn second_check(
+    l: &Ladder,
+    form: &ShiftForm,
+    max_states: usize,
+    start: Instant,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let clock = nimdb::resources::ThreadClock::current();
+    let cpu0 = clock.and_then(|c| c.used());
+    let rss0 = nimdb::resources::resident_bytes();
+    let spec: GameSpec = "octal:0.07".parse()?;
+    let code = spec.octal().ok_or("not an octal game")?;
+    let claim = ShiftClaim::of(code, l, form)?;
+    let v = recheck(&claim, max_states)?;
+    let cpu = match (cpu0, clock.and_then(|c| c.used())) {
+        (Some(a), Some(b)) => format!("{:.1} CPU s", (b - a).as_secs_f64()),
+        _ => "CPU time unknown".into(),
+    };
+    let mib = |b: Option<u64>| b.map_or("?".into(), |b| format!("{} MiB", b >> 20));
+    println!(
+        "second check (levels 0..{} and the form as one claim, for every k): {v:?} ({cpu}; resident {} before, {} after, peak {}; {:.1} s)",
+        claim.k0() - 1,
+        mib(rss0),
+        mib(nimdb::resources::resident_bytes()),
+        mib(nimdb::resources::peak_resident_bytes()),
+        start.elapsed().as_secs_f64()
+    );
+    if let Recheck::Consistent { .. } = v {
+        // The diagonal read off the claim by the second check's own reading: heap 30 is the
+        // identity of M, so R = 30^m + 25 has one image and count m; the levels' counter
+        // repeats from count 16 and F in e below its window, so m ≤ 40 and k ≤ m + 20 cover
+        // every class.
+        let mut ok = true;
+        for m in 0..=40usize {
+            let mut heaps = vec![30u32; m];
+            heaps.push(25);
+            for k in 2..=m + 20 {
+                ok &= claim.outcome(k, &heaps) == (m >= k && (m - k) % 2 == 0);
+            }
+        }
+        println!(
+            "  read from the second check's claim: 34^k + 30^m + 25 is P iff m >= k, m = k mod 2 (k >= 2, m <= 40): {ok}"
         );
     }
     Ok(())

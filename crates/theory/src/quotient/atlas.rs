@@ -328,6 +328,7 @@ pub fn chart_code_from(
     let stop = || interrupt() || out_of_time();
     let digits = code.last_nonzero().unwrap_or(0);
     let rule = certify::period_rule(code.last_nonzero(), code.splits());
+    let infinite = proven_infinite(code);
     let resumed = from.filter(|q| q.code == *code).and_then(|q| {
         QuotientBuilder::resume(code, budget.limits(), q.monoid.clone(), q.heap_images.clone()).ok()
     });
@@ -396,7 +397,7 @@ pub fn chart_code_from(
                 reached: reached(&b),
             });
         }
-        if let Some(proof) = proven_infinite(code).filter(|p| b.max_heap() + 1 >= p.from_heap) {
+        if let Some(proof) = infinite.filter(|p| b.max_heap() + 1 >= p.from_heap) {
             let why = format!(
                 "heap {}: the quotient of heaps 1..n is infinite for every n >= {}: {}",
                 proof.from_heap, proof.from_heap, proof.source

@@ -33,6 +33,7 @@ pub mod monoid;
 pub mod packed;
 pub mod presentation;
 pub mod pretension;
+pub mod recheck;
 pub mod relative;
 pub mod restrict;
 pub mod survey;

@@ -33,7 +33,7 @@
 use std::fmt;
 
 mod shift;
-pub use shift::{ShiftCheck, ShiftError, ShiftForm};
+pub use shift::{ShiftCheck, ShiftError, ShiftForm, ShiftProof};
 
 use serde::{Deserialize, Serialize};
 
@@ -684,6 +684,23 @@ impl Ladder {
     pub fn least_total(&self, z: u32) -> u32 {
         self.total[z as usize]
     }
+
+    /// Element z as its part in the refinement's monoid and its counters' values (one per
+    /// counted heap, in the refinement's order).
+    pub fn parts_of(&self, z: u32) -> (u32, Vec<u32>) {
+        let qs = self.refinement.q.size() as u64;
+        let r = (self.refinement.cap + 1) as u64;
+        let raw = self.raw[z as usize];
+        let mut rest = raw / qs;
+        let counters = (0..self.refinement.counted.len())
+            .map(|_| {
+                let v = (rest % r) as u32;
+                rest /= r;
+                v
+            })
+            .collect();
+        ((raw % qs) as u32, counters)
+    }
 }
 
 #[cfg(test)]
@@ -691,6 +708,7 @@ mod tests {
     use super::*;
     use crate::game::{Convention, GameSpec, Position};
     use crate::quotient::compute::{Limits, QuotientBuilder};
+    use crate::quotient::recheck::{Recheck, ShiftClaim, recheck};
     use crate::solve::reference::ReferenceSearch;
 
     fn code(game: &str) -> OctalCode {
@@ -808,6 +826,21 @@ mod tests {
         Ladder::new(&c, heap, r, 1 << 22).unwrap()
     }
 
+    /// Both checks of a form: `check_shift`, and the second check (`recheck`, written from
+    /// the lemma, with levels 0..k₀ − 1 taken as claims), which must agree; the first's verdict.
+    fn both(game: &str, l: &Ladder, form: &ShiftForm) -> ShiftCheck {
+        let first = l.check_shift(form, 1 << 20).unwrap();
+        let claim = ShiftClaim::of(&code(game), l, form).unwrap();
+        let second = recheck(&claim, 1 << 22).unwrap();
+        let agree = matches!(
+            (&first, &second),
+            (ShiftCheck::Proved(_), Recheck::Consistent { .. })
+                | (ShiftCheck::Fails { .. }, Recheck::Inconsistent { .. })
+        );
+        assert!(agree, "{game}: the two checks disagree: {first:?} and {second:?}");
+        first
+    }
+
     /// A shift form proved from level k₀ predicts o(Hᵏ + R) for k past every proved level;
     /// the forward search agrees on every Hᵏ + R, k₀ ≤ k ≤ k₀ + 2, R of at most `total`
     /// tokens (Kayles, H = 13, heap 4 or 8 counted; only levels 0..k₀ climbed). A form with one entry flipped (one a position reads) is refused.
@@ -820,7 +853,7 @@ mod tests {
                 assert!(matches!(l.climb(1 << 20), Level::Factors { .. }), "{game}");
             }
             let form = l.shift_form(k0, -(k0 as i64), 1, 0).unwrap();
-            let v = l.check_shift(&form, 1 << 20).unwrap();
+            let v = both(game, &l, &form);
             assert!(matches!(v, ShiftCheck::Proved { .. }), "{game}: {v:?}");
             let mut search = ReferenceSearch::new(&c, Convention::Misere);
             let mut seen = 0;
@@ -834,13 +867,14 @@ mod tests {
             // H^(k0+1) alone reads F(1, −k0 − 1): flipping it must be caught.
             let mut wrong = form.clone();
             wrong.flip(0, 0, -(k0 as i64) - 1);
-            let v = l.check_shift(&wrong, 1 << 20).unwrap();
+            let v = both(game, &l, &wrong);
             assert!(matches!(v, ShiftCheck::Fails { .. }), "{game}: a flipped form passed: {v:?}");
         }
     }
 
     /// A shift form is refused with its base level not proved, a window narrower than the
-    /// counter's period, or more than one counted heap.
+    /// counter's period, or more than one counted heap, and checked only over its own
+    /// refinement.
     #[test]
     fn a_shift_form_needs_proved_levels_that_shift() {
         let mut l = free_ladder("dawson", 10, 6, 8);
@@ -853,6 +887,13 @@ mod tests {
         let mut l2 = Ladder::new(&code("dawson"), 10, two, 1 << 22).unwrap();
         l2.climb(1 << 20);
         assert_eq!(l2.shift_form(0, -1, 1, 0), Err(ShiftError::Counted(2)));
+        // A form is checked only over the refinement it was read from.
+        let form = l.shift_form(0, -1, 12, 0).unwrap();
+        let mut r1 = l.refinement().clone();
+        r1.period = 1;
+        let mut l1 = Ladder::new(&code("dawson"), 10, r1, 1 << 22).unwrap();
+        l1.climb(1 << 20);
+        assert!(matches!(l1.check_shift(&form, 1 << 20), Err(ShiftError::Foreign { .. })));
     }
 
     /// Level 0 re-derives the quotient's own P-set, for Dawson's Kayles heaps 1..25.
@@ -887,7 +928,7 @@ mod tests {
         }
         assert!(matches!(l.shift_form(k0, -2, 1, 0), Err(ShiftError::NotShifted { .. })));
         let form = l.shift_form(k0, -2, 1, 1).unwrap();
-        let v = l.check_shift(&form, 1 << 20).unwrap();
+        let v = both(game, &l, &form);
         assert!(matches!(v, ShiftCheck::Proved { .. }), "{v:?}");
         let mut search = ReferenceSearch::new(&c, Convention::Misere);
         let mut seen = 0;
@@ -909,7 +950,7 @@ mod tests {
                 let mut wrong = form.clone();
                 wrong.flip(x, cc, d);
                 flipped[form.value(x, cc, d) as usize] += 1;
-                let v = l.check_shift(&wrong, 1 << 20).unwrap();
+                let v = both(game, &l, &wrong);
                 assert!(
                     matches!(v, ShiftCheck::Fails { .. }),
                     "F({rest:?}, {cc}, {d}) flipped passed: {v:?}"
@@ -917,5 +958,70 @@ mod tests {
             }
         }
         assert!(flipped[0] > 0 && flipped[1] > 0, "flipped N, P: {flipped:?}");
+    }
+
+    /// The second check takes the levels below k₀ as claims, not theorems: a level-0 entry
+    /// flipped (for R = ∅, the misère rule itself, and for small R) is refused. The claim it
+    /// proves, read its own way, is the forward search's outcome of 9ᵏ + R, k ≤ 4, R ≤ 6 tokens.
+    #[test]
+    fn the_second_check_refuses_a_wrong_level_below_the_form() {
+        let (game, heap, g) = ("kayles", 9u32, 5u32);
+        let mut l = free_ladder(game, heap, g, 10);
+        for _ in 0..=3 {
+            assert!(matches!(l.climb(1 << 20), Level::Factors { .. }));
+        }
+        let form = l.shift_form(1, -2, 1, 1).unwrap();
+        let c = code(game);
+        let claim = ShiftClaim::of(&c, &l, &form).unwrap();
+        assert!(matches!(recheck(&claim, 1 << 22).unwrap(), Recheck::Consistent { .. }));
+        // The claim, read by the second check's own reading, is the forward search's outcome.
+        let mut search = ReferenceSearch::new(&c, Convention::Misere);
+        for k in 0..=4 {
+            for (r, p) in beside(&mut search, heap, k, 6) {
+                assert_eq!(claim.outcome(k, &r), p, "{game} {heap}^{k} + {r:?}");
+            }
+        }
+        let r = l.refinement();
+        for rest in [&[][..], &[1], &[2], &[3], &[2, 2], &[4, 1]] {
+            let x = rest.iter().fold(0, |acc, &h| r.q.mul(acc, r.images[h as usize]));
+            let mut wrong = claim.clone();
+            let i = x as usize * (claim.cap as usize + 1);
+            wrong.levels[0][i] = !wrong.levels[0][i];
+            let v = recheck(&wrong, 1 << 22).unwrap();
+            assert!(matches!(v, Recheck::Inconsistent { .. }), "level 0 at {rest:?} flipped passed: {v:?}");
+        }
+    }
+
+    /// A form right at every step k > k₀ but wrong at the base level k₀ itself is refused:
+    /// Kayles, H = 9, heap 5 counted, the c* = 2 form from level 1 with the entry that
+    /// 9 + 5, 9 + 5 + 1 or 9 + 5 + 4 reads (at k = 1 only) flipped. Without the base check
+    /// each passes the step (F at level 1 is only read through H from level 2, as a claim),
+    /// and the form then says 9 + 5 is N where the forward search says P.
+    #[test]
+    fn a_form_wrong_at_its_base_level_is_refused() {
+        let (game, heap, g, k0) = ("kayles", 9u32, 5u32, 1usize);
+        let mut l = free_ladder(game, heap, g, 14);
+        for _ in 0..=4 {
+            assert!(matches!(l.climb(1 << 20), Level::Factors { .. }));
+        }
+        let form = l.shift_form(k0, -4, 1, 2).unwrap();
+        assert!(matches!(both(game, &l, &form), ShiftCheck::Proved { .. }));
+        let c = code(game);
+        let mut search = ReferenceSearch::new(&c, Convention::Misere);
+        let rf = l.refinement();
+        for rest in [&[][..], &[1], &[4]] {
+            let mut r = rest.to_vec();
+            r.push(g);
+            let x = rest.iter().fold(0, |acc, &h| rf.q.mul(acc, rf.images[h as usize]));
+            let mut heaps = r.clone();
+            heaps.push(heap);
+            let p = !search.solve(&Position::new(heaps)).0;
+            assert_eq!(form.is_p(&l, k0, &r), Some(p), "{r:?}");
+            let mut wrong = form.clone();
+            wrong.flip(x, 1, 1 - k0 as i64);
+            assert_eq!(wrong.is_p(&l, k0, &r), Some(!p), "{r:?}");
+            let v = both(game, &l, &wrong);
+            assert!(matches!(v, ShiftCheck::Fails { .. }), "9 + {r:?} flipped at the base passed: {v:?}");
+        }
     }
 }

@@ -17,7 +17,8 @@
 //! * **F is read off proved levels.** Level k of a [`Ladder`] over M × (g counted, index and
 //!   period as the counter's) gives F(x, min(c, c*), c − k) for every image (x, c); levels
 //!   k₀..K must agree, else the levels are not of this form at all
-//!   ([`ShiftError::NotShifted`]). Agreeing with level k₀ everywhere is the base case.
+//!   ([`ShiftError::NotShifted`]). Agreeing with level k₀ everywhere is the base case, and
+//!   the check tests it again whatever form it is given.
 //! * **The step is one check for every k > k₀.** At Hᵏ + R with d = c(R) − k, the options are
 //!   a move in a heap h of R (to count c + Δ and d + Δ, Δ = copies of g the move makes minus
 //!   [h = g] ≥ −1), read from F at level k, or a move in one H (to c + #g, d + 1 + #g),
@@ -78,6 +79,20 @@ pub enum ShiftError {
         /// The cap needed.
         need: i64,
     },
+    /// The form was read over another refinement (another monoid or counter period).
+    #[error(
+        "the form is over {qs} elements with period {period}, the ladder's refinement over {ladder_qs} with period {ladder_period}"
+    )]
+    Foreign {
+        /// |M| of the form.
+        qs: usize,
+        /// The form's period.
+        period: i64,
+        /// |M| of the ladder's refinement.
+        ladder_qs: usize,
+        /// The ladder's counter period.
+        ladder_period: i64,
+    },
     /// Two proved levels disagree after the shift: the levels are not F(x, c − k).
     #[error(
         "levels are not shifted copies: level {level} at R = {position:?} gives F(x, {c}, {d}) = {got}, level {other_level} at {other:?} {want}"
@@ -104,27 +119,61 @@ pub enum ShiftError {
 
 /// A function F: M × [0, c*] × ℤ → {P, N} given on a window and extended (see the module's doc),
 /// claimed to give o(Hᵏ + R) = F(ψ(R), min(c(R), c*), c(R) − k) for every k ≥ k₀.
+///
+/// Only [`Ladder::shift_form`] makes one (its fields are private); [`ShiftForm::flip`]
+/// changes an entry, and [`Ladder::check_shift`] checks whatever form it is given in full,
+/// its base level included.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ShiftForm {
     /// The base level.
-    pub k0: usize,
+    k0: usize,
     /// Bottom of the window.
-    pub lo: i64,
+    lo: i64,
     /// Top of the window.
-    pub hi: i64,
+    hi: i64,
     /// The counter's period.
-    pub period: i64,
+    period: i64,
     /// c*: F reads the count c of g as min(c, c*) (0: not at all, F(x, c − k) alone).
-    pub cstar: u32,
+    cstar: u32,
     /// |M|.
     qs: usize,
     /// F on M × [0, c*] × [lo, hi], row-major by element of M, then min(c, c*).
     table: Vec<bool>,
     /// Entries no proved level determined (set to N; the check decides them).
-    pub unknown: usize,
+    unknown: usize,
 }
 
 impl ShiftForm {
+    /// The base level k₀.
+    pub fn k0(&self) -> usize {
+        self.k0
+    }
+
+    /// The window [lo, hi] of e = d − min(c, c*) on which F is a table.
+    pub fn window(&self) -> (i64, i64) {
+        (self.lo, self.hi)
+    }
+
+    /// The period of F in e outside the window (the counter's).
+    pub fn period(&self) -> i64 {
+        self.period
+    }
+
+    /// c*: F reads the count c of g as min(c, c*).
+    pub fn cstar(&self) -> u32 {
+        self.cstar
+    }
+
+    /// |M|: F's first argument ranges over 0..size.
+    pub fn monoid_size(&self) -> usize {
+        self.qs
+    }
+
+    /// Entries no proved level determined (set to N; the check decides them).
+    pub fn unknown(&self) -> usize {
+        self.unknown
+    }
+
     fn width(&self) -> i64 {
         self.hi - self.lo + 1
     }
@@ -153,7 +202,8 @@ impl ShiftForm {
         self.table[self.index(x, c, d)]
     }
 
-    /// Flips F at (x, c, d) (for tests: a wrong form must be refused).
+    /// Flips F at (x, c, d) (for tests: a wrong form, at the base level or above, must be
+    /// refused by [`Ladder::check_shift`]).
     pub fn flip(&mut self, x: u32, c: i64, d: i64) {
         let i = self.index(x, c, d);
         self.table[i] = !self.table[i];
@@ -173,26 +223,59 @@ impl ShiftForm {
     }
 }
 
+/// A proved shift form: o(Hᵏ + R) = F(ψ(R), min(c(R), c*), c(R) − k) for every k ≥ k₀ and
+/// every R. Only [`Ladder::check_shift`] makes one.
+#[derive(Clone, PartialEq, Eq)]
+pub struct ShiftProof {
+    form: ShiftForm,
+    states: usize,
+    classes: usize,
+}
+
+impl ShiftProof {
+    /// The form proved.
+    pub fn form(&self) -> &ShiftForm {
+        &self.form
+    }
+
+    /// States the walk kept.
+    pub fn states(&self) -> usize {
+        self.states
+    }
+
+    /// Classes of d checked beside each position (dₗ..=dₕ).
+    pub fn classes(&self) -> usize {
+        self.classes
+    }
+}
+
+impl std::fmt::Debug for ShiftProof {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ShiftProof")
+            .field("k0", &self.form.k0)
+            .field("window", &(self.form.lo, self.form.hi))
+            .field("cstar", &self.form.cstar)
+            .field("states", &self.states)
+            .field("classes", &self.classes)
+            .finish()
+    }
+}
+
 /// What the check of a shift form found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ShiftCheck {
-    /// Proved: o(Hᵏ + R) = F(ψ(R), min(c(R), c*), c(R) − k) for every k ≥ k₀ and every R,
-    /// provided the form agrees with the proved level k₀ on every image, as
-    /// [`Ladder::shift_form`] makes it (the check does not test its base case again).
-    Proved {
-        /// States the walk kept.
-        states: usize,
-        /// Classes of d checked beside each position (dₗ..=dₕ).
-        classes: usize,
-    },
-    /// A position where F contradicts itself: Hᵏ + R with c(R) − k = `d` (every k with
-    /// that d, or for the bottom class every d ≤ `d`).
+    /// Proved, base level and every step above it (see [`ShiftProof`]).
+    Proved(ShiftProof),
+    /// A position where F is wrong: at the base level k₀ (F differs from the proved level
+    /// there; `d` = c(R) − k₀), or where F contradicts itself above it, Hᵏ + R with
+    /// c(R) − k = `d` (every k > k₀ with that d, or for the bottom class every d ≤ `d`).
     Fails {
         /// The heaps of R.
         position: Vec<u32>,
         /// d = c(R) − k (its class's representative).
         d: i64,
-        /// "P with a P option" or "N with every option N".
+        /// "P with a P option", "N with every option N", or at the base level which
+        /// outcome F gives and level k₀ proved.
         kind: String,
     },
     /// The walk met its state budget first.
@@ -285,13 +368,25 @@ impl Ladder {
         Ok(form)
     }
 
-    /// Checks a shift form for every k > k₀ (see the module's doc); with level k₀ agreeing
-    /// (as [`Ladder::shift_form`] ensures), a pass proves it for every k ≥ k₀.
+    /// Checks a shift form: its base case (F agrees with the proved level k₀ at every image
+    /// and every count the image's counter value stands for) and its step for every k > k₀
+    /// (see the module's doc). A pass proves it for every k ≥ k₀.
     pub fn check_shift(&self, form: &ShiftForm, max_states: usize) -> Result<ShiftCheck, ShiftError> {
         let r = &self.refinement;
         if r.counted.len() != 1 {
             return Err(ShiftError::Counted(r.counted.len()));
         }
+        if form.qs != r.q.size() || form.period != r.period as i64 {
+            return Err(ShiftError::Foreign {
+                qs: form.qs,
+                period: form.period,
+                ladder_qs: r.q.size(),
+                ladder_period: r.period as i64,
+            });
+        }
+        let Some(base) = self.levels.get(form.k0) else {
+            return Err(ShiftError::Unproved { k0: form.k0, proved: self.levels.len() });
+        };
         let g = r.counted[0];
         let q = &r.q;
         let qs = q.size();
@@ -357,6 +452,31 @@ impl Ladder {
         };
         // F at a position of count u (its own reading) and at an option shifted by s.
         let f = |x: u32, u: i64, d: i64| form.value(x, u, d);
+        // The base case: F(x, c, c − k₀) is level k₀'s outcome at every image, at every
+        // count c its counter value stands for (in the cycle: c, c + p, … until e = c − k₀ − c*
+        // passes the window, after which F repeats with the counter's period).
+        for (z, &proved) in base.iter().enumerate() {
+            let (x, c) = (parts.x[z], parts.c[z] as i64);
+            let mut cj = c;
+            loop {
+                let said = f(x, cj, cj - k0);
+                if said != proved {
+                    let mut position = self.least_position(z as u32);
+                    position.extend(std::iter::repeat_n(g, (cj - c) as usize));
+                    position.sort_unstable_by(|a, b| b.cmp(a));
+                    let word = |p: bool| if p { "P" } else { "N" };
+                    return Ok(ShiftCheck::Fails {
+                        position,
+                        d: cj - k0,
+                        kind: format!("{} where level {k0} is proved {}", word(said), word(proved)),
+                    });
+                }
+                if parts.exact[z] || cj - k0 - form.cstar as i64 > form.hi {
+                    break;
+                }
+                cj += p;
+            }
+        }
         let p_through_h =
             |x: u32, u: i64, d: i64| h_opts.iter().any(|&(o, e)| f(q.mul(x, o), u + e - 1, d + e));
         // Failures "P with a P option", per element and heap, and through H.
@@ -460,6 +580,10 @@ impl Ladder {
             Err(Stop::Failure(v)) => return Ok(v),
             Err(Stop::Budget) => return Ok(ShiftCheck::Budget { states: max_states }),
         };
-        Ok(ShiftCheck::Proved { states: alive, classes: (dhi - dlo + 1) as usize })
+        Ok(ShiftCheck::Proved(ShiftProof {
+            form: form.clone(),
+            states: alive,
+            classes: (dhi - dlo + 1) as usize,
+        }))
     }
 }
