@@ -173,8 +173,21 @@ struct Runs {
     place: Vec<usize>,
     /// The rank terms of the heaps from each run's first on.
     tails: Vec<u32>,
+    /// `below[v]`: the first run whose heap is smaller than `v`, for `v` up to the largest
+    /// heap plus one (see [`first_below`](Runs::first_below)).
+    below: Vec<u32>,
     /// How many runs (the arrays hold one entry more).
     count: usize,
+}
+
+impl Runs {
+    /// The first run whose heap is smaller than `v` (the entry after the last run where
+    /// none is): one read, where the run routines walked the runs to find it.
+    #[inline(always)]
+    fn first_below(&self, v: u32) -> usize {
+        let below = &self.below[..];
+        below[(v as usize).min(below.len() - 1)] as usize
+    }
 }
 
 /// One position's heaps and rank terms, ready to rank its neighbours.
@@ -279,6 +292,20 @@ impl Shape {
         rplace[r] = place[k];
         rtails[r] = tails[k];
         runs.count = r;
+        // below[v] = q for value[q] < v ≤ value[q − 1] (every v past the first run's heap: 0).
+        let largest = if k > 0 { heaps[0] as usize } else { 0 };
+        runs.below.resize(largest + 2, 0);
+        let below = &mut runs.below[..largest + 2];
+        below[largest + 1] = 0;
+        let mut v = largest;
+        for q in 0..=r {
+            let low = value[q] as usize;
+            while v > low {
+                below[v] = q as u32;
+                v -= 1;
+            }
+        }
+        below[0] = r as u32;
     }
 
     /// Loads the heaps `bytes` (one byte each, sorted largest first), computing their rank
@@ -691,15 +718,12 @@ impl Shape {
             let xb = start[rb] as usize;
             // The heaps between a and b have b and a heap fewer after them.
             let beside = table.shift(-(b as i32), -1);
-            // rq: the first run below h, moving left as h grows with a.
-            let mut rq = rb;
+            // rq: the first run below h (never after b's run).
             if start[rb + 1] as usize - xb >= 2 {
                 // Two heaps of b's run.
                 let h = 2 * b + added;
                 if h <= top && rules.splits_to(h, b, b) {
-                    while rq > 0 && value[rq - 1] < h {
-                        rq -= 1;
-                    }
+                    let rq = self.runs.first_below(h).min(rb);
                     let pair = table.shift(-2 * b as i32, -2);
                     let mut rank = pre[rq].wrapping_add(table.at_within(rplace[rq], joined, h - 1));
                     for y in rq..rb {
@@ -729,9 +753,7 @@ impl Shape {
                 if !rules.splits_to(h, a, b) {
                     continue;
                 }
-                while rq > 0 && value[rq - 1] < h {
-                    rq -= 1;
-                }
+                let rq = self.runs.first_below(h).min(ra);
                 let pair = table.shift(-((a + b) as i32), -2);
                 let mut rank = pre[rq].wrapping_add(table.at_within(rplace[rq], joined, h - 1));
                 for y in rq..ra {
@@ -1080,7 +1102,7 @@ impl Shape {
                 let both = table.shift(n as i32, 2);
                 let mut upper = above_split.wrapping_add(table.run_within(place[i + 1], place[e], both, h));
                 // qa: the first run below a; qb: the first run below b (never before qa).
-                let (mut qa, mut qb) = (r + 1, nr);
+                let mut qa = r + 1;
                 for a in (n.div_ceil(2)..n).rev() {
                     let b = n - a;
                     while value[qa] >= a {
@@ -1088,9 +1110,8 @@ impl Shape {
                             upper.wrapping_add(table.run_within(rplace[qa], rplace[qa + 1], both, value[qa]));
                         qa += 1;
                     }
-                    while qb > qa && value[qb - 1] < b {
-                        qb -= 1;
-                    }
+                    let qb = self.runs.first_below(b).min(nr);
+                    debug_assert!(qb >= qa);
                     if !rules.splits_to(h, a, b) {
                         continue;
                     }
