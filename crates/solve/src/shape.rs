@@ -176,15 +176,19 @@ struct Runs {
     /// `below[v]`: the first run whose heap is smaller than `v`, for `v` up to the largest
     /// heap plus one (see [`first_below`](Runs::first_below)).
     below: Vec<u32>,
+    /// Whether `below` holds the runs' table (filled by [`Shape::index_below`]).
+    below_valid: bool,
     /// How many runs (the arrays hold one entry more).
     count: usize,
 }
 
 impl Runs {
     /// The first run whose heap is smaller than `v` (the entry after the last run where
-    /// none is): one read, where the run routines walked the runs to find it.
+    /// none is): one read, where the run routines walked the runs to find it. Only where
+    /// `below_valid`.
     #[inline(always)]
     fn first_below(&self, v: u32) -> usize {
+        debug_assert!(self.below_valid);
         let below = &self.below[..];
         below[(v as usize).min(below.len() - 1)] as usize
     }
@@ -292,20 +296,31 @@ impl Shape {
         rplace[r] = place[k];
         rtails[r] = tails[k];
         runs.count = r;
+        runs.below_valid = false;
+    }
+
+    /// Fills the runs' [`below`](Runs::below) table (after [`index_runs`](Shape::index_runs)):
+    /// where a shape ranks many children or joined parents from one loading (a settled loss),
+    /// each run routine then finds the first run below a heap in one read.
+    #[inline(always)]
+    fn index_below(&mut self) {
+        let runs = &mut self.runs;
+        let r = runs.count;
+        let value = &runs.value[..=r];
         // below[v] = q for value[q] < v ≤ value[q − 1] (every v past the first run's heap: 0).
-        let largest = if k > 0 { heaps[0] as usize } else { 0 };
+        let largest = value[0] as usize;
         runs.below.resize(largest + 2, 0);
         let below = &mut runs.below[..largest + 2];
         below[largest + 1] = 0;
         let mut v = largest;
-        for q in 0..=r {
-            let low = value[q] as usize;
-            while v > low {
+        for (q, &low) in value.iter().enumerate() {
+            while v > low as usize {
                 below[v] = q as u32;
                 v -= 1;
             }
         }
         below[0] = r as u32;
+        runs.below_valid = true;
     }
 
     /// Loads the heaps `bytes` (one byte each, sorted largest first), computing their rank
@@ -491,6 +506,7 @@ impl Shape {
         self.sought = Some((total, rank));
         self.ones = ones;
         self.index_runs();
+        self.index_below();
     }
 
     /// The heaps.
@@ -703,6 +719,7 @@ impl Shape {
         // pre[r]: the terms of the runs before r, `added` more tokens and a heap fewer after
         // each (a joined heap never goes after the last run's first heap).
         let joined = table.shift(added as i32, -1);
+        let below = self.runs.below_valid;
         pre.clear();
         pre.resize(nr, 0);
         let pre = &mut pre[..nr];
@@ -718,12 +735,22 @@ impl Shape {
             let xb = start[rb] as usize;
             // The heaps between a and b have b and a heap fewer after them.
             let beside = table.shift(-(b as i32), -1);
-            // rq: the first run below h (never after b's run).
+            // rq: the first run below h, moving left as h grows with a (never after b's run).
+            let mut rq = rb;
+            let first_below = |h: u32, rq: &mut usize| {
+                if below {
+                    *rq = self.runs.first_below(h).min(*rq);
+                } else {
+                    while *rq > 0 && value[*rq - 1] < h {
+                        *rq -= 1;
+                    }
+                }
+            };
             if start[rb + 1] as usize - xb >= 2 {
                 // Two heaps of b's run.
                 let h = 2 * b + added;
                 if h <= top && rules.splits_to(h, b, b) {
-                    let rq = self.runs.first_below(h).min(rb);
+                    first_below(h, &mut rq);
                     let pair = table.shift(-2 * b as i32, -2);
                     let mut rank = pre[rq].wrapping_add(table.at_within(rplace[rq], joined, h - 1));
                     for y in rq..rb {
@@ -753,7 +780,7 @@ impl Shape {
                 if !rules.splits_to(h, a, b) {
                     continue;
                 }
-                let rq = self.runs.first_below(h).min(ra);
+                first_below(h, &mut rq);
                 let pair = table.shift(-((a + b) as i32), -2);
                 let mut rank = pre[rq].wrapping_add(table.at_within(rplace[rq], joined, h - 1));
                 for y in rq..ra {
@@ -1050,6 +1077,7 @@ impl Shape {
         let (place, tails) = (&self.place[..=k], &self.tails[..=k]);
         let t = taken as i32;
         let (shrunk, split) = (table.shift(-t, 0), table.shift(-t, 1));
+        let below = self.runs.below_valid;
         let splits = rules.may_split(taken);
         // The terms of the runs before the current one, in a child with a heap of a later
         // run shrunk (as many heaps), split (one heap more).
@@ -1102,7 +1130,7 @@ impl Shape {
                 let both = table.shift(n as i32, 2);
                 let mut upper = above_split.wrapping_add(table.run_within(place[i + 1], place[e], both, h));
                 // qa: the first run below a; qb: the first run below b (never before qa).
-                let mut qa = r + 1;
+                let (mut qa, mut qb) = (r + 1, nr);
                 for a in (n.div_ceil(2)..n).rev() {
                     let b = n - a;
                     while value[qa] >= a {
@@ -1110,8 +1138,14 @@ impl Shape {
                             upper.wrapping_add(table.run_within(rplace[qa], rplace[qa + 1], both, value[qa]));
                         qa += 1;
                     }
-                    let qb = self.runs.first_below(b).min(nr);
-                    debug_assert!(qb >= qa);
+                    if below {
+                        qb = self.runs.first_below(b).min(nr);
+                        debug_assert!(qb >= qa);
+                    } else {
+                        while qb > qa && value[qb - 1] < b {
+                            qb -= 1;
+                        }
+                    }
                     if !rules.splits_to(h, a, b) {
                         continue;
                     }
