@@ -28,29 +28,20 @@ fn bench_tier(c: &mut Criterion, game: &str, tier: TierId, max_total: u32) {
 /// A loss's children and its parents in the totals above, every eighth position of `tier`
 /// standing for the losses (misère Kayles's are one in eight): unranked once for both, as
 /// the solver does, against once for the children and again for each number of tokens
-/// added (marking one total at a time, before); and unranked once with the first run below
-/// each heap walked to, not read from the shape's table (the solver before issue 33's
-/// sixth round).
+/// added (marking one total at a time, before).
 fn bench_losses(c: &mut Criterion, game: &str, tier: TierId, max_total: u32) {
     let spec: GameSpec = game.parse().unwrap();
     let reach = spec.rules().max_take().unwrap_or(max_total);
     let table = PartitionTable::new(max_total, max_total, max_total).unwrap();
-    let ways = [
-        ("unranked_once", true, true),
-        ("unranked_per_total", false, true),
-        ("unranked_once_runs_walked", true, false),
-    ];
-    let sums: Vec<(u64, u64)> = ways
-        .iter()
-        .map(|&(_, once, below)| loss_neighbour_ranks(&spec, &table, tier, reach, 8, once, below))
-        .collect();
-    assert!(sums.iter().all(|s| *s == sums[0]), "{game} {tier:?}: the ways rank differently");
+    let once = loss_neighbour_ranks(&spec, &table, tier, reach, 8, true);
+    let again = loss_neighbour_ranks(&spec, &table, tier, reach, 8, false);
+    assert_eq!(once, again, "{game} {tier:?}: unranking once ranks differently");
     let mut group = c.benchmark_group(format!("losses/{game}/{}x{}", tier.total, tier.heaps));
     group.sample_size(10);
-    group.throughput(Throughput::Elements(sums[0].1));
-    for (name, once, below) in ways {
+    group.throughput(Throughput::Elements(once.1));
+    for (name, unrank_once) in [("unranked_once", true), ("unranked_per_total", false)] {
         group.bench_function(name, |b| {
-            b.iter(|| loss_neighbour_ranks(&spec, &table, tier, reach, 8, once, below))
+            b.iter(|| loss_neighbour_ranks(&spec, &table, tier, reach, 8, unrank_once))
         });
     }
     group.finish();
@@ -58,7 +49,6 @@ fn bench_losses(c: &mut Criterion, game: &str, tier: TierId, max_total: u32) {
 
 fn ranks(c: &mut Criterion) {
     bench_losses(c, "kayles", TierId { total: 60, heaps: 14 }, 62);
-    bench_losses(c, "lines", TierId { total: 60, heaps: 14 }, 62);
     // Large tiers of the totals the performance chapter profiles (misère Kayles 50 and 60).
     bench_tier(c, "kayles", TierId { total: 50, heaps: 12 }, 52);
     bench_tier(c, "kayles", TierId { total: 60, heaps: 14 }, 62);

@@ -173,25 +173,8 @@ struct Runs {
     place: Vec<usize>,
     /// The rank terms of the heaps from each run's first on.
     tails: Vec<u32>,
-    /// `below[v]`: the first run whose heap is smaller than `v`, for `v` up to the largest
-    /// heap plus one (see [`first_below`](Runs::first_below)).
-    below: Vec<u32>,
-    /// Whether `below` holds the runs' table (filled by [`Shape::index_below`]).
-    below_valid: bool,
     /// How many runs (the arrays hold one entry more).
     count: usize,
-}
-
-impl Runs {
-    /// The first run whose heap is smaller than `v` (the entry after the last run where
-    /// none is): one read, where the run routines walked the runs to find it. Only where
-    /// `below_valid`.
-    #[inline(always)]
-    fn first_below(&self, v: u32) -> usize {
-        debug_assert!(self.below_valid);
-        let below = &self.below[..];
-        below[(v as usize).min(below.len() - 1)] as usize
-    }
 }
 
 /// One position's heaps and rank terms, ready to rank its neighbours.
@@ -296,31 +279,6 @@ impl Shape {
         rplace[r] = place[k];
         rtails[r] = tails[k];
         runs.count = r;
-        runs.below_valid = false;
-    }
-
-    /// Fills the runs' [`below`](Runs::below) table (after [`index_runs`](Shape::index_runs)):
-    /// where a shape ranks many children or joined parents from one loading (a settled loss),
-    /// each run routine then finds the first run below a heap in one read.
-    #[inline(always)]
-    fn index_below(&mut self) {
-        let runs = &mut self.runs;
-        let r = runs.count;
-        let value = &runs.value[..=r];
-        // below[v] = q for value[q] < v ≤ value[q − 1] (every v past the first run's heap: 0).
-        let largest = value[0] as usize;
-        runs.below.resize(largest + 2, 0);
-        let below = &mut runs.below[..largest + 2];
-        below[largest + 1] = 0;
-        let mut v = largest;
-        for (q, &low) in value.iter().enumerate() {
-            while v > low as usize {
-                below[v] = q as u32;
-                v -= 1;
-            }
-        }
-        below[0] = r as u32;
-        runs.below_valid = true;
     }
 
     /// Loads the heaps `bytes` (one byte each, sorted largest first), computing their rank
@@ -506,7 +464,6 @@ impl Shape {
         self.sought = Some((total, rank));
         self.ones = ones;
         self.index_runs();
-        self.index_below();
     }
 
     /// The heaps.
@@ -719,7 +676,6 @@ impl Shape {
         // pre[r]: the terms of the runs before r, `added` more tokens and a heap fewer after
         // each (a joined heap never goes after the last run's first heap).
         let joined = table.shift(added as i32, -1);
-        let below = self.runs.below_valid;
         pre.clear();
         pre.resize(nr, 0);
         let pre = &mut pre[..nr];
@@ -735,22 +691,15 @@ impl Shape {
             let xb = start[rb] as usize;
             // The heaps between a and b have b and a heap fewer after them.
             let beside = table.shift(-(b as i32), -1);
-            // rq: the first run below h, moving left as h grows with a (never after b's run).
+            // rq: the first run below h, moving left as h grows with a.
             let mut rq = rb;
-            let first_below = |h: u32, rq: &mut usize| {
-                if below {
-                    *rq = self.runs.first_below(h).min(*rq);
-                } else {
-                    while *rq > 0 && value[*rq - 1] < h {
-                        *rq -= 1;
-                    }
-                }
-            };
             if start[rb + 1] as usize - xb >= 2 {
                 // Two heaps of b's run.
                 let h = 2 * b + added;
                 if h <= top && rules.splits_to(h, b, b) {
-                    first_below(h, &mut rq);
+                    while rq > 0 && value[rq - 1] < h {
+                        rq -= 1;
+                    }
                     let pair = table.shift(-2 * b as i32, -2);
                     let mut rank = pre[rq].wrapping_add(table.at_within(rplace[rq], joined, h - 1));
                     for y in rq..rb {
@@ -780,7 +729,9 @@ impl Shape {
                 if !rules.splits_to(h, a, b) {
                     continue;
                 }
-                first_below(h, &mut rq);
+                while rq > 0 && value[rq - 1] < h {
+                    rq -= 1;
+                }
                 let pair = table.shift(-((a + b) as i32), -2);
                 let mut rank = pre[rq].wrapping_add(table.at_within(rplace[rq], joined, h - 1));
                 for y in rq..ra {
@@ -1077,7 +1028,6 @@ impl Shape {
         let (place, tails) = (&self.place[..=k], &self.tails[..=k]);
         let t = taken as i32;
         let (shrunk, split) = (table.shift(-t, 0), table.shift(-t, 1));
-        let below = self.runs.below_valid;
         let splits = rules.may_split(taken);
         // The terms of the runs before the current one, in a child with a heap of a later
         // run shrunk (as many heaps), split (one heap more).
@@ -1138,13 +1088,8 @@ impl Shape {
                             upper.wrapping_add(table.run_within(rplace[qa], rplace[qa + 1], both, value[qa]));
                         qa += 1;
                     }
-                    if below {
-                        qb = self.runs.first_below(b).min(nr);
-                        debug_assert!(qb >= qa);
-                    } else {
-                        while qb > qa && value[qb - 1] < b {
-                            qb -= 1;
-                        }
+                    while qb > qa && value[qb - 1] < b {
+                        qb -= 1;
                     }
                     if !rules.splits_to(h, a, b) {
                         continue;
@@ -1329,9 +1274,7 @@ pub fn neighbour_ranks(
 /// `once`, each position is unranked once and its parents are ranked from the shape its
 /// children were ranked from (the solver since issue 33's fourth round); without, the
 /// parents of each number of tokens added are ranked from a shape of their own, unranked
-/// again (as marking one total at a time did). With `below`, the run routines find the
-/// first run below a heap in the shape's table (the solver's settling since issue 33's
-/// sixth round); without, by walking the runs. For the benchmark that compares these
+/// again (as marking one total at a time did). For the benchmark that compares the two
 /// (`crates/solve/benches/ranks.rs`); not part of the solver's interface.
 #[doc(hidden)]
 pub fn loss_neighbour_ranks(
@@ -1341,9 +1284,8 @@ pub fn loss_neighbour_ranks(
     reach: u32,
     stride: usize,
     once: bool,
-    below: bool,
 ) -> (u64, u64) {
-    spec.rules().with(Ranks { table, tier, reach, walk: Walk::Losses { stride, once, below } })
+    spec.rules().with(Ranks { table, tier, reach, walk: Walk::Losses { stride, once } })
 }
 
 /// What [`Ranks`] ranks of each position it visits.
@@ -1353,9 +1295,8 @@ enum Walk {
     /// ([`neighbour_ranks`]).
     Tier(Routine),
     /// Every `stride`-th position's children and parents of every kind, unranked `once` or
-    /// again for each number of tokens added, the first run below a heap read from the
-    /// shape's table or not (`below`) ([`loss_neighbour_ranks`]).
-    Losses { stride: usize, once: bool, below: bool },
+    /// again for each number of tokens added ([`loss_neighbour_ranks`]).
+    Losses { stride: usize, once: bool },
 }
 
 /// The benchmarks' visitor: ranks the neighbours of the positions of one tier (see
@@ -1380,17 +1321,11 @@ impl crate::game::RulesVisitor for Ranks<'_> {
         let (mut shape, mut buf) = (Shape::default(), Vec::new());
         let (mut sum, mut count) = (0u64, 0u64);
         let size = self.table.tier_size(total, heaps);
-        let (routine, stride, once, below, kinds) = match self.walk {
-            Walk::Tier(routine) => {
-                (routine, 1, true, true, ParentKinds { joined: true, ..ParentKinds::default() })
+        let (routine, stride, once, kinds) = match self.walk {
+            Walk::Tier(routine) => (routine, 1, true, ParentKinds { joined: true, ..ParentKinds::default() }),
+            Walk::Losses { stride, once } => {
+                (Routine::Runs, stride, once, ParentKinds { vanished: true, grown: true, joined: true })
             }
-            Walk::Losses { stride, once, below } => (
-                Routine::Runs,
-                stride,
-                once,
-                below,
-                ParentKinds { vanished: true, grown: true, joined: true },
-            ),
         };
         // Without `once`: a shape for each number of tokens added, each seeking the same
         // ascending ranks (as each total's marking did).
@@ -1398,7 +1333,6 @@ impl crate::game::RulesVisitor for Ranks<'_> {
             if once { Vec::new() } else { adds.clone().map(|_| Shape::default()).collect() };
         for rank in (0..size).step_by(stride.max(1)) {
             shape.seek(&terms, total, heaps, rank);
-            shape.runs.below_valid &= below;
             for taken in 0..=self.reach.min(total) {
                 count += shape.children_via(rules, &terms, taken, &mut buf, routine, |_, r| sum += r as u64);
             }
@@ -1409,7 +1343,6 @@ impl crate::game::RulesVisitor for Ranks<'_> {
                 } else {
                     let other = &mut marking[i];
                     other.seek(&terms, total, heaps, rank);
-                    other.runs.below_valid &= below;
                     other
                 };
                 count += from.parents_via(rules, &terms, query, routine, |_, r| sum += r as u64);
@@ -1451,17 +1384,10 @@ mod tests {
                         let p = position.heaps();
                         table.tails_into(p, &mut tails);
                         shape.load(&terms, p, &tails);
-                        // The runs walked to (a loaded shape), then read from the table.
-                        let mut walked = Vec::new();
-                        shape.children(rules, &terms, total, &mut buf, |step, rank| {
-                            walked.push((step.taken, heaps + step.parts - 1, rank));
-                        });
-                        shape.index_below();
                         let mut fast = Vec::new();
                         shape.children(rules, &terms, total, &mut buf, |step, rank| {
                             fast.push((step.taken, heaps + step.parts - 1, rank));
                         });
-                        assert_eq!(fast, walked, "children of {p:?} with the runs' table");
                         let mut slow = Vec::new();
                         for taken in 0..=total {
                             rules.children_taking(p, taken, &mut buf, |c| {
@@ -1506,19 +1432,11 @@ mod tests {
                         table.tails_into(p, &mut tails);
                         shape.load(&terms, p, &tails);
                         for added in 0..=self.max_total - total {
-                            let query = ParentQuery { added, bounds, kinds: ParentKinds::ALL };
-                            // The runs walked to (a loaded shape), then read from the table.
-                            let mut walked = Vec::new();
-                            shape.runs.below_valid = false;
-                            shape.parents(rules, &terms, query, |change, rank| {
-                                walked.push(((heaps as i32 + change) as u32, rank));
-                            });
-                            shape.index_below();
                             let mut fast = Vec::new();
+                            let query = ParentQuery { added, bounds, kinds: ParentKinds::ALL };
                             shape.parents(rules, &terms, query, |change, rank| {
                                 fast.push(((heaps as i32 + change) as u32, rank));
                             });
-                            assert_eq!(fast, walked, "parents of {p:?} adding {added} with the runs' table");
                             let mut slow = Vec::new();
                             for parent_heaps in heaps.saturating_sub(1)..=heaps + 1 {
                                 rules.parents_adding(p, added, parent_heaps, bounds, &mut buf, |parent| {
