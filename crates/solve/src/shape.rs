@@ -1264,40 +1264,7 @@ pub fn neighbour_ranks(
     reach: u32,
     routine: Routine,
 ) -> (u64, u64) {
-    struct Ranks<'a> {
-        table: &'a PartitionTable,
-        tier: crate::index::TierId,
-        reach: u32,
-        routine: Routine,
-    }
-    impl crate::game::RulesVisitor for Ranks<'_> {
-        type Output = (u64, u64);
-        fn visit<R: TierRules>(self, rules: &R) -> (u64, u64) {
-            if !R::ONE_HEAP_MOVES {
-                return (0, 0);
-            }
-            let terms = Terms::new(self.table);
-            let bounds = ParentBounds { max_heap: self.table.max_part(), max_heaps: self.table.max_parts() };
-            let joined = ParentKinds { joined: true, ..ParentKinds::default() };
-            let (mut shape, mut buf) = (Shape::default(), Vec::new());
-            let (mut sum, mut count) = (0u64, 0u64);
-            let size = self.table.tier_size(self.tier.total, self.tier.heaps);
-            for rank in 0..size {
-                shape.seek(&terms, self.tier.total, self.tier.heaps, rank);
-                for taken in 0..=self.reach.min(self.tier.total) {
-                    count += shape.children_via(rules, &terms, taken, &mut buf, self.routine, |_, r| {
-                        sum += r as u64;
-                    });
-                }
-                for added in 1..=self.reach.min(self.table.max_total() - self.tier.total) {
-                    let query = ParentQuery { added, bounds, kinds: joined };
-                    count += shape.parents_via(rules, &terms, query, self.routine, |_, r| sum += r as u64);
-                }
-            }
-            (sum, count)
-        }
-    }
-    spec.rules().with(Ranks { table, tier, reach, routine })
+    spec.rules().with(Ranks { table, tier, reach, walk: Walk::Tier(routine) })
 }
 
 /// Ranks the children (each number of tokens up to `reach`) and every parent (each kind,
@@ -1318,54 +1285,71 @@ pub fn loss_neighbour_ranks(
     stride: usize,
     once: bool,
 ) -> (u64, u64) {
-    struct Ranks<'a> {
-        table: &'a PartitionTable,
-        tier: crate::index::TierId,
-        reach: u32,
-        stride: usize,
-        once: bool,
-    }
-    impl crate::game::RulesVisitor for Ranks<'_> {
-        type Output = (u64, u64);
-        fn visit<R: TierRules>(self, rules: &R) -> (u64, u64) {
-            if !R::ONE_HEAP_MOVES {
-                return (0, 0);
-            }
-            let terms = Terms::new(self.table);
-            let bounds = ParentBounds { max_heap: self.table.max_part(), max_heaps: self.table.max_parts() };
-            let adds = 1..=self.reach.min(self.table.max_total() - self.tier.total);
-            let mut shape = Shape::default();
-            // Without `once`: a shape for each number of tokens added, each seeking the
-            // same ascending ranks (as each total's marking did).
-            let mut marking: Vec<Shape> = adds.clone().map(|_| Shape::default()).collect();
-            let mut buf = Vec::new();
-            let (mut sum, mut count) = (0u64, 0u64);
-            let size = self.table.tier_size(self.tier.total, self.tier.heaps);
-            let (total, heaps) = (self.tier.total, self.tier.heaps);
-            for rank in (0..size).step_by(self.stride.max(1)) {
-                shape.seek(&terms, total, heaps, rank);
-                for taken in 0..=self.reach.min(total) {
-                    count += shape.children_taking(rules, &terms, taken, &mut buf, |_, r| sum += r as u64);
-                }
-                for (added, other) in adds.clone().zip(&mut marking) {
-                    let query = ParentQuery {
-                        added,
-                        bounds,
-                        kinds: ParentKinds { vanished: true, grown: true, joined: true },
-                    };
-                    let from = if self.once {
-                        &mut shape
-                    } else {
-                        other.seek(&terms, total, heaps, rank);
-                        other
-                    };
-                    count += from.parents(rules, &terms, query, |_, r| sum += r as u64);
-                }
-            }
-            (sum, count)
+    spec.rules().with(Ranks { table, tier, reach, walk: Walk::Losses { stride, once } })
+}
+
+/// What [`Ranks`] ranks of each position it visits.
+#[derive(Clone, Copy)]
+enum Walk {
+    /// Every position's children and joined parents, through the routine
+    /// ([`neighbour_ranks`]).
+    Tier(Routine),
+    /// Every `stride`-th position's children and parents of every kind, unranked `once` or
+    /// again for each number of tokens added ([`loss_neighbour_ranks`]).
+    Losses { stride: usize, once: bool },
+}
+
+/// The benchmarks' visitor: ranks the neighbours of the positions of one tier (see
+/// [`Walk`]) and gives the sum of the ranks and their number.
+struct Ranks<'a> {
+    table: &'a PartitionTable,
+    tier: crate::index::TierId,
+    reach: u32,
+    walk: Walk,
+}
+
+impl crate::game::RulesVisitor for Ranks<'_> {
+    type Output = (u64, u64);
+    fn visit<R: TierRules>(self, rules: &R) -> (u64, u64) {
+        if !R::ONE_HEAP_MOVES {
+            return (0, 0);
         }
+        let terms = Terms::new(self.table);
+        let bounds = ParentBounds { max_heap: self.table.max_part(), max_heaps: self.table.max_parts() };
+        let (total, heaps) = (self.tier.total, self.tier.heaps);
+        let adds = 1..=self.reach.min(self.table.max_total() - total);
+        let (mut shape, mut buf) = (Shape::default(), Vec::new());
+        let (mut sum, mut count) = (0u64, 0u64);
+        let size = self.table.tier_size(total, heaps);
+        let (routine, stride, once, kinds) = match self.walk {
+            Walk::Tier(routine) => (routine, 1, true, ParentKinds { joined: true, ..ParentKinds::default() }),
+            Walk::Losses { stride, once } => {
+                (Routine::Runs, stride, once, ParentKinds { vanished: true, grown: true, joined: true })
+            }
+        };
+        // Without `once`: a shape for each number of tokens added, each seeking the same
+        // ascending ranks (as each total's marking did).
+        let mut marking: Vec<Shape> =
+            if once { Vec::new() } else { adds.clone().map(|_| Shape::default()).collect() };
+        for rank in (0..size).step_by(stride.max(1)) {
+            shape.seek(&terms, total, heaps, rank);
+            for taken in 0..=self.reach.min(total) {
+                count += shape.children_via(rules, &terms, taken, &mut buf, routine, |_, r| sum += r as u64);
+            }
+            for (i, added) in adds.clone().enumerate() {
+                let query = ParentQuery { added, bounds, kinds };
+                let from = if once {
+                    &mut shape
+                } else {
+                    let other = &mut marking[i];
+                    other.seek(&terms, total, heaps, rank);
+                    other
+                };
+                count += from.parents_via(rules, &terms, query, routine, |_, r| sum += r as u64);
+            }
+        }
+        (sum, count)
     }
-    spec.rules().with(Ranks { table, tier, reach, stride, once })
 }
 
 #[cfg(test)]
