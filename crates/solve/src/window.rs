@@ -9,12 +9,19 @@
 //! A mapped page the process has read counts in its resident set, though (`VmRSS`, and the
 //! peak `VmHWM` that `/usr/bin/time` reports), as long as it stays mapped. So the window
 //! notes which spilled tiers each tier's solve asked for ([`Window::get`]) and, once the
-//! tier is solved ([`Window::put`]), lets go of their pages (`madvise(MADV_DONTNEED)`: the
-//! pages leave the process's page tables and stay in the page cache, so a later read
-//! faults them back in without touching the disk while memory lasts). The resident set
-//! then holds at most the spilled tiers one tier's solve reads (its child tiers and the
-//! sources of its marks) beside the window held in memory: what
-//! [`Estimate::fit`](crate::Estimate::fit) sets aside for them.
+//! tier is solved ([`Window::put`]), lets go of the pages of those the next tier cannot
+//! read (`madvise(MADV_DONTNEED)`: the pages leave the process's page tables and stay in
+//! the page cache, so a later read faults them back in without touching the disk while
+//! memory lasts). A tier of `h` heaps reads the tiers within reach below it with `h −
+//! fewer` to `h + more` heaps (its children, and the losses that mark it), and a total's
+//! tiers are solved from the most heaps down: so after the tier of `h` heaps, the spilled
+//! tiers of fewer than `h` heaps that it read are kept for the next tier of its total (`h −
+//! 1` heaps, which reads `h − 1 − fewer` heaps and up) and the rest let go; after a total's
+//! last tier, all of them. The resident set then holds at most the spilled tiers one
+//! tier's solve reads beside the window held in memory: what
+//! [`Estimate::fit`](crate::Estimate::fit) sets aside for them; and a spilled tier's pages
+//! are faulted back in once per total that reads them, and once more for each tier of more
+//! heaps than its own that reads it (`more` times).
 
 use std::fs::File;
 use std::io::Write;
@@ -272,6 +279,8 @@ pub struct Window {
     asked: Vec<AtomicBool>,
     /// The slots of the spilled tiers.
     spilled_slots: Vec<usize>,
+    /// When spilling, by slot: whether the universe has the tier (to know a total's last).
+    tiers: Vec<bool>,
 }
 
 impl Window {
@@ -288,6 +297,7 @@ impl Window {
             spilled: 0,
             asked: Vec::new(),
             spilled_slots: Vec::new(),
+            tiers: Vec::new(),
         }
     }
 
@@ -299,6 +309,11 @@ impl Window {
         let mut window = Window::new(universe);
         if spill.is_some() {
             window.asked = (0..window.slots.len()).map(|_| AtomicBool::new(false)).collect();
+            window.tiers = vec![false; window.slots.len()];
+            for tier in universe.tiers() {
+                let slot = window.slot(tier);
+                window.tiers[slot] = true;
+            }
         }
         Window { spill, ..window }
     }
@@ -337,10 +352,10 @@ impl Window {
     }
 
     /// Puts `tier`'s arrays in: held in memory, or spilled if that would pass the budget.
-    /// First lets go of the pages read from the spilled tiers asked for since the last put
-    /// (the solve of `tier` is done with them).
+    /// First lets go of the pages read from the spilled tiers asked for since then that the
+    /// next tier cannot read (the solve of `tier` is done with them: see the module's text).
     pub fn put(&mut self, tier: TierId, mut values: TierValues) -> std::io::Result<()> {
-        self.release_asked();
+        self.release_asked(tier);
         if let Some(spill) = &self.spill
             && self.bytes + Self::size_of(&values) > spill.budget
         {
@@ -368,13 +383,19 @@ impl Window {
         Ok(())
     }
 
-    /// Lets go of the pages of every spilled tier asked for since the last call, and
-    /// forgets that they were asked for.
-    fn release_asked(&mut self) {
-        let (asked, slots) = (&self.asked, &self.slots);
+    /// Once `solved` is: lets go of the pages of every spilled tier asked for that the next
+    /// tier may not read, and forgets that they were asked for. The next tier of the same
+    /// total, of one heap fewer ([`Universe::tiers`]' order), reads every tier of fewer
+    /// heaps than `solved` among those `solved` read; the first tier of the next total
+    /// reads none that need be kept.
+    fn release_asked(&mut self, solved: TierId) {
+        let same_total = solved.heaps > 0
+            && self.tiers.get(self.slot(TierId { heaps: solved.heaps - 1, ..solved })) == Some(&true);
+        let (asked, slots, stride) = (&self.asked, &self.slots, self.stride);
         self.spilled_slots.retain(|&slot| {
             let Some(values) = slots[slot].as_deref() else { return false };
-            if asked[slot].swap(false, Ordering::Relaxed) {
+            let read_next = same_total && ((slot % stride) as u32) < solved.heaps;
+            if !read_next && asked[slot].swap(false, Ordering::Relaxed) {
                 values.remoteness.release();
                 if let Some(ranks) = &values.losses {
                     ranks.release();
