@@ -174,11 +174,12 @@ pub(super) fn prepare(args: &SolveArgs) -> anyhow::Result<Option<(SolveJob, Solv
         match plan(&resumed, &budget, "this solve", &args.db.db) {
             Ok(None) => println!("budget:      {} ({}): fits", Bytes(budget.bytes), budget.source),
             Ok(Some(window)) => println!(
-                "budget:      {} ({}): lower tiers past {} spill to disk (up to {})",
+                "budget:      {} ({}): lower tiers past {} spill to disk (up to {}, of which a tier reads at most {})",
                 Bytes(budget.bytes),
                 budget.source,
                 Bytes(window),
-                Bytes(estimate.window_bytes.saturating_sub(window))
+                Bytes(estimate.window_bytes.saturating_sub(window)),
+                Bytes(estimate.spill_reads_bytes.min(estimate.window_bytes))
             ),
             Err(e) => println!("budget:      would be refused: {e}"),
         }

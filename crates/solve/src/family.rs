@@ -395,6 +395,7 @@ pub fn estimate_family(space: &dyn PositionSpace, loopy: bool, moves_bound: u64)
         positions,
         memory_bytes,
         window_bytes: 0,
+        spill_reads_bytes: 0,
         whole_total_bytes: 0,
         disk_bytes,
         log_bytes,

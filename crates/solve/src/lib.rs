@@ -551,6 +551,11 @@ pub struct Estimate {
     /// The part of `memory_bytes` that is lower tiers held for later ones (the window):
     /// what a solve under a memory limit spills to disk instead.
     pub window_bytes: u64,
+    /// The most bytes of spilled lower tiers one tier's solve reads (its child tiers' values
+    /// and the ranks of the losses that mark it, within reach): what a solve that spills
+    /// may have mapped into its resident set at once, beside the window it holds (the window
+    /// lets go of a spilled tier's pages once the tier that read them is solved).
+    pub spill_reads_bytes: u64,
     /// The part of `memory_bytes` that holds the rest of the total being solved, beside
     /// its largest tier: the retrograde solver marks a heap game's whole total at once
     /// unless it spills, and then it marks tier by tier without it.
@@ -579,12 +584,18 @@ impl Estimate {
     /// rest to mapped files (a [`Spill`] with that budget); refused when even the rest of
     /// the solve is over the budget (`what` names the solve in the refusal). Both faces
     /// (`nimdb solve`, the Python package) plan with this.
+    ///
+    /// The budget bounds the whole resident set: beside the bytes held, a spilling solve
+    /// has the pages of the spilled tiers it reads for one tier mapped at once (at most
+    /// [`spill_reads_bytes`](Self::spill_reads_bytes)), so those are set aside from the
+    /// window.
     pub fn fit(&self, budget: &MemoryBudget, what: &str) -> Result<Option<u64>, ResourceError> {
         if self.memory_bytes <= budget.bytes {
             return Ok(None);
         }
         // A spilling solve marks tier by tier, so it does not hold a whole total.
-        let fixed = self.memory_bytes - self.window_bytes - self.whole_total_bytes;
+        let fixed = self.memory_bytes - self.window_bytes - self.whole_total_bytes
+            + self.spill_reads_bytes.min(self.window_bytes);
         budget.check(&format!("{what}, even with its lower tiers spilled to disk,"), fixed)?;
         Ok(Some(budget.bytes - fixed))
     }
@@ -733,6 +744,8 @@ pub fn estimate(game: &GameSpec, options: &SolveOptions, table: &PartitionTable,
             .collect(),
         None => per_total.iter().map(|&n| n * per_position_tenths / 10).collect(),
     };
+    let spill_reads_bytes =
+        spill_reads_bytes(game, universe, table, reach, (!sweep).then_some(counted.as_ref()), value_bytes);
     let mut window_bytes = 0u64;
     let mut held_bytes = 0u64;
     for t in 0..per_total.len() {
@@ -835,6 +848,7 @@ pub fn estimate(game: &GameSpec, options: &SolveOptions, table: &PartitionTable,
             + whole_total_bytes
             + copies_bytes,
         window_bytes,
+        spill_reads_bytes,
         whole_total_bytes,
         disk_bytes,
         log_bytes,
@@ -842,6 +856,56 @@ pub fn estimate(game: &GameSpec, options: &SolveOptions, table: &PartitionTable,
         largest_tier,
         record_bytes,
     }
+}
+
+/// The most bytes of lower tiers, as a spilled tier's files hold them, that one tier's solve
+/// reads ([`Estimate::spill_reads_bytes`]): over every tier, the tiers within `reach` tokens
+/// below it (its own total's included) with the heap counts its children and the sources
+/// of its marks may have (`fewer` below to `more` above its own, as
+/// [`remoteness_bounds`](window::remoteness_bounds) reads them), each at `value_tenths`
+/// tenths of a byte a position (its remoteness) and, for the retrograde solver (`losses`
+/// given), 4 bytes a loss (its rank): the losses counted where they are by total and heap
+/// count, else a generous 15% of the positions.
+fn spill_reads_bytes(
+    game: &GameSpec,
+    universe: &Universe,
+    table: &PartitionTable,
+    reach: u32,
+    losses: Option<Option<&Vec<Vec<u64>>>>,
+    value_tenths: u64,
+) -> u64 {
+    let change = game.rules().heap_change();
+    let stride = universe.heaps_cap() as usize + 1;
+    let max_total = universe.max_total as usize;
+    // `prefix[h][t]`: the bytes of the tiers of `h` heaps and totals below `t`.
+    let mut prefix = vec![vec![0u64; max_total + 2]; stride];
+    for tier in universe.tiers() {
+        let positions = table.size(tier);
+        let losses = losses.map_or(0, |counted| {
+            counted
+                .and_then(|c| c.get(tier.total as usize)?.get(tier.heaps as usize).copied())
+                .unwrap_or(positions * 15 / 100)
+        });
+        prefix[tier.heaps as usize][tier.total as usize + 1] = positions * value_tenths / 10 + 4 * losses;
+    }
+    for by_total in &mut prefix {
+        for t in 1..by_total.len() {
+            by_total[t] += by_total[t - 1];
+        }
+    }
+    universe
+        .tiers()
+        .into_iter()
+        .map(|tier| {
+            let (low, high) = (tier.total.saturating_sub(reach) as usize, tier.total as usize + 1);
+            let heaps = tier.heaps.saturating_sub(change.fewer) as usize
+                ..=(tier.heaps as usize + change.more as usize).min(stride - 1);
+            let read: u64 = heaps.map(|h| prefix[h][high] - prefix[h][low]).sum();
+            let own = prefix[tier.heaps as usize][high] - prefix[tier.heaps as usize][high - 1];
+            read - own
+        })
+        .max()
+        .unwrap_or(0)
 }
 
 /// The bytes of each stored record of a heap game's tier of `total`: its remoteness, as wide

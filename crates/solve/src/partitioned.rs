@@ -258,7 +258,7 @@ impl Blocks {
             let raw = held.values.raw();
             if !raw.is_empty() {
                 self.spilled += raw.len() as u64;
-                let map = map_spilled(spill.file(&stem, "values"), &raw).map_err(SolveError::Spill)?;
+                let map = map_spilled(spill.file(&stem, "values"), raw).map_err(SolveError::Spill)?;
                 held.values = Column::Mapped { map, wide: matches!(held.values, Column::Wide(_)) };
             }
             if let Ranks::Held(ranks) = &held.losses

@@ -5,10 +5,28 @@
 //! and the file is unlinked at once: the mapping keeps it readable, nothing is left behind
 //! however the process ends, and its pages live in the kernel's page cache, which gives
 //! them back under memory pressure instead of counting against the process's own heap.
+//!
+//! A mapped page the process has read counts in its resident set, though (`VmRSS`, and the
+//! peak `VmHWM` that `/usr/bin/time` reports), as long as it stays mapped. So the window
+//! notes which spilled tiers each tier's solve asked for ([`Window::get`]) and, once the
+//! tier is solved ([`Window::put`]), lets go of the pages of those the next tier cannot
+//! read (`madvise(MADV_DONTNEED)`: the pages leave the process's page tables and stay in
+//! the page cache, so a later read faults them back in without touching the disk while
+//! memory lasts). A tier of `h` heaps reads the tiers within reach below it with `h −
+//! fewer` to `h + more` heaps (its children, and the losses that mark it), and a total's
+//! tiers are solved from the most heaps down: so after the tier of `h` heaps, the spilled
+//! tiers of fewer than `h` heaps that it read are kept for the next tier of its total (`h −
+//! 1` heaps, which reads `h − 1 − fewer` heaps and up) and the rest let go; after a total's
+//! last tier, all of them. The resident set then holds at most the spilled tiers one
+//! tier's solve reads beside the window held in memory: what
+//! [`Estimate::fit`](crate::Estimate::fit) sets aside for them; and a spilled tier's pages
+//! are faulted back in once per total that reads them, and once more for each tier of more
+//! heaps than its own that reads it (`more` times).
 
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use memmap2::Mmap;
 
@@ -122,14 +140,43 @@ impl Column {
         }
     }
 
-    /// The column's bytes, as a spill file holds them.
-    pub(crate) fn raw(&self) -> Vec<u8> {
+    /// The column's bytes, as a spill file holds them (native order), without a copy.
+    pub(crate) fn raw(&self) -> &[u8] {
         match self {
-            Column::Narrow(v) => v.clone(),
-            Column::Wide(v) => v.iter().flat_map(|x| x.to_ne_bytes()).collect(),
-            Column::Mapped { map, .. } => map.to_vec(),
+            Column::Narrow(v) => v,
+            Column::Wide(v) => as_bytes(v),
+            Column::Mapped { map, .. } => map,
         }
     }
+
+    /// Lets go of the pages of a mapped column this process has read (see [`release`]).
+    fn release(&self) {
+        if let Column::Mapped { map, .. } = self {
+            release(map);
+        }
+    }
+}
+
+/// The bytes of `values` in native order (what a spill file holds), without a copy.
+pub(crate) fn as_bytes<T: Copy + Into<u64>>(values: &[T]) -> &[u8] {
+    // SAFETY: `T` is a plain unsigned integer (u16 or u32 here: `Into<u64>`, `Copy`, no
+    // padding), so its bytes are initialized; u8 needs no alignment; the slice borrows
+    // `values`.
+    unsafe { std::slice::from_raw_parts(values.as_ptr() as *const u8, std::mem::size_of_val(values)) }
+}
+
+/// Lets go of the pages of the read-only mapping of a spill file that this process has
+/// read: they leave its resident set and stay in the page cache (`MADV_DONTNEED`), so the
+/// next read faults them back in, from memory while the kernel keeps them. A failure is
+/// only a hint not taken.
+fn release(map: &Mmap) {
+    if map.is_empty() {
+        return;
+    }
+    // SAFETY: the mapping is a shared, read-only mapping of a file (the spill file, written
+    // in full before it was mapped and never written since): dropping its pages discards
+    // nothing, and a later read sees the file's same bytes again.
+    let _ = unsafe { map.unchecked_advise(memmap2::UncheckedAdvice::DontNeed) };
 }
 
 /// The ranks of a tier's losses, ascending: held, or spilled to a mapped file.
@@ -167,6 +214,13 @@ impl Ranks {
         match self {
             Ranks::Held(v) => 4 * v.len() as u64,
             Ranks::Mapped(_) => 0,
+        }
+    }
+
+    /// Lets go of the pages of mapped ranks this process has read (see [`release`]).
+    fn release(&self) {
+        if let Ranks::Mapped(map) = self {
+            release(map);
         }
     }
 }
@@ -220,6 +274,13 @@ pub struct Window {
     peak: u64,
     spill: Option<Spill>,
     spilled: u64,
+    /// When spilling, by slot: whether the tier was asked for since the last tier was put
+    /// (empty when not spilling).
+    asked: Vec<AtomicBool>,
+    /// The slots of the spilled tiers.
+    spilled_slots: Vec<usize>,
+    /// When spilling, by slot: whether the universe has the tier (to know a total's last).
+    tiers: Vec<bool>,
 }
 
 impl Window {
@@ -227,12 +288,34 @@ impl Window {
     pub fn new(universe: &Universe) -> Self {
         let stride = universe.heaps_cap() as usize + 1;
         let slots = (0..(universe.max_total as usize + 1) * stride).map(|_| None).collect();
-        Window { slots, stride, bytes: 0, peak: 0, spill: None, spilled: 0 }
+        Window {
+            slots,
+            stride,
+            bytes: 0,
+            peak: 0,
+            spill: None,
+            spilled: 0,
+            asked: Vec::new(),
+            spilled_slots: Vec::new(),
+            tiers: Vec::new(),
+        }
     }
 
-    /// An empty window for `universe` that spills tiers past `spill`'s budget.
+    /// An empty window for `universe` that spills tiers past `spill`'s budget. The pages of
+    /// the spilled tiers that a tier's solve reads are let go of once it is put (see the
+    /// module's text), so the process's resident set holds at most the window's bytes in
+    /// memory and the spilled tiers of one tier's reads.
     pub fn spilling(universe: &Universe, spill: Option<Spill>) -> Self {
-        Window { spill, ..Window::new(universe) }
+        let mut window = Window::new(universe);
+        if spill.is_some() {
+            window.asked = (0..window.slots.len()).map(|_| AtomicBool::new(false)).collect();
+            window.tiers = vec![false; window.slots.len()];
+            for tier in universe.tiers() {
+                let slot = window.slot(tier);
+                window.tiers[slot] = true;
+            }
+        }
+        Window { spill, ..window }
     }
 
     /// Bytes written to spill files so far.
@@ -251,17 +334,28 @@ impl Window {
         tier.total as usize * self.stride + tier.heaps as usize
     }
 
-    /// The arrays of `tier`, if held.
+    /// The arrays of `tier`, if held. When spilling, notes that it was asked for: the pages
+    /// read from a spilled tier are let go of at the next [`put`](Self::put).
     #[inline]
     pub fn get(&self, tier: TierId) -> Option<&TierValues> {
         if tier.heaps as usize >= self.stride {
             return None;
         }
-        self.slots.get(self.slot(tier))?.as_deref()
+        let slot = self.slot(tier);
+        let values = self.slots.get(slot)?.as_deref()?;
+        if let Some(asked) = self.asked.get(slot)
+            && !asked.load(Ordering::Relaxed)
+        {
+            asked.store(true, Ordering::Relaxed);
+        }
+        Some(values)
     }
 
     /// Puts `tier`'s arrays in: held in memory, or spilled if that would pass the budget.
+    /// First lets go of the pages read from the spilled tiers asked for since then that the
+    /// next tier cannot read (the solve of `tier` is done with them: see the module's text).
     pub fn put(&mut self, tier: TierId, mut values: TierValues) -> std::io::Result<()> {
+        self.release_asked(tier);
         if let Some(spill) = &self.spill
             && self.bytes + Self::size_of(&values) > spill.budget
         {
@@ -272,20 +366,43 @@ impl Window {
             let raw = values.remoteness.raw();
             if !raw.is_empty() {
                 self.spilled += raw.len() as u64;
-                let map = map_spilled(spill.file(&stem, "values"), &raw)?;
+                let map = map_spilled(spill.file(&stem, "values"), raw)?;
                 values.remoteness =
                     Column::Mapped { map, wide: matches!(values.remoteness, Column::Wide(_)) };
             }
             if let Some(Ranks::Held(ranks)) = &values.losses
                 && !ranks.is_empty()
             {
-                let raw: Vec<u8> = ranks.iter().flat_map(|r| r.to_ne_bytes()).collect();
+                let raw = as_bytes(ranks);
                 self.spilled += raw.len() as u64;
-                values.losses = Some(Ranks::Mapped(map_spilled(spill.file(&stem, "losses"), &raw)?));
+                values.losses = Some(Ranks::Mapped(map_spilled(spill.file(&stem, "losses"), raw)?));
             }
+            self.spilled_slots.push(self.slot(tier));
         }
         self.hold(tier, values);
         Ok(())
+    }
+
+    /// Once `solved` is: lets go of the pages of every spilled tier asked for that the next
+    /// tier may not read, and forgets that they were asked for. The next tier of the same
+    /// total, of one heap fewer ([`Universe::tiers`]' order), reads every tier of fewer
+    /// heaps than `solved` among those `solved` read; the first tier of the next total
+    /// reads none that need be kept.
+    fn release_asked(&mut self, solved: TierId) {
+        let same_total = solved.heaps > 0
+            && self.tiers.get(self.slot(TierId { heaps: solved.heaps - 1, ..solved })) == Some(&true);
+        let (asked, slots, stride) = (&self.asked, &self.slots, self.stride);
+        self.spilled_slots.retain(|&slot| {
+            let Some(values) = slots[slot].as_deref() else { return false };
+            let read_next = same_total && ((slot % stride) as u32) < solved.heaps;
+            if !read_next && asked[slot].swap(false, Ordering::Relaxed) {
+                values.remoteness.release();
+                if let Some(ranks) = &values.losses {
+                    ranks.release();
+                }
+            }
+            true
+        });
     }
 
     fn hold(&mut self, tier: TierId, values: TierValues) {
