@@ -17,18 +17,23 @@ use nimdb::solve::{
     DiscardStore, Silent, SolveOptions, SolveReport, Strategy, keep_on_the_solving_thread, solve,
 };
 
+/// Outcome and remoteness of misère `universe` by the retrograde solver.
+fn misere(universe: Universe) -> SolveOptions {
+    SolveOptions {
+        convention: Convention::Misere,
+        universe,
+        nim_values: false,
+        strategy: Strategy::Retrograde,
+    }
+}
+
 fn run(game: &GameSpec, options: &SolveOptions) -> SolveReport {
     solve(game, options, &mut DiscardStore::new(options.convention), &Silent).unwrap()
 }
 
 fn bench_threads(c: &mut Criterion, name: &str, game: &str, universe: Universe) {
     let spec: GameSpec = game.parse().unwrap();
-    let options = SolveOptions {
-        convention: Convention::Misere,
-        universe,
-        nim_values: false,
-        strategy: Strategy::Retrograde,
-    };
+    let options = misere(universe);
     let mut group = c.benchmark_group(format!("threads/{name}"));
     group.sample_size(10);
     let report = run(&spec, &options);
@@ -47,12 +52,7 @@ fn bench_threads(c: &mut Criterion, name: &str, game: &str, universe: Universe) 
 /// thread alone, and one thread, on misère `universe` of `game`.
 fn bench_keep(c: &mut Criterion, name: &str, game: &str, universe: Universe) {
     let spec: GameSpec = game.parse().unwrap();
-    let options = SolveOptions {
-        convention: Convention::Misere,
-        universe,
-        nim_values: false,
-        strategy: Strategy::Retrograde,
-    };
+    let options = misere(universe);
     let mut group = c.benchmark_group(format!("threads_keep/{name}"));
     group.sample_size(10);
     let report = run(&spec, &options);

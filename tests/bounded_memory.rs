@@ -90,31 +90,10 @@ fn a_spill_file_of_the_old_shared_name_does_not_stop_a_solve() {
     assert_eq!(std::fs::read(dir.path().join(".taken.sqlite.values")).unwrap(), b"someone else's");
 }
 
-/// The peak resident set of `nimdb solve ARGS` (the kernel's high-water mark of the child,
-/// `wait4`'s `ru_maxrss`: what `/usr/bin/time -f %M` reports, its own memory and the pages
-/// of the spill files it has mapped), in bytes, and what it printed.
-// The child is reaped by `wait4`, which also reports its peak memory; `Child::wait` would
-// not.
-#[allow(clippy::zombie_processes)]
+/// The peak resident set of `nimdb ARGS`, in bytes, and what it printed.
 fn peak(args: &[&str]) -> (u64, String) {
-    use std::io::Read;
-    let cmd = nimdb();
-    let mut child = std::process::Command::new(cmd.get_program())
-        .args(args)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut status = 0;
-    // SAFETY: a zeroed rusage is a valid value for the kernel to fill; the pid is our child.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let pid = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
-    assert_eq!(pid, child.id() as i32);
-    let mut text = String::new();
-    child.stdout.take().unwrap().read_to_string(&mut text).unwrap();
-    child.stderr.take().unwrap().read_to_string(&mut text).unwrap();
-    assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0, "{args:?}: {text}");
-    (usage.ru_maxrss as u64 * 1024, text)
+    let args: Vec<&std::ffi::OsStr> = args.iter().map(std::ffi::OsStr::new).collect();
+    common::peak_of(&args)
 }
 
 /// Issue 33: under `--memory-limit` a solve that spills kept its own memory within the

@@ -3,8 +3,6 @@
 
 mod common;
 
-use std::process::Stdio;
-
 use common::nimdb;
 
 /// The `memory: ~N MB` figure of a dry run, in bytes.
@@ -22,28 +20,13 @@ fn estimate(args: &[&str], db: &std::path::Path) -> f64 {
     }
 }
 
-/// The peak resident memory of solving `args`, in bytes.
-// The child is reaped by `wait4`, which also reports its peak memory; `Child::wait` would
-// not.
-#[allow(clippy::zombie_processes)]
+/// The peak resident memory of solving `args` into `db`, in bytes.
 fn peak(args: &[&str], db: &std::path::Path) -> f64 {
-    let cmd = nimdb();
-    let mut cmd = std::process::Command::new(cmd.get_program());
-    let child = cmd
-        .args(["solve", "--quiet", "--db"])
-        .arg(db)
-        .args(args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut status = 0;
-    // SAFETY: a zeroed rusage is a valid value for the kernel to fill; the pid is our child.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let pid = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
-    assert_eq!(pid, child.id() as i32);
-    assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0, "{args:?} failed");
-    usage.ru_maxrss as f64 * 1024.0
+    let mut all: Vec<&std::ffi::OsStr> =
+        ["solve", "--quiet", "--db"].into_iter().map(std::ffi::OsStr::new).collect();
+    all.push(db.as_os_str());
+    all.extend(args.iter().map(std::ffi::OsStr::new));
+    common::peak_of(&all).0 as f64
 }
 
 #[test]

@@ -92,3 +92,39 @@ pub fn err(args: &[&str]) -> String {
 pub fn missing(what: &str) -> ! {
     panic!("this test cannot run here: {what}")
 }
+
+/// The peak resident set of `nimdb ARGS` in bytes (the kernel's high-water mark of the
+/// child, `wait4`'s `ru_maxrss`: what `/usr/bin/time -f %M` reports, its own memory and the
+/// pages of files it has mapped), and what it printed on both streams. Panics if it fails.
+// The child is reaped by `wait4`, which also reports its peak memory; `Child::wait` would
+// not.
+#[allow(clippy::zombie_processes)]
+pub fn peak_of(args: &[&std::ffi::OsStr]) -> (u64, String) {
+    use std::io::Read;
+    let cmd = nimdb();
+    let mut child = std::process::Command::new(cmd.get_program())
+        .args(args)
+        .env_remove("NIMDB_DB")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Both streams are drained while the child runs, so that a full pipe cannot stall it.
+    let drain = |mut stream: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            stream.read_to_string(&mut text).unwrap();
+            text
+        })
+    };
+    let out = drain(Box::new(child.stdout.take().unwrap()));
+    let err = drain(Box::new(child.stderr.take().unwrap()));
+    let mut status = 0;
+    // SAFETY: a zeroed rusage is a valid value for the kernel to fill; the pid is our child.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let pid = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
+    assert_eq!(pid, child.id() as i32);
+    let text = out.join().unwrap() + &err.join().unwrap();
+    assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0, "{args:?}: {text}");
+    (usage.ru_maxrss as u64 * 1024, text)
+}

@@ -1729,6 +1729,28 @@ mod tests {
     }
 
     /// The tiers of `spec` (in `universe`) under `convention`, solved on a pool of `threads`
+    /// threads after `tune` has set that pool's thread-local thresholds.
+    fn tiers_on_pool(
+        spec: &str,
+        universe: Universe,
+        convention: Convention,
+        threads: usize,
+        tune: impl Fn() + Send + Sync,
+    ) -> BTreeMap<TierId, Vec<u16>> {
+        let game: GameSpec = spec.parse().unwrap();
+        let options =
+            SolveOptions { convention, universe, nim_values: false, strategy: Strategy::Retrograde };
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        let store = pool.install(|| {
+            tune();
+            let mut store = MemoryStore::default();
+            solve(&game, &options, &mut store, &Silent).unwrap();
+            store
+        });
+        store.tiers.into_iter().map(|(tier, solved)| (tier, solved.remoteness)).collect()
+    }
+
+    /// The tiers of `spec` (in `universe`) under `convention`, solved on a pool of `threads`
     /// threads, marked in parallel from `parallel_min` losses with copies of up to
     /// `copies_max` bytes (0: atomics).
     fn tiers_on(
@@ -1738,17 +1760,9 @@ mod tests {
         threads: usize,
         (parallel_min, copies_max): (usize, u64),
     ) -> BTreeMap<TierId, Vec<u16>> {
-        let game: GameSpec = spec.parse().unwrap();
-        let options =
-            SolveOptions { convention, universe, nim_values: false, strategy: Strategy::Retrograde };
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-        let store = pool.install(|| {
-            MARK_LIMITS.with(|m| m.set((parallel_min, copies_max)));
-            let mut store = MemoryStore::default();
-            solve(&game, &options, &mut store, &Silent).unwrap();
-            store
-        });
-        store.tiers.into_iter().map(|(tier, solved)| (tier, solved.remoteness)).collect()
+        tiers_on_pool(spec, universe, convention, threads, || {
+            MARK_LIMITS.with(|m| m.set((parallel_min, copies_max)))
+        })
     }
 
     #[test]
@@ -1793,17 +1807,7 @@ mod tests {
         threads: usize,
         keep_min: usize,
     ) -> BTreeMap<TierId, Vec<u16>> {
-        let game: GameSpec = spec.parse().unwrap();
-        let options =
-            SolveOptions { convention, universe, nim_values: false, strategy: Strategy::Retrograde };
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-        let store = pool.install(|| {
-            KEEP_MIN.with(|m| m.set(keep_min));
-            let mut store = MemoryStore::default();
-            solve(&game, &options, &mut store, &Silent).unwrap();
-            store
-        });
-        store.tiers.into_iter().map(|(tier, solved)| (tier, solved.remoteness)).collect()
+        tiers_on_pool(spec, universe, convention, threads, || KEEP_MIN.with(|m| m.set(keep_min)))
     }
 
     #[test]
