@@ -64,15 +64,16 @@ fn wait_for(why: &str, mut done: impl FnMut() -> bool) {
     }
 }
 
-/// The CPU seconds `nimdb query --game GAME HEAP` takes whole, in a process of its own
-/// (nothing kept from an earlier answer): what one answer's nim-values cost.
-fn whole_cpu(game: &str, heap: &str) -> f64 {
+/// The CPU seconds (user + system, as `time` reports the finished process) that `nimdb
+/// query ARGS` takes in a process of its own, with an empty database (nothing kept from an
+/// earlier answer), with `env` (e.g. `RAYON_NUM_THREADS=1`) before it.
+fn query_cpu(env: &str, args: &str) -> f64 {
     let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("none.sqlite");
+    let db = dir.path().join("q.sqlite");
     let out = std::process::Command::new("sh")
         .arg("-c")
         .arg(format!(
-            "/usr/bin/env time -f '%U %S' {} query --read-only --cpu-limit 3600 --db {} --game '{game}' {heap} >/dev/null",
+            "{env} /usr/bin/env time -f '%U %S' {} query --cpu-limit 3600 --db {} {args} >/dev/null",
             env!("CARGO_BIN_EXE_nimdb"),
             db.display()
         ))
@@ -82,6 +83,12 @@ fn whole_cpu(game: &str, heap: &str) -> f64 {
     let text = String::from_utf8_lossy(&out.stderr);
     let last = text.lines().last().unwrap_or_default();
     last.split_whitespace().map(|s| s.parse::<f64>().unwrap_or_else(|_| panic!("time: {text}"))).sum()
+}
+
+/// The CPU seconds `nimdb query --game GAME HEAP` takes whole: what one answer's
+/// nim-values cost.
+fn whole_cpu(game: &str, heap: &str) -> f64 {
+    query_cpu("", &format!("--read-only --game '{game}' {heap}"))
 }
 
 /// Opens a request whose theory answer computes nim-values for `whole` CPU seconds, lets
@@ -309,22 +316,7 @@ fn a_busy_sibling_request_does_not_stop_a_cheap_solve() {
 }
 
 /// The CPU seconds `nimdb query` takes to solve misère GAME at POSITION on the spot, on one
-/// thread, in a process of its own with an empty database.
+/// thread.
 fn solve_cpu(game: &str, position: &str) -> f64 {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("s.sqlite");
-    let out = std::process::Command::new("sh")
-        .arg("-c")
-        .arg(format!(
-            "RAYON_NUM_THREADS=1 /usr/bin/env time -f '%U %S' {} query --cpu-limit 3600 --db {} --game '{game}' --misere {} >/dev/null",
-            env!("CARGO_BIN_EXE_nimdb"),
-            db.display(),
-            position.replace(',', " ")
-        ))
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let text = String::from_utf8_lossy(&out.stderr);
-    let last = text.lines().last().unwrap_or_default();
-    last.split_whitespace().map(|s| s.parse::<f64>().unwrap_or_else(|_| panic!("time: {text}"))).sum()
+    query_cpu("RAYON_NUM_THREADS=1", &format!("--game '{game}' --misere {}", position.replace(',', " ")))
 }
