@@ -39,7 +39,7 @@ use crate::index::{PartitionTable, TierId, Universe};
 
 use super::retrograde::DECODED_LOSSES_MIN_REACH;
 use super::shape::{ParentKinds, ParentQuery, Shape, Terms};
-use super::window::{Column, Ranks, Spill, Window, map_spilled, prefetch};
+use super::window::{Column, Ranks, Reads, Spill, Window, as_bytes, map_spilled, prefetch};
 use super::wire::{MAX_BLOCK, pack, sort_pairs, sort_words, unpack};
 use super::{
     Alone, PartSink, Plan, Progress, SinkError, SolveError, SolveOptions, SolveReport, TierHead, TierStore,
@@ -231,7 +231,8 @@ impl Held {
 
 /// A member's blocks of the solved tiers, by tier, with a byte count and its peak; past
 /// `spill`'s budget, a new block's values and loss ranks go to mapped files in this
-/// member's own spill directory, as the single-process window does.
+/// member's own spill directory, and the pages read from them are let go of once the tier
+/// that read them is solved, as the single-process window does.
 struct Blocks {
     slots: Vec<Option<Held>>,
     stride: usize,
@@ -239,17 +240,32 @@ struct Blocks {
     peak: u64,
     spill: Option<Spill>,
     spilled: u64,
+    /// When spilling, which spilled blocks were read (see [`Reads`]).
+    reads: Option<Reads>,
 }
 
 impl Blocks {
     fn new(universe: &Universe, spill: Option<Spill>) -> Self {
         let stride = universe.heaps_cap() as usize + 1;
         let slots = (0..(universe.max_total as usize + 1) * stride).map(|_| None).collect();
-        Blocks { slots, stride, bytes: 0, peak: 0, spill, spilled: 0 }
+        let reads = spill.is_some().then(|| Reads::new(universe));
+        Blocks { slots, stride, bytes: 0, peak: 0, spill, spilled: 0, reads }
     }
 
     /// Puts `tier`'s block in: held in memory, or spilled if that would pass the budget.
+    /// First lets go of the pages read from the spilled blocks that the next tier cannot
+    /// read (see [`Reads::release_after`]).
     fn put_or_spill(&mut self, tier: TierId, mut held: Held) -> Result<(), SolveError> {
+        if let (Some(reads), slots) = (&mut self.reads, &self.slots) {
+            reads.release_after(tier, |slot, let_go| {
+                let Some(held) = &slots[slot] else { return false };
+                if let_go {
+                    held.values.release();
+                    held.losses.release();
+                }
+                true
+            });
+        }
         if let Some(spill) = &self.spill
             && self.bytes + held.bytes() > spill.budget
         {
@@ -264,22 +280,32 @@ impl Blocks {
             if let Ranks::Held(ranks) = &held.losses
                 && !ranks.is_empty()
             {
-                let raw: Vec<u8> = ranks.iter().flat_map(|r| r.to_ne_bytes()).collect();
+                let raw = as_bytes(ranks);
                 self.spilled += raw.len() as u64;
                 held.losses =
-                    Ranks::Mapped(map_spilled(spill.file(&stem, "losses"), &raw).map_err(SolveError::Spill)?);
+                    Ranks::Mapped(map_spilled(spill.file(&stem, "losses"), raw).map_err(SolveError::Spill)?);
+            }
+            let slot = tier.total as usize * self.stride + tier.heaps as usize;
+            if let Some(reads) = &mut self.reads {
+                reads.spilled(slot);
             }
         }
         self.put(tier, held);
         Ok(())
     }
 
+    /// The block of `tier`, if held; when spilling, notes that it was asked for.
     #[inline]
     fn get(&self, tier: TierId) -> Option<&Held> {
         if tier.heaps as usize >= self.stride {
             return None;
         }
-        self.slots.get(tier.total as usize * self.stride + tier.heaps as usize)?.as_ref()
+        let slot = tier.total as usize * self.stride + tier.heaps as usize;
+        let held = self.slots.get(slot)?.as_ref()?;
+        if let Some(reads) = &self.reads {
+            reads.note(slot);
+        }
+        Some(held)
     }
 
     fn put(&mut self, tier: TierId, held: Held) {

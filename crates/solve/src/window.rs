@@ -150,7 +150,7 @@ impl Column {
     }
 
     /// Lets go of the pages of a mapped column this process has read (see [`release`]).
-    fn release(&self) {
+    pub(crate) fn release(&self) {
         if let Column::Mapped { map, .. } = self {
             release(map);
         }
@@ -218,7 +218,7 @@ impl Ranks {
     }
 
     /// Lets go of the pages of mapped ranks this process has read (see [`release`]).
-    fn release(&self) {
+    pub(crate) fn release(&self) {
         if let Ranks::Mapped(map) = self {
             release(map);
         }
@@ -266,6 +266,70 @@ impl TierValues {
     }
 }
 
+/// Which spilled tiers the solve of the tier at hand read, so that their pages are let go
+/// of once it is solved and the next tier cannot read them (see the module's text): the
+/// window's, and the partitioned solver's blocks'. Tiers are addressed by slot (`total ×
+/// stride + heaps`).
+pub(crate) struct Reads {
+    stride: usize,
+    /// By slot: whether the tier was asked for since the last tier was solved.
+    asked: Vec<AtomicBool>,
+    /// The slots of the spilled tiers.
+    spilled: Vec<usize>,
+    /// By slot: whether the universe has the tier (to know a total's last).
+    tiers: Vec<bool>,
+}
+
+impl Reads {
+    /// No tier asked for or spilled yet, for the tiers of `universe`.
+    pub(crate) fn new(universe: &Universe) -> Self {
+        let stride = universe.heaps_cap() as usize + 1;
+        let slots = (universe.max_total as usize + 1) * stride;
+        let mut tiers = vec![false; slots];
+        for tier in universe.tiers() {
+            tiers[tier.total as usize * stride + tier.heaps as usize] = true;
+        }
+        Reads {
+            stride,
+            asked: (0..slots).map(|_| AtomicBool::new(false)).collect(),
+            spilled: Vec::new(),
+            tiers,
+        }
+    }
+
+    /// Notes that the tier at `slot` was asked for.
+    #[inline]
+    pub(crate) fn note(&self, slot: usize) {
+        if let Some(asked) = self.asked.get(slot)
+            && !asked.load(Ordering::Relaxed)
+        {
+            asked.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Notes that the tier at `slot` is spilled: its pages are let go of once read.
+    pub(crate) fn spilled(&mut self, slot: usize) {
+        self.spilled.push(slot);
+    }
+
+    /// Once `solved` is: lets go of every spilled tier asked for that the next tier may not
+    /// read (`visit(slot, true)`), and forgets that they were asked for; the others are
+    /// visited with `false`, and `visit` answers whether the slot still holds the tier (a
+    /// tier no longer held is forgotten). The next tier of the same total, of one heap fewer
+    /// ([`Universe::tiers`]' order), reads every tier of fewer heaps than `solved` among
+    /// those `solved` read; the first tier of the next total reads none that need be kept.
+    pub(crate) fn release_after(&mut self, solved: TierId, mut visit: impl FnMut(usize, bool) -> bool) {
+        let stride = self.stride;
+        let next = solved.total as usize * stride + (solved.heaps as usize).wrapping_sub(1);
+        let same_total = solved.heaps > 0 && self.tiers.get(next) == Some(&true);
+        let asked = &self.asked;
+        self.spilled.retain(|&slot| {
+            let read_next = same_total && ((slot % stride) as u32) < solved.heaps;
+            visit(slot, !read_next && asked[slot].swap(false, Ordering::Relaxed))
+        });
+    }
+}
+
 /// Tier arrays by tier, with a byte count and its peak.
 pub struct Window {
     slots: Vec<Option<Box<TierValues>>>,
@@ -274,13 +338,8 @@ pub struct Window {
     peak: u64,
     spill: Option<Spill>,
     spilled: u64,
-    /// When spilling, by slot: whether the tier was asked for since the last tier was put
-    /// (empty when not spilling).
-    asked: Vec<AtomicBool>,
-    /// The slots of the spilled tiers.
-    spilled_slots: Vec<usize>,
-    /// When spilling, by slot: whether the universe has the tier (to know a total's last).
-    tiers: Vec<bool>,
+    /// When spilling, which spilled tiers were read (see [`Reads`]).
+    reads: Option<Reads>,
 }
 
 impl Window {
@@ -288,17 +347,7 @@ impl Window {
     pub fn new(universe: &Universe) -> Self {
         let stride = universe.heaps_cap() as usize + 1;
         let slots = (0..(universe.max_total as usize + 1) * stride).map(|_| None).collect();
-        Window {
-            slots,
-            stride,
-            bytes: 0,
-            peak: 0,
-            spill: None,
-            spilled: 0,
-            asked: Vec::new(),
-            spilled_slots: Vec::new(),
-            tiers: Vec::new(),
-        }
+        Window { slots, stride, bytes: 0, peak: 0, spill: None, spilled: 0, reads: None }
     }
 
     /// An empty window for `universe` that spills tiers past `spill`'s budget. The pages of
@@ -306,16 +355,8 @@ impl Window {
     /// module's text), so the process's resident set holds at most the window's bytes in
     /// memory and the spilled tiers of one tier's reads.
     pub fn spilling(universe: &Universe, spill: Option<Spill>) -> Self {
-        let mut window = Window::new(universe);
-        if spill.is_some() {
-            window.asked = (0..window.slots.len()).map(|_| AtomicBool::new(false)).collect();
-            window.tiers = vec![false; window.slots.len()];
-            for tier in universe.tiers() {
-                let slot = window.slot(tier);
-                window.tiers[slot] = true;
-            }
-        }
-        Window { spill, ..window }
+        let reads = spill.is_some().then(|| Reads::new(universe));
+        Window { spill, reads, ..Window::new(universe) }
     }
 
     /// Bytes written to spill files so far.
@@ -343,10 +384,8 @@ impl Window {
         }
         let slot = self.slot(tier);
         let values = self.slots.get(slot)?.as_deref()?;
-        if let Some(asked) = self.asked.get(slot)
-            && !asked.load(Ordering::Relaxed)
-        {
-            asked.store(true, Ordering::Relaxed);
+        if let Some(reads) = &self.reads {
+            reads.note(slot);
         }
         Some(values)
     }
@@ -377,25 +416,22 @@ impl Window {
                 self.spilled += raw.len() as u64;
                 values.losses = Some(Ranks::Mapped(map_spilled(spill.file(&stem, "losses"), raw)?));
             }
-            self.spilled_slots.push(self.slot(tier));
+            let slot = self.slot(tier);
+            if let Some(reads) = &mut self.reads {
+                reads.spilled(slot);
+            }
         }
         self.hold(tier, values);
         Ok(())
     }
 
-    /// Once `solved` is: lets go of the pages of every spilled tier asked for that the next
-    /// tier may not read, and forgets that they were asked for. The next tier of the same
-    /// total, of one heap fewer ([`Universe::tiers`]' order), reads every tier of fewer
-    /// heaps than `solved` among those `solved` read; the first tier of the next total
-    /// reads none that need be kept.
+    /// Once `solved` is: lets go of the pages of every spilled tier it read that the next
+    /// tier may not read (see [`Reads::release_after`]).
     fn release_asked(&mut self, solved: TierId) {
-        let same_total = solved.heaps > 0
-            && self.tiers.get(self.slot(TierId { heaps: solved.heaps - 1, ..solved })) == Some(&true);
-        let (asked, slots, stride) = (&self.asked, &self.slots, self.stride);
-        self.spilled_slots.retain(|&slot| {
+        let (Some(reads), slots) = (&mut self.reads, &self.slots) else { return };
+        reads.release_after(solved, |slot, let_go| {
             let Some(values) = slots[slot].as_deref() else { return false };
-            let read_next = same_total && ((slot % stride) as u32) < solved.heaps;
-            if !read_next && asked[slot].swap(false, Ordering::Relaxed) {
+            if let_go {
                 values.remoteness.release();
                 if let Some(ranks) = &values.losses {
                     ranks.release();
