@@ -1,6 +1,7 @@
 //! A solve under a tiny window limit (what `--memory-limit` sets when the lower tiers do not
-//! fit) spills its lower tiers to mapped files, marks tier by tier rather than a whole
-//! total at once, and stores exactly the tiers of the solve that held everything in memory.
+//! fit) spills its lower tiers to mapped files, marks a whole total at once where its arrays
+//! fit the window's budget (else tier by tier), and stores exactly the tiers of the solve
+//! that held everything in memory.
 
 mod common;
 

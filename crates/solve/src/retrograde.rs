@@ -35,7 +35,7 @@ use crate::index::{PartitionTable, TierId, Universe};
 use super::copies::{COPIES_MAX_BYTES, Copies, Mark as CopyMark};
 use super::shape::{ParentKinds, ParentQuery, Shape, Terms};
 use super::totals::{CountsByTotal, LANES};
-use super::window::{Column, Ranks, Spill, TierValues, Window, prefetch};
+use super::window::{Array, Column, Spill, TierValues, Window, prefetch};
 use super::{
     Plan, Progress, SolveError, SolveOptions, SolveReport, SolvedTier, Team, TierStore, UNKNOWN,
     load_checked, reach,
@@ -217,12 +217,9 @@ pub(super) fn run<R: TierRules>(
         reach: reach(rules, universe),
         narrow: Window::narrow(universe),
         decode_losses: reach(rules, universe) >= DECODED_LOSSES_MIN_REACH
-            && universe.part_cap() <= u8::MAX as u32
-            && spill.is_none(),
-        loss_terms: R::ONE_HEAP_MOVES
-            && universe.max_heaps.is_some_and(|h| h <= LOSS_TERMS_MAX_HEAPS)
-            && spill.is_none(),
-        by_total: (spill.is_none() && marked_totals(R::ONE_HEAP_MOVES, reach(rules, universe), universe) > 1)
+            && universe.part_cap() <= u8::MAX as u32,
+        loss_terms: R::ONE_HEAP_MOVES && universe.max_heaps.is_some_and(|h| h <= LOSS_TERMS_MAX_HEAPS),
+        by_total: (marked_totals(R::ONE_HEAP_MOVES, reach(rules, universe), universe) > 1)
             .then(|| CountsByTotal::new(table)),
         copies: Default::default(),
     };
@@ -238,24 +235,26 @@ pub(super) fn run<R: TierRules>(
 
     let mut current_total = resume_total;
     // Heap games mark the current total's unsolved tiers at once from the lower totals
-    // (each loss is read once per total it marks, not once per tier), unless the window
-    // spills: then memory is short, and they mark tier by tier. Where the window keeps the
-    // losses' rank terms, a batch of several totals is marked at once from the totals
-    // below the batch, and each later total of the batch then from the batch's totals
-    // solved before it.
-    let whole_totals = R::ONE_HEAP_MOVES && spill.is_none();
-    let batch = if spill.is_none() { marked_totals(R::ONE_HEAP_MOVES, solver.reach, universe) } else { 1 };
+    // (each loss is read once per total it marks, not once per tier). Where the window
+    // keeps the losses' rank terms, a batch of several totals is marked at once from the
+    // totals below the batch, and each later total of the batch then from the batch's
+    // totals solved before it. A window that spills sets the batch's arrays aside in its
+    // budget, spilling lower tiers to make room; where they do not fit even so, the batch
+    // is marked tier by tier (`whole` false).
+    let whole_totals = R::ONE_HEAP_MOVES;
+    let batch = marked_totals(R::ONE_HEAP_MOVES, solver.reach, universe);
     // The tiers marked so far, the batch's first total, the last total marked from below
     // the batch and the last marked whole, and the seconds that marking took per position
     // (the batch's marking, and its current total's own).
     let mut pending: Vec<(TierId, Vec<u16>)> = Vec::new();
     let (mut batch_start, mut batch_end, mut marked_total) = (0, None::<u32>, None);
+    let mut whole = false;
     let (mut mark_seconds_each, mut own_seconds_each) = (0.0, 0.0);
     // Where the remoteness fits a byte and moves take few tokens, a loss marks the totals
     // above it as soon as it is settled (see [`Above`]): `early` holds the one-byte marking
     // arrays of the unsolved tiers of the current total and the `reach` totals above it,
     // and `early_total` the total they were set up for.
-    let early = whole_totals && marks_above_as_settled(batch, solver.reach, universe);
+    let early = whole_totals && spill.is_none() && marks_above_as_settled(batch, solver.reach, universe);
     let mut early_arrays: Vec<(TierId, Vec<u8>)> = Vec::new();
     let mut early_total = None::<u32>;
     for &tier in &tiers[first..] {
@@ -315,6 +314,29 @@ pub(super) fn run<R: TierRules>(
             progress.tier_done(tier, size(tier));
             continue;
         }
+        if !early && whole_totals && batch_end.is_none_or(|end| tier.total > end) {
+            // A new batch, marked whole where its arrays fit (see `whole`).
+            let end = tier.total + (batch - 1);
+            let marked: Vec<TierId> = tiers[first..]
+                .iter()
+                .filter(|t| (tier.total..=end).contains(&t.total) && !stored.contains(t))
+                .copied()
+                .collect();
+            window.unreserve();
+            let bytes = marked.iter().map(|&t| 2 * size(t)).sum();
+            whole = window.reserve(bytes, tier.total).map_err(SolveError::Spill)?;
+            if whole {
+                let started = Instant::now();
+                pending = marked.into_iter().map(|t| (t, unmarked(UNKNOWN, size(t) as usize))).collect();
+                let mut targets: Vec<(TierId, &mut [u16])> =
+                    pending.iter_mut().map(|(t, v)| (*t, &mut v[..])).collect();
+                report.edges += solver.mark_totals(&mut targets, 1..=solver.reach, &window, team);
+                let positions: usize = pending.iter().map(|(_, v)| v.len()).sum();
+                mark_seconds_each = started.elapsed().as_secs_f64() / positions.max(1) as f64;
+                own_seconds_each = 0.0;
+            }
+            (batch_start, batch_end, marked_total) = (tier.total, Some(end), Some(tier.total));
+        }
         let mut values = if early {
             let at = early_arrays
                 .iter()
@@ -322,23 +344,7 @@ pub(super) fn run<R: TierRules>(
                 .expect("the tier's marks were set up with its total");
             let marks = early_arrays.swap_remove(at).1;
             widened(marks)
-        } else if whole_totals {
-            if batch_end.is_none_or(|end| tier.total > end) {
-                let started = Instant::now();
-                let end = tier.total + (batch - 1);
-                pending = tiers[first..]
-                    .iter()
-                    .filter(|t| (tier.total..=end).contains(&t.total) && !stored.contains(t))
-                    .map(|&t| (t, unmarked(UNKNOWN, size(t) as usize)))
-                    .collect();
-                let mut targets: Vec<(TierId, &mut [u16])> =
-                    pending.iter_mut().map(|(t, v)| (*t, &mut v[..])).collect();
-                report.edges += solver.mark_totals(&mut targets, 1..=solver.reach, &window, team);
-                let positions: usize = pending.iter().map(|(_, v)| v.len()).sum();
-                mark_seconds_each = started.elapsed().as_secs_f64() / positions.max(1) as f64;
-                (batch_start, batch_end, marked_total) = (tier.total, Some(end), Some(tier.total));
-                own_seconds_each = 0.0;
-            }
+        } else if whole {
             if marked_total != Some(tier.total) {
                 // A later total of the batch: the losses of the batch's totals below it,
                 // solved since, offer to it.
@@ -364,7 +370,7 @@ pub(super) fn run<R: TierRules>(
         if R::ONE_HEAP_MOVES {
             // What the tiers of this total solved so far offer (splits that take nothing),
             // and, tier by tier, what the lower totals offer.
-            let adds = if whole_totals { 0..=0 } else { 0..=solver.reach };
+            let adds = if whole || early { 0..=0 } else { 0..=solver.reach };
             report.edges +=
                 solver.mark_heaps(tier.total, &mut [(tier.heaps, &mut values[..])], adds, &window, team);
         } else {
@@ -533,10 +539,10 @@ impl<R: TierRules> Retrograde<'_, R> {
                     .zip(bytes.chunks_mut(span))
                     .for_each(|(r, b)| decode(r, b, &mut [], &mut [])),
             }
-            loss_heaps = Some(bytes);
+            loss_heaps = Some(Array::Held(bytes));
             if terms {
-                loss_tails = Some(tails);
-                loss_remoteness = Some(of_losses);
+                loss_tails = Some(Array::Held(tails));
+                loss_remoteness = Some(Array::Held(of_losses));
             }
         }
         let column = if self.narrow && parallel {
@@ -548,7 +554,7 @@ impl<R: TierRules> Retrograde<'_, R> {
         TierValues {
             remoteness: column,
             nim_values: None,
-            losses: Some(Ranks::Held(losses)),
+            losses: Some(Array::Held(losses)),
             loss_heaps,
             loss_tails,
             loss_remoteness,
@@ -1571,6 +1577,8 @@ struct LossReader<'a> {
     /// The source tier's total.
     total: u32,
     k: usize,
+    /// The first loss read, the next and the end.
+    start: usize,
     next: usize,
     end: usize,
     heaps: Vec<u32>,
@@ -1582,12 +1590,13 @@ impl<'a> LossReader<'a> {
             terms,
             source,
             ranks: source.losses.as_ref().expect("a source of losses").as_slice(),
-            decoded: source.loss_heaps.as_deref(),
-            decoded_tails: source.loss_tails.as_deref(),
-            decoded_remoteness: source.loss_remoteness.as_deref(),
+            decoded: source.loss_heaps.as_ref().map(Array::as_slice),
+            decoded_tails: source.loss_tails.as_ref().map(Array::as_slice),
+            decoded_remoteness: source.loss_remoteness.as_ref().map(Array::as_slice),
             cursor: terms.table.cursor(tier.total, tier.heaps),
             total: tier.total,
             k: tier.heaps as usize,
+            start: range.start,
             next: range.start,
             end: range.end,
             heaps: Vec::with_capacity(tier.heaps as usize),
@@ -1657,6 +1666,15 @@ impl<'a> LossReader<'a> {
             }
             return Some(self.source.remoteness.get(rank as usize) + 1);
         }
+    }
+}
+
+impl Drop for LossReader<'_> {
+    /// Lets go of the pages of a spilled source that its losses read here were read from:
+    /// marking reads every loss below once per total it marks, so the pages it read are let
+    /// go of stretch by stretch rather than held for the whole total.
+    fn drop(&mut self) {
+        self.source.release_losses(self.start..self.next, self.k);
     }
 }
 

@@ -155,6 +155,22 @@ impl Column {
             release(map);
         }
     }
+
+    /// Bytes a value.
+    fn width(&self) -> usize {
+        match self {
+            Column::Narrow(_) | Column::Mapped { wide: false, .. } => 1,
+            Column::Wide(_) | Column::Mapped { wide: true, .. } => 2,
+        }
+    }
+
+    /// Lets go of the pages that hold the bytes `range` of a mapped column (see
+    /// [`release_bytes`]).
+    fn release_bytes(&self, range: std::ops::Range<usize>) {
+        if let Column::Mapped { map, .. } = self {
+            release_bytes(map, range);
+        }
+    }
 }
 
 /// The bytes of `values` in native order (what a spill file holds), without a copy.
@@ -179,28 +195,62 @@ fn release(map: &Mmap) {
     let _ = unsafe { map.unchecked_advise(memmap2::UncheckedAdvice::DontNeed) };
 }
 
-/// The ranks of a tier's losses, ascending: held, or spilled to a mapped file.
+/// The most bytes one fault maps of a spill file: the largest folio the page cache may
+/// hold it in (a huge page, 2 MiB on x86-64, mapped whole by one entry of the page table),
+/// naturally aligned in the file.
+const FOLIO: usize = 2 << 20;
+
+/// Lets go of the pages of a spill file's mapping that hold its bytes `range` (clipped to
+/// the mapping; see [`release`]). Letting go of part of a folio mapped whole lets go of all
+/// of it: the next read faults it back in.
+fn release_bytes(map: &Mmap, range: std::ops::Range<usize>) {
+    let end = range.end.min(map.len());
+    if range.start >= end {
+        return;
+    }
+    // SAFETY: as in `release`: a shared, read-only mapping of a spill file never written
+    // since it was mapped; the range lies inside the mapping.
+    let _ = unsafe {
+        map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, range.start, end - range.start)
+    };
+}
+
+/// A plain unsigned integer, as a spill file holds it (native order): any bit pattern is a
+/// value, and it has no padding.
+pub trait Plain: Copy + Into<u64> + 'static {}
+impl Plain for u8 {}
+impl Plain for u16 {}
+impl Plain for u32 {}
+
+/// One of a tier's arrays of plain values (the ranks of its losses, their decoded heaps,
+/// rank terms or remoteness): held, or spilled to a mapped file.
 #[derive(Debug)]
-pub enum Ranks {
+pub enum Array<T> {
     /// In memory.
-    Held(Vec<u32>),
-    /// In a mapped file of native-order `u32`s.
+    Held(Vec<T>),
+    /// In a mapped file of native-order values.
     Mapped(Mmap),
 }
 
-impl Ranks {
-    /// The ranks.
+/// The ranks of a tier's losses, ascending.
+pub type Ranks = Array<u32>;
+
+impl<T: Plain> Array<T> {
+    /// The values.
     #[inline]
-    pub fn as_slice(&self) -> &[u32] {
+    pub fn as_slice(&self) -> &[T] {
         match self {
-            Ranks::Held(v) => v,
-            Ranks::Mapped(map) => {
-                // A mapping starts on a page boundary, so it is aligned for u32, and a spill
-                // file of ranks holds whole u32s.
-                debug_assert_eq!(map.as_ptr() as usize % std::mem::align_of::<u32>(), 0);
-                // SAFETY: aligned (above), `len / 4` whole values inside the mapping, any bit
-                // pattern is a valid u32, and the mapping lives as long as `self`.
-                unsafe { std::slice::from_raw_parts(map.as_ptr() as *const u32, map.len() / 4) }
+            Array::Held(v) => v,
+            Array::Mapped(map) => {
+                // A mapping starts on a page boundary, so it is aligned for `T`, and a spill
+                // file of `T`s holds whole ones.
+                debug_assert_eq!(map.as_ptr() as usize % std::mem::align_of::<T>(), 0);
+                // SAFETY: aligned (above), `len / size_of::<T>()` whole values inside the
+                // mapping, any bit pattern is a valid `T` (`Plain`), and the mapping lives as
+                // long as `self`.
+                unsafe {
+                    std::slice::from_raw_parts(map.as_ptr() as *const T, map.len() / std::mem::size_of::<T>())
+                }
             }
         }
     }
@@ -210,17 +260,39 @@ impl Ranks {
         self.as_slice().len()
     }
 
+    /// Bytes held in memory (a mapped array holds none of its own).
     pub(crate) fn bytes(&self) -> u64 {
         match self {
-            Ranks::Held(v) => 4 * v.len() as u64,
-            Ranks::Mapped(_) => 0,
+            Array::Held(v) => std::mem::size_of_val(&v[..]) as u64,
+            Array::Mapped(_) => 0,
         }
     }
 
-    /// Lets go of the pages of mapped ranks this process has read (see [`release`]).
+    /// Writes a held array to a new spill file at `path` and maps it instead (nothing for
+    /// an empty or mapped one); returns the bytes written.
+    pub(crate) fn spill(&mut self, path: PathBuf) -> std::io::Result<u64> {
+        let Array::Held(values) = self else { return Ok(0) };
+        if values.is_empty() {
+            return Ok(0);
+        }
+        let raw = as_bytes(values);
+        let written = raw.len() as u64;
+        *self = Array::Mapped(map_spilled(path, raw)?);
+        Ok(written)
+    }
+
+    /// Lets go of the pages of a mapped array this process has read (see [`release`]).
     pub(crate) fn release(&self) {
-        if let Ranks::Mapped(map) = self {
+        if let Array::Mapped(map) = self {
             release(map);
+        }
+    }
+
+    /// Lets go of the pages that hold the bytes `range` of a mapped array (see
+    /// [`release_bytes`]).
+    fn release_bytes(&self, range: std::ops::Range<usize>) {
+        if let Array::Mapped(map) = self {
+            release_bytes(map, range);
         }
     }
 }
@@ -239,15 +311,15 @@ pub struct TierValues {
     /// parents; a loss's heaps come back by unranking, and its remoteness from the column).
     pub losses: Option<Ranks>,
     /// The losses' heaps, one byte each and `heaps` per loss, when the solver keeps them
-    /// decoded (see the retrograde solver); dropped when the tier spills.
-    pub loss_heaps: Option<Vec<u8>>,
+    /// decoded (see the retrograde solver); spilled with the tier.
+    pub loss_heaps: Option<Array<u8>>,
     /// With `loss_heaps`: each loss's rank terms summed from each heap to the end
     /// (`tails[0..heaps]` of [`PartitionTable::tails_into`](crate::index::PartitionTable::tails_into),
     /// the last, 0, left out), so that marking loads a loss without reading the table.
-    pub loss_tails: Option<Vec<u32>>,
+    pub loss_tails: Option<Array<u32>>,
     /// With `loss_heaps`: each loss's remoteness, in loss order, so that marking reads it
     /// in sequence rather than from the column at the loss's rank.
-    pub loss_remoteness: Option<Vec<u16>>,
+    pub loss_remoteness: Option<Array<u16>>,
 }
 
 impl TierValues {
@@ -263,6 +335,40 @@ impl TierValues {
             loss_tails: None,
             loss_remoteness: None,
         }
+    }
+
+    /// Lets go of the pages this process has read from the tier's spilled arrays (see
+    /// [`release`]).
+    fn release(&self) {
+        self.remoteness.release();
+        if let Some(ranks) = &self.losses {
+            ranks.release();
+        }
+        self.loss_heaps.as_ref().map(Array::release);
+        self.loss_tails.as_ref().map(Array::release);
+        self.loss_remoteness.as_ref().map(Array::release);
+    }
+
+    /// Lets go of the pages of the tier's spilled arrays that marking from its losses
+    /// `range` (by their place among the losses) leaves behind: those before the stretch of
+    /// [`FOLIO`] bytes the range ends in, of each array (in the column, before the stretch
+    /// of the last loss's rank), where marking, which reads the losses in order, does not
+    /// come back; all of them after the last loss. Marking reads every loss of the tiers
+    /// below once per total it marks, and a fault maps the whole folio of the page cache it
+    /// falls in (up to [`FOLIO`] bytes): so the pages it holds are bounded by a few folios
+    /// of each source being read, and a folio is let go of once, not once per stretch of
+    /// losses read from it.
+    pub(crate) fn release_losses(&self, range: std::ops::Range<usize>, heaps: usize) {
+        let Some(ranks) = &self.losses else { return };
+        let Some(&last) = ranks.as_slice().get(range.clone()).and_then(|r| r.last()) else { return };
+        let end = if range.end == ranks.len() { usize::MAX } else { range.end };
+        let before = |bytes: usize| 0..bytes / FOLIO * FOLIO;
+        let column = if end == usize::MAX { usize::MAX } else { last as usize + 1 };
+        self.remoteness.release_bytes(before(column.saturating_mul(self.remoteness.width())));
+        ranks.release_bytes(before(end.saturating_mul(4)));
+        self.loss_heaps.as_ref().map(|a| a.release_bytes(before(end.saturating_mul(heaps))));
+        self.loss_tails.as_ref().map(|a| a.release_bytes(before(end.saturating_mul(4 * heaps))));
+        self.loss_remoteness.as_ref().map(|a| a.release_bytes(before(end.saturating_mul(2))));
     }
 }
 
@@ -340,6 +446,14 @@ pub struct Window {
     spilled: u64,
     /// When spilling, which spilled tiers were read (see [`Reads`]).
     reads: Option<Reads>,
+    /// When spilling, by slot: whether the tier held there is spilled.
+    is_spilled: Vec<bool>,
+    /// When spilling, the first slot that may hold a tier not spilled: every slot below it
+    /// is empty or spilled, and of a total below the last tier put.
+    first_held: usize,
+    /// When spilling, bytes set aside in the budget for arrays the solver holds beside the
+    /// window (a whole total's marks: see [`reserve`](Self::reserve)).
+    reserved: u64,
 }
 
 impl Window {
@@ -347,16 +461,33 @@ impl Window {
     pub fn new(universe: &Universe) -> Self {
         let stride = universe.heaps_cap() as usize + 1;
         let slots = (0..(universe.max_total as usize + 1) * stride).map(|_| None).collect();
-        Window { slots, stride, bytes: 0, peak: 0, spill: None, spilled: 0, reads: None }
+        Window {
+            slots,
+            stride,
+            bytes: 0,
+            peak: 0,
+            spill: None,
+            spilled: 0,
+            reads: None,
+            is_spilled: Vec::new(),
+            first_held: 0,
+            reserved: 0,
+        }
     }
 
-    /// An empty window for `universe` that spills tiers past `spill`'s budget. The pages of
-    /// the spilled tiers that a tier's solve reads are let go of once it is put (see the
-    /// module's text), so the process's resident set holds at most the window's bytes in
-    /// memory and the spilled tiers of one tier's reads.
+    /// An empty window for `universe` that spills tiers past `spill`'s budget: the tiers of
+    /// the lowest totals first, which the tiers still to solve read least (a tier's
+    /// children are read fewest tokens taken first, and no further down than a longer one
+    /// can be). The pages of the spilled tiers that a tier's solve reads are let go of once
+    /// it is put (see the module's text), so the process's resident set holds at most the
+    /// window's bytes in memory and the spilled tiers of one tier's reads.
     pub fn spilling(universe: &Universe, spill: Option<Spill>) -> Self {
-        let reads = spill.is_some().then(|| Reads::new(universe));
-        Window { spill, reads, ..Window::new(universe) }
+        let mut window = Window::new(universe);
+        if spill.is_some() {
+            window.reads = Some(Reads::new(universe));
+            window.is_spilled = vec![false; window.slots.len()];
+        }
+        Window { spill, ..window }
     }
 
     /// Bytes written to spill files so far.
@@ -390,38 +521,88 @@ impl Window {
         Some(values)
     }
 
-    /// Puts `tier`'s arrays in: held in memory, or spilled if that would pass the budget.
-    /// First lets go of the pages read from the spilled tiers asked for since then that the
-    /// next tier cannot read (the solve of `tier` is done with them: see the module's text).
-    pub fn put(&mut self, tier: TierId, mut values: TierValues) -> std::io::Result<()> {
+    /// Puts `tier`'s arrays in, and then, past the budget, spills held tiers, those of the
+    /// lowest totals first (`tier` itself last). First lets go of the pages read from the
+    /// spilled tiers asked for since then that the next tier cannot read (the solve of
+    /// `tier` is done with them: see the module's text).
+    pub fn put(&mut self, tier: TierId, values: TierValues) -> std::io::Result<()> {
         self.release_asked(tier);
-        if let Some(spill) = &self.spill
-            && self.bytes + Self::size_of(&values) > spill.budget
-        {
-            values.loss_heaps = None;
-            values.loss_tails = None;
-            values.loss_remoteness = None;
-            let stem = spill.file_stem(tier);
-            let raw = values.remoteness.raw();
-            if !raw.is_empty() {
-                self.spilled += raw.len() as u64;
-                let map = map_spilled(spill.file(&stem, "values"), raw)?;
-                values.remoteness =
-                    Column::Mapped { map, wide: matches!(values.remoteness, Column::Wide(_)) };
+        self.hold(tier, values);
+        self.make_room(0, tier.total)?;
+        self.peak = self.peak.max(self.bytes);
+        Ok(())
+    }
+
+    /// Sets `bytes` aside in the budget for arrays held beside the window until
+    /// [`unreserve`](Self::unreserve) (a whole total's marks), spilling held tiers, the
+    /// lowest totals first, to make room below `total`. False, and nothing set aside, when
+    /// they do not fit the budget even with every tier spilled. Not spilling, always true.
+    pub fn reserve(&mut self, bytes: u64, total: u32) -> std::io::Result<bool> {
+        let Some(spill) = &self.spill else { return Ok(true) };
+        if self.reserved + bytes > spill.budget {
+            return Ok(false);
+        }
+        self.make_room(bytes, total)?;
+        self.reserved += bytes;
+        Ok(true)
+    }
+
+    /// Gives back what [`reserve`](Self::reserve) set aside.
+    pub fn unreserve(&mut self) {
+        self.reserved = 0;
+    }
+
+    /// Spills held tiers, the lowest totals first, until `room` bytes more than those held
+    /// and reserved fit the budget (or every tier is spilled). `total` is the total of the
+    /// tier last put or about to be solved: no tier is put below it from now on.
+    fn make_room(&mut self, room: u64, total: u32) -> std::io::Result<()> {
+        let Some(budget) = self.spill.as_ref().map(|s| s.budget) else { return Ok(()) };
+        let below = total as usize * self.stride;
+        let mut slot = self.first_held;
+        while self.bytes + self.reserved + room > budget && slot < self.slots.len() {
+            if self.slots[slot].is_some() && !self.is_spilled[slot] {
+                self.spill_slot(slot)?;
             }
-            if let Some(Ranks::Held(ranks)) = &values.losses
-                && !ranks.is_empty()
-            {
-                let raw = as_bytes(ranks);
-                self.spilled += raw.len() as u64;
-                values.losses = Some(Ranks::Mapped(map_spilled(spill.file(&stem, "losses"), raw)?));
-            }
-            let slot = self.slot(tier);
-            if let Some(reads) = &mut self.reads {
-                reads.spilled(slot);
+            slot += 1;
+            if slot <= below {
+                self.first_held = slot;
             }
         }
-        self.hold(tier, values);
+        Ok(())
+    }
+
+    /// Writes every array of the tier held at `slot` to its own spill file and maps it
+    /// instead.
+    fn spill_slot(&mut self, slot: usize) -> std::io::Result<()> {
+        let Some(spill) = &self.spill else { return Ok(()) };
+        let Some(values) = self.slots[slot].as_deref_mut() else { return Ok(()) };
+        let before = Self::size_of(values);
+        let tier = TierId { total: (slot / self.stride) as u32, heaps: (slot % self.stride) as u32 };
+        let stem = spill.file_stem(tier);
+        let raw = values.remoteness.raw();
+        if !raw.is_empty() && !matches!(values.remoteness, Column::Mapped { .. }) {
+            self.spilled += raw.len() as u64;
+            let map = map_spilled(spill.file(&stem, "values"), raw)?;
+            values.remoteness = Column::Mapped { map, wide: matches!(values.remoteness, Column::Wide(_)) };
+        }
+        if let Some(ranks) = &mut values.losses {
+            self.spilled += ranks.spill(spill.file(&stem, "losses"))?;
+        }
+        if let Some(heaps) = &mut values.loss_heaps {
+            self.spilled += heaps.spill(spill.file(&stem, "loss-heaps"))?;
+        }
+        if let Some(tails) = &mut values.loss_tails {
+            self.spilled += tails.spill(spill.file(&stem, "loss-tails"))?;
+        }
+        if let Some(remoteness) = &mut values.loss_remoteness {
+            self.spilled += remoteness.spill(spill.file(&stem, "loss-remoteness"))?;
+        }
+        let after = Self::size_of(values);
+        self.bytes -= before - after;
+        self.is_spilled[slot] = true;
+        if let Some(reads) = &mut self.reads {
+            reads.spilled(slot);
+        }
         Ok(())
     }
 
@@ -432,10 +613,7 @@ impl Window {
         reads.release_after(solved, |slot, let_go| {
             let Some(values) = slots[slot].as_deref() else { return false };
             if let_go {
-                values.remoteness.release();
-                if let Some(ranks) = &values.losses {
-                    ranks.release();
-                }
+                values.release();
             }
             true
         });
@@ -446,6 +624,9 @@ impl Window {
         self.note_bytes(Self::size_of(&values) as i64);
         if let Some(old) = self.slots[slot].replace(Box::new(values)) {
             self.note_bytes(-(Self::size_of(&old) as i64));
+        }
+        if let Some(spilled) = self.is_spilled.get_mut(slot) {
+            *spilled = false;
         }
     }
 
@@ -482,16 +663,17 @@ impl Window {
     }
 
     fn size_of(v: &TierValues) -> u64 {
-        let losses = v.losses.as_ref().map_or(0, |l| l.bytes())
-            + v.loss_heaps.as_ref().map_or(0, |h| h.len() as u64)
-            + 4 * v.loss_tails.as_ref().map_or(0, |t| t.len() as u64)
-            + 2 * v.loss_remoteness.as_ref().map_or(0, |r| r.len() as u64);
+        let losses = v.losses.as_ref().map_or(0, Array::bytes)
+            + v.loss_heaps.as_ref().map_or(0, Array::bytes)
+            + v.loss_tails.as_ref().map_or(0, Array::bytes)
+            + v.loss_remoteness.as_ref().map_or(0, Array::bytes);
         v.remoteness.bytes() + 2 * v.nim_values.as_ref().map_or(0, |n| n.len()) as u64 + losses
     }
 
+    /// Counts `delta` more bytes held (the peak is taken once a tier is put and the window
+    /// has spilled what it must).
     fn note_bytes(&mut self, delta: i64) {
         self.bytes = (self.bytes as i64 + delta) as u64;
-        self.peak = self.peak.max(self.bytes);
     }
 }
 
@@ -545,4 +727,40 @@ pub(crate) fn prefetch<T>(value: &T) {
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = value;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Past its budget the window spills the tiers of the lowest totals first (they are read
+    /// least), the tier just put last, and a spilled tier reads back the same values.
+    #[test]
+    fn the_lowest_totals_spill_first() {
+        let universe = Universe { max_total: 6, max_heap: None, max_heaps: None };
+        let dir = tempfile_dir();
+        let spill =
+            Spill { budget: 100, dir: dir.clone(), prefix: format!(".window-test-{}", std::process::id()) };
+        let mut window = Window::spilling(&universe, Some(spill));
+        let tier = |total| TierId { total, heaps: 1 };
+        for total in 1..=3 {
+            let values: Vec<u16> = (0..40).map(|i| (i + total as u16) % 7).collect();
+            window.put(tier(total), TierValues::solved(values, None, true)).unwrap();
+        }
+        // 40 bytes a tier against 100: the third put spills the first.
+        let spilled = |t| window.is_spilled[window.slot(tier(t))];
+        assert!(spilled(1) && !spilled(2) && !spilled(3));
+        assert_eq!(window.get(tier(1)).unwrap().remoteness.get(5), (5 + 1) % 7);
+        // 60 bytes set aside: the second goes too, the last put stays.
+        assert!(window.reserve(60, 4).unwrap());
+        assert!(spilled(1) && spilled(2) && !spilled(3));
+        assert!(!window.reserve(60, 4).unwrap(), "120 bytes set aside against 100");
+        let _ = std::fs::remove_dir(&dir);
+    }
+
+    fn tempfile_dir() -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("nimdb-window-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
 }
