@@ -748,12 +748,12 @@ mod tests {
             window.put(tier(total), TierValues::solved(values, None, true)).unwrap();
         }
         // 40 bytes a tier against 100: the third put spills the first.
-        let spilled = |t| window.is_spilled[window.slot(tier(t))];
-        assert!(spilled(1) && !spilled(2) && !spilled(3));
+        let spilled = |w: &Window, t| w.is_spilled[w.slot(tier(t))];
+        assert!(spilled(&window, 1) && !spilled(&window, 2) && !spilled(&window, 3));
         assert_eq!(window.get(tier(1)).unwrap().remoteness.get(5), (5 + 1) % 7);
         // 60 bytes set aside: the second goes too, the last put stays.
         assert!(window.reserve(60, 4).unwrap());
-        assert!(spilled(1) && spilled(2) && !spilled(3));
+        assert!(spilled(&window, 1) && spilled(&window, 2) && !spilled(&window, 3));
         assert!(!window.reserve(60, 4).unwrap(), "120 bytes set aside against 100");
         let _ = std::fs::remove_dir(&dir);
     }
