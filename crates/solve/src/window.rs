@@ -344,9 +344,15 @@ impl TierValues {
         if let Some(ranks) = &self.losses {
             ranks.release();
         }
-        self.loss_heaps.as_ref().map(Array::release);
-        self.loss_tails.as_ref().map(Array::release);
-        self.loss_remoteness.as_ref().map(Array::release);
+        if let Some(a) = &self.loss_heaps {
+            a.release();
+        }
+        if let Some(a) = &self.loss_tails {
+            a.release();
+        }
+        if let Some(a) = &self.loss_remoteness {
+            a.release();
+        }
     }
 
     /// Lets go of the pages of the tier's spilled arrays that marking from its losses
@@ -366,9 +372,15 @@ impl TierValues {
         let column = if end == usize::MAX { usize::MAX } else { last as usize + 1 };
         self.remoteness.release_bytes(before(column.saturating_mul(self.remoteness.width())));
         ranks.release_bytes(before(end.saturating_mul(4)));
-        self.loss_heaps.as_ref().map(|a| a.release_bytes(before(end.saturating_mul(heaps))));
-        self.loss_tails.as_ref().map(|a| a.release_bytes(before(end.saturating_mul(4 * heaps))));
-        self.loss_remoteness.as_ref().map(|a| a.release_bytes(before(end.saturating_mul(2))));
+        if let Some(a) = &self.loss_heaps {
+            a.release_bytes(before(end.saturating_mul(heaps)));
+        }
+        if let Some(a) = &self.loss_tails {
+            a.release_bytes(before(end.saturating_mul(4 * heaps)));
+        }
+        if let Some(a) = &self.loss_remoteness {
+            a.release_bytes(before(end.saturating_mul(2)));
+        }
     }
 }
 
