@@ -219,7 +219,10 @@ impl Database {
 
     /// What a call on a closed handle raises.
     fn closed_message(&self) -> String {
-        format!("the database {} is closed (Database.close, or the end of its with block)", self.path.display())
+        format!(
+            "the database {} is closed (Database.close, or the end of its with block)",
+            self.path.display()
+        )
     }
 
     /// Runs `f` on the open database with the GIL released.
