@@ -523,8 +523,12 @@ class HeapValues:
     def _repr_html_(self) -> str:
         """HTML for Jupyter: the periodicity and the values, a row a period (at most 600)."""
 
-def heap_values(game: str, up_to: int, *, misere_up_to: int = 30) -> HeapValues:
-    """The single-heap nim-values of a game, with misère values, genus and periodicity."""
+def heap_values(
+    game: str, up_to: int, *, misere_up_to: int = 30, cpu_limit: Optional[float] = None
+) -> HeapValues:
+    """The single-heap nim-values of a game, with misère values, genus and periodicity;
+    with ``cpu_limit``, values predicted past that many CPU seconds (of the calling thread)
+    raise ``TooCostly`` at once, and a run past it is stopped (``TooCostly``)."""
 
 @final
 class Quotient:

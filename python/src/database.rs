@@ -133,7 +133,7 @@ fn fail_as(kind: Kind, text: impl Into<String>) -> Failure {
 
 /// `cpu_limit`: the CPU seconds one answer may take, more than 0 and at most an hour
 /// (default [`DEFAULT_CPU_LIMIT`](nimdb::query::DEFAULT_CPU_LIMIT), as `nimdb query`).
-fn cpu_limit_arg(cpu_limit: Option<f64>) -> PyResult<std::time::Duration> {
+pub(crate) fn cpu_limit_arg(cpu_limit: Option<f64>) -> PyResult<std::time::Duration> {
     match cpu_limit {
         None => Ok(nimdb::query::DEFAULT_CPU_LIMIT),
         Some(s) if s.is_finite() && s > 0.0 && s <= 3600.0 => Ok(std::time::Duration::from_secs_f64(s)),

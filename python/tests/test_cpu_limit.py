@@ -154,3 +154,16 @@ def test_a_batch_position_stopped_at_its_cpu_limit_leaves_the_next_ones_their_ow
     assert len(answers) == 3 and list(answers.outcome[1:]) == [1, 1], answers.errors
     [(i, message)] = answers.errors
     assert i == 0 and "stopped at the CPU limit of 0.01 s; raise cpu_limit" in message, message
+
+
+def test_heap_values_keep_to_a_cpu_limit_when_given_one():
+    # As `nimdb heaps --cpu-limit`: no limit unless given; predicted past it, refused at once
+    # naming its cost; past it while computed (Grundy's first 20,000 heaps, computed before
+    # its cost is predicted, under 0.01 s), stopped.
+    with pytest.raises(nimdb.TooCostly, match=r"about 1 CPU s, more than the 0.1 s .*raise cpu_limit"):
+        nimdb.heap_values("octal:0.346", 30000, cpu_limit=0.1)
+    with pytest.raises(nimdb.TooCostly, match=r"stopped at the CPU limit of 0.01 s"):
+        nimdb.heap_values("grundy", 50000, cpu_limit=0.01)
+    with pytest.raises(nimdb.BadArgument, match="cpu_limit"):
+        nimdb.heap_values("kayles", 10, cpu_limit=-1)
+    assert nimdb.heap_values("kayles", 1000, cpu_limit=5).period == 12
