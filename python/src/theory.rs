@@ -179,12 +179,11 @@ pub fn heap_values(
         Err(Err(e)) => {
             return Err(match (e, limit) {
                 (_, Some(limit)) if fired => over(limit),
-                (e @ nimdb::query::QueryError::TooCostly { seconds, .. }, Some(limit)) => {
-                    Kind::TooCostly.err(format!(
+                (e @ nimdb::query::QueryError::TooCostly { seconds, .. }, Some(limit)) => Kind::TooCostly
+                    .err(format!(
                         "{e}; raise cpu_limit (to about {}) to compute them",
                         (seconds * 1.5).ceil().max(limit.as_secs_f64())
-                    ))
-                }
+                    )),
                 (e, _) => nimdb_error(e),
             });
         }
