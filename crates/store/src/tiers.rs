@@ -169,13 +169,16 @@ enum Job {
 }
 
 impl Job {
-    /// The bytes of values the job holds, as [`QUEUE_BYTES`] counts them.
+    /// The bytes of values the job holds, as [`QUEUE_BYTES`] counts them: a part of a tier
+    /// in parts as at least an eighth of the bound, so that at most eight parts wait, as
+    /// before (a spilling solve's writer and an MPI job's rank 0 hold parts, not tiers, to
+    /// bound their memory).
     fn bytes(&self) -> usize {
         let tier = |t: &StoredTier| 2 * (t.remoteness.len() + t.nim_values.as_ref().map_or(0, |v| v.len()));
         match self {
             Job::Whole(t, _) => tier(t),
             Job::Group(group) => group.iter().map(|(t, _)| tier(t)).sum(),
-            Job::Part(values) => 2 * values.len(),
+            Job::Part(values) => (2 * values.len()).max(QUEUE_BYTES / QUEUE),
             Job::Begin(_) | Job::End(_) | Job::Abandon => 0,
         }
     }
