@@ -2,8 +2,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use std::sync::mpsc::{Receiver, Sender, TryRecvError, channel};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::mpsc::{SyncSender, sync_channel};
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
 use rusqlite::{Connection, TransactionBehavior, params};
@@ -55,10 +55,8 @@ impl StoredTier {
 /// that transaction writes no more of the log than the largest single tier so far did
 /// (so the log's bound, [`footprint::log_peak_bytes`](nimdb_core::footprint::log_peak_bytes),
 /// holds): small tiers then share the pages every commit rewrites (the solve's row, the
-/// run's, the trees' paths). A group holds at most [`QUEUE`] tiers. The tiers waiting to be
-/// written hold at most [`QUEUE_BYTES`] of values, or one tier whatever its size; a tier
-/// still queued or in a group not yet committed when the process dies is simply solved
-/// again on resume.
+/// run's, the trees' paths). At most [`QUEUE`] tiers wait to be written; a tier still queued
+/// or in a group not yet committed when the process dies is simply solved again on resume.
 /// A database in memory has only the one connection, so its tiers are written at once
 /// through it, each in its own transaction.
 pub struct TierWriter<'a> {
@@ -77,79 +75,8 @@ pub struct TierWriter<'a> {
 /// Whether a tier is the last of its total in solve order.
 pub type TotalEnds = Arc<dyn Fn(TierId) -> bool + Send + Sync>;
 
-/// The most tiers the writer thread commits in one transaction.
+/// Tiers waiting for the writer thread.
 pub const QUEUE: usize = 8;
-
-/// The most bytes of values (two a position) that wait for the writer thread, beyond a
-/// single tier, which may always wait (the one tier a solve's estimate counts with the
-/// writer). Bounded by bytes rather than tiers: the first totals of a solve are hundreds
-/// of tiers of a few positions, which the solver makes faster than the writer commits them
-/// while it folds its log in (an fsync), and eight of them in the queue held the solver up
-/// (misère Nim 8×32: about 0.1 s with neither thread running).
-pub const QUEUE_BYTES: usize = 8 << 20;
-
-/// The bytes of values waiting for the writer thread (see [`QUEUE_BYTES`]), and whether
-/// the writer has stopped.
-#[derive(Default)]
-struct Queued {
-    state: Mutex<(usize, bool)>,
-    changed: Condvar,
-}
-
-impl Queued {
-    /// Waits until `bytes` more fit (or nothing waits, or the writer has stopped), then
-    /// counts them.
-    fn reserve(&self, bytes: usize) {
-        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        while state.0 > 0 && state.0 + bytes > QUEUE_BYTES && !state.1 {
-            state = self.changed.wait(state).unwrap_or_else(|e| e.into_inner());
-        }
-        state.0 += bytes;
-    }
-
-    /// The writer took `bytes` off the queue.
-    fn release(&self, bytes: usize) {
-        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        state.0 = state.0.saturating_sub(bytes);
-        self.changed.notify_all();
-    }
-
-    /// The writer stopped: nothing waits for it any longer.
-    fn close(&self) {
-        self.state.lock().unwrap_or_else(|e| e.into_inner()).1 = true;
-        self.changed.notify_all();
-    }
-}
-
-/// The writer thread's end of the queue: each job taken is released from [`Queued`].
-struct Jobs {
-    receiver: Receiver<Job>,
-    queued: Arc<Queued>,
-}
-
-impl Jobs {
-    /// The next job, waiting for it; `None` once the queue is closed and empty.
-    fn recv(&self) -> Option<Job> {
-        let job = self.receiver.recv().ok()?;
-        self.queued.release(job.bytes());
-        Some(job)
-    }
-
-    /// The next job if one is queued.
-    fn try_recv(&self) -> Result<Job, TryRecvError> {
-        let job = self.receiver.try_recv()?;
-        self.queued.release(job.bytes());
-        Ok(job)
-    }
-}
-
-impl Drop for Jobs {
-    /// The writer thread ends (or fails): a sender waiting for room goes on, and its send
-    /// fails.
-    fn drop(&mut self) {
-        self.queued.close();
-    }
-}
 
 /// What the writer is given, in solve order.
 enum Job {
@@ -168,22 +95,6 @@ enum Job {
     Abandon,
 }
 
-impl Job {
-    /// The bytes of values the job holds, as [`QUEUE_BYTES`] counts them: a part of a tier
-    /// in parts as at least an eighth of the bound, so that at most eight parts wait, as
-    /// before (a spilling solve's writer and an MPI job's rank 0 hold parts, not tiers, to
-    /// bound their memory).
-    fn bytes(&self) -> usize {
-        let tier = |t: &StoredTier| 2 * (t.remoteness.len() + t.nim_values.as_ref().map_or(0, |v| v.len()));
-        match self {
-            Job::Whole(t, _) => tier(t),
-            Job::Group(group) => group.iter().map(|(t, _)| tier(t)).sum(),
-            Job::Part(values) => (2 * values.len()).max(QUEUE_BYTES / QUEUE),
-            Job::Begin(_) | Job::End(_) | Job::Abandon => 0,
-        }
-    }
-}
-
 /// What a tier given in parts says before its values.
 #[derive(Clone, Copy, Debug)]
 struct PartsHead {
@@ -194,8 +105,7 @@ struct PartsHead {
 }
 
 struct Background {
-    queue: Sender<Job>,
-    queued: Arc<Queued>,
+    queue: SyncSender<Job>,
     thread: JoinHandle<Result<(), StoreError>>,
 }
 
@@ -230,9 +140,7 @@ impl<'a> TierWriter<'a> {
             conn.busy_timeout(WRITER_BUSY)?;
             conn.pragma_update(None, "synchronous", "NORMAL")?;
             super::open::bound_the_log(&conn, self.db.log_pages)?;
-            let (queue, receiver) = channel::<Job>();
-            let queued = Arc::new(Queued::default());
-            let jobs = Jobs { receiver, queued: queued.clone() };
+            let (queue, jobs) = sync_channel::<Job>(QUEUE);
             let (solve_id, ends, key, run) =
                 (self.solve_id, self.ends_total.clone(), self.key.clone(), self.run.clone());
             let mut log = LogWatch::new(&path, self.db.log_pages);
@@ -255,8 +163,8 @@ impl<'a> TierWriter<'a> {
                         let job = match next.take() {
                             Some(job) => job,
                             None => match jobs.recv() {
-                                Some(job) => job,
-                                None => break,
+                                Ok(job) => job,
+                                Err(_) => break,
                             },
                         };
                         let job = match job {
@@ -307,7 +215,7 @@ impl<'a> TierWriter<'a> {
                     Ok(())
                 })
                 .map_err(|e| StoreError::Writer(format!("could not start the tier writer: {e}")))?;
-            self.background = Some(Background { queue, queued, thread });
+            self.background = Some(Background { queue, thread });
         }
         Ok(self.background.as_mut().expect("writer started"))
     }
@@ -396,9 +304,7 @@ impl<'a> TierWriter<'a> {
             }
             return applied;
         }
-        let background = self.background()?;
-        background.queued.reserve(job.bytes());
-        if background.queue.send(job).is_err() {
+        if self.background()?.queue.send(job).is_err() {
             // The writer stopped: report why.
             self.streaming = false;
             self.finish()?;
@@ -412,7 +318,7 @@ impl<'a> TierWriter<'a> {
         // A tier still in parts is incomplete: it is rolled back.
         self.streaming = false;
         self.in_memory = None;
-        if let Some(Background { queue, thread, .. }) = self.background.take() {
+        if let Some(Background { queue, thread }) = self.background.take() {
             drop(queue);
             match thread.join() {
                 Ok(result) => result?,
@@ -472,15 +378,6 @@ impl LogWatch {
         self.largest = self.largest.max(transaction_pages(tier_bytes(positions, width)));
     }
 
-    /// Counts the whole tier `tier` about to be written, and returns its bytes as the log
-    /// holds them ([`tier_bytes`](nimdb_core::footprint::tier_bytes)); its greatest
-    /// remoteness is read once.
-    fn counts_whole(&mut self, tier: &StoredTier) -> u64 {
-        let (positions, width) = (tier.remoteness.len() as u64, log_width(tier));
-        self.counts(positions, width);
-        nimdb_core::footprint::tier_bytes(positions, width)
-    }
-
     /// A group to commit in one transaction: `first`, and the whole tiers queued behind it
     /// (without waiting for more) while the group's transaction writes no more of the log
     /// than the largest single tier so far ([`transaction_pages`] of their
@@ -492,15 +389,18 @@ impl LogWatch {
     fn gather(
         &mut self,
         first: (StoredTier, RunTick),
-        jobs: &Jobs,
+        jobs: &std::sync::mpsc::Receiver<Job>,
     ) -> (Vec<(StoredTier, RunTick)>, Option<Job>) {
-        use nimdb_core::footprint::transaction_pages;
-        let mut bytes = self.counts_whole(&first.0);
+        use nimdb_core::footprint::{tier_bytes, transaction_pages};
+        let bytes_of = |tier: &StoredTier| tier_bytes(tier.remoteness.len() as u64, log_width(tier));
+        self.counts(first.0.remoteness.len() as u64, log_width(&first.0));
+        let mut bytes = bytes_of(&first.0);
         let mut group = vec![first];
         while group.len() < QUEUE {
             match jobs.try_recv() {
                 Ok(Job::Whole(tier, tick)) => {
-                    let more = self.counts_whole(&tier);
+                    self.counts(tier.remoteness.len() as u64, log_width(&tier));
+                    let more = bytes_of(&tier);
                     if transaction_pages(bytes + more) > self.largest {
                         return (group, Some(Job::Whole(tier, tick)));
                     }
@@ -772,12 +672,7 @@ impl SolveOf<'_> {
     ) -> Result<Option<u64>, StoreError> {
         let tier = solved.tier;
         let enc = codec::encode(self.key, tier, &solved.remoteness, solved.nim_values.as_deref());
-        // The losses and the greatest remoteness in one pass.
-        let convention = self.key.convention;
-        let (losses, most) = solved
-            .remoteness
-            .iter()
-            .fold((0u64, 0u16), |(losses, most), &r| (losses + u64::from(convention.loses(r)), most.max(r)));
+        let losses = solved.losses(self.key.convention);
         // Cached, as the counters' statements are: a solve commits thousands of tiers, most
         // of them small, and preparing each statement again for each one took a tenth of
         // the writer's time.
@@ -795,7 +690,7 @@ impl SolveOf<'_> {
                 tier.heaps,
                 solved.remoteness.len() as i64,
                 losses as i64,
-                most,
+                solved.max_remoteness(),
                 enc.layout.remoteness_bytes as i64,
                 enc.layout.nim_value_bytes as i64,
                 enc.layout.block_records as i64,
@@ -1169,44 +1064,6 @@ pub(crate) mod tests {
         // Each commit rewrites the solve's and the run's rows and the trees' paths: the tiers
         // queued behind the first, committed as one, leave a much shorter log.
         assert!(2 * grouped_log < plain_log, "grouped {grouped_log} bytes of log, plain {plain_log}");
-    }
-
-    #[test]
-    fn many_small_tiers_wait_for_the_writer_without_holding_up_the_solver() {
-        // Another connection holds the write lock, so the writer waits on its first tier
-        // while the rest are handed to it: small tiers queue by their bytes, not their
-        // number, and every one is handed over before the lock is let go.
-        let dir = tempfile::tempdir().unwrap();
-        let (db, solve, universe) = database(Some(dir.path()));
-        let holder = Connection::open(db.path()).unwrap();
-        holder.execute_batch("BEGIN IMMEDIATE").unwrap();
-        let released = Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let releaser = {
-            let released = released.clone();
-            std::thread::spawn(move || {
-                std::thread::sleep(std::time::Duration::from_millis(500));
-                released.store(true, std::sync::atomic::Ordering::SeqCst);
-                holder.execute_batch("COMMIT").unwrap();
-            })
-        };
-        let count = 8 * QUEUE;
-        let tiers: Vec<StoredTier> = (0..count)
-            .map(|i| StoredTier {
-                tier: TierId { total: (i / 8) as u32, heaps: (i % 8) as u32 + 1 },
-                remoteness: (0..40).map(|j| ((j * 3 + i) % 20) as u16).collect(),
-                nim_values: None,
-                seconds: 0.5,
-            })
-            .collect();
-        let mut w = TierWriter::new(&db, &solve, universe, RunStart::now(12, 1, 1));
-        for tier in tiers {
-            w.write_in_run(tier, tick()).unwrap();
-        }
-        assert!(!released.load(std::sync::atomic::Ordering::SeqCst), "the tiers waited for the lock");
-        releaser.join().unwrap();
-        w.finish().unwrap();
-        let stored: i64 = db.conn.query_row("SELECT count(*) FROM tiers", [], |r| r.get(0)).unwrap();
-        assert_eq!(stored, count as i64);
     }
 
     #[test]
