@@ -596,7 +596,8 @@ impl Shape {
             && routine == Routine::Runs
             && table.holds(suf[0] + added, k as u32)
         {
-            n_parents += self.joined_by_runs(rules, table, added, top, &mut pre, &mut visit);
+            n_parents +=
+                self.joined_by_runs(rules, table, &[added], top, &mut pre, &mut |_, rank| visit(-1, rank));
         } else if want.joined && k >= 2 && rules.may_split(added) {
             // pre[x] at each run start x: the terms of the heaps before x in a parent with
             // `added` more tokens after them and one heap fewer.
@@ -645,73 +646,98 @@ impl Shape {
         n_parents
     }
 
-    /// The parents that join two heaps `a ≥ b` with `added` more tokens into one heap
-    /// `h = a + b + added` of at most `top` ([`parents`](Shape::parents)' joined kind), run by
-    /// run, for a position whose parents' counts the table holds: calls `visit(-1, rank)`
-    /// for each, and returns how many.
+    /// The parents that join two heaps `a ≥ b` with `adds[i]` more tokens into one heap
+    /// `h = a + b + adds[i]` of at most `top` ([`parents`](Shape::parents)' joined kind, for
+    /// several numbers of tokens added at once, `adds` ascending), run by run, for a position
+    /// whose parents' counts the table holds (for the largest of `adds`): calls `visit(i,
+    /// rank)` for each, and returns how many. `rules` must split with every one of `adds`
+    /// ([`TierRules::may_split`]).
     ///
     /// A parent's rank adds: the runs before `h`'s place (`added` more tokens and a heap
-    /// fewer after each, summed once for every run as `pre`), `h`'s term, the runs from
-    /// `h`'s place down to `a` (`a + b` tokens and two heaps fewer after them), the heaps
-    /// after `a`'s first down to `b` (`b` and a heap fewer) and the terms after `b`. For each
-    /// `b`, `a` walks up from `b`'s run, so the heaps between the two are summed a run at a
-    /// time as `a` passes them; the runs between `h`'s place and `a` are few, and summed for
-    /// each parent.
+    /// fewer after each, summed once for every run and number added as `pre`), `h`'s term,
+    /// the runs from `h`'s place down to `a` (`a + b` tokens and two heaps fewer after them,
+    /// whatever the tokens added), the heaps after `a`'s first down to `b` (`b` and a heap
+    /// fewer) and the terms after `b`. For each `b`, `a` walks up from `b`'s run, so the
+    /// heaps between the two are summed a run at a time as `a` passes them; for each pair,
+    /// the runs between `h`'s place and `a` are summed for the fewest tokens added, and
+    /// each larger number adds only the runs its larger `h` passes.
     #[inline(always)]
     fn joined_by_runs<R: TierRules>(
         &self,
         rules: &R,
         table: &Terms,
-        added: u32,
+        adds: &[u32],
         top: u32,
         pre: &mut Vec<u32>,
-        visit: &mut impl FnMut(i32, u32),
+        visit: &mut impl FnMut(usize, u32),
     ) -> u64 {
         let k = self.heaps.len();
         let nr = self.runs.count;
-        debug_assert!(k >= 2 && nr >= 1 && table.holds(self.suf[0] + added, k as u32));
+        let (Some(&least), Some(&most)) = (adds.first(), adds.last()) else {
+            return 0;
+        };
+        debug_assert!(k >= 2 && nr >= 1 && table.holds(self.suf[0] + most, k as u32));
+        debug_assert!(adds.is_sorted());
         let (start, value, rplace) =
             (&self.runs.start[..=nr], &self.runs.value[..=nr], &self.runs.place[..=nr]);
         let (place, tails) = (&self.place[..=k], &self.tails[..=k]);
-        // pre[r]: the terms of the runs before r, `added` more tokens and a heap fewer after
-        // each (a joined heap never goes after the last run's first heap).
-        let joined = table.shift(added as i32, -1);
+        // pre[i · nr + r]: the terms of the runs before r, `adds[i]` more tokens and a heap
+        // fewer after each (a joined heap never goes after the last run's first heap).
         pre.clear();
-        pre.resize(nr, 0);
-        let pre = &mut pre[..nr];
-        let mut acc = 0u32;
-        for r in 0..nr - 1 {
-            pre[r] = acc;
-            acc = acc.wrapping_add(table.run_within(rplace[r], rplace[r + 1], joined, value[r]));
+        pre.resize(adds.len() * nr, 0);
+        for (row, &added) in pre.chunks_exact_mut(nr).zip(adds) {
+            let joined = table.shift(added as i32, -1);
+            let mut acc = 0u32;
+            for r in 0..nr - 1 {
+                row[r] = acc;
+                acc = acc.wrapping_add(table.run_within(rplace[r], rplace[r + 1], joined, value[r]));
+            }
+            row[nr - 1] = acc;
         }
-        pre[nr - 1] = acc;
+        let pre = &pre[..];
+        // `h`'s term with the runs before its place, `rq` (the first run below `h`), for
+        // `adds[i]`.
+        let head = |i: usize, rq: usize, h: u32| {
+            let joined = table.shift(adds[i] as i32, -1);
+            pre[i * nr + rq].wrapping_add(table.at_within(rplace[rq], joined, h - 1))
+        };
         let mut n_parents = 0;
         for rb in 0..nr {
             let b = value[rb];
             let xb = start[rb] as usize;
-            // The heaps between a and b have b and a heap fewer after them.
-            let beside = table.shift(-(b as i32), -1);
-            // rq: the first run below h, moving left as h grows with a.
-            let mut rq = rb;
-            if start[rb + 1] as usize - xb >= 2 {
-                // Two heaps of b's run.
-                let h = 2 * b + added;
-                if h <= top && rules.splits_to(h, b, b) {
+            if start[rb + 1] as usize - xb >= 2 && 2 * b + least <= top {
+                // Two heaps of b's run. rq: the first run below h, moving left as h grows
+                // with the tokens added; `passed`: the runs from rq to b's, two heaps and
+                // 2b tokens fewer after each.
+                let pair = table.shift(-2 * b as i32, -2);
+                let (mut rq, mut passed) = (rb, 0u32);
+                for (i, &added) in adds.iter().enumerate() {
+                    let h = 2 * b + added;
+                    if h > top {
+                        break;
+                    }
                     while rq > 0 && value[rq - 1] < h {
                         rq -= 1;
+                        passed = passed.wrapping_add(table.run_within(
+                            rplace[rq],
+                            rplace[rq + 1],
+                            pair,
+                            value[rq],
+                        ));
                     }
-                    let pair = table.shift(-2 * b as i32, -2);
-                    let mut rank = pre[rq].wrapping_add(table.at_within(rplace[rq], joined, h - 1));
-                    for y in rq..rb {
-                        rank = rank.wrapping_add(table.run_within(rplace[y], rplace[y + 1], pair, value[y]));
+                    if rules.splits_to(h, b, b) {
+                        visit(i, head(i, rq, h).wrapping_add(passed).wrapping_add(tails[xb + 2]));
+                        n_parents += 1;
                     }
-                    visit(-1, rank.wrapping_add(tails[xb + 2]));
-                    n_parents += 1;
                 }
             }
+            // The heaps between a and b have b and a heap fewer after them.
+            let beside = table.shift(-(b as i32), -1);
             // a: the first heap of each run before b's, nearest first; `between`: the terms of
-            // the heaps after a's first and before b.
+            // the heaps after a's first and before b. `first_rq`: the first run below h for
+            // the fewest tokens added, moving left as h grows with a.
             let mut between = 0u32;
+            let mut first_rq = rb;
             let mut ra = rb;
             while ra > 0 {
                 ra -= 1;
@@ -722,23 +748,39 @@ impl Shape {
                     between =
                         between.wrapping_add(table.at_within(rplace[ra + 1], beside, value[ra + 1] - 1));
                 }
-                let h = a + b + added;
-                if h > top {
+                if a + b + least > top {
                     break;
                 }
-                if !rules.splits_to(h, a, b) {
-                    continue;
-                }
-                while rq > 0 && value[rq - 1] < h {
-                    rq -= 1;
-                }
+                let after = between.wrapping_add(tails[xb + 1]);
                 let pair = table.shift(-((a + b) as i32), -2);
-                let mut rank = pre[rq].wrapping_add(table.at_within(rplace[rq], joined, h - 1));
-                for y in rq..ra {
-                    rank = rank.wrapping_add(table.run_within(rplace[y], rplace[y + 1], pair, value[y]));
+                while first_rq > 0 && value[first_rq - 1] < a + b + least {
+                    first_rq -= 1;
                 }
-                visit(-1, rank.wrapping_add(between).wrapping_add(tails[xb + 1]));
-                n_parents += 1;
+                // `passed`: the runs from rq to a's, two heaps and a + b tokens fewer after each.
+                let mut rq = first_rq;
+                let mut passed = 0u32;
+                for y in rq..ra {
+                    passed = passed.wrapping_add(table.run_within(rplace[y], rplace[y + 1], pair, value[y]));
+                }
+                for (i, &added) in adds.iter().enumerate() {
+                    let h = a + b + added;
+                    if h > top {
+                        break;
+                    }
+                    while rq > 0 && value[rq - 1] < h {
+                        rq -= 1;
+                        passed = passed.wrapping_add(table.run_within(
+                            rplace[rq],
+                            rplace[rq + 1],
+                            pair,
+                            value[rq],
+                        ));
+                    }
+                    if rules.splits_to(h, a, b) {
+                        visit(i, head(i, rq, h).wrapping_add(passed).wrapping_add(after));
+                        n_parents += 1;
+                    }
+                }
             }
         }
         n_parents
@@ -933,6 +975,45 @@ impl Shape {
         }
         self.pre = above;
         n_parents
+    }
+
+    /// Calls `visit(i, rank)` for every parent of this position under `rules` that joins two
+    /// heaps with `adds[i]` more tokens (`adds` ascending, `rules` splitting with each,
+    /// [`TierRules::may_split`]) into one heap within `bounds`, with its rank in its own
+    /// tier: the joined parents of [`parents`](Shape::parents), for several numbers of
+    /// tokens added in one walk of the pairs of heaps joined (each pair's terms summed once
+    /// for every number). Returns the number of parents visited.
+    #[inline]
+    pub fn joined_parents<R: TierRules>(
+        &mut self,
+        rules: &R,
+        table: &Terms,
+        adds: &[u32],
+        bounds: ParentBounds,
+        mut visit: impl FnMut(usize, u32),
+    ) -> u64 {
+        let k = self.heaps.len();
+        let Some(&most) = adds.last() else {
+            return 0;
+        };
+        if k < 2 {
+            return 0;
+        }
+        debug_assert!(adds.iter().all(|&a| rules.may_split(a)));
+        if table.holds(self.suf[0] + most, k as u32) {
+            let mut pre = std::mem::take(&mut self.pre);
+            let n = self.joined_by_runs(rules, table, adds, bounds.max_heap, &mut pre, &mut visit);
+            self.pre = pre;
+            n
+        } else {
+            let kinds = ParentKinds { joined: true, ..ParentKinds::default() };
+            let mut n = 0;
+            for (i, &added) in adds.iter().enumerate() {
+                let query = ParentQuery { added, bounds, kinds };
+                n += self.parents(rules, table, query, |_, rank| visit(i, rank));
+            }
+            n
+        }
     }
 
     /// Calls `visit(step, rank)` for every child of this position under `rules` that takes
