@@ -35,7 +35,7 @@ pub use partitioned::{
 #[doc(hidden)]
 pub use retrograde::keep_on_the_solving_thread;
 #[doc(hidden)]
-pub use shape::{Routine, loss_neighbour_ranks, neighbour_ranks};
+pub use shape::{Routine, loss_neighbour_ranks, marking_ranks, neighbour_ranks};
 pub use team::{Alone, Team};
 pub use window::Spill;
 pub use wire::{MAX_BLOCK, decode_words, encode_words, sort_pairs, sort_words};

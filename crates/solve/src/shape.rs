@@ -1369,6 +1369,73 @@ pub fn loss_neighbour_ranks(
     spec.rules().with(Ranks { table, tier, reach, walk: Walk::Losses { stride, once } })
 }
 
+/// Ranks every parent (each kind, each number of tokens added up to the table's largest
+/// total) of every `stride`-th position of `tier` of `spec` in `table`, as the retrograde
+/// solver marks the totals above a loss whose heaps the window keeps decoded (lines), and
+/// returns the sum of the ranks and their number. The numbers added go in batches of
+/// `batch` (the totals marked in one pass): each loss is loaded from its bytes once for a
+/// batch, and with more than one its grown and joined parents are walked for every number
+/// of the batch at once (the solver since issue 33's seventh round); with one, it is loaded
+/// again for each number and every kind walked for it (marking one total at a time, before).
+/// For the benchmark that compares the two (`crates/solve/benches/ranks.rs`); not part of
+/// the solver's interface.
+#[doc(hidden)]
+pub fn marking_ranks(
+    spec: &crate::game::GameSpec,
+    table: &PartitionTable,
+    tier: crate::index::TierId,
+    stride: usize,
+    batch: usize,
+) -> (u64, u64) {
+    spec.rules().with(Marking { table, tier, stride, batch })
+}
+
+/// The visitor of [`marking_ranks`].
+struct Marking<'a> {
+    table: &'a PartitionTable,
+    tier: crate::index::TierId,
+    stride: usize,
+    batch: usize,
+}
+
+impl crate::game::RulesVisitor for Marking<'_> {
+    type Output = (u64, u64);
+    fn visit<R: TierRules>(self, rules: &R) -> (u64, u64) {
+        if !R::ONE_HEAP_MOVES {
+            return (0, 0);
+        }
+        let terms = Terms::new(self.table);
+        let bounds = ParentBounds { max_heap: self.table.max_part(), max_heaps: self.table.max_parts() };
+        let (total, heaps) = (self.tier.total, self.tier.heaps);
+        let adds: Vec<u32> = (1..=self.table.max_total() - total).collect();
+        let mut cursor = self.table.cursor(total, heaps);
+        let (mut shape, mut bytes) = (Shape::default(), Vec::new());
+        let (mut sum, mut count) = (0u64, 0u64);
+        let vanished = ParentKinds { vanished: true, ..ParentKinds::default() };
+        let all = ParentKinds { vanished: true, grown: true, joined: true };
+        for rank in (0..self.table.tier_size(total, heaps)).step_by(self.stride.max(1)) {
+            bytes.clear();
+            bytes.extend(cursor.seek(rank).iter().map(|&h| h as u8));
+            for chunk in adds.chunks(self.batch.max(1)) {
+                shape.load_bytes(&terms, &bytes);
+                if chunk.len() == 1 {
+                    let query = ParentQuery { added: chunk[0], bounds, kinds: all };
+                    count += shape.parents(rules, &terms, query, |_, r| sum += r as u64);
+                    continue;
+                }
+                count += shape.grown_parents(rules, &terms, chunk, bounds.max_heap, |_, r| sum += r as u64);
+                let joined: Vec<u32> = chunk.iter().copied().filter(|&a| rules.may_split(a)).collect();
+                count += shape.joined_parents(rules, &terms, &joined, bounds, |_, r| sum += r as u64);
+                for &added in chunk {
+                    let query = ParentQuery { added, bounds, kinds: vanished };
+                    count += shape.parents(rules, &terms, query, |_, r| sum += r as u64);
+                }
+            }
+        }
+        (sum, count)
+    }
+}
+
 /// What [`Ranks`] ranks of each position it visits.
 #[derive(Clone, Copy)]
 enum Walk {
@@ -1589,6 +1656,64 @@ mod tests {
         }
     }
 
+    /// Compares the joined parents walked for several numbers of tokens at once with those
+    /// walked one number at a time, on every position of a small universe.
+    struct JoinedAgree {
+        max_total: u32,
+        max_part: u32,
+    }
+
+    impl RulesVisitor for JoinedAgree {
+        type Output = usize;
+        fn visit<R: TierRules>(self, rules: &R) -> usize {
+            if !R::ONE_HEAP_MOVES {
+                return 0;
+            }
+            let table = PartitionTable::new(self.max_total, self.max_total, self.max_part).unwrap();
+            let terms = Terms::new(&table);
+            let bounds = ParentBounds { max_heap: self.max_part, max_heaps: self.max_total };
+            let joined = ParentKinds { joined: true, ..ParentKinds::default() };
+            let (mut shape, mut tails) = (Shape::default(), Vec::new());
+            let mut checked = 0;
+            for total in 0..=self.max_total {
+                for heaps in 0..=total {
+                    for position in table.positions(TierId { total, heaps }) {
+                        let p = position.heaps();
+                        table.tails_into(p, &mut tails);
+                        shape.load(&terms, p, &tails);
+                        let room = self.max_total - total;
+                        // Every number of tokens from the first up, every other one, and four
+                        // from the third (a batch of totals above the loss's next).
+                        for adds in [
+                            (1..=room).collect::<Vec<u32>>(),
+                            (2..=room).step_by(2).collect(),
+                            (3..=room.min(6)).collect(),
+                        ] {
+                            let adds: Vec<u32> = adds.into_iter().filter(|&a| rules.may_split(a)).collect();
+                            let mut many = Vec::new();
+                            shape.joined_parents(rules, &terms, &adds, bounds, |i, rank| {
+                                many.push((adds[i], rank));
+                            });
+                            let mut one = Vec::new();
+                            for &added in &adds {
+                                let query = ParentQuery { added, bounds, kinds: joined };
+                                shape.parents(rules, &terms, query, |change, rank| {
+                                    assert_eq!(change, -1);
+                                    one.push((added, rank));
+                                });
+                            }
+                            many.sort_unstable();
+                            one.sort_unstable();
+                            assert_eq!(many, one, "joined parents of {p:?} adding {adds:?}");
+                            checked += many.len();
+                        }
+                    }
+                }
+            }
+            checked
+        }
+    }
+
     /// Compares the parents walked in lanes (several numbers of tokens added at once, each
     /// kind where its mask asks) with those walked one number at a time, on every position
     /// of a small universe.
@@ -1679,6 +1804,17 @@ mod tests {
             let game: GameSpec = spec.parse().unwrap();
             for max_part in [16, 7] {
                 let checked = game.rules().with(GrownAgree { max_total: 16, max_part });
+                assert!(checked > 0, "{spec}: no parents checked");
+            }
+        }
+    }
+
+    #[test]
+    fn joined_parents_of_several_steps_are_those_of_each_step() {
+        for spec in ["kayles", "dawson", "lines", "octal:0.161", "octal:0.137", "hex:0.F"] {
+            let game: GameSpec = spec.parse().unwrap();
+            for max_part in [16, 7] {
+                let checked = game.rules().with(JoinedAgree { max_total: 16, max_part });
                 assert!(checked > 0, "{spec}: no parents checked");
             }
         }
