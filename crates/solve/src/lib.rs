@@ -821,7 +821,11 @@ pub fn estimate(game: &GameSpec, options: &SolveOptions, table: &PartitionTable,
     let copies_bytes = if sweep || threads < 2 || early {
         0
     } else {
-        let marked_positions = if one_heap { largest_marked.max(largest_tier) } else { largest_tier };
+        // (Batches of totals bounded by their arrays are counted as one total here: a
+        // solve that spills marks tier by tier, and the copies are bounded anyway.)
+        let one_total = per_total.iter().copied().max().unwrap_or(0);
+        let marked = if lanes || marked == 1 { largest_marked } else { one_total };
+        let marked_positions = if one_heap { marked.max(largest_tier) } else { largest_tier };
         let per_thread =
             if window::Window::narrow(universe) { marked_positions } else { 2 * marked_positions };
         let copied = if window::Window::narrow(universe) { threads } else { threads - 1 };
