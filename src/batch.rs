@@ -128,9 +128,11 @@ impl<'a> Session<'a> {
     }
 
     /// With `on`, a position no stored solve or stored quotient answers is not computed
-    /// from theory here: [`LookupError::Deferred`] says so, and the caller may ask a session
-    /// kept for such work (so that a stored lookup never waits behind heap values that take
-    /// seconds).
+    /// from theory here, by [`answer`](Self::answer) or [`lookup`](Self::lookup):
+    /// [`LookupError::Deferred`] says so, and the caller may ask a session kept for such
+    /// work (so that a stored lookup never waits behind heap values that take seconds), or
+    /// ask again with a CPU watch armed. `lookup` still answers from a theorem that decides
+    /// at once (Bouton, Moore, Wythoff).
     pub fn set_defer_theory(&mut self, on: bool) {
         self.defer_theory = on;
     }
@@ -315,6 +317,9 @@ impl<'a> Session<'a> {
         let wide = BigPosition::from(position);
         if let Some(lookup) = self.theorem_lookup(game, convention, &wide)? {
             return Ok(lookup);
+        }
+        if self.defer_theory {
+            return Err(LookupError::Deferred);
         }
         let answer = self.theory(game, convention, position)?;
         Ok(Lookup {
@@ -638,6 +643,24 @@ mod tests {
         let found = session.lookup(&game, Convention::Normal, &position).unwrap();
         let g = theory::mex_values(spec.heap_rules().unwrap(), 200);
         assert_eq!(found.nim_value, Some(u64::from(g[200])));
+    }
+
+    /// A session that defers theory defers it in `lookup` too (the heap games' lookup
+    /// computed heap values all the same, so that a caller watching the CPU time of theory
+    /// alone, Python's `query_many`, could not tell them from a stored read); a theorem that
+    /// decides at once still answers.
+    #[test]
+    fn a_deferring_session_s_lookup_leaves_heap_values_to_the_caller() {
+        let db = Database::open_in_memory().unwrap();
+        let mut session = Session::new(&db);
+        session.set_defer_theory(true);
+        let kayles: Game = "kayles".parse().unwrap();
+        let deferred = session.lookup(&kayles, Convention::Normal, &[200, 7]);
+        assert!(matches!(deferred, Err(LookupError::Deferred)), "{deferred:?}");
+        let nim: Game = "nim".parse().unwrap();
+        assert_eq!(session.lookup(&nim, Convention::Normal, &[7, 5, 3]).unwrap().source, Source::Theory);
+        session.set_defer_theory(false);
+        assert_eq!(session.lookup(&kayles, Convention::Normal, &[200, 7]).unwrap().source, Source::Theory);
     }
 
     /// Issue 34, round five: a family theorem's move list and best-move search (up to a

@@ -410,13 +410,27 @@ impl Drop for CpuWatch {
 /// started on first use, whose workers (and the threads they start to help them, the tier
 /// writer) are one [`ThreadGroup`](crate::resources::ThreadGroup). [`watch`](Self::watch)
 /// watches the answering thread's clock and the group's; [`install`](Self::install) runs
-/// the solve on the pool. Answers take it one at a time (its holder's lock): the group's
-/// time is then theirs.
+/// the solve on the pool; [`release`](Self::release) ends the pool's threads (a Python
+/// `Database.close`), and the next solve starts it again. Answers take it one at a time
+/// (its holder's lock): the group's time is then theirs.
 #[derive(Debug)]
 pub struct AnswerThreads {
     group: crate::resources::ThreadGroup,
     threads: usize,
-    pool: std::sync::OnceLock<Arc<rayon::ThreadPool>>,
+    pool: std::sync::Mutex<Option<AnswerPool>>,
+}
+
+/// A started pool of [`AnswerThreads`], with its workers' handles to join when it ends.
+#[derive(Debug)]
+struct AnswerPool {
+    pool: Arc<rayon::ThreadPool>,
+    workers: Vec<std::thread::JoinHandle<()>>,
+}
+
+impl Drop for AnswerThreads {
+    fn drop(&mut self) {
+        self.release();
+    }
 }
 
 impl Default for AnswerThreads {
@@ -432,7 +446,7 @@ impl AnswerThreads {
         AnswerThreads {
             group: crate::resources::ThreadGroup::new(),
             threads: crate::solve::pool_threads(),
-            pool: std::sync::OnceLock::new(),
+            pool: std::sync::Mutex::new(None),
         }
     }
 
@@ -442,18 +456,51 @@ impl AnswerThreads {
         self.threads
     }
 
-    /// The pool, started on first use.
+    /// The pool, started on first use (and again after [`release`](Self::release)).
     fn pool(&self) -> Result<Arc<rayon::ThreadPool>, rayon::ThreadPoolBuildError> {
-        if let Some(pool) = self.pool.get() {
-            return Ok(pool.clone());
+        let mut started = self.pool.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(started) = started.as_ref() {
+            return Ok(started.pool.clone());
         }
         let group = self.group.clone();
+        let mut workers = Vec::with_capacity(self.threads);
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(self.threads)
             .thread_name(|i| format!("nimdb-answer-{i}"))
             .start_handler(move |_| group.join())
+            // Spawned here, their handles kept, so that `release` can wait for them to end.
+            .spawn_handler(|thread| {
+                let mut builder = std::thread::Builder::new();
+                if let Some(name) = thread.name() {
+                    builder = builder.name(name.to_owned());
+                }
+                if let Some(size) = thread.stack_size() {
+                    builder = builder.stack_size(size);
+                }
+                workers.push(builder.spawn(|| thread.run())?);
+                Ok(())
+            })
             .build()?;
-        Ok(self.pool.get_or_init(|| Arc::new(pool)).clone())
+        let pool = Arc::new(pool);
+        *started = Some(AnswerPool { pool: pool.clone(), workers });
+        Ok(pool)
+    }
+
+    /// Ends the pool's threads, if it was started, and waits until they have exited (their
+    /// CPU time stays counted, their stacks are unmapped). A solve run later starts the
+    /// pool again; dropping the `AnswerThreads` releases it too. Call it with no answer running (a Python `Database.close` holds the
+    /// connection's lock): a pool still in use is let go without waiting, its threads
+    /// ending when the solve on it returns.
+    pub fn release(&self) {
+        let started = self.pool.lock().unwrap_or_else(|p| p.into_inner()).take();
+        let Some(AnswerPool { pool, workers }) = started else { return };
+        // The last handle: dropping it tells the workers to exit once idle.
+        if let Ok(pool) = Arc::try_unwrap(pool) {
+            drop(pool);
+            for worker in workers {
+                let _ = worker.join();
+            }
+        }
     }
 
     /// A watch of an answer's CPU time against `stop`'s limit (see [`CpuWatch`]): the

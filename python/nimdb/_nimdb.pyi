@@ -234,8 +234,10 @@ class Database:
     @property
     def read_only(self) -> bool: ...
     def close(self) -> None:
-        """Closes the connection; later calls raise NimdbError. From a callback of a call
-        on this database (a ``solve`` progress callback) it raises NimdbError."""
+        """Closes the connection and ends the idle threads of its on-the-spot solves' pool;
+        later calls raise DatabaseError, and closing again does nothing (``with
+        nimdb.open(...) as db:`` closes at the block's end). From a callback of a call on
+        this database (a ``solve`` progress callback) it raises DatabaseError."""
     def __enter__(self) -> "Database": ...
     def __exit__(self, exc_type: object, exc_value: object, traceback: object) -> None: ...
     def solves(self) -> list[SolveInfo]:
@@ -249,7 +251,12 @@ class Database:
         work past it is stopped; only the answer's own threads count, not the program's
         other threads."""
     def query_spaced(
-        self, game: _GameLike, position: Union[Sequence[int], str], misere: bool = False
+        self,
+        game: _GameLike,
+        position: Union[Sequence[int], str],
+        misere: bool = False,
+        *,
+        cpu_limit: Optional[float] = None,
     ) -> Answer:
         """Deprecated: ``query`` answers every game."""
     def query_many(
@@ -260,11 +267,15 @@ class Database:
         strict: bool = True,
         *,
         lengths: Union[Sequence[int], npt.NDArray[np.integer], None] = None,
+        cpu_limit: Optional[float] = None,
     ) -> Lookups:
         """The answers to many positions at ``nimdb query --batch`` speed (GIL released).
 
         Any game, ``staircase``, ``welter`` and ``raise:C`` too (outcome 2: a draw). A 2-D
-        array of Welter positions needs ``lengths`` (a Welter heap may be 0)."""
+        array of Welter positions needs ``lengths`` (a Welter heap may be 0). Each
+        position's theory may take ``cpu_limit`` CPU seconds (default 5), as ``query``'s
+        answer: predicted past it, or stopped at it, the position raises ``TooCostly``
+        (``strict=True``) or gets outcome -1 and its message in ``errors``."""
     def solve(
         self,
         game: _GameLike,
@@ -512,8 +523,12 @@ class HeapValues:
     def _repr_html_(self) -> str:
         """HTML for Jupyter: the periodicity and the values, a row a period (at most 600)."""
 
-def heap_values(game: str, up_to: int, *, misere_up_to: int = 30) -> HeapValues:
-    """The single-heap nim-values of a game, with misère values, genus and periodicity."""
+def heap_values(
+    game: str, up_to: int, *, misere_up_to: int = 30, cpu_limit: Optional[float] = None
+) -> HeapValues:
+    """The single-heap nim-values of a game, with misère values, genus and periodicity;
+    with ``cpu_limit``, values predicted past that many CPU seconds (of the calling thread)
+    raise ``TooCostly`` at once, and a run past it is stopped (``TooCostly``)."""
 
 @final
 class Quotient:

@@ -310,6 +310,7 @@ def p_positions(
     fixed: Sequence[int] = (),
     path: _Path = None,
     dpi: int = 120,
+    cpu_limit: Optional[float] = None,
 ) -> "Figure":
     """Draws the P-positions of a slice: every position [a, b, *fixed] with 0 <= a, b <= size.
 
@@ -321,7 +322,9 @@ def p_positions(
     axes are the coins on steps 1 and 2 and ``fixed`` the steps above. ``game`` is a name or
     a game from :func:`nimdb.define`. The answers come from ``db.query_many`` (stored
     solves, a stored misère quotient, theory), so for Wythoff's game at ``size=60`` the
-    picture shows its two lines of pairs. ``size`` is from 1 to 2,000.
+    picture shows its two lines of pairs. ``size`` is from 1 to 2,000. ``cpu_limit`` is
+    the CPU seconds each position's theory answer may take (``query_many``'s; default 5):
+    a position past it is drawn unanswered, the reason naming the limit.
     """
     if not isinstance(db, _nimdb.Database):
         raise _nimdb.BadType(f"db must be a Database (nimdb.open), not {type(db).__name__}")
@@ -337,7 +340,7 @@ def p_positions(
     staircase = _staircase(game)
     a, b = np.meshgrid(np.arange(size + 1), np.arange(size + 1), indexing="ij")
     rows = np.column_stack([a.ravel(), b.ravel()] + [np.full(a.size, h) for h in fixed]).astype(np.int64)
-    answers = db.query_many(game, rows, misere=misere, strict=False)
+    answers = db.query_many(game, rows, misere=misere, strict=False, cpu_limit=cpu_limit)
     outcome = np.asarray(answers.outcome).reshape(a.shape)
     # 0 P-position (black), 1 N-position (white), 2 draw (blue), 3 unanswered (grey).
     grid = np.select([outcome == 0, outcome == 1, outcome == 2], [0, 1, 2], default=3).astype(np.uint8)

@@ -4,7 +4,7 @@
 use std::cell::Cell;
 use std::path::PathBuf;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use numpy::{IntoPyArray, PyArray1, PyArrayMethods, PyReadonlyArray2};
 use pyo3::prelude::*;
@@ -131,6 +131,17 @@ fn fail_as(kind: Kind, text: impl Into<String>) -> Failure {
     Failure::Message(kind, text.into())
 }
 
+/// `cpu_limit`: the CPU seconds one answer may take, more than 0 and at most an hour
+/// (default [`DEFAULT_CPU_LIMIT`](nimdb::query::DEFAULT_CPU_LIMIT), as `nimdb query`).
+pub(crate) fn cpu_limit_arg(cpu_limit: Option<f64>) -> PyResult<std::time::Duration> {
+    match cpu_limit {
+        None => Ok(nimdb::query::DEFAULT_CPU_LIMIT),
+        Some(s) if s.is_finite() && s > 0.0 && s <= 3600.0 => Ok(std::time::Duration::from_secs_f64(s)),
+        Some(s) => Err(Kind::BadArgument
+            .err(format!("cpu_limit must be a number of seconds more than 0 and at most 3600, not {s}"))),
+    }
+}
+
 /// A batch session whose theory answers stop when `stop` is set.
 fn stopping_session<'a>(db: &'a nimdb::store::Database, stop: &Stop) -> Session<'a> {
     let mut session = Session::new(db);
@@ -153,6 +164,8 @@ pub struct Database {
     db: Mutex<Option<nimdb::store::Database>>,
     /// The thread whose call holds `db` (0: none).
     holder: AtomicU64,
+    /// Set by `close` (`db` is then `None`), for what reads the handle without its lock.
+    closed: AtomicBool,
     path: PathBuf,
     read_only: bool,
     /// The threads a query's work runs on, watched against its `cpu_limit` apart from the
@@ -187,6 +200,7 @@ pub fn open(py: Python<'_>, path: PathBuf, read_only: bool) -> PyResult<Database
     Ok(Database {
         db: Mutex::new(Some(db)),
         holder: AtomicU64::new(0),
+        closed: AtomicBool::new(false),
         path,
         read_only,
         answers: AnswerThreads::new(),
@@ -195,9 +209,20 @@ pub fn open(py: Python<'_>, path: PathBuf, read_only: bool) -> PyResult<Database
 
 impl Database {
     /// The file and whether this handle was opened read-only (what `nimdb.play` opens its
-    /// own connection with).
-    pub(crate) fn location(&self) -> (PathBuf, bool) {
-        (self.path.clone(), self.read_only)
+    /// own connection with); DatabaseError when the handle is closed.
+    pub(crate) fn location(&self) -> PyResult<(PathBuf, bool)> {
+        if self.closed.load(Ordering::SeqCst) {
+            return Err(Kind::Database.err(self.closed_message()));
+        }
+        Ok((self.path.clone(), self.read_only))
+    }
+
+    /// What a call on a closed handle raises.
+    fn closed_message(&self) -> String {
+        format!(
+            "the database {} is closed (Database.close, or the end of its with block)",
+            self.path.display()
+        )
     }
 
     /// Runs `f` on the open database with the GIL released.
@@ -227,7 +252,7 @@ impl Database {
             self.holder.store(me, Ordering::SeqCst);
             let result = match guard.as_mut() {
                 Some(db) => f(db, stop),
-                None => Err(fail_as(Kind::Database, "the database is closed")),
+                None => Err(fail_as(Kind::Database, self.closed_message())),
             };
             self.holder.store(0, Ordering::SeqCst);
             result
@@ -767,13 +792,22 @@ impl Database {
         self.read_only
     }
 
-    /// Closes the connection; later calls raise NimdbError. Called from a callback of a
-    /// call on this database (a `solve` progress callback), it raises NimdbError instead of
-    /// waiting for that call, which waits for the callback; from another thread, it waits
-    /// for the call to end.
+    /// Closes the connection and ends the threads of the pool that solves on the spot
+    /// (started by the first such query; idle until then), at once rather than when the
+    /// object is garbage-collected; later calls raise DatabaseError, and closing again does
+    /// nothing. `with nimdb.open(...) as db:` closes it at the block's end. Called from a
+    /// callback of a call on this database (a `solve` progress callback), it raises
+    /// DatabaseError instead of waiting for that call, which waits for the callback; from
+    /// another thread, it waits for the call to end.
     fn close(&self, py: Python<'_>) -> PyResult<()> {
         self.not_held_here()?;
-        py.detach(|| *self.db.lock().unwrap_or_else(|p| p.into_inner()) = None);
+        py.detach(|| {
+            let mut db = self.db.lock().unwrap_or_else(|p| p.into_inner());
+            *db = None;
+            self.closed.store(true, Ordering::SeqCst);
+            // Under the connection's lock: no answer runs on the pool.
+            self.answers.release();
+        });
         Ok(())
     }
 
@@ -837,15 +871,7 @@ impl Database {
         misere: bool,
         cpu_limit: Option<f64>,
     ) -> PyResult<Answer> {
-        let limit = match cpu_limit {
-            None => nimdb::query::DEFAULT_CPU_LIMIT,
-            Some(s) if s.is_finite() && s > 0.0 && s <= 3600.0 => std::time::Duration::from_secs_f64(s),
-            Some(s) => {
-                return Err(Kind::BadArgument.err(format!(
-                    "cpu_limit must be a number of seconds more than 0 and at most 3600, not {s}"
-                )));
-            }
-        };
+        let limit = cpu_limit_arg(cpu_limit)?;
         let defined = defined_of(game);
         let game = game_arg(game)?;
         let cells = cells_arg(&game, position)?.map_err(|e| Kind::BadPosition.err(e))?;
@@ -909,16 +935,17 @@ impl Database {
 
     /// Deprecated: `Database.query` answers every game. Kept for programs written against
     /// nimdb 0.3, with the same arguments and answer.
-    #[pyo3(signature = (game, position, misere = false))]
+    #[pyo3(signature = (game, position, misere = false, *, cpu_limit = None))]
     fn query_spaced(
         &self,
         py: Python<'_>,
         game: &Bound<'_, PyAny>,
         position: &Bound<'_, PyAny>,
         misere: bool,
+        cpu_limit: Option<f64>,
     ) -> PyResult<Answer> {
         deprecated(py, "Database.query_spaced is deprecated: Database.query answers every game")?;
-        self.query(py, game, position, misere, None)
+        self.query(py, game, position, misere, cpu_limit)
     }
 
     /// The answers to many positions at `nimdb query --batch` speed, as numpy arrays
@@ -943,7 +970,15 @@ impl Database {
     /// equal Welter heaps, a heap over `raise:C`'s cap) is such a position; a value that is
     /// no position at all (not ints, a negative count) raises either way. The GIL is
     /// released while the batch runs.
-    #[pyo3(signature = (game, positions, misere = false, strict = true, *, lengths = None))]
+    ///
+    /// `cpu_limit` is the CPU seconds each position's answer may take (default 5, as
+    /// `query` and `nimdb query --batch`): heap values predicted to take longer are refused
+    /// at once (TooCostly, naming their cost), and theory computed on the spot is stopped
+    /// once it has used them (TooCostly). Only the answer's own thread counts: other threads
+    /// of the program (numpy, another query) do not use up its limit. Under `strict=False`
+    /// such a position gets outcome -1 and its message in `errors`, and the batch goes on.
+    #[pyo3(signature = (game, positions, misere = false, strict = true, *, lengths = None, cpu_limit = None))]
+    #[allow(clippy::too_many_arguments)]
     fn query_many(
         &self,
         py: Python<'_>,
@@ -952,25 +987,69 @@ impl Database {
         misere: bool,
         strict: bool,
         lengths: Option<&Bound<'_, PyAny>>,
+        cpu_limit: Option<f64>,
     ) -> PyResult<Lookups> {
+        let limit = cpu_limit_arg(cpu_limit)?;
+        let seconds = limit.as_secs_f64();
         let conv = convention(misere);
         let lengths = lengths_arg(lengths)?;
         let defined = defined_of(game);
         let game = game_arg(game)?;
         let positions = positions_arg(&game, positions, lengths.as_deref())?;
-        let columns = self.with_db_until(py, |db, stop| {
+        let columns = self.with_db_until(py, |db, ctrl_c| {
             other_rules(db, defined.as_ref()).map_err(|e| fail_as(Kind::BadGame, e))?;
             let mut cols = Columns::with_capacity(positions.len());
-            let mut session = stopping_session(db, stop);
+            // The stop of the position answered now: set by Ctrl-C, or by the watch of its
+            // CPU time (then renewed for the next position).
+            let mut stop = ctrl_c.clone().with_cpu_limit(limit);
+            let mut session = stopping_session(db, &stop);
+            // Stored answers (and theorems that decide at once) are read unwatched, at the
+            // batch's speed; a position that needs theory computed on the spot is answered
+            // again with the watch armed for it: the answering thread's CPU time, from then.
+            session.set_defer_theory(true);
+            let mut watch: Option<nimdb::query::CpuWatch> = None;
+            let lookup = |session: &mut Session<'_>,
+                          stop: &mut nimdb::theory::Stop,
+                          watch: &mut Option<nimdb::query::CpuWatch>,
+                          cells: &[u64]| {
+                match session.lookup(&game, conv, cells) {
+                    Err(LookupError::Deferred) => {}
+                    other => return other.map_err(|e| (kind_of(&e), message(&e))),
+                }
+                let watch = watch.get_or_insert_with(|| self.answers.watch(stop));
+                watch.rearm(stop);
+                session.set_defer_theory(false);
+                let found = session.lookup(&game, conv, cells);
+                session.set_defer_theory(true);
+                let fired = watch.fired();
+                if fired {
+                    // The flag is set: the next position needs one that is not.
+                    *stop = signals::renewed().with_cpu_limit(limit);
+                    session.set_stop(stop.clone());
+                }
+                found.map_err(|e| match e {
+                    _ if fired => (
+                        Kind::TooCostly,
+                        format!(
+                            "the answer was stopped at the CPU limit of {seconds} s; raise cpu_limit to let it finish"
+                        ),
+                    ),
+                    // Refused by the predicted CPU time (not by the memory this process may use).
+                    LookupError::TooCostly(m) if m.contains(" s an answer may take") => {
+                        (Kind::TooCostly, format!("{m}; raise cpu_limit to compute them"))
+                    }
+                    e => (kind_of(&e), message(&e)),
+                })
+            };
             for (i, position) in positions.iter().enumerate() {
                 // Ctrl-C between positions (with_db_until raises it); within one, the stop.
                 if stop.is_stopped() || signals::poll_now_and_then() {
                     break;
                 }
-                let found =
-                    position.as_ref().map_err(|refused| (Kind::BadPosition, refused.clone())).and_then(
-                        |cells| session.lookup(&game, conv, cells).map_err(|e| (kind_of(&e), message(&e))),
-                    );
+                let found = match position {
+                    Ok(cells) => lookup(&mut session, &mut stop, &mut watch, cells),
+                    Err(refused) => Err((Kind::BadPosition, refused.clone())),
+                };
                 match found {
                     Ok(l) => {
                         let outcome = match l.outcome {

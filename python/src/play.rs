@@ -160,7 +160,7 @@ pub fn play(
         cells.iter().map(|&c| u32::try_from(c)).collect::<Result<Vec<u32>, _>>().map_err(|_| {
             Kind::BadPosition.err(format!("{} has a heap too large to play", game.show(&cells)))
         })?;
-    let (path, read_only) = db.get().location();
+    let (path, read_only) = db.get().location()?;
     // A defined game is solved by Database.solve alone (it reads the moves first): the
     // game reads its stored solve and writes nothing.
     let read_only = read_only || defined.is_some();

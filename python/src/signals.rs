@@ -123,14 +123,14 @@ impl Listening {
         });
         if depth > 1 {
             // Nested: the outer call's handler and stop stay in place.
-            let stop = if HEARING.with(Cell::get) { current_stop() } else { Stop::never() };
+            let stop = if HEARING.with(Cell::get) { current_stop() } else { Stop::new() };
             return Listening { previous: None, stop };
         }
         FIRED.store(false, Ordering::SeqCst);
         // SAFETY: pthread_self has no preconditions.
         let me = unsafe { libc::pthread_self() } as u64;
         if main_thread(py) != Some(me) || !default_handler(py) {
-            return Listening { previous: None, stop: Stop::never() };
+            return Listening { previous: None, stop: Stop::new() };
         }
         let current = STOP.load(Ordering::SeqCst);
         // SAFETY: STOP points at a leaked `Stop` or is null.
@@ -142,7 +142,7 @@ impl Listening {
         unsafe {
             let mut previous: libc::sigaction = std::mem::zeroed();
             if libc::sigaction(libc::SIGINT, ptr::null(), &mut previous) != 0 {
-                return Listening { previous: None, stop: Stop::never() };
+                return Listening { previous: None, stop: Stop::new() };
             }
             PREVIOUS.store(previous.sa_sigaction, Ordering::SeqCst);
             PREVIOUS_SIGINFO.store(previous.sa_flags & libc::SA_SIGINFO != 0, Ordering::SeqCst);
@@ -151,17 +151,31 @@ impl Listening {
             ours.sa_flags = libc::SA_SIGINFO | libc::SA_ONSTACK;
             libc::sigemptyset(&mut ours.sa_mask);
             if libc::sigaction(libc::SIGINT, &ours, ptr::null_mut()) != 0 {
-                return Listening { previous: None, stop: Stop::never() };
+                return Listening { previous: None, stop: Stop::new() };
             }
             HEARING.with(|h| h.set(true));
             Listening { previous: Some(previous), stop: current_stop() }
         }
     }
 
-    /// The stop a Ctrl-C sets while this guard listens ([`Stop::never`] when it cannot).
+    /// The stop a Ctrl-C sets while this guard listens. Where none can (another thread, a
+    /// handler of the program's own), a flag of its own all the same: a CPU watch may set
+    /// it (`cpu_limit`), and the polls hear Ctrl-C.
     pub fn stop(&self) -> &Stop {
         &self.stop
     }
+}
+
+/// A fresh stop in place of one a CPU watch set (a batch's position stopped at its
+/// `cpu_limit`: the next position needs a flag not yet set): on a thread whose guard
+/// listens, the one a Ctrl-C now sets (the old one is leaked, as after a Ctrl-C, so the
+/// handler never reads freed memory); elsewhere a new flag of its own.
+pub fn renewed() -> Stop {
+    if !HEARING.with(Cell::get) {
+        return Stop::new();
+    }
+    STOP.store(Box::into_raw(Box::new(Stop::new())), Ordering::SeqCst);
+    current_stop()
 }
 
 impl Drop for Listening {

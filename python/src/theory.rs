@@ -126,28 +126,79 @@ impl HeapValues {
 /// tameness for heaps up to `misere_up_to`, and the period found (proven when a theorem
 /// certifies it), as `nimdb heaps` computes them. The GIL is released while they are
 /// computed; Ctrl-C stops between stretches of 65,536 heaps and raises KeyboardInterrupt.
+///
+/// `cpu_limit` (no limit unless given, as `nimdb heaps --cpu-limit`) is the CPU seconds
+/// they may take on the calling thread, the one that computes them (other threads of the
+/// program do not count): values predicted to take longer are refused before they start,
+/// and a run past it is stopped; both raise TooCostly.
 #[pyfunction]
-#[pyo3(signature = (game, up_to, *, misere_up_to = 30))]
-pub fn heap_values(py: Python<'_>, game: &str, up_to: i64, misere_up_to: i64) -> PyResult<HeapValues> {
+#[pyo3(signature = (game, up_to, *, misere_up_to = 30, cpu_limit = None))]
+pub fn heap_values(
+    py: Python<'_>,
+    game: &str,
+    up_to: i64,
+    misere_up_to: i64,
+    cpu_limit: Option<f64>,
+) -> PyResult<HeapValues> {
     let spec = parse_game(game)?;
     let up_to = whole(up_to, "up_to", u64::MAX)?;
     let misere_up_to = whole(misere_up_to, "misere_up_to", u32::MAX.into())? as u32;
     let up_to = check_up_to(&spec, up_to).map_err(|e| Kind::BadArgument.err(format!("up_to: {e}")))?;
+    let limit = cpu_limit.map(|s| crate::database::cpu_limit_arg(Some(s))).transpose()?;
     let opts = HeapOptions { misere_up_to, ..HeapOptions::new(up_to) };
     signals::clear();
     let listening = signals::Listening::new(py);
     let stop = listening.stop();
-    let run = py.detach(|| {
-        nimdb::driver::run_heaps_until(None, &spec, &opts, stop, |_, _, _| {
+    let stop = &limit.map_or(stop.clone(), |limit| stop.clone().with_cpu_limit(limit));
+    let over = |limit: Duration| {
+        Kind::TooCostly.err(format!(
+            "the heap values were stopped at the CPU limit of {} s; raise cpu_limit to let them finish",
+            limit.as_secs_f64()
+        ))
+    };
+    let (run, fired) = py.detach(|| {
+        // The calling thread's clock (the values are computed on it), the prediction's
+        // probe included; no pool is started.
+        let threads = nimdb::query::AnswerThreads::new();
+        let watch = threads.watch(stop);
+        if let (Some(_), Some(rules)) = (limit, spec.heap_rules())
+            && let Err(e) = nimdb::query::check_values_cost(&spec, rules, up_to, &[], stop)
+        {
+            return (Err(Err(e)), watch.fired());
+        }
+        let run = nimdb::driver::run_heaps_until(None, &spec, &opts, stop, |_, _, _| {
             if signals::poll() { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
-        })
+        });
+        (run.map_err(Ok), watch.fired())
     });
     if let Some(e) = signals::take() {
         return Err(e);
     }
     drop(listening);
-    let run = run.map_err(nimdb_error)?;
+    let run = match run {
+        Err(Err(e)) => {
+            return Err(match (e, limit) {
+                (_, Some(limit)) if fired => over(limit),
+                (e @ nimdb::query::QueryError::TooCostly { seconds, .. }, Some(limit)) => Kind::TooCostly
+                    .err(format!(
+                        "{e}; raise cpu_limit (to about {}) to compute them",
+                        (seconds * 1.5).ceil().max(limit.as_secs_f64())
+                    )),
+                (e, _) => nimdb_error(e),
+            });
+        }
+        Err(Ok(e)) => {
+            return Err(match limit {
+                Some(limit) if fired => over(limit),
+                _ => nimdb_error(e),
+            });
+        }
+        Ok(run) => run,
+    };
     let Some(periodicity) = run.periodicity.as_ref() else {
+        if let (true, Some(limit)) = (fired, limit) {
+            return Err(over(limit));
+        }
         return Err(Kind::Base.err("the heap values were interrupted"));
     };
     // Straight from the stream (a certified period keeps only its prefix in memory): no

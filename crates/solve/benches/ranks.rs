@@ -7,7 +7,7 @@
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use nimdb_core::game::{GameRules, GameSpec};
 use nimdb_core::index::{PartitionTable, TierId};
-use nimdb_solve::{Routine, loss_neighbour_ranks, neighbour_ranks};
+use nimdb_solve::{Routine, loss_neighbour_ranks, marking_ranks, neighbour_ranks};
 
 fn bench_tier(c: &mut Criterion, game: &str, tier: TierId, max_total: u32) {
     let spec: GameSpec = game.parse().unwrap();
@@ -47,8 +47,28 @@ fn bench_losses(c: &mut Criterion, game: &str, tier: TierId, max_total: u32) {
     group.finish();
 }
 
+/// A decoded loss's parents in every total above it, every eighth position of `tier`
+/// standing for the losses: the totals in batches of four, the loss loaded once for a batch
+/// and its grown and joined parents walked for the four at once (lines' marking since issue
+/// 33's seventh round), against loaded again for each total with every kind walked for it.
+fn bench_marking(c: &mut Criterion, game: &str, tier: TierId, max_total: u32) {
+    let spec: GameSpec = game.parse().unwrap();
+    let table = PartitionTable::new(max_total, max_total, max_total).unwrap();
+    let batched = marking_ranks(&spec, &table, tier, 8, 4);
+    let per_total = marking_ranks(&spec, &table, tier, 8, 1);
+    assert_eq!(batched, per_total, "{game} {tier:?}: batched marking ranks differently");
+    let mut group = c.benchmark_group(format!("marking/{game}/{}x{}", tier.total, tier.heaps));
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(batched.1));
+    for (name, batch) in [("four_totals_a_pass", 4), ("one_total_a_pass", 1)] {
+        group.bench_function(name, |b| b.iter(|| marking_ranks(&spec, &table, tier, 8, batch)));
+    }
+    group.finish();
+}
+
 fn ranks(c: &mut Criterion) {
     bench_losses(c, "kayles", TierId { total: 60, heaps: 14 }, 62);
+    bench_marking(c, "lines", TierId { total: 50, heaps: 12 }, 62);
     // Large tiers of the totals the performance chapter profiles (misère Kayles 50 and 60).
     bench_tier(c, "kayles", TierId { total: 50, heaps: 12 }, 52);
     bench_tier(c, "kayles", TierId { total: 60, heaps: 14 }, 62);

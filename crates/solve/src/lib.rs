@@ -35,7 +35,7 @@ pub use partitioned::{
 #[doc(hidden)]
 pub use retrograde::keep_on_the_solving_thread;
 #[doc(hidden)]
-pub use shape::{Routine, loss_neighbour_ranks, neighbour_ranks};
+pub use shape::{Routine, loss_neighbour_ranks, marking_ranks, neighbour_ranks};
 pub use team::{Alone, Team};
 pub use window::Spill;
 pub use wire::{MAX_BLOCK, decode_words, encode_words, sort_pairs, sort_words};
@@ -733,7 +733,8 @@ pub fn estimate(game: &GameSpec, options: &SolveOptions, table: &PartitionTable,
             losses::losses_by_tier(rules, universe.max_total, heaps, cap)
         })
         .flatten();
-    let per_total_bytes: Vec<u64> = match counted.as_ref().filter(|_| marked > 1) {
+    let lanes = retrograde::marks_in_lanes(one_heap, reach, universe);
+    let per_total_bytes: Vec<u64> = match counted.as_ref().filter(|_| lanes) {
         Some(losses) => per_total
             .iter()
             .zip(losses)
@@ -760,8 +761,19 @@ pub fn estimate(game: &GameSpec, options: &SolveOptions, table: &PartitionTable,
     // game's total at once (of several totals where it keeps the losses' rank terms), so it
     // holds the 2-byte values of the whole totals being marked.
     let largest_tier = tiers.iter().map(size).max().unwrap_or(0);
-    let largest_marked =
-        per_total.windows(marked.min(per_total.len())).map(|w| w.iter().sum()).max().unwrap_or(0);
+    let largest_marked = if lanes || marked == 1 {
+        per_total.windows(marked.min(per_total.len())).map(|w| w.iter().sum()).max().unwrap_or(0)
+    } else {
+        // Batches within a bound on their arrays (see [`retrograde::batch_last`]), from the
+        // first total up.
+        let (mut largest, mut start) = (0, 0);
+        while start < per_total.len() {
+            let end = retrograde::batch_last(start as u32, marked as u32, false, &per_total) as usize;
+            largest = largest.max(per_total[start..=end].iter().sum());
+            start = end + 1;
+        }
+        largest
+    };
     // The retrograde solver holds more beside it while the tier settles and is kept: the
     // unmarked positions' ranks and their settled values (10 bytes each, a generous 15% of
     // the tier: 1.5 a position, or the tier's losses where they are counted), the column
@@ -809,7 +821,11 @@ pub fn estimate(game: &GameSpec, options: &SolveOptions, table: &PartitionTable,
     let copies_bytes = if sweep || threads < 2 || early {
         0
     } else {
-        let marked_positions = if one_heap { largest_marked.max(largest_tier) } else { largest_tier };
+        // (Batches of totals bounded by their arrays are counted as one total here: a
+        // solve that spills marks tier by tier, and the copies are bounded anyway.)
+        let one_total = per_total.iter().copied().max().unwrap_or(0);
+        let marked = if lanes || marked == 1 { largest_marked } else { one_total };
+        let marked_positions = if one_heap { marked.max(largest_tier) } else { largest_tier };
         let per_thread =
             if window::Window::narrow(universe) { marked_positions } else { 2 * marked_positions };
         let copied = if window::Window::narrow(universe) { threads } else { threads - 1 };
@@ -821,7 +837,7 @@ pub fn estimate(game: &GameSpec, options: &SolveOptions, table: &PartitionTable,
         // The counts copied for the retrograde solver's shapes ([`shape::Terms`]).
         table_bytes += shape::Terms::bytes(entries);
     }
-    if !sweep && marked > 1 {
+    if !sweep && lanes {
         // The counts again, by total, for marking several totals together.
         table_bytes += 4 * PartitionTable::entries(
             universe.max_total + totals::LANES as u32,

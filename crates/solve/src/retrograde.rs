@@ -158,17 +158,61 @@ const LOSS_TERMS_MAX_HEAPS: u32 = 16;
 /// keeps each loss's rank terms (see [`marked_totals`]).
 const MARKED_TOTALS: u32 = LANES as u32;
 
-/// How many totals the retrograde solver marks together from the lower totals' losses, for
-/// a family that moves one heap at a time (`one_heap_moves`) with `reach` in `universe`,
-/// unless it spills: [`MARKED_TOTALS`] where the window keeps each decoded loss's rank
-/// terms (a loss is then loaded once for several totals instead of once for each, and the
-/// arrays of that many totals are held, a few megabytes where heaps are capped), else one.
+/// The most totals marked together in one pass over the lower totals' losses where the
+/// window keeps each loss's heaps decoded but not their rank terms (lines: heaps not
+/// capped), within [`batch_last`]'s bound on their arrays. Lines misère 78, paired whole
+/// processes against one total a pass: 0.93× the CPU with two totals, 0.84× with four,
+/// 0.91× with eight (see `docs/performance.md`, issue 33's seventh round).
+const DECODED_MARKED_TOTALS: u32 = 4;
+
+/// How many totals the retrograde solver marks together (at most) from the lower totals'
+/// losses, for a family that moves one heap at a time (`one_heap_moves`) with `reach` in
+/// `universe`: [`MARKED_TOTALS`] where the window keeps each decoded
+/// loss's rank terms (a loss is then loaded once for several totals instead of once for
+/// each, and the arrays of that many totals are held, a few megabytes where heaps are
+/// capped), [`DECODED_MARKED_TOTALS`] where it keeps the losses' heaps decoded (each loss
+/// loaded into its shape once for the batch, its grown and joined parents walked for every
+/// total of the batch at once), else one.
 pub(super) fn marked_totals(one_heap_moves: bool, reach: u32, universe: &Universe) -> u32 {
-    let terms = one_heap_moves
+    let decoded =
+        one_heap_moves && reach >= DECODED_LOSSES_MIN_REACH && universe.part_cap() <= u8::MAX as u32;
+    if decoded && universe.max_heaps.is_some_and(|h| h <= LOSS_TERMS_MAX_HEAPS) {
+        MARKED_TOTALS
+    } else if decoded {
+        DECODED_MARKED_TOTALS
+    } else {
+        1
+    }
+}
+
+/// The last total of the batch marked together from total `start`, of at most `batch`
+/// totals (`per_total[t]`: the positions of total `t`). Where the solver sums the parents
+/// in lanes (`lanes`, heaps capped: small totals) every batch has `batch` totals; else a
+/// batch holds only the totals whose marking arrays come to at most twice those of the
+/// largest total (which the solve holds alone at its end anyway), so that batching costs
+/// at most one more largest total's arrays: lines to total 100 marks two totals a pass at
+/// the top, 381 MB of arrays more than one.
+pub(super) fn batch_last(start: u32, batch: u32, lanes: bool, per_total: &[u64]) -> u32 {
+    if lanes {
+        return start + (batch - 1);
+    }
+    let bound = 2 * per_total.iter().copied().max().unwrap_or(0);
+    let at = |t: u32| per_total.get(t as usize).copied().unwrap_or(0);
+    let (mut end, mut sum) = (start, at(start));
+    while end + 1 < start + batch && (end as usize + 1) < per_total.len() && sum + at(end + 1) <= bound {
+        end += 1;
+        sum += at(end);
+    }
+    end
+}
+
+/// Whether the retrograde solver sums the parents of several totals in lanes
+/// ([`Shape::parents_in_lanes`]): where the window keeps each decoded loss's rank terms.
+pub(super) fn marks_in_lanes(one_heap_moves: bool, reach: u32, universe: &Universe) -> bool {
+    one_heap_moves
         && reach >= DECODED_LOSSES_MIN_REACH
         && universe.part_cap() <= u8::MAX as u32
-        && universe.max_heaps.is_some_and(|h| h <= LOSS_TERMS_MAX_HEAPS);
-    if terms { MARKED_TOTALS } else { 1 }
+        && universe.max_heaps.is_some_and(|h| h <= LOSS_TERMS_MAX_HEAPS)
 }
 
 /// The fewest losses (over every source tier) marked in parallel: below it, the copies
@@ -219,7 +263,7 @@ pub(super) fn run<R: TierRules>(
         decode_losses: reach(rules, universe) >= DECODED_LOSSES_MIN_REACH
             && universe.part_cap() <= u8::MAX as u32,
         loss_terms: R::ONE_HEAP_MOVES && universe.max_heaps.is_some_and(|h| h <= LOSS_TERMS_MAX_HEAPS),
-        by_total: (marked_totals(R::ONE_HEAP_MOVES, reach(rules, universe), universe) > 1)
+        by_total: marks_in_lanes(R::ONE_HEAP_MOVES, reach(rules, universe), universe)
             .then(|| CountsByTotal::new(table)),
         copies: Default::default(),
     };
@@ -243,6 +287,11 @@ pub(super) fn run<R: TierRules>(
     // is marked tier by tier (`whole` false).
     let whole_totals = R::ONE_HEAP_MOVES;
     let batch = marked_totals(R::ONE_HEAP_MOVES, solver.reach, universe);
+    let lanes = solver.by_total.is_some();
+    let mut per_total = vec![0u64; tiers.iter().map(|t| t.total as usize + 1).max().unwrap_or(0)];
+    for t in &tiers {
+        per_total[t.total as usize] += size(*t);
+    }
     // The tiers marked so far, the batch's first total, the last total marked from below
     // the batch and the last marked whole, and the seconds that marking took per position
     // (the batch's marking, and its current total's own).
@@ -316,7 +365,7 @@ pub(super) fn run<R: TierRules>(
         }
         if !early && whole_totals && batch_end.is_none_or(|end| tier.total > end) {
             // A new batch, marked whole where its arrays fit (see `whole`).
-            let end = tier.total + (batch - 1);
+            let end = batch_last(tier.total, batch, lanes, &per_total);
             let marked: Vec<TierId> = tiers[first..]
                 .iter()
                 .filter(|t| (tier.total..=end).contains(&t.total) && !stored.contains(t))
@@ -1277,12 +1326,16 @@ impl<'a> Above<'a> {
 struct ParentCells<'s, 'c, C> {
     source: TierId,
     steps: &'s [MarkStep],
-    /// Whether grown parents are walked for every step at once (see
-    /// [`Shape::grown_parents`]): with several steps; with one, every kind in one walk.
+    /// Whether grown and joined parents are walked for every step at once (see
+    /// [`Shape::grown_parents`], [`Shape::joined_parents`]): with several steps; with one,
+    /// every kind in one walk.
     together: bool,
-    /// With `together`: the tokens added of the steps that want grown parents, and their cells.
+    /// With `together`: the tokens added of the steps that want grown parents, and their
+    /// cells; and of those that want joined parents, and theirs.
     grown_adds: Vec<u32>,
     grown_cells: Vec<&'c [C]>,
+    joined_adds: Vec<u32>,
+    joined_cells: Vec<&'c [C]>,
     /// Each step's tiers of one heap fewer, as many and one more than the loss's (the
     /// parents' heaps less the loss's, plus one), and of two fewer.
     step_cells: Vec<([&'c [C]; 3], &'c [C])>,
@@ -1297,6 +1350,9 @@ impl<'s, 'c, C> ParentCells<'s, 'c, C> {
         let grown_adds: Vec<u32> =
             steps.iter().filter(|s| together && s.kinds.grown).map(|s| s.added).collect();
         let grown_cells = grown_adds.iter().map(|&a| target(source.total + a, k)).collect();
+        let joined_adds: Vec<u32> =
+            steps.iter().filter(|s| together && s.kinds.joined).map(|s| s.added).collect();
+        let joined_cells = joined_adds.iter().map(|&a| target(source.total + a, k.wrapping_sub(1))).collect();
         let step_cells = steps
             .iter()
             .map(|s| {
@@ -1305,7 +1361,16 @@ impl<'s, 'c, C> ParentCells<'s, 'c, C> {
                 (tiers, target(total, k.wrapping_sub(2)))
             })
             .collect();
-        ParentCells { source, steps, together, grown_adds, grown_cells, step_cells }
+        ParentCells {
+            source,
+            steps,
+            together,
+            grown_adds,
+            grown_cells,
+            joined_adds,
+            joined_cells,
+            step_cells,
+        }
     }
 
     /// Offers `value` to every parent of the loss loaded in `shape` (a position of the
@@ -1330,6 +1395,10 @@ impl<'s, 'c, C> ParentCells<'s, 'c, C> {
                 bounds.max_heap,
                 |i, rank| lag.offer(&self.grown_cells[i][rank as usize], value),
             );
+            edges +=
+                shape.joined_parents(solver.rules, &solver.terms, &self.joined_adds, bounds, |i, rank| {
+                    lag.offer(&self.joined_cells[i][rank as usize], value)
+                });
         }
         for (step, (tiers, three_joined)) in self.steps.iter().zip(&self.step_cells) {
             let added = step.added;
@@ -1338,7 +1407,11 @@ impl<'s, 'c, C> ParentCells<'s, 'c, C> {
                     lag.offer(&three_joined[solver.table.rank(parent) as usize], value);
                 });
             }
-            let kinds = ParentKinds { grown: step.kinds.grown && !self.together, ..step.kinds };
+            let kinds = ParentKinds {
+                grown: step.kinds.grown && !self.together,
+                joined: step.kinds.joined && !self.together,
+                ..step.kinds
+            };
             if kinds.vanished || kinds.grown || kinds.joined {
                 let query = ParentQuery { added, bounds, kinds };
                 edges += shape.parents(solver.rules, &solver.terms, query, |change, rank| {

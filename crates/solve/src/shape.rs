@@ -596,7 +596,8 @@ impl Shape {
             && routine == Routine::Runs
             && table.holds(suf[0] + added, k as u32)
         {
-            n_parents += self.joined_by_runs(rules, table, added, top, &mut pre, &mut visit);
+            n_parents +=
+                self.joined_by_runs(rules, table, &[added], top, &mut pre, &mut |_, rank| visit(-1, rank));
         } else if want.joined && k >= 2 && rules.may_split(added) {
             // pre[x] at each run start x: the terms of the heaps before x in a parent with
             // `added` more tokens after them and one heap fewer.
@@ -645,73 +646,98 @@ impl Shape {
         n_parents
     }
 
-    /// The parents that join two heaps `a ≥ b` with `added` more tokens into one heap
-    /// `h = a + b + added` of at most `top` ([`parents`](Shape::parents)' joined kind), run by
-    /// run, for a position whose parents' counts the table holds: calls `visit(-1, rank)`
-    /// for each, and returns how many.
+    /// The parents that join two heaps `a ≥ b` with `adds[i]` more tokens into one heap
+    /// `h = a + b + adds[i]` of at most `top` ([`parents`](Shape::parents)' joined kind, for
+    /// several numbers of tokens added at once, `adds` ascending), run by run, for a position
+    /// whose parents' counts the table holds (for the largest of `adds`): calls `visit(i,
+    /// rank)` for each, and returns how many. `rules` must split with every one of `adds`
+    /// ([`TierRules::may_split`]).
     ///
     /// A parent's rank adds: the runs before `h`'s place (`added` more tokens and a heap
-    /// fewer after each, summed once for every run as `pre`), `h`'s term, the runs from
-    /// `h`'s place down to `a` (`a + b` tokens and two heaps fewer after them), the heaps
-    /// after `a`'s first down to `b` (`b` and a heap fewer) and the terms after `b`. For each
-    /// `b`, `a` walks up from `b`'s run, so the heaps between the two are summed a run at a
-    /// time as `a` passes them; the runs between `h`'s place and `a` are few, and summed for
-    /// each parent.
+    /// fewer after each, summed once for every run and number added as `pre`), `h`'s term,
+    /// the runs from `h`'s place down to `a` (`a + b` tokens and two heaps fewer after them,
+    /// whatever the tokens added), the heaps after `a`'s first down to `b` (`b` and a heap
+    /// fewer) and the terms after `b`. For each `b`, `a` walks up from `b`'s run, so the
+    /// heaps between the two are summed a run at a time as `a` passes them; for each pair,
+    /// the runs between `h`'s place and `a` are summed for the fewest tokens added, and
+    /// each larger number adds only the runs its larger `h` passes.
     #[inline(always)]
     fn joined_by_runs<R: TierRules>(
         &self,
         rules: &R,
         table: &Terms,
-        added: u32,
+        adds: &[u32],
         top: u32,
         pre: &mut Vec<u32>,
-        visit: &mut impl FnMut(i32, u32),
+        visit: &mut impl FnMut(usize, u32),
     ) -> u64 {
         let k = self.heaps.len();
         let nr = self.runs.count;
-        debug_assert!(k >= 2 && nr >= 1 && table.holds(self.suf[0] + added, k as u32));
+        let (Some(&least), Some(&most)) = (adds.first(), adds.last()) else {
+            return 0;
+        };
+        debug_assert!(k >= 2 && nr >= 1 && table.holds(self.suf[0] + most, k as u32));
+        debug_assert!(adds.is_sorted());
         let (start, value, rplace) =
             (&self.runs.start[..=nr], &self.runs.value[..=nr], &self.runs.place[..=nr]);
         let (place, tails) = (&self.place[..=k], &self.tails[..=k]);
-        // pre[r]: the terms of the runs before r, `added` more tokens and a heap fewer after
-        // each (a joined heap never goes after the last run's first heap).
-        let joined = table.shift(added as i32, -1);
+        // pre[i · nr + r]: the terms of the runs before r, `adds[i]` more tokens and a heap
+        // fewer after each (a joined heap never goes after the last run's first heap).
         pre.clear();
-        pre.resize(nr, 0);
-        let pre = &mut pre[..nr];
-        let mut acc = 0u32;
-        for r in 0..nr - 1 {
-            pre[r] = acc;
-            acc = acc.wrapping_add(table.run_within(rplace[r], rplace[r + 1], joined, value[r]));
+        pre.resize(adds.len() * nr, 0);
+        for (row, &added) in pre.chunks_exact_mut(nr).zip(adds) {
+            let joined = table.shift(added as i32, -1);
+            let mut acc = 0u32;
+            for r in 0..nr - 1 {
+                row[r] = acc;
+                acc = acc.wrapping_add(table.run_within(rplace[r], rplace[r + 1], joined, value[r]));
+            }
+            row[nr - 1] = acc;
         }
-        pre[nr - 1] = acc;
+        let pre = &pre[..];
+        // `h`'s term with the runs before its place, `rq` (the first run below `h`), for
+        // `adds[i]`.
+        let head = |i: usize, rq: usize, h: u32| {
+            let joined = table.shift(adds[i] as i32, -1);
+            pre[i * nr + rq].wrapping_add(table.at_within(rplace[rq], joined, h - 1))
+        };
         let mut n_parents = 0;
         for rb in 0..nr {
             let b = value[rb];
             let xb = start[rb] as usize;
-            // The heaps between a and b have b and a heap fewer after them.
-            let beside = table.shift(-(b as i32), -1);
-            // rq: the first run below h, moving left as h grows with a.
-            let mut rq = rb;
-            if start[rb + 1] as usize - xb >= 2 {
-                // Two heaps of b's run.
-                let h = 2 * b + added;
-                if h <= top && rules.splits_to(h, b, b) {
+            if start[rb + 1] as usize - xb >= 2 && 2 * b + least <= top {
+                // Two heaps of b's run. rq: the first run below h, moving left as h grows
+                // with the tokens added; `passed`: the runs from rq to b's, two heaps and
+                // 2b tokens fewer after each.
+                let pair = table.shift(-2 * b as i32, -2);
+                let (mut rq, mut passed) = (rb, 0u32);
+                for (i, &added) in adds.iter().enumerate() {
+                    let h = 2 * b + added;
+                    if h > top {
+                        break;
+                    }
                     while rq > 0 && value[rq - 1] < h {
                         rq -= 1;
+                        passed = passed.wrapping_add(table.run_within(
+                            rplace[rq],
+                            rplace[rq + 1],
+                            pair,
+                            value[rq],
+                        ));
                     }
-                    let pair = table.shift(-2 * b as i32, -2);
-                    let mut rank = pre[rq].wrapping_add(table.at_within(rplace[rq], joined, h - 1));
-                    for y in rq..rb {
-                        rank = rank.wrapping_add(table.run_within(rplace[y], rplace[y + 1], pair, value[y]));
+                    if rules.splits_to(h, b, b) {
+                        visit(i, head(i, rq, h).wrapping_add(passed).wrapping_add(tails[xb + 2]));
+                        n_parents += 1;
                     }
-                    visit(-1, rank.wrapping_add(tails[xb + 2]));
-                    n_parents += 1;
                 }
             }
+            // The heaps between a and b have b and a heap fewer after them.
+            let beside = table.shift(-(b as i32), -1);
             // a: the first heap of each run before b's, nearest first; `between`: the terms of
-            // the heaps after a's first and before b.
+            // the heaps after a's first and before b. `first_rq`: the first run below h for
+            // the fewest tokens added, moving left as h grows with a.
             let mut between = 0u32;
+            let mut first_rq = rb;
             let mut ra = rb;
             while ra > 0 {
                 ra -= 1;
@@ -722,23 +748,39 @@ impl Shape {
                     between =
                         between.wrapping_add(table.at_within(rplace[ra + 1], beside, value[ra + 1] - 1));
                 }
-                let h = a + b + added;
-                if h > top {
+                if a + b + least > top {
                     break;
                 }
-                if !rules.splits_to(h, a, b) {
-                    continue;
-                }
-                while rq > 0 && value[rq - 1] < h {
-                    rq -= 1;
-                }
+                let after = between.wrapping_add(tails[xb + 1]);
                 let pair = table.shift(-((a + b) as i32), -2);
-                let mut rank = pre[rq].wrapping_add(table.at_within(rplace[rq], joined, h - 1));
-                for y in rq..ra {
-                    rank = rank.wrapping_add(table.run_within(rplace[y], rplace[y + 1], pair, value[y]));
+                while first_rq > 0 && value[first_rq - 1] < a + b + least {
+                    first_rq -= 1;
                 }
-                visit(-1, rank.wrapping_add(between).wrapping_add(tails[xb + 1]));
-                n_parents += 1;
+                // `passed`: the runs from rq to a's, two heaps and a + b tokens fewer after each.
+                let mut rq = first_rq;
+                let mut passed = 0u32;
+                for y in rq..ra {
+                    passed = passed.wrapping_add(table.run_within(rplace[y], rplace[y + 1], pair, value[y]));
+                }
+                for (i, &added) in adds.iter().enumerate() {
+                    let h = a + b + added;
+                    if h > top {
+                        break;
+                    }
+                    while rq > 0 && value[rq - 1] < h {
+                        rq -= 1;
+                        passed = passed.wrapping_add(table.run_within(
+                            rplace[rq],
+                            rplace[rq + 1],
+                            pair,
+                            value[rq],
+                        ));
+                    }
+                    if rules.splits_to(h, a, b) {
+                        visit(i, head(i, rq, h).wrapping_add(passed).wrapping_add(after));
+                        n_parents += 1;
+                    }
+                }
             }
         }
         n_parents
@@ -933,6 +975,45 @@ impl Shape {
         }
         self.pre = above;
         n_parents
+    }
+
+    /// Calls `visit(i, rank)` for every parent of this position under `rules` that joins two
+    /// heaps with `adds[i]` more tokens (`adds` ascending, `rules` splitting with each,
+    /// [`TierRules::may_split`]) into one heap within `bounds`, with its rank in its own
+    /// tier: the joined parents of [`parents`](Shape::parents), for several numbers of
+    /// tokens added in one walk of the pairs of heaps joined (each pair's terms summed once
+    /// for every number). Returns the number of parents visited.
+    #[inline]
+    pub fn joined_parents<R: TierRules>(
+        &mut self,
+        rules: &R,
+        table: &Terms,
+        adds: &[u32],
+        bounds: ParentBounds,
+        mut visit: impl FnMut(usize, u32),
+    ) -> u64 {
+        let k = self.heaps.len();
+        let Some(&most) = adds.last() else {
+            return 0;
+        };
+        if k < 2 {
+            return 0;
+        }
+        debug_assert!(adds.iter().all(|&a| rules.may_split(a)));
+        if table.holds(self.suf[0] + most, k as u32) {
+            let mut pre = std::mem::take(&mut self.pre);
+            let n = self.joined_by_runs(rules, table, adds, bounds.max_heap, &mut pre, &mut visit);
+            self.pre = pre;
+            n
+        } else {
+            let kinds = ParentKinds { joined: true, ..ParentKinds::default() };
+            let mut n = 0;
+            for (i, &added) in adds.iter().enumerate() {
+                let query = ParentQuery { added, bounds, kinds };
+                n += self.parents(rules, table, query, |_, rank| visit(i, rank));
+            }
+            n
+        }
     }
 
     /// Calls `visit(step, rank)` for every child of this position under `rules` that takes
@@ -1288,6 +1369,73 @@ pub fn loss_neighbour_ranks(
     spec.rules().with(Ranks { table, tier, reach, walk: Walk::Losses { stride, once } })
 }
 
+/// Ranks every parent (each kind, each number of tokens added up to the table's largest
+/// total) of every `stride`-th position of `tier` of `spec` in `table`, as the retrograde
+/// solver marks the totals above a loss whose heaps the window keeps decoded (lines), and
+/// returns the sum of the ranks and their number. The numbers added go in batches of
+/// `batch` (the totals marked in one pass): each loss is loaded from its bytes once for a
+/// batch, and with more than one its grown and joined parents are walked for every number
+/// of the batch at once (the solver since issue 33's seventh round); with one, it is loaded
+/// again for each number and every kind walked for it (marking one total at a time, before).
+/// For the benchmark that compares the two (`crates/solve/benches/ranks.rs`); not part of
+/// the solver's interface.
+#[doc(hidden)]
+pub fn marking_ranks(
+    spec: &crate::game::GameSpec,
+    table: &PartitionTable,
+    tier: crate::index::TierId,
+    stride: usize,
+    batch: usize,
+) -> (u64, u64) {
+    spec.rules().with(Marking { table, tier, stride, batch })
+}
+
+/// The visitor of [`marking_ranks`].
+struct Marking<'a> {
+    table: &'a PartitionTable,
+    tier: crate::index::TierId,
+    stride: usize,
+    batch: usize,
+}
+
+impl crate::game::RulesVisitor for Marking<'_> {
+    type Output = (u64, u64);
+    fn visit<R: TierRules>(self, rules: &R) -> (u64, u64) {
+        if !R::ONE_HEAP_MOVES {
+            return (0, 0);
+        }
+        let terms = Terms::new(self.table);
+        let bounds = ParentBounds { max_heap: self.table.max_part(), max_heaps: self.table.max_parts() };
+        let (total, heaps) = (self.tier.total, self.tier.heaps);
+        let adds: Vec<u32> = (1..=self.table.max_total() - total).collect();
+        let mut cursor = self.table.cursor(total, heaps);
+        let (mut shape, mut bytes) = (Shape::default(), Vec::new());
+        let (mut sum, mut count) = (0u64, 0u64);
+        let vanished = ParentKinds { vanished: true, ..ParentKinds::default() };
+        let all = ParentKinds { vanished: true, grown: true, joined: true };
+        for rank in (0..self.table.tier_size(total, heaps)).step_by(self.stride.max(1)) {
+            bytes.clear();
+            bytes.extend(cursor.seek(rank).iter().map(|&h| h as u8));
+            for chunk in adds.chunks(self.batch.max(1)) {
+                shape.load_bytes(&terms, &bytes);
+                if chunk.len() == 1 {
+                    let query = ParentQuery { added: chunk[0], bounds, kinds: all };
+                    count += shape.parents(rules, &terms, query, |_, r| sum += r as u64);
+                    continue;
+                }
+                count += shape.grown_parents(rules, &terms, chunk, bounds.max_heap, |_, r| sum += r as u64);
+                let joined: Vec<u32> = chunk.iter().copied().filter(|&a| rules.may_split(a)).collect();
+                count += shape.joined_parents(rules, &terms, &joined, bounds, |_, r| sum += r as u64);
+                for &added in chunk {
+                    let query = ParentQuery { added, bounds, kinds: vanished };
+                    count += shape.parents(rules, &terms, query, |_, r| sum += r as u64);
+                }
+            }
+        }
+        (sum, count)
+    }
+}
+
 /// What [`Ranks`] ranks of each position it visits.
 #[derive(Clone, Copy)]
 enum Walk {
@@ -1508,6 +1656,64 @@ mod tests {
         }
     }
 
+    /// Compares the joined parents walked for several numbers of tokens at once with those
+    /// walked one number at a time, on every position of a small universe.
+    struct JoinedAgree {
+        max_total: u32,
+        max_part: u32,
+    }
+
+    impl RulesVisitor for JoinedAgree {
+        type Output = usize;
+        fn visit<R: TierRules>(self, rules: &R) -> usize {
+            if !R::ONE_HEAP_MOVES {
+                return 0;
+            }
+            let table = PartitionTable::new(self.max_total, self.max_total, self.max_part).unwrap();
+            let terms = Terms::new(&table);
+            let bounds = ParentBounds { max_heap: self.max_part, max_heaps: self.max_total };
+            let joined = ParentKinds { joined: true, ..ParentKinds::default() };
+            let (mut shape, mut tails) = (Shape::default(), Vec::new());
+            let mut checked = 0;
+            for total in 0..=self.max_total {
+                for heaps in 0..=total {
+                    for position in table.positions(TierId { total, heaps }) {
+                        let p = position.heaps();
+                        table.tails_into(p, &mut tails);
+                        shape.load(&terms, p, &tails);
+                        let room = self.max_total - total;
+                        // Every number of tokens from the first up, every other one, and four
+                        // from the third (a batch of totals above the loss's next).
+                        for adds in [
+                            (1..=room).collect::<Vec<u32>>(),
+                            (2..=room).step_by(2).collect(),
+                            (3..=room.min(6)).collect(),
+                        ] {
+                            let adds: Vec<u32> = adds.into_iter().filter(|&a| rules.may_split(a)).collect();
+                            let mut many = Vec::new();
+                            shape.joined_parents(rules, &terms, &adds, bounds, |i, rank| {
+                                many.push((adds[i], rank));
+                            });
+                            let mut one = Vec::new();
+                            for &added in &adds {
+                                let query = ParentQuery { added, bounds, kinds: joined };
+                                shape.parents(rules, &terms, query, |change, rank| {
+                                    assert_eq!(change, -1);
+                                    one.push((added, rank));
+                                });
+                            }
+                            many.sort_unstable();
+                            one.sort_unstable();
+                            assert_eq!(many, one, "joined parents of {p:?} adding {adds:?}");
+                            checked += many.len();
+                        }
+                    }
+                }
+            }
+            checked
+        }
+    }
+
     /// Compares the parents walked in lanes (several numbers of tokens added at once, each
     /// kind where its mask asks) with those walked one number at a time, on every position
     /// of a small universe.
@@ -1598,6 +1804,17 @@ mod tests {
             let game: GameSpec = spec.parse().unwrap();
             for max_part in [16, 7] {
                 let checked = game.rules().with(GrownAgree { max_total: 16, max_part });
+                assert!(checked > 0, "{spec}: no parents checked");
+            }
+        }
+    }
+
+    #[test]
+    fn joined_parents_of_several_steps_are_those_of_each_step() {
+        for spec in ["kayles", "dawson", "lines", "octal:0.161", "octal:0.137", "hex:0.F"] {
+            let game: GameSpec = spec.parse().unwrap();
+            for max_part in [16, 7] {
+                let checked = game.rules().with(JoinedAgree { max_total: 16, max_part });
                 assert!(checked > 0, "{spec}: no parents checked");
             }
         }
