@@ -92,9 +92,9 @@ fn a_spill_file_of_the_old_shared_name_does_not_stop_a_solve() {
 }
 
 /// The peak resident set of `nimdb ARGS`, in bytes, and what it printed.
-fn peak(args: &[&str]) -> (u64, String) {
+fn peak(args: &[&str], db: &std::path::Path) -> (u64, String) {
     let args: Vec<&std::ffi::OsStr> = args.iter().map(std::ffi::OsStr::new).collect();
-    common::peak_of(&args)
+    common::peak_of(&args, db)
 }
 
 /// Issue 33: under `--memory-limit` a solve that spills kept its own memory within the
@@ -112,7 +112,7 @@ fn a_spilling_solve_keeps_its_whole_resident_set_within_the_memory_limit() {
     let db = dir.path().join("limited.sqlite");
     let limit: u64 = 36 << 20;
     let args = [&["solve", "--memory-limit", "36M", "--db", db.to_str().unwrap()][..], &game].concat();
-    let (peak, text) = peak(&args);
+    let (peak, text) = peak(&args, &db);
     assert!(text.contains("spilled:"), "{text}");
     assert!(peak <= limit + (2 << 20), "peak {peak} bytes over the 36 MiB limit: {text}");
     let conn = rusqlite::Connection::open(&db).unwrap();

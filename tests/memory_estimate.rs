@@ -26,7 +26,7 @@ fn peak(args: &[&str], db: &std::path::Path) -> f64 {
         ["solve", "--quiet", "--db"].into_iter().map(std::ffi::OsStr::new).collect();
     all.push(db.as_os_str());
     all.extend(args.iter().map(std::ffi::OsStr::new));
-    common::peak_of(&all).0 as f64
+    common::peak_of(&all, db).0 as f64
 }
 
 #[test]

@@ -26,7 +26,9 @@ use nimdb::theory::Stop;
 
 use crate::answers::{Answer, Lookups, source_code};
 use crate::defined::{defined_of, game_arg, other_rules, prepare_solve};
-use crate::errors::{Kind, NimdbError, cells_arg, convention, deprecated, kind_of, message, nimdb_error};
+use crate::errors::{
+    Kind, NimdbError, cells_arg, convention, cpu_limit_arg, deprecated, kind_of, message, nimdb_error,
+};
 use crate::signals;
 use crate::theory::{Quotient, QuotientFailure, QuotientJob};
 use nimdb::store::quotients::Toward;
@@ -129,17 +131,6 @@ fn fail(text: impl Into<String>) -> Failure {
 /// A failure of the given kind.
 fn fail_as(kind: Kind, text: impl Into<String>) -> Failure {
     Failure::Message(kind, text.into())
-}
-
-/// `cpu_limit`: the CPU seconds one answer may take, more than 0 and at most an hour
-/// (default [`DEFAULT_CPU_LIMIT`](nimdb::query::DEFAULT_CPU_LIMIT), as `nimdb query`).
-pub(crate) fn cpu_limit_arg(cpu_limit: Option<f64>) -> PyResult<std::time::Duration> {
-    match cpu_limit {
-        None => Ok(nimdb::query::DEFAULT_CPU_LIMIT),
-        Some(s) if s.is_finite() && s > 0.0 && s <= 3600.0 => Ok(std::time::Duration::from_secs_f64(s)),
-        Some(s) => Err(Kind::BadArgument
-            .err(format!("cpu_limit must be a number of seconds more than 0 and at most 3600, not {s}"))),
-    }
 }
 
 /// A batch session whose theory answers stop when `stop` is set.

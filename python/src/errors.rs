@@ -326,3 +326,14 @@ pub fn deprecated(py: Python<'_>, text: &str) -> PyResult<()> {
     let text = std::ffi::CString::new(text).expect("no NUL in the message");
     PyErr::warn(py, &category, &text, 1)
 }
+
+/// `cpu_limit`: the CPU seconds one answer may take, more than 0 and at most an hour
+/// (default [`DEFAULT_CPU_LIMIT`](nimdb::query::DEFAULT_CPU_LIMIT), as `nimdb query`).
+pub(crate) fn cpu_limit_arg(cpu_limit: Option<f64>) -> PyResult<std::time::Duration> {
+    match cpu_limit {
+        None => Ok(nimdb::query::DEFAULT_CPU_LIMIT),
+        Some(s) if s.is_finite() && s > 0.0 && s <= 3600.0 => Ok(std::time::Duration::from_secs_f64(s)),
+        Some(s) => Err(Kind::BadArgument
+            .err(format!("cpu_limit must be a number of seconds more than 0 and at most 3600, not {s}"))),
+    }
+}

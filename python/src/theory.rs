@@ -16,7 +16,7 @@ use nimdb::theory::quotient::{
 use nimdb::theory::quotient_play::quotient_loss;
 use nimdb::theory::report::{DEFAULT_MISERE_UP_TO, HeapOptions, check_up_to};
 
-use crate::errors::{Kind, nimdb_error, parse_game, position_arg, whole};
+use crate::errors::{Kind, cpu_limit_arg, nimdb_error, parse_game, position_arg, whole};
 use crate::signals;
 
 // `heap_values`'s default for `misere_up_to` is written as a number, so that Python shows it.
@@ -144,7 +144,7 @@ pub fn heap_values(
     let up_to = whole(up_to, "up_to", u64::MAX)?;
     let misere_up_to = whole(misere_up_to, "misere_up_to", u32::MAX.into())? as u32;
     let up_to = check_up_to(&spec, up_to).map_err(|e| Kind::BadArgument.err(format!("up_to: {e}")))?;
-    let limit = cpu_limit.map(|s| crate::database::cpu_limit_arg(Some(s))).transpose()?;
+    let limit = cpu_limit.map(|s| cpu_limit_arg(Some(s))).transpose()?;
     let opts = HeapOptions { misere_up_to, ..HeapOptions::new(up_to) };
     signals::clear();
     let listening = signals::Listening::new(py);

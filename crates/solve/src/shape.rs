@@ -1604,14 +1604,16 @@ mod tests {
         }
     }
 
-    /// Compares the grown parents walked for several numbers of tokens at once with those
-    /// walked one number at a time, on every position of a small universe.
-    struct GrownAgree {
+    /// Compares the grown parents (or, with `joined`, the joined parents) walked for several
+    /// numbers of tokens at once with those walked one number at a time, on every position of
+    /// a small universe.
+    struct ManyAgree {
         max_total: u32,
         max_part: u32,
+        joined: bool,
     }
 
-    impl RulesVisitor for GrownAgree {
+    impl RulesVisitor for ManyAgree {
         type Output = usize;
         fn visit<R: TierRules>(self, rules: &R) -> usize {
             if !R::ONE_HEAP_MOVES {
@@ -1620,59 +1622,11 @@ mod tests {
             let table = PartitionTable::new(self.max_total, self.max_total, self.max_part).unwrap();
             let terms = Terms::new(&table);
             let bounds = ParentBounds { max_heap: self.max_part, max_heaps: self.max_total };
-            let grown = ParentKinds { grown: true, ..ParentKinds::default() };
-            let (mut shape, mut tails) = (Shape::default(), Vec::new());
-            let mut checked = 0;
-            for total in 0..=self.max_total {
-                for heaps in 0..=total {
-                    for position in table.positions(TierId { total, heaps }) {
-                        let p = position.heaps();
-                        table.tails_into(p, &mut tails);
-                        shape.load(&terms, p, &tails);
-                        let room = self.max_total - total;
-                        // Every number of tokens from the first up, and every other one.
-                        for adds in [(1..=room).collect::<Vec<u32>>(), (2..=room).step_by(2).collect()] {
-                            let mut many = Vec::new();
-                            shape.grown_parents(rules, &terms, &adds, self.max_part, |i, rank| {
-                                many.push((adds[i], rank));
-                            });
-                            let mut one = Vec::new();
-                            for &added in &adds {
-                                let query = ParentQuery { added, bounds, kinds: grown };
-                                shape.parents(rules, &terms, query, |change, rank| {
-                                    assert_eq!(change, 0);
-                                    one.push((added, rank));
-                                });
-                            }
-                            many.sort_unstable();
-                            one.sort_unstable();
-                            assert_eq!(many, one, "grown parents of {p:?} adding {adds:?}");
-                            checked += many.len();
-                        }
-                    }
-                }
-            }
-            checked
-        }
-    }
-
-    /// Compares the joined parents walked for several numbers of tokens at once with those
-    /// walked one number at a time, on every position of a small universe.
-    struct JoinedAgree {
-        max_total: u32,
-        max_part: u32,
-    }
-
-    impl RulesVisitor for JoinedAgree {
-        type Output = usize;
-        fn visit<R: TierRules>(self, rules: &R) -> usize {
-            if !R::ONE_HEAP_MOVES {
-                return 0;
-            }
-            let table = PartitionTable::new(self.max_total, self.max_total, self.max_part).unwrap();
-            let terms = Terms::new(&table);
-            let bounds = ParentBounds { max_heap: self.max_part, max_heaps: self.max_total };
-            let joined = ParentKinds { joined: true, ..ParentKinds::default() };
+            let (kinds, change, name) = if self.joined {
+                (ParentKinds { joined: true, ..ParentKinds::default() }, -1, "joined")
+            } else {
+                (ParentKinds { grown: true, ..ParentKinds::default() }, 0, "grown")
+            };
             let (mut shape, mut tails) = (Shape::default(), Vec::new());
             let mut checked = 0;
             for total in 0..=self.max_total {
@@ -1683,28 +1637,33 @@ mod tests {
                         shape.load(&terms, p, &tails);
                         let room = self.max_total - total;
                         // Every number of tokens from the first up, every other one, and four
-                        // from the third (a batch of totals above the loss's next).
+                        // from the third (a batch of totals above the loss's next); a join
+                        // only of the numbers a move may split off.
                         for adds in [
                             (1..=room).collect::<Vec<u32>>(),
                             (2..=room).step_by(2).collect(),
                             (3..=room.min(6)).collect(),
                         ] {
-                            let adds: Vec<u32> = adds.into_iter().filter(|&a| rules.may_split(a)).collect();
+                            let adds: Vec<u32> =
+                                adds.into_iter().filter(|&a| !self.joined || rules.may_split(a)).collect();
                             let mut many = Vec::new();
-                            shape.joined_parents(rules, &terms, &adds, bounds, |i, rank| {
-                                many.push((adds[i], rank));
-                            });
+                            let each = |i: usize, rank| many.push((adds[i], rank));
+                            if self.joined {
+                                shape.joined_parents(rules, &terms, &adds, bounds, each);
+                            } else {
+                                shape.grown_parents(rules, &terms, &adds, self.max_part, each);
+                            }
                             let mut one = Vec::new();
                             for &added in &adds {
-                                let query = ParentQuery { added, bounds, kinds: joined };
-                                shape.parents(rules, &terms, query, |change, rank| {
-                                    assert_eq!(change, -1);
+                                let query = ParentQuery { added, bounds, kinds };
+                                shape.parents(rules, &terms, query, |moved, rank| {
+                                    assert_eq!(moved, change);
                                     one.push((added, rank));
                                 });
                             }
                             many.sort_unstable();
                             one.sort_unstable();
-                            assert_eq!(many, one, "joined parents of {p:?} adding {adds:?}");
+                            assert_eq!(many, one, "{name} parents of {p:?} adding {adds:?}");
                             checked += many.len();
                         }
                     }
@@ -1803,7 +1762,7 @@ mod tests {
         for spec in ["nim", "kayles", "lines", "subtraction:1,3,4", "octal:0.161", "octal:0.137", "hex:0.F"] {
             let game: GameSpec = spec.parse().unwrap();
             for max_part in [16, 7] {
-                let checked = game.rules().with(GrownAgree { max_total: 16, max_part });
+                let checked = game.rules().with(ManyAgree { max_total: 16, max_part, joined: false });
                 assert!(checked > 0, "{spec}: no parents checked");
             }
         }
@@ -1814,7 +1773,7 @@ mod tests {
         for spec in ["kayles", "dawson", "lines", "octal:0.161", "octal:0.137", "hex:0.F"] {
             let game: GameSpec = spec.parse().unwrap();
             for max_part in [16, 7] {
-                let checked = game.rules().with(JoinedAgree { max_total: 16, max_part });
+                let checked = game.rules().with(ManyAgree { max_total: 16, max_part, joined: true });
                 assert!(checked > 0, "{spec}: no parents checked");
             }
         }
