@@ -557,8 +557,9 @@ pub struct Estimate {
     /// lets go of a spilled tier's pages once the tier that read them is solved).
     pub spill_reads_bytes: u64,
     /// The part of `memory_bytes` that holds the rest of the total being solved, beside
-    /// its largest tier: the retrograde solver marks a heap game's whole total at once
-    /// unless it spills, and then it marks tier by tier without it.
+    /// its largest tier: the retrograde solver marks a heap game's whole total at once.
+    /// A spilling solve sets those arrays aside in the window's share instead (fewer
+    /// totals a batch, or tier by tier, where they do not fit it).
     pub whole_total_bytes: u64,
     /// Bytes of database file the solve's tiers take, at most, from an empty file: each
     /// tier's row as SQLite lays it out in pages, and the schema
@@ -593,7 +594,8 @@ impl Estimate {
         if self.memory_bytes <= budget.bytes {
             return Ok(None);
         }
-        // A spilling solve marks tier by tier, so it does not hold a whole total.
+        // A spilling solve holds the marking arrays of whole totals within the window's
+        // share (`Window::reserve`), and marks tier by tier where not even one total's fit.
         let fixed = self.memory_bytes - self.window_bytes - self.whole_total_bytes
             + self.spill_reads_bytes.min(self.window_bytes);
         budget.check(&format!("{what}, even with its lower tiers spilled to disk,"), fixed)?;

@@ -364,16 +364,27 @@ pub(super) fn run<R: TierRules>(
             continue;
         }
         if !early && whole_totals && batch_end.is_none_or(|end| tier.total > end) {
-            // A new batch, marked whole where its arrays fit (see `whole`).
-            let end = batch_last(tier.total, batch, lanes, &per_total);
-            let marked: Vec<TierId> = tiers[first..]
-                .iter()
-                .filter(|t| (tier.total..=end).contains(&t.total) && !stored.contains(t))
-                .copied()
-                .collect();
+            // A new batch, marked whole where its arrays fit (see `whole`): of fewer totals
+            // where those of the whole batch do not (a spilling window near its top).
+            let mut end = batch_last(tier.total, batch, lanes, &per_total);
+            let marked_to = |end: u32| -> Vec<TierId> {
+                tiers[first..]
+                    .iter()
+                    .filter(|t| (tier.total..=end).contains(&t.total) && !stored.contains(t))
+                    .copied()
+                    .collect()
+            };
             window.unreserve();
-            let bytes = marked.iter().map(|&t| 2 * size(t)).sum();
-            whole = window.reserve(bytes, tier.total).map_err(SolveError::Spill)?;
+            let mut marked = marked_to(end);
+            loop {
+                let bytes = marked.iter().map(|&t| 2 * size(t)).sum();
+                whole = window.reserve(bytes, tier.total).map_err(SolveError::Spill)?;
+                if whole || end == tier.total {
+                    break;
+                }
+                end -= 1;
+                marked = marked_to(end);
+            }
             if whole {
                 let started = Instant::now();
                 pending = marked.into_iter().map(|t| (t, unmarked(UNKNOWN, size(t) as usize))).collect();
