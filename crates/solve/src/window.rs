@@ -762,7 +762,7 @@ mod tests {
         // 40 bytes a tier against 100: the third put spills the first.
         let spilled = |w: &Window, t| w.is_spilled[w.slot(tier(t))];
         assert!(spilled(&window, 1) && !spilled(&window, 2) && !spilled(&window, 3));
-        assert_eq!(window.get(tier(1)).unwrap().remoteness.get(5), (5 + 1) % 7);
+        assert_eq!(window.get(tier(1)).unwrap().remoteness.get(5), 6, "rank 5 of total 1 holds (5 + 1) % 7");
         // 60 bytes set aside: the second goes too, the last put stays.
         assert!(window.reserve(60, 4).unwrap());
         assert!(spilled(&window, 1) && spilled(&window, 2) && !spilled(&window, 3));
