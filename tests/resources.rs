@@ -217,3 +217,37 @@ fn a_family_theorem_s_move_list_is_under_the_cpu_limit() {
     let out = ok(&[&["query", "--db", db, "--game", "welter"][..], &heaps].concat());
     assert!(out.contains("Welter"), "{out}");
 }
+
+/// `nimdb play` judged each position with no CPU limit (the query's prediction at 5 s, and
+/// no watch): a theorem's long move list or a run of heap values could hold the game for
+/// as long as they took. `--cpu-limit` now bounds each new position's judgement as `query
+/// --cpu-limit` bounds an answer: past it the game ends in one line naming the flag, and a
+/// start refused so writes nothing.
+#[test]
+fn play_judges_each_position_within_its_cpu_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("p.sqlite");
+    let db = db.to_str().unwrap();
+    let heaps = welter_thirty();
+    let heaps: Vec<&str> = heaps.iter().map(String::as_str).collect();
+    let play = ["play", "--db", db, "--players", "computer-computer"];
+    // A theorem's move list (about 0.15 CPU s) at the start.
+    let e = err(&[&play[..], &["--game", "welter", "--cpu-limit", "0.01"], &heaps].concat());
+    assert!(e.contains("stopped at the CPU limit of 0.01 s") && e.contains("--cpu-limit"), "{e}");
+    // Heap values (Grundy's game to 19,999: about 0.15 CPU s, which no prediction refuses).
+    let e = err(&[&play[..], &["--game", "grundy", "--cpu-limit", "0.02", "19999"]].concat());
+    assert!(e.contains("stopped at the CPU limit of 0.02 s") && e.contains("--cpu-limit"), "{e}");
+    // Predicted past the limit: refused before it starts.
+    let e = err(&[&play[..], &["--game", "octal:0.74", "--cpu-limit", "0.2", "30000"]].concat());
+    assert!(e.contains("more than the 0.2 s") && e.contains("--cpu-limit"), "{e}");
+    let e = err(&[&play[..], &["--game", "welter", "--cpu-limit", "0", "3"]].concat());
+    assert!(e.contains("seconds"), "{e}");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "a refused start wrote a file");
+    // Within the limit the start is judged and the game begins (a human to move first,
+    // whose input ends at once), and a small game is played to its end.
+    let human = ["play", "--db", db, "--game", "welter", "--cpu-limit", "60"];
+    let out = ok(&[&human[..], &heaps].concat());
+    assert!(out.contains("End of input"), "{out}");
+    let out = ok(&[&play[..], &["--game", "grundy", "--cpu-limit", "60", "20"]].concat());
+    assert!(out.contains("wins"), "{out}");
+}

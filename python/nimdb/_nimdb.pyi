@@ -488,10 +488,13 @@ def play(
     db: Database,
     players: Literal["human-computer", "computer-human", "human-human", "computer-computer"] = "human-computer",
     seed: Optional[int] = None,
+    cpu_limit: Optional[float] = None,
 ) -> Literal["first", "second", "draw", "quit", "end-of-input"]:
     """Plays the game in the terminal as ``nimdb play`` does (the library's session and
     computer; lines read with ``input()``, written to ``sys.stdout``); a ``define``d game with
-    its function's moves and labels and its stored solve's values. Returns how it ended."""
+    its function's moves and labels and its stored solve's values. Returns how it ended.
+    ``cpu_limit`` bounds the CPU seconds the computer takes to judge a new position (default
+    5); work past it raises ``TooCostly``."""
 
 def open(path: Union[str, "os.PathLike[str]"], read_only: bool = True) -> Database:
     """Opens a nimdb database (read-only by default; ``read_only=False`` creates it)."""

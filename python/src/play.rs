@@ -17,12 +17,12 @@ use pyo3::prelude::*;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
-use nimdb::play::{Advisor, Console, Ending, Players, Seat, Session};
-use nimdb::query::{AUTO_SOLVE_LIMIT, Plan, Quotients, plan};
+use nimdb::play::{AdviceError, Advisor, Console, Ending, Players, Seat, Session, plan_within};
+use nimdb::query::{Plan, QueryError};
 
 use crate::database::Database;
 use crate::defined::{defined_of, game_arg, other_rules};
-use crate::errors::{Kind, NimdbError, cells_arg, convention, message};
+use crate::errors::{Kind, NimdbError, cells_arg, convention, cpu_limit_arg, message};
 use crate::signals;
 
 /// The text written since the last whole line: the prompt `input()` is then given, so that
@@ -125,7 +125,10 @@ fn raised(err: PyErr) -> PyErr {
 /// the position it leads to), `hint`, `undo`, `moves`, `help`, `quit`; the computer plays
 /// perfectly from `db`'s stored solves (a theorem's answer where one decides). `players`
 /// is "human-computer" (the default), "computer-human", "human-human" or
-/// "computer-computer"; `seed` fixes the winner's message.
+/// "computer-computer"; `seed` fixes the winner's message. `cpu_limit` is the CPU seconds
+/// the computer may take to judge a position it has not judged before (default 5, as
+/// `nimdb play`): heap values predicted past it are refused, and work past it is stopped,
+/// raising `TooCostly`.
 ///
 /// A game from `nimdb.define` is played with its function's moves and labels and the values
 /// of its stored solve (`Database.solve` first): the start must be stored (or answered by a
@@ -139,7 +142,7 @@ fn raised(err: PyErr) -> PyErr {
 /// position came round a third time), "quit", or "end-of-input". An exception in the moves
 /// function, or Ctrl-C, stops the game and is raised.
 #[pyfunction]
-#[pyo3(signature = (game, position, misere = false, *, db, players = "human-computer", seed = None))]
+#[pyo3(signature = (game, position, misere = false, *, db, players = "human-computer", seed = None, cpu_limit = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn play(
     py: Python<'_>,
@@ -149,7 +152,9 @@ pub fn play(
     db: &Bound<'_, Database>,
     players: &str,
     seed: Option<u64>,
+    cpu_limit: Option<f64>,
 ) -> PyResult<&'static str> {
+    let limit = cpu_limit_arg(cpu_limit)?;
     let defined = defined_of(game);
     let game = game_arg(game)?;
     let conv = convention(misere);
@@ -175,8 +180,8 @@ pub fn play(
     let session = Session::new(game.clone(), conv, players, start.clone());
     let mut session = session.map_err(|e| raised(Kind::BadPosition.err(e.to_string())))?;
     // The start must be answered without a solve a read-only game may not run.
-    let planned = plan(Some(&store), &game, conv, &cells, AUTO_SOLVE_LIMIT, Quotients::StoredOrComputed)
-        .map_err(|e| raised(Kind::NotAnswered.err(message(&e))))?;
+    let planned =
+        plan_within(Some(&store), &game, conv, &cells, limit).map_err(|e| raised(advice_error(e)))?;
     if let (Plan::Solve(cover), true) = (&planned, read_only) {
         let how = if defined.is_some() {
             "solve it first with Database.solve (a game defined in Python is solved there, where its moves are read)"
@@ -190,8 +195,8 @@ pub fn play(
             cover.positions()
         )));
     }
-    let mut advisor = Advisor::new(store, game.clone(), conv);
-    advisor.answer(&start).map_err(|e| raised(Kind::NotAnswered.err(e.to_string())))?;
+    let mut advisor = Advisor::new(store, game.clone(), conv).with_cpu_limit(limit);
+    advisor.answer(&start).map_err(|e| raised(advice_error(e)))?;
     let mut rng = match seed {
         Some(seed) => StdRng::seed_from_u64(seed),
         None => rand::make_rng(),
@@ -218,6 +223,23 @@ pub fn play(
         Ok(Ending::Drawn) => Ok("draw"),
         Ok(Ending::Quit) => Ok("quit"),
         Ok(Ending::EndOfInput) => Ok("end-of-input"),
+        Err(nimdb::play::PlayError::Advice(e)) => Err(raised(advice_error(e))),
         Err(e) => Err(raised(NimdbError::new_err(e.to_string()))),
+    }
+}
+
+/// Why the computer could not judge a position, as the exception `play` raises: work
+/// refused by its predicted cost or stopped at the CPU limit is `TooCostly` and names
+/// `cpu_limit`; else `NotAnswered`.
+fn advice_error(e: AdviceError) -> PyErr {
+    match e {
+        AdviceError::Query(e) => match *e {
+            QueryError::TooCostly { seconds, .. } => Kind::TooCostly
+                .err(format!("{e}; raise cpu_limit (to about {}) to compute them", (seconds * 1.5).ceil())),
+            e => Kind::NotAnswered.err(message(&e)),
+        },
+        over @ AdviceError::OverLimit { .. } => {
+            Kind::TooCostly.err(format!("{over}; raise cpu_limit to let it finish"))
+        }
     }
 }

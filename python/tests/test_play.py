@@ -225,3 +225,19 @@ def test_the_computer_plays_from_a_proven_theorem_past_the_stored_solve(tmp_path
     assert out.returncode == 0, out.stderr
     assert out.stdout.rstrip().endswith("ENDED first"), out.stdout
     assert "Game over: Computer 1 made the last move" in out.stdout
+
+
+def test_play_judges_each_position_within_its_cpu_limit(tmp_path):
+    # Finding: play judged positions with no CPU limit (only the query's 5 s prediction,
+    # and no watch), holding the GIL all the while. cpu_limit now bounds each new
+    # position's judgement as Database.query's bounds an answer.
+    db = nimdb.open(str(tmp_path / "p.sqlite"), read_only=False)
+    welter = [3000 + 7 * i for i in range(30)]  # a theorem's move list, about 0.15 CPU s
+    with pytest.raises(nimdb.TooCostly, match=r"stopped at the CPU limit of 0\.01 s; raise cpu_limit"):
+        nimdb.play("welter", welter, db=db, players="computer-computer", cpu_limit=0.01)
+    with pytest.raises(nimdb.TooCostly, match=r"more than the 0\.2 s"):
+        nimdb.play("octal:0.74", [30000], db=db, players="computer-computer", cpu_limit=0.2)
+    with pytest.raises(nimdb.BadArgument, match="cpu_limit must be a number of seconds"):
+        nimdb.play("welter", [3], db=db, cpu_limit=0)
+    # The database was made by open; the refused starts stored nothing in it.
+    assert db.solves() == []

@@ -7,7 +7,7 @@ use clap::Args;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
-use nimdb::play::{Advisor, Console, Players, Session, play};
+use nimdb::play::{Advisor, Console, Players, Session, plan_within, play};
 use nimdb::store::Database;
 
 use super::{DbArg, GameArgs, words};
@@ -26,6 +26,12 @@ pub struct PlayArgs {
     seed: Option<u64>,
     #[command(flatten)]
     db: DbArg,
+    /// The CPU seconds the computer may take to judge a position it has not judged before:
+    /// heap values predicted to take longer are refused before they start, and the work
+    /// (heap values, a theorem's move list, a solve on the spot) is stopped when it has
+    /// used them, ending the game with that error.
+    #[arg(long, value_name = "SECONDS", default_value = "5", value_parser = super::query::cpu_seconds)]
+    cpu_limit: std::time::Duration,
     /// The starting position: heaps `3 4 5`, `3,4,5` or `[3,4,5]`; for staircase, welter
     /// and raise:C the counts in the family's notation (`3 0 2 5`).
     #[arg(value_name = "HEAPS", num_args = 0.., allow_negative_numbers = true)]
@@ -49,13 +55,12 @@ pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
     {
         let reader = Database::open_for_reading(&args.db.db).map_err(words::store)?;
         let cells: Vec<u64> = start.iter().map(|&c| u64::from(c)).collect();
-        let (limit, quotients) = (nimdb::query::AUTO_SOLVE_LIMIT, nimdb::query::Quotients::StoredOrComputed);
-        nimdb::query::plan(reader.as_ref(), &game, convention, &cells, limit, quotients)
+        plan_within(reader.as_ref(), &game, convention, &cells, args.cpu_limit)
             .map(drop)
-            .map_err(words::query)?;
+            .map_err(words::advice)?;
     }
     let db = Database::open(&args.db.db).map_err(words::store)?;
-    let mut advisor = Advisor::new(db, game.clone(), convention);
+    let mut advisor = Advisor::new(db, game.clone(), convention).with_cpu_limit(args.cpu_limit);
     // Fail before the first move (and before listing any moves) when the start can be
     // neither looked up, solved nor answered by theory; every later position is a
     // descendant and is covered with it.

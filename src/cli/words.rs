@@ -227,6 +227,7 @@ pub fn session(e: SessionError) -> anyhow::Error {
 pub fn advice(e: AdviceError) -> anyhow::Error {
     match e {
         AdviceError::Query(e) => query(*e),
+        over @ AdviceError::OverLimit { .. } => anyhow::anyhow!("{over}; raise --cpu-limit to let it finish"),
     }
 }
 

@@ -3,11 +3,16 @@
 //! and hints in words.
 
 use std::collections::HashMap;
+use std::time::Duration;
 
 use crate::answer::{Answer, best_move};
 use crate::game::{Convention, Game, Outcome};
-use crate::query::{AUTO_SOLVE_LIMIT, Plan, QueryError, Quotients, answer_after_solving, plan};
+use crate::query::{
+    AUTO_SOLVE_LIMIT, CpuWatch, DEFAULT_CPU_LIMIT, Plan, QueryError, Quotients, answer_after_solving_until,
+    plan_until,
+};
 use crate::store::Database;
+use crate::theory::Stop;
 use crate::theory::families::outcome_by_theorem;
 
 /// A move the computer may play, and what it leads to.
@@ -72,6 +77,47 @@ pub enum AdviceError {
     /// The query failed.
     #[error(transparent)]
     Query(Box<QueryError>),
+    /// The work of judging `position` (heap values, a theorem's move list, a solve on the
+    /// spot, whose finished tiers are stored) used the CPU limit and was stopped.
+    #[error("judging {position} was stopped at the CPU limit of {} s", limit.as_secs_f64())]
+    OverLimit {
+        /// The position, in the game's notation.
+        position: String,
+        /// The limit it used.
+        limit: Duration,
+    },
+}
+
+/// How `position` will be judged (see [`plan_until`]), within `cpu_limit` of CPU time:
+/// heap values predicted past it are refused before they start, and the work is stopped
+/// once it has used it ([`AdviceError::OverLimit`]). Reads `db`, writes nothing: what a
+/// face checks the start with before it opens the database for writing.
+pub fn plan_within(
+    db: Option<&Database>,
+    game: &Game,
+    convention: Convention,
+    position: &[u64],
+    cpu_limit: Duration,
+) -> Result<Plan, AdviceError> {
+    let stop = Stop::new().with_cpu_limit(cpu_limit);
+    let watch = CpuWatch::start(&stop);
+    plan_until(db, game, convention, position, AUTO_SOLVE_LIMIT, Quotients::StoredOrComputed, &stop)
+        .map_err(|e| over_limit(e, &watch, game, position, cpu_limit))
+}
+
+/// A query's error, or [`AdviceError::OverLimit`] where the watch stopped the work.
+fn over_limit(
+    e: QueryError,
+    watch: &CpuWatch,
+    game: &Game,
+    position: &[u64],
+    limit: Duration,
+) -> AdviceError {
+    if watch.fired() {
+        AdviceError::OverLimit { position: game.show(position), limit }
+    } else {
+        AdviceError::Query(Box::new(e))
+    }
 }
 
 /// Looks positions up for one game and convention, remembering the answers of this game.
@@ -80,14 +126,31 @@ pub struct Advisor {
     game: Game,
     convention: Convention,
     solve_limit: u64,
+    cpu_limit: Duration,
     answers: HashMap<Vec<u32>, Advice>,
 }
 
 impl Advisor {
     /// An advisor backed by `db`, solving small spaces on the spot (heap universes of up
-    /// to [`AUTO_SOLVE_LIMIT`] positions).
+    /// to [`AUTO_SOLVE_LIMIT`] positions), each answer within [`DEFAULT_CPU_LIMIT`] of CPU
+    /// time (see [`with_cpu_limit`](Self::with_cpu_limit)).
     pub fn new(db: Database, game: impl Into<Game>, convention: Convention) -> Self {
-        Advisor { db, game: game.into(), convention, solve_limit: AUTO_SOLVE_LIMIT, answers: HashMap::new() }
+        Advisor {
+            db,
+            game: game.into(),
+            convention,
+            solve_limit: AUTO_SOLVE_LIMIT,
+            cpu_limit: DEFAULT_CPU_LIMIT,
+            answers: HashMap::new(),
+        }
+    }
+
+    /// The same advisor, each answer it has not given before within `limit` of CPU time
+    /// (`play --cpu-limit`): heap values predicted past it are refused, and work past it is
+    /// stopped ([`AdviceError::OverLimit`]).
+    pub fn with_cpu_limit(mut self, limit: Duration) -> Self {
+        self.cpu_limit = limit;
+        self
     }
 
     /// The value of `position` (in the family's canonical form) and its best move. Fails
@@ -96,19 +159,17 @@ impl Advisor {
     pub fn answer(&mut self, position: &[u32]) -> Result<&Advice, AdviceError> {
         if !self.answers.contains_key(position) {
             let cells: Vec<u64> = position.iter().map(|&c| u64::from(c)).collect();
-            let plan = plan(
-                Some(&self.db),
-                &self.game,
-                self.convention,
-                &cells,
-                self.solve_limit,
-                Quotients::StoredOrComputed,
-            );
-            let answer = match plan.map_err(|e| AdviceError::Query(Box::new(e)))? {
+            let stop = Stop::new().with_cpu_limit(self.cpu_limit);
+            let watch = CpuWatch::start(&stop);
+            let over = |e| over_limit(e, &watch, &self.game, &cells, self.cpu_limit);
+            let (game, convention, quotients) = (&self.game, self.convention, Quotients::StoredOrComputed);
+            let plan =
+                plan_until(Some(&self.db), game, convention, &cells, self.solve_limit, quotients, &stop);
+            let answer = match plan.map_err(over)? {
                 Plan::Answered(answer) => *answer,
                 Plan::Solve(cover) => {
-                    answer_after_solving(&mut self.db, &self.game, self.convention, &cells, cover)
-                        .map_err(|e| AdviceError::Query(Box::new(e)))?
+                    answer_after_solving_until(&mut self.db, game, convention, &cells, cover, &stop)
+                        .map_err(over)?
                 }
             };
             let advice = Advice::of(&self.game, self.convention, answer);

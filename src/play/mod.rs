@@ -8,7 +8,7 @@
 //! * [`input`]: what a player types (commands; moves naming heaps by size in heap games,
 //!   a move's number or the position it leads to in every game), checked against the rules
 //!   with a message that says what is wrong;
-//! * [`advisor`]: the computer's judgement through [`plan`](crate::query::plan) (any game),
+//! * [`advisor`]: the computer's judgement through [`plan_until`](crate::query::plan_until) (any game),
 //!   the move it plays (the fastest win, the
 //!   longest resistance, or a move that keeps a draw) and hints in words;
 //! * [`board`]: heaps (or a staircase's steps) drawn as numbered rows of marks;
@@ -37,7 +37,7 @@ pub mod rules_text {
 pub mod seats;
 pub mod session;
 
-pub use advisor::{Advice, AdviceError, Advisor, Choice, computer_choice, hint_text};
+pub use advisor::{Advice, AdviceError, Advisor, Choice, computer_choice, hint_text, plan_within};
 pub use board::render_board;
 pub use console::{Console, Ending, PlayError, moves_text, play};
 pub use input::{InputError, MoveRequest, Request, parse_family_request, parse_request, resolve_move};
