@@ -180,8 +180,12 @@ pub fn play(
     let session = Session::new(game.clone(), conv, players, start.clone());
     let mut session = session.map_err(|e| raised(Kind::BadPosition.err(e.to_string())))?;
     // The start must be answered without a solve a read-only game may not run.
-    let planned =
-        plan_within(Some(&store), &game, conv, &cells, limit).map_err(|e| raised(advice_error(e)))?;
+    // Other Python threads run while the start is judged.
+    let (store, planned) = py.detach(|| {
+        let planned = plan_within(Some(&store), &game, conv, &cells, limit);
+        (store, planned)
+    });
+    let planned = planned.map_err(|e| raised(advice_error(e)))?;
     if let (Plan::Solve(cover), true) = (&planned, read_only) {
         let how = if defined.is_some() {
             "solve it first with Database.solve (a game defined in Python is solved there, where its moves are read)"
@@ -195,8 +199,13 @@ pub fn play(
             cover.positions()
         )));
     }
-    let mut advisor = Advisor::new(store, game.clone(), conv).with_cpu_limit(limit);
-    advisor.answer(&start).map_err(|e| raised(advice_error(e)))?;
+    let advisor = Advisor::new(store, game.clone(), conv).with_cpu_limit(limit);
+    let (mut advisor, judged) = py.detach(|| {
+        let mut advisor = advisor;
+        let judged = advisor.answer(&start).map(drop);
+        (advisor, judged)
+    });
+    judged.map_err(|e| raised(advice_error(e)))?;
     let mut rng = match seed {
         Some(seed) => StdRng::seed_from_u64(seed),
         None => rand::make_rng(),
