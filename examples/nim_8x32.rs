@@ -26,7 +26,7 @@ impl TierStore for Digest {
     fn load(&mut self, tier: TierId) -> Result<SolvedTier, SinkError> {
         self.counts.load(tier)
     }
-    fn save(&mut self, solved: &SolvedTier) -> Result<(), SinkError> {
+    fn save(&mut self, solved: SolvedTier) -> Result<(), SinkError> {
         self.crc.update(&[solved.tier.total.to_le_bytes(), solved.tier.heaps.to_le_bytes()].concat());
         self.crc.update(&solved.remoteness.iter().flat_map(|r| r.to_le_bytes()).collect::<Vec<u8>>());
         self.counts.save(solved)

@@ -1154,7 +1154,7 @@ impl TierStore for CompareSink<'_> {
     fn load(&mut self, tier: TierId) -> Result<SolvedTier, SinkError> {
         Err(SinkError::new(format!("tier {tier} is recomputed, not loaded")))
     }
-    fn save(&mut self, fresh: &SolvedTier) -> Result<(), SinkError> {
+    fn save(&mut self, fresh: SolvedTier) -> Result<(), SinkError> {
         let tier = fresh.tier;
         if !self.stored.contains(&tier) || !self.universe.has_tier(tier) {
             return Ok(());

@@ -35,7 +35,7 @@ impl TierStore for BoutonCheck {
     fn load(&mut self, tier: TierId) -> Result<SolvedTier, SinkError> {
         Err(SinkError::new(format!("nothing stored for {tier}")))
     }
-    fn save(&mut self, solved: &SolvedTier) -> Result<(), SinkError> {
+    fn save(&mut self, solved: SolvedTier) -> Result<(), SinkError> {
         let mut walk = TierWalk::new(solved.tier.total, solved.tier.heaps, self.max_heap);
         for &r in &solved.remoteness {
             let heaps = walk.next().unwrap();

@@ -193,7 +193,7 @@ impl TierStore for FailAfter<'_> {
     fn load(&mut self, tier: TierId) -> Result<SolvedTier, SinkError> {
         self.inner.load(tier)
     }
-    fn save(&mut self, solved: &SolvedTier) -> Result<(), SinkError> {
+    fn save(&mut self, solved: SolvedTier) -> Result<(), SinkError> {
         if self.left == 0 {
             return Err(SinkError::new("interrupted"));
         }

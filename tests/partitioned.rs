@@ -241,7 +241,7 @@ impl TierStore for HeardStore {
         assert!(self.stored.contains(&tier), "{tier} is not stored");
         Ok(SolvedTier { tier, remoteness: Vec::new(), nim_values: None, seconds: 0.0 })
     }
-    fn save(&mut self, _solved: &SolvedTier) -> Result<(), SinkError> {
+    fn save(&mut self, _solved: SolvedTier) -> Result<(), SinkError> {
         Ok(())
     }
     fn load_in_parts(&mut self, tier: TierId, _into: &mut dyn PartSink) -> Result<(), SinkError> {

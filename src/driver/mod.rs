@@ -157,8 +157,8 @@ impl TierStore for DatabaseSink<'_> {
         Ok(SolvedTier { tier, remoteness, nim_values, seconds })
     }
 
-    fn save(&mut self, solved: &SolvedTier) -> Result<(), SinkError> {
-        let SolvedTier { tier, remoteness, nim_values, seconds } = solved.clone();
+    fn save(&mut self, solved: SolvedTier) -> Result<(), SinkError> {
+        let SolvedTier { tier, remoteness, nim_values, seconds } = solved;
         let tick = self.tick();
         self.writer
             .write_in_run(StoredTier { tier, remoteness, nim_values, seconds }, tick)

@@ -1089,10 +1089,11 @@ impl TierStore for LeaderStore<'_> {
         result
     }
 
-    fn save(&mut self, solved: &SolvedTier) -> Result<(), SinkError> {
+    fn save(&mut self, solved: SolvedTier) -> Result<(), SinkError> {
+        let tier = solved.tier;
         let result = self.inner.save(solved);
         self.team.send_reply(&reply(&result, |_| ()));
-        self.team.end_tier(solved.tier);
+        self.team.end_tier(tier);
         result
     }
 
@@ -1155,7 +1156,7 @@ impl TierStore for FollowerStore<'_> {
         Ok(wire.into())
     }
 
-    fn save(&mut self, solved: &SolvedTier) -> Result<(), SinkError> {
+    fn save(&mut self, solved: SolvedTier) -> Result<(), SinkError> {
         self.team.receive_reply::<()>()?;
         self.team.end_tier(solved.tier);
         Ok(())

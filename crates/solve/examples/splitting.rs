@@ -36,7 +36,7 @@ impl TierStore for Digest {
     fn load(&mut self, tier: TierId) -> Result<SolvedTier, SinkError> {
         self.counts.load(tier)
     }
-    fn save(&mut self, solved: &SolvedTier) -> Result<(), SinkError> {
+    fn save(&mut self, solved: SolvedTier) -> Result<(), SinkError> {
         self.eat(&solved.tier.total.to_le_bytes());
         self.eat(&solved.tier.heaps.to_le_bytes());
         for r in &solved.remoteness {

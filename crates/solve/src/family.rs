@@ -225,7 +225,7 @@ fn save(
     report.solved_now += size;
     report.losses_now += solved.losses(convention);
     report.tiers_now += 1;
-    store.save(&solved)?;
+    store.save(solved.clone())?;
     progress.tier_done(tier, size);
     Ok(solved)
 }

@@ -154,9 +154,10 @@ pub trait TierStore {
     fn solved_tiers(&mut self) -> Result<BTreeSet<TierId>, SinkError>;
     /// A stored tier's values (remoteness and nim-values if any).
     fn load(&mut self, tier: TierId) -> Result<SolvedTier, SinkError>;
-    /// Stores a newly solved tier. Tiers arrive in solve order; a store may write them in
-    /// the background, but must keep that order and commit each tier whole.
-    fn save(&mut self, solved: &SolvedTier) -> Result<(), SinkError>;
+    /// Stores a newly solved tier, given to the store to keep (a store that writes it in
+    /// the background takes it without a copy). Tiers arrive in solve order; a store may
+    /// write them in the background, but must keep that order and commit each tier whole.
+    fn save(&mut self, solved: SolvedTier) -> Result<(), SinkError>;
     /// Waits until every saved tier is stored, and reports any failure.
     fn finish(&mut self) -> Result<(), SinkError> {
         Ok(())
@@ -180,7 +181,7 @@ pub trait TierStore {
             remoteness.extend_from_slice(part);
             Ok(())
         })?;
-        self.save(&SolvedTier { tier: head.tier, remoteness, nim_values: None, seconds: head.seconds })
+        self.save(SolvedTier { tier: head.tier, remoteness, nim_values: None, seconds: head.seconds })
     }
 }
 
@@ -250,8 +251,8 @@ impl TierStore for MemoryStore {
     fn load(&mut self, tier: TierId) -> Result<SolvedTier, SinkError> {
         self.tiers.get(&tier).cloned().ok_or_else(|| SinkError::new(format!("tier {tier} is not stored")))
     }
-    fn save(&mut self, solved: &SolvedTier) -> Result<(), SinkError> {
-        self.tiers.insert(solved.tier, solved.clone());
+    fn save(&mut self, solved: SolvedTier) -> Result<(), SinkError> {
+        self.tiers.insert(solved.tier, solved);
         Ok(())
     }
 }
@@ -282,7 +283,7 @@ impl TierStore for DiscardStore {
     fn load(&mut self, tier: TierId) -> Result<SolvedTier, SinkError> {
         Err(SinkError::new(format!("tier {tier} was not kept")))
     }
-    fn save(&mut self, solved: &SolvedTier) -> Result<(), SinkError> {
+    fn save(&mut self, solved: SolvedTier) -> Result<(), SinkError> {
         self.positions += solved.remoteness.len() as u64;
         self.losses += solved.losses(self.convention);
         Ok(())

@@ -273,7 +273,9 @@ pub(super) fn run<R: TierRules>(
     for &tier in &tiers[..first] {
         if tier.total + solver.reach >= resume_total {
             let values = load_checked(store, tier, size(tier))?;
-            window.put(tier, solver.keep(tier, values.remoteness)).map_err(SolveError::Spill)?;
+            window
+                .put(tier, solver.keep(tier, solver.column(values.remoteness)))
+                .map_err(SolveError::Spill)?;
         }
     }
 
@@ -354,7 +356,9 @@ pub(super) fn run<R: TierRules>(
         if stored.contains(&tier) {
             // Stored by another run after a gap (or concurrently): reuse it.
             let values = load_checked(store, tier, size(tier))?;
-            window.put(tier, solver.keep(tier, values.remoteness)).map_err(SolveError::Spill)?;
+            window
+                .put(tier, solver.keep(tier, solver.column(values.remoteness)))
+                .map_err(SolveError::Spill)?;
             if early {
                 // Its losses offer to the totals above, as a settled tier's do.
                 report.edges +=
@@ -397,62 +401,77 @@ pub(super) fn run<R: TierRules>(
             }
             (batch_start, batch_end, marked_total) = (tier.total, Some(end), Some(tier.total));
         }
-        let mut values = if early {
+        let (remoteness, kept, seconds) = if early {
+            // One byte a position from marking to the window's column: the store alone is
+            // given two.
             let at = early_arrays
                 .iter()
                 .position(|(t, _)| *t == tier)
                 .expect("the tier's marks were set up with its total");
-            let marks = early_arrays.swap_remove(at).1;
-            widened(marks)
-        } else if whole {
-            if marked_total != Some(tier.total) {
-                // A later total of the batch: the losses of the batch's totals below it,
-                // solved since, offer to it.
-                let started = Instant::now();
-                let mut targets: Vec<(TierId, &mut [u16])> = pending
-                    .iter_mut()
-                    .filter(|(t, _)| t.total == tier.total)
-                    .map(|(t, v)| (*t, &mut v[..]))
-                    .collect();
-                let adds = 1..=tier.total - batch_start;
-                report.edges += solver.mark_totals(&mut targets, adds, &window, team);
-                let positions: usize = targets.iter().map(|(_, v)| v.len()).sum();
-                own_seconds_each = started.elapsed().as_secs_f64() / positions.max(1) as f64;
-                marked_total = Some(tier.total);
+            let mut marks = early_arrays.swap_remove(at).1;
+            let started = Instant::now();
+            // What the tiers of this total solved so far offer (splits that take nothing).
+            report.edges += solver.mark_totals(&mut [(tier, &mut marks[..])], 0..=0, &window, team);
+            min_all_narrow(team, &mut marks).map_err(SolveError::Team)?;
+            let mut above: Vec<(TierId, &mut [u8])> = early_arrays
+                .iter_mut()
+                .filter(|(t, _)| t.total > tier.total)
+                .map(|(t, v)| (*t, &mut v[..]))
+                .collect();
+            let above = Above::new(&mut above);
+            report.edges += solver.settle_unmarked(tier, &mut marks, &window, team, Some(&above));
+            drop(above);
+            min_all_narrow(team, &mut marks).map_err(SolveError::Team)?;
+            let remoteness = settled_wide(&marks);
+            // This tier's share of its total's marking, by its positions.
+            let seconds = started.elapsed().as_secs_f64() + mark_seconds_each * marks.len() as f64;
+            (remoteness, solver.keep(tier, Column::Narrow(marks)), seconds)
+        } else {
+            let mut values = if whole {
+                if marked_total != Some(tier.total) {
+                    // A later total of the batch: the losses of the batch's totals below it,
+                    // solved since, offer to it.
+                    let started = Instant::now();
+                    let mut targets: Vec<(TierId, &mut [u16])> = pending
+                        .iter_mut()
+                        .filter(|(t, _)| t.total == tier.total)
+                        .map(|(t, v)| (*t, &mut v[..]))
+                        .collect();
+                    let adds = 1..=tier.total - batch_start;
+                    report.edges += solver.mark_totals(&mut targets, adds, &window, team);
+                    let positions: usize = targets.iter().map(|(_, v)| v.len()).sum();
+                    own_seconds_each = started.elapsed().as_secs_f64() / positions.max(1) as f64;
+                    marked_total = Some(tier.total);
+                }
+                let at =
+                    pending.iter().position(|(t, _)| *t == tier).expect("the tier was marked with its total");
+                pending.swap_remove(at).1
+            } else {
+                unmarked(UNKNOWN, size(tier) as usize)
+            };
+            let started = Instant::now();
+            if R::ONE_HEAP_MOVES {
+                // What the tiers of this total solved so far offer (splits that take nothing),
+                // and, tier by tier, what the lower totals offer.
+                let adds = if whole { 0..=0 } else { 0..=solver.reach };
+                report.edges +=
+                    solver.mark_heaps(tier.total, &mut [(tier.heaps, &mut values[..])], adds, &window, team);
+            } else {
+                report.edges += solver.mark(tier, &mut values, &window, team);
             }
-            let at =
-                pending.iter().position(|(t, _)| *t == tier).expect("the tier was marked with its total");
-            pending.swap_remove(at).1
-        } else {
-            unmarked(UNKNOWN, size(tier) as usize)
+            team.min_all(&mut values).map_err(SolveError::Team)?;
+            report.edges += solver.settle_unmarked(tier, &mut values, &window, team, None);
+            team.min_all(&mut values).map_err(SolveError::Team)?;
+            // This tier's share of its total's marking, by its positions.
+            let seconds = started.elapsed().as_secs_f64()
+                + (mark_seconds_each + own_seconds_each) * values.len() as f64;
+            // The window's column first: the store takes the values.
+            let kept = solver.keep(tier, solver.column_of(&values));
+            (values, kept, seconds)
         };
-        let started = Instant::now();
-        if R::ONE_HEAP_MOVES {
-            // What the tiers of this total solved so far offer (splits that take nothing),
-            // and, tier by tier, what the lower totals offer.
-            let adds = if whole || early { 0..=0 } else { 0..=solver.reach };
-            report.edges +=
-                solver.mark_heaps(tier.total, &mut [(tier.heaps, &mut values[..])], adds, &window, team);
-        } else {
-            report.edges += solver.mark(tier, &mut values, &window, team);
-        }
-        team.min_all(&mut values).map_err(SolveError::Team)?;
-        let mut above: Vec<(TierId, &mut [u8])> = early_arrays
-            .iter_mut()
-            .filter(|(t, _)| t.total > tier.total)
-            .map(|(t, v)| (*t, &mut v[..]))
-            .collect();
-        let above = early.then(|| Above::new(&mut above));
-        report.edges += solver.settle_unmarked(tier, &mut values, &window, team, above.as_ref());
-        drop(above);
-        team.min_all(&mut values).map_err(SolveError::Team)?;
-        // This tier's share of its total's marking, by its positions.
-        let seconds =
-            started.elapsed().as_secs_f64() + (mark_seconds_each + own_seconds_each) * values.len() as f64;
-        let solved = SolvedTier { tier, remoteness: values, nim_values: None, seconds };
-        store.save(&solved)?;
+        let solved = SolvedTier { tier, remoteness, nim_values: None, seconds };
         let positions = solved.remoteness.len() as u64;
-        let kept = solver.keep(tier, solved.remoteness);
+        store.save(solved)?;
         // Every position is settled and none is a draw: the losses are those kept.
         let losses = kept.losses.as_ref().map_or(0, |l| l.len()) as u64;
         report.solved_now += positions;
@@ -528,32 +547,16 @@ impl<R: TierRules> Retrograde<'_, R> {
     /// cursor: on two threads this was the largest part of the solving thread's own work
     /// while the pool sat idle.
     /// The chunks are joined in rank order, so what is kept does not depend on the threads.
-    fn keep(&self, tier: TierId, remoteness: Vec<u16>) -> TierValues {
-        let parallel = keep_in_parallel(remoteness.len());
-        // Each chunk's losses (ranks) and longest win.
-        let scan = |(c, chunk): (usize, &[u16])| {
-            let mut longest_win = 0;
-            let mut losses = Vec::new();
-            for (i, &r) in chunk.iter().enumerate() {
-                if self.convention.is_win(r as u32) {
-                    longest_win = longest_win.max(r);
-                } else {
-                    losses.push((c * KEEP_CHUNK + i) as u32);
-                }
-            }
-            (losses, longest_win)
+    ///
+    /// `remoteness` is the tier's column as the window will hold it (see
+    /// [`column`](Self::column)): the losses are found in it, so that a tier settled in
+    /// one-byte marks is scanned and kept as it is, without a copy.
+    fn keep(&self, tier: TierId, remoteness: Column) -> TierValues {
+        let (losses, longest_win) = match &remoteness {
+            Column::Narrow(values) => self.losses_in(values),
+            Column::Wide(values) => self.losses_in(values),
+            Column::Mapped { .. } => unreachable!("a tier is kept from values in memory"),
         };
-        let parts: Vec<(Vec<u32>, u16)> = if parallel {
-            remoteness.par_chunks(KEEP_CHUNK).enumerate().map(scan).collect()
-        } else {
-            remoteness.chunks(KEEP_CHUNK).enumerate().map(scan).collect()
-        };
-        let longest_win = parts.iter().map(|(_, w)| *w).max().unwrap_or(0);
-        let mut losses = Vec::with_capacity(parts.iter().map(|(l, _)| l.len()).sum());
-        for (part, _) in &parts {
-            losses.extend_from_slice(part);
-        }
-        drop(parts);
         let (mut loss_heaps, mut loss_tails, mut loss_remoteness) = (None, None, None);
         if self.decode_losses {
             let k = tier.heaps as usize;
@@ -572,7 +575,7 @@ impl<R: TierRules> Retrograde<'_, R> {
                     }
                     if terms {
                         tails[i * k..(i + 1) * k].copy_from_slice(&cursor.tails()[..k]);
-                        of_losses[i] = remoteness[rank as usize];
+                        of_losses[i] = remoteness.get(rank as usize);
                     }
                 }
             };
@@ -605,14 +608,8 @@ impl<R: TierRules> Retrograde<'_, R> {
                 loss_remoteness = Some(Array::Held(of_losses));
             }
         }
-        let column = if self.narrow && parallel {
-            debug_assert!(remoteness.par_iter().all(|&v| v < 255));
-            Column::Narrow(remoteness.par_iter().map(|&v| v as u8).collect())
-        } else {
-            Column::new(remoteness, self.narrow)
-        };
         TierValues {
-            remoteness: column,
+            remoteness,
             nim_values: None,
             losses: Some(Array::Held(losses)),
             loss_heaps,
@@ -620,6 +617,58 @@ impl<R: TierRules> Retrograde<'_, R> {
             loss_remoteness,
             max_remoteness: longest_win,
         }
+    }
+
+    /// The ranks of the losses among `values` (a tier's remoteness by rank), ascending,
+    /// and the greatest remoteness of its wins: scanned in parallel, in chunks of
+    /// [`KEEP_CHUNK`], where the tier is large.
+    fn losses_in<T: Copy + Into<u16> + Sync>(&self, values: &[T]) -> (Vec<u32>, u16) {
+        // Each chunk's losses (ranks) and longest win.
+        let scan = |(c, chunk): (usize, &[T])| {
+            let mut longest_win = 0;
+            let mut losses = Vec::new();
+            for (i, &r) in chunk.iter().enumerate() {
+                let r: u16 = r.into();
+                if self.convention.is_win(r as u32) {
+                    longest_win = longest_win.max(r);
+                } else {
+                    losses.push((c * KEEP_CHUNK + i) as u32);
+                }
+            }
+            (losses, longest_win)
+        };
+        let parts: Vec<(Vec<u32>, u16)> = if keep_in_parallel(values.len()) {
+            values.par_chunks(KEEP_CHUNK).enumerate().map(scan).collect()
+        } else {
+            values.chunks(KEEP_CHUNK).enumerate().map(scan).collect()
+        };
+        let longest_win = parts.iter().map(|(_, w)| *w).max().unwrap_or(0);
+        let mut losses = Vec::with_capacity(parts.iter().map(|(l, _)| l.len()).sum());
+        for (part, _) in &parts {
+            losses.extend_from_slice(part);
+        }
+        (losses, longest_win)
+    }
+
+    /// A solved tier's `values` as the window's column: a byte each where every remoteness
+    /// fits one (`narrow`), else the values themselves.
+    fn column(&self, values: Vec<u16>) -> Column {
+        if self.narrow { self.column_of(&values) } else { Column::Wide(values) }
+    }
+
+    /// [`column`](Self::column) of `values` left with the caller (the store takes them):
+    /// narrowed (in parallel where the tier is large), or copied.
+    fn column_of(&self, values: &[u16]) -> Column {
+        if !self.narrow {
+            return Column::Wide(values.to_vec());
+        }
+        debug_assert!(values.iter().all(|&v| v < 255));
+        let narrow = |&v: &u16| v as u8;
+        Column::Narrow(if keep_in_parallel(values.len()) {
+            values.par_iter().map(narrow).collect()
+        } else {
+            values.iter().map(narrow).collect()
+        })
     }
 
     /// Marks the wins of `tier` (for families whose moves may change several heaps): each
@@ -1053,11 +1102,13 @@ impl<R: TierRules> Retrograde<'_, R> {
     /// longer than its longest child. This member of `team` settles only its share of the
     /// ranks, and leaves the rest unknown. Where `above` is given (a heap game), each loss,
     /// once settled, offers its parents in the totals above as well, while its shape is
-    /// loaded (see [`Above`]). Returns the number of child and parent links read.
-    fn settle_unmarked(
+    /// loaded (see [`Above`]). `values` are two bytes a position, or one where every
+    /// remoteness fits one (the marks of a tier that `above` is given for). Returns the
+    /// number of child and parent links read.
+    fn settle_unmarked<M: Mark>(
         &self,
         tier: TierId,
-        values: &mut [u16],
+        values: &mut [M],
         window: &Window,
         team: &dyn Team,
         above: Option<&Above>,
@@ -1074,7 +1125,7 @@ impl<R: TierRules> Retrograde<'_, R> {
             self.settle_by_children(tier, &unmarked, &mut settled, window)
         };
         for (&rank, &r) in unmarked.iter().zip(&settled) {
-            values[rank as usize] = r;
+            values[rank as usize] = M::settled(r);
         }
         edges
     }
@@ -1436,11 +1487,15 @@ impl<'s, 'c, C> ParentCells<'s, 'c, C> {
 
 /// A value marks are kept in: two bytes, or one where every remoteness is below 255
 /// ([`Window::narrow`]); its atomic twin for marking from several threads.
-trait Mark: Copy + Send + Sync {
+trait Mark: Copy + PartialEq + Send + Sync {
     /// The atomic of the same size.
     type Atomic: Sync;
     /// The value 0 (what a dummy cell holds, see [`Lagged`]).
     const ZERO: Self;
+    /// A cell not marked yet ([`UNKNOWN`], [`UNKNOWN_NARROW`]).
+    const UNMARKED: Self;
+    /// A settled remoteness as a value.
+    fn settled(remoteness: u16) -> Self;
     /// An atomic holding 0.
     fn atomic_zero() -> Self::Atomic;
     /// Whether the atomic has the value's alignment (then [`atomics`](Mark::atomics) may view
@@ -1467,6 +1522,11 @@ trait Mark: Copy + Send + Sync {
 impl Mark for u16 {
     type Atomic = AtomicU16;
     const ZERO: u16 = 0;
+    const UNMARKED: u16 = UNKNOWN;
+    #[inline(always)]
+    fn settled(remoteness: u16) -> u16 {
+        remoteness
+    }
     fn atomic_zero() -> AtomicU16 {
         AtomicU16::new(0)
     }
@@ -1507,6 +1567,12 @@ const UNKNOWN_NARROW: u8 = u8::MAX;
 impl Mark for u8 {
     type Atomic = AtomicU8;
     const ZERO: u8 = 0;
+    const UNMARKED: u8 = UNKNOWN_NARROW;
+    #[inline(always)]
+    fn settled(remoteness: u16) -> u8 {
+        debug_assert!(remoteness < UNKNOWN_NARROW as u16);
+        remoteness as u8
+    }
     fn atomic_zero() -> AtomicU8 {
         AtomicU8::new(0)
     }
@@ -1613,23 +1679,38 @@ fn unmarked<T: Copy + Send + Sync>(value: T, len: usize) -> Vec<T> {
     }
 }
 
-/// A tier's one-byte marks as two-byte values ([`UNKNOWN_NARROW`] as [`UNKNOWN`]): in
-/// parallel where there are many.
-fn widened(marks: Vec<u8>) -> Vec<u16> {
-    let wide = |&v: &u8| if v == UNKNOWN_NARROW { UNKNOWN } else { v as u16 };
-    if keep_in_parallel(marks.len()) {
-        marks.par_iter().map(wide).collect()
+/// A settled tier's one-byte values as the two-byte values a store is given: in parallel
+/// where there are many.
+fn settled_wide(values: &[u8]) -> Vec<u16> {
+    debug_assert!(!values.contains(&UNKNOWN_NARROW), "every position settled");
+    if keep_in_parallel(values.len()) {
+        values.par_iter().map(|&v| v as u16).collect()
     } else {
-        marks.iter().map(wide).collect()
+        values.iter().map(|&v| v as u16).collect()
     }
 }
 
-/// The ranks (from `first`, that of `values[0]`) of the positions of `values` still
-/// [`UNKNOWN`], ascending: gathered in parallel, in chunks of [`KEEP_CHUNK`], where there
-/// are many.
-fn unmarked_ranks(values: &[u16], first: usize) -> Vec<u64> {
-    fn unknown_in(start: usize, chunk: &[u16]) -> impl Iterator<Item = u64> + '_ {
-        chunk.iter().enumerate().filter(|&(_, &v)| v == UNKNOWN).map(move |(i, _)| (start + i) as u64)
+/// [`Team::min_all`] of one-byte marks (seen as two-byte values, [`UNKNOWN_NARROW`] as
+/// [`UNKNOWN`]: the order is the same); nothing to combine for a team of one.
+fn min_all_narrow(team: &dyn Team, marks: &mut [u8]) -> Result<(), String> {
+    if team.size() == 1 {
+        return Ok(());
+    }
+    let mut wide: Vec<u16> =
+        marks.iter().map(|&v| if v == UNKNOWN_NARROW { UNKNOWN } else { v as u16 }).collect();
+    team.min_all(&mut wide)?;
+    for (mark, &v) in marks.iter_mut().zip(&wide) {
+        *mark = if v == UNKNOWN { UNKNOWN_NARROW } else { v as u8 };
+    }
+    Ok(())
+}
+
+/// The ranks (from `first`, that of `values[0]`) of the positions of `values` not marked
+/// yet ([`Mark::UNMARKED`]), ascending: gathered in parallel, in chunks of [`KEEP_CHUNK`],
+/// where there are many.
+fn unmarked_ranks<M: Mark>(values: &[M], first: usize) -> Vec<u64> {
+    fn unknown_in<M: Mark>(start: usize, chunk: &[M]) -> impl Iterator<Item = u64> + '_ {
+        chunk.iter().enumerate().filter(|&(_, &v)| v == M::UNMARKED).map(move |(i, _)| (start + i) as u64)
     }
     if keep_in_parallel(values.len()) {
         // A parallel iterator collected into a vector keeps the order of its items.

@@ -122,14 +122,14 @@ pub(super) fn run<R: TierRules>(
             nim_values: want_values.then_some(nim_values),
             seconds: started.elapsed().as_secs_f64(),
         };
-        store.save(&solved)?;
+        // The window's copy first: the store takes the tier.
+        let kept = TierValues::solved(solved.remoteness.clone(), solved.nim_values.clone(), narrow);
         report.solved_now += n as u64;
         report.losses_now += solved.losses(convention);
         report.tiers_now += 1;
+        store.save(solved)?;
         progress.tier_done(tier, n as u64);
-        window
-            .put(tier, TierValues::solved(solved.remoteness, solved.nim_values, narrow))
-            .map_err(SolveError::Spill)?;
+        window.put(tier, kept).map_err(SolveError::Spill)?;
     }
     report.peak_window_bytes = window.peak_bytes();
     report.spilled_bytes = window.spilled_bytes();
