@@ -1,4 +1,4 @@
-//! The computer's judgement: answers from [`plan`] (the database, a solve on the spot, a
+//! The computer's judgement: answers from [`plan_until`] (the database, a solve on the spot, a
 //! misère quotient or a theorem), seen through one [`Advice`]; the move the computer plays;
 //! and hints in words.
 
