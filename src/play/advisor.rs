@@ -127,6 +127,8 @@ pub struct Advisor {
     convention: Convention,
     solve_limit: u64,
     cpu_limit: Duration,
+    /// One watch for every answer, rearmed with each answer's stop (started with the first).
+    watch: Option<CpuWatch>,
     answers: HashMap<Vec<u32>, Advice>,
 }
 
@@ -141,6 +143,7 @@ impl Advisor {
             convention,
             solve_limit: AUTO_SOLVE_LIMIT,
             cpu_limit: DEFAULT_CPU_LIMIT,
+            watch: None,
             answers: HashMap::new(),
         }
     }
@@ -160,8 +163,14 @@ impl Advisor {
         if !self.answers.contains_key(position) {
             let cells: Vec<u64> = position.iter().map(|&c| u64::from(c)).collect();
             let stop = Stop::new().with_cpu_limit(self.cpu_limit);
-            let watch = CpuWatch::start(&stop);
-            let over = |e| over_limit(e, &watch, &self.game, &cells, self.cpu_limit);
+            let watch = match &self.watch {
+                Some(watch) => {
+                    watch.rearm(&stop);
+                    watch
+                }
+                None => self.watch.insert(CpuWatch::start(&stop)),
+            };
+            let over = |e| over_limit(e, watch, &self.game, &cells, self.cpu_limit);
             let (game, convention, quotients) = (&self.game, self.convention, Quotients::StoredOrComputed);
             let plan =
                 plan_until(Some(&self.db), game, convention, &cells, self.solve_limit, quotients, &stop);
