@@ -44,27 +44,6 @@ use super::{
 /// Unmarked positions per parallel work unit when reading children.
 const PULL_CHUNK: usize = 512;
 
-/// The least bytes of child tiers (those a tier's losses read) at which settling a loss
-/// prefetches its children's cells before reading them: past the second-level cache and
-/// much of the last, where a child's read is a miss. Below it the children are read as
-/// they are ranked (the buffer costs 4% more instructions on misère Kayles to total 50,
-/// whose tiers fit the caches).
-const PREFETCH_MIN_BYTES: u64 = 8 << 20;
-
-#[cfg(test)]
-thread_local! {
-    /// Tests lower [`PREFETCH_MIN_BYTES`] to settle small universes through the prefetching path.
-    static PREFETCH_MIN: std::cell::Cell<u64> = const { std::cell::Cell::new(PREFETCH_MIN_BYTES) };
-}
-
-/// [`PREFETCH_MIN_BYTES`] (in tests, what the test set on the solving thread).
-fn prefetch_min_bytes() -> u64 {
-    #[cfg(test)]
-    return PREFETCH_MIN.with(|m| m.get());
-    #[cfg(not(test))]
-    PREFETCH_MIN_BYTES
-}
-
 /// The most tokens a move may take for a loss to mark the totals above it as soon as it is
 /// settled (see [`Above`]): that many totals' one-byte marking arrays are held beside the
 /// one being settled (Kayles, Dawson's Kayles: two).
@@ -1157,10 +1136,9 @@ impl<R: TierRules> Retrograde<'_, R> {
             })
             .collect();
         let bounds = self.remoteness_bounds(tier, window);
-        // Whether the child tiers are larger than the caches: then each child's cell is
-        // prefetched as it is ranked and read after its siblings are ranked.
-        let child_bytes: u64 = columns.iter().flatten().map(|c| c.span_bytes()).sum();
-        let far = child_bytes >= prefetch_min_bytes();
+        // Every child is read as it is ranked, with no prefetch: the core keeps the misses
+        // of large child tiers in flight by itself (see the performance guide's ninth round:
+        // prefetching them through a buffer cost 1.15× the CPU at total 100).
         // Where every child column is held a byte a value (remoteness below 255), the
         // columns as plain bytes, so that a child's read is one load (a tier not held is
         // empty here, where the general path would stop on it alike).
@@ -1189,10 +1167,6 @@ impl<R: TierRules> Retrograde<'_, R> {
                 let mut buf = Vec::new();
                 let mut parent_buf = Vec::new();
                 let mut lag = Lagged::new(|cell: &AtomicU8, offer: u16| u8::take_atomic(cell, offer), &dummy);
-                // The children of one number of tokens taken: each one's column (by step)
-                // and rank, their cells prefetched as they are ranked and read after, so
-                // that the cache misses of large tiers overlap.
-                let mut children: Vec<(u8, u32)> = Vec::new();
                 let (columns, bounds, narrow) = (&columns, &bounds, &narrow);
                 let mut edges = 0;
                 for (&rank, out) in chunk.iter().zip(out) {
@@ -1211,23 +1185,7 @@ impl<R: TierRules> Retrograde<'_, R> {
                             debug_assert!(self.convention.is_win(r as u32), "a loss has a losing child");
                             longest = longest.max(r + 1);
                         };
-                        if far {
-                            children.clear();
-                            edges += shape.children_taking(
-                                self.rules,
-                                &self.terms,
-                                taken,
-                                &mut buf,
-                                |step, child| {
-                                    let at = (step.taken * 4 + step.parts) as usize;
-                                    column(at).prefetch(child as usize);
-                                    children.push((at as u8, child));
-                                },
-                            );
-                            for &(at, child) in &children {
-                                take(column(at as usize).get(child as usize));
-                            }
-                        } else if let Some(narrow) = narrow {
+                        if let Some(narrow) = narrow {
                             // The child tiers of this number of tokens, by the heaps a move leaves.
                             let at = taken as usize * 4;
                             let tiers = [narrow[at], narrow[at + 1], narrow[at + 2], narrow[at + 3]];
@@ -1851,17 +1809,14 @@ mod tests {
     use crate::game::GameSpec;
     use crate::{MemoryStore, Silent, SolveOptions, Strategy, solve};
 
-    /// The tiers of `spec` to `total` under `convention`, settled with the prefetching path
-    /// from child tiers of `min_bytes` up.
-    fn tiers(spec: &str, total: u32, convention: Convention, min_bytes: u64) -> BTreeMap<TierId, Vec<u16>> {
+    /// The tiers of `spec` to `total` under `convention`.
+    fn tiers(spec: &str, total: u32, convention: Convention) -> BTreeMap<TierId, Vec<u16>> {
         let game: GameSpec = spec.parse().unwrap();
         let universe = Universe::new(game.rules(), spec, Some(total), None, None).unwrap();
         let options =
             SolveOptions { convention, universe, nim_values: false, strategy: Strategy::Retrograde };
-        PREFETCH_MIN.with(|m| m.set(min_bytes));
         let mut store = MemoryStore::default();
         solve(&game, &options, &mut store, &Silent).unwrap();
-        PREFETCH_MIN.with(|m| m.set(PREFETCH_MIN_BYTES));
         store.tiers.into_iter().map(|(tier, solved)| (tier, solved.remoteness)).collect()
     }
 
@@ -1896,7 +1851,7 @@ mod tests {
         // ones (found in the middle of the solve, as another run's).
         for spec in ["kayles", "dawson", "lines"] {
             for convention in [Convention::Misere, Convention::Normal] {
-                let whole = tiers(spec, 24, convention, PREFETCH_MIN_BYTES);
+                let whole = tiers(spec, 24, convention);
                 for cut in [0, 1, 2, 9, 14] {
                     let held = |t: TierId| {
                         t.total < cut
@@ -2031,18 +1986,6 @@ mod tests {
                     }
                 }
                 assert_eq!(checked, universe.positions(&table), "{spec}");
-            }
-        }
-    }
-
-    #[test]
-    fn settling_through_prefetches_gives_the_same_tiers() {
-        for spec in ["kayles", "lines", "dawson", "grundy"] {
-            for convention in [Convention::Misere, Convention::Normal] {
-                let read_as_ranked = tiers(spec, 26, convention, u64::MAX);
-                let prefetched = tiers(spec, 26, convention, 0);
-                assert!(read_as_ranked.len() > 100, "{spec}: {} tiers", read_as_ranked.len());
-                assert_eq!(prefetched, read_as_ranked, "{spec} {convention}");
             }
         }
     }

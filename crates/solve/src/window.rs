@@ -112,25 +112,6 @@ impl Column {
         }
     }
 
-    /// Asks for the cache line of the value at `rank` (a hint: nothing if out of range).
-    #[inline]
-    pub fn prefetch(&self, rank: usize) {
-        match self {
-            Column::Narrow(v) => v.get(rank).map(prefetch),
-            Column::Wide(v) => v.get(rank).map(prefetch),
-            Column::Mapped { map, wide } => map.get(if *wide { 2 * rank } else { rank }).map(prefetch),
-        };
-    }
-
-    /// Bytes the values span, held or mapped.
-    pub fn span_bytes(&self) -> u64 {
-        match self {
-            Column::Narrow(v) => v.len() as u64,
-            Column::Wide(v) => 2 * v.len() as u64,
-            Column::Mapped { map, .. } => map.len() as u64,
-        }
-    }
-
     /// Bytes held in memory (a mapped column holds none of its own).
     pub fn bytes(&self) -> u64 {
         match self {
