@@ -174,7 +174,7 @@ pub(super) fn prepare(args: &SolveArgs) -> anyhow::Result<Option<(SolveJob, Solv
         match plan(&resumed, &budget, "this solve", &args.db.db) {
             Ok(None) => println!("budget:      {} ({}): fits", Bytes(budget.bytes), budget.source),
             Ok(Some(window)) => println!(
-                "budget:      {} ({}): lower tiers past {} spill to disk (up to {}, of which a tier reads at most {})",
+                "budget:      {} ({}): a window of {} holds the lower tiers a tier reads and the marking arrays of the totals above it; lower tiers past it spill to disk (up to {}, of which a tier reads at most {})",
                 Bytes(budget.bytes),
                 budget.source,
                 Bytes(window),
