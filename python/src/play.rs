@@ -5,13 +5,14 @@
 //! (`input()` and `sys.stdout`, so it plays in a terminal, through a pipe or in Jupyter), and
 //! a defined game's moves with their labels come from its function.
 //!
-//! The loop runs with the GIL held: a defined game's moves are Python calls, and reading a
-//! line is `input()`, which lets other threads run while it waits. An exception from the
-//! moves function, or a Ctrl-C at the prompt, stops the game and is raised.
+//! The game runs with the GIL released, so that other Python threads run while the computer
+//! judges a position; it is taken again for what is Python's: reading a line (`input()`),
+//! writing one (`sys.stdout`), a defined game's moves and the checks for Ctrl-C. An
+//! exception from the moves function, or a Ctrl-C at the prompt, stops the game and is
+//! raised.
 
-use std::cell::RefCell;
 use std::io::{self, BufReader, Read, Write};
-use std::rc::Rc;
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use pyo3::prelude::*;
 use rand::SeedableRng;
@@ -26,8 +27,15 @@ use crate::errors::{Kind, NimdbError, cells_arg, convention, cpu_limit_arg, mess
 use crate::signals;
 
 /// The text written since the last whole line: the prompt `input()` is then given, so that
-/// a terminal's line editing knows where the typed text starts.
-type Pending = Rc<RefCell<String>>;
+/// a terminal's line editing knows where the typed text starts. Shared by the two ends of
+/// the conversation; a mutex, since the game runs with the GIL released (which asks for
+/// `Send`), though only the game's own thread takes it.
+type Pending = Arc<Mutex<String>>;
+
+/// The text `pending` holds (a panic while it was held leaves the text as it was).
+fn held(pending: &Pending) -> MutexGuard<'_, String> {
+    pending.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
 
 /// The conversation's output: whole lines to `sys.stdout`, a line's start kept for the
 /// prompt. A write after an exception was kept (the moves function raised) fails, which
@@ -52,7 +60,7 @@ impl PyOut {
 
     /// Writes out a line's start left pending (at the end of the game).
     fn finish(&self) -> io::Result<()> {
-        let rest = std::mem::take(&mut *self.pending.borrow_mut());
+        let rest = std::mem::take(&mut *held(&self.pending));
         if rest.is_empty() { Ok(()) } else { Self::emit(&rest) }
     }
 }
@@ -62,7 +70,7 @@ impl Write for PyOut {
         if signals::poll() {
             return Err(io::Error::other("stopped: an exception is pending"));
         }
-        let mut pending = self.pending.borrow_mut();
+        let mut pending = held(&self.pending);
         pending.push_str(&String::from_utf8_lossy(buf));
         if let Some(cut) = pending.rfind('\n') {
             let lines: String = pending.drain(..=cut).collect();
@@ -88,7 +96,7 @@ struct PyIn {
 impl Read for PyIn {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         if self.at == self.line.len() {
-            let prompt = std::mem::take(&mut *self.pending.borrow_mut());
+            let prompt = std::mem::take(&mut *held(&self.pending));
             let read = Python::attach(|py| {
                 match py.import("builtins").and_then(|b| b.call_method1("input", (prompt,))) {
                     Ok(line) => Ok(Some(line.extract::<String>()?)),
@@ -220,7 +228,9 @@ pub fn play(
     let input = BufReader::new(PyIn { pending: pending.clone(), line: Vec::new(), at: 0 });
     let output = PyOut { pending: pending.clone() };
     let mut console = Console::new(input, output, echo);
-    let ended = nimdb::play::play(&mut session, &mut advisor, &mut rng, &mut console);
+    // Released for the whole game: each end of the conversation, the moves function and
+    // the signal checks take the GIL again for their own calls.
+    let ended = py.detach(|| nimdb::play::play(&mut session, &mut advisor, &mut rng, &mut console));
     let out = console.into_output();
     if let Some(e) = signals::take() {
         return Err(e);
