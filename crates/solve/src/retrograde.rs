@@ -1138,7 +1138,7 @@ impl<R: TierRules> Retrograde<'_, R> {
         let bounds = self.remoteness_bounds(tier, window);
         // Every child is read as it is ranked, with no prefetch: the core keeps the misses
         // of large child tiers in flight by itself (see the performance guide's ninth round:
-        // prefetching them through a buffer cost 1.15× the CPU at total 100).
+        // prefetching them through a buffer cost 1.09–1.15× the CPU at total 100).
         // Where every child column is held a byte a value (remoteness below 255), the
         // columns as plain bytes, so that a child's read is one load (a tier not held is
         // empty here, where the general path would stop on it alike).
