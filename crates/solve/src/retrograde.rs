@@ -1577,8 +1577,9 @@ struct Lagged<'a, C, F: Fn(&C, u16)> {
 }
 
 /// Offers in flight at once (see [`Lagged`]); a power of two, so that the ring's index is
-/// masked.
-const LAG: usize = 16;
+/// masked. Eight, not sixteen: paired at misère Kayles 90, eight took 0.97× the CPU (six
+/// pairs, 0.952–1.003) and 32 more (see the performance guide's ninth round).
+const LAG: usize = 8;
 
 impl<'a, C, F: Fn(&C, u16)> Lagged<'a, C, F> {
     /// An empty ring, its slots pointing at `dummy` (a cell holding 0, which no offer of 0
